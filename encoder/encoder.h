@@ -1,0 +1,64 @@
+/* pmusim — event string encoder.
+ *
+ * libpfm4 syntax  [pmu::]EVENT[:UMASK...][:mod[=val]...]  ->  register writes,
+ * libpfm4-compatible codes and the canonical fstr.  Three stages, one file each:
+ *   tokenize.c  syntax only (byte offsets kept for messages),
+ *   resolve.c   names -> model entries (hash lookups, never a table scan),
+ *   rules_*.c   one rule set per architecture (x86 core now; uncore, C-Box,
+ *               Itanium later), chosen by PmsModel.arch.
+ */
+#pragma once
+
+#include <glib.h>
+#include "model.h"
+
+G_BEGIN_DECLS
+
+#define PMS_ENCODE_ERROR (pms_encode_error_quark())
+GQuark pms_encode_error_quark(void);
+
+/* libpfm4's error classes, with the same meaning (see spec/encoder-protocol). */
+typedef enum {
+    PMS_ERR_NOTFOUND = 1, /* unknown PMU or event */
+    PMS_ERR_UMASK,        /* bad or missing unit mask */
+    PMS_ERR_ATTR,         /* unknown attribute / modifier */
+    PMS_ERR_ATTR_VAL,     /* value out of range */
+    PMS_ERR_ATTR_SET,     /* attribute given twice with different values */
+    PMS_ERR_INVAL,        /* malformed string */
+    PMS_ERR_NOTSUPP,
+    PMS_ERR_FEATCOMB,     /* combination of features not supported */
+    PMS_ERR_TOOSMALL,
+} PmsEncodeError;
+
+/* "PFM_ERR_UMASK" etc.; "PFM_SUCCESS" for 0. */
+const char *pms_encode_error_name(int code);
+
+typedef struct {
+    char *name;        /* register name from the model: "IA32_PERFEVTSEL0", "MSR_OFFCORE_RSP_0" */
+    guint32 address;
+    guint64 value;
+} PmsRegWrite;
+
+typedef struct {
+    const PmsModel *model;
+    const PmsEvent *event;
+    guint64 codes[4];  /* libpfm4 PFM_OS_NONE order: [0] evtsel (EN|INT included), [1] extra */
+    guint n_codes;
+    PmsRegWrite *writes; /* evtsel (for the first allowed counter), extra registers */
+    guint n_writes;
+    char *fstr;        /* "glm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0" */
+    guint64 umask_mask;  /* which umasks (bit i = event->umasks[i]) ended up selected */
+} PmsEncoding;
+
+/* Encode one event string.  Errors carry a PmsEncodeError code and a message
+ * naming the offending token and its column (1-based byte offset). */
+PmsEncoding *pms_encode(const PmsModelSet *models, const char *str, GError **error);
+void pms_encoding_free(PmsEncoding *enc);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsEncoding, pms_encoding_free)
+
+/* Decode an evtsel value (and optional extra register value) back to a string
+ * in canonical form for the given model.  Returns NULL with an error when no
+ * event of the model has that code. */
+char *pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,58 @@
+#include "cu_tap.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static unsigned tap_index;
+static unsigned tap_total;
+static int test_failed;
+
+static void on_test_start(const CU_pTest test, const CU_pSuite suite)
+{
+    (void)test; (void)suite;
+    test_failed = 0;
+}
+
+static void on_test_complete(const CU_pTest test, const CU_pSuite suite, const CU_pFailureRecord failures)
+{
+    tap_index++;
+    if (failures == NULL) {
+        printf("ok %u - %s: %s\n", tap_index, suite->pName, test->pName);
+        return;
+    }
+    printf("not ok %u - %s: %s\n", tap_index, suite->pName, test->pName);
+    for (CU_pFailureRecord f = failures; f != NULL; f = f->pNext)
+        printf("# %s:%u: %s\n", f->strFileName ? f->strFileName : "?", f->uiLineNumber,
+               f->strCondition ? f->strCondition : "");
+}
+
+static void on_suite_init_failure(const CU_pSuite suite)
+{
+    tap_index++;
+    printf("not ok %u - %s: suite initialisation failed\n", tap_index, suite->pName);
+}
+
+int pms_cu_tap_run(void)
+{
+    CU_pTestRegistry reg = CU_get_registry();
+    tap_total = 0;
+    for (CU_pSuite s = reg->pSuite; s != NULL; s = s->pNext)
+        tap_total += s->uiNumberOfTests;
+    printf("1..%u\n", tap_total);
+    CU_set_test_start_handler(on_test_start);
+    CU_set_test_complete_handler(on_test_complete);
+    CU_set_suite_init_failure_handler(on_suite_init_failure);
+    CU_run_all_tests();
+    unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
+    unsigned run = CU_get_number_of_tests_run();
+    /* A suite that failed to initialise skips its tests: report them as failures so the
+     * plan line still adds up and nothing is skipped silently. */
+    while (tap_index < tap_total) {
+        tap_index++;
+        printf("not ok %u - test not run\n", tap_index);
+        failed++;
+    }
+    printf("# %u run, %u failed\n", run, failed);
+    CU_cleanup_registry();
+    return failed == 0 ? 0 : 1;
+}

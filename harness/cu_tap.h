@@ -1,0 +1,9 @@
+/* pmusim — run a CUnit registry and report in TAP, the protocol meson reads
+ * (meson then writes JUnit).  CU_basic_run_tests() returns an error code, not a
+ * failure count, so this reads the run summary instead. */
+#pragma once
+#include <CUnit/CUnit.h>
+
+/* Run every registered suite; print TAP on stdout; return the exit status
+ * (0 when every test passed, 1 otherwise).  Cleans up the registry. */
+int pms_cu_tap_run(void);

@@ -1,0 +1,216 @@
+/* pmusim — PMU model: the immutable, in-memory form of one models/<pmu>.pmu file.
+ *
+ * A model holds facts only (registers, fields, modifiers, events, unit masks,
+ * constraints).  No encoding rule and no counting rule lives here: the encoder's
+ * rule sets and the simulator read these facts by name.
+ *
+ * Designed for every PMU in the project's scope: x86 core (glm, wsm, nhm ...),
+ * x86 uncore boxes with their own global control (nhm_unc, wsm_unc, the Xeon 7500
+ * C-Box/U-Box), and Itanium 2's PMC/PMD/IBR/DBR register files.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define PMS_MODEL_ERROR (pms_model_error_quark())
+GQuark pms_model_error_quark(void);
+
+typedef enum {
+    PMS_MODEL_ERROR_PARSE,    /* syntax error in the key file (file:line) */
+    PMS_MODEL_ERROR_KEY,      /* missing or malformed key (file, group and key named) */
+    PMS_MODEL_ERROR_CONFLICT, /* duplicate name, overlapping fields, ... */
+    PMS_MODEL_ERROR_NOTFOUND, /* no such built-in model */
+} PmsModelError;
+
+/* Which family of rules (encoder rule set, simulator architecture) applies. */
+typedef enum {
+    PMS_ARCH_X86_CORE,   /* PERFEVTSEL/PMC/FIXED + GLOBAL_* (perfmon v2..v4) */
+    PMS_ARCH_X86_UNCORE, /* Nehalem/Westmere uncore: UNCORE_PERFEVTSEL/PMC + own global ctrl */
+    PMS_ARCH_NHMEX_CBOX, /* Xeon 7500 C-Box with U-Box global control */
+    PMS_ARCH_IA64,       /* Itanium 2 9000: PMC/PMD/IBR/DBR */
+} PmsArch;
+
+/* A named bit field of a register layout.  Declared once in the model file and
+ * read by name everywhere (no bitfield unions). */
+typedef struct {
+    char *name;   /* "usr", "cmask", ... (lower case) */
+    guint shift;  /* 0..63 */
+    guint width;  /* 1..64, shift + width <= 64 */
+} PmsField;
+
+/* A named set of fields that several registers share ("evtsel", "fixed_ctrl"). */
+typedef struct {
+    char *name;
+    PmsField *fields;
+    guint n_fields;
+} PmsLayout;
+
+/* What a register is for.  The simulator dispatches on kind + index, found by
+ * address, so adding a PMU never means adding a switch on raw numbers. */
+typedef enum {
+    PMS_REG_EVTSEL,          /* IA32_PERFEVTSELx / uncore PERFEVTSELx / C-Box EVT_SEL */
+    PMS_REG_PMC,             /* IA32_PMCx (legacy 32-bit sign-extending writes) */
+    PMS_REG_A_PMC,           /* IA32_A_PMCx full-width alias (GLM) */
+    PMS_REG_FIXED_CTR,       /* IA32_FIXED_CTRx */
+    PMS_REG_FIXED_CTRL,      /* IA32_FIXED_CTR_CTRL */
+    PMS_REG_GLOBAL_CTRL,
+    PMS_REG_GLOBAL_STATUS,   /* read-only */
+    PMS_REG_GLOBAL_OVF_CTRL, /* v3: write 1 to clear; reads 0 */
+    PMS_REG_GLOBAL_STATUS_RESET, /* v4 (same address as OVF_CTRL) */
+    PMS_REG_GLOBAL_STATUS_SET,   /* v4 */
+    PMS_REG_GLOBAL_INUSE,        /* v4, read-only, derived */
+    PMS_REG_OFFCORE_RSP,     /* MSR_OFFCORE_RSP_0/1 (index 0/1) */
+    PMS_REG_PEBS_ENABLE,
+    PMS_REG_PEBS_LD_LAT,
+    PMS_REG_LBR_SELECT,
+    PMS_REG_DEBUGCTL,
+    PMS_REG_PERF_CAPABILITIES,
+    /* coming: uncore boxes and Itanium */
+    PMS_REG_BOX_CTRL,
+    PMS_REG_BOX_STATUS,
+    PMS_REG_BOX_OVF_CTRL,
+    PMS_REG_MATCH,           /* address/opcode match registers */
+    PMS_REG_IA64_PMC,
+    PMS_REG_IA64_PMD,
+    PMS_REG_IA64_IBR,
+    PMS_REG_IA64_DBR,
+    PMS_REG_OTHER,
+} PmsRegKind;
+
+typedef struct {
+    char *name;        /* "IA32_PERFEVTSEL0" */
+    guint32 address;   /* MSR (x86) or register index (ia64) */
+    PmsRegKind kind;
+    guint index;       /* counter / instance index within its kind */
+    guint width;       /* implemented bits for counters (48); 64 otherwise */
+    guint64 writable;  /* bits software may set; setting any other bit is a #GP */
+    guint64 reset;     /* value after RESET */
+    gboolean readonly; /* any write is a #GP */
+    const PmsLayout *layout; /* field layout, or NULL */
+} PmsRegister;
+
+typedef enum { PMS_MOD_BOOL, PMS_MOD_INT } PmsModType;
+
+/* A modifier a user may write after the event (":u", ":c=3", ":ldlat=10"). */
+typedef struct {
+    char *name;          /* "u", "k", "i", "e", "c", "t", "ldlat" (lower case) */
+    PmsModType type;
+    guint64 min, max;    /* inclusive range of accepted values (bool: 0..1) */
+    char *reg_kind;      /* register the value lands in: "evtsel" or "pebs_ld_lat" ... */
+    char *field;         /* field name in that register's layout */
+    char *desc;          /* one line, our own words */
+} PmsModifier;
+
+/* Umask flags. */
+enum {
+    PMS_UMASK_DEFAULT = 1u << 0, /* used when the user names no umask of its group */
+    PMS_UMASK_EXCL    = 1u << 1, /* cannot be combined with another umask of its group */
+    PMS_UMASK_OVERRIDE = 1u << 2, /* glm ANY_RESPONSE: overrides its sibling groups */
+};
+
+typedef struct {
+    char *name;          /* upper case */
+    guint64 value;       /* umask bits, or the extra-register bits for offcore events */
+    guint flags;         /* PMS_UMASK_* */
+    guint group;         /* index into PmsEvent.groups */
+    /* Modifier values this umask forces (libpfm4's hard-wired c/i/e/t in umask
+     * tables): -1 when not forced. */
+    gint cmask, inv, edge, any;
+    char *desc;
+} PmsUmask;
+
+typedef struct {
+    char *name;          /* "request", "response", "supplier", "snoop", "" */
+    gboolean required;   /* at least one umask of this group must end up set */
+    gboolean exclusive;  /* at most one umask of this group */
+} PmsUmaskGroup;
+
+/* How the simulator matches evtsel umask bits against stimulus signals. */
+typedef enum {
+    PMS_MATCH_BITS,  /* each umask bit selects a sub-event; selected ones are summed */
+    PMS_MATCH_EXACT, /* the umask value as a whole names one signal */
+} PmsUmaskMatch;
+
+/* Event flags. */
+enum {
+    PMS_EVENT_OFFCORE = 1u << 0, /* umask values go to an OFFCORE_RSP register */
+    PMS_EVENT_LDLAT   = 1u << 1, /* needs/accepts the ldlat modifier */
+    PMS_EVENT_PEBS    = 1u << 2,
+    PMS_EVENT_FIXED_ONLY = 1u << 3,
+};
+
+typedef struct {
+    char *name;            /* upper case */
+    guint32 code;          /* event select code */
+    guint32 base_umask;    /* umask bits always set in evtsel (offcore: 0x01 / 0x02) */
+    guint64 counters;      /* bit i: may use generic counter i */
+    guint32 fixed;         /* bit i: may use fixed counter i */
+    guint flags;           /* PMS_EVENT_* */
+    char *extra_reg;       /* name of the extra register it programs, or NULL */
+    PmsUmaskMatch match;
+    PmsUmask *umasks;      guint n_umasks;
+    PmsUmaskGroup *groups; guint n_groups;
+    GHashTable *umask_index; /* upper-case name -> GUINT_TO_POINTER(index + 1) */
+    char *desc;
+    guint source_line;     /* line of its group in the model file */
+} PmsEvent;
+
+typedef struct PmsModel {
+    char *name;            /* "glm" */
+    char *desc;
+    char *source;          /* file path or "builtin:glm" */
+    PmsArch arch;
+    guint version;         /* architectural perfmon version (x86) */
+    gboolean smt;          /* hardware threads per core > 1 */
+    guint n_gp, gp_width, n_fixed, fixed_width;
+    /* Rule switches the encoder reads (facts about what the documents demand): */
+    gboolean edge_needs_cmask;   /* e requires c >= 1 */
+    char *offcore_style;         /* "nhm", "glm" or NULL */
+    PmsLayout *layouts;     guint n_layouts;
+    PmsRegister *regs;      guint n_regs;
+    PmsModifier *mods;      guint n_mods;   /* in fstr order */
+    PmsEvent *events;       guint n_events;
+    GHashTable *event_index;  /* upper-case name -> GUINT_TO_POINTER(index + 1) */
+    GHashTable *reg_index;    /* address -> GUINT_TO_POINTER(index + 1) */
+    GHashTable *options;      /* "[options]" what-if switches: key -> value string */
+} PmsModel;
+
+/* Load one model from a file, or from text with a name for messages. */
+PmsModel *pms_model_load_file(const char *path, GError **error);
+PmsModel *pms_model_load_data(const char *data, gsize len, const char *source, GError **error);
+void pms_model_free(PmsModel *m);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsModel, pms_model_free)
+
+/* Lookups: names are case-insensitive; NULL when absent. */
+const PmsEvent *pms_model_event(const PmsModel *m, const char *name);
+const PmsUmask *pms_event_umask(const PmsEvent *ev, const char *name);
+const PmsModifier *pms_model_modifier(const PmsModel *m, const char *name);
+const PmsRegister *pms_model_reg_by_addr(const PmsModel *m, guint32 address);
+const PmsRegister *pms_model_reg_by_name(const PmsModel *m, const char *name);
+const PmsRegister *pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, guint index);
+const PmsLayout *pms_model_layout(const PmsModel *m, const char *name);
+const PmsField *pms_layout_field(const PmsLayout *l, const char *name);
+const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback);
+
+/* Field access by name. */
+guint64 pms_field_get(const PmsField *f, guint64 reg);
+guint64 pms_field_set(const PmsField *f, guint64 reg, guint64 value);
+
+/* The set of models a command works with: the built-in ones (GResource) with
+ * any --model FILE replacing the built-in of the same name (or added). */
+typedef struct PmsModelSet PmsModelSet;
+PmsModelSet *pms_model_set_new_builtin(GError **error);
+gboolean pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error);
+const PmsModel *pms_model_set_get(const PmsModelSet *set, const char *name);
+/* In a stable order (built-in order, then added). */
+guint pms_model_set_count(const PmsModelSet *set);
+const PmsModel *pms_model_set_nth(const PmsModelSet *set, guint i);
+void pms_model_set_free(PmsModelSet *set);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsModelSet, pms_model_set_free)
+
+/* Lint: append one line per problem to `problems` (file:line: message); TRUE if clean. */
+gboolean pms_model_lint(const PmsModel *m, GPtrArray *problems);
+
+G_END_DECLS
