@@ -1,0 +1,32 @@
+/* pmusim — encoder backends behind the batch protocol (spec: docs/encoder-protocol.md).
+ *
+ * A backend is only "event string -> RET, codes, fstr".  Specs:
+ *   "builtin"        the project's encoder (in-process is fine: it must not crash)
+ *   "libpfm4"        Debian's libpfm.so.4 opened with dlopen, LIBPFM_ENCODE_INACTIVE=1,
+ *                    run in a child process so a crash costs one line
+ *   "cmd:PROGRAM"    any program speaking the protocol on stdin/stdout
+ * A backend that dies answers that line with RET "BACKEND_CRASH", is restarted,
+ * and goes on with the next line. */
+#pragma once
+
+#include <glib.h>
+#include "model.h"
+
+#define PMS_BACKEND_MAX_CODES 8
+
+typedef struct {
+    char ret[32];          /* "PFM_SUCCESS", "PFM_ERR_UMASK", ..., "BACKEND_CRASH" */
+    guint n_codes;
+    guint64 codes[PMS_BACKEND_MAX_CODES];
+    char *fstr;            /* owned; "" on error */
+    char *regs;            /* owned; optional sixth field "NAME=0x..,..." or NULL */
+} PmsBackendResult;
+
+typedef struct PmsBackend PmsBackend;
+
+PmsBackend *pms_backend_open(const char *spec, const PmsModelSet *models, GError **error);
+const char *pms_backend_name(const PmsBackend *b);
+/* Always answers: a crash becomes RET "BACKEND_CRASH". */
+void pms_backend_encode(PmsBackend *b, const char *line, PmsBackendResult *out);
+void pms_backend_result_clear(PmsBackendResult *r);
+void pms_backend_close(PmsBackend *b);

@@ -1,0 +1,26 @@
+/* pmusim CLI — one file per subcommand (cmd_<name>.c), each parsing its own
+ * options with GOptionContext.  main.c holds the table below; adding a command
+ * is one line there.  A command returns the process exit status. */
+#pragma once
+
+#include <glib.h>
+#include "model.h"
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+} PmsCommand;
+
+int pms_cmd_encode(int argc, char **argv);   /* cmd_encode.c (also --batch) */
+int pms_cmd_decode(int argc, char **argv);   /* cmd_decode.c */
+int pms_cmd_list(int argc, char **argv);     /* cmd_list.c */
+int pms_cmd_diff(int argc, char **argv);     /* cmd_diff.c */
+int pms_cmd_bench(int argc, char **argv);    /* cmd_bench.c: "bench encode", "bench sim" */
+int pms_cmd_conform(int argc, char **argv);  /* cmd_conform.c */
+int pms_cmd_lint(int argc, char **argv);     /* cmd_lint.c */
+
+/* Shared option handling (cli_common.c): every subcommand accepts
+ * --model FILE (repeatable).  Returns the model set, or NULL after printing
+ * one line on stderr. */
+PmsModelSet *pms_cli_load_models(char **model_files);
