@@ -1,4 +1,4 @@
-/* pmusim — encoder backends behind the batch protocol (spec: docs/encoder-protocol.md).
+/* pmusim — encoder backends behind the batch protocol (our summary: docs/encoder-protocol.md).
  *
  * A backend is only "event string -> RET, codes, fstr".  Specs:
  *   "builtin"        the project's encoder (in-process is fine: it must not crash)
