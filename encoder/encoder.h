@@ -28,13 +28,14 @@ typedef enum {
     PMS_ERR_NOTSUPP,
     PMS_ERR_FEATCOMB,     /* combination of features not supported */
     PMS_ERR_TOOSMALL,
+    PMS_ERR_TOOMANY,      /* more than 64 unit masks and modifiers */
 } PmsEncodeError;
 
 /* "PFM_ERR_UMASK" etc.; "PFM_SUCCESS" for 0. */
 const char *pms_encode_error_name(int code);
 
 typedef struct {
-    char *name;        /* register name from the model: "IA32_PERFEVTSEL0", "MSR_OFFCORE_RSP_0" */
+    const char *name;  /* register name, owned by the model: "IA32_PERFEVTSEL0", "MSR_OFFCORE_RSP_0" */
     guint32 address;
     guint64 value;
 } PmsRegWrite;
@@ -51,7 +52,11 @@ typedef struct {
 } PmsEncoding;
 
 /* Encode one event string.  Errors carry a PmsEncodeError code and a message
- * naming the offending token and its column (1-based byte offset). */
+ * naming the offending token and its column (1-based byte offset).
+ * A string without "pmu::" is not searched for: libpfm4 looks such names up
+ * only on the PMUs of the host it runs on, and the models are not a host, so
+ * it fails with PMS_ERR_NOTFOUND.  The result is one allocation that points
+ * into the model (event, register names): free it before the model set. */
 PmsEncoding *pms_encode(const PmsModelSet *models, const char *str, GError **error);
 void pms_encoding_free(PmsEncoding *enc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsEncoding, pms_encoding_free)

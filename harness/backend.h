@@ -30,3 +30,10 @@ const char *pms_backend_name(const PmsBackend *b);
 void pms_backend_encode(PmsBackend *b, const char *line, PmsBackendResult *out);
 void pms_backend_result_clear(PmsBackendResult *r);
 void pms_backend_close(PmsBackend *b);
+
+/* How long a backend process may take over one line before it counts as hung
+ * (killed, line answered BACKEND_CRASH, restarted). */
+#define PMS_BACKEND_DEFAULT_TIMEOUT_MS 10000
+/* pms_backend_open with an explicit per-line timeout (0: the default). */
+PmsBackend *pms_backend_open_full(const char *spec, const PmsModelSet *models, guint timeout_ms,
+                                  GError **error);

@@ -45,6 +45,7 @@ typedef struct {
     char *name;
     PmsField *fields;
     guint n_fields;
+    guint source_line;   /* line of its group in the model file */
 } PmsLayout;
 
 /* What a register is for.  The simulator dispatches on kind + index, found by
@@ -89,6 +90,7 @@ typedef struct {
     guint64 reset;     /* value after RESET */
     gboolean readonly; /* any write is a #GP */
     const PmsLayout *layout; /* field layout, or NULL */
+    guint source_line;
 } PmsRegister;
 
 typedef enum { PMS_MOD_BOOL, PMS_MOD_INT } PmsModType;
@@ -101,6 +103,7 @@ typedef struct {
     char *reg_kind;      /* register the value lands in: "evtsel" or "pebs_ld_lat" ... */
     char *field;         /* field name in that register's layout */
     char *desc;          /* one line, our own words */
+    guint source_line;
 } PmsModifier;
 
 /* Umask flags. */
@@ -108,6 +111,9 @@ enum {
     PMS_UMASK_DEFAULT = 1u << 0, /* used when the user names no umask of its group */
     PMS_UMASK_EXCL    = 1u << 1, /* cannot be combined with another umask of its group */
     PMS_UMASK_OVERRIDE = 1u << 2, /* glm ANY_RESPONSE: overrides its sibling groups */
+    PMS_UMASK_DUP     = 1u << 3, /* same encoding as an earlier name, on purpose (lint) */
+    PMS_UMASK_LDLAT   = 1u << 4, /* selecting it requires the ldlat modifier (wsm/nhm
+                                  * MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD) */
 };
 
 typedef struct {
@@ -119,6 +125,15 @@ typedef struct {
      * tables): -1 when not forced. */
     gint cmask, inv, edge, any;
     char *desc;
+    guint source_line;   /* line of its umask.NAME key */
+    /* libpfm4 alias: "ANY:c=1:i=1" means this umask is that umask with those
+     * modifiers, and libpfm4's fstr prints the expansion.  NULL otherwise. */
+    char *equiv;
+    gint code;           /* event select code this umask uses instead of the
+                          * event's (Intel's code where libpfm4 groups several
+                          * codes under one name), -1 for the event's */
+    guint64 counters;    /* generic counters it may use (the event's unless overridden) */
+    guint32 fixed;       /* fixed counters it may use (the event's unless overridden) */
 } PmsUmask;
 
 typedef struct {
@@ -139,6 +154,7 @@ enum {
     PMS_EVENT_LDLAT   = 1u << 1, /* needs/accepts the ldlat modifier */
     PMS_EVENT_PEBS    = 1u << 2,
     PMS_EVENT_FIXED_ONLY = 1u << 3,
+    PMS_EVENT_DUP     = 1u << 4, /* same encoding as an earlier event, on purpose (lint) */
 };
 
 typedef struct {
@@ -155,6 +171,7 @@ typedef struct {
     GHashTable *umask_index; /* upper-case name -> GUINT_TO_POINTER(index + 1) */
     char *desc;
     guint source_line;     /* line of its group in the model file */
+    char *equiv;           /* libpfm4 alias: the event name fstr prints, or NULL */
 } PmsEvent;
 
 typedef struct PmsModel {
@@ -175,6 +192,16 @@ typedef struct PmsModel {
     GHashTable *event_index;  /* upper-case name -> GUINT_TO_POINTER(index + 1) */
     GHashTable *reg_index;    /* address -> GUINT_TO_POINTER(index + 1) */
     GHashTable *options;      /* "[options]" what-if switches: key -> value string */
+    /* Added by the loader for hash lookups (never scan tables per encoding): */
+    GHashTable *reg_name_index;    /* upper-case name -> index + 1 */
+    GHashTable *mod_index;         /* lower-case name -> index + 1 */
+    GHashTable *layout_index;      /* lower-case name -> index + 1 */
+    guint source_line;             /* line of the [pmu] group */
+    /* Private to the encoder: field/modifier lookups prepared on first use
+     * (encoder/prepared.c) so no encoding scans a table; pms_model_free calls
+     * enc_cache_free(enc_cache) when set. */
+    gpointer enc_cache;
+    GDestroyNotify enc_cache_free;
 } PmsModel;
 
 /* Load one model from a file, or from text with a name for messages. */
@@ -193,6 +220,13 @@ const PmsRegister *pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, gui
 const PmsLayout *pms_model_layout(const PmsModel *m, const char *name);
 const PmsField *pms_layout_field(const PmsLayout *l, const char *name);
 const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback);
+
+/* Register kinds as written in model files ("evtsel", "offcore_rsp"); NULL /
+ * FALSE for an unknown kind. */
+const char *pms_reg_kind_name(PmsRegKind kind);
+gboolean pms_reg_kind_from_name(const char *name, PmsRegKind *kind);
+/* "x86_core", ... */
+const char *pms_arch_name(PmsArch arch);
 
 /* Field access by name. */
 guint64 pms_field_get(const PmsField *f, guint64 reg);

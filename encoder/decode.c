@@ -1,0 +1,149 @@
+/* pmusim encoder — decode: register values back to the canonical string.
+ *
+ * Candidate strings are built from the model (the event with that code, a
+ * unit mask equal to the umask field or a cover of its bits, the modifier
+ * fields) and each is run through the encoder; the first one that reproduces
+ * the value wins, and its fstr is the answer.  So decode can never disagree
+ * with encode.  It walks the event table: decoding is not the hot path. */
+#include <string.h>
+#include "enc_internal.h"
+
+#define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
+
+typedef struct {
+    const PmsModel *m;
+    const PmsPrepared *p;
+    guint64 value, extra;
+    gboolean has_extra;
+    guint64 cmp_mask;     /* evtsel bits compared (EN, INT and PC are not) */
+    char *found;
+} Dec;
+
+static gboolean
+try_string(Dec *d, const char *str)
+{
+    PmsTokens t;
+    PmsResolved r;
+    PmsRuleOut out;
+    memset(&out, 0, sizeof out);
+    if (!pms_tokenize(str, &t, NULL) || !pms_resolve_model(d->m, &t, &r, NULL))
+        return FALSE;
+    PmsRuleFn rules = pms_rules_for(d->m->arch);
+    if (!rules || !rules(&r, &out, NULL))
+        return FALSE;
+    if ((out.codes[0] & d->cmp_mask) != (d->value & d->cmp_mask))
+        return FALSE;
+    if (out.n_codes > 1 ? (!d->has_extra || out.codes[1] != d->extra) : d->has_extra)
+        return FALSE;
+    GString *s = g_string_new(NULL);
+    pms_fstr_build(s, &r, &out);
+    d->found = g_string_free(s, FALSE);
+    return TRUE;
+}
+
+/* Append ":k=..:u=.." for every modifier of the event-select register, and
+ * ldlat from the extra value. */
+static void
+append_mods(Dec *d, GString *s, gboolean ldlat)
+{
+    for (guint j = 0; j < d->p->n_mods; j++) {
+        const PmsPrepMod *pm = &d->p->mods[j];
+        if (pm->role == PMS_ROLE_LDLAT) {
+            if (ldlat && d->has_extra)
+                g_string_append_printf(s, ":%s=%" G_GUINT64_FORMAT, pm->mod->name, d->extra);
+            continue;
+        }
+        if (pm->in_evtsel && pm->field)
+            g_string_append_printf(s, ":%s=%" G_GUINT64_FORMAT, pm->mod->name, pms_field_get(pm->field, d->value));
+    }
+}
+
+static gboolean
+try_umasks(Dec *d, const PmsEvent *ev, guint64 set)
+{
+    g_autoptr(GString) s = g_string_new(d->m->name);
+    g_string_append_printf(s, "::%s", ev->name);
+    for (guint i = 0; i < ev->n_umasks; i++)
+        if (set & BIT(i))
+            g_string_append_printf(s, ":%s", ev->umasks[i].name);
+    append_mods(d, s, TRUE);
+    return try_string(d, s->str);
+}
+
+/* Greedy cover of `bits` by plain unit masks (no alias, no forced modifier). */
+static guint64
+cover(const PmsEvent *ev, guint64 bits)
+{
+    guint64 set = 0;
+    for (guint i = 0; i < ev->n_umasks && bits; i++) {
+        const PmsUmask *u = &ev->umasks[i];
+        if (u->equiv || u->cmask >= 0 || u->inv >= 0 || u->edge >= 0 || u->any >= 0)
+            continue;
+        if (u->value && (u->value & bits) == u->value) {
+            set |= BIT(i);
+            bits &= ~u->value;
+        }
+    }
+    return bits ? 0 : set;
+}
+
+static gboolean
+decode_event(Dec *d, const PmsEvent *ev, guint64 umask)
+{
+    gboolean offcore = (ev->flags & PMS_EVENT_OFFCORE) != 0;
+    if (ev->n_umasks > PMS_ENC_MAX_UMASKS)
+        return FALSE;
+    if (offcore) {
+        if (umask != ev->base_umask || !d->has_extra)
+            return FALSE;
+        guint64 set = cover(ev, d->extra);
+        return set && try_umasks(d, ev, set);
+    }
+    if ((umask & ev->base_umask) != ev->base_umask)
+        return FALSE;
+    guint64 rest = umask & ~(guint64)ev->base_umask;
+    /* one unit mask equal to the field: plain ones first, then aliases and
+     * those with forced modifiers (whose modifiers must match the register) */
+    for (int pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < ev->n_umasks; i++) {
+            const PmsUmask *u = &ev->umasks[i];
+            gboolean plain = !u->equiv && u->cmask < 0 && u->inv < 0 && u->edge < 0 && u->any < 0;
+            if (plain == (pass == 0) && u->value == rest && try_umasks(d, ev, BIT(i)))
+                return TRUE;
+        }
+    guint64 set = cover(ev, rest);
+    if (set && try_umasks(d, ev, set))
+        return TRUE;
+    return try_umasks(d, ev, 0);
+}
+
+char *
+pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error)
+{
+    g_return_val_if_fail(m != NULL, NULL);
+    if (!pms_rules_for(m->arch)) {
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, 0, "no decoding rules yet for PMU %s", m->name);
+        return NULL;
+    }
+    const PmsPrepared *p = pms_prepared_get(m);
+    if (p->error) {
+        g_set_error_literal(error, PMS_ENCODE_ERROR, p->error->code, p->error->message);
+        return NULL;
+    }
+    Dec d = { .m = m, .p = p, .value = value, .extra = extra, .has_extra = has_extra };
+    guint64 ignore = pms_field_set(&p->en, 0, 1) | pms_field_set(&p->intr, 0, 1) | (G_GUINT64_CONSTANT(1) << 19);
+    d.cmp_mask = ~ignore;
+    guint64 code = pms_field_get(&p->event, value);
+    guint64 umask = pms_field_get(&p->umask, value);
+    for (guint i = 0; i < m->n_events; i++) {
+        const PmsEvent *ev = &m->events[i];
+        if (ev->code != code || ev->equiv)
+            continue;
+        if (decode_event(&d, ev, umask))
+            return d.found;
+    }
+    pms_enc_fail(error, PMS_ERR_NOTFOUND, 0,
+                 "no event of %s encodes as 0x%" G_GINT64_MODIFIER "x%s (event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02" G_GINT64_MODIFIER "x)",
+                 m->name, value, has_extra ? " with that extra value" : "", code, umask);
+    return NULL;
+}

@@ -1,0 +1,160 @@
+/* pmusim encoder — types shared by the stages (not installed).
+ *
+ *   tokenize.c  string -> PmsTokens (syntax only, byte offsets kept)
+ *   prepared.c  per-model lookups resolved once (fields, modifier roles)
+ *   resolve.c   tokens -> PmsResolved (model, event, umask set, modifier values)
+ *   rules.c     dispatch on PmsModel.arch to one rule set (rules_x86_core.c)
+ *   fstr.c      canonical string
+ *   encode.c    pms_encode(): the pipeline, one allocation per result
+ *   decode.c    register values -> canonical string
+ *   errors.c    error quark, class names, messages with a column
+ */
+#pragma once
+
+#include <glib.h>
+#include "encoder.h"
+
+/* libpfm4 4.13 refuses more than 64 unit masks and modifiers in one string
+ * (PFM_ERR_TOOMANY; with 65 unit masks it overruns its array instead). */
+#define PMS_ENC_MAX_ATTRS 64
+/* Unit masks per event the encoder can track (PmsEncoding.umask_mask is 64 bits). */
+#define PMS_ENC_MAX_UMASKS 64
+/* Modifiers per model the encoder can track. */
+#define PMS_ENC_MAX_MODS 16
+/* Generic counters whose event-select register is cached. */
+#define PMS_ENC_MAX_COUNTERS 16
+/* Longest name worth a hash lookup; longer tokens cannot name anything. */
+#define PMS_ENC_NAME_MAX 128
+
+/* ---- tokenize.c ---- */
+
+typedef struct {
+    guint off;   /* byte offset of the token in the input */
+    guint len;   /* bytes, '=' and value included */
+    gint eq;     /* offset of the first '=' inside the token, -1 when none */
+} PmsTok;
+
+typedef struct {
+    const char *str;
+    gsize len;
+    gboolean has_pmu;
+    guint pmu_len;            /* PMU name is str[0 .. pmu_len) */
+    guint ev_off, ev_len;     /* event name */
+    PmsTok attrs[PMS_ENC_MAX_ATTRS + 1];
+    guint n_attrs;            /* at most PMS_ENC_MAX_ATTRS + 1 are kept */
+    gboolean too_many;        /* more attributes than PMS_ENC_MAX_ATTRS */
+} PmsTokens;
+
+gboolean pms_tokenize(const char *str, PmsTokens *t, GError **error);
+
+/* ---- prepared.c ---- */
+
+/* What a modifier does, found from its name once per model. */
+typedef enum {
+    PMS_ROLE_OTHER, PMS_ROLE_K, PMS_ROLE_U, PMS_ROLE_E, PMS_ROLE_I,
+    PMS_ROLE_C, PMS_ROLE_T, PMS_ROLE_LDLAT,
+} PmsModRole;
+
+typedef struct {
+    const PmsModifier *mod;
+    PmsModRole role;
+    const PmsField *field;    /* in its register's layout; NULL if the model lacks it */
+    gboolean in_evtsel;       /* lands in the event-select register */
+} PmsPrepMod;
+
+/* Unit-mask groups per event the encoder can track. */
+#define PMS_ENC_MAX_GROUPS 8
+
+/* How the glm offcore rules see a group (by its name in the model). */
+typedef enum {
+    PMS_GRP_PLAIN, PMS_GRP_REQUEST, PMS_GRP_RESPONSE, PMS_GRP_SUPPLIER,
+    PMS_GRP_SNOOP, PMS_GRP_AVG,
+} PmsGroupKind;
+
+/* Per-event facts as bit sets over the event's unit masks. */
+typedef struct {
+    guint64 group_mask[PMS_ENC_MAX_GROUPS];
+    guint8 group_kind[PMS_ENC_MAX_GROUPS];
+    guint n_groups;
+    guint64 default_mask, excl_mask, override_mask, ldlat_mask;
+    guint64 *equiv;            /* per umask: the umasks its libpfm4 alias names, 0 if none */
+    const PmsRegister *extra;  /* ev->extra_reg resolved */
+    gboolean unsupported;      /* more groups or umasks than tracked */
+} PmsPrepEvent;
+
+typedef struct {
+    /* event-select fields by name (NULL when the layout lacks one: then the
+     * architectural position in prepared.c is used) */
+    PmsField event, umask, usr, os, edge, intr, any, en, inv, cmask;
+    PmsPrepMod mods[PMS_ENC_MAX_MODS];
+    guint n_mods;
+    gint role_mod[PMS_ROLE_LDLAT + 1];  /* role -> index in mods, -1 when absent */
+    const PmsRegister *pebs_ld_lat;     /* register of the ldlat value, or NULL */
+    const PmsRegister *evtsel_regs[PMS_ENC_MAX_COUNTERS]; /* by counter index */
+    gboolean glm_offcore;               /* offcore_style "glm" */
+    PmsPrepEvent *events;               /* parallel to model->events */
+    guint n_events;
+    GError *error;                      /* the model cannot be used (reported per encoding) */
+} PmsPrepared;
+
+const PmsPrepared *pms_prepared_get(const PmsModel *m);
+/* Whether an event accepts a modifier (fixed-counter events take k, u, t only). */
+gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm);
+
+/* ---- resolve.c ---- */
+
+typedef struct {
+    const PmsModel *model;
+    const PmsPrepared *prep;
+    const PmsEvent *event;
+    const PmsTokens *tok;
+    guint64 user_umasks;               /* bit i: the user named event->umasks[i] */
+    guint umask_col[PMS_ENC_MAX_UMASKS]; /* column of its first mention */
+    guint32 mod_set;                    /* bit j: prep->mods[j] given */
+    guint64 mod_val[PMS_ENC_MAX_MODS];
+    guint mod_col[PMS_ENC_MAX_MODS];
+    guint mod_vcol[PMS_ENC_MAX_MODS];   /* column of its value */
+} PmsResolved;
+
+gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error);
+/* The same after the PMU is known (decode uses it with its one model). */
+gboolean pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError **error);
+
+/* ---- rules ---- */
+
+/* What a rule set produces; encode.c turns it into a PmsEncoding. */
+typedef struct {
+    guint64 selected;        /* umasks in effect (user + defaults) */
+    guint64 printed;         /* umasks fstr lists (aliases expanded) */
+    guint64 mod_val[PMS_ENC_MAX_MODS]; /* final value of every modifier */
+    guint32 mod_print;       /* bit j: fstr prints modifier j */
+    guint64 codes[4];
+    guint n_codes;
+    const PmsRegister *regs[4];  /* register each write goes to */
+    guint64 reg_vals[4];
+    guint n_regs;
+} PmsRuleOut;
+
+typedef gboolean (*PmsRuleFn)(const PmsResolved *r, PmsRuleOut *out, GError **error);
+PmsRuleFn pms_rules_for(PmsArch arch);
+gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error);
+
+/* ---- fstr.c ---- */
+
+void pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out);
+
+/* ---- errors.c ---- */
+
+/* Set a PMS_ENCODE_ERROR with "column N: " in front (col 0: no column). */
+void pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
+    G_GNUC_PRINTF(4, 5);
+/* Append a user token for a message: at most 40 bytes, every byte outside
+ * printable ASCII as \xNN (the input may hold control bytes or invalid UTF-8). */
+void pms_enc_quote(GString *s, const char *p, gsize len);
+/* Same, into a caller's buffer of at least PMS_ENC_QUOTE_MAX bytes. */
+#define PMS_ENC_QUOTE_MAX 200
+const char *pms_enc_quote_buf(char *buf, const char *p, gsize len);
+
+/* Copy a token into a NUL-terminated buffer of PMS_ENC_NAME_MAX bytes for a
+ * hash lookup; FALSE when it is too long to name anything. */
+gboolean pms_enc_name(char *buf, const char *p, gsize len);

@@ -1,0 +1,88 @@
+/* pmusim encoder — error domain, libpfm4 class names, messages with a column. */
+#include <stdarg.h>
+#include <string.h>
+#include "enc_internal.h"
+
+G_DEFINE_QUARK(pms-encode-error-quark, pms_encode_error)
+
+const char *
+pms_encode_error_name(int code)
+{
+    /* Same names as libpfm4's PFM_ERR_* so the batch protocol can print them. */
+    switch (code) {
+    case 0: return "PFM_SUCCESS";
+    case PMS_ERR_NOTFOUND: return "PFM_ERR_NOTFOUND";
+    case PMS_ERR_UMASK: return "PFM_ERR_UMASK";
+    case PMS_ERR_ATTR: return "PFM_ERR_ATTR";
+    case PMS_ERR_ATTR_VAL: return "PFM_ERR_ATTR_VAL";
+    case PMS_ERR_ATTR_SET: return "PFM_ERR_ATTR_SET";
+    case PMS_ERR_INVAL: return "PFM_ERR_INVAL";
+    case PMS_ERR_NOTSUPP: return "PFM_ERR_NOTSUPP";
+    case PMS_ERR_FEATCOMB: return "PFM_ERR_FEATCOMB";
+    case PMS_ERR_TOOSMALL: return "PFM_ERR_TOOSMALL";
+    case PMS_ERR_TOOMANY: return "PFM_ERR_TOOMANY";
+    default: return "PFM_ERR_INVAL";
+    }
+}
+
+void
+pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
+{
+    if (!error)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    if (col)
+        g_set_error(error, PMS_ENCODE_ERROR, code, "column %u: %s", col, msg);
+    else
+        g_set_error_literal(error, PMS_ENCODE_ERROR, code, msg);
+}
+
+/* Messages echo user bytes; keep them short and plain ASCII so a hostile
+ * string (10 kB, control bytes, invalid UTF-8) cannot flood or corrupt them. */
+#define QUOTE_BYTES 40
+
+void
+pms_enc_quote(GString *s, const char *p, gsize len)
+{
+    gsize n = MIN(len, QUOTE_BYTES);
+    for (gsize i = 0; i < n; i++) {
+        guchar c = (guchar)p[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'')
+            g_string_append_c(s, (char)c);
+        else
+            g_string_append_printf(s, "\\x%02x", c);
+    }
+    if (len > n)
+        g_string_append_printf(s, "...(%" G_GSIZE_FORMAT " bytes)", len);
+}
+
+const char *
+pms_enc_quote_buf(char *buf, const char *p, gsize len)
+{
+    /* 40 bytes at 4 each + the length suffix fits PMS_ENC_QUOTE_MAX. */
+    gsize o = 0, n = MIN(len, QUOTE_BYTES);
+    for (gsize i = 0; i < n; i++) {
+        guchar c = (guchar)p[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'')
+            buf[o++] = (char)c;
+        else
+            o += (gsize)g_snprintf(buf + o, PMS_ENC_QUOTE_MAX - o, "\\x%02x", c);
+    }
+    if (len > n)
+        o += (gsize)g_snprintf(buf + o, PMS_ENC_QUOTE_MAX - o, "...(%" G_GSIZE_FORMAT " bytes)", len);
+    buf[o] = '\0';
+    return buf;
+}
+
+gboolean
+pms_enc_name(char *buf, const char *p, gsize len)
+{
+    if (len >= PMS_ENC_NAME_MAX)
+        return FALSE;
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    return TRUE;
+}

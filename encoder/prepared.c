@@ -1,0 +1,181 @@
+/* pmusim encoder — per-model lookups resolved once.
+ *
+ * Field positions and modifier roles are found by name in the model's layouts
+ * the first time a model is used, and cached in the model (enc_cache), so an
+ * encoding never walks a layout or modifier table.  Thread-safe first use. */
+#include <string.h>
+#include "enc_internal.h"
+
+/* Architectural IA32_PERFEVTSELx positions (SDM Vol. 3B Fig. 18-1), used only
+ * for a field a model's evtsel layout does not declare. */
+static const struct { const char *name; guint shift, width; gsize off; } evtsel_fields[] = {
+    { "event", 0, 8, G_STRUCT_OFFSET(PmsPrepared, event) },
+    { "umask", 8, 8, G_STRUCT_OFFSET(PmsPrepared, umask) },
+    { "usr", 16, 1, G_STRUCT_OFFSET(PmsPrepared, usr) },
+    { "os", 17, 1, G_STRUCT_OFFSET(PmsPrepared, os) },
+    { "edge", 18, 1, G_STRUCT_OFFSET(PmsPrepared, edge) },
+    { "int", 20, 1, G_STRUCT_OFFSET(PmsPrepared, intr) },
+    { "any", 21, 1, G_STRUCT_OFFSET(PmsPrepared, any) },
+    { "en", 22, 1, G_STRUCT_OFFSET(PmsPrepared, en) },
+    { "inv", 23, 1, G_STRUCT_OFFSET(PmsPrepared, inv) },
+    { "cmask", 24, 8, G_STRUCT_OFFSET(PmsPrepared, cmask) },
+};
+
+static const struct { const char *name; PmsModRole role; } roles[] = {
+    { "k", PMS_ROLE_K }, { "u", PMS_ROLE_U }, { "e", PMS_ROLE_E }, { "i", PMS_ROLE_I },
+    { "c", PMS_ROLE_C }, { "t", PMS_ROLE_T }, { "ldlat", PMS_ROLE_LDLAT },
+};
+
+static const PmsLayout *
+evtsel_layout(const PmsModel *m)
+{
+    const PmsRegister *r = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    if (r && r->layout)
+        return r->layout;
+    return pms_model_layout(m, "evtsel");
+}
+
+static void
+prepared_free(gpointer p)
+{
+    PmsPrepared *pp = p;
+    if (!pp)
+        return;
+    g_clear_error(&pp->error);
+    for (guint i = 0; i < pp->n_events; i++)
+        g_free(pp->events[i].equiv);
+    g_free(pp->events);
+    g_free(pp);
+}
+
+static PmsGroupKind
+group_kind(const char *name)
+{
+    static const struct { const char *n; PmsGroupKind k; } kinds[] = {
+        { "request", PMS_GRP_REQUEST }, { "response", PMS_GRP_RESPONSE },
+        { "supplier", PMS_GRP_SUPPLIER }, { "snoop", PMS_GRP_SNOOP },
+    };
+    if (!name || !*name)
+        return PMS_GRP_PLAIN;
+    for (guint i = 0; i < G_N_ELEMENTS(kinds); i++)
+        if (g_ascii_strcasecmp(name, kinds[i].n) == 0)
+            return kinds[i].k;
+    /* Any other named group of an offcore event is glm's average-latency
+     * mode (OUTSTANDING). */
+    return PMS_GRP_AVG;
+}
+
+/* The umasks a libpfm4 alias ("A:B", "ANY:c=1:i=1") names; modifier parts are
+ * the umask's forced values, which the model already carries. */
+static guint64
+equiv_mask(const PmsEvent *ev, const char *equiv)
+{
+    guint64 mask = 0;
+    g_auto(GStrv) parts = g_strsplit(equiv, ":", -1);
+    for (guint i = 0; parts[i]; i++) {
+        const PmsUmask *u = pms_event_umask(ev, parts[i]);
+        if (u)
+            mask |= G_GUINT64_CONSTANT(1) << (u - ev->umasks);
+    }
+    return mask;
+}
+
+static void
+prepare_event(const PmsModel *m, const PmsEvent *ev, PmsPrepEvent *pe)
+{
+    if (ev->n_umasks > PMS_ENC_MAX_UMASKS || ev->n_groups > PMS_ENC_MAX_GROUPS) {
+        pe->unsupported = TRUE;
+        return;
+    }
+    pe->n_groups = MAX(ev->n_groups, 1);
+    for (guint g = 0; g < ev->n_groups; g++)
+        pe->group_kind[g] = (ev->flags & PMS_EVENT_OFFCORE) ? group_kind(ev->groups[g].name) : PMS_GRP_PLAIN;
+    for (guint i = 0; i < ev->n_umasks; i++) {
+        const PmsUmask *u = &ev->umasks[i];
+        guint64 bit = G_GUINT64_CONSTANT(1) << i;
+        if (u->group < PMS_ENC_MAX_GROUPS)
+            pe->group_mask[u->group] |= bit;
+        if (u->flags & PMS_UMASK_DEFAULT) pe->default_mask |= bit;
+        if (u->flags & PMS_UMASK_EXCL) pe->excl_mask |= bit;
+        if (u->flags & PMS_UMASK_OVERRIDE) pe->override_mask |= bit;
+        if (u->flags & PMS_UMASK_LDLAT) pe->ldlat_mask |= bit;
+        if (u->equiv) {
+            if (!pe->equiv)
+                pe->equiv = g_new0(guint64, ev->n_umasks);
+            pe->equiv[i] = equiv_mask(ev, u->equiv);
+        }
+    }
+    if (ev->extra_reg)
+        pe->extra = pms_model_reg_by_name(m, ev->extra_reg);
+}
+
+static PmsPrepared *
+prepare(const PmsModel *m)
+{
+    PmsPrepared *p = g_new0(PmsPrepared, 1);
+    const PmsLayout *l = evtsel_layout(m);
+    for (guint i = 0; i < G_N_ELEMENTS(evtsel_fields); i++) {
+        PmsField *dst = (PmsField *)((char *)p + evtsel_fields[i].off);
+        const PmsField *f = pms_layout_field(l, evtsel_fields[i].name);
+        dst->name = NULL;
+        dst->shift = f ? f->shift : evtsel_fields[i].shift;
+        dst->width = f ? f->width : evtsel_fields[i].width;
+    }
+    for (guint i = 0; i < G_N_ELEMENTS(p->role_mod); i++)
+        p->role_mod[i] = -1;
+    if (m->n_mods > PMS_ENC_MAX_MODS) {
+        p->error = g_error_new(PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP,
+                               "model %s declares %u modifiers; the encoder handles at most %d",
+                               m->name, m->n_mods, PMS_ENC_MAX_MODS);
+        return p;
+    }
+    for (guint i = 0; i < m->n_mods; i++) {
+        PmsPrepMod *pm = &p->mods[p->n_mods++];
+        pm->mod = &m->mods[i];
+        pm->role = PMS_ROLE_OTHER;
+        for (guint j = 0; j < G_N_ELEMENTS(roles); j++)
+            if (strcmp(m->mods[i].name, roles[j].name) == 0)
+                pm->role = roles[j].role;
+        if (pm->role != PMS_ROLE_OTHER && p->role_mod[pm->role] < 0)
+            p->role_mod[pm->role] = (gint)i;
+        PmsRegKind kind;
+        const PmsRegister *reg = NULL;
+        if (m->mods[i].reg_kind && pms_reg_kind_from_name(m->mods[i].reg_kind, &kind))
+            reg = pms_model_reg_by_kind(m, kind, 0);
+        pm->in_evtsel = reg ? reg->kind == PMS_REG_EVTSEL
+                            : (m->mods[i].reg_kind && strcmp(m->mods[i].reg_kind, "evtsel") == 0);
+        pm->field = pms_layout_field(pm->in_evtsel ? l : (reg ? reg->layout : NULL), m->mods[i].field);
+        if (pm->role == PMS_ROLE_LDLAT)
+            p->pebs_ld_lat = reg ? reg : pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0);
+    }
+    p->glm_offcore = m->offcore_style && strcmp(m->offcore_style, "glm") == 0;
+    for (guint i = 0; i < PMS_ENC_MAX_COUNTERS; i++)
+        p->evtsel_regs[i] = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i);
+    p->events = g_new0(PmsPrepEvent, m->n_events);
+    p->n_events = m->n_events;
+    for (guint i = 0; i < m->n_events; i++)
+        prepare_event(m, &m->events[i], &p->events[i]);
+    return p;
+}
+
+const PmsPrepared *
+pms_prepared_get(const PmsModel *m)
+{
+    PmsModel *mm = (PmsModel *)m;   /* the cache is the one mutable part of a model */
+    if (g_once_init_enter(&mm->enc_cache)) {
+        PmsPrepared *p = prepare(m);
+        mm->enc_cache_free = prepared_free;
+        g_once_init_leave(&mm->enc_cache, p);
+    }
+    return mm->enc_cache;
+}
+
+gboolean
+pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm)
+{
+    /* Fixed-counter events: IA32_FIXED_CTR_CTRL has only the privilege and
+     * any-thread controls, so libpfm4 offers k, u (and t) there. */
+    if (!(ev->flags & PMS_EVENT_FIXED_ONLY))
+        return TRUE;
+    return pm->role == PMS_ROLE_K || pm->role == PMS_ROLE_U || pm->role == PMS_ROLE_T;
+}

@@ -1,0 +1,260 @@
+/* pmusim encoder — resolver: tokens -> model, event, unit masks, modifier values.
+ *
+ * Every name is one hash lookup in the model's case-insensitive indexes; the
+ * tables are only walked to list alternatives in an error message.  Values
+ * follow libpfm4: numbers as strtoull(base 0) reads them (decimal, 0x hex,
+ * leading-0 octal, optional sign), booleans as one of 0 1 y n t f. */
+#include <string.h>
+#include "enc_internal.h"
+
+/* Parse a whole numeric token; FALSE on junk, emptiness or overflow. */
+static gboolean
+parse_num(const char *p, gsize len, guint64 *out)
+{
+    gsize i = 0;
+    gboolean neg = FALSE;
+    if (i < len && (p[i] == '+' || p[i] == '-'))
+        neg = p[i++] == '-';
+    guint base = 10;
+    if (i + 1 < len && p[i] == '0' && (p[i + 1] == 'x' || p[i + 1] == 'X')) {
+        base = 16;
+        i += 2;
+    } else if (i < len && p[i] == '0') {
+        base = 8;
+    }
+    if (i >= len)
+        return FALSE;
+    guint64 v = 0;
+    for (; i < len; i++) {
+        gint d = g_ascii_xdigit_value(p[i]);
+        if (d < 0 || (guint)d >= base)
+            return FALSE;
+        if (v > (G_MAXUINT64 - (guint)d) / base)
+            return FALSE;
+        v = v * base + (guint)d;
+    }
+    *out = neg ? (guint64)0 - v : v;
+    return TRUE;
+}
+
+static gboolean
+parse_bool(const char *p, gsize len, guint64 *out)
+{
+    if (len != 1)
+        return FALSE;
+    switch (p[0]) {
+    case '1': case 'y': case 'Y': case 't': case 'T': *out = 1; return TRUE;
+    case '0': case 'n': case 'N': case 'f': case 'F': *out = 0; return TRUE;
+    default: return FALSE;
+    }
+}
+
+static gint
+lookup_index(GHashTable *h, const char *p, gsize len)
+{
+    char buf[PMS_ENC_NAME_MAX];
+    if (!h || !pms_enc_name(buf, p, len))
+        return -1;
+    return (gint)GPOINTER_TO_UINT(g_hash_table_lookup(h, buf)) - 1;
+}
+
+static gint
+lookup_mod(const PmsModel *m, const char *p, gsize len)
+{
+    char buf[PMS_ENC_NAME_MAX];
+    if (!pms_enc_name(buf, p, len))
+        return -1;
+    for (char *c = buf; *c; c++)
+        *c = g_ascii_tolower(*c);
+    if (m->mod_index)
+        return (gint)GPOINTER_TO_UINT(g_hash_table_lookup(m->mod_index, buf)) - 1;
+    const PmsModifier *mod = pms_model_modifier(m, buf);
+    return mod ? (gint)(mod - m->mods) : -1;
+}
+
+/* "ANY_P, ..." and "k, u, ..." for messages; capped so a big event stays short. */
+static void
+list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
+{
+    guint shown = 0;
+    g_string_append(s, " (expected ");
+    if (ev->n_umasks) {
+        g_string_append(s, "a unit mask: ");
+        for (guint i = 0; i < ev->n_umasks && shown < 8; i++, shown++)
+            g_string_append_printf(s, "%s%s", i ? ", " : "", ev->umasks[i].name);
+        if (ev->n_umasks > shown)
+            g_string_append_printf(s, ", ... %u in all", ev->n_umasks);
+        g_string_append(s, "; or ");
+    }
+    g_string_append(s, "a modifier: ");
+    for (guint i = 0; i < m->n_mods; i++)
+        g_string_append_printf(s, "%s%s", i ? ", " : "", m->mods[i].name);
+    g_string_append(s, ")");
+}
+
+static gboolean
+fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
+{
+    g_autoptr(GString) s = g_string_new(NULL);
+    if (!t->has_pmu) {
+        g_string_append(s, "no PMU given: write PMU::EVENT with PMU one of ");
+    } else {
+        g_string_append(s, t->pmu_len ? "unknown PMU '" : "empty PMU name '");
+        pms_enc_quote(s, t->str, t->pmu_len);
+        g_string_append(s, "' (expected one of ");
+    }
+    for (guint i = 0; i < pms_model_set_count(set); i++)
+        g_string_append_printf(s, "%s%s", i ? ", " : "", pms_model_set_nth(set, i)->name);
+    if (t->has_pmu)
+        g_string_append_c(s, ')');
+    pms_enc_fail(error, PMS_ERR_NOTFOUND, 1, "%s", s->str);
+    return FALSE;
+}
+
+/* Phase 1 for a modifier token: its value must be well-formed (libpfm4
+ * reports ATTR_VAL here, in string order).  Range checks come later, after
+ * the unit-mask checks, as libpfm4 orders them. */
+static gboolean
+parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError **error)
+{
+    const char *s = r->tok->str;
+    const PmsModifier *mod = r->prep->mods[mi].mod;
+    guint col = a->off + 1;
+    if (a->eq < 0) {
+        if (mod->type != PMS_MOD_BOOL) {
+            pms_enc_fail(error, PMS_ERR_ATTR_VAL, col, "modifier '%s' needs a value (%s=N, N in %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")",
+                         mod->name, mod->name, mod->min, mod->max);
+            return FALSE;
+        }
+        *val = 1;
+        return TRUE;
+    }
+    const char *vp = s + a->off + a->eq + 1;
+    gsize vl = a->len - (guint)a->eq - 1;
+    gboolean ok = mod->type == PMS_MOD_BOOL ? parse_bool(vp, vl, val) : parse_num(vp, vl, val);
+    if (!ok) {
+        char q[PMS_ENC_QUOTE_MAX];
+        pms_enc_fail(error, PMS_ERR_ATTR_VAL, col + (guint)a->eq + 1,
+                     mod->type == PMS_MOD_BOOL ? "bad value '%s' for modifier '%s' (expected 0 or 1)"
+                                               : "bad value '%s' for modifier '%s' (expected a decimal or 0x number)",
+                     pms_enc_quote_buf(q, vp, vl), mod->name);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean
+pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error)
+{
+    char buf[PMS_ENC_NAME_MAX];
+    const char *s = t->str;
+    const PmsModel *m = NULL;
+    if (t->has_pmu && pms_enc_name(buf, s, t->pmu_len))
+        m = pms_model_set_get(set, buf);
+    if (!m)
+        return fail_pmu(set, t, error);
+    return pms_resolve_model(m, t, r, error);
+}
+
+gboolean
+pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError **error)
+{
+    const char *s = t->str;
+    char q[PMS_ENC_QUOTE_MAX];
+
+    r->tok = t;
+    r->user_umasks = 0;
+    r->mod_set = 0;
+    r->model = m;
+    r->prep = pms_prepared_get(m);
+    if (r->prep->error) {
+        g_set_error_literal(error, PMS_ENCODE_ERROR, r->prep->error->code, r->prep->error->message);
+        return FALSE;
+    }
+
+    if (t->ev_len == 0) {
+        pms_enc_fail(error, PMS_ERR_NOTFOUND, t->ev_off + 1, "missing event name after '%s::'", m->name);
+        return FALSE;
+    }
+    gint ei = lookup_index(m->event_index, s + t->ev_off, t->ev_len);
+    if (ei < 0) {
+        pms_enc_fail(error, PMS_ERR_NOTFOUND, t->ev_off + 1, "unknown event '%s' for PMU %s",
+                     pms_enc_quote_buf(q, s + t->ev_off, t->ev_len), m->name);
+        return FALSE;
+    }
+    const PmsEvent *ev = &m->events[ei];
+    r->event = ev;
+    if (ev->n_umasks > PMS_ENC_MAX_UMASKS) {
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, t->ev_off + 1, "event %s has %u unit masks; the encoder handles at most %d",
+                     ev->name, ev->n_umasks, PMS_ENC_MAX_UMASKS);
+        return FALSE;
+    }
+
+    /* modifier tokens seen in phase 1, checked for repeats in phase 2 */
+    guint64 vals[PMS_ENC_MAX_ATTRS];
+    guint8 mods[PMS_ENC_MAX_ATTRS];
+    const PmsTok *toks[PMS_ENC_MAX_ATTRS];
+    guint nm = 0;
+    for (guint i = 0; i < t->n_attrs; i++) {
+        const PmsTok *a = &t->attrs[i];
+        guint col = a->off + 1;
+        if (i == PMS_ENC_MAX_ATTRS) {
+            pms_enc_fail(error, PMS_ERR_TOOMANY, col, "more than %d unit masks and modifiers", PMS_ENC_MAX_ATTRS);
+            return FALSE;
+        }
+        gsize nlen = a->eq < 0 ? a->len : (gsize)a->eq;
+        if (nlen == 0) {
+            pms_enc_fail(error, PMS_ERR_ATTR, col, a->len ? "attribute without a name" : "empty attribute (stray ':')");
+            return FALSE;
+        }
+        gint ui = lookup_index(ev->umask_index, s + a->off, nlen);
+        if (ui >= 0 && a->eq < 0) {
+            if (!(r->user_umasks & (G_GUINT64_CONSTANT(1) << ui)))
+                r->umask_col[ui] = col;
+            r->user_umasks |= G_GUINT64_CONSTANT(1) << ui;
+            continue;
+        }
+        gint mi = lookup_mod(m, s + a->off, nlen);
+        if (mi >= 0 && (guint)mi < r->prep->n_mods && pms_mod_allowed(ev, &r->prep->mods[mi])) {
+            if (!parse_mod(r, a, mi, &vals[nm], error))
+                return FALSE;
+            mods[nm] = (guint8)mi;
+            toks[nm++] = a;
+            continue;
+        }
+        if (mi >= 0 && (guint)mi < r->prep->n_mods) {
+            pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier '%s' does not apply to fixed-counter event %s (only k, u%s)",
+                         r->prep->mods[mi].mod->name, ev->name, r->prep->role_mod[PMS_ROLE_T] >= 0 ? ", t" : "");
+            return FALSE;
+        }
+        if (ui >= 0) {
+            pms_enc_fail(error, PMS_ERR_ATTR, col, "unit mask '%s' takes no value", ev->umasks[ui].name);
+            return FALSE;
+        }
+        g_autoptr(GString) msg = g_string_new("unknown unit mask or modifier '");
+        pms_enc_quote(msg, s + a->off, nlen);
+        g_string_append_printf(msg, "' for event %s", ev->name);
+        list_choices(msg, m, ev);
+        pms_enc_fail(error, PMS_ERR_ATTR, col, "%s", msg->str);
+        return FALSE;
+    }
+    /* phase 2: a modifier given again must repeat its value */
+    for (guint k = 0; k < nm; k++) {
+        guint mi = mods[k];
+        guint col = toks[k]->off + 1;
+        if (r->mod_set & (1u << mi)) {
+            if (r->mod_val[mi] != vals[k]) {
+                pms_enc_fail(error, PMS_ERR_ATTR_SET, col,
+                             "modifier '%s' given twice with different values (%" G_GUINT64_FORMAT " at column %u, %" G_GUINT64_FORMAT " here)",
+                             r->prep->mods[mi].mod->name, r->mod_val[mi], r->mod_col[mi], vals[k]);
+                return FALSE;
+            }
+            continue;
+        }
+        r->mod_set |= 1u << mi;
+        r->mod_val[mi] = vals[k];
+        r->mod_col[mi] = col;
+        r->mod_vcol[mi] = toks[k]->eq < 0 ? col : col + (guint)toks[k]->eq + 1;
+    }
+    return TRUE;
+}

@@ -1,0 +1,18 @@
+/* pmusim encoder — one rule set per architecture, chosen by PmsModel.arch.
+ * Uncore (rules_x86_uncore.c), the Xeon 7500 C-Box (rules_nhmex_cbox.c) and
+ * Itanium (rules_ia64.c) plug in here when their models arrive. */
+#include "enc_internal.h"
+
+PmsRuleFn
+pms_rules_for(PmsArch arch)
+{
+    switch (arch) {
+    case PMS_ARCH_X86_CORE:
+        return pms_rules_x86_core;
+    case PMS_ARCH_X86_UNCORE:
+    case PMS_ARCH_NHMEX_CBOX:
+    case PMS_ARCH_IA64:
+    default:
+        return NULL;
+    }
+}

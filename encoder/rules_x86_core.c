@@ -1,0 +1,411 @@
+/* pmusim encoder — rules for x86 core PMUs (Goldmont, Westmere, Nehalem).
+ *
+ * Order of the checks follows libpfm4 4.13 where it decides the error class:
+ * unit-mask combinations (FEATCOMB), missing unit masks (UMASK), modifiers
+ * forced by a unit mask (ATTR_SET), then the documented modifier rules.
+ * Where the documents are stricter than libpfm4 4.13 the documents win; each
+ * such place says so and is listed in docs/libpfm4-differences.md. */
+#include <string.h>
+#include "enc_internal.h"
+
+#define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
+
+static guint
+first_col(const PmsResolved *r, guint64 set)
+{
+    guint col = 0;
+    for (guint i = 0; set; i++, set >>= 1)
+        if ((set & 1) && (!col || r->umask_col[i] < col))
+            col = r->umask_col[i];
+    return col;
+}
+
+static guint
+last_col(const PmsResolved *r, guint64 set)
+{
+    guint col = 0;
+    for (guint i = 0; set; i++, set >>= 1)
+        if ((set & 1) && r->umask_col[i] > col)
+            col = r->umask_col[i];
+    return col;
+}
+
+static const char *
+umask_at_col(const PmsResolved *r, guint64 set, guint col)
+{
+    for (guint i = 0; set; i++, set >>= 1)
+        if ((set & 1) && r->umask_col[i] == col)
+            return r->event->umasks[i].name;
+    return "?";
+}
+
+/* libpfm4's NCOMBO: in a group where any named umask (or the group itself)
+ * is exclusive, at most one umask may be named. */
+static gboolean
+check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, GError **error)
+{
+    const PmsEvent *ev = r->event;
+    for (guint g = 0; g < pe->n_groups; g++) {
+        guint64 in = r->user_umasks & pe->group_mask[g];
+        if (!in || !(in & (in - 1)))
+            continue;
+        gboolean excl = (in & pe->excl_mask) || (g < ev->n_groups && ev->groups[g].exclusive);
+        if (!excl)
+            continue;
+        guint c2 = last_col(r, in), c1 = first_col(r, in);
+        pms_enc_fail(error, PMS_ERR_FEATCOMB, c2, "unit mask %s cannot be combined with %s in event %s",
+                     umask_at_col(r, in, c2), umask_at_col(r, in, c1), ev->name);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static guint64
+group_of_kind(const PmsPrepEvent *pe, PmsGroupKind k)
+{
+    guint64 m = 0;
+    for (guint g = 0; g < pe->n_groups; g++)
+        if (pe->group_kind[g] == k)
+            m |= pe->group_mask[g];
+    return m;
+}
+
+/* Goldmont offcore response (libpfm_intel_glm(3), SDM 18.7.2): a request part
+ * plus either ANY_RESPONSE, or supplier/snoop umasks, or OUTSTANDING (average
+ * latency, OFFCORE_RESPONSE_0 only, request umasks only).  Returns the groups
+ * whose defaults and requirement no longer apply. */
+static gboolean
+glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint64 *skip, GError **error)
+{
+    const PmsEvent *ev = r->event;
+    guint64 u = r->user_umasks;
+    guint64 sup = group_of_kind(pe, PMS_GRP_SUPPLIER) | group_of_kind(pe, PMS_GRP_RESPONSE);
+    guint64 snp = group_of_kind(pe, PMS_GRP_SNOOP);
+    guint64 avg = group_of_kind(pe, PMS_GRP_AVG);
+    guint64 ovr = u & pe->override_mask;
+
+    if (u & avg) {
+        guint64 bad = u & (sup | snp);
+        if (bad) {
+            guint c = first_col(r, bad);
+            pms_enc_fail(error, PMS_ERR_FEATCOMB, c, "%s (average latency) takes request unit masks only, not %s",
+                         umask_at_col(r, u & avg, first_col(r, u & avg)), umask_at_col(r, bad, c));
+            return FALSE;
+        }
+        if (pe->extra && pe->extra->index != 0) {
+            guint c = first_col(r, u & avg);
+            pms_enc_fail(error, PMS_ERR_FEATCOMB, c, "%s exists on OFFCORE_RESPONSE_0 only",
+                         umask_at_col(r, u & avg, c));
+            return FALSE;
+        }
+        *skip |= sup | snp;
+        return TRUE;
+    }
+    *skip |= avg;
+    if (ovr) {
+        guint64 bad = u & (sup | snp) & ~ovr;
+        if (bad) {
+            const char *oname = ev->umasks[g_bit_nth_lsf(ovr, -1)].name;
+            pms_enc_fail(error, PMS_ERR_FEATCOMB, last_col(r, bad | ovr),
+                         "%s overrides supplier and snoop unit masks; it cannot be combined with %s in %s",
+                         oname, umask_at_col(r, bad, first_col(r, bad)), ev->name);
+            return FALSE;
+        }
+        *skip |= (sup | snp);
+        return TRUE;
+    }
+    if (!(u & sup) && !(u & snp)) {
+        /* Nothing about the response: ANY_RESPONSE (the supplier default). */
+        *skip |= snp;
+    } else if (!(u & sup)) {
+        /* Snoop umasks alone.  libpfm4 4.13 adds ANY_RESPONSE here, which by
+         * its own manual overrides the snoop umasks just given; Intel's event
+         * list encodes L2-miss snoop events without a supplier bit, so do that. */
+        *skip |= sup;
+    }
+    /* Supplier without snoop: the snoop default applies (as libpfm4 does). */
+    return TRUE;
+}
+
+static gint
+role_idx(const PmsResolved *r, PmsModRole role)
+{
+    return r->prep->role_mod[role];
+}
+
+/* Apply one modifier value a unit mask hard-wires (libpfm4's forced c/i/e/t). */
+static gboolean
+force_mod(const PmsResolved *r, PmsRuleOut *out, guint32 *forced, PmsModRole role, gint value,
+          const PmsUmask *um, guint ucol, GError **error)
+{
+    if (value < 0)
+        return TRUE;
+    gint mi = role_idx(r, role);
+    if (mi < 0)
+        return TRUE;   /* the model has no such modifier; the umask value alone counts */
+    const char *mname = r->prep->mods[mi].mod->name;
+    if ((r->mod_set & (1u << mi)) && r->mod_val[mi] != (guint64)value) {
+        pms_enc_fail(error, PMS_ERR_ATTR_SET, MAX(r->mod_col[mi], ucol),
+                     "unit mask %s sets %s=%d; %s=%" G_GUINT64_FORMAT " conflicts with it",
+                     um->name, mname, value, mname, r->mod_val[mi]);
+        return FALSE;
+    }
+    if ((*forced & (1u << mi)) && out->mod_val[mi] != (guint64)value) {
+        pms_enc_fail(error, PMS_ERR_ATTR_SET, ucol, "unit mask %s sets %s=%d, another unit mask sets %s=%" G_GUINT64_FORMAT,
+                     um->name, mname, value, mname, out->mod_val[mi]);
+        return FALSE;
+    }
+    *forced |= 1u << mi;
+    out->mod_val[mi] = (guint64)value;
+    return TRUE;
+}
+
+static gboolean
+force_all(const PmsResolved *r, PmsRuleOut *out, guint32 *forced, guint64 set, GError **error)
+{
+    const PmsEvent *ev = r->event;
+    for (guint64 u = set; u; u &= u - 1) {
+        guint i = (guint)g_bit_nth_lsf(u, -1);
+        const PmsUmask *um = &ev->umasks[i];
+        guint ucol = (r->user_umasks & BIT(i)) ? r->umask_col[i] : r->tok->ev_off + 1;
+        if (!force_mod(r, out, forced, PMS_ROLE_C, um->cmask, um, ucol, error) ||
+            !force_mod(r, out, forced, PMS_ROLE_I, um->inv, um, ucol, error) ||
+            !force_mod(r, out, forced, PMS_ROLE_E, um->edge, um, ucol, error) ||
+            !force_mod(r, out, forced, PMS_ROLE_T, um->any, um, ucol, error))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+static void
+list_group(GString *s, const PmsEvent *ev, guint64 mask)
+{
+    guint n = 0;
+    for (guint i = 0; i < ev->n_umasks; i++) {
+        if (!(mask & BIT(i)))
+            continue;
+        if (n == 8) {
+            g_string_append(s, ", ...");
+            break;
+        }
+        g_string_append_printf(s, "%s%s", n++ ? ", " : "", ev->umasks[i].name);
+    }
+}
+
+gboolean
+pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
+{
+    const PmsModel *m = r->model;
+    const PmsEvent *ev = r->event;
+    const PmsPrepared *p = r->prep;
+    const PmsPrepEvent *pe = &p->events[ev - m->events];
+    const guint evcol = r->tok->ev_off + 1;
+
+    if (pe->unsupported) {
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, evcol, "event %s has more unit masks or groups than the encoder handles", ev->name);
+        return FALSE;
+    }
+
+    /* 1. an alias the user named that hard-wires a modifier must agree with
+     * the string (libpfm4 expands aliases while parsing, so this comes before
+     * the combination checks) */
+    for (guint j = 0; j < p->n_mods; j++)
+        out->mod_val[j] = (r->mod_set & (1u << j)) ? r->mod_val[j] : 0;
+    guint32 forced = 0;
+    guint64 aliases = 0;
+    for (guint64 u = r->user_umasks; pe->equiv && u; u &= u - 1)
+        if (pe->equiv[g_bit_nth_lsf(u, -1)])
+            aliases |= BIT(g_bit_nth_lsf(u, -1));
+    if (!force_all(r, out, &forced, aliases, error))
+        return FALSE;
+
+    /* 2. unit-mask combinations, on the set with aliases expanded (an alias
+     * and what it stands for are the same thing) */
+    PmsResolved x;   /* only the fields the checks read; umask_col only for set bits */
+    x.model = r->model;
+    x.prep = r->prep;
+    x.event = r->event;
+    x.tok = r->tok;
+    x.user_umasks = 0;
+    for (guint64 u = r->user_umasks; u; u &= u - 1) {
+        guint i = (guint)g_bit_nth_lsf(u, -1);
+        guint64 e = (pe->equiv && pe->equiv[i]) ? pe->equiv[i] : BIT(i);
+        for (guint64 v = e; v; v &= v - 1) {
+            guint k = (guint)g_bit_nth_lsf(v, -1);
+            if (!(x.user_umasks & BIT(k)) || r->umask_col[i] < x.umask_col[k])
+                x.umask_col[k] = r->umask_col[i];
+        }
+        x.user_umasks |= e;
+    }
+    if (!check_exclusive(&x, pe, error))
+        return FALSE;
+    guint64 skip = 0;   /* groups exempt from defaults and requirement */
+    if (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)) {
+        if (!glm_offcore(&x, pe, &skip, error))
+            return FALSE;
+    } else if (x.user_umasks & pe->override_mask) {
+        /* An overriding umask stands for the whole response part. */
+        guint og = ev->umasks[g_bit_nth_lsf(x.user_umasks & pe->override_mask, -1)].group;
+        for (guint g = 1; g < pe->n_groups; g++)
+            if (g != og)
+                skip |= pe->group_mask[g];
+    }
+
+    /* 3. defaults, then required groups */
+    guint64 sel = x.user_umasks;
+    guint64 dflt = 0;
+    for (guint g = 0; g < pe->n_groups; g++) {
+        guint64 gm = pe->group_mask[g];
+        if ((gm & skip) || (sel & gm))
+            continue;
+        dflt |= gm & pe->default_mask;
+    }
+    sel |= dflt;
+    for (guint g = 0; g < ev->n_groups; g++) {
+        guint64 gm = pe->group_mask[g];
+        if (!ev->groups[g].required || (gm & skip) || (sel & gm) || !gm)
+            continue;
+        g_autoptr(GString) s = g_string_new(NULL);
+        list_group(s, ev, gm);
+        if (ev->groups[g].name && *ev->groups[g].name)
+            pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a %s unit mask (one of %s)",
+                         ev->name, ev->groups[g].name, s->str);
+        else
+            pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a unit mask (one of %s)", ev->name, s->str);
+        return FALSE;
+    }
+    out->selected = sel;
+    /* fstr lists an alias the user named by what it stands for, defaults by name */
+    out->printed = x.user_umasks | dflt;
+
+    /* 4. modifier ranges */
+    for (guint j = 0; j < p->n_mods; j++) {
+        const PmsModifier *mod = p->mods[j].mod;
+        if ((r->mod_set & (1u << j)) && (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max)) {
+            pms_enc_fail(error, PMS_ERR_ATTR_VAL, r->mod_vcol[j],
+                         "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
+                         r->mod_val[j], mod->name, mod->min, mod->max);
+            return FALSE;
+        }
+    }
+    /* modifiers the other unit masks hard-wire (libpfm4 checks those while
+     * encoding, after the combination checks) */
+    if (!force_all(r, out, &forced, sel & ~aliases, error))
+        return FALSE;
+    guint32 given = r->mod_set | forced;
+
+    /* privilege: both levels unless the string names one (then only those named) */
+    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
+    gboolean plm_given = (ki >= 0 && (given & (1u << ki))) || (ui >= 0 && (given & (1u << ui)));
+    if (!plm_given) {
+        if (ki >= 0) out->mod_val[ki] = 1;
+        if (ui >= 0) out->mod_val[ui] = 1;
+    }
+
+    /* 4. load latency: the threshold belongs to the ldlat unit mask (or to an
+     * ldlat event without unit masks), and the documents require it there.
+     * libpfm4 4.13 silently uses 3 when it is missing. */
+    gint li = role_idx(r, PMS_ROLE_LDLAT);
+    gboolean wants_ldlat = (sel & pe->ldlat_mask) ||
+                           ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask);
+    if (li >= 0) {
+        gboolean has = (r->mod_set & (1u << li)) != 0;
+        if (has && !wants_ldlat) {
+            pms_enc_fail(error, PMS_ERR_ATTR, r->mod_col[li], "modifier 'ldlat' applies only to the load-latency event%s%s",
+                         pe->ldlat_mask ? ", with unit mask " : "",
+                         pe->ldlat_mask ? ev->umasks[g_bit_nth_lsf(pe->ldlat_mask, -1)].name : "");
+            return FALSE;
+        }
+        if (!has && wants_ldlat) {
+            const PmsModifier *lm = p->mods[li].mod;
+            pms_enc_fail(error, PMS_ERR_ATTR, evcol, "event %s needs the load-latency threshold ldlat=N (N in %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")",
+                         ev->name, lm->min, lm->max);
+            return FALSE;
+        }
+    }
+
+    /* 5. edge detection counts threshold crossings: it needs c >= 1
+     * (libpfm_intel_wsm/glm(3)); libpfm4 4.13 checks this on wsm/nhm only. */
+    gint eix = role_idx(r, PMS_ROLE_E), cix = role_idx(r, PMS_ROLE_C);
+    if (m->edge_needs_cmask && eix >= 0 && out->mod_val[eix] && (cix < 0 || out->mod_val[cix] == 0)) {
+        guint col = (r->mod_set & (1u << eix)) ? r->mod_col[eix] : evcol;
+        pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 'e' (edge detect) needs a threshold c=N with N >= 1");
+        return FALSE;
+    }
+    /* t counts both hardware threads; a model without SMT has no use for it */
+    gint tix = role_idx(r, PMS_ROLE_T);
+    if (!m->smt && tix >= 0 && out->mod_val[tix]) {
+        guint col = (r->mod_set & (1u << tix)) ? r->mod_col[tix] : evcol;
+        pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 't' needs hyper-threading, which %s does not have", m->name);
+        return FALSE;
+    }
+
+    /* 6. register values */
+    guint64 evtsel = 0, extra = 0;
+    guint64 umask = ev->base_umask;
+    gboolean offcore = (ev->flags & PMS_EVENT_OFFCORE) != 0;
+    guint32 code = ev->code;
+    guint64 counters = ev->counters;
+    for (guint64 u = sel; u; u &= u - 1) {
+        const PmsUmask *um = &ev->umasks[g_bit_nth_lsf(u, -1)];
+        if (offcore)
+            extra |= um->value;
+        else
+            umask |= um->value;
+        /* a unit mask may carry Intel's own event code and counter set */
+        if (um->code >= 0)
+            code = (guint32)um->code;
+        if (um->counters)
+            counters &= um->counters;
+    }
+    evtsel = pms_field_set(&p->event, evtsel, code);
+    evtsel = pms_field_set(&p->umask, evtsel, umask);
+    /* libpfm4 always sets EN and INT in the event-select value it returns */
+    evtsel = pms_field_set(&p->en, evtsel, 1);
+    evtsel = pms_field_set(&p->intr, evtsel, 1);
+    for (guint j = 0; j < p->n_mods; j++) {
+        const PmsPrepMod *pm = &p->mods[j];
+        if (pm->role == PMS_ROLE_LDLAT || !pm->in_evtsel || !pm->field)
+            continue;
+        evtsel = pms_field_set(pm->field, evtsel, out->mod_val[j]);
+    }
+    /* forced values for modifiers the model does not expose (t on a model without it) */
+    for (guint64 u = sel; u; u &= u - 1) {
+        const PmsUmask *um = &ev->umasks[g_bit_nth_lsf(u, -1)];
+        if (um->any > 0 && tix < 0)
+            evtsel = pms_field_set(&p->any, evtsel, 1);
+    }
+
+    out->mod_print = 0;
+    for (guint j = 0; j < p->n_mods; j++)
+        if ((p->mods[j].role != PMS_ROLE_LDLAT || wants_ldlat) && pms_mod_allowed(ev, &p->mods[j]))
+            out->mod_print |= 1u << j;
+
+    out->n_codes = 0;
+    out->n_regs = 0;
+    out->codes[out->n_codes++] = evtsel;
+    guint ci = counters ? (guint)g_bit_nth_lsf(counters, -1) : 0;
+    const PmsRegister *sel_reg = ci < PMS_ENC_MAX_COUNTERS ? p->evtsel_regs[ci] : NULL;
+    if (!sel_reg)
+        sel_reg = p->evtsel_regs[0];
+    if (sel_reg) {
+        out->regs[out->n_regs] = sel_reg;
+        out->reg_vals[out->n_regs++] = evtsel;
+    }
+    if (offcore) {
+        out->codes[out->n_codes++] = extra;
+        if (pe->extra) {
+            out->regs[out->n_regs] = pe->extra;
+            out->reg_vals[out->n_regs++] = extra;
+        }
+    } else if (wants_ldlat && li >= 0) {
+        guint64 v = out->mod_val[li];
+        out->codes[out->n_codes++] = v;
+        const PmsRegister *lr = pe->extra ? pe->extra : p->pebs_ld_lat;
+        if (lr) {
+            out->regs[out->n_regs] = lr;
+            out->reg_vals[out->n_regs++] = p->mods[li].field ? pms_field_set(p->mods[li].field, 0, v) : v;
+        }
+    }
+    return TRUE;
+}

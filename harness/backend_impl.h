@@ -1,0 +1,15 @@
+/* pmusim — what each backend kind implements (backend.c dispatches). */
+#pragma once
+
+#include "backend.h"
+
+typedef struct {
+    void (*encode)(void *priv, const char *line, PmsBackendResult *out);
+    void (*close)(void *priv);
+} PmsBackendOps;
+
+/* Constructors, one file each. */
+void *pms_backend_builtin_new(const PmsModelSet *models, const PmsBackendOps **ops, GError **error);
+void *pms_backend_libpfm4_new(guint timeout_ms, const PmsBackendOps **ops, GError **error);
+void *pms_backend_cmd_new(const char *program, guint timeout_ms, const PmsBackendOps **ops,
+                          GError **error);

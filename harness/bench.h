@@ -1,0 +1,5 @@
+/* pmusim bench — one function per benchmark; cmd_bench.c holds the table.
+ * `bench sim` is added by the simulator (bench_sim.c + one table line). */
+#pragma once
+
+int pms_bench_encode(int argc, char **argv);  /* bench_encode.c */

@@ -1,0 +1,284 @@
+/* pmusim bench encode — encodings per second and model-load time of the
+ * builtin encoder against another backend, on the same strings in one run.
+ *
+ * libpfm4 is measured in-process (no per-line pipe, which would measure our
+ * framing rather than libpfm4), inside a forked child so that the library is
+ * loaded fresh for its load time and a crash cannot take the benchmark down.
+ * Other backends (cmd:PROGRAM) are measured through the batch protocol. */
+#include "bench.h"
+#include "cli_common.h"
+#include "diff_strings.h"
+#include "encoder.h"
+#include "backend.h"
+#include "pfm_abi.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct {
+    double load_ms;      /* median */
+    double extra_ms;     /* libpfm4: dlopen part of load_ms */
+    guint64 encodings;
+    double seconds;
+    guint ok;            /* strings encoded successfully (one pass) */
+    char mode[64];
+    char error[256];
+} BenchResult;
+
+static double now_s(void)
+{
+    return (double)g_get_monotonic_time() / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static gboolean bench_builtin(char **model_files, GPtrArray *strs, double seconds, BenchResult *r)
+{
+    double loads[9];
+    guint n = 0;
+    for (; n < G_N_ELEMENTS(loads); n++) {
+        double t0 = now_s();
+        g_autoptr(PmsModelSet) set = pms_cli_load_models(model_files);
+        loads[n] = (now_s() - t0) * 1e3;
+        if (set == NULL)
+            return FALSE;
+    }
+    qsort(loads, n, sizeof loads[0], cmp_double);
+    r->load_ms = loads[n / 2];
+    g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
+    for (guint i = 0; i < strs->len; i++) {
+        g_autoptr(PmsEncoding) enc = pms_encode(models, strs->pdata[i], NULL);
+        r->ok += enc != NULL;
+    }
+    double t0 = now_s(), t;
+    do {
+        for (guint i = 0; i < strs->len; i++) {
+            PmsEncoding *enc = pms_encode(models, strs->pdata[i], NULL);
+            if (enc)
+                pms_encoding_free(enc);
+        }
+        r->encodings += strs->len;
+    } while ((t = now_s() - t0) < seconds);
+    r->seconds = t;
+    g_strlcpy(r->mode, "in-process", sizeof r->mode);
+    return TRUE;
+}
+
+/* In the child: load libpfm4 fresh, time it, optionally run the encode loop. */
+G_GNUC_NORETURN static void libpfm4_child(int fd, GPtrArray *strs, double seconds, gboolean encode)
+{
+    BenchResult r = { 0 };
+    g_autoptr(GError) err = NULL;
+    PmsPfmLib lib;
+    double t0 = now_s();
+    if (!pms_pfm_open(&lib, &err)) {
+        g_strlcpy(r.error, err->message, sizeof r.error);
+    } else {
+        double t1 = now_s();
+        int ret = lib.initialize();
+        double t2 = now_s();
+        r.extra_ms = (t1 - t0) * 1e3;
+        r.load_ms = (t2 - t0) * 1e3;
+        if (ret != 0)
+            g_snprintf(r.error, sizeof r.error, "pfm_initialize failed: %s", pms_pfm_ret_name(ret));
+    }
+    if (!r.error[0] && encode) {
+        guint64 codes[PMS_BACKEND_MAX_CODES];
+        guint n;
+        int ret;
+        char *fstr;
+        for (guint i = 0; i < strs->len; i++) {
+            pms_pfm_encode(&lib, strs->pdata[i], &ret, codes, PMS_BACKEND_MAX_CODES, &n, &fstr);
+            r.ok += ret == 0;
+            g_free(fstr);
+        }
+        double s0 = now_s(), t;
+        do {
+            for (guint i = 0; i < strs->len; i++) {
+                pms_pfm_encode(&lib, strs->pdata[i], &ret, codes, PMS_BACKEND_MAX_CODES, &n, &fstr);
+                g_free(fstr);
+            }
+            r.encodings += strs->len;
+        } while ((t = now_s() - s0) < seconds);
+        r.seconds = t;
+    }
+    gsize done = 0;
+    while (done < sizeof r) {
+        ssize_t w = write(fd, (char *)&r + done, sizeof r - done);
+        if (w <= 0)
+            break;
+        done += (gsize)w;
+    }
+    _exit(0);
+}
+
+static gboolean run_libpfm4_child(GPtrArray *strs, double seconds, gboolean encode, BenchResult *r)
+{
+    int p[2];
+    if (pipe(p) != 0)
+        return FALSE;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return FALSE;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        libpfm4_child(p[1], strs, seconds, encode);
+    }
+    close(p[1]);
+    gsize got = 0;
+    while (got < sizeof *r) {
+        ssize_t n = read(p[0], (char *)r + got, sizeof *r - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (gsize)n;
+    }
+    close(p[0]);
+    waitpid(pid, NULL, 0);
+    if (got != sizeof *r) {
+        g_strlcpy(r->error, "libpfm4 benchmark child died", sizeof r->error);
+        return FALSE;
+    }
+    return r->error[0] == '\0';
+}
+
+static gboolean bench_libpfm4(GPtrArray *strs, double seconds, BenchResult *r)
+{
+    /* Load time: median of several fresh children; encodings: one more. */
+    double loads[5], dl[5];
+    for (guint i = 0; i < G_N_ELEMENTS(loads); i++) {
+        BenchResult one = { 0 };
+        if (!run_libpfm4_child(strs, seconds, FALSE, &one)) {
+            g_strlcpy(r->error, one.error, sizeof r->error);
+            return FALSE;
+        }
+        loads[i] = one.load_ms;
+        dl[i] = one.extra_ms;
+    }
+    if (!run_libpfm4_child(strs, seconds, TRUE, r))
+        return FALSE;
+    qsort(loads, G_N_ELEMENTS(loads), sizeof loads[0], cmp_double);
+    qsort(dl, G_N_ELEMENTS(dl), sizeof dl[0], cmp_double);
+    r->load_ms = loads[2];
+    r->extra_ms = dl[2];
+    g_strlcpy(r->mode, "in-process (forked child)", sizeof r->mode);
+    return TRUE;
+}
+
+static gboolean bench_backend(const char *spec, const PmsModelSet *models, GPtrArray *strs,
+                              double seconds, BenchResult *r)
+{
+    g_autoptr(GError) err = NULL;
+    double t0 = now_s();
+    PmsBackend *b = pms_backend_open(spec, models, &err);
+    r->load_ms = (now_s() - t0) * 1e3;
+    if (b == NULL) {
+        g_strlcpy(r->error, err->message, sizeof r->error);
+        return FALSE;
+    }
+    PmsBackendResult res;
+    for (guint i = 0; i < strs->len; i++) {
+        pms_backend_encode(b, strs->pdata[i], &res);
+        r->ok += strcmp(res.ret, "PFM_SUCCESS") == 0;
+        pms_backend_result_clear(&res);
+    }
+    double s0 = now_s(), t;
+    do {
+        for (guint i = 0; i < strs->len; i++) {
+            pms_backend_encode(b, strs->pdata[i], &res);
+            pms_backend_result_clear(&res);
+        }
+        r->encodings += strs->len;
+    } while ((t = now_s() - s0) < seconds);
+    r->seconds = t;
+    g_strlcpy(r->mode, "batch protocol, one line at a time", sizeof r->mode);
+    pms_backend_close(b);
+    return TRUE;
+}
+
+static void print_row(const char *name, const BenchResult *r, guint n_strings)
+{
+    printf("%-12s %-36s %10.3f %12.0f %6u/%u\n", name, r->mode, r->load_ms,
+           (double)r->encodings / r->seconds, r->ok, n_strings);
+}
+
+int pms_bench_encode(int argc, char **argv)
+{
+    g_autofree char *backend = NULL;
+    g_auto(GStrv) model_files = NULL;
+    double seconds = 1.0;
+    const GOptionEntry entries[] = {
+        { "backend", 'B', 0, G_OPTION_ARG_STRING, &backend,
+          "Backend to compare with builtin: libpfm4 (default) or cmd:PROGRAM", "B" },
+        { "seconds", 's', 0, G_OPTION_ARG_DOUBLE, &seconds,
+          "Minimum time each encoder spends encoding (default 1.0)", "S" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
+        "Encodings per second and model-load time, builtin against another backend,\n"
+        "on the same strings (every event and unit mask plus a modifier sample).",
+        entries, &model_files);
+    if (!pms_cli_parse(ctx, &argc, &argv))
+        return PMS_EXIT_USAGE;
+    if (!(seconds > 0 && seconds <= 3600)) {
+        fprintf(stderr, "pmusim: --seconds: expected a duration in (0, 3600]\n");
+        return PMS_EXIT_USAGE;
+    }
+    const char *other = backend ? backend : "libpfm4";
+    g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
+    if (models == NULL)
+        return 1;
+    g_autoptr(GPtrArray) strs = g_ptr_array_new_with_free_func(g_free);
+    GString *pmus = g_string_new(NULL);
+    for (guint i = 0; i < (argc > 1 ? (guint)argc - 1 : pms_model_set_count(models)); i++) {
+        const PmsModel *m = argc > 1 ? pms_cli_model(models, argv[i + 1]) : pms_model_set_nth(models, i);
+        if (m == NULL) {
+            g_string_free(pmus, TRUE);
+            return PMS_EXIT_USAGE;
+        }
+        pms_strings_names(m, strs);
+        pms_strings_modifiers(m, strs);
+        g_string_append_printf(pmus, " %s", m->name);
+    }
+    printf("bench encode: %u strings from%s; at least %.1f s of encoding per backend\n",
+           strs->len, pmus->str, seconds);
+    g_string_free(pmus, TRUE);
+    printf("%-12s %-36s %10s %12s %s\n", "backend", "mode", "load (ms)", "enc/s", "ok/strings");
+
+    BenchResult rb = { 0 }, ro = { 0 };
+    if (!bench_builtin(model_files, strs, seconds, &rb))
+        return 1;
+    print_row("builtin", &rb, strs->len);
+    gboolean ok = strcmp(other, "libpfm4") == 0 ? bench_libpfm4(strs, seconds, &ro)
+                                                : bench_backend(other, models, strs, seconds, &ro);
+    if (!ok) {
+        fprintf(stderr, "pmusim: bench: %s\n", ro.error[0] ? ro.error : "backend failed");
+        return 1;
+    }
+    print_row(other, &ro, strs->len);
+    if (strcmp(other, "libpfm4") == 0)
+        printf("  libpfm4 load = dlopen %.3f ms + pfm_initialize %.3f ms (medians of 5 fresh processes)\n",
+               ro.extra_ms, ro.load_ms - ro.extra_ms);
+    printf("  builtin load = all models from the built-in resources (median of 9)\n");
+    double ratio = ((double)rb.encodings / rb.seconds) / ((double)ro.encodings / ro.seconds);
+    /* The goal compares loading every model with pfm_initialize alone. */
+    double other_load = strcmp(other, "libpfm4") == 0 ? ro.load_ms - ro.extra_ms : ro.load_ms;
+    printf("ratio builtin/%s: %.1fx encodings per second (goal >= 25x)\n", other, ratio);
+    printf("load: builtin %.3f ms vs %s %.3f ms: %.1fx (%s)\n", rb.load_ms,
+           strcmp(other, "libpfm4") == 0 ? "pfm_initialize" : other, other_load,
+           other_load / rb.load_ms, rb.load_ms < other_load ? "builtin faster" : "builtin slower");
+    return 0;
+}

@@ -1,0 +1,73 @@
+/* pmusim — option handling shared by every subcommand. */
+#include "cli_common.h"
+
+#include <stdio.h>
+
+PmsModelSet *pms_cli_load_models(char **model_files)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
+    if (set == NULL) {
+        fprintf(stderr, "pmusim: built-in models: %s\n", err->message);
+        return NULL;
+    }
+    for (char **f = model_files; f && *f; f++) {
+        if (!pms_model_set_add_file(set, *f, &err)) {
+            fprintf(stderr, "pmusim: %s\n", err->message);
+            return NULL;
+        }
+    }
+    return g_steal_pointer(&set);
+}
+
+gboolean pms_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
+{
+    g_autoptr(GError) err = NULL;
+    if (!g_option_context_parse(ctx, argc, argv, &err)) {
+        fprintf(stderr, "pmusim: %s (try --help)\n", err->message);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+GOptionContext *pms_cli_context(const char *params, const char *summary, const GOptionEntry *entries,
+                                char ***model_files)
+{
+    GOptionContext *ctx = g_option_context_new(params);
+    g_option_context_set_summary(ctx, summary);
+    if (entries)
+        g_option_context_add_main_entries(ctx, entries, NULL);
+    if (model_files) {
+        const GOptionEntry model_entry[] = {
+            { "model", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, model_files,
+              "Load a model file (replaces the built-in model of the same name; repeatable)", "FILE" },
+            { NULL, 0, 0, 0, NULL, NULL, NULL },
+        };
+        g_option_context_add_main_entries(ctx, model_entry, NULL);
+    }
+    return ctx;
+}
+
+const PmsModel *pms_cli_model(const PmsModelSet *set, const char *name)
+{
+    const PmsModel *m = pms_model_set_get(set, name);
+    if (m == NULL) {
+        GString *known = g_string_new(NULL);
+        for (guint i = 0; i < pms_model_set_count(set); i++)
+            g_string_append_printf(known, "%s%s", i ? ", " : "", pms_model_set_nth(set, i)->name);
+        fprintf(stderr, "pmusim: unknown PMU '%s' (known: %s)\n", name, known->str);
+        g_string_free(known, TRUE);
+    }
+    return m;
+}
+
+gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out)
+{
+    g_autoptr(GError) err = NULL;
+    gboolean hex = g_str_has_prefix(text, "0x") || g_str_has_prefix(text, "0X");
+    if (!g_ascii_string_to_unsigned(hex ? text + 2 : text, hex ? 16 : 10, 0, G_MAXUINT64, out, &err)) {
+        fprintf(stderr, "pmusim: %s '%s': expected a decimal or 0x-hex number\n", what, text);
+        return FALSE;
+    }
+    return TRUE;
+}

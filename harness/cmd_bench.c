@@ -1,0 +1,46 @@
+/* pmusim bench — dispatch to one benchmark.  Benchmarks measure and print;
+ * they are not tests and assert nothing about speed. */
+#include "bench.h"
+#include "cli_common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+} PmsBench;
+
+/* Adding a benchmark is one line here (bench sim: the simulator's). */
+static const PmsBench benches[] = {
+    { "encode", "encodings per second and model-load time, builtin vs another backend", pms_bench_encode },
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "Usage: pmusim bench BENCHMARK [OPTION...]\n\nBenchmarks:\n");
+    for (gsize i = 0; i < G_N_ELEMENTS(benches); i++)
+        fprintf(out, "  %-8s %s\n", benches[i].name, benches[i].summary);
+}
+
+int pms_cmd_bench(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return PMS_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (gsize i = 0; i < G_N_ELEMENTS(benches); i++) {
+        if (strcmp(argv[1], benches[i].name) == 0) {
+            g_autofree char *prgname = g_strdup_printf("pmusim bench %s", benches[i].name);
+            g_set_prgname(prgname);
+            return benches[i].run(argc - 1, argv + 1);
+        }
+    }
+    fprintf(stderr, "pmusim: bench: unknown benchmark '%s' (try pmusim bench --help)\n", argv[1]);
+    return PMS_EXIT_USAGE;
+}

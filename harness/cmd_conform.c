@@ -1,0 +1,190 @@
+/* pmusim conform — run the golden vectors against one encoder backend and
+ * report per PMU.  Every selected vector is run and ends passed or failed;
+ * any failure (or nothing to run) makes the exit status non-zero. */
+#include "backend.h"
+#include "cli_common.h"
+#include "vectors.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void backend_encode(const char *event, gsize len, PmsVectorAnswer *out, gpointer user_data)
+{
+    PmsBackend *b = user_data;
+    PmsBackendResult r;
+    memset(&r, 0, sizeof r);
+    (void)len; /* the vector format refuses NUL, so the C string is the whole event */
+    pms_backend_encode(b, event, &r);
+    g_strlcpy(out->ret, r.ret, sizeof out->ret);
+    out->n_codes = MIN(r.n_codes, PMS_VECTOR_MAX_CODES);
+    for (guint i = 0; i < out->n_codes; i++)
+        out->codes[i] = r.codes[i];
+    out->fstr = g_steal_pointer(&r.fstr);
+    pms_backend_result_clear(&r);
+}
+
+static void print_table(FILE *out, const PmsVectorReport *r, const char *backend, const char *kinds)
+{
+    fprintf(out, "conform: backend %s, kind %s\n", backend, kinds);
+    fprintf(out, "%-10s %8s %8s %8s\n", "PMU", "vectors", "passed", "failed");
+    for (guint i = 0; i < r->pmus->len; i++) {
+        const PmsVectorPmuSummary *s = g_ptr_array_index(r->pmus, i);
+        fprintf(out, "%-10s %8u %8u %8u\n", s->pmu, s->vectors, s->passed, s->failed);
+    }
+    fprintf(out, "%-10s %8u %8u %8u\n", "total", r->vectors, r->passed, r->failed);
+}
+
+static void print_failures(FILE *out, const PmsVectorReport *r)
+{
+    if (r->failed == 0)
+        return;
+    fprintf(out, "\nfailures (%u):\n", r->failed);
+    for (guint i = 0; i < r->outcomes->len; i++) {
+        const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
+        if (!o->passed)
+            fprintf(out, "  %s\n", o->message);
+    }
+}
+
+/* The test name a report shows for one vector: "file:line \"event\"". */
+static char *vector_title(const PmsVector *v)
+{
+    g_autofree char *ev = pms_vector_escape(v->event, v->event_len, 80);
+    return g_strdup_printf("%s:%u \"%s\"", v->file, v->line, ev);
+}
+
+static void print_tap(const PmsVectorReport *r)
+{
+    printf("TAP version 13\n1..%u\n", r->vectors);
+    for (guint i = 0; i < r->outcomes->len; i++) {
+        const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
+        g_autofree char *title = vector_title(o->vector);
+        /* '#' starts a TAP directive: keep it out of the description. */
+        g_strdelimit(title, "#", '_');
+        printf("%s %u - %s %s\n", o->passed ? "ok" : "not ok", i + 1, o->vector->pmu, title);
+        if (!o->passed) {
+            g_autofree char *msg = g_utf8_make_valid(o->message, -1);
+            printf("  ---\n  message: '%s'\n  ...\n", g_strdelimit(msg, "'\n", '"'));
+        }
+    }
+}
+
+static char *xml(const char *text)
+{
+    g_autofree char *valid = g_utf8_make_valid(text, -1);
+    return g_markup_escape_text(valid, -1);
+}
+
+/* JUnit XML, one testsuite per PMU.  g_file_set_contents writes a temporary
+ * file and renames it, so a failed run never leaves half a report. */
+static gboolean write_junit(const char *path, const PmsVectorReport *r, const char *backend, GError **error)
+{
+    g_autoptr(GString) s = g_string_new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    g_autofree char *b = xml(backend);
+    g_string_append_printf(s, "<testsuites name=\"pmusim conform %s\" tests=\"%u\" failures=\"%u\">\n", b,
+                           r->vectors, r->failed);
+    for (guint p = 0; p < r->pmus->len; p++) {
+        const PmsVectorPmuSummary *sum = g_ptr_array_index(r->pmus, p);
+        g_autofree char *pmu = xml(sum->pmu);
+        g_string_append_printf(s, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"0\">\n",
+                               pmu, sum->vectors, sum->failed);
+        for (guint i = 0; i < r->outcomes->len; i++) {
+            const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
+            if (strcmp(o->vector->pmu, sum->pmu) != 0)
+                continue;
+            g_autofree char *title = vector_title(o->vector);
+            g_autofree char *name = xml(title);
+            g_autofree char *kind = xml(pms_vector_kind_name(o->vector->kind));
+            g_string_append_printf(s, "    <testcase classname=\"conform.%s.%s\" name=\"%s\"", pmu, kind, name);
+            if (o->passed) {
+                g_string_append(s, "/>\n");
+            } else {
+                g_autofree char *msg = xml(o->message);
+                g_string_append_printf(s, ">\n      <failure message=\"%s\">%s</failure>\n    </testcase>\n",
+                                       msg, msg);
+            }
+        }
+        g_string_append(s, "  </testsuite>\n");
+    }
+    g_string_append(s, "</testsuites>\n");
+    return g_file_set_contents(path, s->str, (gssize)s->len, error);
+}
+
+int pms_cmd_conform(int argc, char **argv)
+{
+    g_auto(GStrv) model_files = NULL;
+    g_autofree char *backend_spec = NULL;
+    g_autofree char *junit = NULL;
+    g_autofree char *kind = NULL;
+    g_autofree char *vectors_dir = NULL;
+    gboolean tap = FALSE;
+    const GOptionEntry entries[] = {
+        { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_spec,
+          "Encoder backend: builtin (default), libpfm4 or cmd:PROGRAM", "B" },
+        { "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit, "Also write a JUnit XML report to FILE", "FILE" },
+        { "tap", 0, 0, G_OPTION_ARG_NONE, &tap, "Print TAP on stdout (the table goes to stderr)", NULL },
+        { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Run one kind of vector only: encode or sim", "KIND" },
+        { "vectors", 0, 0, G_OPTION_ARG_FILENAME, &vectors_dir,
+          "Read vectors from DIR (DIR/<pmu>/*.enc) instead of the built-in set", "DIR" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_autoptr(GOptionContext) ctx = pms_cli_context("",
+        "Run the golden vectors against an encoder backend; print a per-PMU table\n"
+        "(vectors, passed, failed) and every failure.  Exit status 1 on any failure.",
+        entries, &model_files);
+    if (!pms_cli_parse(ctx, &argc, &argv))
+        return PMS_EXIT_USAGE;
+    if (argc > 1) {
+        fprintf(stderr, "pmusim: conform: unexpected argument '%s'\n", argv[1]);
+        return PMS_EXIT_USAGE;
+    }
+    guint kinds = (1u << PMS_VECTOR_ENCODE) | (1u << PMS_VECTOR_SIM);
+    const char *kinds_name = "encode+sim";
+    if (kind) {
+        if (strcmp(kind, "encode") == 0)
+            kinds = 1u << PMS_VECTOR_ENCODE;
+        else if (strcmp(kind, "sim") == 0)
+            kinds = 1u << PMS_VECTOR_SIM;
+        else {
+            fprintf(stderr, "pmusim: conform: --kind '%s': expected encode or sim\n", kind);
+            return PMS_EXIT_USAGE;
+        }
+        kinds_name = kind;
+    }
+
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsVectorSet) set = pms_vector_set_new();
+    gboolean loaded = vectors_dir ? pms_vector_set_load_dir(set, vectors_dir, &err)
+                                  : pms_vector_set_load_builtin(set, &err);
+    if (!loaded) {
+        fprintf(stderr, "pmusim: conform: %s\n", err->message);
+        return 1;
+    }
+    g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
+    if (models == NULL)
+        return 1;
+    const char *spec = backend_spec ? backend_spec : "builtin";
+    PmsBackend *backend = pms_backend_open(spec, models, &err);
+    if (backend == NULL) {
+        fprintf(stderr, "pmusim: conform: backend '%s': %s\n", spec, err->message);
+        return 1;
+    }
+    PmsVectorOps ops = { .encode = backend_encode, .sim = NULL, .user_data = backend };
+    g_autoptr(PmsVectorReport) report = pms_vectors_run(set, kinds, &ops);
+    pms_backend_close(backend);
+
+    FILE *table_out = tap ? stderr : stdout;
+    if (tap)
+        print_tap(report);
+    print_table(table_out, report, spec, kinds_name);
+    print_failures(table_out, report);
+    if (junit && !write_junit(junit, report, spec, &err)) {
+        fprintf(stderr, "pmusim: conform: --junit %s: %s\n", junit, err->message);
+        return 1;
+    }
+    if (report->vectors == 0) {
+        fprintf(stderr, "pmusim: conform: no vector of kind %s to run\n", kinds_name);
+        return 1;
+    }
+    return report->failed ? 1 : 0;
+}

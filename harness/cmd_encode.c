@@ -1,0 +1,170 @@
+/* pmusim encode — event strings to register values.
+ *
+ *   pmusim encode EVENT...                 human: registers with their fields
+ *   pmusim encode --format=perf EVENT...   perf's cpu/.../ and raw rNNNN forms
+ *   pmusim encode --batch [--backend B]    the batch protocol on stdin/stdout */
+#include "cli_common.h"
+#include "encoder.h"
+#include "perf_format.h"
+#include "protocol.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_ms)
+{
+    g_autoptr(GError) err = NULL;
+    PmsBackend *b = pms_backend_open_full(spec, models, timeout_ms, &err);
+    if (b == NULL) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    GString *out = g_string_new(NULL);
+    int status = 0;
+    /* getline: lines of any length; a last line without '\n' is still a line. */
+    while ((len = getline(&line, &cap, stdin)) >= 0) {
+        if (len > 0 && line[len - 1] == '\n')
+            line[--len] = '\0';
+        PmsBackendResult r = { 0 };
+        if (memchr(line, '\0', (size_t)len) != NULL) {
+            /* A C-string encoder would only see the bytes before the NUL:
+             * such a line cannot be an event string. */
+            pms_result_set_ret(&r, "PFM_ERR_INVAL");
+        } else {
+            pms_backend_encode(b, line, &r);
+        }
+        g_string_truncate(out, 0);
+        pms_proto_format(out, line, (gsize)len, &r);
+        pms_backend_result_clear(&r);
+        /* One flush per answer: a program driving us line by line (a cmd:
+         * backend) must see each answer before it sends the next line. */
+        if (fwrite(out->str, 1, out->len, stdout) != out->len || fflush(stdout) != 0) {
+            fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
+            status = 1;
+            break;
+        }
+    }
+    if (status == 0 && ferror(stdin)) {
+        fprintf(stderr, "pmusim: reading stdin failed: %s\n", g_strerror(errno));
+        status = 1;
+    }
+    free(line);
+    g_string_free(out, TRUE);
+    pms_backend_close(b);
+    return status;
+}
+
+/* One register and its fields, by the names of the model's layout. */
+static void print_write(const PmsModel *m, const PmsRegWrite *w)
+{
+    printf("  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x\n", w->name, w->address, w->value);
+    const PmsRegister *reg = pms_model_reg_by_addr(m, w->address);
+    if (reg == NULL || reg->layout == NULL)
+        return;
+    GString *line = g_string_new("    ");
+    for (guint i = 0; i < reg->layout->n_fields; i++) {
+        const PmsField *f = &reg->layout->fields[i];
+        guint64 v = pms_field_get(f, w->value);
+        if (f->width == 1)
+            g_string_append_printf(line, "%s=%" G_GUINT64_FORMAT " ", f->name, v);
+        else
+            g_string_append_printf(line, "%s=0x%" G_GINT64_MODIFIER "x ", f->name, v);
+        if (line->len > 72) {
+            puts(line->str);
+            g_string_assign(line, "    ");
+        }
+    }
+    if (line->len > 4)
+        puts(line->str);
+    g_string_free(line, TRUE);
+}
+
+static void print_human(const PmsEncoding *enc)
+{
+    printf("%s\n", enc->fstr);
+    GString *codes = g_string_new(NULL);
+    pms_proto_format_codes(codes, enc->codes, enc->n_codes);
+    printf("  codes: %s\n", codes->str);
+    g_string_free(codes, TRUE);
+    for (guint i = 0; i < enc->n_writes; i++)
+        print_write(enc->model, &enc->writes[i]);
+}
+
+int pms_cmd_encode(int argc, char **argv)
+{
+    gboolean batch = FALSE;
+    g_autofree char *backend = NULL;
+    g_autofree char *format = NULL;
+    gint timeout_ms = 0;
+    g_auto(GStrv) model_files = NULL;
+    const GOptionEntry entries[] = {
+        { "batch", 'b', 0, G_OPTION_ARG_NONE, &batch,
+          "Read one event string per line on stdin, answer in the batch protocol", NULL },
+        { "backend", 'B', 0, G_OPTION_ARG_STRING, &backend,
+          "Encoder for --batch: builtin (default), libpfm4 or cmd:PROGRAM", "B" },
+        { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
+          "Milliseconds a backend process may spend on one line (default 10000)", "MS" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
+          "Output of the non-batch form: human (default) or perf", "FMT" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_autoptr(GOptionContext) ctx = pms_cli_context("[EVENT...]",
+        "Encode event strings with the built-in encoder, or run the batch protocol.",
+        entries, &model_files);
+    if (!pms_cli_parse(ctx, &argc, &argv))
+        return PMS_EXIT_USAGE;
+    if (timeout_ms < 0) {
+        fprintf(stderr, "pmusim: --timeout: expected a positive number of milliseconds\n");
+        return PMS_EXIT_USAGE;
+    }
+    gboolean perf = FALSE;
+    if (format && strcmp(format, "perf") == 0)
+        perf = TRUE;
+    else if (format && strcmp(format, "human") != 0) {
+        fprintf(stderr, "pmusim: --format: expected human or perf, got '%s'\n", format);
+        return PMS_EXIT_USAGE;
+    }
+    if (batch && (argc > 1 || format)) {
+        fprintf(stderr, "pmusim: --batch reads events from stdin; it takes no EVENT and no --format\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (!batch && (backend || timeout_ms)) {
+        fprintf(stderr, "pmusim: --backend and --timeout apply to --batch only\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (!batch && argc < 2) {
+        fprintf(stderr, "pmusim: encode: expected EVENT arguments or --batch\n");
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
+    if (models == NULL)
+        return 1;
+    if (batch)
+        return run_batch(backend ? backend : "builtin", models, (guint)timeout_ms);
+
+    int status = 0;
+    for (int i = 1; i < argc; i++) {
+        g_autoptr(GError) err = NULL;
+        g_autoptr(PmsEncoding) enc = pms_encode(models, argv[i], &err);
+        if (enc == NULL) {
+            fprintf(stderr, "pmusim: '%s': %s: %s\n", argv[i],
+                    err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error",
+                    err->message);
+            status = 1;
+            continue;
+        }
+        if (perf) {
+            g_autofree char *sym = pms_perf_symbolic(enc);
+            g_autofree char *raw = pms_perf_raw(enc);
+            printf("%s\n  %s\n  %s\n", enc->fstr, sym, raw);
+        } else {
+            print_human(enc);
+        }
+    }
+    return status;
+}

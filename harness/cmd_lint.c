@@ -1,0 +1,45 @@
+/* pmusim lint — run the model lint (models/lint.c) over the built-in models and
+ * any --model FILE, or only the PMUs named.  One line per problem
+ * ("FILE:LINE: message"), a summary line, exit 1 when a problem was found. */
+#include <stdio.h>
+#include "cli_common.h"
+
+int
+pms_cmd_lint(int argc, char **argv)
+{
+    g_auto(GStrv) model_files = NULL;
+    g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
+        "Check model files for inconsistencies (duplicate encodings, empty unit-mask groups,\n"
+        "missing defaults, bad counter masks, overlapping fields, ...).", NULL, &model_files);
+    if (!pms_cli_parse(ctx, &argc, &argv))
+        return PMS_EXIT_USAGE;
+    g_autoptr(PmsModelSet) set = pms_cli_load_models(model_files);
+    if (!set)
+        return 1;
+
+    g_autoptr(GPtrArray) models = g_ptr_array_new();
+    if (argc > 1) {
+        for (int i = 1; i < argc; i++) {
+            const PmsModel *m = pms_cli_model(set, argv[i]);
+            if (!m)
+                return 1;
+            g_ptr_array_add(models, (gpointer)m);
+        }
+    } else {
+        for (guint i = 0; i < pms_model_set_count(set); i++)
+            g_ptr_array_add(models, (gpointer)pms_model_set_nth(set, i));
+    }
+
+    guint n_problems = 0;
+    for (guint i = 0; i < models->len; i++) {
+        const PmsModel *m = g_ptr_array_index(models, i);
+        g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+        pms_model_lint(m, problems);
+        for (guint j = 0; j < problems->len; j++)
+            printf("%s\n", (const char *)g_ptr_array_index(problems, j));
+        n_problems += problems->len;
+    }
+    printf("%u model%s checked, %u problem%s\n", models->len, models->len == 1 ? "" : "s",
+           n_problems, n_problems == 1 ? "" : "s");
+    return n_problems ? 1 : 0;
+}

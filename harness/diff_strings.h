@@ -1,0 +1,11 @@
+/* pmusim — the event strings `diff` and `bench` feed to encoders. */
+#pragma once
+
+#include <glib.h>
+#include "model.h"
+
+/* Every event, and every event with each of its unit masks. */
+void pms_strings_names(const PmsModel *m, GPtrArray *out);
+/* Modifiers at their edges and typical values, on a few base events, plus
+ * combinations (e with and without c, i, t, repeats, conflicts). */
+void pms_strings_modifiers(const PmsModel *m, GPtrArray *out);

@@ -1,0 +1,49 @@
+/* pmusim — entry point: dispatch to one subcommand (cmd_<name>.c). */
+#include "cli_common.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Adding a command is one line here. */
+static const PmsCommand commands[] = {
+    { "encode", "encode event strings (human, perf or --batch protocol output)", pms_cmd_encode },
+    { "decode", "decode a register value back to an event string", pms_cmd_decode },
+    { "list", "list PMUs, events, unit masks and modifiers", pms_cmd_list },
+    { "diff", "compare two encoder backends over every event and unit mask", pms_cmd_diff },
+    { "bench", "benchmarks: bench encode", pms_cmd_bench },
+    { "conform", "run the golden vectors against an encoder backend", pms_cmd_conform },
+    { "lint", "check model files for inconsistencies", pms_cmd_lint },
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "Usage: pmusim COMMAND [OPTION...] [ARG...]\n\nCommands:\n");
+    for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nEvery command accepts --help and --model FILE.\n");
+}
+
+int main(int argc, char **argv)
+{
+    /* Writes to a backend program that died must fail with EPIPE, not kill us. */
+    signal(SIGPIPE, SIG_IGN);
+    if (argc < 2) {
+        usage(stderr);
+        return PMS_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (gsize i = 0; i < G_N_ELEMENTS(commands); i++) {
+        if (strcmp(name, commands[i].name) == 0) {
+            g_autofree char *prgname = g_strdup_printf("pmusim %s", name);
+            g_set_prgname(prgname);
+            return commands[i].run(argc - 1, argv + 1);
+        }
+    }
+    fprintf(stderr, "pmusim: unknown command '%s' (try pmusim --help)\n", name);
+    return PMS_EXIT_USAGE;
+}

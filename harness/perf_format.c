@@ -1,0 +1,91 @@
+/* pmusim — perf syntax for x86 core encodings.
+ *
+ * perf's cpu PMU exposes the event-select bits as named format terms
+ * (sysfs .../cpu/format: event config:0-7, umask 8-15, edge 18, pc 19, any 21,
+ * inv 23, cmask 24-31; offcore_rsp and ldlat live in config1).  Those are
+ * perf's positions, so they are used here directly rather than the model's
+ * field names.  The USR/OS bits become perf's :u / :k modifiers; INT and EN
+ * are perf's business and never appear. */
+#include "perf_format.h"
+
+#define SEL_EVENT(v)  ((v) & 0xff)
+#define SEL_UMASK(v)  (((v) >> 8) & 0xff)
+#define SEL_USR       ((guint64)1 << 16)
+#define SEL_OS        ((guint64)1 << 17)
+#define SEL_EDGE      ((guint64)1 << 18)
+#define SEL_PC        ((guint64)1 << 19)
+#define SEL_ANY       ((guint64)1 << 21)
+#define SEL_INV       ((guint64)1 << 23)
+#define SEL_CMASK(v)  (((v) >> 24) & 0xff)
+/* Bits perf takes from a raw config (event, umask, edge, pc, any, inv, cmask). */
+#define RAW_MASK      ((guint64)0xffff | SEL_EDGE | SEL_PC | SEL_ANY | SEL_INV | ((guint64)0xff << 24))
+
+static const char *priv_suffix(guint64 sel)
+{
+    gboolean u = (sel & SEL_USR) != 0, k = (sel & SEL_OS) != 0;
+    if (u && !k)
+        return "u";
+    if (k && !u)
+        return "k";
+    return ""; /* both (perf's default) or neither */
+}
+
+static gboolean extra_term(const PmsEncoding *enc, const char **term, gboolean *decimal)
+{
+    if (enc->n_codes < 2 || enc->event == NULL)
+        return FALSE;
+    if (enc->event->flags & PMS_EVENT_OFFCORE) {
+        *term = "offcore_rsp";
+        *decimal = FALSE;
+        return TRUE;
+    }
+    if (enc->event->flags & PMS_EVENT_LDLAT) {
+        *term = "ldlat";
+        *decimal = TRUE;
+        return TRUE;
+    }
+    return FALSE;
+}
+
+char *pms_perf_symbolic(const PmsEncoding *enc)
+{
+    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "cpu/event=0x%02x,umask=0x%02x", (guint)SEL_EVENT(sel),
+                           (guint)SEL_UMASK(sel));
+    if (SEL_CMASK(sel))
+        g_string_append_printf(s, ",cmask=%u", (guint)SEL_CMASK(sel));
+    if (sel & SEL_INV)
+        g_string_append(s, ",inv");
+    if (sel & SEL_EDGE)
+        g_string_append(s, ",edge");
+    if (sel & SEL_ANY)
+        g_string_append(s, ",any");
+    if (sel & SEL_PC)
+        g_string_append(s, ",pc");
+    const char *term;
+    gboolean decimal;
+    if (extra_term(enc, &term, &decimal)) {
+        if (decimal)
+            g_string_append_printf(s, ",%s=%" G_GUINT64_FORMAT, term, enc->codes[1]);
+        else
+            g_string_append_printf(s, ",%s=0x%" G_GINT64_MODIFIER "x", term, enc->codes[1]);
+    }
+    g_string_append_printf(s, "/%s", priv_suffix(sel));
+    return g_string_free(s, FALSE);
+}
+
+char *pms_perf_raw(const PmsEncoding *enc)
+{
+    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
+    const char *suffix = priv_suffix(sel);
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "r%" G_GINT64_MODIFIER "x%s%s", sel & RAW_MASK, *suffix ? ":" : "", suffix);
+    const char *term;
+    gboolean decimal;
+    /* A raw rNNNN cannot carry config1: give the generic config terms too. */
+    if (extra_term(enc, &term, &decimal))
+        g_string_append_printf(s, "  cpu/config=0x%" G_GINT64_MODIFIER "x,config1=0x%"
+                               G_GINT64_MODIFIER "x/%s", sel & RAW_MASK, enc->codes[1], suffix);
+    return g_string_free(s, FALSE);
+}

@@ -1,0 +1,9 @@
+/* pmusim — an encoding in the forms Linux perf accepts on its command line. */
+#pragma once
+
+#include "encoder.h"
+
+/* "cpu/event=0xc0,umask=0x00,cmask=1,inv/u" (+ offcore_rsp= / ldlat= terms). */
+char *pms_perf_symbolic(const PmsEncoding *enc);
+/* "rc0:u", and "cpu/config=0x..,config1=0x../" when an extra register is used. */
+char *pms_perf_raw(const PmsEncoding *enc);

@@ -1,0 +1,39 @@
+/* A protocol-speaking test backend that misbehaves on request.
+ *
+ * Answers "LINE<TAB>PFM_SUCCESS<TAB>1<TAB>0xN<TAB>fake::LINE" where N counts the
+ * lines this process has answered, so a restart is visible as N starting
+ * over at 1.  Special lines:
+ *   crash    dies with SIGSEGV before answering
+ *   hang     sleeps far longer than any test timeout
+ *   garbage  answers a line that is not a protocol answer
+ *   exit     exits without answering */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(void)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    unsigned long served = 0;
+    while ((len = getline(&line, &cap, stdin)) >= 0) {
+        if (len > 0 && line[len - 1] == '\n')
+            line[--len] = '\0';
+        if (strcmp(line, "crash") == 0)
+            raise(SIGSEGV);
+        if (strcmp(line, "hang") == 0)
+            sleep(60);
+        if (strcmp(line, "exit") == 0)
+            return 0;
+        if (strcmp(line, "garbage") == 0)
+            printf("this is not an answer\n");
+        else
+            printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\n", line, ++served, line);
+        fflush(stdout);
+    }
+    free(line);
+    return 0;
+}

@@ -1,0 +1,213 @@
+/* pmusim models — lint: consistency checks a model file can fail and still
+ * load (the loader rejects only what it cannot represent).  Each problem is
+ * one line "SOURCE:LINE: message", so a user's variant points at its mistake. */
+#include <string.h>
+#include "model.h"
+
+static void problem(GPtrArray *out, const PmsModel *m, guint line, const char *fmt, ...)
+    G_GNUC_PRINTF(4, 5);
+
+static void
+problem(GPtrArray *out, const PmsModel *m, guint line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_ptr_array_add(out, g_strdup_printf("%s:%u: %s", m->source, line, msg));
+}
+
+static guint64
+mask_of(guint n)
+{
+    return n >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << n) - 1;
+}
+
+static guint64
+field_bits(const PmsField *f)
+{
+    return mask_of(f->width) << f->shift;
+}
+
+static void
+lint_layouts(const PmsModel *m, GPtrArray *out)
+{
+    for (guint i = 0; i < m->n_layouts; i++) {
+        const PmsLayout *l = &m->layouts[i];
+        if (l->n_fields == 0)
+            problem(out, m, l->source_line, "layout %s has no fields", l->name);
+        for (guint a = 0; a < l->n_fields; a++)
+            for (guint b = a + 1; b < l->n_fields; b++)
+                if (field_bits(&l->fields[a]) & field_bits(&l->fields[b]))
+                    problem(out, m, l->source_line, "layout %s: fields %s and %s overlap",
+                            l->name, l->fields[a].name, l->fields[b].name);
+    }
+}
+
+static void
+lint_registers(const PmsModel *m, GPtrArray *out)
+{
+    for (guint i = 0; i < m->n_regs; i++) {
+        const PmsRegister *r = &m->regs[i];
+        for (guint j = 0; j < i; j++)
+            if (m->regs[j].address == r->address)
+                problem(out, m, r->source_line, "register %s has the address 0x%x of %s",
+                        r->name, r->address, m->regs[j].name);
+        for (guint j = 0; j < i; j++)
+            if (m->regs[j].kind == r->kind && m->regs[j].index == r->index)
+                problem(out, m, r->source_line, "register %s repeats kind %s index %u of %s",
+                        r->name, pms_reg_kind_name(r->kind), r->index, m->regs[j].name);
+        if (r->readonly && r->writable != G_MAXUINT64 && r->writable != 0)
+            problem(out, m, r->source_line, "register %s is read-only but has writable bits", r->name);
+        if (r->reset & ~r->writable && !r->readonly)
+            problem(out, m, r->source_line, "register %s resets to bits software cannot write", r->name);
+        if (r->layout)
+            for (guint f = 0; f < r->layout->n_fields; f++) {
+                const PmsField *fd = &r->layout->fields[f];
+                if (fd->shift + fd->width > r->width)
+                    problem(out, m, r->source_line, "register %s (width %u): field %s ends beyond it",
+                            r->name, r->width, fd->name);
+            }
+    }
+}
+
+static void
+lint_modifiers(const PmsModel *m, GPtrArray *out)
+{
+    for (guint i = 0; i < m->n_mods; i++) {
+        const PmsModifier *mod = &m->mods[i];
+        PmsRegKind kind;
+        const PmsRegister *r = NULL;
+        if (pms_reg_kind_from_name(mod->reg_kind, &kind))
+            r = pms_model_reg_by_kind(m, kind, 0);
+        if (!r) {
+            problem(out, m, mod->source_line, "modifier %s: no register of kind %s", mod->name, mod->reg_kind);
+            continue;
+        }
+        const PmsField *f = pms_layout_field(r->layout, mod->field);
+        if (!f) {
+            problem(out, m, mod->source_line, "modifier %s: field %s is not in register %s's layout",
+                    mod->name, mod->field, r->name);
+            continue;
+        }
+        if (f->width < 64 && mod->max > mask_of(f->width))
+            problem(out, m, mod->source_line, "modifier %s: maximum %" G_GUINT64_FORMAT
+                    " does not fit field %s (%u bits)", mod->name, mod->max, f->name, f->width);
+    }
+}
+
+static void
+lint_umask_groups(const PmsModel *m, const PmsEvent *e, GPtrArray *out)
+{
+    for (guint g = 0; g < e->n_groups; g++) {
+        const PmsUmaskGroup *grp = &e->groups[g];
+        guint members = 0, defaults = 0;
+        for (guint u = 0; u < e->n_umasks; u++)
+            if (e->umasks[u].group == g) {
+                members++;
+                defaults += (e->umasks[u].flags & PMS_UMASK_DEFAULT) != 0;
+            }
+        const char *gn = *grp->name ? grp->name : "(unnamed)";
+        if (members == 0)
+            problem(out, m, e->source_line, "event %s: unit-mask group %s has no member", e->name, gn);
+        /* libpfm4 itself insists a lone unit mask be the default. */
+        if (members == 1 && grp->required && defaults == 0)
+            problem(out, m, e->source_line,
+                    "event %s: group %s is required and has one unit mask, which is not the default",
+                    e->name, gn);
+        if (defaults > 1 && grp->exclusive)
+            problem(out, m, e->source_line, "event %s: exclusive group %s has %u defaults",
+                    e->name, gn, defaults);
+    }
+}
+
+static void
+lint_events(const PmsModel *m, GPtrArray *out)
+{
+    guint64 gp = mask_of(m->n_gp), fx = mask_of(m->n_fixed);
+    g_autoptr(GHashTable) codes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    gboolean has_ldlat = pms_model_modifier(m, "ldlat") != NULL;
+    for (guint i = 0; i < m->n_events; i++) {
+        const PmsEvent *e = &m->events[i];
+        if (e->counters & ~gp)
+            problem(out, m, e->source_line, "event %s: counters 0x%" G_GINT64_MODIFIER "x names counters beyond the %u generic ones",
+                    e->name, e->counters, m->n_gp);
+        if (e->fixed & ~fx)
+            problem(out, m, e->source_line, "event %s: fixed 0x%x names counters beyond the %u fixed ones",
+                    e->name, e->fixed, m->n_fixed);
+        if (!e->counters && !e->fixed)
+            problem(out, m, e->source_line, "event %s can use no counter", e->name);
+        if (e->code > 0xff || e->base_umask > 0xff)
+            problem(out, m, e->source_line, "event %s: code or base_umask wider than 8 bits", e->name);
+        if (e->extra_reg && !pms_model_reg_by_name(m, e->extra_reg))
+            problem(out, m, e->source_line, "event %s: extra register %s does not exist", e->name, e->extra_reg);
+        if ((e->flags & PMS_EVENT_OFFCORE) && !e->extra_reg)
+            problem(out, m, e->source_line, "event %s: offcore event without an extra register", e->name);
+        if ((e->flags & PMS_EVENT_LDLAT) && !has_ldlat)
+            problem(out, m, e->source_line, "event %s: ldlat event but the model has no ldlat modifier", e->name);
+        for (guint u = 0; u < e->n_umasks; u++)
+            if ((e->umasks[u].flags & PMS_UMASK_LDLAT) && !(e->flags & PMS_EVENT_LDLAT))
+                problem(out, m, e->umasks[u].source_line, "event %s: unit mask %s is marked ldlat but the event is not",
+                        e->name, e->umasks[u].name);
+        if (e->equiv && !e->equiv[0])
+            problem(out, m, e->source_line, "event %s: empty equiv", e->name);
+        lint_umask_groups(m, e, out);
+        if (e->n_umasks == 0 && !e->equiv && !(e->flags & (PMS_EVENT_FIXED_ONLY | PMS_EVENT_DUP))) {
+            char *key = g_strdup_printf("%02x/%02x/-1/-1/-1/-1", e->code, e->base_umask);
+            const char *prev = g_hash_table_lookup(codes, key);
+            if (prev) {
+                problem(out, m, e->source_line, "%s has the same encoding as %s", e->name, prev);
+                g_free(key);
+            } else {
+                g_hash_table_insert(codes, key, g_strdup(e->name));
+            }
+        }
+        for (guint u = 0; u < e->n_umasks; u++) {
+            const PmsUmask *um = &e->umasks[u];
+            const PmsRegister *xr = e->extra_reg ? pms_model_reg_by_name(m, e->extra_reg) : NULL;
+            if ((e->flags & PMS_EVENT_OFFCORE) && xr && (um->value & ~xr->writable))
+                problem(out, m, um->source_line, "event %s: unit mask %s sets bits 0x%" G_GINT64_MODIFIER
+                        "x that %s does not implement", e->name, um->name, um->value & ~xr->writable, xr->name);
+            if (!(e->flags & PMS_EVENT_OFFCORE) && (um->value | e->base_umask) > 0xff)
+                problem(out, m, um->source_line, "event %s: unit mask %s value 0x%" G_GINT64_MODIFIER "x is wider than 8 bits",
+                        e->name, um->name, um->value);
+            /* Aliases share a value with what they stand for; only the real
+             * unit masks must be distinct encodings. */
+            if (um->equiv || (um->flags & PMS_UMASK_DUP) || (e->flags & (PMS_EVENT_OFFCORE | PMS_EVENT_DUP)))
+                continue;
+            char *key = g_strdup_printf("%02x/%02" G_GINT64_MODIFIER "x/%d/%d/%d/%d",
+                                        um->code >= 0 ? (guint)um->code : e->code,
+                                        (um->value | e->base_umask) & 0xff, um->cmask, um->inv,
+                                        um->edge, um->any);
+            /* Events that are libpfm4 aliases (equiv) repeat their target's code. */
+            if (e->equiv) {
+                g_free(key);
+                continue;
+            }
+            const char *prev = g_hash_table_lookup(codes, key);
+            if (prev)
+                problem(out, m, um->source_line, "%s:%s has the same encoding as %s", e->name, um->name, prev);
+            else
+                g_hash_table_insert(codes, key, g_strdup_printf("%s:%s", e->name, um->name));
+            if (prev)
+                g_free(key);
+        }
+    }
+    /* the stored names are leaked into the table values: free them */
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, codes);
+    while (g_hash_table_iter_next(&it, &k, &v))
+        g_free(v);
+}
+
+gboolean
+pms_model_lint(const PmsModel *m, GPtrArray *problems)
+{
+    guint before = problems->len;
+    lint_layouts(m, problems);
+    lint_registers(m, problems);
+    lint_modifiers(m, problems);
+    lint_events(m, problems);
+    return problems->len == before;
+}

@@ -1,0 +1,747 @@
+/* pmusim models — read a .pmu key file (docs/model-format.md) into a PmsModel.
+ *
+ * Strict on purpose: unknown groups and keys, repeated ones, malformed numbers
+ * and dangling names are errors naming file:line, group and key, because a
+ * user's what-if variant with a typo must not silently mean something else.
+ * Cross-checks that a file can violate and still be usable (overlapping
+ * fields, duplicate codes, ...) are the lint's job (lint.c). */
+#include <string.h>
+#include "model.h"
+#include "model_priv.h"
+#include "keyscan.h"
+
+typedef struct {
+    PmsKeyScan scan;
+    GKeyFile *kf;
+    PmsModel *m;
+} Ctx;
+
+static gboolean fail(Ctx *c, GError **error, PmsModelError code, const char *group,
+                     const char *key, const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+
+/* "FILE:LINE: [group] key 'k': message" */
+static gboolean
+fail(Ctx *c, GError **error, PmsModelError code, const char *group, const char *key,
+     const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    guint line = key ? pms_keyscan_key_line(&c->scan, group, key)
+                     : pms_keyscan_group_line(&c->scan, group);
+    if (key)
+        g_set_error(error, PMS_MODEL_ERROR, code, "%s:%u: [%s] key '%s': %s",
+                    c->scan.source, line, group, key, msg);
+    else
+        g_set_error(error, PMS_MODEL_ERROR, code, "%s:%u: [%s]: %s",
+                    c->scan.source, line, group, msg);
+    return FALSE;
+}
+
+/* The raw value, stripped; NULL when absent. */
+static char *
+get_raw(Ctx *c, const char *group, const char *key)
+{
+    char *v = g_key_file_get_value(c->kf, group, key, NULL);
+    return v ? g_strstrip(v) : NULL;
+}
+
+static gboolean
+get_u64(Ctx *c, const char *group, const char *key, gboolean required, guint64 dflt,
+        guint64 max, guint64 *out, GError **error)
+{
+    g_autofree char *v = get_raw(c, group, key);
+    if (!v) {
+        if (required)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, group, NULL, "missing key '%s'", key);
+        *out = dflt;
+        return TRUE;
+    }
+    if (!pms_parse_u64(v, out) || *out > max)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, group, key,
+                    "expected a number (decimal or 0x-hex) <= %" G_GUINT64_FORMAT ", got '%s'", max, v);
+    return TRUE;
+}
+
+static gboolean
+get_uint(Ctx *c, const char *group, const char *key, gboolean required, guint dflt,
+         guint max, guint *out, GError **error)
+{
+    guint64 v;
+    if (!get_u64(c, group, key, required, dflt, max, &v, error))
+        return FALSE;
+    *out = (guint)v;
+    return TRUE;
+}
+
+static gboolean
+get_bool(Ctx *c, const char *group, const char *key, gboolean dflt, gboolean *out,
+         GError **error)
+{
+    g_autofree char *v = get_raw(c, group, key);
+    if (!v)
+        *out = dflt;
+    else if (strcmp(v, "true") == 0)
+        *out = TRUE;
+    else if (strcmp(v, "false") == 0)
+        *out = FALSE;
+    else
+        return fail(c, error, PMS_MODEL_ERROR_KEY, group, key, "expected true or false, got '%s'", v);
+    return TRUE;
+}
+
+/* A text value with GKeyFile's escapes (\n, \s ...) applied. */
+static gboolean
+get_text(Ctx *c, const char *group, const char *key, gboolean required, char **out,
+         GError **error)
+{
+    *out = NULL;
+    if (!g_key_file_has_key(c->kf, group, key, NULL)) {
+        if (required)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, group, NULL, "missing key '%s'", key);
+        return TRUE;
+    }
+    g_autoptr(GError) e = NULL;
+    char *v = g_key_file_get_string(c->kf, group, key, &e);
+    if (!v)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, group, key, "%s", e->message);
+    *out = g_strstrip(v);
+    return TRUE;
+}
+
+/* Event, umask and register names: what libpfm4 strings can spell. */
+static gboolean
+name_ok(const char *s)
+{
+    if (!*s)
+        return FALSE;
+    for (const char *p = s; *p; p++)
+        if (!g_ascii_isalnum(*p) && *p != '_' && *p != '-' && *p != '.')
+            return FALSE;
+    return TRUE;
+}
+
+static gboolean
+check_keys(Ctx *c, const char *group, const char *const *allowed, const char *const *prefixes,
+           GError **error)
+{
+    g_auto(GStrv) keys = g_key_file_get_keys(c->kf, group, NULL, NULL);
+    for (guint i = 0; keys && keys[i]; i++) {
+        gboolean ok = FALSE;
+        for (guint j = 0; allowed && allowed[j] && !ok; j++)
+            ok = strcmp(keys[i], allowed[j]) == 0;
+        for (guint j = 0; prefixes && prefixes[j] && !ok; j++)
+            ok = g_str_has_prefix(keys[i], prefixes[j]) && keys[i][strlen(prefixes[j])];
+        if (!ok) {
+            g_autofree char *list = g_strjoinv(", ", (char **)allowed);
+            return fail(c, error, PMS_MODEL_ERROR_KEY, group, keys[i],
+                        "unknown key; expected one of: %s%s", list,
+                        prefixes ? " (or umask.U, desc.U, group.G)" : "");
+        }
+    }
+    return TRUE;
+}
+
+/* ---- [pmu] ---- */
+
+static gboolean
+parse_header(Ctx *c, GError **error)
+{
+    static const char *const allowed[] = {
+        "name", "desc", "arch", "version", "smt", "gp_counters", "gp_width",
+        "fixed_counters", "fixed_width", "edge_needs_cmask", "offcore_style", NULL};
+    const char *g = "pmu";
+    PmsModel *m = c->m;
+    if (!g_key_file_has_group(c->kf, g)) {
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_KEY,
+                    "%s:1: missing group [pmu] (the model header)", c->scan.source);
+        return FALSE;
+    }
+    m->source_line = pms_keyscan_group_line(&c->scan, g);
+    if (!check_keys(c, g, allowed, NULL, error) || !get_text(c, g, "name", TRUE, &m->name, error)
+        || !get_text(c, g, "desc", FALSE, &m->desc, error))
+        return FALSE;
+    if (!name_ok(m->name))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "name", "expected a word of letters, digits or '_', got '%s'", m->name);
+    g_autofree char *arch = get_raw(c, g, "arch");
+    if (!arch)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'arch'");
+    gboolean found = FALSE;
+    for (PmsArch a = PMS_ARCH_X86_CORE; a <= PMS_ARCH_IA64 && !found; a++)
+        if (strcmp(arch, pms_arch_name(a)) == 0) {
+            m->arch = a;
+            found = TRUE;
+        }
+    if (!found)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "arch",
+                    "expected x86_core, x86_uncore, nhmex_cbox or ia64, got '%s'", arch);
+    if (!get_uint(c, g, "version", FALSE, 0, 255, &m->version, error)
+        || !get_bool(c, g, "smt", FALSE, &m->smt, error)
+        || !get_uint(c, g, "gp_counters", FALSE, 0, 64, &m->n_gp, error)
+        || !get_uint(c, g, "gp_width", FALSE, 0, 64, &m->gp_width, error)
+        || !get_uint(c, g, "fixed_counters", FALSE, 0, 32, &m->n_fixed, error)
+        || !get_uint(c, g, "fixed_width", FALSE, 0, 64, &m->fixed_width, error)
+        || !get_bool(c, g, "edge_needs_cmask", FALSE, &m->edge_needs_cmask, error))
+        return FALSE;
+    g_autofree char *style = get_raw(c, g, "offcore_style");
+    if (style && strcmp(style, "nhm") != 0 && strcmp(style, "glm") != 0 && strcmp(style, "none") != 0)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "offcore_style", "expected nhm, glm or none, got '%s'", style);
+    if (style && strcmp(style, "none") != 0)
+        m->offcore_style = g_steal_pointer(&style);
+    return TRUE;
+}
+
+/* ---- [layout NAME] ---- */
+
+/* "HI:LO" or "BIT" */
+static gboolean
+parse_bits(const char *v, guint *shift, guint *width)
+{
+    g_auto(GStrv) parts = g_strsplit(v, ":", 3);
+    guint64 hi, lo;
+    guint n = g_strv_length(parts);
+    if (n < 1 || n > 2 || !pms_parse_u64(g_strstrip(parts[0]), &hi))
+        return FALSE;
+    lo = hi;
+    if (n == 2 && !pms_parse_u64(g_strstrip(parts[1]), &lo))
+        return FALSE;
+    if (hi > 63 || lo > hi)
+        return FALSE;
+    *shift = (guint)lo;
+    *width = (guint)(hi - lo + 1);
+    return TRUE;
+}
+
+static gboolean
+parse_layout(Ctx *c, const char *g, const char *name, PmsLayout *l, GError **error)
+{
+    l->name = g_ascii_strdown(name, -1);
+    l->source_line = pms_keyscan_group_line(&c->scan, g);
+    g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
+    guint n = keys ? g_strv_length(keys) : 0;
+    l->fields = g_new0(PmsField, n);
+    for (guint i = 0; i < n; i++) {
+        g_autofree char *v = get_raw(c, g, keys[i]);
+        PmsField *f = &l->fields[l->n_fields++];
+        f->name = g_ascii_strdown(keys[i], -1);
+        for (guint j = 0; j + 1 < l->n_fields; j++)
+            if (strcmp(l->fields[j].name, f->name) == 0)
+                return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, keys[i], "field declared twice (names are case-insensitive)");
+        if (!parse_bits(v, &f->shift, &f->width))
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[i],
+                        "expected a bit range HI:LO or a bit number (0..63, HI >= LO), got '%s'", v);
+    }
+    return TRUE;
+}
+
+/* ---- [register NAME] ---- */
+
+static gboolean
+parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError **error)
+{
+    static const char *const allowed[] = {
+        "address", "kind", "index", "width", "writable", "reset", "readonly", "layout", NULL};
+    r->name = g_ascii_strup(name, -1);
+    r->source_line = pms_keyscan_group_line(&c->scan, g);
+    if (!check_keys(c, g, allowed, NULL, error))
+        return FALSE;
+    guint64 addr;
+    if (!get_u64(c, g, "address", TRUE, 0, G_MAXUINT32, &addr, error))
+        return FALSE;
+    r->address = (guint32)addr;
+    g_autofree char *kind = get_raw(c, g, "kind");
+    if (!kind)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'kind'");
+    if (!pms_reg_kind_from_name(kind, &r->kind))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "kind",
+                    "unknown register kind '%s' (see docs/model-format.md)", kind);
+    if (!get_uint(c, g, "index", FALSE, 0, 1023, &r->index, error)
+        || !get_uint(c, g, "width", FALSE, 64, 64, &r->width, error)
+        || !get_u64(c, g, "writable", FALSE, G_MAXUINT64, G_MAXUINT64, &r->writable, error)
+        || !get_u64(c, g, "reset", FALSE, 0, G_MAXUINT64, &r->reset, error)
+        || !get_bool(c, g, "readonly", FALSE, &r->readonly, error))
+        return FALSE;
+    if (r->width == 0)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "width", "expected 1..64");
+    g_autofree char *layout = get_raw(c, g, "layout");
+    if (layout) {
+        r->layout = pms_model_layout(c->m, layout);
+        if (!r->layout)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, "layout", "no [layout %s] in this file", layout);
+    }
+    return TRUE;
+}
+
+/* ---- [modifier NAME] ---- */
+
+static gboolean
+parse_modifier(Ctx *c, const char *g, const char *name, PmsModifier *mod, GError **error)
+{
+    static const char *const allowed[] = {"type", "range", "register", "field", "desc", NULL};
+    mod->name = g_ascii_strdown(name, -1);
+    mod->source_line = pms_keyscan_group_line(&c->scan, g);
+    if (!check_keys(c, g, allowed, NULL, error))
+        return FALSE;
+    g_autofree char *type = get_raw(c, g, "type");
+    if (!type)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'type'");
+    if (strcmp(type, "bool") == 0)
+        mod->type = PMS_MOD_BOOL;
+    else if (strcmp(type, "int") == 0)
+        mod->type = PMS_MOD_INT;
+    else
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "type", "expected bool or int, got '%s'", type);
+    g_autofree char *range = get_raw(c, g, "range");
+    mod->min = 0;
+    mod->max = 1;
+    if (!range && mod->type == PMS_MOD_INT)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'range' (required for int modifiers)");
+    if (range) {
+        g_auto(GStrv) p = g_strsplit(range, ":", 3);
+        if (g_strv_length(p) != 2 || !pms_parse_u64(g_strstrip(p[0]), &mod->min)
+            || !pms_parse_u64(g_strstrip(p[1]), &mod->max) || mod->min > mod->max
+            || (mod->type == PMS_MOD_BOOL && mod->max > 1))
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, "range",
+                        "expected MIN:MAX with MIN <= MAX (bool: within 0:1), got '%s'", range);
+    }
+    g_autofree char *reg = get_raw(c, g, "register");
+    PmsRegKind kind;
+    if (!reg)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'register'");
+    if (!pms_reg_kind_from_name(reg, &kind))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "register", "unknown register kind '%s'", reg);
+    mod->reg_kind = g_ascii_strdown(reg, -1);
+    mod->field = get_raw(c, g, "field");
+    if (!mod->field)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'field'");
+    return get_text(c, g, "desc", FALSE, &mod->desc, error);
+}
+
+/* ---- [event NAME] ---- */
+
+static gint
+find_group(const PmsEvent *e, const char *name)
+{
+    for (guint i = 0; i < e->n_groups; i++)
+        if (g_ascii_strcasecmp(e->groups[i].name, name) == 0)
+            return (gint)i;
+    return -1;
+}
+
+static gboolean
+parse_group_words(Ctx *c, const char *g, const char *key, PmsUmaskGroup *grp, GError **error)
+{
+    g_autofree char *v = get_raw(c, g, key);
+    g_auto(GStrv) words = g_strsplit_set(v, " \t", -1);
+    for (guint i = 0; words[i]; i++) {
+        if (!*words[i] || strcmp(words[i], "optional") == 0)
+            continue;
+        if (strcmp(words[i], "required") == 0)
+            grp->required = TRUE;
+        else if (strcmp(words[i], "exclusive") == 0)
+            grp->exclusive = TRUE;
+        else
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
+                        "unknown group word '%s'; expected required, optional or exclusive", words[i]);
+    }
+    return TRUE;
+}
+
+/* The unnamed group: declared by a "group" key or created by its first member. */
+static guint
+unnamed_group(PmsEvent *e, guint capacity)
+{
+    gint i = find_group(e, "");
+    if (i >= 0)
+        return (guint)i;
+    g_assert(e->n_groups < capacity);
+    PmsUmaskGroup *grp = &e->groups[e->n_groups];
+    grp->name = g_strdup("");
+    grp->required = TRUE;
+    return e->n_groups++;
+}
+
+/* "code=0x3c", "counters=0x3", "fixed=0x2": per-umask overrides. */
+static gboolean
+parse_override(const char *word, PmsUmask *u, gboolean *matched)
+{
+    guint64 v;
+    *matched = TRUE;
+    if (g_str_has_prefix(word, "code="))
+        return pms_parse_u64(word + 5, &v) && v <= 0xff && ((u->code = (gint)v), TRUE);
+    if (g_str_has_prefix(word, "counters="))
+        return pms_parse_u64(word + 9, &u->counters);
+    if (g_str_has_prefix(word, "fixed="))
+        return pms_parse_u64(word + 6, &v) && v <= G_MAXUINT32 && ((u->fixed = (guint32)v), TRUE);
+    *matched = FALSE;
+    return TRUE;
+}
+
+static gboolean
+parse_forced(const char *word, PmsUmask *u, gboolean *matched)
+{
+    static const struct { const char *prefix; gsize off; guint64 max; } forced[] = {
+        {"c=", G_STRUCT_OFFSET(PmsUmask, cmask), 255},
+        {"i=", G_STRUCT_OFFSET(PmsUmask, inv), 1},
+        {"e=", G_STRUCT_OFFSET(PmsUmask, edge), 1},
+        {"t=", G_STRUCT_OFFSET(PmsUmask, any), 1},
+    };
+    *matched = FALSE;
+    for (guint i = 0; i < G_N_ELEMENTS(forced); i++)
+        if (g_str_has_prefix(word, forced[i].prefix)) {
+            guint64 v;
+            *matched = TRUE;
+            if (!pms_parse_u64(word + 2, &v) || v > forced[i].max)
+                return FALSE;
+            G_STRUCT_MEMBER(gint, u, forced[i].off) = (gint)v;
+            return TRUE;
+        }
+    return TRUE;
+}
+
+static gboolean
+parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e, guint group_cap, GError **error)
+{
+    const char *uname = key + strlen("umask.");
+    if (!name_ok(uname))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, key, "bad unit mask name '%s'", uname);
+    if (g_hash_table_contains(e->umask_index, uname))
+        return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, key,
+                    "unit mask %s declared twice (names are case-insensitive)", uname);
+    PmsUmask *u = &e->umasks[e->n_umasks];
+    u->name = g_ascii_strup(uname, -1);
+    u->cmask = u->inv = u->edge = u->any = u->code = -1;
+    u->counters = e->counters;
+    u->fixed = e->fixed;
+    u->source_line = pms_keyscan_key_line(&c->scan, g, key);
+    e->n_umasks++;
+    g_hash_table_insert(e->umask_index, u->name, GUINT_TO_POINTER(e->n_umasks));
+
+    g_autofree char *v = get_raw(c, g, key);
+    g_auto(GStrv) words = g_strsplit_set(v, " \t", -1);
+    if (!words[0] || !pms_parse_u64(words[0], &u->value))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
+                    "expected 'VALUE [group=G] [default] [excl] [override] [c=N i=N e=N t=N] [equiv=ALIAS]', got '%s'", v);
+    const char *gname = "";
+    for (guint i = 1; words[i]; i++) {
+        const char *w = words[i];
+        gboolean forced;
+        if (!*w)
+            continue;
+        if (strcmp(w, "default") == 0)
+            u->flags |= PMS_UMASK_DEFAULT;
+        else if (strcmp(w, "excl") == 0)
+            u->flags |= PMS_UMASK_EXCL;
+        else if (strcmp(w, "override") == 0)
+            u->flags |= PMS_UMASK_OVERRIDE;
+        else if (strcmp(w, "dup") == 0)
+            u->flags |= PMS_UMASK_DUP;
+        else if (strcmp(w, "ldlat") == 0)
+            u->flags |= PMS_UMASK_LDLAT;
+        else if (g_str_has_prefix(w, "group="))
+            gname = w + strlen("group=");
+        else if (g_str_has_prefix(w, "equiv=") && w[6] && !u->equiv)
+            u->equiv = g_strdup(w + strlen("equiv="));
+        else if (!parse_override(w, u, &forced))
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
+                        "bad override '%s': expected code=0..0xff, counters=MASK or fixed=MASK", w);
+        else if (forced)
+            continue;
+        else if (!parse_forced(w, u, &forced))
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
+                        "bad forced modifier '%s': expected c=0..255, i/e/t=0..1", w);
+        else if (!forced)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
+                        "unknown word '%s'; expected group=G, default, excl, override, dup, ldlat, c=N, i=N, e=N, t=N, equiv=ALIAS, code=N, counters=M or fixed=M", w);
+    }
+    if (*gname) {
+        gint gi = find_group(e, gname);
+        if (gi < 0)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
+                        "group '%s' is not declared (add 'group.%s = required|optional [exclusive]')", gname, gname);
+        u->group = (guint)gi;
+    } else {
+        u->group = unnamed_group(e, group_cap);
+    }
+    return TRUE;
+}
+
+static gboolean
+parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error)
+{
+    static const char *const allowed[] = {
+        "code", "base_umask", "counters", "fixed", "flags", "extra", "match", "desc", "group",
+        "equiv", NULL};
+    static const char *const prefixes[] = {"umask.", "desc.", "group.", NULL};
+    if (!name_ok(name))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL,
+                    "bad event name '%s': expected letters, digits, '_', '-', '.'", name);
+    e->name = g_ascii_strup(name, -1);
+    e->source_line = pms_keyscan_group_line(&c->scan, g);
+    e->umask_index = pms_ci_index_new();
+    if (!check_keys(c, g, allowed, prefixes, error))
+        return FALSE;
+    guint64 all_gp = c->m->n_gp >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << c->m->n_gp) - 1;
+    guint code, base, fixed;
+    if (!get_uint(c, g, "code", TRUE, 0, G_MAXUINT32, &code, error)
+        || !get_uint(c, g, "base_umask", FALSE, 0, G_MAXUINT32, &base, error)
+        || !get_u64(c, g, "counters", FALSE, all_gp, G_MAXUINT64, &e->counters, error)
+        || !get_uint(c, g, "fixed", FALSE, 0, G_MAXUINT32, &fixed, error)
+        || !get_text(c, g, "desc", FALSE, &e->desc, error))
+        return FALSE;
+    e->code = code;
+    e->base_umask = base;
+    e->fixed = fixed;
+
+    g_autofree char *flags = get_raw(c, g, "flags");
+    if (flags) {
+        g_auto(GStrv) words = g_strsplit_set(flags, " \t,", -1);
+        for (guint i = 0; words[i]; i++) {
+            if (!*words[i])
+                continue;
+            if (strcmp(words[i], "offcore") == 0)
+                e->flags |= PMS_EVENT_OFFCORE;
+            else if (strcmp(words[i], "ldlat") == 0)
+                e->flags |= PMS_EVENT_LDLAT;
+            else if (strcmp(words[i], "pebs") == 0)
+                e->flags |= PMS_EVENT_PEBS;
+            else if (strcmp(words[i], "fixed_only") == 0)
+                e->flags |= PMS_EVENT_FIXED_ONLY;
+            else if (strcmp(words[i], "dup") == 0)
+                e->flags |= PMS_EVENT_DUP;
+            else
+                return fail(c, error, PMS_MODEL_ERROR_KEY, g, "flags",
+                            "unknown flag '%s'; expected offcore, ldlat, pebs, fixed_only or dup", words[i]);
+        }
+    }
+    g_autofree char *match = get_raw(c, g, "match");
+    if (!match || strcmp(match, "bits") == 0)
+        e->match = PMS_MATCH_BITS;
+    else if (strcmp(match, "exact") == 0)
+        e->match = PMS_MATCH_EXACT;
+    else
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "match", "expected bits or exact, got '%s'", match);
+    e->equiv = get_raw(c, g, "equiv");
+    e->extra_reg = get_raw(c, g, "extra");
+    if (e->extra_reg) {
+        char *up = g_ascii_strup(e->extra_reg, -1);
+        g_free(e->extra_reg);
+        e->extra_reg = up;
+    }
+
+    /* Groups first (any key order), then unit masks in file order. */
+    g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
+    guint n = g_strv_length(keys);
+    guint cap = n + 1;
+    e->groups = g_new0(PmsUmaskGroup, cap);
+    e->umasks = g_new0(PmsUmask, n);
+    for (guint i = 0; i < n; i++) {
+        const char *gn;
+        if (strcmp(keys[i], "group") == 0)
+            gn = "";
+        else if (g_str_has_prefix(keys[i], "group."))
+            gn = keys[i] + strlen("group.");
+        else
+            continue;
+        if (*gn && !name_ok(gn))
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[i], "bad group name '%s'", gn);
+        if (find_group(e, gn) >= 0)
+            return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, keys[i],
+                        "group '%s' declared twice (names are case-insensitive)", gn);
+        PmsUmaskGroup *grp = &e->groups[e->n_groups++];
+        grp->name = g_strdup(gn);
+        if (!parse_group_words(c, g, keys[i], grp, error))
+            return FALSE;
+    }
+    for (guint i = 0; i < n; i++)
+        if (g_str_has_prefix(keys[i], "umask.") && !parse_umask(c, g, keys[i], e, cap, error))
+            return FALSE;
+    for (guint i = 0; i < n; i++) {
+        if (!g_str_has_prefix(keys[i], "desc."))
+            continue;
+        PmsUmask *u = (PmsUmask *)pms_event_umask(e, keys[i] + strlen("desc."));
+        if (!u)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[i],
+                        "no unit mask %s in this event", keys[i] + strlen("desc."));
+        if (!get_text(c, g, keys[i], FALSE, &u->desc, error))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* ---- the file ---- */
+
+typedef enum { G_PMU, G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT, G_N } GroupKind;
+
+static gboolean
+classify(const char *group, GroupKind *kind, const char **name)
+{
+    static const char *const prefixes[] = {
+        [G_LAYOUT] = "layout ", [G_REGISTER] = "register ",
+        [G_MODIFIER] = "modifier ", [G_EVENT] = "event "};
+    if (strcmp(group, "pmu") == 0) {
+        *kind = G_PMU;
+        return TRUE;
+    }
+    if (strcmp(group, "options") == 0) {
+        *kind = G_OPTIONS;
+        return TRUE;
+    }
+    for (guint k = G_LAYOUT; k <= G_EVENT; k++)
+        if (g_str_has_prefix(group, prefixes[k])) {
+            *name = group + strlen(prefixes[k]);
+            while (**name == ' ')
+                (*name)++;
+            if (!**name)
+                return FALSE;
+            *kind = (GroupKind)k;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+static gboolean
+load(Ctx *c, GError **error)
+{
+    PmsModel *m = c->m;
+    gsize n_groups = 0;
+    g_auto(GStrv) groups = g_key_file_get_groups(c->kf, &n_groups);
+    const char **names = g_new0(const char *, n_groups + 1);
+    GroupKind *kinds = g_new0(GroupKind, n_groups + 1);
+    guint count[G_N] = {0};
+    gboolean ok = TRUE;
+    for (gsize i = 0; i < n_groups && ok; i++) {
+        if (!classify(groups[i], &kinds[i], &names[i]))
+            ok = fail(c, error, PMS_MODEL_ERROR_KEY, groups[i], NULL,
+                      "unknown group; expected [pmu], [options], [layout NAME], [register NAME], "
+                      "[modifier NAME] or [event NAME]");
+        else
+            count[kinds[i]]++;
+    }
+    if (ok)
+        ok = parse_header(c, error);
+
+    m->layouts = g_new0(PmsLayout, count[G_LAYOUT]);
+    m->regs = g_new0(PmsRegister, count[G_REGISTER]);
+    m->mods = g_new0(PmsModifier, count[G_MODIFIER]);
+    m->events = g_new0(PmsEvent, count[G_EVENT]);
+    m->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+
+    /* Layouts before registers (registers name them); the rest in file order. */
+    static const GroupKind order[] = {G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT};
+    for (guint o = 0; o < G_N_ELEMENTS(order) && ok; o++) {
+        for (gsize i = 0; i < n_groups && ok; i++) {
+            if (kinds[i] != order[o])
+                continue;
+            const char *g = groups[i];
+            switch (kinds[i]) {
+            case G_OPTIONS: {
+                g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
+                for (guint k = 0; keys && keys[k]; k++)
+                    g_hash_table_insert(m->options, g_strdup(keys[k]), get_raw(c, g, keys[k]));
+                break;
+            }
+            case G_LAYOUT: {
+                PmsLayout *l = &m->layouts[m->n_layouts++];
+                ok = parse_layout(c, g, names[i], l, error);
+                if (ok && g_hash_table_contains(m->layout_index, l->name))
+                    ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "layout %s declared twice", l->name);
+                if (ok)
+                    g_hash_table_insert(m->layout_index, l->name, GUINT_TO_POINTER(m->n_layouts));
+                break;
+            }
+            case G_REGISTER: {
+                PmsRegister *r = &m->regs[m->n_regs++];
+                ok = name_ok(names[i]) ? parse_register(c, g, names[i], r, error)
+                   : fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i]);
+                if (ok && g_hash_table_contains(m->reg_name_index, r->name))
+                    ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "register %s declared twice", r->name);
+                if (ok) {
+                    g_hash_table_insert(m->reg_name_index, r->name, GUINT_TO_POINTER(m->n_regs));
+                    /* A repeated address keeps the first register; the lint reports it. */
+                    if (!g_hash_table_contains(m->reg_index, GUINT_TO_POINTER(r->address)))
+                        g_hash_table_insert(m->reg_index, GUINT_TO_POINTER(r->address),
+                                            GUINT_TO_POINTER(m->n_regs));
+                }
+                break;
+            }
+            case G_MODIFIER: {
+                PmsModifier *mod = &m->mods[m->n_mods++];
+                ok = parse_modifier(c, g, names[i], mod, error);
+                if (ok && g_hash_table_contains(m->mod_index, mod->name))
+                    ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "modifier %s declared twice", mod->name);
+                if (ok)
+                    g_hash_table_insert(m->mod_index, mod->name, GUINT_TO_POINTER(m->n_mods));
+                break;
+            }
+            case G_EVENT: {
+                PmsEvent *e = &m->events[m->n_events++];
+                ok = parse_event(c, g, names[i], e, error);
+                if (ok && g_hash_table_contains(m->event_index, e->name))
+                    ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL,
+                              "event %s declared twice (names are case-insensitive)", e->name);
+                if (ok)
+                    g_hash_table_insert(m->event_index, e->name, GUINT_TO_POINTER(m->n_events));
+                break;
+            }
+            default:
+                break;
+            }
+        }
+    }
+    g_free(names);
+    g_free(kinds);
+    return ok;
+}
+
+PmsModel *
+pms_model_load_data(const char *data, gsize len, const char *source, GError **error)
+{
+    g_return_val_if_fail(data != NULL || len == 0, NULL);
+    if (!source)
+        source = "<model>";
+    Ctx c = {0};
+    if (!pms_keyscan_run(&c.scan, data ? data : "", len, source, error)) {
+        pms_keyscan_clear(&c.scan);
+        return NULL;
+    }
+    c.kf = g_key_file_new();
+    g_autoptr(GError) kerr = NULL;
+    if (!g_key_file_load_from_data(c.kf, data ? data : "", len, G_KEY_FILE_NONE, &kerr)) {
+        /* The scan catches what GKeyFile rejects; this is a last resort. */
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_PARSE, "%s:1: %s", source, kerr->message);
+        g_key_file_free(c.kf);
+        pms_keyscan_clear(&c.scan);
+        return NULL;
+    }
+    c.m = g_new0(PmsModel, 1);
+    c.m->source = g_strdup(source);
+    c.m->event_index = pms_ci_index_new();
+    c.m->reg_name_index = pms_ci_index_new();
+    c.m->mod_index = pms_ci_index_new();
+    c.m->layout_index = pms_ci_index_new();
+    c.m->reg_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    gboolean ok = load(&c, error);
+    g_key_file_free(c.kf);
+    pms_keyscan_clear(&c.scan);
+    if (!ok) {
+        pms_model_free(c.m);
+        return NULL;
+    }
+    return c.m;
+}
+
+PmsModel *
+pms_model_load_file(const char *path, GError **error)
+{
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    g_autoptr(GError) e = NULL;
+    if (!g_file_get_contents(path, &data, &len, &e)) {
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND, "%s: cannot read model: %s",
+                    path, e->message);
+        return NULL;
+    }
+    return pms_model_load_data(data, len, path, error);
+}

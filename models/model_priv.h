@@ -1,0 +1,13 @@
+/* pmusim models — helpers shared by the files of models/ (not installed). */
+#pragma once
+#include <glib.h>
+#include "model.h"
+
+/* Case-insensitive (ASCII) string hashing for the name indexes, so lookups
+ * never allocate an upper-cased copy. */
+guint pms_ci_hash(gconstpointer key);
+gboolean pms_ci_equal(gconstpointer a, gconstpointer b);
+GHashTable *pms_ci_index_new(void);
+
+/* "0x1f" or "31" -> value; FALSE on anything else (sign, junk, overflow). */
+gboolean pms_parse_u64(const char *text, guint64 *out);

@@ -1,0 +1,264 @@
+/* pmusim models — lookups, field access, names of enums, freeing. */
+#include <string.h>
+#include "model.h"
+#include "model_priv.h"
+
+G_DEFINE_QUARK(pms-model-error-quark, pms_model_error)
+
+guint
+pms_ci_hash(gconstpointer key)
+{
+    guint h = 5381;
+    for (const char *p = key; *p; p++)
+        h = h * 33 + (guint)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);  /* inline: hot in encoding */
+    return h;
+}
+
+gboolean
+pms_ci_equal(gconstpointer a, gconstpointer b)
+{
+    return g_ascii_strcasecmp(a, b) == 0;
+}
+
+GHashTable *
+pms_ci_index_new(void)
+{
+    /* Keys point into the model's own strings: no key destroy function. */
+    return g_hash_table_new(pms_ci_hash, pms_ci_equal);
+}
+
+gboolean
+pms_parse_u64(const char *text, guint64 *out)
+{
+    if (!text || !*text)
+        return FALSE;
+    guint base = 10;
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        base = 16;
+        text += 2;
+        if (!*text)
+            return FALSE;
+    }
+    for (const char *p = text; *p; p++)
+        if (!(base == 16 ? g_ascii_isxdigit(*p) : g_ascii_isdigit(*p)))
+            return FALSE;
+    return g_ascii_string_to_unsigned(text, base, 0, G_MAXUINT64, out, NULL);
+}
+
+static const char *const reg_kind_names[] = {
+    [PMS_REG_EVTSEL] = "evtsel",
+    [PMS_REG_PMC] = "pmc",
+    [PMS_REG_A_PMC] = "a_pmc",
+    [PMS_REG_FIXED_CTR] = "fixed_ctr",
+    [PMS_REG_FIXED_CTRL] = "fixed_ctrl",
+    [PMS_REG_GLOBAL_CTRL] = "global_ctrl",
+    [PMS_REG_GLOBAL_STATUS] = "global_status",
+    [PMS_REG_GLOBAL_OVF_CTRL] = "global_ovf_ctrl",
+    [PMS_REG_GLOBAL_STATUS_RESET] = "global_status_reset",
+    [PMS_REG_GLOBAL_STATUS_SET] = "global_status_set",
+    [PMS_REG_GLOBAL_INUSE] = "global_inuse",
+    [PMS_REG_OFFCORE_RSP] = "offcore_rsp",
+    [PMS_REG_PEBS_ENABLE] = "pebs_enable",
+    [PMS_REG_PEBS_LD_LAT] = "pebs_ld_lat",
+    [PMS_REG_LBR_SELECT] = "lbr_select",
+    [PMS_REG_DEBUGCTL] = "debugctl",
+    [PMS_REG_PERF_CAPABILITIES] = "perf_capabilities",
+    [PMS_REG_BOX_CTRL] = "box_ctrl",
+    [PMS_REG_BOX_STATUS] = "box_status",
+    [PMS_REG_BOX_OVF_CTRL] = "box_ovf_ctrl",
+    [PMS_REG_MATCH] = "match",
+    [PMS_REG_IA64_PMC] = "ia64_pmc",
+    [PMS_REG_IA64_PMD] = "ia64_pmd",
+    [PMS_REG_IA64_IBR] = "ia64_ibr",
+    [PMS_REG_IA64_DBR] = "ia64_dbr",
+    [PMS_REG_OTHER] = "other",
+};
+
+const char *
+pms_reg_kind_name(PmsRegKind kind)
+{
+    if ((guint)kind >= G_N_ELEMENTS(reg_kind_names))
+        return NULL;
+    return reg_kind_names[kind];
+}
+
+gboolean
+pms_reg_kind_from_name(const char *name, PmsRegKind *kind)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(reg_kind_names); i++)
+        if (reg_kind_names[i] && g_ascii_strcasecmp(name, reg_kind_names[i]) == 0) {
+            *kind = (PmsRegKind)i;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+const char *
+pms_arch_name(PmsArch arch)
+{
+    switch (arch) {
+    case PMS_ARCH_X86_CORE: return "x86_core";
+    case PMS_ARCH_X86_UNCORE: return "x86_uncore";
+    case PMS_ARCH_NHMEX_CBOX: return "nhmex_cbox";
+    case PMS_ARCH_IA64: return "ia64";
+    }
+    return NULL;
+}
+
+static gconstpointer
+index_get(GHashTable *index, gconstpointer key)
+{
+    if (!index || !key)
+        return NULL;
+    guint i = GPOINTER_TO_UINT(g_hash_table_lookup(index, key));
+    return GUINT_TO_POINTER(i);
+}
+
+const PmsEvent *
+pms_model_event(const PmsModel *m, const char *name)
+{
+    guint i = GPOINTER_TO_UINT(index_get(m->event_index, name));
+    return i ? &m->events[i - 1] : NULL;
+}
+
+const PmsUmask *
+pms_event_umask(const PmsEvent *ev, const char *name)
+{
+    guint i = GPOINTER_TO_UINT(index_get(ev->umask_index, name));
+    return i ? &ev->umasks[i - 1] : NULL;
+}
+
+const PmsModifier *
+pms_model_modifier(const PmsModel *m, const char *name)
+{
+    guint i = GPOINTER_TO_UINT(index_get(m->mod_index, name));
+    return i ? &m->mods[i - 1] : NULL;
+}
+
+const PmsRegister *
+pms_model_reg_by_addr(const PmsModel *m, guint32 address)
+{
+    guint i = GPOINTER_TO_UINT(g_hash_table_lookup(m->reg_index, GUINT_TO_POINTER(address)));
+    return i ? &m->regs[i - 1] : NULL;
+}
+
+const PmsRegister *
+pms_model_reg_by_name(const PmsModel *m, const char *name)
+{
+    guint i = GPOINTER_TO_UINT(index_get(m->reg_name_index, name));
+    return i ? &m->regs[i - 1] : NULL;
+}
+
+const PmsRegister *
+pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, guint index)
+{
+    /* A model has a few dozen registers; callers resolve once per setup. */
+    for (guint i = 0; i < m->n_regs; i++)
+        if (m->regs[i].kind == kind && m->regs[i].index == index)
+            return &m->regs[i];
+    return NULL;
+}
+
+const PmsLayout *
+pms_model_layout(const PmsModel *m, const char *name)
+{
+    guint i = GPOINTER_TO_UINT(index_get(m->layout_index, name));
+    return i ? &m->layouts[i - 1] : NULL;
+}
+
+const PmsField *
+pms_layout_field(const PmsLayout *l, const char *name)
+{
+    if (!l || !name)
+        return NULL;
+    for (guint i = 0; i < l->n_fields; i++)
+        if (g_ascii_strcasecmp(l->fields[i].name, name) == 0)
+            return &l->fields[i];
+    return NULL;
+}
+
+const char *
+pms_model_option(const PmsModel *m, const char *key, const char *fallback)
+{
+    const char *v = m->options ? g_hash_table_lookup(m->options, key) : NULL;
+    return v ? v : fallback;
+}
+
+static guint64
+field_mask(const PmsField *f)
+{
+    return f->width >= 64 ? G_MAXUINT64 : ((G_GUINT64_CONSTANT(1) << f->width) - 1);
+}
+
+guint64
+pms_field_get(const PmsField *f, guint64 reg)
+{
+    return (reg >> f->shift) & field_mask(f);
+}
+
+guint64
+pms_field_set(const PmsField *f, guint64 reg, guint64 value)
+{
+    guint64 m = field_mask(f) << f->shift;
+    return (reg & ~m) | ((value << f->shift) & m);
+}
+
+static void
+event_clear(PmsEvent *e)
+{
+    g_free(e->name);
+    g_free(e->extra_reg);
+    g_free(e->desc);
+    g_free(e->equiv);
+    for (guint i = 0; i < e->n_umasks; i++) {
+        g_free(e->umasks[i].name);
+        g_free(e->umasks[i].desc);
+        g_free(e->umasks[i].equiv);
+    }
+    g_free(e->umasks);
+    for (guint i = 0; i < e->n_groups; i++)
+        g_free(e->groups[i].name);
+    g_free(e->groups);
+    if (e->umask_index)
+        g_hash_table_unref(e->umask_index);
+}
+
+void
+pms_model_free(PmsModel *m)
+{
+    if (!m)
+        return;
+    g_free(m->name);
+    g_free(m->desc);
+    g_free(m->source);
+    g_free(m->offcore_style);
+    for (guint i = 0; i < m->n_layouts; i++) {
+        for (guint j = 0; j < m->layouts[i].n_fields; j++)
+            g_free(m->layouts[i].fields[j].name);
+        g_free(m->layouts[i].fields);
+        g_free(m->layouts[i].name);
+    }
+    g_free(m->layouts);
+    for (guint i = 0; i < m->n_regs; i++)
+        g_free(m->regs[i].name);
+    g_free(m->regs);
+    for (guint i = 0; i < m->n_mods; i++) {
+        g_free(m->mods[i].name);
+        g_free(m->mods[i].reg_kind);
+        g_free(m->mods[i].field);
+        g_free(m->mods[i].desc);
+    }
+    g_free(m->mods);
+    for (guint i = 0; i < m->n_events; i++)
+        event_clear(&m->events[i]);
+    g_free(m->events);
+    g_clear_pointer(&m->event_index, g_hash_table_unref);
+    g_clear_pointer(&m->reg_index, g_hash_table_unref);
+    g_clear_pointer(&m->options, g_hash_table_unref);
+    g_clear_pointer(&m->reg_name_index, g_hash_table_unref);
+    g_clear_pointer(&m->mod_index, g_hash_table_unref);
+    g_clear_pointer(&m->layout_index, g_hash_table_unref);
+    if (m->enc_cache_free)
+        m->enc_cache_free(m->enc_cache);
+    g_free(m);
+}

@@ -1,0 +1,630 @@
+/* models/tests — loader, lookups, options, model set and lint.
+ *
+ * The test-only model tiny.pmu (path passed as argv[1]) provides the facts the
+ * lookups are checked against; malformed variants are built in memory from
+ * small snippets so each failure names the exact line it should. */
+#include <string.h>
+#include <glib/gstdio.h>
+#include <CUnit/CUnit.h>
+#include "cu_tap.h"
+#include "model.h"
+
+static const char *tiny_path;
+
+/* A minimal valid header used by the snippets below. */
+#define HDR "[pmu]\nname = t\narch = x86_core\ngp_counters = 2\nfixed_counters = 1\n"
+
+static PmsModel *
+load_text(const char *text, GError **error)
+{
+    return pms_model_load_data(text, strlen(text), "snippet.pmu", error);
+}
+
+/* Loading `text` must fail, and the message must contain every needle. */
+static void
+expect_error(const char *text, int code, const char *const *needles)
+{
+    g_autoptr(GError) err = NULL;
+    PmsModel *m = load_text(text, &err);
+    if (m)
+        fprintf(stderr, "# unexpectedly loaded: %s\n", text);
+    CU_ASSERT_PTR_NULL(m);
+    pms_model_free(m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    if (!g_error_matches(err, PMS_MODEL_ERROR, code))
+        fprintf(stderr, "# '%s': code %d, expected %d\n", err->message, err->code, code);
+    CU_ASSERT_TRUE(g_error_matches(err, PMS_MODEL_ERROR, code));
+    for (guint i = 0; needles[i]; i++) {
+        gboolean found = strstr(err->message, needles[i]) != NULL;
+        if (!found)
+            fprintf(stderr, "# message '%s' lacks '%s'\n", err->message, needles[i]);
+        CU_ASSERT_TRUE(found);
+    }
+}
+
+#define EXPECT_ERROR(text, code, ...) \
+    expect_error(text, code, (const char *const[]){__VA_ARGS__, NULL})
+
+/* ---- good input ---- */
+
+static void
+test_tiny_header(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_STRING_EQUAL(m->name, "tiny");
+    CU_ASSERT_EQUAL(m->arch, PMS_ARCH_X86_CORE);
+    CU_ASSERT_EQUAL(m->version, 3);
+    CU_ASSERT_TRUE(m->smt);
+    CU_ASSERT_EQUAL(m->n_gp, 2);
+    CU_ASSERT_EQUAL(m->gp_width, 48);
+    CU_ASSERT_EQUAL(m->n_fixed, 1);
+    CU_ASSERT_TRUE(m->edge_needs_cmask);
+    CU_ASSERT_STRING_EQUAL(m->offcore_style, "nhm");
+    CU_ASSERT_STRING_EQUAL(m->source, tiny_path);
+    CU_ASSERT_EQUAL(m->n_events, 7);
+}
+
+static void
+test_tiny_lookups(void)
+{
+    g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+
+    const PmsEvent *e = pms_model_event(m, "inst_retired");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_PTR_EQUAL(e, pms_model_event(m, "INST_RETIRED"));
+    CU_ASSERT_PTR_NULL(pms_model_event(m, "NO_SUCH"));
+    CU_ASSERT_EQUAL(e->code, 0xc0);
+    CU_ASSERT_EQUAL(e->fixed, 0x1);
+    CU_ASSERT_EQUAL(e->counters, 0x3); /* default: every generic counter */
+    CU_ASSERT_EQUAL(e->flags, PMS_EVENT_PEBS);
+    CU_ASSERT_EQUAL(e->match, PMS_MATCH_EXACT);
+    CU_ASSERT_STRING_EQUAL(e->desc, "instructions retired");
+    const PmsUmask *u = pms_event_umask(e, "any_p");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    CU_ASSERT_EQUAL(u->flags, PMS_UMASK_DEFAULT);
+    CU_ASSERT_EQUAL(u->cmask, -1);
+    CU_ASSERT_PTR_NULL(pms_event_umask(e, "ANY"));
+
+    e = pms_model_event(m, "UOPS");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_EQUAL(e->n_umasks, 3);
+    CU_ASSERT_EQUAL(e->n_groups, 1);
+    CU_ASSERT_TRUE(e->groups[0].required);
+    CU_ASSERT_FALSE(e->groups[0].exclusive);
+    u = pms_event_umask(e, "STALL");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    CU_ASSERT_EQUAL(u->value, 0x01);
+    CU_ASSERT_EQUAL(u->cmask, 1);
+    CU_ASSERT_EQUAL(u->inv, 1);
+    CU_ASSERT_EQUAL(u->edge, -1);
+    CU_ASSERT_EQUAL(u->any, -1);
+    CU_ASSERT_EQUAL(u->flags, PMS_UMASK_EXCL);
+    CU_ASSERT_STRING_EQUAL(u->equiv, "A:c=1:i=1");
+    CU_ASSERT_STRING_EQUAL(pms_event_umask(e, "A")->desc, "first kind of uop");
+
+    e = pms_model_event(m, "MODE");
+    CU_ASSERT_TRUE(e->groups[0].exclusive);
+
+    e = pms_model_event(m, "CYCLES");
+    CU_ASSERT_EQUAL(e->counters, 0x1);
+    CU_ASSERT_EQUAL(e->n_umasks, 0);
+
+    e = pms_model_event(m, "LD_LAT");
+    CU_ASSERT_EQUAL(e->base_umask, 0);
+    CU_ASSERT_EQUAL(pms_event_umask(e, "ABOVE")->flags, PMS_UMASK_DEFAULT | PMS_UMASK_LDLAT);
+    CU_ASSERT_EQUAL(e->flags, PMS_EVENT_LDLAT | PMS_EVENT_PEBS);
+    CU_ASSERT_STRING_EQUAL(e->extra_reg, "MSR_PEBS_LD_LAT");
+
+    e = pms_model_event(m, "offcore_response_0");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_EQUAL(e->flags, PMS_EVENT_OFFCORE);
+    CU_ASSERT_EQUAL(e->n_groups, 2);
+    CU_ASSERT_STRING_EQUAL(e->groups[0].name, "request");
+    CU_ASSERT_STRING_EQUAL(e->groups[1].name, "response");
+    u = pms_event_umask(e, "ANY_RESPONSE");
+    CU_ASSERT_EQUAL(u->value, 0xff00);
+    CU_ASSERT_EQUAL(u->group, 1);
+    CU_ASSERT_EQUAL(u->flags, PMS_UMASK_DEFAULT | PMS_UMASK_OVERRIDE);
+    CU_ASSERT_EQUAL(pms_event_umask(e, "DMND_RFO")->group, 0);
+
+    e = pms_model_event(m, "INSTRUCTIONS_RETIRED");
+    CU_ASSERT_STRING_EQUAL(e->equiv, "INST_RETIRED:ANY_P");
+    CU_ASSERT_EQUAL(e->flags, PMS_EVENT_DUP);
+}
+
+static void
+test_tiny_registers(void)
+{
+    g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    const PmsRegister *r = pms_model_reg_by_addr(m, 0x187);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_STRING_EQUAL(r->name, "IA32_PERFEVTSEL1");
+    CU_ASSERT_EQUAL(r->kind, PMS_REG_EVTSEL);
+    CU_ASSERT_EQUAL(r->index, 1);
+    CU_ASSERT_EQUAL(r->width, 64);
+    CU_ASSERT_EQUAL(r->writable, 0xffffffff);
+    CU_ASSERT_PTR_EQUAL(r->layout, pms_model_layout(m, "EVTSEL"));
+    CU_ASSERT_PTR_EQUAL(r, pms_model_reg_by_name(m, "ia32_perfevtsel1"));
+    CU_ASSERT_PTR_EQUAL(r, pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 1));
+    CU_ASSERT_PTR_NULL(pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 2));
+    CU_ASSERT_PTR_NULL(pms_model_reg_by_addr(m, 0x188));
+    CU_ASSERT_PTR_NULL(pms_model_reg_by_name(m, "IA32_PERFEVTSEL2"));
+
+    r = pms_model_reg_by_name(m, "IA32_PERF_GLOBAL_STATUS");
+    CU_ASSERT_TRUE(r->readonly);
+    CU_ASSERT_EQUAL(r->writable, G_MAXUINT64); /* default */
+    CU_ASSERT_PTR_NULL(r->layout);
+    r = pms_model_reg_by_name(m, "IA32_PMC1");
+    CU_ASSERT_EQUAL(r->width, 48);
+    CU_ASSERT_EQUAL(r->reset, 0);
+    CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "IA32_FIXED_CTR0")->reset, 0x5);
+}
+
+static void
+test_fields(void)
+{
+    g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    const PmsLayout *l = pms_model_layout(m, "evtsel");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    CU_ASSERT_PTR_NULL(pms_model_layout(m, "nope"));
+    const PmsField *cmask = pms_layout_field(l, "cmask");
+    const PmsField *usr = pms_layout_field(l, "USR");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cmask);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(usr);
+    CU_ASSERT_PTR_NULL(pms_layout_field(l, "nope"));
+    CU_ASSERT_PTR_NULL(pms_layout_field(NULL, "usr"));
+    CU_ASSERT_EQUAL(cmask->shift, 24);
+    CU_ASSERT_EQUAL(cmask->width, 8);
+    CU_ASSERT_EQUAL(usr->shift, 16);
+    CU_ASSERT_EQUAL(usr->width, 1);
+    /* value 0x1ff is truncated to the field; other bits are kept */
+    guint64 v = pms_field_set(cmask, 0xffULL, 0x1ff);
+    CU_ASSERT_EQUAL(v, 0xff0000ffULL);
+    CU_ASSERT_EQUAL(pms_field_get(cmask, v), 0xff);
+    v = pms_field_set(usr, v, 1);
+    CU_ASSERT_EQUAL(v, 0xff0100ffULL);
+    CU_ASSERT_EQUAL(pms_field_set(cmask, v, 0), 0x000100ffULL);
+    PmsField full = {.name = "all", .shift = 0, .width = 64};
+    CU_ASSERT_EQUAL(pms_field_get(&full, G_MAXUINT64), G_MAXUINT64);
+    CU_ASSERT_EQUAL(pms_field_set(&full, 0, 0x1234), 0x1234);
+}
+
+static void
+test_modifiers_and_options(void)
+{
+    g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(m->n_mods, 7);
+    const char *order[] = {"k", "u", "e", "i", "c", "t", "ldlat"};
+    for (guint i = 0; i < 7; i++)
+        CU_ASSERT_STRING_EQUAL(m->mods[i].name, order[i]);
+    const PmsModifier *c = pms_model_modifier(m, "C");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(c->type, PMS_MOD_INT);
+    CU_ASSERT_EQUAL(c->max, 255);
+    CU_ASSERT_STRING_EQUAL(c->reg_kind, "evtsel");
+    CU_ASSERT_STRING_EQUAL(c->field, "cmask");
+    const PmsModifier *ld = pms_model_modifier(m, "ldlat");
+    CU_ASSERT_EQUAL(ld->min, 3);
+    CU_ASSERT_EQUAL(ld->max, 65535);
+    CU_ASSERT_STRING_EQUAL(ld->reg_kind, "pebs_ld_lat");
+    const PmsModifier *k = pms_model_modifier(m, "k");
+    CU_ASSERT_EQUAL(k->type, PMS_MOD_BOOL);
+    CU_ASSERT_EQUAL(k->max, 1);
+    CU_ASSERT_STRING_EQUAL(k->desc, "count at privilege level 0");
+    CU_ASSERT_PTR_NULL(pms_model_modifier(m, "x"));
+
+    CU_ASSERT_STRING_EQUAL(pms_model_option(m, "cpl_gate", "x"), "post");
+    CU_ASSERT_STRING_EQUAL(pms_model_option(m, "anythread_combine", NULL), "sum");
+    CU_ASSERT_STRING_EQUAL(pms_model_option(m, "missing", "fallback"), "fallback");
+    CU_ASSERT_PTR_NULL(pms_model_option(m, "missing", NULL));
+}
+
+static void
+test_enum_names(void)
+{
+    PmsRegKind k;
+    CU_ASSERT_TRUE(pms_reg_kind_from_name("OFFCORE_RSP", &k));
+    CU_ASSERT_EQUAL(k, PMS_REG_OFFCORE_RSP);
+    CU_ASSERT_STRING_EQUAL(pms_reg_kind_name(PMS_REG_GLOBAL_INUSE), "global_inuse");
+    CU_ASSERT_FALSE(pms_reg_kind_from_name("bogus", &k));
+    CU_ASSERT_PTR_NULL(pms_reg_kind_name((PmsRegKind)999));
+    for (guint i = 0; i <= PMS_REG_OTHER; i++) {
+        CU_ASSERT_TRUE(pms_reg_kind_from_name(pms_reg_kind_name((PmsRegKind)i), &k));
+        CU_ASSERT_EQUAL(k, i);
+    }
+    CU_ASSERT_STRING_EQUAL(pms_arch_name(PMS_ARCH_IA64), "ia64");
+    CU_ASSERT_STRING_EQUAL(pms_arch_name(PMS_ARCH_X86_UNCORE), "x86_uncore");
+    CU_ASSERT_STRING_EQUAL(pms_arch_name(PMS_ARCH_NHMEX_CBOX), "nhmex_cbox");
+    CU_ASSERT_PTR_NULL(pms_arch_name((PmsArch)42));
+}
+
+static void
+test_minimal_and_defaults(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = load_text(
+        "# comment\n\n" HDR "offcore_style = none\n"
+        "[event E]\ncode = 0x10\nflags = fixed_only, dup\n"
+        "[event F]\ncode = 16\ngroup.a = optional exclusive\ngroup = optional\n"
+        "umask.X = 0x1 group=a\numask.Y = 0x2\n",
+        &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_PTR_NULL(m->offcore_style);
+    CU_ASSERT_FALSE(m->smt);
+    CU_ASSERT_EQUAL(m->version, 0);
+    const PmsEvent *e = pms_model_event(m, "E");
+    CU_ASSERT_EQUAL(e->flags, PMS_EVENT_FIXED_ONLY | PMS_EVENT_DUP);
+    CU_ASSERT_EQUAL(e->source_line, 9);
+    e = pms_model_event(m, "F");
+    CU_ASSERT_EQUAL(e->code, 16);
+    CU_ASSERT_EQUAL(e->n_groups, 2);
+    CU_ASSERT_TRUE(e->groups[0].exclusive);
+    CU_ASSERT_FALSE(e->groups[0].required);
+    CU_ASSERT_FALSE(e->groups[1].required);
+    CU_ASSERT_EQUAL(pms_event_umask(e, "Y")->group, 1);
+    CU_ASSERT_EQUAL(pms_event_umask(e, "Y")->source_line, 17);
+}
+
+/* ---- malformed input: every message names file:line and the key ---- */
+
+static void
+test_syntax_errors(void)
+{
+    EXPECT_ERROR("", PMS_MODEL_ERROR_KEY, "snippet.pmu:1:", "[pmu]");
+    EXPECT_ERROR("name = x\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:1:", "before the first");
+    EXPECT_ERROR(HDR "just words\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:", "just words");
+    EXPECT_ERROR(HDR "[event X\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:", "malformed group");
+    EXPECT_ERROR(HDR "[]\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:");
+    EXPECT_ERROR(HDR "[a]b]\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:");
+    EXPECT_ERROR(HDR "[event A]\ncode = 1\n\n[event A]\ncode = 2\n", PMS_MODEL_ERROR_PARSE,
+                 "snippet.pmu:9:", "line 6");
+    EXPECT_ERROR(HDR "name = again\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:", "'name'", "line 2");
+    EXPECT_ERROR(HDR "bad[key] = 1\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:", "bad[key]");
+    EXPECT_ERROR(HDR "desc = caf\xc3\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:", "UTF-8");
+    static const char nul[] = HDR "desc = a\0b\n";
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_PTR_NULL(pms_model_load_data(nul, sizeof nul - 1, "nul.pmu", &err));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "nul.pmu:6:"));
+    g_clear_error(&err);
+    CU_ASSERT_PTR_NULL(pms_model_load_file("/nonexistent/x.pmu", &err));
+    CU_ASSERT_TRUE(g_error_matches(err, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "/nonexistent/x.pmu"));
+}
+
+static void
+test_header_errors(void)
+{
+    EXPECT_ERROR("[pmu]\narch = x86_core\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:1:", "'name'");
+    EXPECT_ERROR("[pmu]\nname = a b\narch = x86_core\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:2:", "'name'");
+    EXPECT_ERROR("[pmu]\nname = a\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:1:", "'arch'");
+    EXPECT_ERROR("[pmu]\nname = a\narch = arm\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:3:", "key 'arch'", "x86_core");
+    EXPECT_ERROR(HDR "version = -1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "key 'version'", "number");
+    EXPECT_ERROR("[pmu]\nname = t\narch = x86_core\ngp_counters = 0x\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:4:", "key 'gp_counters'");
+    EXPECT_ERROR("[pmu]\nname = t\narch = x86_core\ngp_counters = 65\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:4:", "<= 64");
+    EXPECT_ERROR(HDR "smt = yes\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "key 'smt'", "true or false");
+    EXPECT_ERROR(HDR "offcore_style = x\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "offcore_style");
+    EXPECT_ERROR(HDR "colour = red\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "key 'colour'", "unknown key");
+    EXPECT_ERROR(HDR "[widget w]\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "[widget w]", "unknown group");
+    EXPECT_ERROR(HDR "[event ]\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "unknown group");
+}
+
+static void
+test_layout_register_errors(void)
+{
+    EXPECT_ERROR(HDR "[layout l]\nf = 8:9\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:7:", "key 'f'", "HI:LO");
+    EXPECT_ERROR(HDR "[layout l]\nf = 64\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:7:", "key 'f'");
+    EXPECT_ERROR(HDR "[layout l]\nf = 1:2:3\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:7:");
+    EXPECT_ERROR(HDR "[layout l]\nf = 1\nF = 2\n", PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:8:", "twice");
+    EXPECT_ERROR(HDR "[layout l]\nf = 1\n[layout L]\ng = 2\n", PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:8:", "layout l");
+    EXPECT_ERROR(HDR "[register R]\nkind = pmc\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'address'");
+    EXPECT_ERROR(HDR "[register R]\naddress = 0x100000000\nkind = pmc\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:7:", "key 'address'");
+    EXPECT_ERROR(HDR "[register R]\naddress = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'kind'");
+    EXPECT_ERROR(HDR "[register R]\naddress = 1\nkind = pmcx\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "pmcx");
+    EXPECT_ERROR(HDR "[register R]\naddress = 1\nkind = pmc\nwidth = 0\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:9:", "key 'width'");
+    EXPECT_ERROR(HDR "[register R]\naddress = 1\nkind = pmc\nlayout = none\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:9:", "key 'layout'", "[layout none]");
+    EXPECT_ERROR(HDR "[register R]\naddress = 1\nkind = pmc\nspeed = 3\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:9:", "key 'speed'");
+    EXPECT_ERROR(HDR "[register R]\naddress = 1\nkind = pmc\n[register r]\naddress = 2\nkind = pmc\n",
+                 PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:9:", "twice");
+    EXPECT_ERROR(HDR "[register R:1]\naddress = 1\nkind = pmc\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:");
+}
+
+static void
+test_modifier_errors(void)
+{
+    EXPECT_ERROR(HDR "[modifier m]\nregister = evtsel\nfield = f\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'type'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = float\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:7:", "key 'type'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = int\nregister = evtsel\nfield = f\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:6:", "'range'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = int\nrange = 5:1\nregister = evtsel\nfield = f\n",
+                 PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'range'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nrange = 0:2\nregister = evtsel\nfield = f\n",
+                 PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'range'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nfield = f\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'register'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nregister = cpu\nfield = f\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8:", "key 'register'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nregister = evtsel\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'field'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nregister = evtsel\nfield = f\n"
+                 "[modifier M]\ntype = bool\nregister = evtsel\nfield = f\n",
+                 PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:10:", "twice");
+}
+
+static void
+test_event_errors(void)
+{
+    EXPECT_ERROR(HDR "[event E]\nbase_umask = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'code'");
+    EXPECT_ERROR(HDR "[event E:X]\ncode = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "E:X");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\n[event e]\ncode = 2\n", PMS_MODEL_ERROR_CONFLICT,
+                 "snippet.pmu:8:", "twice");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nflags = fast\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'flags'", "fast");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nmatch = fuzzy\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'match'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nwhatever = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'whatever'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask. = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = one\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'umask.A'", "VALUE");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1 deflaut\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "deflaut");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1 c=256\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "c=256");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1 i=2\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "i=2");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1 group=zz\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8:", "group 'zz'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1\numask.a = 2\n", PMS_MODEL_ERROR_CONFLICT,
+                 "snippet.pmu:9:", "twice");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\ngroup.g = required always\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8:", "always");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\ngroup.g = required\ngroup.G = optional\n", PMS_MODEL_ERROR_CONFLICT,
+                 "snippet.pmu:9:", "twice");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\ngroup.a:b = required\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:8:");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\ngroup.a/b = required\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:8:");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\ndesc.B = text\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "no unit mask B");
+    EXPECT_ERROR(HDR "[event E]\ncode = 0x1ffffffff\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:7:", "key 'code'");
+}
+
+/* ---- model set ---- */
+
+static void
+test_builtin_set(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    const char *names[] = {"glm", "nhm", "nhm_ex", "wsm", "wsm_dp"};
+    CU_ASSERT_EQUAL(pms_model_set_count(set), G_N_ELEMENTS(names));
+    for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+        const PmsModel *m = pms_model_set_nth(set, i);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        CU_ASSERT_STRING_EQUAL(m->name, names[i]);
+        CU_ASSERT_PTR_EQUAL(pms_model_set_get(set, names[i]), m);
+        CU_ASSERT_TRUE(g_str_has_prefix(m->source, "builtin:"));
+        CU_ASSERT_TRUE(m->n_events > 30);
+    }
+    CU_ASSERT_PTR_NULL(pms_model_set_nth(set, 99));
+    CU_ASSERT_PTR_NULL(pms_model_set_get(set, "itanium"));
+    CU_ASSERT_PTR_NULL(pms_model_set_get(set, NULL));
+    CU_ASSERT_PTR_EQUAL(pms_model_set_get(set, "GLM"), pms_model_set_nth(set, 0));
+
+    /* facts every built-in x86 core model must carry */
+    const PmsModel *glm = pms_model_set_get(set, "glm");
+    CU_ASSERT_EQUAL(glm->version, 4);
+    CU_ASSERT_FALSE(glm->smt);
+    CU_ASSERT_PTR_NULL(pms_model_modifier(glm, "t"));
+    CU_ASSERT_PTR_NULL(pms_model_modifier(glm, "ldlat"));
+    CU_ASSERT_PTR_NOT_NULL(pms_model_reg_by_addr(glm, 0x4c1));
+    CU_ASSERT_EQUAL(pms_model_reg_by_addr(glm, 0x391)->kind, PMS_REG_GLOBAL_STATUS_SET);
+    CU_ASSERT_EQUAL(pms_model_reg_by_addr(glm, 0x392)->kind, PMS_REG_GLOBAL_INUSE);
+    CU_ASSERT_PTR_NULL(pms_model_reg_by_addr(glm, 0x3f6));
+    const PmsEvent *oc = pms_model_event(glm, "OFFCORE_RESPONSE_1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(oc);
+    CU_ASSERT_EQUAL(oc->code, 0xb7);
+    CU_ASSERT_EQUAL(oc->base_umask, 0x02);
+    CU_ASSERT_STRING_EQUAL(oc->extra_reg, "MSR_OFFCORE_RSP_1");
+    const PmsUmask *any = pms_event_umask(oc, "ANY_RESPONSE");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(any);
+    CU_ASSERT_EQUAL(any->value, 0x10000);
+    CU_ASSERT_EQUAL(any->flags & (PMS_UMASK_DEFAULT | PMS_UMASK_OVERRIDE), PMS_UMASK_DEFAULT | PMS_UMASK_OVERRIDE);
+
+    const PmsModel *nhm = pms_model_set_get(set, "nhm");
+    CU_ASSERT_PTR_NULL(pms_model_reg_by_addr(nhm, 0x1a7));
+    CU_ASSERT_EQUAL(pms_model_reg_by_addr(nhm, 0x390)->kind, PMS_REG_GLOBAL_OVF_CTRL);
+    const char *order[] = {"k", "u", "e", "i", "c", "t", "ldlat"};
+    CU_ASSERT_EQUAL_FATAL(nhm->n_mods, 7);
+    for (guint i = 0; i < 7; i++)
+        CU_ASSERT_STRING_EQUAL(nhm->mods[i].name, order[i]);
+    const PmsEvent *ld = pms_model_event(nhm, "MEM_INST_RETIRED");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ld);
+    CU_ASSERT_TRUE(ld->flags & PMS_EVENT_LDLAT);
+    CU_ASSERT_TRUE(pms_event_umask(ld, "LATENCY_ABOVE_THRESHOLD")->flags & PMS_UMASK_LDLAT);
+    CU_ASSERT_FALSE(pms_event_umask(ld, "LOADS")->flags & PMS_UMASK_LDLAT);
+    CU_ASSERT_STRING_EQUAL(ld->extra_reg, "MSR_PEBS_LD_LAT");
+    CU_ASSERT_EQUAL(pms_model_modifier(nhm, "ldlat")->min, 3);
+
+    const PmsModel *wsm = pms_model_set_get(set, "wsm");
+    const PmsEvent *oc1 = pms_model_event(wsm, "OFFCORE_RESPONSE_1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(oc1);
+    CU_ASSERT_EQUAL(oc1->code, 0xbb);
+    const PmsUmask *stall = pms_event_umask(pms_model_event(wsm, "UOPS_RETIRED"), "STALL_CYCLES");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(stall);
+    CU_ASSERT_EQUAL(stall->cmask, 1);
+    CU_ASSERT_EQUAL(stall->inv, 1);
+}
+
+static void
+test_set_add_file(void)
+{
+    g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    guint n = pms_model_set_count(set);
+    CU_ASSERT_TRUE(pms_model_set_add_file(set, tiny_path, NULL));
+    CU_ASSERT_EQUAL(pms_model_set_count(set), n + 1);
+    CU_ASSERT_STRING_EQUAL(pms_model_set_nth(set, n)->name, "tiny");
+
+    /* a variant named like a built-in replaces it in place */
+    g_autofree char *dir = g_dir_make_tmp("pmusim-models-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "glm-variant.pmu", NULL);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, "[pmu]\nname = glm\narch = x86_core\ngp_counters = 8\n", -1, NULL));
+    CU_ASSERT_TRUE(pms_model_set_add_file(set, path, NULL));
+    CU_ASSERT_EQUAL(pms_model_set_count(set), n + 1);
+    const PmsModel *glm = pms_model_set_get(set, "glm");
+    CU_ASSERT_EQUAL(glm->n_gp, 8);
+    CU_ASSERT_PTR_EQUAL(pms_model_set_nth(set, 0), glm);
+    CU_ASSERT_STRING_EQUAL(glm->source, path);
+
+    /* a bad file leaves the set as it was */
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, "[pmu]\nname = glm\n", -1, NULL));
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_FALSE(pms_model_set_add_file(set, path, &err));
+    CU_ASSERT_PTR_NOT_NULL(err);
+    CU_ASSERT_EQUAL(pms_model_set_get(set, "glm")->n_gp, 8);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
+/* ---- lint ---- */
+
+static void
+test_lint_builtin_clean(void)
+{
+    g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    for (guint i = 0; i < pms_model_set_count(set); i++) {
+        g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
+        gboolean clean = pms_model_lint(pms_model_set_nth(set, i), p);
+        for (guint j = 0; j < p->len; j++)
+            fprintf(stderr, "# %s\n", (char *)p->pdata[j]);
+        CU_ASSERT_TRUE(clean);
+        CU_ASSERT_EQUAL(p->len, 0);
+    }
+    g_autoptr(PmsModel) tiny = pms_model_load_file(tiny_path, NULL);
+    g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
+    CU_ASSERT_TRUE(pms_model_lint(tiny, p));
+}
+
+/* The lint must report `text` with a problem containing every needle. */
+static void
+expect_lint(const char *text, const char *const *needles)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = load_text(text, &err);
+    if (!m)
+        fprintf(stderr, "# load failed: %s\n", err->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
+    CU_ASSERT_FALSE(pms_model_lint(m, p));
+    gboolean found = FALSE;
+    for (guint i = 0; i < p->len && !found; i++) {
+        gboolean all = TRUE;
+        for (guint j = 0; needles[j]; j++)
+            all = all && strstr(p->pdata[i], needles[j]) != NULL;
+        found = all;
+    }
+    if (!found)
+        for (guint i = 0; i < p->len; i++)
+            fprintf(stderr, "# lint said: %s\n", (char *)p->pdata[i]);
+    CU_ASSERT_TRUE(found);
+}
+
+#define EXPECT_LINT(text, ...) expect_lint(text, (const char *const[]){__VA_ARGS__, NULL})
+
+#define EVTSEL "[layout evtsel]\nevent = 7:0\numask = 15:8\ncmask = 31:24\n" \
+               "[register SEL0]\naddress = 0x186\nkind = evtsel\nlayout = evtsel\n"
+
+static void
+test_lint_problems(void)
+{
+    EXPECT_LINT(HDR "[layout l]\na = 7:0\nb = 7\n", "snippet.pmu:6:", "a and b overlap");
+    EXPECT_LINT(HDR "[layout l]\n", "snippet.pmu:6:", "no fields");
+    EXPECT_LINT(HDR "[register A]\naddress = 1\nkind = pmc\n[register B]\naddress = 1\nkind = pmc\nindex = 1\n",
+                "snippet.pmu:9:", "address 0x1");
+    EXPECT_LINT(HDR "[register A]\naddress = 1\nkind = pmc\n[register B]\naddress = 2\nkind = pmc\n",
+                "snippet.pmu:9:", "index 0");
+    EXPECT_LINT(HDR "[register A]\naddress = 1\nkind = pmc\nreadonly = true\nwritable = 0xf\n", "read-only");
+    EXPECT_LINT(HDR "[register A]\naddress = 1\nkind = pmc\nwritable = 0xf\nreset = 0x10\n", "resets");
+    EXPECT_LINT(HDR "[layout l]\nf = 40:32\n[register A]\naddress = 1\nkind = pmc\nwidth = 32\nlayout = l\n",
+                "snippet.pmu:8:", "field f");
+    EXPECT_LINT(HDR "[modifier c]\ntype = int\nrange = 0:255\nregister = evtsel\nfield = cmask\n",
+                "snippet.pmu:6:", "no register of kind evtsel");
+    EXPECT_LINT(HDR EVTSEL "[modifier t]\ntype = bool\nregister = evtsel\nfield = any\n",
+                "snippet.pmu:14:", "field any");
+    EXPECT_LINT(HDR EVTSEL "[modifier c]\ntype = int\nrange = 0:256\nregister = evtsel\nfield = cmask\n",
+                "maximum 256");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\ncounters = 0x4\n", "snippet.pmu:6:", "beyond the 2 generic");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\nfixed = 0x2\n", "beyond the 1 fixed");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\ncounters = 0\n", "no counter");
+    EXPECT_LINT(HDR "[event E]\ncode = 0x100\n", "wider than 8 bits");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 0x100 default\n", "snippet.pmu:8:", "A value 0x100");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\nextra = NOPE\n", "extra register NOPE");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\nflags = offcore\n", "offcore event without");
+    EXPECT_LINT(HDR "[register X]\naddress = 0x1a6\nkind = offcore_rsp\nwritable = 0xffff\n"
+                "[event E]\ncode = 1\nflags = offcore\nextra = X\numask.A = 0x10000 default\n",
+                "snippet.pmu:14:", "bits 0x10000 that X does not implement");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\nflags = ldlat\n", "no ldlat modifier");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default ldlat\n", "snippet.pmu:8:", "A is marked ldlat");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\ngroup.g = required\numask.A = 1 default\n", "group g has no member");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1\n", "one unit mask, which is not the default");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\ngroup = required exclusive\numask.A = 1 default\numask.B = 2 default\n",
+                "2 defaults");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default\numask.B = 1\n", "snippet.pmu:9:",
+                "E:B has the same encoding as E:A");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default\n[event F]\ncode = 1\nbase_umask = 1\n",
+                "snippet.pmu:9:", "F has the same encoding as E:A");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\n[event F]\ncode = 1\n", "F has the same encoding as E");
+}
+
+static void
+test_lint_exemptions(void)
+{
+    /* forced modifiers, aliases and declared duplicates are distinct encodings */
+    g_autoptr(PmsModel) m = load_text(HDR
+        "[event E]\ncode = 1\numask.A = 1 default\numask.B = 1 c=1\numask.C = 1 equiv=A\n"
+        "umask.D = 1 dup\n[event F]\ncode = 1\nbase_umask = 1\nflags = dup\n"
+        "[event G]\ncode = 1\nbase_umask = 1\nequiv = E:A\n", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
+    CU_ASSERT_TRUE(pms_model_lint(m, p));
+    for (guint i = 0; i < p->len; i++)
+        fprintf(stderr, "# %s\n", (char *)p->pdata[i]);
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s TINY.pmu\n", argv[0]);
+        return 2;
+    }
+    tiny_path = argv[1];
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("loader", NULL, NULL);
+    CU_add_test(s, "tiny header", test_tiny_header);
+    CU_add_test(s, "tiny lookups", test_tiny_lookups);
+    CU_add_test(s, "tiny registers", test_tiny_registers);
+    CU_add_test(s, "field get/set", test_fields);
+    CU_add_test(s, "modifiers and options", test_modifiers_and_options);
+    CU_add_test(s, "enum names", test_enum_names);
+    CU_add_test(s, "minimal file and defaults", test_minimal_and_defaults);
+    s = CU_add_suite("malformed", NULL, NULL);
+    CU_add_test(s, "syntax", test_syntax_errors);
+    CU_add_test(s, "header", test_header_errors);
+    CU_add_test(s, "layouts and registers", test_layout_register_errors);
+    CU_add_test(s, "modifiers", test_modifier_errors);
+    CU_add_test(s, "events", test_event_errors);
+    s = CU_add_suite("model set", NULL, NULL);
+    CU_add_test(s, "built-in models", test_builtin_set);
+    CU_add_test(s, "--model FILE", test_set_add_file);
+    s = CU_add_suite("lint", NULL, NULL);
+    CU_add_test(s, "built-in models are clean", test_lint_builtin_clean);
+    CU_add_test(s, "each problem is flagged", test_lint_problems);
+    CU_add_test(s, "aliases and forced modifiers are not duplicates", test_lint_exemptions);
+    return pms_cu_tap_run();
+}

@@ -1,0 +1,738 @@
+#!/usr/bin/env python3
+"""Generate models/{glm,wsm,wsm_dp,nhm,nhm_ex}.pmu (format: docs/model-format.md).
+
+Inputs (read only here; the outputs are committed so the project never needs them):
+  * Debian's libpfm4 4.13, through scripts/pfm-dump.c (compiled and run by this
+    script, LIBPFM_ENCODE_INACTIVE=1): event and unit-mask names, codes,
+    defaults, aliases (equiv), and probe encodings of every event alone, with
+    each unit mask and with each pair of unit masks.  From the probes we derive
+    the unit-mask groups, exclusivity and forced modifiers (c/i/e/t).
+  * Intel's event JSON (/work/shared/reference/intel-perfmon): the counters
+    each event may use, and a cross-check of the codes.
+  * Register facts (addresses, layouts, writable bits) are written below from
+    the SDM as summarized in the project's reference notes (semantics.md
+    section 1, 2, 4, 5 and its per-part MSR map).
+
+Descriptions are not copied from anywhere: events carry none, registers and
+modifiers carry a few words of our own.
+
+usage: scripts/gen-models.py [--reference DIR] [--dump FILE] [--out DIR] [--report FILE]
+(defaults: /work/shared/reference, run libpfm4, models/, docs/gen-models-report.txt)
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+PMUS = ["glm", "wsm", "wsm_dp", "nhm", "nhm_ex"]
+
+# part -> Intel JSON file (relative to the intel-perfmon directory)
+INTEL_JSON = {
+    "glm": "GLM/events/goldmont_core.json",
+    "wsm": "WSM-EP-SP/events/WestmereEP-SP_core.json",
+    "wsm_dp": "WSM-EP-DP/events/WestmereEP-DP_core.json",
+    "nhm": "NHM-EP/events/NehalemEP_core.json",
+    "nhm_ex": "NHM-EX/events/NehalemEX_core.json",
+}
+
+DESC = {
+    "glm": "Intel Goldmont (Atom C3000/Pentium J4000-class) core PMU, perfmon v4",
+    "wsm": "Intel Westmere single-socket core PMU, perfmon v3",
+    "wsm_dp": "Intel Westmere DP (Xeon 5600) core PMU, perfmon v3",
+    "nhm": "Intel Nehalem core PMU, perfmon v3",
+    "nhm_ex": "Intel Nehalem-EX (Xeon 7500) core PMU, perfmon v3",
+}
+
+PFM_SUCCESS, PFM_ERR_FEATCOMB, PFM_ERR_UMASK = 0, -5, -6
+
+# Where libpfm4 4.13's code is wrong by Intel's JSON (the authority for codes),
+# the model keeps libpfm4's names and takes Intel's encoding.  Each entry is
+# listed in docs/libpfm4-differences.md ("Model facts").  Architectural
+# encodings libpfm4 uses instead of Intel's model-specific ones (C0H/00H for
+# INST_RETIRED:ANY_P, C4H/00H for BR_INST_RETIRED:ALL_BRANCHES) are kept: both
+# are valid and the SDM lists the architectural ones.
+CORRECTIONS = {
+    # glm: libpfm4 puts CPU_CLK_UNHALTED at event code 0x00, where the GP forms
+    # are 0x3C (JSON CPU_CLK_UNHALTED.CORE_P 3C/00, .REF 3C/01); CORE and
+    # REF_TSC are fixed-counter-only pseudo encodings (JSON "Fixed counter 1/2").
+    ("glm", "CPU_CLK_UNHALTED"): {"code": 0x3C},
+    ("glm", "CPU_CLK_UNHALTED", "CORE"): {"code": 0x00, "counters": 0, "fixed": 0x2},
+    ("glm", "CPU_CLK_UNHALTED", "REF_TSC"): {"code": 0x00, "counters": 0, "fixed": 0x4},
+    ("glm", "CPU_CLK_UNHALTED", "CORE_P"): {"fixed": 0x2},
+    # nhm: libpfm4 gives FUSIONS_DECODED the code of MACRO_INSTS:DECODED (D0/01);
+    # Intel's NHM JSON has MACRO_INSTS.FUSIONS_DECODED at A6/01.
+    ("nhm", "MACRO_INSTS", "FUSIONS_DECODED"): {"code": 0xA6},
+    # glm RSP_1: libpfm4's table value for L2_MISS_SNP_ANY is bits 33-36
+    # (0x1e << 32: sets reserved bit 35, misses NON_DRAM bit 37), unlike RSP_0
+    # and unlike its own expansion; SDM/JSON: bits 33, 34, 36, 37.
+    ("glm", "OFFCORE_RESPONSE_1", "L2_MISS_SNP_ANY"): {"value": 0x3600000000},
+    ("nhm_ex", "MACRO_INSTS", "FUSIONS_DECODED"): {"code": 0xA6},
+}
+PFM_ATTR_UMASK = 1
+
+report = []  # lines for the generator report (differences, oddities)
+
+
+def note(pmu, msg):
+    report.append("%s: %s" % (pmu, msg))
+
+
+# ---------------------------------------------------------------- libpfm4 ----
+
+def run_dump(script_dir):
+    src = os.path.join(script_dir, "pfm-dump.c")
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "pfm-dump")
+        subprocess.run(["cc", "-O1", "-o", exe, src, "-lpfm"], check=True)
+        env = dict(os.environ, LIBPFM_ENCODE_INACTIVE="1")
+        out = subprocess.run([exe] + PMUS, check=True, env=env, stdout=subprocess.PIPE).stdout
+    return json.loads(out)
+
+
+def fstr_umasks(fstr, names):
+    """Unit-mask names in a libpfm4 fstr 'pmu::EV:U1:U2:k=1:...'."""
+    parts = fstr.split("::", 1)[-1].split(":")[1:]
+    return [p for p in parts if "=" not in p and p in names]
+
+
+class UF:
+    def __init__(self, items):
+        self.p = {i: i for i in items}
+
+    def find(self, x):
+        while self.p[x] != x:
+            self.p[x] = self.p[self.p[x]]
+            x = self.p[x]
+        return x
+
+    def union(self, a, b):
+        self.p[self.find(a)] = self.find(b)
+
+
+def probe(ev, a=None, b=None):
+    P = ev["probes"]
+    if a is None:
+        return P[""]
+    if b is None:
+        return P[a]
+    return P.get(a + ":" + b) or P.get(b + ":" + a)
+
+
+# ------------------------------------------------------------- intel json ----
+
+def load_intel(refdir, pmu):
+    path = os.path.join(refdir, "intel-perfmon", INTEL_JSON[pmu])
+    with open(path) as f:
+        d = json.load(f)
+    evs = d["Events"] if isinstance(d, dict) else d
+    by_code = {}
+    for e in evs:
+        try:
+            code = int(e["EventCode"].split(",")[0], 16)
+            umask = int(e["UMask"], 16)
+        except (KeyError, ValueError):
+            continue
+        by_code.setdefault((code, umask), []).append(e)
+    return by_code
+
+
+def counters_of(entries):
+    mask = 0
+    for e in entries:
+        c = str(e.get("Counter", ""))
+        if "Fixed" in c:
+            continue
+        for x in c.split(","):
+            x = x.strip()
+            if x.isdigit():
+                mask |= 1 << int(x)
+    return mask
+
+
+# ------------------------------------------------------------ static facts ---
+
+def bits(*idx):
+    v = 0
+    for i in idx:
+        v |= 1 << i
+    return v
+
+
+def header(pmu):
+    glm = pmu == "glm"
+    return [
+        ("name", pmu),
+        ("desc", DESC[pmu]),
+        ("arch", "x86_core"),
+        ("version", 4 if glm else 3),
+        ("smt", "false" if glm else "true"),
+        ("gp_counters", 4), ("gp_width", 48),
+        ("fixed_counters", 3), ("fixed_width", 48),
+        # The SDM requires CMASK >= 1 with edge on all three (libpfm4 4.13
+        # enforces it on nhm/wsm only).
+        ("edge_needs_cmask", "true"),
+        ("offcore_style", "glm" if glm else "nhm"),
+    ]
+
+
+OPTIONS = [
+    ("# What-if switches read by the simulator (semantics.md section 9).", None),
+    ("cpl_gate", "post"),
+    ("global_ctrl_reset", "gp"),
+    ("anythread_combine", "sum"),
+]
+
+
+def layouts(pmu):
+    glm = pmu == "glm"
+    L = {}
+    L["evtsel"] = [("event", "7:0"), ("umask", "15:8"), ("usr", "16"), ("os", "17"),
+                   ("edge", "18"), ("pc", "19"), ("int", "20"), ("any", "21"),
+                   ("en", "22"), ("inv", "23"), ("cmask", "31:24")]
+    f = []
+    for i in range(3):
+        f += [("en%d" % i, "%d:%d" % (4 * i + 1, 4 * i)), ("any%d" % i, str(4 * i + 2)),
+              ("pmi%d" % i, str(4 * i + 3))]
+    L["fixed_ctrl"] = f
+    L["global_ctrl"] = [("pmc", "3:0"), ("fixed", "34:32")]
+    st = [("pmc", "3:0"), ("fixed", "34:32")]
+    if glm:
+        st += [("trace_topa_pmi", "55"), ("lbr_frz", "58"), ("ctr_frz", "59"), ("asci", "60")]
+    else:
+        st += [("ovf_uncore", "61")]
+    st += [("ovf_buf", "62"), ("cond_chgd", "63")]
+    L["global_status"] = st
+    if glm:
+        L["offcore"] = [("request", "15:0"), ("supplier", "30:16"), ("snoop", "37:31"),
+                        ("outstanding", "38")]
+        L["pebs_enable"] = [("pebs_en", "0")]
+    else:
+        L["offcore"] = [("request", "7:0"), ("response", "15:8")]
+        L["pebs_enable"] = [("pebs_en", "3:0"), ("ll_en", "35:32")]
+        L["ld_lat"] = [("threshold", "15:0")]
+    lbr = [("cpl_eq_0", "0"), ("cpl_neq_0", "1"), ("jcc", "2"), ("near_rel_call", "3"),
+           ("near_ind_call", "4"), ("near_ret", "5"), ("near_ind_jmp", "6"),
+           ("near_rel_jmp", "7"), ("far_branch", "8")]
+    if glm:
+        lbr.append(("en_callstack", "9"))
+    L["lbr_select"] = lbr
+    dbg = [("lbr", "0"), ("btf", "1"), ("tr", "6"), ("bts", "7"), ("btint", "8"),
+           ("bts_off_os", "9"), ("bts_off_usr", "10"), ("freeze_lbrs_on_pmi", "11"),
+           ("freeze_perfmon_on_pmi", "12")]
+    if not glm:
+        dbg.append(("uncore_pmi_en", "13"))
+    dbg.append(("freeze_while_smm_en", "14"))
+    L["debugctl"] = dbg
+    L["perf_capabilities"] = [("lbr_fmt", "5:0"), ("pebs_trap", "6"), ("pebs_arch_reg", "7"),
+                              ("pebs_rec_fmt", "11:8"), ("smm_freeze", "12"),
+                              ("full_width_write", "13")]
+    return L
+
+
+def registers(pmu):
+    glm = pmu == "glm"
+    R = []
+
+    def reg(name, addr, kind, index=None, width=None, writable=None, reset=None,
+            readonly=False, layout=None):
+        R.append((name, addr, kind, index, width, writable, reset, readonly, layout))
+
+    ctr48 = (1 << 48) - 1
+    for i in range(4):
+        reg("IA32_PERFEVTSEL%d" % i, 0x186 + i, "evtsel", i, writable=0xFFFFFFFF, layout="evtsel")
+    for i in range(4):
+        # legacy writes: the simulator sign-extends bit 31 (semantics.md 3.2)
+        reg("IA32_PMC%d" % i, 0xC1 + i, "pmc", i, width=48)
+    if glm:
+        for i in range(4):
+            reg("IA32_A_PMC%d" % i, 0x4C1 + i, "a_pmc", i, width=48, writable=ctr48)
+    for i in range(3):
+        reg("IA32_FIXED_CTR%d" % i, 0x309 + i, "fixed_ctr", i, width=48, writable=ctr48)
+    reg("IA32_PERF_CAPABILITIES", 0x345, "perf_capabilities", readonly=True,
+        reset=bits(13) if glm else 0, layout="perf_capabilities")
+    reg("IA32_FIXED_CTR_CTRL", 0x38D, "fixed_ctrl", writable=0xFFF, layout="fixed_ctrl")
+    reg("IA32_PERF_GLOBAL_STATUS", 0x38E, "global_status", readonly=True, layout="global_status")
+    reg("IA32_PERF_GLOBAL_CTRL", 0x38F, "global_ctrl", writable=0x70000000F, layout="global_ctrl")
+    if glm:
+        reg("IA32_PERF_GLOBAL_STATUS_RESET", 0x390, "global_status_reset",
+            writable=0x70000000F | bits(55, 58, 59, 60, 61, 62, 63), layout="global_status")
+        reg("IA32_PERF_GLOBAL_STATUS_SET", 0x391, "global_status_set",
+            writable=0x70000000F | bits(55, 58, 59, 60, 61, 62), layout="global_status")
+        reg("IA32_PERF_GLOBAL_INUSE", 0x392, "global_inuse", readonly=True)
+    else:
+        reg("IA32_PERF_GLOBAL_OVF_CTRL", 0x390, "global_ovf_ctrl",
+            writable=0x70000000F | bits(61, 62, 63), layout="global_status")
+    if glm:
+        reg("MSR_OFFCORE_RSP_0", 0x1A6, "offcore_rsp", 0, writable=0x760005FFBF, layout="offcore")
+        reg("MSR_OFFCORE_RSP_1", 0x1A7, "offcore_rsp", 1, writable=0x360005FFBF, layout="offcore")
+    else:
+        reg("MSR_OFFCORE_RSP_0", 0x1A6, "offcore_rsp", 0, writable=0xFFFF, layout="offcore")
+        if pmu.startswith("wsm"):
+            reg("MSR_OFFCORE_RSP_1", 0x1A7, "offcore_rsp", 1, writable=0xFFFF, layout="offcore")
+    reg("MSR_LBR_SELECT", 0x1C8, "lbr_select", writable=0x3FF if glm else 0x1FF, layout="lbr_select")
+    reg("IA32_DEBUGCTL", 0x1D9, "debugctl",
+        writable=bits(0, 1, 6, 7, 8, 9, 10, 11, 12, 14) | (0 if glm else bits(13)), layout="debugctl")
+    reg("IA32_PEBS_ENABLE", 0x3F1, "pebs_enable", writable=0x1 if glm else 0xF0000000F,
+        layout="pebs_enable")
+    if not glm:
+        reg("MSR_PEBS_LD_LAT", 0x3F6, "pebs_ld_lat", writable=0xFFFF, layout="ld_lat")
+    return R
+
+
+def modifiers(pmu, pfm_mods):
+    """In libpfm4's fstr order (taken from the dump), with our own descriptions."""
+    table = {
+        "k": ("bool", None, "evtsel", "os", "count at privilege level 0"),
+        "u": ("bool", None, "evtsel", "usr", "count at privilege levels 1 to 3"),
+        "e": ("bool", None, "evtsel", "edge", "count rising edges of the condition"),
+        "i": ("bool", None, "evtsel", "inv", "invert the counter-mask comparison"),
+        "c": ("int", "0:255", "evtsel", "cmask", "counter mask: count cycles with at least this many events"),
+        "t": ("bool", None, "evtsel", "any", "count events of both hardware threads of the core"),
+        # SDM: the smallest legal threshold is 3 (libpfm4 4.13 accepts 1..65535)
+        "ldlat": ("int", "3:65535", "pebs_ld_lat", "threshold", "load latency threshold in core cycles"),
+    }
+    return [(m,) + table[m] for m in pfm_mods]
+
+
+# ----------------------------------------------------------------- events ----
+
+def offcore_group(pmu, value):
+    if pmu == "glm":
+        if value & 0xFFFF:
+            return "request"
+        if value & (1 << 38):
+            return "supplier"     # OUTSTANDING replaces the response part
+        if value & 0x7FFF0000:
+            return "supplier"
+        return "snoop"
+    return "request" if value & 0xFF else "response"
+
+
+def derive_event(pmu, ev, intel, fixed_map):
+    """-> dict with the model facts of one libpfm4 event."""
+    name = ev["name"]
+    raw = int(ev["code"], 16)
+    code, base = raw & 0xFF, (raw >> 8) & 0xFF
+    if ev["equiv"] and not any(a["type"] == PFM_ATTR_UMASK for a in ev["attrs"]):
+        # An alias: libpfm4 encodes its expansion, so record that encoding
+        # (its own table code can differ: wsm BRANCH_INSTRUCTIONS_RETIRED).
+        r = probe(ev)
+        if r[0] == PFM_SUCCESS:
+            c0 = int(r[1][0], 16)
+            if (c0 & 0xFFFF) != (raw & 0xFFFF):
+                note(pmu, "alias %s: table code 0x%04x, libpfm4 encodes its expansion %s as 0x%04x"
+                     % (name, raw & 0xFFFF, ev["equiv"], c0 & 0xFFFF))
+            code, base = c0 & 0xFF, (c0 >> 8) & 0xFF
+    fix = CORRECTIONS.get((pmu, name), {})
+    if "code" in fix:
+        note(pmu, "%s: event code 0x%02x from Intel's JSON (libpfm4 4.13: 0x%02x)" % (name, fix["code"], code))
+        code = fix["code"]
+    ums = [a for a in ev["attrs"] if a["type"] == PFM_ATTR_UMASK]
+    mods = [a["name"] for a in ev["attrs"] if a["type"] != PFM_ATTR_UMASK]
+    names = [u["name"] for u in ums]
+    offcore = name.startswith("OFFCORE_RESPONSE")
+    out = {"name": name, "code": code, "base": base, "flags": [], "extra": None,
+           "equiv": ev["equiv"] or None, "umasks": [], "groups": [], "mods": mods}
+    if ev["precise"]:
+        out["flags"].append("pebs")
+    if offcore:
+        out["flags"].append("offcore")
+        out["extra"] = "MSR_OFFCORE_RSP_%s" % name[-1]
+    if "ldlat" in mods:
+        out["flags"].append("ldlat")
+        out["extra"] = "MSR_PEBS_LD_LAT"
+
+    # value and forced modifiers of each umask, from its own probe
+    info = {}
+    for u in ums:
+        r = probe(ev, u["name"])
+        value = int(u["code"], 16)
+        forced = {}
+        if r[0] == PFM_SUCCESS:
+            c0 = int(r[1][0], 16)
+            if offcore:
+                value = int(u["code"], 16)
+            else:
+                value = ((c0 >> 8) & 0xFF) & ~base
+            if (c0 & 0xFF) != code and "code" not in fix:
+                note(pmu, "%s:%s encodes event code 0x%x, not 0x%x" % (name, u["name"], c0 & 0xFF, code))
+            for key, shift, width in (("c", 24, 8), ("i", 23, 1), ("e", 18, 1), ("t", 21, 1)):
+                v = (c0 >> shift) & ((1 << width) - 1)
+                if v:
+                    forced[key] = v
+        info[u["name"]] = (value, forced)
+
+    # groups
+    uf = UF(names)
+    dfl = [u["name"] for u in ums if u["dfl"]]
+    if offcore:
+        gname = {n: offcore_group(pmu, info[n][0]) for n in names}
+    else:
+        for u in names:
+            r = probe(ev, u)
+            if r[0] != PFM_SUCCESS:
+                continue
+            sel = fstr_umasks(r[2], names)
+            for d in dfl:
+                if d != u and d not in sel:
+                    uf.union(u, d)
+        # umasks that are aliases of others belong with them
+        for u in ums:
+            if u["equiv"]:
+                for part in u["equiv"].split(":"):
+                    if part in names:
+                        uf.union(u["name"], part)
+        roots = []
+        for n in names:
+            r = uf.find(n)
+            if r not in roots:
+                roots.append(r)
+        if len(roots) > 1:
+            # umasks not touching any default cannot be placed by the probe:
+            # keep one group unless a default proves otherwise
+            nondfl_roots = [r for r in roots if not any(uf.find(d) == r for d in dfl)]
+            for r in nondfl_roots:
+                uf.union(r, roots[0])
+            roots = []
+            for n in names:
+                r = uf.find(n)
+                if r not in roots:
+                    roots.append(r)
+        gname = {n: ("" if len(roots) == 1 else "g%d" % roots.index(uf.find(n))) for n in names}
+        if len(roots) > 1:
+            note(pmu, "%s has %d unit-mask groups" % (name, len(roots)))
+
+    order = []
+    for n in names:
+        if gname[n] not in order:
+            order.append(gname[n])
+
+    # exclusivity from the pair probes (FEATCOMB within a group)
+    conflict = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            r = probe(ev, a, b)
+            if r is not None and r[0] == PFM_ERR_FEATCOMB:
+                conflict.setdefault(a, set()).add(b)
+                conflict.setdefault(b, set()).add(a)
+    # Aliases (equiv) are expanded before libpfm4 applies its rules, so only
+    # real unit masks take part in the exclusivity analysis.
+    alias = {u["name"] for u in ums if u["equiv"]}
+    groups = []
+    excl = set()
+    for g in order:
+        members = [n for n in names if gname[n] == g and n not in alias]
+        others = lambda n: [m for m in members if m != n]
+        ex = [n for n in members if others(n) and all(m in conflict.get(n, ()) for m in others(n))]
+        exclusive = len(members) > 1 and len(ex) == len(members)
+        if not exclusive:
+            excl.update(ex)
+        # a group is required unless an umask of another group encodes alone
+        # without any member of this group (libpfm4 then needs no default)
+        required = True
+        has_dfl = any(n in dfl for n in names if gname[n] == g)
+        if not has_dfl:
+            for n in names:
+                if gname[n] != g and probe(ev, n)[0] == PFM_SUCCESS:
+                    required = False
+        groups.append({"name": g, "required": required, "exclusive": exclusive})
+    # consistency: every same-group conflict is explained by the flags
+    for a in names:
+        for b in conflict.get(a, ()):
+            if gname[a] == gname[b] and a not in alias and b not in alias:
+                grp = next(x for x in groups if x["name"] == gname[a])
+                if not (grp["exclusive"] or a in excl or b in excl):
+                    note(pmu, "%s: %s and %s conflict in libpfm4 without an excl flag" % (name, a, b))
+
+    # glm offcore: ANY_RESPONSE and OUTSTANDING drop the other response groups
+    override = set()
+    if offcore and pmu == "glm":
+        override = {"ANY_RESPONSE", "OUTSTANDING"}
+        for g in groups:
+            if g["name"] == "supplier":
+                g["exclusive"] = True
+            if g["name"] == "snoop":
+                g["required"] = True
+
+    for u in ums:
+        n = u["name"]
+        value, forced = info[n]
+        words = []
+        if gname[n]:
+            words.append("group=" + gname[n])
+        if u["dfl"]:
+            words.append("default")
+        if n in excl:
+            words.append("excl")
+        if n in override:
+            words.append("override")
+        r = probe(ev, n)
+        if "ldlat" in mods and r[0] == PFM_SUCCESS and len(r[1]) > 1:
+            words.append("ldlat")  # libpfm4 writes the threshold as codes[1]
+        for k in ("c", "i", "e", "t"):
+            if k in forced:
+                words.append("%s=%d" % (k, forced[k]))
+        if u["equiv"]:
+            words.append("equiv=" + u["equiv"])
+        ufix = CORRECTIONS.get((pmu, name, n), {})
+        if "value" in ufix:
+            note(pmu, "%s:%s: value 0x%x from the SDM (libpfm4 4.13: 0x%x)" % (name, n, ufix["value"], value))
+            value = ufix["value"]
+        if "code" in ufix:
+            note(pmu, "%s:%s: code 0x%02x from Intel's JSON (libpfm4 4.13: 0x%02x)" % (name, n, ufix["code"], code))
+            words.append("code=0x%02x" % ufix["code"])
+        out["umasks"].append((n, value, words))
+        out.setdefault("ufix", {})[n] = ufix
+    out["groups"] = groups
+
+    # counters: Intel's JSON for the encodings this event can produce
+    mask = 0
+    fixed = 0
+    seen = False
+    keys = [(code, (base | v) & 0xFF) for (_, v, _) in out["umasks"]] if ums and not offcore else [(code, base)]
+    for k in keys:
+        if k in intel:
+            seen = True
+            mask |= counters_of(intel[k])
+    if not seen:
+        note(pmu, "%s (code 0x%02x umask %s): no Intel JSON entry; counters 0-3 assumed"
+             % (name, code, ",".join("0x%02x" % k[1] for k in keys)))
+    if not mask:
+        mask = 0xF
+    out["counters"] = mask
+    for (fc, fu), bit in fixed_map.items():
+        if (fc, fu) in keys:
+            fixed |= bit
+    # per-umask counters where Intel restricts one unit mask more than the
+    # event, and the fixed counter that counts the same thing
+    ufixed = {}
+    for (n, v, words) in out["umasks"]:
+        ufix = out["ufix"][n]
+        ucode = ufix.get("code", code)
+        k = (ucode, (base | v) & 0xFF)
+        umask_ctr = counters_of(intel[k]) if (k in intel and not offcore) else mask
+        umask_ctr = ufix.get("counters", umask_ctr or mask)
+        if "ldlat" in words:
+            # Intel's JSON lists PMC3 only for the load-latency event, but the
+            # SDM's Nehalem PEBS text and Linux's constraint (0x100b, mask 0xf)
+            # allow any counter: semantics choice A12, docs/semantics.md.
+            umask_ctr = 0xF
+        if umask_ctr != mask:
+            words.append("counters=0x%x" % umask_ctr)
+        forced = any(w[:2] in ("c=", "i=", "e=", "t=") for w in words)
+        ufixed[n] = ufix.get("fixed", 0 if forced or offcore else fixed_map.get(k, 0))
+    if out["umasks"]:
+        # the event's mask is the union; unit masks that differ say so
+        fixed = 0
+        for f in ufixed.values():
+            fixed |= f
+        for (n, v, words) in out["umasks"]:
+            if ufixed[n] != fixed:
+                words.append("fixed=0x%x" % ufixed[n])
+    if name == "UNHALTED_REFERENCE_CYCLES":
+        # libpfm4 maps it to fixed counter 2 only (its code is not a GP event)
+        fixed, out["counters"] = 0x4, 0
+        out["flags"].append("fixed_only")
+    out["fixed"] = fixed
+    out["match"] = "exact" if (any(g["exclusive"] for g in groups) or excl) else "bits"
+    return out
+
+
+def check_codes(pmu, events, intel):
+    """Every (code, umask) libpfm4 produces should exist in Intel's JSON."""
+    missing = 0
+    for e in events:
+        if "offcore" in e["flags"] or "fixed_only" in e["flags"]:
+            continue
+        vals = [(e["ufix"][n].get("code", e["code"]), v) for (n, v, w) in e["umasks"]
+                if not any(x.startswith("equiv=") for x in w)] or [(e["code"], 0)]
+        for (ucode, v) in vals:
+            if (ucode, (e["base"] | v) & 0xFF) not in intel:
+                missing += 1
+                note(pmu, "libpfm4 %s umask 0x%02x (code 0x%02x) has no Intel JSON event"
+                     % (e["name"], (e["base"] | v) & 0xFF, ucode))
+    return missing
+
+
+def check_by_name(pmu, events, intel):
+    """Where libpfm4's EVENT:UMASK has an Intel EVENT.UMASK of the same name,
+    compare the encodings (code, umask, cmask, inv, edge, any)."""
+    by_name = {}
+    for entries in intel.values():
+        for x in entries:
+            by_name[x["EventName"].upper()] = x
+    same = diff = 0
+    for e in events:
+        if "offcore" in e["flags"]:
+            continue
+        for (n, v, words) in e["umasks"]:
+            j = by_name.get("%s.%s" % (e["name"], n))
+            if not j:
+                continue
+            forced = dict((w[0], int(w[2:])) for w in words if w[:2] in ("c=", "i=", "e=", "t="))
+            ours = (e["ufix"][n].get("code", e["code"]), (e["base"] | v) & 0xFF, forced.get("c", 0), forced.get("i", 0),
+                    forced.get("e", 0), forced.get("t", 0))
+            def num(k):
+                try:
+                    return int(str(j.get(k, "0")).split(",")[0], 0)
+                except ValueError:
+                    return 0
+            theirs = (num("EventCode"), num("UMask"), num("CounterMask"), num("Invert"),
+                      num("EdgeDetect"), num("AnyThread"))
+            if ours == theirs:
+                same += 1
+            else:
+                diff += 1
+                note(pmu, "libpfm4 %s:%s encodes code/umask/c/i/e/t %s, Intel JSON %s.%s says %s"
+                     % (e["name"], n, "/".join("0x%x" % x for x in ours), e["name"], n,
+                        "/".join("0x%x" % x for x in theirs)))
+    note(pmu, "same-name cross-check with Intel JSON: %d agree, %d differ" % (same, diff))
+
+
+def mark_duplicates(pmu, events):
+    """libpfm4 lists some encodings under two names (architectural names next
+    to model-specific ones).  Mark the later one 'dup' so the lint knows it is
+    intended."""
+    seen = {}
+    for e in events:
+        if e["equiv"] or "offcore" in e["flags"] or "fixed_only" in e["flags"]:
+            continue
+        if not e["umasks"]:
+            key = (e["code"], e["base"], ())
+            if key in seen:
+                e["flags"].append("dup")
+                note(pmu, "%s encodes like %s (both in libpfm4)" % (e["name"], seen[key]))
+            else:
+                seen[key] = e["name"]
+            continue
+        for (n, v, words) in e["umasks"]:
+            if any(w.startswith("equiv=") for w in words):
+                continue
+            forced = tuple(w for w in words if w[:2] in ("c=", "i=", "e=", "t="))
+            ucode = e["ufix"][n].get("code", e["code"])
+            key = (ucode, (e["base"] | v) & 0xFF, forced)
+            if key in seen:
+                words.append("dup")
+                note(pmu, "%s:%s encodes like %s (both in libpfm4)" % (e["name"], n, seen[key]))
+            else:
+                seen[key] = "%s:%s" % (e["name"], n)
+
+
+# ----------------------------------------------------------------- output ----
+
+def fmt_num(v):
+    return "0x%x" % v if isinstance(v, int) else str(v)
+
+
+def write_model(pmu, dump, intel, outdir):
+    d = dump[pmu]
+    fixed_map = {(0xC0, 0x00): 0x1, (0xC0, 0x01): 0x1, (0x3C, 0x00): 0x2}
+    events = [derive_event(pmu, ev, intel, fixed_map) for ev in d["events"]]
+    check_codes(pmu, events, intel)
+    check_by_name(pmu, events, intel)
+    mark_duplicates(pmu, events)
+    mods_order = events[0]["mods"]
+    for e in events:
+        for m in e["mods"]:
+            if m not in mods_order:
+                mods_order.append(m)
+    L = [
+        "# %s.pmu — generated by scripts/gen-models.py; edit the generator, not this file." % pmu,
+        "# Format: docs/model-format.md.  Names, defaults, groups and aliases follow",
+        "# libpfm4 4.13; counters come from Intel's event JSON; registers from the SDM.",
+        "",
+        "[pmu]",
+    ]
+    for k, v in header(pmu):
+        L.append("%s = %s" % (k, v))
+    L += ["", "[options]"]
+    for k, v in OPTIONS:
+        L.append(k if v is None else "%s = %s" % (k, v))
+    for lname, fields in layouts(pmu).items():
+        L += ["", "[layout %s]" % lname]
+        L += ["%s = %s" % f for f in fields]
+    for (name, addr, kind, index, width, writable, reset, readonly, layout) in registers(pmu):
+        L += ["", "[register %s]" % name, "address = 0x%x" % addr, "kind = %s" % kind]
+        if index is not None:
+            L.append("index = %d" % index)
+        if width is not None:
+            L.append("width = %d" % width)
+        if writable is not None:
+            L.append("writable = 0x%x" % writable)
+        if reset:
+            L.append("reset = 0x%x" % reset)
+        if readonly:
+            L.append("readonly = true")
+        if layout:
+            L.append("layout = %s" % layout)
+    for (m, typ, rng, reg, field, desc) in modifiers(pmu, mods_order):
+        L += ["", "[modifier %s]" % m, "type = %s" % typ]
+        if rng:
+            L.append("range = %s" % rng)
+        L += ["register = %s" % reg, "field = %s" % field, "desc = %s" % desc]
+    for e in events:
+        L += ["", "[event %s]" % e["name"], "code = 0x%02x" % e["code"]]
+        if e["base"]:
+            L.append("base_umask = 0x%02x" % e["base"])
+        if e["counters"] != 0xF:
+            L.append("counters = 0x%x" % e["counters"])
+        if e["fixed"]:
+            L.append("fixed = 0x%x" % e["fixed"])
+        if e["flags"]:
+            L.append("flags = %s" % " ".join(e["flags"]))
+        if e["extra"]:
+            L.append("extra = %s" % e["extra"])
+        if e["match"] != "bits":
+            L.append("match = %s" % e["match"])
+        if e["equiv"]:
+            L.append("equiv = %s" % e["equiv"])
+        for g in e["groups"]:
+            words = []
+            words.append("required" if g["required"] else "optional")
+            if g["exclusive"]:
+                words.append("exclusive")
+            if g["name"] == "" and g["required"] and not g["exclusive"]:
+                continue  # the default for the unnamed group
+            L.append("%s = %s" % ("group" if not g["name"] else "group." + g["name"], " ".join(words)))
+        for (n, v, words) in e["umasks"]:
+            L.append("umask.%s = %s" % (n, " ".join([fmt_num(v)] + words)))
+    path = os.path.join(outdir, pmu + ".pmu")
+    with open(path + ".tmp", "w") as f:
+        f.write("\n".join(L) + "\n")
+    os.replace(path + ".tmp", path)
+    return len(events), sum(len(e["umasks"]) for e in events)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reference", default="/work/shared/reference")
+    ap.add_argument("--dump", help="use a saved pfm-dump JSON instead of running libpfm4")
+    ap.add_argument("--out", default=os.path.join(here, "..", "models"))
+    ap.add_argument("--report", default=os.path.join(here, "..", "docs", "gen-models-report.txt"),
+                    help="write the differences found to this file ('-': stderr)")
+    args = ap.parse_args()
+    if args.dump:
+        with open(args.dump) as f:
+            dump = json.load(f)
+    else:
+        dump = run_dump(here)
+    for pmu in PMUS:
+        intel = load_intel(args.reference, pmu)
+        n_ev, n_um = write_model(pmu, dump, intel, args.out)
+        print("%s: %d events, %d unit masks" % (pmu, n_ev, n_um))
+    if args.report != "-":
+        with open(args.report, "w") as f:
+            f.write("# Written by scripts/gen-models.py: what the generator noticed while\n"
+                    "# reconciling libpfm4 4.13 with Intel's JSON.  Summary and decisions:\n"
+                    "# docs/libpfm4-differences.md, section 'Model facts'.\n")
+            f.write("\n".join(report) + "\n")
+    else:
+        for line in report:
+            print("  " + line, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

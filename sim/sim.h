@@ -1,0 +1,183 @@
+/* pmusim — cycle-level PMU simulator: one PMU instance read and written by
+ * register address, advanced by runs of identical cycles.
+ *
+ * The instance models the PMU of one logical processor (thread 0).  On SMT
+ * parts the stimulus also carries the sibling's (thread 1) occurrences and CPL,
+ * which AnyThread counters combine; the sibling's own PMU registers are not
+ * modelled.  All counting rules are documented, with their sources and the
+ * choices where sources disagree, in docs/semantics.md.
+ *
+ * Two engines share the register layer and the pure per-cycle pipeline
+ * (pms_sim_pipe): PMS_SIM_REFERENCE steps every cycle; PMS_SIM_FAST advances a
+ * run of identical cycles in closed form, splitting it only at the exact cycles
+ * where an overflow raises a PMI.  Both must give identical results.
+ */
+#pragma once
+
+#include <glib.h>
+#include "model.h"
+
+G_BEGIN_DECLS
+
+#define PMS_SIM_ERROR (pms_sim_error_quark())
+GQuark pms_sim_error_quark(void);
+
+typedef enum {
+    PMS_SIM_ERROR_GP,        /* the write would take #GP on hardware (register unchanged) */
+    PMS_SIM_ERROR_MODEL,     /* the model lacks something the simulator needs */
+    PMS_SIM_ERROR_STIMULUS,  /* malformed stimulus (file:line named) */
+    PMS_SIM_ERROR_MISMATCH,  /* a stimulus read/expectation did not hold */
+} PmsSimError;
+
+enum {
+    PMS_SIM_MAX_GP = 8,
+    PMS_SIM_MAX_FIXED = 4,
+    PMS_SIM_MAX_THREADS = 2,
+    PMS_SIM_MAX_OFFCORE = 2,
+};
+
+typedef enum {
+    PMS_SIM_REFERENCE, /* per-cycle loop: the executable specification */
+    PMS_SIM_FAST,      /* closed form per run (O(1) per run and PMI) */
+} PmsSimEngine;
+
+typedef struct PmsSim PmsSim;
+
+/* ---- Inputs: one run of identical cycles ------------------------------- */
+
+/* A signal is named by event code and unit mask; its key is code << 8 | umask. */
+#define PMS_SIGNAL_KEY(code, umask) ((((guint32)(code)) << 8) | ((guint32)(umask) & 0xffu))
+
+typedef struct {
+    guint32 signal;   /* PMS_SIGNAL_KEY */
+    guint thread;     /* 0 .. threads-1 */
+    guint64 count;    /* occurrences per cycle (< 2^32) */
+} PmsSimCount;
+
+/* One offcore transaction class completing `count` times per cycle.  req and
+ * resp are bit masks in the OFFCORE_RSP register's own bit space (request bits,
+ * response/supplier/snoop bits).  inflight: an occupancy sample (GLM
+ * OUTSTANDING): `count` requests of class req are in flight this cycle. */
+typedef struct {
+    guint thread;
+    guint64 req, resp;
+    gboolean inflight;
+    guint64 count;
+} PmsSimOffcore;
+
+/* `count` loads per cycle retiring with this latency (core cycles). */
+typedef struct {
+    guint thread;
+    guint32 latency;
+    guint64 count;
+} PmsSimLoad;
+
+typedef struct {
+    guint64 cycles;                    /* >= 1 */
+    guint8 cpl[PMS_SIM_MAX_THREADS];   /* 0..3 per thread */
+    const PmsSimCount *counts;     guint n_counts;
+    const PmsSimOffcore *offcore;  guint n_offcore;
+    const PmsSimLoad *loads;       guint n_loads;
+} PmsSimRun;
+
+/* ---- Per-cycle trace (reference engine; setting a trace forces it) ------ */
+
+typedef struct {
+    guint64 cycle;
+    gboolean fixed;     /* fixed counter (else general purpose) */
+    guint index;        /* counter index within its kind */
+    gboolean enabled;   /* counting this cycle (local & global enable, not frozen) */
+    guint64 n;          /* occurrences after privilege filter and any-thread combine */
+    gboolean cond;      /* threshold stage output (cmask 0: n > 0) */
+    gboolean edge;      /* edge detector fired (only meaningful with E) */
+    guint64 inc;        /* amount added this cycle */
+    guint64 value;      /* counter after this cycle */
+    gboolean overflow;  /* carry out of the top bit this cycle */
+    guint64 status;     /* GLOBAL_STATUS after this cycle */
+    gboolean pmi;       /* a PMI was raised in this cycle (by any counter) */
+} PmsSimTrace;
+
+typedef void (*PmsSimTraceFn)(const PmsSimTrace *rec, gpointer user_data);
+
+/* ---- Instance ------------------------------------------------------------ */
+
+/* Create an instance of the model's PMU in its RESET state.  Fails with
+ * PMS_SIM_ERROR_MODEL when the model's architecture is not simulated yet or a
+ * register field the simulator needs is missing. */
+PmsSim *pms_sim_new(const PmsModel *m, GError **error);
+void pms_sim_free(PmsSim *sim);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsSim, pms_sim_free)
+
+/* Back to the RESET state (cycle 0, no PMIs). */
+void pms_sim_reset(PmsSim *sim);
+void pms_sim_set_engine(PmsSim *sim, PmsSimEngine engine);
+PmsSimEngine pms_sim_get_engine(const PmsSim *sim);
+void pms_sim_set_trace(PmsSim *sim, PmsSimTraceFn fn, gpointer user_data);
+const PmsModel *pms_sim_model(const PmsSim *sim);
+guint pms_sim_threads(const PmsSim *sim);
+
+/* WRMSR / RDMSR.  A write to an unknown address, a read-only register or a
+ * reserved bit fails with PMS_SIM_ERROR_GP naming the register and the bits;
+ * the register is left unchanged.  Reading an unknown address is a #GP too. */
+gboolean pms_sim_write(PmsSim *sim, guint32 address, guint64 value, GError **error);
+gboolean pms_sim_read(PmsSim *sim, guint32 address, guint64 *value, GError **error);
+
+/* Advance by run->cycles identical cycles (validates threads, CPL, counts). */
+gboolean pms_sim_run(PmsSim *sim, const PmsSimRun *run, GError **error);
+
+/* Cycles simulated so far (the next cycle's number). */
+guint64 pms_sim_cycle(const PmsSim *sim);
+
+/* Cycles in which a PMI was raised, in order (one per cycle however many
+ * counters overflowed in it). */
+const guint64 *pms_sim_pmis(const PmsSim *sim, guint *n);
+
+/* Edge latch of general counter i (for tests and traces). */
+gboolean pms_sim_edge_latch(const PmsSim *sim, guint i);
+
+/* ---- The pure pipeline, shared by both engines --------------------------- */
+
+typedef struct {
+    gboolean usr, os;       /* privilege filter (fixed: EN bit 1 / bit 0) */
+    gboolean edge, inv;
+    guint cmask;            /* 0: add n */
+    gboolean any;           /* AnyThread, only honoured when smt */
+    gboolean smt;
+    gboolean combine_or;    /* any-thread combine is OR (clock events, A6) */
+    gboolean cpl_gate_pre;  /* A3 alternative: gate thread T before the threshold */
+    guint thread;           /* the programming thread T */
+    guint n_threads;
+} PmsPipeCfg;
+
+typedef struct {
+    guint64 n;        /* combined occurrences */
+    gboolean cond;    /* threshold output */
+    gboolean edge;    /* edge detector output */
+    guint64 inc;      /* increment */
+    gboolean latch;   /* new edge latch */
+} PmsPipeOut;
+
+/* One enabled cycle of one counter: occurrences n[t] and CPLs cpl[t] of every
+ * thread, the edge latch before the cycle -> increment and new latch. */
+PmsPipeOut pms_sim_pipe(const PmsPipeCfg *cfg, const guint64 *n, const guint8 *cpl, gboolean latch);
+
+/* ---- Benchmark ------------------------------------------------------------ */
+
+typedef struct {
+    double ref_cycles_per_s, ref_records_per_s;
+    double fast_cycles_per_s, fast_records_per_s;
+    double ratio;             /* fast / reference cycles per second */
+    double big_run_seconds;   /* fast engine: 2^47 constant cycles, preload to overflow */
+    guint64 big_run_cycles;
+    gboolean big_run_overflowed;
+} PmsSimBench;
+
+/* Run both engines on the same run-length stimulus (4096 records of 1..max_run
+ * identical cycles, uniformly random with a fixed seed; counter 0 counts
+ * INST_RETIRED.ANY_P, counter 1 the same with c=2 e, the fixed counters their
+ * signals) for at least min_seconds each, then the fast engine on one
+ * 2^47-cycle run of constant stimulus into a counter preloaded with
+ * 2^48 - 2^47 (big_run_overflowed: the PMI came in its last cycle). */
+gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, PmsSimBench *out, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,107 @@
+/* pmusim — speed of the two engines on the same run-length stimulus, and the
+ * fast engine on the 2^47-cycle preload-to-overflow experiment.  Library code:
+ * returns figures, prints nothing (`pmusim bench sim` formats them). */
+#include "sim_internal.h"
+
+enum { BENCH_RECORDS = 4096 };
+
+/* Program two general counters (one with cmask/edge) and, when present, the
+ * fixed counters; the same on every instance. */
+static gboolean program(PmsSim *s, GError **error)
+{
+    const guint64 ev0 = 0xc0 | (1u << 16) | (1u << 22);                         /* c0.00 usr en */
+    const guint64 ev1 = 0xc0 | (1u << 16) | (1u << 18) | (1u << 22) | (2u << 24); /* c=2 e */
+    guint32 a_ev = 0, a_fc = 0;
+    for (guint i = 0; i < s->model->n_regs; i++) {
+        const PmsRegister *r = &s->model->regs[i];
+        if (r->kind == PMS_REG_EVTSEL && r->index == 0)
+            a_ev = r->address;
+        if (r->kind == PMS_REG_FIXED_CTRL)
+            a_fc = r->address;
+    }
+    if (!a_ev) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no PERFEVTSEL0", s->model->name);
+        return FALSE;
+    }
+    if (!pms_sim_write(s, a_ev, ev0, error) || (s->n_gp > 1 && !pms_sim_write(s, a_ev + 1, ev1, error)))
+        return FALSE;
+    if (a_fc && !pms_sim_write(s, a_fc, 0x333 & sim_fmask((SimField){ TRUE, 0, 4 * s->n_fixed }), error))
+        return FALSE;
+    *s->global_ctrl = ~(guint64)0; /* every enable: the bench measures counting */
+    return TRUE;
+}
+
+static double time_engine(PmsSim *s, const PmsSimRun *runs, double min_seconds, guint64 *cycles, guint64 *records,
+                          GError **error)
+{
+    gint64 t0 = g_get_monotonic_time(), dt;
+    *cycles = *records = 0;
+    do {
+        pms_sim_reset(s);
+        if (!program(s, error))
+            return -1;
+        for (guint i = 0; i < BENCH_RECORDS; i++) {
+            if (!pms_sim_run(s, &runs[i], error))
+                return -1;
+            *cycles += runs[i].cycles;
+        }
+        *records += BENCH_RECORDS;
+        dt = g_get_monotonic_time() - t0;
+    } while (dt < (gint64)(min_seconds * 1e6));
+    return (double)dt / 1e6;
+}
+
+gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, PmsSimBench *out, GError **error)
+{
+    if (max_run == 0)
+        max_run = 1;
+    g_autoptr(PmsSim) ref = pms_sim_new(m, error);
+    if (!ref)
+        return FALSE;
+    g_autoptr(PmsSim) fast = pms_sim_new(m, error);
+    if (!fast)
+        return FALSE;
+    pms_sim_set_engine(ref, PMS_SIM_REFERENCE);
+    pms_sim_set_engine(fast, PMS_SIM_FAST);
+    /* run lengths 1..max_run, occurrences 0..3, the signal the counters select
+     * plus the fixed counters' clocks; a fixed seed: the same stimulus for both */
+    g_autoptr(GRand) r = g_rand_new_with_seed(4711);
+    PmsSimCount *counts = g_new0(PmsSimCount, 2 * BENCH_RECORDS);
+    PmsSimRun *runs = g_new0(PmsSimRun, BENCH_RECORDS);
+    for (guint i = 0; i < BENCH_RECORDS; i++) {
+        counts[2 * i] = (PmsSimCount){ PMS_SIGNAL_KEY(0xc0, 0x00), 0, (guint64)g_rand_int_range(r, 0, 4) };
+        counts[2 * i + 1] = (PmsSimCount){ PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1 };
+        runs[i] = (PmsSimRun){ (guint64)g_rand_int_range(r, 1, (gint32)MIN(max_run, (guint)G_MAXINT32 - 1) + 1), { 3, 3 }, &counts[2 * i], 2, NULL, 0, NULL, 0 };
+    }
+    guint64 rc, rr, fc, fr;
+    double rt = time_engine(ref, runs, min_seconds, &rc, &rr, error);
+    double ft = rt < 0 ? -1 : time_engine(fast, runs, min_seconds, &fc, &fr, error);
+    g_free(runs);
+    g_free(counts);
+    if (ft < 0)
+        return FALSE;
+    out->ref_cycles_per_s = (double)rc / rt;
+    out->ref_records_per_s = (double)rr / rt;
+    out->fast_cycles_per_s = (double)fc / ft;
+    out->fast_records_per_s = (double)fr / ft;
+    out->ratio = out->fast_cycles_per_s / out->ref_cycles_per_s;
+
+    /* 2^47 cycles, one event per cycle, counter 0 preloaded 2^48 - 2^47 with
+     * INT: it overflows in the last cycle. */
+    pms_sim_reset(fast);
+    if (!program(fast, error))
+        return FALSE;
+    *fast->pmc[0] = (fast->gp_mask + 1 - ((guint64)1 << 47)) & fast->gp_mask;
+    *fast->evtsel[0] = sim_fset(fast->ev.intr, *fast->evtsel[0], 1);
+    fast->cfg_valid = FALSE;
+    PmsSimCount one = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1 };
+    PmsSimRun big = { (guint64)1 << 47, { 3, 3 }, &one, 1, NULL, 0, NULL, 0 };
+    gint64 t0 = g_get_monotonic_time();
+    if (!pms_sim_run(fast, &big, error))
+        return FALSE;
+    out->big_run_seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
+    out->big_run_cycles = big.cycles;
+    out->big_run_overflowed = fast->pmis->len == 1 &&
+                              g_array_index(fast->pmis, guint64, 0) == big.cycles - 1;
+    return TRUE;
+}

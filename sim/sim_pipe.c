@@ -1,0 +1,54 @@
+/* pmusim — the pure per-cycle counting pipeline of one counter.
+ *
+ * No state but the edge latch passed in and out, so the reference engine (one
+ * call per cycle) and the fast engine (two calls per run: the run's first
+ * cycle and its steady state) cannot disagree on a rule.  Order of the stages
+ * (docs/semantics.md §1): privilege filter, any-thread combine, threshold
+ * (cmask/inv), edge, then the CPL gate for own-thread counting (A3 post). */
+#include "sim.h"
+
+static gboolean qualifies(const PmsPipeCfg *c, guint8 cpl)
+{
+    /* SDM 18-4: OS counts at CPL 0, USR at CPL 1..3. */
+    return cpl == 0 ? c->os : c->usr;
+}
+
+PmsPipeOut pms_sim_pipe(const PmsPipeCfg *c, const guint64 *n, const guint8 *cpl, gboolean latch)
+{
+    PmsPipeOut o = { 0, FALSE, FALSE, 0, latch };
+    gboolean any = c->any && c->smt;
+    gboolean gate_post = FALSE;
+    if (any) {
+        /* SDM 18-9 p.645: each thread's CPL is matched before combining (A3);
+         * SUM of occurrences, OR for clock events (A6). */
+        for (guint t = 0; t < c->n_threads; t++) {
+            guint64 x = qualifies(c, cpl[t]) ? n[t] : 0;
+            if (c->combine_or)
+                o.n |= x ? 1 : 0;
+            else
+                o.n += x;
+        }
+    } else if (c->cpl_gate_pre) {
+        o.n = qualifies(c, cpl[c->thread]) ? n[c->thread] : 0;
+    } else {
+        o.n = n[c->thread];
+        gate_post = TRUE;
+    }
+    if (c->cmask == 0) {
+        /* SDM 18-4: cmask 0 adds n; INV is ignored (A1). */
+        o.cond = o.n > 0;
+        o.inc = o.n;
+    } else {
+        o.cond = c->inv ? o.n < c->cmask : o.n >= c->cmask;
+        o.inc = o.cond;
+    }
+    if (c->edge) {
+        /* SDM 18-4: rising edge of the whole condition (A2: cmask 0 acts as n >= 1). */
+        o.edge = o.cond && !latch;
+        o.inc = o.edge;
+        o.latch = o.cond;
+    }
+    if (gate_post && !qualifies(c, cpl[c->thread]))
+        o.inc = 0; /* A3: own-thread counting gates the final increment */
+    return o;
+}

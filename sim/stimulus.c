@@ -1,0 +1,586 @@
+/* pmusim — stimulus records, their text format (docs/stimulus-format.md) and
+ * their execution on a simulator instance.  One line is one record; every
+ * error names source:line and what was expected there. */
+#include "stimulus.h"
+
+#include <errno.h>
+#include <string.h>
+
+typedef struct {
+    PmsStimKind kind;
+    guint line;
+    guint64 cycle;
+    guint32 address;
+    guint64 value;
+    gboolean check;
+    PmsSimRun run;       /* arrays owned */
+} Rec;
+
+struct PmsStim {
+    const PmsModel *model;
+    char *source;
+    GArray *recs;        /* Rec */
+    guint64 end;         /* cycle after the last run */
+    gboolean expect_pmis;
+    GArray *pmis;        /* guint64 */
+    guint pmi_line;
+    guint8 cpl[PMS_SIM_MAX_THREADS]; /* parser: sticky CPL */
+};
+
+static void rec_clear(gpointer p)
+{
+    Rec *r = p;
+    g_free((gpointer)r->run.counts);
+    g_free((gpointer)r->run.offcore);
+    g_free((gpointer)r->run.loads);
+}
+
+PmsStim *pms_stim_new(const PmsModel *m)
+{
+    PmsStim *st = g_new0(PmsStim, 1);
+    st->model = m;
+    st->source = g_strdup("<api>");
+    st->recs = g_array_new(FALSE, TRUE, sizeof(Rec));
+    g_array_set_clear_func(st->recs, rec_clear);
+    st->pmis = g_array_new(FALSE, FALSE, sizeof(guint64));
+    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
+        st->cpl[t] = 3;
+    return st;
+}
+
+void pms_stim_free(PmsStim *st)
+{
+    if (!st)
+        return;
+    g_array_free(st->recs, TRUE);
+    g_array_free(st->pmis, TRUE);
+    g_free(st->source);
+    g_free(st);
+}
+
+static Rec *append(PmsStim *st, PmsStimKind kind, guint line)
+{
+    Rec r = { 0 };
+    r.kind = kind;
+    r.line = line;
+    r.cycle = st->end;
+    g_array_append_val(st->recs, r);
+    return &g_array_index(st->recs, Rec, st->recs->len - 1);
+}
+
+void pms_stim_add_write(PmsStim *st, guint32 address, guint64 value)
+{
+    Rec *r = append(st, PMS_STIM_WRITE, 0);
+    r->address = address;
+    r->value = value;
+}
+
+void pms_stim_add_read(PmsStim *st, guint32 address, gboolean check, guint64 expected)
+{
+    Rec *r = append(st, PMS_STIM_READ, 0);
+    r->address = address;
+    r->check = check;
+    r->value = expected;
+}
+
+static Rec *add_run(PmsStim *st, const PmsSimRun *run, guint line)
+{
+    Rec *r = append(st, PMS_STIM_RUN, line);
+    r->run = *run;
+    r->run.counts = run->n_counts ? g_memdup2(run->counts, sizeof(PmsSimCount) * run->n_counts) : NULL;
+    r->run.offcore = run->n_offcore ? g_memdup2(run->offcore, sizeof(PmsSimOffcore) * run->n_offcore) : NULL;
+    r->run.loads = run->n_loads ? g_memdup2(run->loads, sizeof(PmsSimLoad) * run->n_loads) : NULL;
+    st->end += run->cycles;
+    return r;
+}
+
+void pms_stim_add_run(PmsStim *st, const PmsSimRun *run)
+{
+    add_run(st, run, 0);
+}
+
+void pms_stim_expect_pmis(PmsStim *st, const guint64 *cycles, guint n)
+{
+    st->expect_pmis = TRUE;
+    g_array_append_vals(st->pmis, cycles, n);
+}
+
+guint64 pms_stim_end_cycle(const PmsStim *st) { return st->end; }
+guint pms_stim_n_records(const PmsStim *st) { return st->recs->len; }
+
+void pms_stim_record(const PmsStim *st, guint i, PmsStimRecord *out)
+{
+    const Rec *r = &g_array_index(st->recs, Rec, i);
+    *out = (PmsStimRecord){ r->kind, r->line, r->cycle, r->address, r->value, r->check,
+                            r->kind == PMS_STIM_RUN ? &r->run : NULL };
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+static const PmsEvent *find_event(const PmsModel *m, const char *name)
+{
+    for (guint i = 0; i < m->n_events; i++)
+        if (g_ascii_strcasecmp(m->events[i].name, name) == 0)
+            return &m->events[i];
+    return NULL;
+}
+
+static gboolean parse_u64(const char *s, guint64 *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return FALSE;
+    char *end = NULL;
+    errno = 0;
+    guint64 v = g_ascii_strtoull(s, &end, 0);
+    if (errno || end == s || *end)
+        return FALSE;
+    *out = v;
+    return TRUE;
+}
+
+gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, GError **error)
+{
+    g_auto(GStrv) parts = g_strsplit_set(name, ".:", 2);
+    guint64 code, umask;
+    if (parts[0] && parts[1] && parse_u64(parts[0], &code) && parse_u64(parts[1], &umask)) {
+        if (code > 0xffff || umask > 0xff) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
+                        "signal '%s': event code must fit 16 bits and unit mask 8 bits", name);
+            return FALSE;
+        }
+        *key = PMS_SIGNAL_KEY(code, umask);
+        return TRUE;
+    }
+    const PmsEvent *ev = find_event(m, parts[0]);
+    if (!ev) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
+                    "unknown signal '%s': expected CODE.UMASK (e.g. 0xc0.0x00) or EVENT.UMASK of model %s",
+                    name, m->name);
+        return FALSE;
+    }
+    if (ev->flags & PMS_EVENT_OFFCORE) {
+        if (parts[1]) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
+                        "signal '%s': offcore unit masks select OFFCORE_RSP bits; give transactions "
+                        "with offcore=REQ/RESP instead", name);
+            return FALSE;
+        }
+        *key = PMS_SIGNAL_KEY(ev->code & 0xff, ev->base_umask);
+        return TRUE;
+    }
+    const PmsUmask *um = NULL;
+    if (parts[1]) {
+        for (guint i = 0; i < ev->n_umasks && !um; i++)
+            if (g_ascii_strcasecmp(ev->umasks[i].name, parts[1]) == 0)
+                um = &ev->umasks[i];
+        if (!um) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
+                        "signal '%s': event %s has no unit mask '%s'", name, ev->name, parts[1]);
+            return FALSE;
+        }
+    } else {
+        for (guint i = 0; i < ev->n_umasks && !um; i++)
+            if (ev->umasks[i].flags & PMS_UMASK_DEFAULT)
+                um = &ev->umasks[i];
+        if (!um && ev->n_umasks) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
+                        "signal '%s': event %s needs a unit mask (EVENT.UMASK)", name, ev->name);
+            return FALSE;
+        }
+    }
+    *key = PMS_SIGNAL_KEY(ev->code & 0xffff, (um ? um->value : 0) | ev->base_umask);
+    return TRUE;
+}
+
+/* ---- parser ---------------------------------------------------------------- */
+
+typedef struct {
+    PmsStim *st;
+    const char *source;
+    guint line;
+    guint threads;
+    GError **error;
+} Parser;
+
+G_GNUC_PRINTF(2, 3)
+static gboolean fail(Parser *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(p->error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s:%u: %s", p->source, p->line, msg);
+    return FALSE;
+}
+
+/* VALUE: number (decimal or 0x hex), -number (two's complement in 64 bits),
+ * 2^K, 2^K-N or 2^K+N (K < 64). */
+static gboolean parse_value(const char *s, guint64 *out)
+{
+    if (s[0] == '-') {
+        guint64 v;
+        if (!parse_u64(s + 1, &v) || v == 0 || v > ((guint64)1 << 63))
+            return FALSE;
+        *out = (guint64)0 - v;
+        return TRUE;
+    }
+    if (g_str_has_prefix(s, "2^")) {
+        const char *op = strpbrk(s + 2, "+-");
+        g_autofree char *exp = g_strndup(s + 2, op ? (gsize)(op - s - 2) : strlen(s + 2));
+        guint64 k, n = 0;
+        if (!parse_u64(exp, &k) || k > 63 || (op && !parse_u64(op + 1, &n)))
+            return FALSE;
+        guint64 base = (guint64)1 << k;
+        if (op && *op == '-') {
+            if (n > base)
+                return FALSE;
+            *out = base - n;
+        } else {
+            if (n > G_MAXUINT64 - base)
+                return FALSE;
+            *out = base + n;
+        }
+        return TRUE;
+    }
+    return parse_u64(s, out);
+}
+
+static gboolean parse_reg(Parser *p, const char *s, guint32 *addr)
+{
+    const PmsModel *m = p->st->model;
+    for (guint i = 0; i < m->n_regs; i++)
+        if (g_ascii_strcasecmp(m->regs[i].name, s) == 0) {
+            *addr = m->regs[i].address;
+            return TRUE;
+        }
+    guint64 v;
+    if (parse_u64(s, &v) && v <= G_MAXUINT32) {
+        *addr = (guint32)v;
+        return TRUE;
+    }
+    return fail(p, "unknown register '%s': expected a register name of model %s or an address", s, m->name);
+}
+
+static gboolean parse_thread_list(Parser *p, const char *what, const char *s, guint64 max, guint64 *vals)
+{
+    g_auto(GStrv) v = g_strsplit(s, ",", -1);
+    guint n = g_strv_length(v);
+    if (n == 0 || n > p->threads)
+        return fail(p, "%s: expected 1..%u comma-separated values (one per thread), got '%s'", what, p->threads, s);
+    for (guint t = 0; t < n; t++)
+        if (!parse_u64(v[t], &vals[t]) || vals[t] > max)
+            return fail(p, "%s: value '%s' for thread %u: expected a number 0..%" G_GUINT64_FORMAT, what, v[t], t, max);
+    return TRUE;
+}
+
+/* ITEM[*COUNT][@THREAD] -> item text, count, thread */
+static gboolean split_item(Parser *p, const char *what, const char *s, char **item, guint64 *count, guint *thread)
+{
+    g_autofree char *buf = g_strdup(s);
+    char *at = strchr(buf, '@'), *star;
+    guint64 t = 0;
+    *count = 1;
+    if (at) {
+        *at++ = 0;
+        if (!parse_u64(at, &t) || t >= p->threads)
+            return fail(p, "%s: thread '@%s': expected 0..%u", what, at, p->threads - 1);
+    }
+    if ((star = strchr(buf, '*'))) {
+        *star++ = 0;
+        if (!parse_u64(star, count) || *count > G_MAXUINT32)
+            return fail(p, "%s: count '*%s': expected a number below 2^32", what, star);
+    }
+    *thread = (guint)t;
+    *item = g_strdup(buf);
+    return TRUE;
+}
+
+/* Offcore request/response: '+'-joined unit-mask names of the model's offcore
+ * event, or a number (raw register bits). */
+static gboolean parse_oc_bits(Parser *p, const char *s, guint64 *bits)
+{
+    const PmsModel *m = p->st->model;
+    g_auto(GStrv) names = g_strsplit(s, "+", -1);
+    *bits = 0;
+    for (guint i = 0; names[i]; i++) {
+        guint64 v;
+        if (parse_u64(names[i], &v)) {
+            *bits |= v;
+            continue;
+        }
+        gboolean found = FALSE;
+        for (guint e = 0; e < m->n_events && !found; e++) {
+            const PmsEvent *ev = &m->events[e];
+            if (!(ev->flags & PMS_EVENT_OFFCORE))
+                continue;
+            for (guint u = 0; u < ev->n_umasks && !found; u++)
+                if (g_ascii_strcasecmp(ev->umasks[u].name, names[i]) == 0) {
+                    *bits |= ev->umasks[u].value;
+                    found = TRUE;
+                }
+        }
+        if (!found)
+            return fail(p, "offcore: '%s' is neither a number nor a unit mask of an offcore event of %s",
+                        names[i], m->name);
+    }
+    return TRUE;
+}
+
+static gboolean parse_run(Parser *p, char **tok, guint ntok)
+{
+    guint64 cycles;
+    if (ntok < 2 || !parse_value(tok[1], &cycles) || cycles == 0)
+        return fail(p, "run: expected a number of cycles >= 1, got '%s'", ntok > 1 ? tok[1] : "");
+    if (cycles > G_MAXINT64 || p->st->end > G_MAXINT64 - cycles)
+        return fail(p, "run: the stimulus would exceed 2^63 cycles");
+    g_autoptr(GArray) counts = g_array_new(FALSE, FALSE, sizeof(PmsSimCount));
+    g_autoptr(GArray) oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
+    g_autoptr(GArray) loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
+    for (guint i = 2; i < ntok; i++) {
+        char *eq = strchr(tok[i], '=');
+        if (!eq || eq == tok[i] || !eq[1])
+            return fail(p, "run: expected NAME=VALUE, got '%s'", tok[i]);
+        g_autofree char *key = g_strndup(tok[i], eq - tok[i]);
+        const char *val = eq + 1;
+        if (strcmp(key, "cpl") == 0) {
+            guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
+            g_auto(GStrv) parts = g_strsplit(val, ",", -1);
+            if (!parse_thread_list(p, "cpl", val, 3, v))
+                return FALSE;
+            guint n = g_strv_length(parts), last = 0;
+            /* threads not listed take the last value given */
+            for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
+                if (t < n)
+                    last = t;
+                p->st->cpl[t] = (guint8)v[last];
+            }
+        } else if (strcmp(key, "offcore") == 0 || strcmp(key, "inflight") == 0) {
+            gboolean infl = key[0] == 'i';
+            g_autofree char *item = NULL;
+            PmsSimOffcore t = { 0 };
+            if (!split_item(p, key, val, &item, &t.count, &t.thread))
+                return FALSE;
+            char *slash = strchr(item, '/');
+            if (!infl && !slash)
+                return fail(p, "offcore: expected REQUEST/RESPONSE[*COUNT][@THREAD], got '%s'", val);
+            if (slash)
+                *slash++ = 0;
+            if (!parse_oc_bits(p, item, &t.req) || (slash && !parse_oc_bits(p, slash, &t.resp)))
+                return FALSE;
+            t.inflight = infl;
+            g_array_append_val(oc, t);
+        } else if (strcmp(key, "load") == 0) {
+            g_autofree char *item = NULL;
+            PmsSimLoad l = { 0 };
+            guint64 lat;
+            if (!split_item(p, key, val, &item, &l.count, &l.thread))
+                return FALSE;
+            if (!parse_u64(item, &lat) || lat > G_MAXUINT32)
+                return fail(p, "load: expected LATENCY[*COUNT][@THREAD] with a latency below 2^32, got '%s'", val);
+            l.latency = (guint32)lat;
+            g_array_append_val(loads, l);
+        } else {
+            GError *e = NULL;
+            guint32 sig;
+            if (!pms_stim_signal_key(p->st->model, key, &sig, &e)) {
+                fail(p, "%s", e->message);
+                g_error_free(e);
+                return FALSE;
+            }
+            guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
+            if (!parse_thread_list(p, key, val, G_MAXUINT32, v))
+                return FALSE;
+            for (guint t = 0; t < p->threads; t++) {
+                if (!v[t])
+                    continue;
+                PmsSimCount c = { sig, t, v[t] };
+                g_array_append_val(counts, c);
+            }
+        }
+    }
+    PmsSimRun run = { cycles, { 0 }, (PmsSimCount *)(void *)counts->data, counts->len,
+                      (PmsSimOffcore *)(void *)oc->data, oc->len, (PmsSimLoad *)(void *)loads->data, loads->len };
+    memcpy(run.cpl, p->st->cpl, sizeof run.cpl);
+    add_run(p->st, &run, p->line);
+    return TRUE;
+}
+
+static gboolean parse_line(Parser *p, char *text)
+{
+    char *hash = strchr(text, '#');
+    if (hash)
+        *hash = 0;
+    g_auto(GStrv) all = g_strsplit_set(text, " \t\r", -1);
+    char *tok[64];
+    guint n = 0;
+    for (guint i = 0; all[i]; i++)
+        if (*all[i]) {
+            if (n == G_N_ELEMENTS(tok))
+                return fail(p, "too many fields on one line (at most %u)", (guint)G_N_ELEMENTS(tok));
+            tok[n++] = all[i];
+        }
+    if (n == 0)
+        return TRUE;
+    if (tok[0][0] == '@') {
+        guint64 at;
+        if (!parse_value(tok[0] + 1, &at) || at > G_MAXINT64)
+            return fail(p, "expected @CYCLE, got '%s'", tok[0]);
+        if (at < p->st->end)
+            return fail(p, "cycles out of order: @%" G_GUINT64_FORMAT " but the stimulus is already at cycle %"
+                        G_GUINT64_FORMAT, at, p->st->end);
+        if (at > p->st->end) {
+            /* the gap runs idle: no occurrences, the current CPL */
+            PmsSimRun idle = { at - p->st->end, { 0 }, NULL, 0, NULL, 0, NULL, 0 };
+            memcpy(idle.cpl, p->st->cpl, sizeof idle.cpl);
+            add_run(p->st, &idle, p->line);
+        }
+        if (n == 1)
+            return fail(p, "expected a record (run, write, read) after '%s'", tok[0]);
+        memmove(tok, tok + 1, (n - 1) * sizeof tok[0]);
+        n--;
+    }
+    const char *cmd = tok[0];
+    if (strcmp(cmd, "pmu") == 0) {
+        if (n != 2 || g_ascii_strcasecmp(tok[1], p->st->model->name) != 0)
+            return fail(p, "pmu: this stimulus is for '%s', the model is '%s'", n > 1 ? tok[1] : "",
+                        p->st->model->name);
+        return TRUE;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return parse_run(p, tok, n);
+    if (strcmp(cmd, "write") == 0 || strcmp(cmd, "read") == 0) {
+        gboolean w = cmd[0] == 'w';
+        guint32 addr = 0;
+        guint64 v = 0;
+        if (n < 2 || n > 3 || (w && n != 3))
+            return fail(p, w ? "write: expected REGISTER VALUE" : "read: expected REGISTER [EXPECTED]");
+        if (!parse_reg(p, tok[1], &addr))
+            return FALSE;
+        if (n == 3 && !parse_value(tok[2], &v))
+            return fail(p, "%s: value '%s': expected a 64-bit number (decimal, 0x hex, -N, 2^K[+-N])", cmd, tok[2]);
+        Rec *r = append(p->st, w ? PMS_STIM_WRITE : PMS_STIM_READ, p->line);
+        r->address = addr;
+        r->value = v;
+        r->check = !w && n == 3;
+        return TRUE;
+    }
+    if (strcmp(cmd, "expect-pmi") == 0) {
+        if (n < 2)
+            return fail(p, "expect-pmi: expected CYCLE... or none");
+        p->st->expect_pmis = TRUE;
+        p->st->pmi_line = p->line;
+        if (n == 2 && strcmp(tok[1], "none") == 0)
+            return TRUE;
+        for (guint i = 1; i < n; i++) {
+            guint64 c;
+            if (!parse_value(tok[i], &c))
+                return fail(p, "expect-pmi: '%s': expected a cycle number", tok[i]);
+            if (p->st->pmis->len && c <= g_array_index(p->st->pmis, guint64, p->st->pmis->len - 1))
+                return fail(p, "expect-pmi: cycles out of order at '%s'", tok[i]);
+            g_array_append_val(p->st->pmis, c);
+        }
+        return TRUE;
+    }
+    return fail(p, "unknown record '%s': expected run, write, read, expect-pmi, pmu or @CYCLE", cmd);
+}
+
+PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const char *source, GError **error)
+{
+    g_autoptr(PmsStim) st = pms_stim_new(m);
+    g_free(st->source);
+    st->source = g_strdup(source ? source : "<stimulus>");
+    g_autofree char *copy = len < 0 ? g_strdup(text) : g_strndup(text, (gsize)len);
+    if (len >= 0 && memchr(text, 0, (gsize)len)) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s: contains a NUL byte", st->source);
+        return NULL;
+    }
+    Parser p = { st, st->source, 0, m->smt ? 2 : 1, error };
+    char *line = copy;
+    while (line) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        p.line++;
+        if (!parse_line(&p, line))
+            return NULL;
+        line = nl ? nl + 1 : NULL;
+    }
+    return g_steal_pointer(&st);
+}
+
+PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error)
+{
+    g_autofree char *text = NULL;
+    gsize len;
+    GError *e = NULL;
+    if (!g_file_get_contents(path, &text, &len, &e)) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s", e->message);
+        g_error_free(e);
+        return NULL;
+    }
+    return pms_stim_parse(m, text, (gssize)len, path, error);
+}
+
+/* ---- execution ---------------------------------------------------------------- */
+
+static const char *reg_name(const PmsModel *m, guint32 addr)
+{
+    for (guint i = 0; i < m->n_regs; i++)
+        if (m->regs[i].address == addr)
+            return m->regs[i].name;
+    return "?";
+}
+
+static GString *cycles_str(const guint64 *c, guint n)
+{
+    GString *s = g_string_new(n ? "" : "none");
+    for (guint i = 0; i < n; i++)
+        g_string_append_printf(s, "%s%" G_GUINT64_FORMAT, i ? " " : "", c[i]);
+    return s;
+}
+
+gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
+{
+    for (guint i = 0; i < st->recs->len; i++) {
+        const Rec *r = &g_array_index(st->recs, Rec, i);
+        GError *e = NULL;
+        gboolean ok = TRUE;
+        guint64 got = 0;
+        switch (r->kind) {
+        case PMS_STIM_RUN:
+            ok = pms_sim_run(sim, &r->run, &e);
+            break;
+        case PMS_STIM_WRITE:
+            ok = pms_sim_write(sim, r->address, r->value, &e);
+            break;
+        case PMS_STIM_READ:
+            ok = pms_sim_read(sim, r->address, &got, &e);
+            if (ok && r->check && got != r->value) {
+                g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH,
+                            "%s:%u: cycle %" G_GUINT64_FORMAT ": read %s (0x%x) = 0x%" G_GINT64_MODIFIER
+                            "x (%" G_GUINT64_FORMAT "), expected 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT ")",
+                            st->source, r->line, pms_sim_cycle(sim), reg_name(st->model, r->address), r->address,
+                            got, got, r->value, r->value);
+                return FALSE;
+            }
+            break;
+        }
+        if (!ok) {
+            g_set_error(error, e->domain, e->code, "%s:%u: %s", st->source, r->line, e->message);
+            g_error_free(e);
+            return FALSE;
+        }
+    }
+    if (st->expect_pmis) {
+        guint n;
+        const guint64 *got = pms_sim_pmis(sim, &n);
+        if (n != st->pmis->len || (n && memcmp(got, st->pmis->data, n * sizeof(guint64)) != 0)) {
+            g_autoptr(GString) a = cycles_str(got, n);
+            g_autoptr(GString) b = cycles_str((const guint64 *)(void *)st->pmis->data, st->pmis->len);
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH,
+                        "%s:%u: PMIs at cycles %s, expected %s", st->source, st->pmi_line, a->str, b->str);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}

@@ -1,0 +1,61 @@
+/* pmusim — stimulus: run-length records of cycles interleaved with register
+ * writes, checked reads and PMI expectations.  Text format: docs/stimulus-format.md.
+ *
+ * A stimulus is built against one model (register and signal names resolve
+ * through it) and executed on a PmsSim of that model, starting at cycle 0. */
+#pragma once
+
+#include <glib.h>
+#include "model.h"
+#include "sim.h"
+
+G_BEGIN_DECLS
+
+typedef struct PmsStim PmsStim;
+
+typedef enum {
+    PMS_STIM_RUN,    /* N identical cycles */
+    PMS_STIM_WRITE,  /* WRMSR before the record's cycle */
+    PMS_STIM_READ,   /* RDMSR, optionally compared with an expected value */
+} PmsStimKind;
+
+/* A read-only view of one record (for the CLI: traces, reporting). */
+typedef struct {
+    PmsStimKind kind;
+    guint line;          /* source line, 0 when built through the API */
+    guint64 cycle;       /* cycle at which it happens (run: its first cycle) */
+    guint32 address;     /* write/read */
+    guint64 value;       /* write: value; read: expected value */
+    gboolean check;      /* read: compare with value */
+    const PmsSimRun *run; /* run records */
+} PmsStimRecord;
+
+PmsStim *pms_stim_new(const PmsModel *m);
+void pms_stim_free(PmsStim *st);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsStim, pms_stim_free)
+
+/* Parse the text format; errors name source:line and what was expected. */
+PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const char *source, GError **error);
+PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error);
+
+/* Builders: each appends at the stimulus's current end cycle. */
+void pms_stim_add_write(PmsStim *st, guint32 address, guint64 value);
+void pms_stim_add_read(PmsStim *st, guint32 address, gboolean check, guint64 expected);
+void pms_stim_add_run(PmsStim *st, const PmsSimRun *run); /* copies the arrays */
+/* Expect exactly these PMI cycles (checked after the last record). */
+void pms_stim_expect_pmis(PmsStim *st, const guint64 *cycles, guint n);
+
+guint64 pms_stim_end_cycle(const PmsStim *st);
+guint pms_stim_n_records(const PmsStim *st);
+void pms_stim_record(const PmsStim *st, guint i, PmsStimRecord *out);
+
+/* Resolve a signal name against the model: "0xc0.0x00" (code.umask),
+ * "INST_RETIRED.ANY_P" or "INST_RETIRED:ANY_P", or an event alone when it has
+ * a default unit mask or none. */
+gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, GError **error);
+
+/* Execute every record on sim (expected fresh: cycle 0).  A #GP write, a
+ * failing read or a PMI mismatch stops with an error naming source:line. */
+gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error);
+
+G_END_DECLS

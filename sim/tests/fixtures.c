@@ -1,0 +1,97 @@
+#include "fixtures.h"
+
+static GHashTable *models; /* name -> PmsModel */
+
+const PmsModel *fx_model(const char *name)
+{
+    if (!models)
+        models = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)pms_model_free);
+    PmsModel *m = g_hash_table_lookup(models, name);
+    if (m)
+        return m;
+    m = fx_model_with(name, NULL, NULL);
+    if (m)
+        g_hash_table_insert(models, g_strdup(name), m);
+    return m;
+}
+
+PmsModel *fx_model_with(const char *name, const char *key, const char *value)
+{
+    g_autofree char *path = g_strcmp0(name, "tiny") == 0
+        ? g_strdup(PMS_SRCDIR "/models/tests/tiny.pmu")
+        : g_strdup_printf(PMS_SRCDIR "/models/%s.pmu", name);
+    GError *e = NULL;
+    PmsModel *m = pms_model_load_file(path, &e);
+    if (!m) {
+        fprintf(stderr, "# cannot load %s: %s\n", path, e->message);
+        g_error_free(e);
+        return NULL;
+    }
+    if (key) {
+        if (!m->options)
+            m->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+        g_hash_table_replace(m->options, g_strdup(key), g_strdup(value));
+    }
+    return m;
+}
+
+void fx_free_models(void)
+{
+    if (models)
+        g_hash_table_destroy(models);
+    models = NULL;
+}
+
+PmsSim *fx_sim(const PmsModel *m, PmsSimEngine engine)
+{
+    GError *e = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    PmsSim *s = pms_sim_new(m, &e);
+    if (!s)
+        fprintf(stderr, "# pms_sim_new: %s\n", e->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    pms_sim_set_engine(s, engine);
+    return s;
+}
+
+void fx_write(PmsSim *s, guint32 addr, guint64 v)
+{
+    GError *e = NULL;
+    gboolean ok = pms_sim_write(s, addr, v, &e);
+    if (!ok) {
+        fprintf(stderr, "# %s\n", e->message);
+        g_error_free(e);
+    }
+    CU_ASSERT_TRUE_FATAL(ok);
+}
+
+guint64 fx_read(PmsSim *s, guint32 addr)
+{
+    guint64 v = 0;
+    GError *e = NULL;
+    gboolean ok = pms_sim_read(s, addr, &v, &e);
+    if (!ok)
+        g_error_free(e);
+    CU_ASSERT_TRUE_FATAL(ok);
+    return v;
+}
+
+void fx_run(PmsSim *s, guint64 cycles, guint32 sig, guint64 n0, guint64 n1, guint8 cpl0, guint8 cpl1)
+{
+    PmsSimCount c[2] = { { sig, 0, n0 }, { sig, 1, n1 } };
+    guint nc = pms_sim_threads(s) > 1 ? 2 : 1;
+    PmsSimRun r = { cycles, { cpl0, cpl1 }, c, nc, NULL, 0, NULL, 0 };
+    GError *e = NULL;
+    gboolean ok = pms_sim_run(s, &r, &e);
+    if (!ok) {
+        fprintf(stderr, "# %s\n", e->message);
+        g_error_free(e);
+    }
+    CU_ASSERT_TRUE_FATAL(ok);
+}
+
+void fx_run_seq(PmsSim *s, guint32 sig, const guint64 *n, guint len, guint8 cpl)
+{
+    for (guint i = 0; i < len; i++)
+        fx_run(s, 1, sig, n[i], 0, cpl, cpl);
+}

@@ -1,0 +1,17 @@
+/* The simulator's CUnit binary: registers every suite, reports TAP. */
+#include "cu_tap.h"
+#include "fixtures.h"
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    register_regs_tests();
+    register_pipe_tests();
+    register_scenario_tests();
+    register_stimulus_tests();
+    register_diff_tests();
+    int rc = pms_cu_tap_run();
+    fx_free_models();
+    return rc;
+}

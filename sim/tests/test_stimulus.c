@@ -1,0 +1,233 @@
+/* Stimulus: the text format, the builder API, execution checks and every
+ * class of bad input (each error names source:line and what was expected). */
+#include "fixtures.h"
+
+#include <string.h>
+
+static PmsStim *parse(const char *model, const char *text, GError **e)
+{
+    return pms_stim_parse(fx_model(model), text, -1, "t.stim", e);
+}
+
+static gboolean exec_text(const char *model, const char *text, GError **e)
+{
+    g_autoptr(PmsStim) st = parse(model, text, e);
+    if (!st)
+        return FALSE;
+    g_autoptr(PmsSim) s = fx_sim(fx_model(model), PMS_SIM_FAST);
+    return pms_stim_execute(st, s, e);
+}
+
+static void test_file_scenario(void)
+{
+    for (int eng = 0; eng < 2; eng++) {
+        GError *e = NULL;
+        g_autoptr(PmsStim) st = pms_stim_load_file(fx_model("nhm"), PMS_SRCDIR "/sim/tests/data/nhm-freeze.stim", &e);
+        if (!st)
+            fprintf(stderr, "# %s\n", e->message);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+        g_autoptr(PmsSim) s = fx_sim(fx_model("nhm"), eng ? PMS_SIM_FAST : PMS_SIM_REFERENCE);
+        gboolean ok = pms_stim_execute(st, s, &e);
+        if (!ok)
+            fprintf(stderr, "# %s\n", e->message);
+        CU_ASSERT_TRUE(ok);
+        CU_ASSERT_EQUAL(pms_stim_end_cycle(st), 210); /* 10 idle + 200 */
+        /* records: 4 writes, idle run, run, 4 reads */
+        CU_ASSERT_EQUAL(pms_stim_n_records(st), 10);
+        PmsStimRecord r;
+        pms_stim_record(st, 4, &r);
+        CU_ASSERT_EQUAL(r.kind, PMS_STIM_RUN);
+        CU_ASSERT_EQUAL(r.cycle, 0);
+        CU_ASSERT_EQUAL(r.run->cycles, 10);
+        pms_stim_record(st, 5, &r);
+        CU_ASSERT_EQUAL(r.line, 12);
+        CU_ASSERT_EQUAL(r.cycle, 10);
+        CU_ASSERT_EQUAL(r.run->n_counts, 1);
+        CU_ASSERT_EQUAL(r.run->counts[0].signal, PMS_SIGNAL_KEY(0xc0, 0x00));
+        pms_stim_record(st, 6, &r);
+        CU_ASSERT_EQUAL(r.kind, PMS_STIM_READ);
+        CU_ASSERT_TRUE(r.check);
+        CU_ASSERT_EQUAL(r.address, 0xc1);
+    }
+}
+
+static void test_text_features(void)
+{
+    GError *e = NULL;
+    /* both threads, CPL lists, offcore and load tokens, value forms, a read
+     * without a check, register by address */
+    const char *t2 =
+        "write IA32_PERFEVTSEL0 0x6100c0       # en|any|usr, c0.00\n"
+        "write IA32_PERFEVTSEL1 0x4101b7       # OFFCORE_RESPONSE_0, en|usr\n"
+        "write MSR_OFFCORE_RSP_0 0x4001\n"
+        "write IA32_PERFEVTSEL2 0x41100b       # load latency, en|usr\n"
+        "write MSR_PEBS_LD_LAT 2^4-6           # = 10\n"
+        "write IA32_PERFEVTSEL3 0x4100c0\n"
+        "write IA32_PMC3 2^32+5                # legacy: EAX = 5\n"
+        "run 3 cpl=3,0 0xc0.0x00=2,5 offcore=DMND_DATA_RD/LOCAL_DRAM*2 offcore=1/0x100@1 load=11*3 load=10 load=50@1\n"
+        "read IA32_PMC0 6                      # thread 1 at CPL 0 fails usr: 3 x 2\n"
+        "run 2 cpl=3 0xc0.0x00=2,5             # cpl=3 applies to both threads\n"
+        "read IA32_PMC0 20                     # + 2 x 7\n"
+        "read IA32_PMC1 6                      # 3 x 2 (thread 0's DMND_DATA_RD/LOCAL_DRAM)\n"
+        "read IA32_PMC2 9                      # 3 x 3 loads above 10 on thread 0\n"
+        "read IA32_PMC3 15                     # 5 + 5 x 2\n"
+        "read 0x38e\n"
+        "@5 read IA32_PMC3 15                  # @ the current cycle is fine\n"
+        "expect-pmi none\n";
+    g_autoptr(PmsStim) st = parse("nhm", t2, &e);
+    if (!st)
+        fprintf(stderr, "# %s\n", e->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    g_autoptr(PmsSim) s = fx_sim(fx_model("nhm"), PMS_SIM_REFERENCE);
+    gboolean ok = pms_stim_execute(st, s, &e);
+    if (!ok)
+        fprintf(stderr, "# %s\n", e->message);
+    CU_ASSERT_TRUE(ok);
+    g_clear_error(&e);
+}
+
+static void test_api(void)
+{
+    g_autoptr(PmsStim) st = pms_stim_new(fx_model("glm"));
+    pms_stim_add_write(st, A_EVTSEL0, EVTSEL(0xc0, 0x00, EV_EN | EV_USR | EV_INT));
+    pms_stim_add_write(st, A_APMC0, (1ull << 48) - 7);
+    PmsSimCount c = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1 };
+    PmsSimRun r = { 100, { 3, 3 }, &c, 1, NULL, 0, NULL, 0 };
+    pms_stim_add_run(st, &r);
+    pms_stim_add_read(st, A_PMC0, TRUE, 93); /* 2^48 - 7 + 100 */
+    guint64 pmi = 6;                          /* the 7th cycle carries */
+    pms_stim_expect_pmis(st, &pmi, 1);
+    g_autoptr(PmsSim) s = fx_sim(fx_model("glm"), PMS_SIM_FAST);
+    CU_ASSERT_TRUE(pms_stim_execute(st, s, NULL));
+    /* the same with a wrong expectation fails, naming what was seen */
+    g_autoptr(PmsStim) st2 = pms_stim_new(fx_model("glm"));
+    pms_stim_add_read(st2, A_PMC0, TRUE, 94);
+    GError *e = NULL;
+    CU_ASSERT_FALSE(pms_stim_execute(st2, s, &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH));
+    CU_ASSERT_PTR_NOT_NULL(e ? strstr(e->message, "IA32_PMC0") : NULL);
+    g_clear_error(&e);
+}
+
+static void test_signal_names(void)
+{
+    guint32 k;
+    GError *e = NULL;
+    CU_ASSERT_TRUE(pms_stim_signal_key(fx_model("nhm"), "0xb1.0x3f", &k, NULL));
+    CU_ASSERT_EQUAL(k, PMS_SIGNAL_KEY(0xb1, 0x3f));
+    CU_ASSERT_TRUE(pms_stim_signal_key(fx_model("glm"), "INST_RETIRED:ANY_P", &k, NULL));
+    CU_ASSERT_EQUAL(k, PMS_SIGNAL_KEY(0xc0, 0x00));
+    CU_ASSERT_TRUE(pms_stim_signal_key(fx_model("wsm"), "inst_retired.x87", &k, NULL));
+    CU_ASSERT_EQUAL(k, PMS_SIGNAL_KEY(0xc0, 0x02));
+    CU_ASSERT_TRUE(pms_stim_signal_key(fx_model("wsm"), "INST_RETIRED", &k, NULL)); /* default ANY */
+    CU_ASSERT_EQUAL(k, PMS_SIGNAL_KEY(0xc0, 0x01));
+    CU_ASSERT_TRUE(pms_stim_signal_key(fx_model("tiny"), "LD_LAT", &k, NULL)); /* no umasks: base */
+    CU_ASSERT_EQUAL(k, PMS_SIGNAL_KEY(0x0b, 0x10));
+    CU_ASSERT_TRUE(pms_stim_signal_key(fx_model("tiny"), "OFFCORE_RESPONSE_0", &k, NULL));
+    CU_ASSERT_EQUAL(k, PMS_SIGNAL_KEY(0xb7, 0x01));
+    const char *bad[][2] = {
+        { "NO_SUCH_EVENT", "unknown signal" },
+        { "0x1ffff.0x1", "16 bits" },
+        { "INST_RETIRED.NOPE", "no unit mask 'NOPE'" },
+        { "OFFCORE_RESPONSE_0.DMND_RFO", "offcore=" },
+        { "UOPS_EXECUTED", "needs a unit mask" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+        CU_ASSERT_FALSE(pms_stim_signal_key(fx_model(i >= 3 ? (i == 3 ? "tiny" : "nhm") : "nhm"), bad[i][0], &k, &e));
+        if (e && !strstr(e->message, bad[i][1]))
+            fprintf(stderr, "# %s: %s\n", bad[i][0], e->message);
+        CU_ASSERT_PTR_NOT_NULL(e ? strstr(e->message, bad[i][1]) : NULL);
+        g_clear_error(&e);
+    }
+}
+
+/* Bad input: each must fail with source:line and the expectation. */
+static void test_bad_inputs(void)
+{
+    static const char *cases[][3] = {
+        { "nhm", "run 0", "t.stim:1: run: expected a number of cycles >= 1" },
+        { "nhm", "run x", "t.stim:1: run: expected a number of cycles" },
+        { "nhm", "\n\nrun 5 bogus", "t.stim:3: run: expected NAME=VALUE, got 'bogus'" },
+        { "nhm", "run 5 NOPE=1", "t.stim:1: unknown signal 'NOPE'" },
+        { "nhm", "run 5 0xc0.0x00=1,2,3", "t.stim:1: 0xc0.0x00: expected 1..2 comma-separated values" },
+        { "glm", "run 5 0xc0.0x00=1,2", "t.stim:1: 0xc0.0x00: expected 1..1" },
+        { "nhm", "run 5 0xc0.0x00=4294967296", "t.stim:1: 0xc0.0x00: value '4294967296' for thread 0" },
+        { "nhm", "run 5 cpl=4", "t.stim:1: cpl: value '4'" },
+        { "nhm", "run 5 offcore=1", "t.stim:1: offcore: expected REQUEST/RESPONSE" },
+        { "nhm", "run 5 offcore=NOPE/1", "t.stim:1: offcore: 'NOPE' is neither" },
+        { "nhm", "run 5 offcore=1/1@2", "t.stim:1: offcore: thread '@2'" },
+        { "nhm", "run 5 offcore=1/1*x", "t.stim:1: offcore: count '*x'" },
+        { "nhm", "run 5 load=abc", "t.stim:1: load: expected LATENCY" },
+        { "nhm", "run 10\n@5 run 1", "t.stim:2: cycles out of order: @5 but the stimulus is already at cycle 10" },
+        { "nhm", "@x run 1", "t.stim:1: expected @CYCLE, got '@x'" },
+        { "nhm", "@3", "t.stim:1: expected a record" },
+        { "nhm", "write IA32_PMC0", "t.stim:1: write: expected REGISTER VALUE" },
+        { "nhm", "read", "t.stim:1: read: expected REGISTER [EXPECTED]" },
+        { "nhm", "write NOPE 1", "t.stim:1: unknown register 'NOPE'" },
+        { "nhm", "write IA32_PMC0 0x1ffffffffffffffff", "t.stim:1: write: value '0x1ffffffffffffffff'" },
+        { "nhm", "write IA32_PMC0 2^64", "t.stim:1: write: value '2^64'" },
+        { "nhm", "write IA32_PMC0 2^3-9", "t.stim:1: write: value" },
+        { "nhm", "write IA32_PMC0 --1", "t.stim:1: write: value" },
+        { "nhm", "expect-pmi", "t.stim:1: expect-pmi: expected CYCLE... or none" },
+        { "nhm", "expect-pmi 5 3", "t.stim:1: expect-pmi: cycles out of order" },
+        { "nhm", "expect-pmi x", "t.stim:1: expect-pmi: 'x'" },
+        { "nhm", "pmu glm", "t.stim:1: pmu: this stimulus is for 'glm', the model is 'nhm'" },
+        { "nhm", "frobnicate", "t.stim:1: unknown record 'frobnicate'" },
+        { "nhm", "run 2^63", "t.stim:1: run: the stimulus would exceed 2^63 cycles" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        GError *e = NULL;
+        PmsStim *st = parse(cases[i][0], cases[i][1], &e);
+        if (st)
+            fprintf(stderr, "# case %u parsed: %s\n", i, cases[i][1]);
+        CU_ASSERT_PTR_NULL(st);
+        CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS));
+        if (e && !g_str_has_prefix(e->message, cases[i][2]))
+            fprintf(stderr, "# case %u: got '%s'\n", i, e->message);
+        CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, cases[i][2]));
+        g_clear_error(&e);
+        pms_stim_free(st);
+    }
+    GError *e = NULL;
+    CU_ASSERT_PTR_NULL(pms_stim_parse(fx_model("nhm"), "run 1\0x", 7, "nul.stim", &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "NUL"));
+    g_clear_error(&e);
+    CU_ASSERT_PTR_NULL(pms_stim_load_file(fx_model("nhm"), PMS_SRCDIR "/sim/tests/data/missing.stim", &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS));
+    g_clear_error(&e);
+}
+
+/* Execution errors: #GP, failed read, PMI mismatch, each with the line. */
+static void test_exec_errors(void)
+{
+    GError *e = NULL;
+    CU_ASSERT_FALSE(exec_text("nhm", "# x\nwrite IA32_PERF_GLOBAL_STATUS 1", &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_GP));
+    CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "t.stim:2: #GP"));
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(exec_text("nhm", "write 0x4c1 1", &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "no such register"));
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(exec_text("nhm", "run 3\nread IA32_PMC0 1", &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH));
+    CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "t.stim:2: cycle 3: read IA32_PMC0 (0xc1) = 0x0 (0), expected 0x1 (1)"));
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(exec_text("nhm", "run 3\nexpect-pmi 2", &e));
+    CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "t.stim:2: PMIs at cycles none, expected 2"));
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(exec_text("nhm", "write IA32_PERFEVTSEL0 0x5100c0\nwrite IA32_PMC0 -1\n"
+                                     "run 3 0xc0.0x00=1\nexpect-pmi none", &e));
+    CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "t.stim:4: PMIs at cycles 0, expected none"));
+    g_clear_error(&e);
+}
+
+void register_stimulus_tests(void)
+{
+    CU_pSuite s = CU_add_suite("sim stimulus", NULL, NULL);
+    CU_add_test(s, "file scenario: preload, PMI cycle, frozen counters", test_file_scenario);
+    CU_add_test(s, "text features: threads, CPL, offcore, loads, values", test_text_features);
+    CU_add_test(s, "builder API", test_api);
+    CU_add_test(s, "signal names", test_signal_names);
+    CU_add_test(s, "bad inputs name file:line", test_bad_inputs);
+    CU_add_test(s, "execution errors name the line", test_exec_errors);
+}

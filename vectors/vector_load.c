@@ -1,0 +1,126 @@
+/* pmusim — where vector files come from: the GResource bundle built into the
+ * library (vectors/<pmu>/<topic>.enc as committed) or a user directory with
+ * the same layout (--vectors DIR). */
+#include "vectors.h"
+#include "pms-vectors-resources.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+#define RES_ROOT "/org/pmusim/vectors"
+
+static gint cmp_str(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names so reports come out in the same order everywhere. */
+static void sort_strv(char **v)
+{
+    if (v)
+        qsort(v, g_strv_length(v), sizeof(char *), (int (*)(const void *, const void *))cmp_str);
+}
+
+gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error)
+{
+    GResource *res = pms_vectors_get_resource();
+    g_auto(GStrv) pmus = g_resource_enumerate_children(res, RES_ROOT, 0, error);
+    if (!pmus)
+        return FALSE;
+    sort_strv(pmus);
+    for (guint i = 0; pmus[i]; i++) {
+        if (!g_str_has_suffix(pmus[i], "/"))
+            continue;
+        g_autofree char *pmu = g_strndup(pmus[i], strlen(pmus[i]) - 1);
+        g_autofree char *dir = g_strdup_printf(RES_ROOT "/%s", pmus[i]);
+        g_auto(GStrv) files = g_resource_enumerate_children(res, dir, 0, error);
+        if (!files)
+            return FALSE;
+        sort_strv(files);
+        for (guint j = 0; files[j]; j++) {
+            PmsVectorKind kind;
+            if (!pms_vector_kind_for_name(files[j], &kind))
+                continue;
+            g_autofree char *path = g_strconcat(dir, files[j], NULL);
+            g_autoptr(GBytes) bytes = g_resource_lookup_data(res, path, 0, error);
+            if (!bytes)
+                return FALSE;
+            gsize len = 0;
+            const char *data = g_bytes_get_data(bytes, &len);
+            g_autofree char *name = g_strdup_printf("vectors/%s/%s", pmu, files[j]);
+            if (!pms_vector_set_parse(set, kind, data, len, name, pmu, error))
+                return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+static gboolean load_file(PmsVectorSet *set, const char *path, const char *pmu, PmsVectorKind kind,
+                          GError **error)
+{
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    GError *local = NULL;
+    if (!g_file_get_contents(path, &data, &len, &local)) {
+        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_IO, "%s: %s", path, local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    return pms_vector_set_parse(set, kind, data, len, path, pmu, error);
+}
+
+/* Sorted entries of one directory. */
+static GStrv list_dir(const char *dir, GError **error)
+{
+    GError *local = NULL;
+    g_autoptr(GDir) d = g_dir_open(dir, 0, &local);
+    if (!d) {
+        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_IO, "%s: %s", dir, local->message);
+        g_error_free(local);
+        return NULL;
+    }
+    g_autoptr(GPtrArray) names = g_ptr_array_new();
+    const char *name;
+    while ((name = g_dir_read_name(d)))
+        g_ptr_array_add(names, g_strdup(name));
+    g_ptr_array_add(names, NULL);
+    GStrv v = (GStrv)g_ptr_array_free(g_steal_pointer(&names), FALSE);
+    sort_strv(v);
+    return v;
+}
+
+gboolean pms_vector_set_load_dir(PmsVectorSet *set, const char *dir, GError **error)
+{
+    g_auto(GStrv) top = list_dir(dir, error);
+    if (!top)
+        return FALSE;
+    guint files_seen = 0;
+    g_autofree char *own = g_path_get_basename(dir);
+    for (guint i = 0; top[i]; i++) {
+        g_autofree char *path = g_build_filename(dir, top[i], NULL);
+        PmsVectorKind kind;
+        if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+            g_auto(GStrv) sub = list_dir(path, error);
+            if (!sub)
+                return FALSE;
+            for (guint j = 0; sub[j]; j++) {
+                if (!pms_vector_kind_for_name(sub[j], &kind))
+                    continue;
+                g_autofree char *fpath = g_build_filename(path, sub[j], NULL);
+                files_seen++;
+                if (!load_file(set, fpath, top[i], kind, error))
+                    return FALSE;
+            }
+        } else if (pms_vector_kind_for_name(top[i], &kind)) {
+            files_seen++;
+            if (!load_file(set, path, own, kind, error))
+                return FALSE;
+        }
+    }
+    if (files_seen == 0) {
+        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_EMPTY,
+                    "%s: no vector file (*.enc, *.sim) in it or in its PMU folders", dir);
+        return FALSE;
+    }
+    return TRUE;
+}

@@ -1,0 +1,134 @@
+/* pmusim — golden vectors: the parser for vectors/<pmu>/<topic>.enc files and
+ * the runner that checks any encoder against them.
+ *
+ * The format is documented in docs/vectors-format.md.  A vector file holds one
+ * kind of vector, told by its extension: ".enc" (encoding vectors, parsed
+ * here) or ".sim" (simulation vectors, issue 3; the kind is reserved so the
+ * runner can report them per PMU beside encoding vectors).
+ *
+ * The runner does not know about backends: it calls a function
+ * "event string -> RET, codes, fstr" that the caller supplies, so the library
+ * stays free of process handling and the tests can drive it with a fake.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define PMS_VECTOR_ERROR (pms_vector_error_quark())
+GQuark pms_vector_error_quark(void);
+
+typedef enum {
+    PMS_VECTOR_ERROR_PARSE,   /* malformed vector file: message starts "file:line:" */
+    PMS_VECTOR_ERROR_IO,      /* unreadable file or directory */
+    PMS_VECTOR_ERROR_EMPTY,   /* a directory without any vector file */
+} PmsVectorError;
+
+typedef enum {
+    PMS_VECTOR_ENCODE,
+    PMS_VECTOR_SIM,
+} PmsVectorKind;
+
+#define PMS_VECTOR_MAX_CODES 8
+/* Upper bound of one event string after repetition is expanded. */
+#define PMS_VECTOR_MAX_EVENT (1u << 20)
+
+typedef struct {
+    PmsVectorKind kind;
+    char *pmu;            /* folder the file lives in: "wsm" */
+    char *file;           /* path used in messages: "wsm/events.enc" or the user's path */
+    guint line;           /* 1-based */
+    char *event;          /* expanded bytes, NUL-terminated (NUL and LF are refused) */
+    gsize event_len;
+    char *ret;            /* "PFM_SUCCESS", "PFM_ERR_UMASK", ... */
+    guint n_codes;
+    guint64 codes[PMS_VECTOR_MAX_CODES];
+    char *fstr;           /* expected fstr, or NULL when the vector does not check it */
+    char *source;         /* where the expectation comes from (free text, never empty) */
+    /* Kind-specific data (a simulation vector's scenario), freed with the set. */
+    gpointer payload;
+    GDestroyNotify payload_free;
+} PmsVector;
+
+typedef struct PmsVectorSet PmsVectorSet;
+
+PmsVectorSet *pms_vector_set_new(void);
+void pms_vector_set_free(PmsVectorSet *set);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsVectorSet, pms_vector_set_free)
+
+/* Parse one file's text.  `file` names it in messages, `pmu` is the PMU the
+ * vectors are reported under; `kind` comes from the file name
+ * (pms_vector_kind_for_name).  On error nothing is added to the set. */
+gboolean pms_vector_set_parse(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len,
+                              const char *file, const char *pmu, GError **error);
+/* The kind a file name implies: TRUE and *kind set for "*.enc" / "*.sim". */
+gboolean pms_vector_kind_for_name(const char *name, PmsVectorKind *kind);
+const char *pms_vector_kind_name(PmsVectorKind kind);
+
+/* The vectors built into the library (GResource), every PMU folder. */
+gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error);
+/* A directory laid out like vectors/: DIR/<pmu>/<topic>.enc|.sim.  Files
+ * directly in DIR are taken too and reported under DIR's own base name.
+ * Other file names are ignored (README, meson.build); a directory holding no
+ * vector file at all is an error, so a typo never runs zero vectors. */
+gboolean pms_vector_set_load_dir(PmsVectorSet *set, const char *dir, GError **error);
+
+guint pms_vector_set_count(const PmsVectorSet *set);
+const PmsVector *pms_vector_set_nth(const PmsVectorSet *set, guint i);
+
+/* ---- running ---- */
+
+/* What an encoder answered for one event string. */
+typedef struct {
+    char ret[32];
+    guint n_codes;
+    guint64 codes[PMS_VECTOR_MAX_CODES];
+    char *fstr;           /* owned by the answer (g_free'd by the runner); "" or NULL on error */
+} PmsVectorAnswer;
+
+/* Fill `out` (zeroed by the caller) for `event` (event_len bytes, NUL-terminated). */
+typedef void (*PmsVectorEncodeFunc)(const char *event, gsize event_len, PmsVectorAnswer *out,
+                                    gpointer user_data);
+
+/* Run one simulation vector; TRUE when it passed, else *message says why.
+ * Reserved for issue 3: without it, sim vectors fail with a message (they are
+ * never skipped silently). */
+typedef gboolean (*PmsVectorSimFunc)(const PmsVector *v, char **message, gpointer user_data);
+
+typedef struct {
+    PmsVectorEncodeFunc encode;
+    PmsVectorSimFunc sim;
+    gpointer user_data;
+} PmsVectorOps;
+
+typedef struct {
+    const PmsVector *vector;
+    gboolean passed;
+    char *message;        /* on failure: "file:line: \"event\": expected ..., got ..." */
+} PmsVectorOutcome;
+
+typedef struct {
+    char *pmu;
+    guint vectors, passed, failed;
+} PmsVectorPmuSummary;
+
+typedef struct {
+    GPtrArray *outcomes;  /* PmsVectorOutcome*, in vector order */
+    GPtrArray *pmus;      /* PmsVectorPmuSummary*, in order of first appearance */
+    guint vectors, passed, failed;
+} PmsVectorReport;
+
+/* Run every vector of the given kinds (kinds_mask: bit 1<<PmsVectorKind). */
+PmsVectorReport *pms_vectors_run(const PmsVectorSet *set, guint kinds_mask, const PmsVectorOps *ops);
+void pms_vector_report_free(PmsVectorReport *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsVectorReport, pms_vector_report_free)
+
+/* Compare one answer with a vector: NULL when it matches, else a message. */
+char *pms_vector_check_answer(const PmsVector *v, const PmsVectorAnswer *a);
+
+/* Render bytes for a message or report: printable ASCII as is, everything else
+ * as \xHH, long strings shortened in the middle (max_len 0: no limit). */
+char *pms_vector_escape(const char *bytes, gsize len, gsize max_len);
+
+G_END_DECLS
