@@ -5,6 +5,7 @@
  * fields) and each is run through the encoder; the first one that reproduces
  * the value wins, and its fstr is the answer.  So decode can never disagree
  * with encode.  It walks the event table: decoding is not the hot path. */
+#include <stdlib.h>
 #include <string.h>
 #include "enc_internal.h"
 
@@ -66,22 +67,51 @@ try_umasks(Dec *d, const PmsEvent *ev, guint64 set)
     for (guint i = 0; i < ev->n_umasks; i++)
         if (set & BIT(i))
             g_string_append_printf(s, ":%s", ev->umasks[i].name);
-    append_mods(d, s, TRUE);
+    append_mods(d, s, (ev->flags & PMS_EVENT_LDLAT) != 0);
     return try_string(d, s->str);
+}
+
+typedef struct {
+    const PmsEvent *ev;
+    guint idx;
+} Cand;
+
+/* Widest unit masks first, then defaults, then table order: so 0xffff on a
+ * Westmere offcore event reads ANY_REQUEST:ANY_RESPONSE, as encoding prints it. */
+static gint
+cand_cmp(gconstpointer a, gconstpointer b)
+{
+    const Cand *x = a, *y = b;
+    const PmsUmask *u = &x->ev->umasks[x->idx], *v = &y->ev->umasks[y->idx];
+    gint pu = __builtin_popcountll(u->value), pv = __builtin_popcountll(v->value);
+    if (pu != pv)
+        return pv - pu;
+    gint du = (u->flags & PMS_UMASK_DEFAULT) != 0, dv = (v->flags & PMS_UMASK_DEFAULT) != 0;
+    if (du != dv)
+        return dv - du;
+    return (gint)x->idx - (gint)y->idx;
 }
 
 /* Greedy cover of `bits` by plain unit masks (no alias, no forced modifier). */
 static guint64
 cover(const PmsEvent *ev, guint64 bits)
 {
-    guint64 set = 0;
-    for (guint i = 0; i < ev->n_umasks && bits; i++) {
+    Cand c[PMS_ENC_MAX_UMASKS];
+    guint n = 0;
+    for (guint i = 0; i < ev->n_umasks; i++) {
         const PmsUmask *u = &ev->umasks[i];
-        if (u->equiv || u->cmask >= 0 || u->inv >= 0 || u->edge >= 0 || u->any >= 0)
+        if (u->equiv || u->cmask >= 0 || u->inv >= 0 || u->edge >= 0 || u->any >= 0 || !u->value)
             continue;
-        if (u->value && (u->value & bits) == u->value) {
-            set |= BIT(i);
-            bits &= ~u->value;
+        c[n].ev = ev;
+        c[n++].idx = i;
+    }
+    qsort(c, n, sizeof c[0], cand_cmp);
+    guint64 set = 0;
+    for (guint k = 0; k < n && bits; k++) {
+        guint64 v = ev->umasks[c[k].idx].value;
+        if ((v & bits) == v) {
+            set |= BIT(c[k].idx);
+            bits &= ~v;
         }
     }
     return bits ? 0 : set;

@@ -173,6 +173,9 @@ pms_prepared_get(const PmsModel *m)
 gboolean
 pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm)
 {
+    /* ldlat belongs to the load-latency event only (libpfm4 offers it nowhere else) */
+    if (pm->role == PMS_ROLE_LDLAT && !(ev->flags & PMS_EVENT_LDLAT))
+        return FALSE;
     /* Fixed-counter events: IA32_FIXED_CTR_CTRL has only the privilege and
      * any-thread controls, so libpfm4 offers k, u (and t) there. */
     if (!(ev->flags & PMS_EVENT_FIXED_ONLY))

@@ -87,8 +87,10 @@ list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
         g_string_append(s, "; or ");
     }
     g_string_append(s, "a modifier: ");
-    for (guint i = 0; i < m->n_mods; i++)
-        g_string_append_printf(s, "%s%s", i ? ", " : "", m->mods[i].name);
+    const PmsPrepared *p = pms_prepared_get(m);
+    for (guint i = 0, n = 0; i < p->n_mods; i++)
+        if (pms_mod_allowed(ev, &p->mods[i]))
+            g_string_append_printf(s, "%s%s", n++ ? ", " : "", p->mods[i].mod->name);
     g_string_append(s, ")");
 }
 
@@ -223,8 +225,12 @@ pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError 
             continue;
         }
         if (mi >= 0 && (guint)mi < r->prep->n_mods) {
-            pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier '%s' does not apply to fixed-counter event %s (only k, u%s)",
-                         r->prep->mods[mi].mod->name, ev->name, r->prep->role_mod[PMS_ROLE_T] >= 0 ? ", t" : "");
+            if (r->prep->mods[mi].role == PMS_ROLE_LDLAT)
+                pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 'ldlat' applies only to the load-latency event, not to %s",
+                             ev->name);
+            else
+                pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier '%s' does not apply to fixed-counter event %s (only k, u%s)",
+                             r->prep->mods[mi].mod->name, ev->name, r->prep->role_mod[PMS_ROLE_T] >= 0 ? ", t" : "");
             return FALSE;
         }
         if (ui >= 0) {

@@ -278,9 +278,19 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     /* fstr lists an alias the user named by what it stands for, defaults by name */
     out->printed = x.user_umasks | dflt;
 
+    /* libpfm4 prints ldlat=0 on the load-latency event's other unit masks;
+     * ldlat=0 is accepted there (meaning "none") so that string re-encodes */
+    gint li = role_idx(r, PMS_ROLE_LDLAT);
+    gboolean wants_ldlat = (sel & pe->ldlat_mask) ||
+                           ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask);
+    gboolean ldlat_none = li >= 0 && (r->mod_set & (1u << li)) && r->mod_val[li] == 0 &&
+                          !wants_ldlat && (ev->flags & PMS_EVENT_LDLAT);
+
     /* 4. modifier ranges */
     for (guint j = 0; j < p->n_mods; j++) {
         const PmsModifier *mod = p->mods[j].mod;
+        if (ldlat_none && (gint)j == li)
+            continue;
         if ((r->mod_set & (1u << j)) && (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max)) {
             pms_enc_fail(error, PMS_ERR_ATTR_VAL, r->mod_vcol[j],
                          "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
@@ -305,11 +315,8 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     /* 4. load latency: the threshold belongs to the ldlat unit mask (or to an
      * ldlat event without unit masks), and the documents require it there.
      * libpfm4 4.13 silently uses 3 when it is missing. */
-    gint li = role_idx(r, PMS_ROLE_LDLAT);
-    gboolean wants_ldlat = (sel & pe->ldlat_mask) ||
-                           ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask);
     if (li >= 0) {
-        gboolean has = (r->mod_set & (1u << li)) != 0;
+        gboolean has = (r->mod_set & (1u << li)) != 0 && !ldlat_none;
         if (has && !wants_ldlat) {
             pms_enc_fail(error, PMS_ERR_ATTR, r->mod_col[li], "modifier 'ldlat' applies only to the load-latency event%s%s",
                          pe->ldlat_mask ? ", with unit mask " : "",
@@ -378,7 +385,9 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
 
     out->mod_print = 0;
     for (guint j = 0; j < p->n_mods; j++)
-        if ((p->mods[j].role != PMS_ROLE_LDLAT || wants_ldlat) && pms_mod_allowed(ev, &p->mods[j]))
+        /* libpfm4 prints ldlat on every unit mask of the load-latency event
+         * (0 where it does not apply) and nowhere else */
+        if (pms_mod_allowed(ev, &p->mods[j]))
             out->mod_print |= 1u << j;
 
     out->n_codes = 0;

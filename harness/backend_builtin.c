@@ -10,10 +10,9 @@ typedef struct {
     const PmsModelSet *models;
 } Builtin;
 
-/* Fill a protocol result from an encoding (shared with bench/diff helpers). */
-void pms_result_from_encoding(const PmsEncoding *enc, PmsBackendResult *out);
-
-void pms_result_from_encoding(const PmsEncoding *enc, PmsBackendResult *out)
+/* Fill a protocol result from an encoding: codes, fstr and the REGS field
+ * (each register write as NAME=0xVALUE). */
+static void result_from_encoding(const PmsEncoding *enc, PmsBackendResult *out)
 {
     pms_result_set_ret(out, "PFM_SUCCESS");
     out->n_codes = MIN(enc->n_codes, PMS_BACKEND_MAX_CODES);
@@ -41,7 +40,7 @@ static void builtin_encode(void *priv, const char *line, PmsBackendResult *out)
         pms_result_set_ret(out, name ? name : "PFM_ERR_INVAL");
         return;
     }
-    pms_result_from_encoding(enc, out);
+    result_from_encoding(enc, out);
 }
 
 static void builtin_close(void *priv)

@@ -75,12 +75,16 @@ static gboolean write_all(int fd, const char *p, gsize len)
     return TRUE;
 }
 
-/* Read one '\n'-terminated answer (returned without it) before the deadline. */
+/* Read one '\n'-terminated answer (returned without it) before the deadline;
+ * NULL on timeout, end of file or an answer that cannot be text. */
 static char *read_line(Cmd *c, gint64 deadline)
 {
     for (;;) {
         char *nl = memchr(c->buf->str, '\n', c->buf->len);
         if (nl) {
+            /* An answer with a NUL byte cannot be an echo of our line. */
+            if (memchr(c->buf->str, '\0', (gsize)(nl - c->buf->str)) != NULL)
+                return NULL;
             char *line = g_strndup(c->buf->str, (gsize)(nl - c->buf->str));
             g_string_erase(c->buf, 0, nl - c->buf->str + 1);
             return line;
@@ -110,6 +114,13 @@ static void cmd_encode(void *priv, const char *line, PmsBackendResult *out)
 {
     Cmd *c = priv;
     pms_result_set_ret(out, "BACKEND_CRASH");
+    /* A program that exited on its own after its last answer is restarted
+     * before this line rather than costing it. */
+    if (c->pid != 0 && waitpid(c->pid, NULL, WNOHANG) == c->pid) {
+        g_spawn_close_pid(c->pid);
+        c->pid = 0;
+        cmd_stop(c, FALSE);
+    }
     if (c->pid == 0 && !cmd_start(c, NULL))
         return;
     gint64 deadline = g_get_monotonic_time() + (gint64)c->timeout_ms * 1000;
@@ -117,7 +128,6 @@ static void cmd_encode(void *priv, const char *line, PmsBackendResult *out)
     g_autofree char *answer = NULL;
     if (write_all(c->in_fd, line, len) && write_all(c->in_fd, "\n", 1))
         answer = read_line(c, deadline);
-    /* An answer with a NUL byte cannot be an echo of our line: garbage too. */
     if (answer == NULL || !pms_proto_parse_answer(line, answer, out)) {
         pms_result_set_ret(out, "BACKEND_CRASH");
         cmd_stop(c, TRUE);

@@ -119,16 +119,6 @@ void pms_strings_modifiers(const PmsModel *m, GPtrArray *out)
         for (gsize i = 0; i < G_N_ELEMENTS(combos); i++)
             add(out, plain, combos[i]);
         g_ptr_array_add(out, g_ascii_strdown(plain, -1));
-        /* Repetition: libpfm4 4.13 refuses a unit mask given 3 times and
-         * dies at 65. */
-        static const guint repeats[] = { 2, 3, 64, 65 };
-        for (gsize k = 0; ev_plain->n_umasks > 0 && k < G_N_ELEMENTS(repeats); k++) {
-            GString *t = g_string_new(NULL);
-            g_string_printf(t, "%s::%s", m->name, ev_plain->name);
-            for (guint r = 0; r < repeats[k]; r++)
-                g_string_append_printf(t, ":%s", ev_plain->umasks[0].name);
-            g_ptr_array_add(out, g_string_free(t, FALSE));
-        }
         /* no PMU prefix: each backend resolves it its own way */
         g_ptr_array_add(out, g_strdup(plain + strlen(m->name) + 2));
     }
@@ -153,5 +143,19 @@ void pms_strings_modifiers(const PmsModel *m, GPtrArray *out)
                               ":DMND_DATA_RD:ANY_RESPONSE:L2_HIT" };
         for (gsize i = 0; i < G_N_ELEMENTS(sfx); i++)
             g_ptr_array_add(out, g_strdup_printf("%s::OFFCORE_RESPONSE_0%s", m->name, sfx[i]));
+    }
+}
+
+void pms_strings_repeats(const PmsModel *m, GPtrArray *out)
+{
+    /* libpfm4 4.13 refuses a unit mask given 3 times and dies at 65. */
+    static const guint repeats[] = { 2, 3, 64, 65 };
+    const PmsEvent *ev = pick_event(m, 0);
+    for (gsize k = 0; ev && ev->n_umasks > 0 && k < G_N_ELEMENTS(repeats); k++) {
+        GString *t = g_string_new(NULL);
+        g_string_printf(t, "%s::%s", m->name, ev->name);
+        for (guint r = 0; r < repeats[k]; r++)
+            g_string_append_printf(t, ":%s", ev->umasks[0].name);
+        g_ptr_array_add(out, g_string_free(t, FALSE));
     }
 }

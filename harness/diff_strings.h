@@ -9,3 +9,6 @@ void pms_strings_names(const PmsModel *m, GPtrArray *out);
 /* Modifiers at their edges and typical values, on a few base events, plus
  * combinations (e with and without c, i, t, repeats, conflicts). */
 void pms_strings_modifiers(const PmsModel *m, GPtrArray *out);
+/* One unit mask repeated 2, 3, 64 and 65 times: hostile input that crashes
+ * libpfm4 4.13 (for diff, never for the benchmark). */
+void pms_strings_repeats(const PmsModel *m, GPtrArray *out);

@@ -181,7 +181,7 @@ OPTIONS = [
     ("# What-if switches read by the simulator (semantics.md section 9).", None),
     ("cpl_gate", "post"),
     ("global_ctrl_reset", "gp"),
-    ("anythread_combine", "sum"),
+    ("anythread_combine", "clock-or"),
 ]
 
 

@@ -122,6 +122,11 @@ guint pms_sim_threads(const PmsSim *sim);
 gboolean pms_sim_write(PmsSim *sim, guint32 address, guint64 value, GError **error);
 gboolean pms_sim_read(PmsSim *sim, guint32 address, guint64 *value, GError **error);
 
+/* Set a counter (PMC, A_PMC or FIXED_CTR address) to any value that fits its
+ * width, bypassing the legacy sign extension: an experiment's preload, not a
+ * WRMSR.  Fails for other registers and for values wider than the counter. */
+gboolean pms_sim_set_counter(PmsSim *sim, guint32 address, guint64 value, GError **error);
+
 /* Advance by run->cycles identical cycles (validates threads, CPL, counts). */
 gboolean pms_sim_run(PmsSim *sim, const PmsSimRun *run, GError **error);
 
@@ -129,7 +134,8 @@ gboolean pms_sim_run(PmsSim *sim, const PmsSimRun *run, GError **error);
 guint64 pms_sim_cycle(const PmsSim *sim);
 
 /* Cycles in which a PMI was raised, in order (one per cycle however many
- * counters overflowed in it). */
+ * counters overflowed in it; model option pmi_skid = k records it k cycles
+ * after the overflow, while status and freeze stay in the overflow cycle). */
 const guint64 *pms_sim_pmis(const PmsSim *sim, guint *n);
 
 /* Edge latch of general counter i (for tests and traces). */

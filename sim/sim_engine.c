@@ -10,10 +10,14 @@
  * to the exact cycle of the next PMI-raising overflow, where the freeze may
  * change what counts afterwards; without a PMI a whole run is one segment.
  *
- * Not modelled: the sibling thread's own registers; PMI skid (the PMI is
- * recorded in the overflow cycle); PEBS assists, records and OvfBuf; LBR
- * contents; FREEZE_WHILE_SMM; the uncore and Itanium (their architectures fail
- * in pms_sim_new); the PC pin; CPUID.
+ * Not modelled (docs/semantics.md §8): the sibling thread's own registers
+ * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
+ * PMI delivery (a PMI is a recorded cycle, optionally `pmi_skid` cycles
+ * late; no LVT-PC mask); PEBS arming, assists, records and OvfBuf, and the
+ * PEBS_ENABLE LL bits for load latency; LBR contents and LBR_SELECT; BTS;
+ * FREEZE_WHILE_SMM; the PC pin; CPUID; NHM errata; the uncore boxes, the
+ * Xeon 7500 C-Box/U-Box and Itanium (pms_sim_new rejects their
+ * architectures).
  */
 #include "sim_internal.h"
 
@@ -158,9 +162,12 @@ static gboolean unit_pmi(const PmsSim *s, const Unit *u)
     return u->fixed ? sim_fixed_pmi(s, u->index) : sim_gp_int(s, u->index);
 }
 
+/* The PMI is recorded `pmi_skid` cycles after the overflow; the status bit
+ * and the freeze take effect in the overflow cycle itself (A8, LKML-frz). */
 static void raise_pmi(PmsSim *s, guint64 cycle)
 {
-    g_array_append_val(s->pmis, cycle);
+    guint64 at = cycle + s->pmi_skid;
+    g_array_append_val(s->pmis, at);
     sim_freeze(s);
 }
 

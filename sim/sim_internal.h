@@ -1,5 +1,17 @@
 /* pmusim — simulator internals shared by sim_regs.c (register layer),
- * sim_engine.c (engines) and sim_bench.c.  Not installed. */
+ * sim_engine.c (engines) and sim_bench.c.  Not installed.
+ *
+ * Adding an architecture (uncore boxes with their own global control, the
+ * Xeon 7500 C-Box/U-Box, Itanium PMC/PMD/IBR/DBR): the register layer is
+ * already keyed by model register kind (PmsRegKind has BOX_CTRL, BOX_STATUS,
+ * MATCH, IA64_*), so a new architecture adds (1) its field resolution and
+ * storage binding next to resolve_fields()/bind_storage() behind the arch
+ * check in pms_sim_new, (2) the write/read behaviour of its kinds in
+ * pms_sim_write/pms_sim_read, and (3) its counting units in units()
+ * (sim_engine.c): a unit is counter storage + width mask + status bit +
+ * PmsPipeCfg + enable and PMI predicates, so both engines and the
+ * differential suite work for it unchanged.  Threshold/invert/edge rules of
+ * those boxes map onto PmsPipeCfg (A5, A14, A23). */
 #pragma once
 
 #include "sim.h"
@@ -50,6 +62,7 @@ struct PmsSim {
     gboolean any_or_clocks;        /* A6 option: OR for clock events */
     gboolean any_or_all;           /* A6 alternative: OR for every event */
     gboolean has_global_ctrl;
+    guint64 pmi_skid;              /* option: cycles between overflow and PMI */
     gboolean global_ctrl_reset_gp; /* A25 option */
 
     /* Register storage: one value per model register (index = model order). */

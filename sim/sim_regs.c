@@ -391,6 +391,17 @@ PmsSim *pms_sim_new(const PmsModel *m, GError **error)
                     m->fixed_width, PMS_SIM_MAX_GP, PMS_SIM_MAX_FIXED);
         return NULL;
     }
+    /* Counter registers index arrays sized by the counter counts. */
+    for (guint i = 0; i < m->n_regs; i++) {
+        const PmsRegister *r = &m->regs[i];
+        gboolean gp = r->kind == PMS_REG_EVTSEL || r->kind == PMS_REG_PMC || r->kind == PMS_REG_A_PMC;
+        if ((gp && r->index >= m->n_gp) || (r->kind == PMS_REG_FIXED_CTR && r->index >= m->n_fixed)) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                        "model %s: register %s has index %u but the model declares %u %s counters", m->name,
+                        r->name, r->index, gp ? m->n_gp : m->n_fixed, gp ? "general" : "fixed");
+            return NULL;
+        }
+    }
     g_autoptr(PmsSim) s = g_new0(PmsSim, 1);
     s->model = m;
     s->engine = PMS_SIM_FAST;
@@ -422,6 +433,12 @@ PmsSim *pms_sim_new(const PmsModel *m, GError **error)
     if (strcmp(gres, "gp") && strcmp(gres, "zero")) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: option global_ctrl_reset = '%s': expected gp or zero", m->name, gres);
+        return NULL;
+    }
+    const char *skid = option(m, "pmi_skid", "0");
+    if (!g_ascii_string_to_unsigned(skid, 10, 0, 1u << 20, &s->pmi_skid, NULL)) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                    "model %s: option pmi_skid = '%s': expected cycles 0..1048576", m->name, skid);
         return NULL;
     }
     s->cpl_gate_pre = strcmp(gate, "pre") == 0;
@@ -631,6 +648,27 @@ gboolean pms_sim_read(PmsSim *s, guint32 addr, guint64 *value, GError **error)
         *value = *storage(s, r);
         break;
     }
+    return TRUE;
+}
+
+gboolean pms_sim_set_counter(PmsSim *s, guint32 addr, guint64 value, GError **error)
+{
+    const PmsRegister *r = lookup(s, addr);
+    if (!r || (r->kind != PMS_REG_PMC && r->kind != PMS_REG_A_PMC && r->kind != PMS_REG_FIXED_CTR)) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "0x%x is not a counter of %s", addr, s->model->name);
+        return FALSE;
+    }
+    guint64 mask = r->kind == PMS_REG_FIXED_CTR ? s->fixed_mask : s->gp_mask;
+    if (value & ~mask) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
+                    "value 0x%" G_GINT64_MODIFIER "x does not fit the %u-bit counter %s", value,
+                    (guint)g_bit_nth_msf(mask, -1) + 1, r->name);
+        return FALSE;
+    }
+    if (r->kind == PMS_REG_FIXED_CTR)
+        *storage(s, r) = value;
+    else
+        *s->pmc[r->index] = value;
     return TRUE;
 }
 

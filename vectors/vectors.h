@@ -51,6 +51,38 @@ typedef struct {
     GDestroyNotify payload_free;
 } PmsVector;
 
+/* A simulation vector's scenario (PmsVector.payload when kind is
+ * PMS_VECTOR_SIM; format in docs/vectors-format.md, "Simulation vectors").
+ * The vector's `event` field holds the first event string and `source` the
+ * hand derivation of the expectation. */
+#define PMS_SIM_VECTOR_MAX_EVENTS 8
+
+typedef struct {
+    guint counter;        /* counter index of the kind the event uses (GP, or fixed for fixed-only events) */
+    char *event;          /* the event string handed to the encoder */
+    guint line;           /* line of its `event` record */
+} PmsSimVectorEvent;
+
+typedef struct {
+    char *name;           /* `vector NAME` */
+    PmsSimVectorEvent events[PMS_SIM_VECTOR_MAX_EVENTS];
+    guint n_events;
+    /* Inline stimulus text, line-aligned with the vector file: line k of this
+     * text is line k of the file (other lines are blank), so stimulus errors
+     * name the vector file's own line numbers.  Empty when all of the
+     * stimulus is in a referenced file. */
+    char *stim;
+    /* `stimulus FILE`: the name as written, the path messages use and its text
+     * (resolved by the loader; NULL when the vector has no reference). */
+    char *stim_ref;
+    guint stim_ref_line;
+    char *stim_ref_path;
+    char *stim_ref_text;
+} PmsSimVector;
+
+/* The scenario of a sim vector, NULL for other kinds. */
+const PmsSimVector *pms_vector_sim(const PmsVector *v);
+
 typedef struct PmsVectorSet PmsVectorSet;
 
 PmsVectorSet *pms_vector_set_new(void);

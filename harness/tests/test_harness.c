@@ -325,6 +325,87 @@ static void test_libpfm4_absent(void)
     run_clear(&r);
 }
 
+/* ---- list, diff, decode, perf output through the CLI ---------------- */
+
+static char *out_text(const Run *r)
+{
+    gsize n;
+    const char *d = g_bytes_get_data(r->out, &n);
+    return g_strndup(d, n);
+}
+
+static void test_list_names(void)
+{
+    Run r = run_cli(NULL, 0, "list", "--names", "glm", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *text = out_text(&r);
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    guint n = 0;
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+    for (char **l = lines; *l && **l; l++, n++) {
+        CU_ASSERT_TRUE(g_str_has_prefix(*l, "glm::"));
+        CU_ASSERT_TRUE(g_hash_table_add(seen, *l)); /* each name once */
+    }
+    CU_ASSERT(n > 30);
+    CU_ASSERT_TRUE(g_hash_table_contains(seen, "glm::INST_RETIRED:ANY_P"));
+    CU_ASSERT_FALSE(g_hash_table_contains(seen, "glm::INST_RETIRED")); /* it has unit masks */
+    run_clear(&r);
+    r = run_cli(NULL, 0, "list", "nosuchpmu", NULL);
+    CU_ASSERT_NOT_EQUAL(r.status, 0);
+    CU_ASSERT_EQUAL(g_bytes_get_size(r.out), 0);
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_clear(&r);
+}
+
+static void test_diff_self(void)
+{
+    /* builtin against itself through the protocol: no difference, and the
+     * summary names the PMU */
+    g_autofree char *spec = g_strdup_printf("cmd:'%s' encode --batch", pmusim_path);
+    Run r = run_cli(NULL, 0, "diff", "--backend", "builtin", "--backend", spec, "wsm", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *text = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nwsm "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ": 0 differences\n"));
+    run_clear(&r);
+    /* against the misbehaving backend: every string differs (it answers a
+     * made-up code), and the run still completes */
+    g_autofree char *fake = g_strdup_printf("cmd:'%s'", fake_path);
+    r = run_cli(NULL, 0, "diff", "--backend", "builtin", "--backend", fake, "glm", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    g_autofree char *t2 = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t2, "\nglm "));
+    CU_ASSERT_PTR_NULL(strstr(t2, ": 0 differences"));
+    run_clear(&r);
+}
+
+static void test_decode_and_perf(void)
+{
+    /* 0x5300c0 on glm: event 0xc0 umask 0x00 with USR, OS, INT, EN */
+    Run r = run_cli(NULL, 0, "decode", "glm", "0x5300c0", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *text = out_text(&r);
+    CU_ASSERT_TRUE(g_str_has_prefix(text, "glm::INST_RETIRED:ANY_P:"));
+    run_clear(&r);
+    r = run_cli(NULL, 0, "encode", "--format=perf", "glm::INST_RETIRED:ANY_P:c=1:i:u", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *perf = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(perf, "cpu/event=0xc0,umask=0x00,cmask=1,inv/u\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(perf, "r18000c0:u\n"));
+    run_clear(&r);
+    /* human form: the event-select register with its fields by name */
+    r = run_cli(NULL, 0, "encode", "glm::INST_RETIRED:ANY_P", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *human = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(human, "0x5300c0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(human, "PERFEVTSEL"));
+    run_clear(&r);
+    r = run_cli(NULL, 0, "encode", "glm::NO_SUCH_EVENT", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_clear(&r);
+}
+
 /* ---- CLI usage ------------------------------------------------------ */
 
 static void test_usage_errors(void)
@@ -382,6 +463,9 @@ int main(int argc, char **argv)
     CU_add_test(cli, "cmd backend: pmusim round trip", test_cmd_backend_roundtrip);
     CU_add_test(cli, "cmd backend: missing program", test_cmd_backend_missing);
     CU_add_test(cli, "usage errors exit 2 with one line", test_usage_errors);
+    CU_add_test(cli, "list --names", test_list_names);
+    CU_add_test(cli, "diff: self agreement, misbehaving backend", test_diff_self);
+    CU_add_test(cli, "decode, human and perf output", test_decode_and_perf);
     /* A skipped test still shows in the TAP stream, marked SKIP. */
     void *pfm = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
     if (pfm) {

@@ -29,6 +29,11 @@ static guint64 rand_evtsel(GRand *r)
     return v | EV_CMASK(cm[g_rand_int_range(r, 0, G_N_ELEMENTS(cm))]);
 }
 
+static guint64 rand64(GRand *r)
+{
+    return ((guint64)g_rand_int(r) << 32) | g_rand_int(r);
+}
+
 static guint64 near_top(GRand *r, guint64 mask)
 {
     return (mask + 1 - (guint64)g_rand_int_range(r, 1, 400)) & mask;
@@ -212,14 +217,85 @@ static void diff_options(void)
     PmsModel *pre = fx_model_with("nhm", "cpl_gate", "pre");
     PmsModel *orc = fx_model_with("nhm", "anythread_combine", "clock-or");
     PmsModel *zero = fx_model_with("wsm", "global_ctrl_reset", "zero");
+    PmsModel *skid = fx_model_with("glm", "pmi_skid", "2");
     diff_model(pre, 400001, N_CASES / 12);
     diff_model(orc, 500001, N_CASES / 12);
     diff_model(zero, 600001, N_CASES / 12);
+    diff_model(skid, 700001, N_CASES / 12);
     pms_model_free(pre);
     pms_model_free(orc);
     pms_model_free(zero);
+    pms_model_free(skid);
     printf("# differential: %u cases, %u PMIs compared\n", total_cases, total_pmis);
     CU_ASSERT_TRUE(2 * total_pmis > total_cases); /* the suite really exercises overflow and PMIs */
+}
+
+/* Long runs cannot go through the reference engine, so the fast engine is
+ * checked against itself: a run of N identical cycles must equal the same
+ * stimulus split at a random cycle into two runs (edge latch, overflow
+ * cycle and freeze carried across the split), for N up to 2^40. */
+static void split_invariance(void)
+{
+    const char *names[] = { "nhm", "glm", "wsm_dp", "nhm_ex" };
+    guint checked = 0;
+    for (guint seed = 900001; seed < 900001 + 1000; seed++) {
+        g_autoptr(GRand) r = g_rand_new_with_seed(seed);
+        const PmsModel *m = fx_model(names[seed % G_N_ELEMENTS(names)]);
+        g_autoptr(PmsSim) a = fx_sim(m, PMS_SIM_FAST);
+        g_autoptr(PmsSim) b = fx_sim(m, PMS_SIM_FAST);
+        guint64 gmask = ((guint64)1 << m->gp_width) - 1;
+        guint64 n_cycles = ((guint64)1 << g_rand_int_range(r, 4, 40)) + (guint64)g_rand_int_range(r, 0, 1000);
+        for (guint i = 0; i < m->n_regs; i++) {
+            const PmsRegister *reg = &m->regs[i];
+            guint64 v = 0;
+            gboolean counter = FALSE;
+            if (reg->kind == PMS_REG_EVTSEL)
+                v = rand_evtsel(r);
+            else if (reg->kind == PMS_REG_PMC || reg->kind == PMS_REG_FIXED_CTR)
+                counter = TRUE, v = (gmask + 1 - (rand64(r) % (n_cycles * 3 + 1))) & gmask;
+            else if (reg->kind == PMS_REG_FIXED_CTRL || reg->kind == PMS_REG_GLOBAL_CTRL)
+                v = (rand64(r) | 0x700000000full) & reg->writable;
+            else if (reg->kind == PMS_REG_DEBUGCTL)
+                v = g_rand_boolean(r) ? (1u << 12) : 0;
+            else
+                continue;
+            if (counter) {
+                CU_ASSERT_TRUE(pms_sim_set_counter(a, reg->address, v, NULL));
+                CU_ASSERT_TRUE(pms_sim_set_counter(b, reg->address, v, NULL));
+            } else {
+                CU_ASSERT_TRUE(pms_sim_write(a, reg->address, v, NULL));
+                CU_ASSERT_TRUE(pms_sim_write(b, reg->address, v, NULL));
+            }
+        }
+        PmsSimCount c[6];
+        guint nc = 0;
+        for (guint i = 0; i < m->n_gp && nc < 4; i++) {
+            guint64 ev;
+            pms_sim_read(a, 0x186 + i, &ev, NULL);
+            c[nc++] = (PmsSimCount){ PMS_SIGNAL_KEY(ev & 0xff, (ev >> 8) & 0xff),
+                                     (guint)g_rand_int_range(r, 0, (gint32)pms_sim_threads(a)),
+                                     (guint64)g_rand_int_range(r, 0, 4) };
+        }
+        c[nc++] = (PmsSimCount){ PMS_SIGNAL_KEY(0xc0, 0x00), 0, (guint64)g_rand_int_range(r, 0, 4) };
+        c[nc++] = (PmsSimCount){ PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1 };
+        PmsSimRun run = { n_cycles, { (guint8)g_rand_int_range(r, 0, 4), (guint8)g_rand_int_range(r, 0, 4) },
+                          c, nc, NULL, 0, NULL, 0 };
+        CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
+        guint64 cut = 1 + rand64(r) % (n_cycles - 1);
+        run.cycles = cut;
+        CU_ASSERT_TRUE(pms_sim_run(b, &run, NULL));
+        run.cycles = n_cycles - cut;
+        CU_ASSERT_TRUE(pms_sim_run(b, &run, NULL));
+        if (!same(m, a, b, seed, 0)) {
+            CU_FAIL("a split run differs from the whole run");
+            break;
+        }
+        guint n;
+        pms_sim_pmis(a, &n);
+        checked += n;
+    }
+    printf("# split invariance: 1000 long runs, %u PMIs\n", checked);
+    CU_ASSERT_TRUE(checked > 100);
 }
 
 void register_diff_tests(void)
@@ -229,5 +305,6 @@ void register_diff_tests(void)
     CU_add_test(s, "reference == fast (glm)", diff_glm);
     CU_add_test(s, "reference == fast (wsm)", diff_wsm);
     CU_add_test(s, "reference == fast (tiny)", diff_tiny);
-    CU_add_test(s, "reference == fast (options: pre gate, clock-or, zero reset)", diff_options);
+    CU_add_test(s, "reference == fast (options: pre gate, clock-or, zero reset, skid)", diff_options);
+    CU_add_test(s, "fast: a long run equals the run split in two (N up to 2^40)", split_invariance);
 }

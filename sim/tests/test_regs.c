@@ -138,7 +138,7 @@ static void test_models_and_options(void)
     /* bad option values are model errors naming the option */
     const char *bad[][2] = { { "cpl_gate", "middle" }, { "anythread_combine", "xor" },
                              { "global_ctrl_reset", "ones" }, { "fixed0_signal", "c0" },
-                             { "ldlat_signal", "0x1.0x100" } };
+                             { "ldlat_signal", "0x1.0x100" }, { "pmi_skid", "-1" } };
     for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
         PmsModel *m = fx_model_with("nhm", bad[i][0], bad[i][1]);
         GError *e = NULL;
@@ -158,6 +158,19 @@ static void test_models_and_options(void)
     CU_ASSERT_PTR_NULL(pms_sim_new(m, &e));
     CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL));
     g_clear_error(&e);
+    /* a counter register beyond the declared counters */
+    m->arch = PMS_ARCH_X86_CORE;
+    guint saved = m->n_gp;
+    m->n_gp = 1;
+    CU_ASSERT_PTR_NULL(pms_sim_new(m, &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "declares 1 general counters"));
+    g_clear_error(&e);
+    m->n_gp = saved;
+    m->gp_width = 64;
+    CU_ASSERT_PTR_NULL(pms_sim_new(m, &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "out of range"));
+    g_clear_error(&e);
+    m->gp_width = 48;
     /* a layout without a field the simulator reads by name */
     m->arch = PMS_ARCH_X86_CORE;
     PmsLayout *l = NULL;
@@ -175,6 +188,26 @@ static void test_models_and_options(void)
     pms_model_free(m);
 }
 
+static void test_set_counter(void)
+{
+    g_autoptr(PmsSim) s = fx_sim(fx_model("nhm"), PMS_SIM_REFERENCE);
+    GError *e = NULL;
+    /* any 48-bit value, which a legacy write could not produce (semantics §3.5) */
+    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0, 1ull << 40, NULL));
+    CU_ASSERT_EQUAL(fx_read(s, A_PMC0), 1ull << 40);
+    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_FIXED0 + 2, (1ull << 48) - 1, NULL));
+    CU_ASSERT_EQUAL(fx_read(s, A_FIXED0 + 2), (1ull << 48) - 1);
+    CU_ASSERT_FALSE(pms_sim_set_counter(s, A_PMC0, 1ull << 48, &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "48-bit counter IA32_PMC0"));
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(pms_sim_set_counter(s, A_EVTSEL0, 1, &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "not a counter"));
+    g_clear_error(&e);
+    g_autoptr(PmsSim) g = fx_sim(fx_model("glm"), PMS_SIM_REFERENCE);
+    CU_ASSERT_TRUE(pms_sim_set_counter(g, A_APMC0, 12345, NULL));
+    CU_ASSERT_EQUAL(fx_read(g, A_PMC0), 12345);
+}
+
 void register_regs_tests(void)
 {
     CU_pSuite s = CU_add_suite("sim registers", NULL, NULL);
@@ -184,4 +217,5 @@ void register_regs_tests(void)
     CU_add_test(s, "RESET values and the A25 option", test_reset_values);
     CU_add_test(s, "status reset/set/ovf_ctrl/inuse", test_status_registers);
     CU_add_test(s, "models and options", test_models_and_options);
+    CU_add_test(s, "pms_sim_set_counter preloads any in-width value", test_set_counter);
 }

@@ -196,6 +196,27 @@ static void freeze_v4(PmsSimEngine eng)
 }
 BOTH(freeze_v4)
 
+/* pmi_skid = 3: the PMI is recorded 3 cycles after the carry, while the
+ * freeze still stops counting in the carry cycle (A8). */
+static void skid(PmsSimEngine eng)
+{
+    PmsModel *m = fx_model_with("nhm", "pmi_skid", "3");
+    g_autoptr(PmsSim) s = fx_sim(m, eng);
+    fx_write(s, A_DEBUGCTL, 1u << 12);
+    fx_write(s, A_EVTSEL0, EVTSEL(0xc0, 0x00, EV_EN | EV_USR | EV_INT));
+    fx_write(s, A_EVTSEL0 + 1, EVTSEL(0xc0, 0x00, EV_EN | EV_USR));
+    fx_write(s, A_PMC0, (guint64)-5);
+    fx_run(s, 20, INST, 1, 0, 3, 3);
+    guint n;
+    const guint64 *p = pms_sim_pmis(s, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(p[0], 4 + 3);
+    CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 1), 5); /* frozen after cycle 4 */
+    pms_sim_free(g_steal_pointer(&s));
+    pms_model_free(m);
+}
+BOTH(skid)
+
 static void global_enable(PmsSimEngine eng)
 {
     g_autoptr(PmsSim) s = fx_sim(fx_model("nhm"), eng);
@@ -482,6 +503,7 @@ void register_scenario_tests(void)
     ADD(freeze_legacy, "legacy freeze on PMI (v3)")
     ADD(freeze_v4, "streamlined freeze on PMI (v4)")
     ADD(global_enable, "global and local enable gating")
+    ADD(skid, "PMI skid option: status and freeze at overflow")
     ADD(fixed_counters, "fixed counters: EN rings, PMI, AnyThread")
     ADD(simultaneous_overflow, "simultaneous overflows raise one PMI")
     ADD(offcore_nhm, "offcore request/response matching (wsm)")

@@ -1,0 +1,60 @@
+/* pmusim — trace as one JSON object: what was traced, the per-cycle records
+ * and the final state (count, overflow, status, PMI cycles).  64-bit values
+ * are JSON numbers only up to 2^53 in most readers, so status is a hex
+ * string; counters are below 2^48 and stay numbers. */
+#include "trace_report.h"
+
+typedef struct {
+    gboolean any;   /* a record was written (comma placement) */
+} JsonState;
+
+static void append_str(GString *out, const char *s)
+{
+    g_string_append_c(out, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            g_string_append_printf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            g_string_append_printf(out, "\\u%04x", *p);
+        else
+            g_string_append_c(out, (char)*p);
+    }
+    g_string_append_c(out, '"');
+}
+
+static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
+{
+    g_string_append(r->out, "{\n  \"pmu\": ");
+    append_str(r->out, m->pmu);
+    g_string_append(r->out, ",\n  \"event\": ");
+    append_str(r->out, m->event);
+    g_string_append(r->out, ",\n  \"counter\": ");
+    append_str(r->out, m->counter);
+    g_string_append_printf(r->out, ",\n  \"width\": %u,\n  \"engine\": ", m->width);
+    append_str(r->out, m->engine);
+    g_string_append(r->out, ",\n  \"trace\": [");
+}
+
+static void record(PmsTraceReporter *r, const PmsSimTrace *t)
+{
+    JsonState *st = r->priv;
+    g_string_append_printf(r->out, "%s\n    {\"cycle\": %" G_GUINT64_FORMAT ", \"enabled\": %s, \"n\": %" G_GUINT64_FORMAT
+                           ", \"cond\": %d, \"edge\": %d, \"inc\": %" G_GUINT64_FORMAT ", \"counter\": %" G_GUINT64_FORMAT
+                           ", \"overflow\": %d, \"status\": \"0x%" G_GINT64_MODIFIER "x\", \"pmi\": %d}",
+                           st->any ? "," : "", t->cycle, t->enabled ? "true" : "false", t->n, t->cond, t->edge,
+                           t->inc, t->value, t->overflow, t->status, t->pmi);
+    st->any = TRUE;
+}
+
+static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
+{
+    JsonState *st = r->priv;
+    g_string_append_printf(r->out, "%s],\n  \"cycles\": %" G_GUINT64_FORMAT ",\n  \"count\": %" G_GUINT64_FORMAT
+                           ",\n  \"overflow\": %d,\n  \"status\": \"0x%" G_GINT64_MODIFIER "x\",\n  \"pmis\": [",
+                           st->any ? "\n  " : "", s->cycles, s->count, s->overflow ? 1 : 0, s->status);
+    for (guint i = 0; i < s->n_pmis; i++)
+        g_string_append_printf(r->out, "%s%" G_GUINT64_FORMAT, i ? ", " : "", s->pmis[i]);
+    g_string_append(r->out, "]\n}\n");
+}
+
+const PmsTraceFormat pms_trace_json = { "json", sizeof(JsonState), begin, record, end };

@@ -1,0 +1,88 @@
+/* pmusim — trace as a Value Change Dump (IEEE 1364 §18) for waveform viewers
+ * such as GTKWave: one time unit per cycle, one module `pmu` holding the
+ * counter's pipeline signals.  A value is dumped at time #c when it differs
+ * from cycle c-1 (all values at the first traced cycle, in $dumpvars); a
+ * final time stamp one past the last cycle closes the last cycle's width. */
+#include "trace_report.h"
+
+#include <string.h>
+
+enum { SIG_EN, SIG_N, SIG_COND, SIG_EDGE, SIG_INC, SIG_CTR, SIG_OVF, SIG_STATUS, SIG_PMI, N_SIGS };
+
+typedef struct {
+    gboolean started;
+    guint64 last[N_SIGS];
+    guint64 next_time;    /* one past the last cycle dumped */
+} VcdState;
+
+static const struct {
+    const char *name;
+    char id;
+    guint width;          /* 0: the counter's width */
+} sigs[N_SIGS] = {
+    [SIG_EN] = { "enabled", '!', 1 },   [SIG_N] = { "n", '"', 64 },
+    [SIG_COND] = { "cond", '#', 1 },    [SIG_EDGE] = { "edge", '$', 1 },
+    [SIG_INC] = { "increment", '%', 64 }, [SIG_CTR] = { "counter", '&', 0 },
+    [SIG_OVF] = { "overflow", '\'', 1 }, [SIG_STATUS] = { "global_status", '(', 64 },
+    [SIG_PMI] = { "pmi", ')', 1 },
+};
+
+static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
+{
+    GString *o = r->out;
+    g_string_append_printf(o, "$comment %s on %s, %s engine $end\n", m->event, m->counter, m->engine);
+    g_string_append(o, "$version pmusim sim $end\n$timescale 1 ns $end\n$scope module pmu $end\n");
+    for (guint i = 0; i < N_SIGS; i++)
+        g_string_append_printf(o, "$var wire %u %c %s $end\n", sigs[i].width ? sigs[i].width : m->width, sigs[i].id,
+                               sigs[i].name);
+    g_string_append(o, "$upscope $end\n$enddefinitions $end\n");
+}
+
+static void dump(GString *o, guint i, guint64 v, guint width)
+{
+    if (width == 1) {
+        g_string_append_printf(o, "%d%c\n", v ? 1 : 0, sigs[i].id);
+        return;
+    }
+    g_string_append_c(o, 'b');
+    int top = v ? g_bit_nth_msf(v, -1) : 0;
+    for (int b = top; b >= 0; b--)
+        g_string_append_c(o, (v >> b) & 1 ? '1' : '0');
+    g_string_append_printf(o, " %c\n", sigs[i].id);
+}
+
+static void record(PmsTraceReporter *r, const PmsSimTrace *t)
+{
+    VcdState *st = r->priv;
+    guint64 v[N_SIGS] = { t->enabled, t->n, t->cond, t->edge, t->inc, t->value, t->overflow, t->status, t->pmi };
+    if (!st->started) {
+        g_string_append_printf(r->out, "#%" G_GUINT64_FORMAT "\n$dumpvars\n", t->cycle);
+        for (guint i = 0; i < N_SIGS; i++)
+            dump(r->out, i, v[i], sigs[i].width ? sigs[i].width : r->meta.width);
+        g_string_append(r->out, "$end\n");
+    } else {
+        gboolean stamped = FALSE;
+        for (guint i = 0; i < N_SIGS; i++) {
+            if (v[i] == st->last[i])
+                continue;
+            if (!stamped)
+                g_string_append_printf(r->out, "#%" G_GUINT64_FORMAT "\n", t->cycle);
+            stamped = TRUE;
+            dump(r->out, i, v[i], sigs[i].width ? sigs[i].width : r->meta.width);
+        }
+    }
+    memcpy(st->last, v, sizeof v);
+    st->started = TRUE;
+    st->next_time = t->cycle + 1;
+}
+
+static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
+{
+    VcdState *st = r->priv;
+    g_string_append_printf(r->out, "$comment count=%" G_GUINT64_FORMAT " overflow=%d $end\n", s->count,
+                           s->overflow ? 1 : 0);
+    if (st->started)
+        g_string_append_printf(r->out, "#%" G_GUINT64_FORMAT "\n", st->next_time);
+}
+
+const PmsTraceFormat pms_trace_vcd = { "vcd", sizeof(VcdState), begin, record, end };
