@@ -1,7 +1,8 @@
 /* pmusim encoder — types shared by the stages (not installed).
  *
  *   tokenize.c  string -> PmsTokens (syntax only, byte offsets kept)
- *   prepared.c  per-model lookups resolved once (fields, modifier roles)
+ *   prepared.c  per-model lookups resolved once (fields, modifier roles,
+ *               name indexes of nameidx.c, per-event unit-mask bit sets)
  *   resolve.c   tokens -> PmsResolved (model, event, umask set, modifier values)
  *   rules.c     dispatch on PmsModel.arch to one rule set (rules_x86_core.c)
  *   fstr.c      canonical string
@@ -13,6 +14,7 @@
 
 #include <glib.h>
 #include "encoder.h"
+#include "nameidx.h"
 
 /* libpfm4 4.13 refuses more than 64 unit masks and modifiers in one string
  * (PFM_ERR_TOOMANY; with 65 unit masks it overruns its array instead). */
@@ -25,6 +27,28 @@
 #define PMS_ENC_MAX_COUNTERS 16
 /* Longest name worth a hash lookup; longer tokens cannot name anything. */
 #define PMS_ENC_NAME_MAX 128
+
+/* Lowest / highest set bit of a non-zero 64-bit set (g_bit_nth_lsf walks
+ * bit by bit; these run per encoding). */
+static inline guint
+pms_lsb(guint64 v)
+{
+    return (guint)__builtin_ctzll(v);
+}
+
+static inline guint
+pms_msb(guint64 v)
+{
+    return 63u - (guint)__builtin_clzll(v);
+}
+
+/* pms_field_set/get without the call: these run per encoding. */
+static inline guint64
+pms_fset(const PmsField *f, guint64 reg, guint64 v)
+{
+    guint64 m = f->width >= 64 ? G_MAXUINT64 : ((G_GUINT64_CONSTANT(1) << f->width) - 1);
+    return (reg & ~(m << f->shift)) | ((v & m) << f->shift);
+}
 
 /* ---- tokenize.c ---- */
 
@@ -78,6 +102,11 @@ typedef struct {
     guint n_groups;
     guint64 default_mask, excl_mask, override_mask, ldlat_mask;
     guint64 *equiv;            /* per umask: the umasks its libpfm4 alias names, 0 if none */
+    guint64 equiv_mods;        /* umasks whose alias also sets modifiers ("ANY:c=1:i=1") */
+    guint64 forced_mask;       /* umasks that hard-wire a modifier */
+    PmsNameIdx umask_idx;      /* unit-mask names */
+    guint16 *umask_len;        /* strlen of each unit-mask name (fstr) */
+    guint16 name_len;          /* strlen of the name fstr prints for the event */
     const PmsRegister *extra;  /* ev->extra_reg resolved */
     gboolean unsupported;      /* more groups or umasks than tracked */
 } PmsPrepEvent;
@@ -92,6 +121,11 @@ typedef struct {
     const PmsRegister *pebs_ld_lat;     /* register of the ldlat value, or NULL */
     const PmsRegister *evtsel_regs[PMS_ENC_MAX_COUNTERS]; /* by counter index */
     gboolean glm_offcore;               /* offcore_style "glm" */
+    PmsNameIdx event_idx, mod_idx;      /* event and modifier names */
+    char *fstr_mod[PMS_ENC_MAX_MODS];   /* ":k=" ... as fstr prints them */
+    guint fstr_mod_len[PMS_ENC_MAX_MODS];
+    char *fstr_prefix;                  /* "glm::" */
+    guint fstr_prefix_len;
     PmsPrepEvent *events;               /* parallel to model->events */
     guint n_events;
     GError *error;                      /* the model cannot be used (reported per encoding) */
@@ -110,6 +144,7 @@ typedef struct {
     const PmsTokens *tok;
     guint64 user_umasks;               /* bit i: the user named event->umasks[i] */
     guint umask_col[PMS_ENC_MAX_UMASKS]; /* column of its first mention */
+    guint8 umask_count[PMS_ENC_MAX_UMASKS]; /* how many times it was named */
     guint32 mod_set;                    /* bit j: prep->mods[j] given */
     guint64 mod_val[PMS_ENC_MAX_MODS];
     guint mod_col[PMS_ENC_MAX_MODS];

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "enc_internal.h"
 
-static void
+static inline void
 put(GString *s, const char *p, gsize n)
 {
     if (s->len + n + 1 > s->allocated_len) {
@@ -20,15 +20,9 @@ put(GString *s, const char *p, gsize n)
     s->str[s->len] = '\0';
 }
 
-static void
-put_str(GString *s, const char *p)
-{
-    put(s, p, strlen(p));
-}
-
 /* ":name=value" */
 static void
-put_mod(GString *s, const char *name, guint64 v)
+put_mod(GString *s, const PmsPrepared *p, guint j, guint64 v)
 {
     char buf[24];
     guint n = sizeof buf;
@@ -36,9 +30,7 @@ put_mod(GString *s, const char *name, guint64 v)
         buf[--n] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    buf[--n] = '=';
-    put(s, ":", 1);
-    put_str(s, name);
+    put(s, p->fstr_mod[j], p->fstr_mod_len[j]);
     put(s, buf + n, sizeof buf - n);
 }
 
@@ -47,14 +39,15 @@ pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out)
 {
     const PmsEvent *ev = r->event;
     const PmsPrepared *p = r->prep;
-    put_str(s, r->model->name);
-    put(s, "::", 2);
-    put_str(s, ev->equiv ? ev->equiv : ev->name);
+    const PmsPrepEvent *pe = &p->events[ev - r->model->events];
+    put(s, p->fstr_prefix, p->fstr_prefix_len);
+    put(s, ev->equiv ? ev->equiv : ev->name, pe->name_len);
     for (guint64 u = out->printed; u; u &= u - 1) {
+        guint i = pms_lsb(u);
         put(s, ":", 1);
-        put_str(s, ev->umasks[g_bit_nth_lsf(u, -1)].name);
+        put(s, ev->umasks[i].name, pe->umask_len[i]);
     }
     for (guint j = 0; j < p->n_mods; j++)
         if (out->mod_print & (1u << j))
-            put_mod(s, p->mods[j].mod->name, out->mod_val[j]);
+            put_mod(s, p, j, out->mod_val[j]);
 }

@@ -42,8 +42,16 @@ prepared_free(gpointer p)
     if (!pp)
         return;
     g_clear_error(&pp->error);
-    for (guint i = 0; i < pp->n_events; i++)
+    for (guint i = 0; i < pp->n_events; i++) {
         g_free(pp->events[i].equiv);
+        g_free(pp->events[i].umask_len);
+        pms_nameidx_clear(&pp->events[i].umask_idx);
+    }
+    pms_nameidx_clear(&pp->event_idx);
+    pms_nameidx_clear(&pp->mod_idx);
+    for (guint i = 0; i < PMS_ENC_MAX_MODS; i++)
+        g_free(pp->fstr_mod[i]);
+    g_free(pp->fstr_prefix);
     g_free(pp->events);
     g_free(pp);
 }
@@ -68,7 +76,7 @@ group_kind(const char *name)
 /* The umasks a libpfm4 alias ("A:B", "ANY:c=1:i=1") names; modifier parts are
  * the umask's forced values, which the model already carries. */
 static guint64
-equiv_mask(const PmsEvent *ev, const char *equiv)
+equiv_mask(const PmsEvent *ev, const char *equiv, gboolean *has_mods)
 {
     guint64 mask = 0;
     g_auto(GStrv) parts = g_strsplit(equiv, ":", -1);
@@ -76,6 +84,8 @@ equiv_mask(const PmsEvent *ev, const char *equiv)
         const PmsUmask *u = pms_event_umask(ev, parts[i]);
         if (u)
             mask |= G_GUINT64_CONSTANT(1) << (u - ev->umasks);
+        else if (*parts[i])
+            *has_mods = TRUE;
     }
     return mask;
 }
@@ -99,14 +109,23 @@ prepare_event(const PmsModel *m, const PmsEvent *ev, PmsPrepEvent *pe)
         if (u->flags & PMS_UMASK_EXCL) pe->excl_mask |= bit;
         if (u->flags & PMS_UMASK_OVERRIDE) pe->override_mask |= bit;
         if (u->flags & PMS_UMASK_LDLAT) pe->ldlat_mask |= bit;
+        if (u->cmask >= 0 || u->inv >= 0 || u->edge >= 0 || u->any >= 0) pe->forced_mask |= bit;
         if (u->equiv) {
             if (!pe->equiv)
                 pe->equiv = g_new0(guint64, ev->n_umasks);
-            pe->equiv[i] = equiv_mask(ev, u->equiv);
+            gboolean mods = FALSE;
+            pe->equiv[i] = equiv_mask(ev, u->equiv, &mods);
+            if (mods)
+                pe->equiv_mods |= bit;
         }
     }
     if (ev->extra_reg)
         pe->extra = pms_model_reg_by_name(m, ev->extra_reg);
+    pms_nameidx_build(&pe->umask_idx, ev->umasks, sizeof *ev->umasks, G_STRUCT_OFFSET(PmsUmask, name), ev->n_umasks);
+    pe->umask_len = g_new0(guint16, MAX(ev->n_umasks, 1));
+    for (guint i = 0; i < ev->n_umasks; i++)
+        pe->umask_len[i] = (guint16)MIN(strlen(ev->umasks[i].name), G_MAXUINT16);
+    pe->name_len = (guint16)MIN(strlen(ev->equiv ? ev->equiv : ev->name), G_MAXUINT16);
 }
 
 static PmsPrepared *
@@ -123,13 +142,19 @@ prepare(const PmsModel *m)
     }
     for (guint i = 0; i < G_N_ELEMENTS(p->role_mod); i++)
         p->role_mod[i] = -1;
+    p->fstr_prefix = g_strconcat(m->name, "::", NULL);
+    p->fstr_prefix_len = (guint)strlen(p->fstr_prefix);
     if (m->n_mods > PMS_ENC_MAX_MODS) {
         p->error = g_error_new(PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP,
                                "model %s declares %u modifiers; the encoder handles at most %d",
                                m->name, m->n_mods, PMS_ENC_MAX_MODS);
         return p;
     }
+    pms_nameidx_build(&p->mod_idx, m->mods, sizeof *m->mods, G_STRUCT_OFFSET(PmsModifier, name), m->n_mods);
+    pms_nameidx_build(&p->event_idx, m->events, sizeof *m->events, G_STRUCT_OFFSET(PmsEvent, name), m->n_events);
     for (guint i = 0; i < m->n_mods; i++) {
+        p->fstr_mod[i] = g_strconcat(":", m->mods[i].name, "=", NULL);
+        p->fstr_mod_len[i] = (guint)strlen(p->fstr_mod[i]);
         PmsPrepMod *pm = &p->mods[p->n_mods++];
         pm->mod = &m->mods[i];
         pm->role = PMS_ROLE_OTHER;

@@ -49,29 +49,6 @@ parse_bool(const char *p, gsize len, guint64 *out)
     }
 }
 
-static gint
-lookup_index(GHashTable *h, const char *p, gsize len)
-{
-    char buf[PMS_ENC_NAME_MAX];
-    if (!h || !pms_enc_name(buf, p, len))
-        return -1;
-    return (gint)GPOINTER_TO_UINT(g_hash_table_lookup(h, buf)) - 1;
-}
-
-static gint
-lookup_mod(const PmsModel *m, const char *p, gsize len)
-{
-    char buf[PMS_ENC_NAME_MAX];
-    if (!pms_enc_name(buf, p, len))
-        return -1;
-    for (char *c = buf; *c; c++)
-        *c = g_ascii_tolower(*c);
-    if (m->mod_index)
-        return (gint)GPOINTER_TO_UINT(g_hash_table_lookup(m->mod_index, buf)) - 1;
-    const PmsModifier *mod = pms_model_modifier(m, buf);
-    return mod ? (gint)(mod - m->mods) : -1;
-}
-
 /* "ANY_P, ..." and "k, u, ..." for messages; capped so a big event stays short. */
 static void
 list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
@@ -97,6 +74,8 @@ list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
 static gboolean
 fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
 {
+    if (!error)
+        return FALSE;
     g_autoptr(GString) s = g_string_new(NULL);
     if (!t->has_pmu) {
         g_string_append(s, "no PMU given: write PMU::EVENT with PMU one of ");
@@ -151,8 +130,25 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
     char buf[PMS_ENC_NAME_MAX];
     const char *s = t->str;
     const PmsModel *m = NULL;
-    if (t->has_pmu && pms_enc_name(buf, s, t->pmu_len))
-        m = pms_model_set_get(set, buf);
+    if (t->has_pmu) {
+        /* Batches name the same PMU line after line: remember the last one.
+         * The entry is trusted only if that model is still in this set at
+         * that place and has that name, so a freed set cannot fool it. */
+        static _Thread_local struct { const PmsModelSet *set; const PmsModel *m; guint idx; } last;
+        if (last.set == set && last.idx < pms_model_set_count(set) &&
+            pms_model_set_nth(set, last.idx) == last.m &&
+            g_ascii_strncasecmp(last.m->name, s, t->pmu_len) == 0 && last.m->name[t->pmu_len] == '\0') {
+            m = last.m;
+        } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
+            for (guint i = 0; i < pms_model_set_count(set); i++)
+                if (pms_model_set_nth(set, i) == m) {
+                    last.set = set;
+                    last.m = m;
+                    last.idx = i;
+                    break;
+                }
+        }
+    }
     if (!m)
         return fail_pmu(set, t, error);
     return pms_resolve_model(m, t, r, error);
@@ -178,7 +174,7 @@ pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError 
         pms_enc_fail(error, PMS_ERR_NOTFOUND, t->ev_off + 1, "missing event name after '%s::'", m->name);
         return FALSE;
     }
-    gint ei = lookup_index(m->event_index, s + t->ev_off, t->ev_len);
+    gint ei = pms_nameidx_find(&r->prep->event_idx, s + t->ev_off, t->ev_len);
     if (ei < 0) {
         pms_enc_fail(error, PMS_ERR_NOTFOUND, t->ev_off + 1, "unknown event '%s' for PMU %s",
                      pms_enc_quote_buf(q, s + t->ev_off, t->ev_len), m->name);
@@ -186,9 +182,11 @@ pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError 
     }
     const PmsEvent *ev = &m->events[ei];
     r->event = ev;
-    if (ev->n_umasks > PMS_ENC_MAX_UMASKS) {
-        pms_enc_fail(error, PMS_ERR_NOTSUPP, t->ev_off + 1, "event %s has %u unit masks; the encoder handles at most %d",
-                     ev->name, ev->n_umasks, PMS_ENC_MAX_UMASKS);
+    const PmsPrepEvent *pe = &r->prep->events[ei];
+    if (pe->unsupported) {
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, t->ev_off + 1,
+                     "event %s has more unit masks or groups than the encoder handles (%d, %d)",
+                     ev->name, PMS_ENC_MAX_UMASKS, PMS_ENC_MAX_GROUPS);
         return FALSE;
     }
 
@@ -209,14 +207,17 @@ pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError 
             pms_enc_fail(error, PMS_ERR_ATTR, col, a->len ? "attribute without a name" : "empty attribute (stray ':')");
             return FALSE;
         }
-        gint ui = lookup_index(ev->umask_index, s + a->off, nlen);
+        gint ui = pms_nameidx_find(&pe->umask_idx, s + a->off, nlen);
         if (ui >= 0 && a->eq < 0) {
-            if (!(r->user_umasks & (G_GUINT64_CONSTANT(1) << ui)))
+            if (!(r->user_umasks & (G_GUINT64_CONSTANT(1) << ui))) {
                 r->umask_col[ui] = col;
+                r->umask_count[ui] = 0;
+            }
+            r->umask_count[ui]++;   /* at most 64 attributes: no overflow */
             r->user_umasks |= G_GUINT64_CONSTANT(1) << ui;
             continue;
         }
-        gint mi = lookup_mod(m, s + a->off, nlen);
+        gint mi = pms_nameidx_find(&r->prep->mod_idx, s + a->off, nlen);
         if (mi >= 0 && (guint)mi < r->prep->n_mods && pms_mod_allowed(ev, &r->prep->mods[mi])) {
             if (!parse_mod(r, a, mi, &vals[nm], error))
                 return FALSE;
@@ -237,6 +238,8 @@ pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError 
             pms_enc_fail(error, PMS_ERR_ATTR, col, "unit mask '%s' takes no value", ev->umasks[ui].name);
             return FALSE;
         }
+        if (!error)
+            return FALSE;   /* nobody reads the message: skip building it */
         g_autoptr(GString) msg = g_string_new("unknown unit mask or modifier '");
         pms_enc_quote(msg, s + a->off, nlen);
         g_string_append_printf(msg, "' for event %s", ev->name);

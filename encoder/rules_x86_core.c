@@ -40,18 +40,31 @@ umask_at_col(const PmsResolved *r, guint64 set, guint col)
 }
 
 /* libpfm4's NCOMBO: in a group where any named umask (or the group itself)
- * is exclusive, at most one umask may be named. */
+ * is exclusive, at most one umask may be named.  Repetition counts the way
+ * libpfm4 4.13's duplicate removal leaves it: it skips the entry after each
+ * one it drops, so a unit mask named 3+ times, or reached through 3+
+ * different names (aliases expand to their unit masks), stays twice — a
+ * combination with itself; 2 mentions, or one alias named 3 times, stay once. */
 static gboolean
-check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, GError **error)
+check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice, GError **error)
 {
     const PmsEvent *ev = r->event;
     for (guint g = 0; g < pe->n_groups; g++) {
         guint64 in = r->user_umasks & pe->group_mask[g];
-        if (!in || !(in & (in - 1)))
+        if (!in)
             continue;
         gboolean excl = (in & pe->excl_mask) || (g < ev->n_groups && ev->groups[g].exclusive);
         if (!excl)
             continue;
+        if (!(in & (in - 1))) {
+            guint i = pms_lsb(in);
+            if (!twice[i])
+                continue;
+            pms_enc_fail(error, PMS_ERR_FEATCOMB, r->umask_col[i],
+                         "unit mask %s repeated: libpfm4 4.13 reads a third mention as a second unit mask, "
+                         "and %s cannot be combined", ev->umasks[i].name, ev->umasks[i].name);
+            return FALSE;
+        }
         guint c2 = last_col(r, in), c1 = first_col(r, in);
         pms_enc_fail(error, PMS_ERR_FEATCOMB, c2, "unit mask %s cannot be combined with %s in event %s",
                      umask_at_col(r, in, c2), umask_at_col(r, in, c1), ev->name);
@@ -105,7 +118,7 @@ glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint64 *skip, GError 
     if (ovr) {
         guint64 bad = u & (sup | snp) & ~ovr;
         if (bad) {
-            const char *oname = ev->umasks[g_bit_nth_lsf(ovr, -1)].name;
+            const char *oname = ev->umasks[pms_lsb(ovr)].name;
             pms_enc_fail(error, PMS_ERR_FEATCOMB, last_col(r, bad | ovr),
                          "%s overrides supplier and snoop unit masks; it cannot be combined with %s in %s",
                          oname, umask_at_col(r, bad, first_col(r, bad)), ev->name);
@@ -114,16 +127,18 @@ glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint64 *skip, GError 
         *skip |= (sup | snp);
         return TRUE;
     }
-    if (!(u & sup) && !(u & snp)) {
-        /* Nothing about the response: ANY_RESPONSE (the supplier default). */
-        *skip |= snp;
-    } else if (!(u & sup)) {
-        /* Snoop umasks alone.  libpfm4 4.13 adds ANY_RESPONSE here, which by
-         * its own manual overrides the snoop umasks just given; Intel's event
-         * list encodes L2-miss snoop events without a supplier bit, so do that. */
+    /* The response part is one of: a supplier (ANY_RESPONSE, the default
+     * when nothing is said, or L2_HIT), snoop bits, or both when the user
+     * names both (libpfm_intel_glm(3) allows "supplier + snoops").  No snoop
+     * default is added: libpfm4 4.13 adds L2_MISS_SNP_ANY after L2_HIT, which
+     * the SDM's rule "exactly one of [ANY or L2_HIT], snoop info, average
+     * latency" (Table 18-22) forbids and Intel's L2_HIT events (bit 18 alone)
+     * do not have.  Snoop umasks alone get no supplier: libpfm4 adds
+     * ANY_RESPONSE, which by its own manual overrides the snoop umasks just
+     * given; Intel's L2_MISS events have no supplier bit. */
+    *skip |= snp;
+    if ((u & snp) && !(u & sup))
         *skip |= sup;
-    }
-    /* Supplier without snoop: the snoop default applies (as libpfm4 does). */
     return TRUE;
 }
 
@@ -161,11 +176,11 @@ force_mod(const PmsResolved *r, PmsRuleOut *out, guint32 *forced, PmsModRole rol
 }
 
 static gboolean
-force_all(const PmsResolved *r, PmsRuleOut *out, guint32 *forced, guint64 set, GError **error)
+force_all(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint32 *forced, guint64 set, GError **error)
 {
     const PmsEvent *ev = r->event;
-    for (guint64 u = set; u; u &= u - 1) {
-        guint i = (guint)g_bit_nth_lsf(u, -1);
+    for (guint64 u = set & pe->forced_mask; u; u &= u - 1) {
+        guint i = pms_lsb(u);
         const PmsUmask *um = &ev->umasks[i];
         guint ucol = (r->user_umasks & BIT(i)) ? r->umask_col[i] : r->tok->ev_off + 1;
         if (!force_mod(r, out, forced, PMS_ROLE_C, um->cmask, um, ucol, error) ||
@@ -214,9 +229,9 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     guint32 forced = 0;
     guint64 aliases = 0;
     for (guint64 u = r->user_umasks; pe->equiv && u; u &= u - 1)
-        if (pe->equiv[g_bit_nth_lsf(u, -1)])
-            aliases |= BIT(g_bit_nth_lsf(u, -1));
-    if (!force_all(r, out, &forced, aliases, error))
+        if (pe->equiv[pms_lsb(u)])
+            aliases |= BIT(pms_lsb(u));
+    if (!force_all(r, pe, out, &forced, aliases, error))
         return FALSE;
 
     /* 2. unit-mask combinations, on the set with aliases expanded (an alias
@@ -227,17 +242,37 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     x.event = r->event;
     x.tok = r->tok;
     x.user_umasks = 0;
+    guint8 names[PMS_ENC_MAX_UMASKS];  /* distinct names reaching it, for set bits */
+    guint8 direct[PMS_ENC_MAX_UMASKS]; /* mentions by its own name or a plain alias */
+    guint8 twice[PMS_ENC_MAX_UMASKS];  /* libpfm4 keeps two copies of it */
     for (guint64 u = r->user_umasks; u; u &= u - 1) {
-        guint i = (guint)g_bit_nth_lsf(u, -1);
-        guint64 e = (pe->equiv && pe->equiv[i]) ? pe->equiv[i] : BIT(i);
+        guint i = pms_lsb(u);
+        gboolean alias = pe->equiv && pe->equiv[i];
+        guint64 e = alias ? pe->equiv[i] : BIT(i);
         for (guint64 v = e; v; v &= v - 1) {
-            guint k = (guint)g_bit_nth_lsf(v, -1);
-            if (!(x.user_umasks & BIT(k)) || r->umask_col[i] < x.umask_col[k])
+            guint k = pms_lsb(v);
+            if (!(x.user_umasks & BIT(k))) {
                 x.umask_col[k] = r->umask_col[i];
+                names[k] = direct[k] = twice[k] = 0;
+            } else if (r->umask_col[i] < x.umask_col[k]) {
+                x.umask_col[k] = r->umask_col[i];
+            }
+            names[k]++;
+            x.user_umasks |= BIT(k);
         }
-        x.user_umasks |= e;
+        /* libpfm4 substitutes an alias in place: one that sets modifiers
+         * interleaves them and escapes the duplicate bug; a plain one acts
+         * like its unit masks named there, the last of them adjacent */
+        if (!alias || !(pe->equiv_mods & BIT(i))) {
+            guint k = pms_msb(e);
+            direct[k] = (guint8)MIN(direct[k] + r->umask_count[i], 64);
+        }
     }
-    if (!check_exclusive(&x, pe, error))
+    for (guint64 v = x.user_umasks; v; v &= v - 1) {
+        guint k = pms_lsb(v);
+        twice[k] = names[k] >= 3 || direct[k] >= 3;
+    }
+    if (!check_exclusive(&x, pe, twice, error))
         return FALSE;
     guint64 skip = 0;   /* groups exempt from defaults and requirement */
     if (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)) {
@@ -245,7 +280,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
             return FALSE;
     } else if (x.user_umasks & pe->override_mask) {
         /* An overriding umask stands for the whole response part. */
-        guint og = ev->umasks[g_bit_nth_lsf(x.user_umasks & pe->override_mask, -1)].group;
+        guint og = ev->umasks[pms_lsb(x.user_umasks & pe->override_mask)].group;
         for (guint g = 1; g < pe->n_groups; g++)
             if (g != og)
                 skip |= pe->group_mask[g];
@@ -265,6 +300,8 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         guint64 gm = pe->group_mask[g];
         if (!ev->groups[g].required || (gm & skip) || (sel & gm) || !gm)
             continue;
+        if (!error)
+            return FALSE;
         g_autoptr(GString) s = g_string_new(NULL);
         list_group(s, ev, gm);
         if (ev->groups[g].name && *ev->groups[g].name)
@@ -300,7 +337,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
     /* modifiers the other unit masks hard-wire (libpfm4 checks those while
      * encoding, after the combination checks) */
-    if (!force_all(r, out, &forced, sel & ~aliases, error))
+    if (!force_all(r, pe, out, &forced, sel & ~aliases, error))
         return FALSE;
     guint32 given = r->mod_set | forced;
 
@@ -320,7 +357,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         if (has && !wants_ldlat) {
             pms_enc_fail(error, PMS_ERR_ATTR, r->mod_col[li], "modifier 'ldlat' applies only to the load-latency event%s%s",
                          pe->ldlat_mask ? ", with unit mask " : "",
-                         pe->ldlat_mask ? ev->umasks[g_bit_nth_lsf(pe->ldlat_mask, -1)].name : "");
+                         pe->ldlat_mask ? ev->umasks[pms_lsb(pe->ldlat_mask)].name : "");
             return FALSE;
         }
         if (!has && wants_ldlat) {
@@ -354,7 +391,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     guint32 code = ev->code;
     guint64 counters = ev->counters;
     for (guint64 u = sel; u; u &= u - 1) {
-        const PmsUmask *um = &ev->umasks[g_bit_nth_lsf(u, -1)];
+        const PmsUmask *um = &ev->umasks[pms_lsb(u)];
         if (offcore)
             extra |= um->value;
         else
@@ -365,22 +402,22 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         if (um->counters)
             counters &= um->counters;
     }
-    evtsel = pms_field_set(&p->event, evtsel, code);
-    evtsel = pms_field_set(&p->umask, evtsel, umask);
+    evtsel = pms_fset(&p->event, evtsel, code);
+    evtsel = pms_fset(&p->umask, evtsel, umask);
     /* libpfm4 always sets EN and INT in the event-select value it returns */
-    evtsel = pms_field_set(&p->en, evtsel, 1);
-    evtsel = pms_field_set(&p->intr, evtsel, 1);
+    evtsel = pms_fset(&p->en, evtsel, 1);
+    evtsel = pms_fset(&p->intr, evtsel, 1);
     for (guint j = 0; j < p->n_mods; j++) {
         const PmsPrepMod *pm = &p->mods[j];
         if (pm->role == PMS_ROLE_LDLAT || !pm->in_evtsel || !pm->field)
             continue;
-        evtsel = pms_field_set(pm->field, evtsel, out->mod_val[j]);
+        evtsel = pms_fset(pm->field, evtsel, out->mod_val[j]);
     }
     /* forced values for modifiers the model does not expose (t on a model without it) */
     for (guint64 u = sel; u; u &= u - 1) {
-        const PmsUmask *um = &ev->umasks[g_bit_nth_lsf(u, -1)];
+        const PmsUmask *um = &ev->umasks[pms_lsb(u)];
         if (um->any > 0 && tix < 0)
-            evtsel = pms_field_set(&p->any, evtsel, 1);
+            evtsel = pms_fset(&p->any, evtsel, 1);
     }
 
     out->mod_print = 0;
@@ -393,7 +430,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     out->n_codes = 0;
     out->n_regs = 0;
     out->codes[out->n_codes++] = evtsel;
-    guint ci = counters ? (guint)g_bit_nth_lsf(counters, -1) : 0;
+    guint ci = counters ? pms_lsb(counters) : 0;
     const PmsRegister *sel_reg = ci < PMS_ENC_MAX_COUNTERS ? p->evtsel_regs[ci] : NULL;
     if (!sel_reg)
         sel_reg = p->evtsel_regs[0];
@@ -413,7 +450,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         const PmsRegister *lr = pe->extra ? pe->extra : p->pebs_ld_lat;
         if (lr) {
             out->regs[out->n_regs] = lr;
-            out->reg_vals[out->n_regs++] = p->mods[li].field ? pms_field_set(p->mods[li].field, 0, v) : v;
+            out->reg_vals[out->n_regs++] = p->mods[li].field ? pms_fset(p->mods[li].field, 0, v) : v;
         }
     }
     return TRUE;

@@ -19,32 +19,35 @@ is_sep(char c)
 gboolean
 pms_tokenize(const char *str, PmsTokens *t, GError **error)
 {
-    gsize len = strlen(str);
     t->str = str;
-    t->len = len;
     t->has_pmu = FALSE;
     t->pmu_len = 0;
     t->n_attrs = 0;
     t->too_many = FALSE;
 
+    /* libc's vectorised scans beat a byte loop here */
+    gsize len = strlen(str);
+    t->len = len;
     if (len > G_MAXINT / 2) {
         pms_enc_fail(error, PMS_ERR_INVAL, 0, "event string too long (%" G_GSIZE_FORMAT " bytes)", len);
         return FALSE;
     }
-    const char *blank = strpbrk(str, " \t");
-    if (blank) {
-        pms_enc_fail(error, PMS_ERR_INVAL, (guint)(blank - str) + 1,
-                     "blank inside the event string (write PMU::EVENT:UMASK:mod=val without spaces)");
+    const char *bad = strpbrk(str, " \t,");
+    if (bad) {
+        pms_enc_fail(error, PMS_ERR_INVAL, (guint)(bad - str) + 1,
+                     *bad == ',' ? "',' separates events; encode one event per string"
+                                 : "blank inside the event string (write PMU::EVENT:UMASK:mod=val without spaces)");
         return FALSE;
     }
+    const char *dcp = strstr(str, "::");
+    gsize pos, dc = dcp ? (gsize)(dcp - str) : G_MAXSIZE;
 
     /* "pmu::" is the first "::"; anything before it is the PMU name. */
-    const char *dc = strstr(str, "::");
-    gsize pos = 0;
-    if (dc) {
+    pos = 0;
+    if (dc != G_MAXSIZE) {
         t->has_pmu = TRUE;
-        t->pmu_len = (guint)(dc - str);
-        pos = t->pmu_len + 2;
+        t->pmu_len = (guint)dc;
+        pos = dc + 2;
     }
     /* Event name: up to the first separator.  After "pmu::" a further ':' is
      * part of nothing valid; libpfm4 then fails to find the event. */

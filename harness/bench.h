@@ -3,3 +3,4 @@
 #pragma once
 
 int pms_bench_encode(int argc, char **argv);  /* bench_encode.c */
+int pms_bench_sim(int argc, char **argv);     /* bench_sim.c */

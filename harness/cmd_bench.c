@@ -15,6 +15,7 @@ typedef struct {
 /* Adding a benchmark is one line here (bench sim: the simulator's). */
 static const PmsBench benches[] = {
     { "encode", "encodings per second and model-load time, builtin vs another backend", pms_bench_encode },
+    { "sim", "simulated cycles and records per second, fast vs reference engine", pms_bench_sim },
 };
 
 static void usage(FILE *out)

@@ -3,14 +3,28 @@
  * any failure (or nothing to run) makes the exit status non-zero. */
 #include "backend.h"
 #include "cli_common.h"
+#include "conform_sim.h"
 #include "vectors.h"
 
 #include <stdio.h>
 #include <string.h>
 
+/* What the runner's callbacks need: the backend for encoding vectors, the
+ * simulation runner (same backend) for sim vectors. */
+typedef struct {
+    PmsBackend *backend;
+    PmsConformSim *sim;
+} RunCtx;
+
+static gboolean run_sim(const PmsVector *v, char **message, gpointer user_data)
+{
+    RunCtx *ctx = user_data;
+    return pms_conform_sim_run(v, message, ctx->sim);
+}
+
 static void backend_encode(const char *event, gsize len, PmsVectorAnswer *out, gpointer user_data)
 {
-    PmsBackend *b = user_data;
+    PmsBackend *b = ((RunCtx *)user_data)->backend;
     PmsBackendResult r;
     memset(&r, 0, sizeof r);
     (void)len; /* the vector format refuses NUL, so the C string is the whole event */
@@ -23,15 +37,89 @@ static void backend_encode(const char *event, gsize len, PmsVectorAnswer *out, g
     pms_backend_result_clear(&r);
 }
 
+/* One row per PMU and kind (encode, sim), in the report's PMU order. */
 static void print_table(FILE *out, const PmsVectorReport *r, const char *backend, const char *kinds)
 {
     fprintf(out, "conform: backend %s, kind %s\n", backend, kinds);
-    fprintf(out, "%-10s %8s %8s %8s\n", "PMU", "vectors", "passed", "failed");
+    fprintf(out, "%-10s %-7s %8s %8s %8s\n", "PMU", "kind", "vectors", "passed", "failed");
     for (guint i = 0; i < r->pmus->len; i++) {
         const PmsVectorPmuSummary *s = g_ptr_array_index(r->pmus, i);
-        fprintf(out, "%-10s %8u %8u %8u\n", s->pmu, s->vectors, s->passed, s->failed);
+        for (guint k = PMS_VECTOR_ENCODE; k <= PMS_VECTOR_SIM; k++) {
+            guint n = 0, passed = 0;
+            for (guint j = 0; j < r->outcomes->len; j++) {
+                const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, j);
+                if (o->vector->kind == k && strcmp(o->vector->pmu, s->pmu) == 0) {
+                    n++;
+                    passed += o->passed;
+                }
+            }
+            if (n)
+                fprintf(out, "%-10s %-7s %8u %8u %8u\n", s->pmu, pms_vector_kind_name(k), n, passed, n - passed);
+        }
     }
-    fprintf(out, "%-10s %8u %8u %8u\n", "total", r->vectors, r->passed, r->failed);
+    fprintf(out, "%-10s %-7s %8u %8u %8u\n", "total", "", r->vectors, r->passed, r->failed);
+}
+
+static double share(guint part, guint whole)
+{
+    return whole ? 100.0 * part / whole : 100.0;
+}
+
+static const char *mutant_where(const PmsMutant *mu, char *buf, gsize len)
+{
+    const PmsSimVector *sv = pms_vector_sim(mu->vector);
+    g_snprintf(buf, len, "%s:%u %s event %u codes[%u] bit %u", mu->vector->file, mu->vector->line, sv->name,
+               mu->event, mu->code, mu->bit);
+    return buf;
+}
+
+/* The mutant report: per PMU the share caught over all mutants and over the
+ * observable ones; every survivor listed, missed ones first, then the
+ * unobservable ones grouped by reason. */
+static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backend)
+{
+    fprintf(out, "mutants: backend %s; one bit of codes[0]/codes[1] flipped at a time, bits 0..63\n", backend);
+    fprintf(out, "%-8s %7s %8s %8s %6s %7s %7s %8s %10s\n", "PMU", "vectors", "mutants", "caught", "(#GP)",
+            "unobs", "missed", "caught%", "excl.unobs%");
+    for (guint i = 0; i < r->pmus->len; i++) {
+        const PmsMutantPmu *p = g_ptr_array_index(r->pmus, i);
+        fprintf(out, "%-8s %7u %8u %8u %6u %7u %7u %7.2f%% %9.2f%%\n", p->pmu, p->vectors, p->mutants, p->caught,
+                p->caught_gp, p->unobservable, p->missed, share(p->caught, p->mutants),
+                share(p->caught, p->mutants - p->unobservable));
+    }
+    fprintf(out, "%-8s %7s %8u %8u %6u %7u %7u %7.2f%% %9.2f%%\n", "total", "", r->mutants, r->caught, r->caught_gp,
+            r->unobservable, r->missed, share(r->caught, r->mutants), share(r->caught, r->mutants - r->unobservable));
+    char buf[512];
+    if (r->baseline->len) {
+        fprintf(out, "\nvectors failing without a mutation (their mutants not judged: %u):\n", r->baseline->len);
+        for (guint i = 0; i < r->baseline->len; i++)
+            fprintf(out, "  %s\n", (const char *)g_ptr_array_index(r->baseline, i));
+    }
+    fprintf(out, "\nsurvivors, missed (each a missing vector): %u\n", r->missed);
+    for (guint i = 0; i < r->survivors->len; i++) {
+        const PmsMutant *mu = &g_array_index(r->survivors, PmsMutant, i);
+        if (mu->fate == PMS_MUTANT_MISSED)
+            fprintf(out, "  %s\n", mutant_where(mu, buf, sizeof buf));
+    }
+    fprintf(out, "\nsurvivors, unobservable by design (no stimulus can tell them apart): %u\n", r->unobservable);
+    g_autoptr(GPtrArray) reasons = g_ptr_array_new();
+    for (guint i = 0; i < r->survivors->len; i++) {
+        const PmsMutant *mu = &g_array_index(r->survivors, PmsMutant, i);
+        if (mu->fate == PMS_MUTANT_UNOBSERVABLE && !g_ptr_array_find(reasons, mu->why, NULL))
+            g_ptr_array_add(reasons, (gpointer)mu->why);
+    }
+    for (guint k = 0; k < reasons->len; k++) {
+        const char *why = g_ptr_array_index(reasons, k);
+        guint n = 0;
+        for (guint i = 0; i < r->survivors->len; i++)
+            n += g_array_index(r->survivors, PmsMutant, i).why == why;
+        fprintf(out, "  %u: %s\n", n, why);
+        for (guint i = 0; i < r->survivors->len; i++) {
+            const PmsMutant *mu = &g_array_index(r->survivors, PmsMutant, i);
+            if (mu->why == why)
+                fprintf(out, "    %s\n", mutant_where(mu, buf, sizeof buf));
+        }
+    }
 }
 
 static void print_failures(FILE *out, const PmsVectorReport *r)
@@ -118,19 +206,27 @@ int pms_cmd_conform(int argc, char **argv)
     g_autofree char *kind = NULL;
     g_autofree char *vectors_dir = NULL;
     gboolean tap = FALSE;
+    gboolean mutants = FALSE;
+    double goal = 95.0;
     const GOptionEntry entries[] = {
+        { "mutants", 0, 0, G_OPTION_ARG_NONE, &mutants,
+          "Flip each bit of each code of every sim vector, one at a time, and report the share caught", NULL },
+        { "goal", 0, 0, G_OPTION_ARG_DOUBLE, &goal,
+          "With --mutants: exit 1 when less than PCT of the observable mutants are caught (default 95)", "PCT" },
         { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_spec,
           "Encoder backend: builtin (default), libpfm4 or cmd:PROGRAM", "B" },
         { "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit, "Also write a JUnit XML report to FILE", "FILE" },
         { "tap", 0, 0, G_OPTION_ARG_NONE, &tap, "Print TAP on stdout (the table goes to stderr)", NULL },
         { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Run one kind of vector only: encode or sim", "KIND" },
         { "vectors", 0, 0, G_OPTION_ARG_FILENAME, &vectors_dir,
-          "Read vectors from DIR (DIR/<pmu>/*.enc) instead of the built-in set", "DIR" },
+          "Read vectors from DIR (DIR/<pmu>/*.enc, *.sim) instead of the built-in set", "DIR" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("",
         "Run the golden vectors against an encoder backend; print a per-PMU table\n"
-        "(vectors, passed, failed) and every failure.  Exit status 1 on any failure.",
+        "(kind, vectors, passed, failed) and every failure.  Exit status 1 on any failure.\n"
+        "Simulation vectors program the simulator with the backend's codes.  --mutants\n"
+        "instead flips each code bit of every sim vector and reports how many are caught.",
         entries, &model_files);
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
@@ -169,7 +265,34 @@ int pms_cmd_conform(int argc, char **argv)
         fprintf(stderr, "pmusim: conform: backend '%s': %s\n", spec, err->message);
         return 1;
     }
-    PmsVectorOps ops = { .encode = backend_encode, .sim = NULL, .user_data = backend };
+    g_autoptr(PmsConformSim) sim = pms_conform_sim_new(backend, models);
+    /* A malformed stimulus or unknown event stops everything before a run. */
+    if ((mutants || (kinds & (1u << PMS_VECTOR_SIM))) && !pms_conform_sim_check(sim, set, &err)) {
+        fprintf(stderr, "pmusim: conform: %s\n", err->message);
+        pms_backend_close(backend);
+        return 1;
+    }
+    if (mutants) {
+        g_autoptr(PmsMutantReport) mr = pms_conform_mutants(sim, set);
+        pms_backend_close(backend);
+        print_mutants(stdout, mr, spec);
+        if (mr->mutants == 0) {
+            fprintf(stderr, "pmusim: conform: --mutants: no simulation vector to mutate\n");
+            return 1;
+        }
+        /* The goal is judged on the mutants a vector could catch at all; the
+         * share over every mutant is printed beside it, and each unobservable
+         * one is listed with its reason. */
+        double got = share(mr->caught, mr->mutants - mr->unobservable);
+        if (mr->baseline->len || got < goal) {
+            fprintf(stderr, "pmusim: conform: --mutants: %.2f%% of the observable mutants caught (goal %.2f%%), "
+                    "%u vector(s) failing unmutated\n", got, goal, mr->baseline->len);
+            return 1;
+        }
+        return 0;
+    }
+    RunCtx run_ctx = { backend, sim };
+    PmsVectorOps ops = { .encode = backend_encode, .sim = run_sim, .user_data = &run_ctx };
     g_autoptr(PmsVectorReport) report = pms_vectors_run(set, kinds, &ops);
     pms_backend_close(backend);
 

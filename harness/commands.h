@@ -19,6 +19,8 @@ int pms_cmd_diff(int argc, char **argv);     /* cmd_diff.c */
 int pms_cmd_bench(int argc, char **argv);    /* cmd_bench.c: "bench encode", "bench sim" */
 int pms_cmd_conform(int argc, char **argv);  /* cmd_conform.c */
 int pms_cmd_lint(int argc, char **argv);     /* cmd_lint.c */
+int pms_cmd_sim(int argc, char **argv);      /* cmd_sim.c: per-cycle trace of one event */
+int pms_cmd_explain(int argc, char **argv);  /* cmd_explain.c: register fields in plain words */
 
 /* Shared option handling (cli_common.c): every subcommand accepts
  * --model FILE (repeatable).  Returns the model set, or NULL after printing

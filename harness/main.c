@@ -11,9 +11,11 @@ static const PmsCommand commands[] = {
     { "decode", "decode a register value back to an event string", pms_cmd_decode },
     { "list", "list PMUs, events, unit masks and modifiers", pms_cmd_list },
     { "diff", "compare two encoder backends over every event and unit mask", pms_cmd_diff },
-    { "bench", "benchmarks: bench encode", pms_cmd_bench },
+    { "bench", "benchmarks: bench encode, bench sim", pms_cmd_bench },
     { "conform", "run the golden vectors against an encoder backend", pms_cmd_conform },
     { "lint", "check model files for inconsistencies", pms_cmd_lint },
+    { "sim", "count one event in the simulator, with its per-cycle trace", pms_cmd_sim },
+    { "explain", "what an event's register fields make the counter count", pms_cmd_explain },
 };
 
 static void usage(FILE *out)

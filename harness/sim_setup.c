@@ -1,6 +1,8 @@
 /* pmusim — codes to simulator register writes (see sim_setup.h). */
 #include "sim_setup.h"
 
+#include <string.h>
+
 /* A field's position: located by name in a register's layout, else the SDM
  * position given as fallback. */
 typedef struct {
@@ -24,7 +26,7 @@ static gboolean lookup_bits(const PmsRegister *r, const char *name, guint i, Bit
         return TRUE;
     }
     f = pms_layout_field(r->layout, name);
-    if (f && f->width > 1 && i < f->width) {
+    if (f && i < f->width) {
         *out = (Bits){ f->shift + i, 1 };
         return TRUE;
     }
@@ -184,4 +186,58 @@ gboolean pms_sim_program_encoding(PmsSim *sim, const PmsEncoding *enc, guint *co
         return FALSE;
     }
     return pms_sim_program(sim, m, enc->event, *counter, enc->codes, enc->n_codes, err);
+}
+
+char *pms_sim_qualify_event(const char *pmu, const char *event, GError **err)
+{
+    const char *sep = strstr(event, "::");
+    if (sep == NULL) {
+        if (pmu == NULL) {
+            g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "event '%s' names no PMU: give --pmu PMU or write PMU::EVENT", event);
+            return NULL;
+        }
+        return g_strdup_printf("%s::%s", pmu, event);
+    }
+    if (pmu && ((gsize)(sep - event) != strlen(pmu) || g_ascii_strncasecmp(event, pmu, strlen(pmu)) != 0)) {
+        g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "event '%s' names another PMU than --pmu %s",
+                    event, pmu);
+        return NULL;
+    }
+    return g_strdup(event);
+}
+
+void pms_sim_own_input(const PmsModel *m, const PmsEvent *ev, const guint64 *codes, guint n_codes, guint64 n,
+                       guint8 cpl, guint64 cycles, PmsOwnInput *in)
+{
+    memset(in, 0, sizeof *in);
+    in->run.cycles = cycles;
+    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
+        in->run.cpl[t] = cpl;
+    const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
+    guint64 extra = n_codes >= 2 ? codes[1] : 0;
+    if (x && x->kind == PMS_REG_OFFCORE_RSP) {
+        /* semantics.md §5: a transaction counts when it shares a request and
+         * a response bit with the register; all of them, here. */
+        Bits out = { 0, 0 };
+        lookup_bits(x, "outstanding", 0, &out);
+        in->offcore = (PmsSimOffcore){ 0, extra, extra, out.width && (extra & bits_mask(out)), n };
+        in->run.offcore = &in->offcore;
+        in->run.n_offcore = 1;
+        return;
+    }
+    if (x && x->kind == PMS_REG_PEBS_LD_LAT) {
+        /* SDM 18-39: loads above the threshold (strictly greater). */
+        guint64 thr = get_field(x, "threshold", extra, (Bits){ 0, 16 });
+        in->load = (PmsSimLoad){ 0, (guint32)MIN(thr + 1, G_MAXUINT32), n };
+        in->run.loads = &in->load;
+        in->run.n_loads = 1;
+        return;
+    }
+    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    guint64 code = get_field(es, "event", codes[0], (Bits){ 0, 8 });
+    guint64 umask = get_field(es, "umask", codes[0], (Bits){ 8, 8 });
+    in->count = (PmsSimCount){ PMS_SIGNAL_KEY(code, umask), 0, n };
+    in->run.counts = &in->count;
+    in->run.n_counts = 1;
 }

@@ -49,3 +49,28 @@ guint32 pms_sim_counter_address(const PmsModel *m, guint counter, gboolean fixed
 guint64 pms_sim_status_bit(const PmsModel *m, guint counter, gboolean fixed);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+/* "pmu::EVENT" for an event string written without a PMU prefix (the
+ * encoder never guesses the PMU); the string as given when it has one.  NULL
+ * with an error when it has none and pmu is NULL, or names another PMU. */
+char *pms_sim_qualify_event(const char *pmu, const char *event, GError **err);
+G_END_DECLS
+
+G_BEGIN_DECLS
+/* One run of the event's OWN signal, as the codes select it: the signal of
+ * codes[0]'s event code and unit mask; for an offcore event, a transaction
+ * whose request and response bits are those of codes[1] (an in-flight sample
+ * when codes[1] selects OUTSTANDING); for a load-latency event, loads whose
+ * latency is one above codes[1]'s threshold.  `n` per cycle on thread 0 at
+ * CPL cpl (other threads idle at CPL cpl).  in->run points into *in. */
+typedef struct {
+    PmsSimCount count;
+    PmsSimOffcore offcore;
+    PmsSimLoad load;
+    PmsSimRun run;
+} PmsOwnInput;
+
+void pms_sim_own_input(const PmsModel *m, const PmsEvent *ev, const guint64 *codes, guint n_codes, guint64 n,
+                       guint8 cpl, guint64 cycles, PmsOwnInput *in);
+G_END_DECLS

@@ -20,11 +20,13 @@ static const struct {
     char id;
     guint width;          /* 0: the counter's width */
 } sigs[N_SIGS] = {
-    [SIG_EN] = { "enabled", '!', 1 },   [SIG_N] = { "n", '"', 64 },
-    [SIG_COND] = { "cond", '#', 1 },    [SIG_EDGE] = { "edge", '$', 1 },
-    [SIG_INC] = { "increment", '%', 64 }, [SIG_CTR] = { "counter", '&', 0 },
-    [SIG_OVF] = { "overflow", '\'', 1 }, [SIG_STATUS] = { "global_status", '(', 64 },
-    [SIG_PMI] = { "pmi", ')', 1 },
+    /* Identifier codes are plain letters: '$' and '#' are legal VCD codes but
+     * trip readers that look for keywords and time stamps by first character. */
+    [SIG_EN] = { "enabled", 'e', 1 },     [SIG_N] = { "n", 'n', 64 },
+    [SIG_COND] = { "cond", 'c', 1 },      [SIG_EDGE] = { "edge", 'd', 1 },
+    [SIG_INC] = { "increment", 'i', 64 }, [SIG_CTR] = { "counter", 'v', 0 },
+    [SIG_OVF] = { "overflow", 'o', 1 },   [SIG_STATUS] = { "global_status", 's', 64 },
+    [SIG_PMI] = { "pmi", 'p', 1 },
 };
 
 static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)

@@ -202,6 +202,11 @@ typedef struct PmsModel {
      * enc_cache_free(enc_cache) when set. */
     gpointer enc_cache;
     GDestroyNotify enc_cache_free;
+    /* Set when the model was rebuilt from a compiled image (the built-in
+     * models, models/model_image.h): its strings point into these bytes and
+     * the model and its arrays are one allocation, so pms_model_free frees
+     * the indexes and that block only.  NULL for models loaded from text. */
+    GBytes *image;
 } PmsModel;
 
 /* Load one model from a file, or from text with a name for messages. */

@@ -1,10 +1,11 @@
 /* pmusim models — the set of models a command works with: the built-in ones
- * (compiled into the library as a GResource, see models/meson.build) plus any
+ * (compiled images in the library's GResource, see models/meson.build) plus any
  * user files given with --model, which replace a built-in of the same name. */
 #include <string.h>
 #include <gio/gio.h>
 #include "model.h"
 #include "model_priv.h"
+#include "model_image.h"
 #include "pmusim-models-resource.h"
 
 #define PMS_MODELS_RESOURCE_DIR "/org/pmusim/models"
@@ -45,16 +46,16 @@ pms_model_set_new_builtin(GError **error)
     qsort(names, g_strv_length(names), sizeof *names, cmp_str);
     g_autoptr(PmsModelSet) set = set_new();
     for (guint i = 0; names[i]; i++) {
-        if (!g_str_has_suffix(names[i], ".pmu"))
+        if (!g_str_has_suffix(names[i], ".pmi"))
             continue;
         g_autofree char *path = g_strconcat(PMS_MODELS_RESOURCE_DIR "/", names[i], NULL);
+        /* Uncompressed resources are returned in place: no copy, and the
+         * model's strings may point into them (model_image_read.c). */
         g_autoptr(GBytes) bytes = g_resource_lookup_data(res, path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
         if (!bytes)
             return NULL;
-        g_autofree char *source = g_strconcat("builtin:", names[i], NULL);
-        gsize len;
-        const char *data = g_bytes_get_data(bytes, &len);
-        PmsModel *m = pms_model_load_data(data, len, source, error);
+        g_autofree char *name = g_strconcat("builtin:", names[i], NULL);
+        PmsModel *m = pms_model_image_read(bytes, name, error);
         if (!m)
             return NULL;
         g_ptr_array_add(set->models, m);

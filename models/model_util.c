@@ -223,11 +223,10 @@ event_clear(PmsEvent *e)
         g_hash_table_unref(e->umask_index);
 }
 
-void
-pms_model_free(PmsModel *m)
+/* A model loaded from text owns every string and array. */
+static void
+text_model_free(PmsModel *m)
 {
-    if (!m)
-        return;
     g_free(m->name);
     g_free(m->desc);
     g_free(m->source);
@@ -252,6 +251,22 @@ pms_model_free(PmsModel *m)
     for (guint i = 0; i < m->n_events; i++)
         event_clear(&m->events[i]);
     g_free(m->events);
+}
+
+void
+pms_model_free(PmsModel *m)
+{
+    if (!m)
+        return;
+    if (m->image) {
+        /* Strings live in the image and the arrays in the model's own block
+         * (PmsModel.image): only the per-event indexes are separate. */
+        for (guint i = 0; i < m->n_events; i++)
+            if (m->events[i].umask_index)
+                g_hash_table_unref(m->events[i].umask_index);
+    } else {
+        text_model_free(m);
+    }
     g_clear_pointer(&m->event_index, g_hash_table_unref);
     g_clear_pointer(&m->reg_index, g_hash_table_unref);
     g_clear_pointer(&m->options, g_hash_table_unref);
@@ -260,5 +275,7 @@ pms_model_free(PmsModel *m)
     g_clear_pointer(&m->layout_index, g_hash_table_unref);
     if (m->enc_cache_free)
         m->enc_cache_free(m->enc_cache);
+    if (m->image)
+        g_bytes_unref(m->image);
     g_free(m);
 }

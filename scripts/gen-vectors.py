@@ -28,6 +28,7 @@ usage: scripts/gen-vectors.py [--reference DIR] [--showevtinfo PROGRAM] [--out D
 """
 import argparse
 import json
+import glob
 import os
 import re
 import subprocess
@@ -1011,6 +1012,11 @@ def main():
                 "<!-- Written by scripts/gen-vectors.py: every vector file, embedded in libpmusim. -->\n"
                 '<gresources>\n  <gresource prefix="/org/pmusim/vectors">\n')
         for rel in written:
+            f.write("    <file>%s</file>\n" % rel)
+        # Simulation vectors and their stimulus files (scripts/gen-sim-vectors.py
+        # and hand-written ones) share the bundle.
+        for rel in sorted(os.path.relpath(p, args.out) for ext in ("sim", "stim")
+                          for p in glob.glob(os.path.join(args.out, "*", "*." + ext))):
             f.write("    <file>%s</file>\n" % rel)
         f.write("  </gresource>\n</gresources>\n")
 

@@ -159,8 +159,17 @@ static void resolve_event_signals(PmsSim *s)
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
         guint32 key = default_signal(ev);
+        /* The default unit mask may narrow the event's fixed counters (glm
+         * CPU_CLK_UNHALTED fixed=0x6, its default CORE_P fixed=0x2: core
+         * cycles are FIXED_CTR1's, not FIXED_CTR2's, SDM Table 18-8). */
+        guint32 fixed_mask = ev->fixed;
+        for (guint u = 0; u < ev->n_umasks; u++)
+            if (ev->umasks[u].flags & PMS_UMASK_DEFAULT) {
+                fixed_mask = ev->umasks[u].fixed;
+                break;
+            }
         for (guint i = 0; i < PMS_SIM_MAX_FIXED; i++) {
-            if (!(ev->fixed & (1u << i)) || nsig[i] == G_N_ELEMENTS(s->fixed_sig[i]))
+            if (!(fixed_mask & (1u << i)) || nsig[i] == G_N_ELEMENTS(s->fixed_sig[i]))
                 continue;
             gboolean dup = FALSE;
             for (guint k = 0; k < nsig[i]; k++)

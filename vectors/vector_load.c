@@ -1,7 +1,7 @@
 /* pmusim — where vector files come from: the GResource bundle built into the
  * library (vectors/<pmu>/<topic>.enc as committed) or a user directory with
  * the same layout (--vectors DIR). */
-#include "vectors.h"
+#include "vector_internal.h"
 #include "pms-vectors-resources.h"
 
 #include <gio/gio.h>
@@ -19,6 +19,45 @@ static void sort_strv(char **v)
 {
     if (v)
         qsort(v, g_strv_length(v), sizeof(char *), (int (*)(const void *, const void *))cmp_str);
+}
+
+/* Stimulus files referenced by sim vectors live next to them: in the
+ * resource folder of the PMU, or in the same directory on disk. */
+static char *fetch_resource(const char *name, char **path, gpointer user_data, GError **error)
+{
+    const char *dir = user_data;
+    g_autofree char *res_path = g_strconcat(dir, name, NULL);
+    g_autoptr(GBytes) bytes = g_resource_lookup_data(pms_vectors_get_resource(), res_path, 0, error);
+    if (!bytes)
+        return NULL;
+    *path = g_strdup_printf("vectors%s", res_path + strlen(RES_ROOT));
+    gsize len = 0;
+    const char *data = g_bytes_get_data(bytes, &len);
+    return g_strndup(data, len);
+}
+
+static char *fetch_file(const char *name, char **path, gpointer user_data, GError **error)
+{
+    const char *dir = user_data;
+    *path = g_build_filename(dir, name, NULL);
+    char *text = NULL;
+    if (!g_file_get_contents(*path, &text, NULL, error))
+        return NULL;
+    return text;
+}
+
+/* Parse one file into a scratch set, read the stimulus files its sim vectors
+ * reference, and only then add its vectors: a file with an error adds none. */
+static gboolean parse_and_add(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len, const char *name,
+                              const char *pmu, PmsVecFetchFunc fetch, const char *dir, GError **error)
+{
+    g_autoptr(PmsVectorSet) scratch = pms_vector_set_new();
+    if (!pms_vector_set_parse(scratch, kind, data, len, name, pmu, error))
+        return FALSE;
+    if (kind == PMS_VECTOR_SIM && !pms_vector_sim_resolve(scratch, fetch, (gpointer)dir, error))
+        return FALSE;
+    pms_vector_set_take(set, scratch);
+    return TRUE;
 }
 
 gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error)
@@ -48,7 +87,7 @@ gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error)
             gsize len = 0;
             const char *data = g_bytes_get_data(bytes, &len);
             g_autofree char *name = g_strdup_printf("vectors/%s/%s", pmu, files[j]);
-            if (!pms_vector_set_parse(set, kind, data, len, name, pmu, error))
+            if (!parse_and_add(set, kind, data, len, name, pmu, fetch_resource, dir, error))
                 return FALSE;
         }
     }
@@ -66,7 +105,8 @@ static gboolean load_file(PmsVectorSet *set, const char *path, const char *pmu, 
         g_error_free(local);
         return FALSE;
     }
-    return pms_vector_set_parse(set, kind, data, len, path, pmu, error);
+    g_autofree char *dir = g_path_get_dirname(path);
+    return parse_and_add(set, kind, data, len, path, pmu, fetch_file, dir, error);
 }
 
 /* Sorted entries of one directory. */

@@ -7,7 +7,7 @@
  * format has to carry arbitrary bytes and 10 kB strings in a file that stays
  * readable and diffable, which neither GKeyFile nor GScanner (no \xHH, no
  * repetition) can do, hence this small line lexer. */
-#include "vectors.h"
+#include "vector_internal.h"
 
 #include <string.h>
 
@@ -17,7 +17,7 @@ struct PmsVectorSet {
 
 G_DEFINE_QUARK(pms-vector-error-quark, pms_vector_error)
 
-static void vector_free(gpointer p)
+void pms_vector_free_one(gpointer p)
 {
     PmsVector *v = p;
     if (!v)
@@ -36,7 +36,7 @@ static void vector_free(gpointer p)
 PmsVectorSet *pms_vector_set_new(void)
 {
     PmsVectorSet *set = g_new0(PmsVectorSet, 1);
-    set->vectors = g_ptr_array_new_with_free_func(vector_free);
+    set->vectors = g_ptr_array_new_with_free_func(pms_vector_free_one);
     return set;
 }
 
@@ -46,6 +46,13 @@ void pms_vector_set_free(PmsVectorSet *set)
         return;
     g_ptr_array_unref(set->vectors);
     g_free(set);
+}
+
+void pms_vector_set_take(PmsVectorSet *dst, PmsVectorSet *src)
+{
+    for (guint i = 0; i < src->vectors->len; i++)
+        g_ptr_array_add(dst->vectors, g_steal_pointer(&g_ptr_array_index(src->vectors, i)));
+    g_ptr_array_set_size(src->vectors, 0);
 }
 
 guint pms_vector_set_count(const PmsVectorSet *set)
@@ -78,13 +85,7 @@ const char *pms_vector_kind_name(PmsVectorKind kind)
 
 /* ---- lexing one line ---- */
 
-typedef struct {
-    const char *file;
-    guint line;
-    const char *s;   /* the line (not NUL-terminated) */
-    gsize len;
-    gsize pos;
-} Lexer;
+typedef PmsVecLexer Lexer;
 
 G_GNUC_PRINTF(3, 4)
 static gboolean lex_fail(Lexer *lx, GError **error, const char *fmt, ...)
@@ -327,17 +328,42 @@ static gboolean parse_line(Lexer *lx, PmsVector *v, GError **error)
     return TRUE;
 }
 
+/* Exported to vector_sim.c (vector_internal.h). */
+gboolean pms_vlex_fail(PmsVecLexer *lx, GError **error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    return lex_fail(lx, error, "%s", msg);
+}
+
+void pms_vlex_skip_blanks(PmsVecLexer *lx)
+{
+    skip_blanks(lx);
+}
+
+char *pms_vlex_word(PmsVecLexer *lx)
+{
+    return lex_word(lx);
+}
+
+gboolean pms_vlex_string(PmsVecLexer *lx, const char *what, GString *out, GError **error)
+{
+    return lex_string_expr(lx, what, out, error);
+}
+
 gboolean pms_vector_set_parse(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len,
                               const char *file, const char *pmu, GError **error)
 {
+    g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func(pms_vector_free_one);
     if (kind == PMS_VECTOR_SIM) {
-        /* Issue 3 brings the simulation vector grammar; until then a .sim file is
-         * an error, never silently ignored. */
-        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE,
-                    "%s:1: simulation vectors are not supported by this build", file);
-        return FALSE;
+        if (!pms_vector_sim_parse(parsed, data, len, file, pmu, error))
+            return FALSE;
+        for (guint i = 0; i < parsed->len; i++)
+            g_ptr_array_add(set->vectors, g_steal_pointer(&g_ptr_array_index(parsed, i)));
+        return TRUE;
     }
-    g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func(vector_free);
     gsize off = 0;
     guint lineno = 0;
     while (off < len) {

@@ -1,0 +1,72 @@
+/* pmusim bench sim — speed of the simulator's two engines on the same
+ * run-length stimulus (pms_sim_bench, sim/sim_bench.c), and the fast engine
+ * on a 2^47-cycle preload-to-overflow run, against the issue's goals:
+ * fast >= 100x reference, 2^47 constant cycles in < 1 ms.  Prints figures and
+ * PASS/MISS; the exit status says only whether the bench could run. */
+#include "bench.h"
+#include "cli_common.h"
+#include "sim.h"
+
+#include <stdio.h>
+
+#define GOAL_RATIO 100.0
+#define GOAL_BIG_SECONDS 1e-3
+
+int pms_bench_sim(int argc, char **argv)
+{
+    double seconds = 0.5;
+    gint max_run = 1000;
+    g_autofree char *pmu = NULL;
+    g_auto(GStrv) model_files = NULL;
+    const GOptionEntry entries[] = {
+        { "seconds", 's', 0, G_OPTION_ARG_DOUBLE, &seconds, "Minimum time per engine (default 0.5)", "S" },
+        { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "Model to simulate (default: every x86 core model)", "PMU" },
+        { "max-run", 0, 0, G_OPTION_ARG_INT, &max_run, "Longest run of identical cycles (default 1000)", "N" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_autoptr(GOptionContext) ctx = pms_cli_context("",
+        "Cycles and records per second of the fast and reference engines on the same stimulus.", entries,
+        &model_files);
+    if (!pms_cli_parse(ctx, &argc, &argv))
+        return PMS_EXIT_USAGE;
+    if (argc > 1) {
+        fprintf(stderr, "pmusim: bench sim: unexpected argument '%s'\n", argv[1]);
+        return PMS_EXIT_USAGE;
+    }
+    if (!(seconds > 0 && seconds <= 3600)) {
+        fprintf(stderr, "pmusim: --seconds: expected a time above 0 and at most 3600\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (max_run < 1) {
+        fprintf(stderr, "pmusim: --max-run: expected a positive number of cycles\n");
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
+    if (!models)
+        return 1;
+    if (pmu && !pms_cli_model(models, pmu))
+        return PMS_EXIT_USAGE;
+    int status = 0;
+    printf("%-8s %14s %14s %14s %14s %9s %4s %12s %4s\n", "pmu", "ref cyc/s", "ref rec/s", "fast cyc/s",
+           "fast rec/s", "ratio", "", "2^47 cycles", "");
+    for (guint i = 0; i < pms_model_set_count(models); i++) {
+        const PmsModel *m = pms_model_set_nth(models, i);
+        if (pmu ? g_ascii_strcasecmp(m->name, pmu) != 0 : m->arch != PMS_ARCH_X86_CORE)
+            continue;
+        PmsSimBench b = { 0 };
+        g_autoptr(GError) err = NULL;
+        if (!pms_sim_bench(m, seconds, (guint)max_run, &b, &err)) {
+            fprintf(stderr, "pmusim: bench sim: %s: %s\n", m->name, err->message);
+            status = 1;
+            continue;
+        }
+        gboolean big_ok = b.big_run_overflowed && b.big_run_seconds < GOAL_BIG_SECONDS;
+        printf("%-8s %14.4g %14.4g %14.4g %14.4g %8.1fx %4s %9.3f ms %4s%s\n", m->name, b.ref_cycles_per_s,
+               b.ref_records_per_s, b.fast_cycles_per_s, b.fast_records_per_s, b.ratio,
+               b.ratio >= GOAL_RATIO ? "PASS" : "MISS", b.big_run_seconds * 1e3, big_ok ? "PASS" : "MISS",
+               b.big_run_overflowed ? "" : " (no PMI in the last cycle)");
+    }
+    printf("goals: fast >= %.0fx reference cycles/s (run lengths 1..%d); 2^47 constant cycles to overflow < %.0f ms\n",
+           GOAL_RATIO, max_run, GOAL_BIG_SECONDS * 1e3);
+    return status;
+}

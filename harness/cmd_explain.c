@@ -1,0 +1,243 @@
+/* pmusim explain — what an event string makes the counter count.
+ *
+ *   pmusim explain [--pmu PMU] EVENT [--model FILE]
+ *
+ * Prints every register the encoder writes with every field of its layout,
+ * then the counting pipeline in plain words generated from those field values
+ * by the rules of docs/semantics.md §3 (each sentence names its rule), and a
+ * one-sentence summary.  Nothing here counts: the words follow the same rules
+ * the simulator's pipeline (sim/sim_pipe.c) implements. */
+#include "cli_common.h"
+#include "encoder.h"
+#include "sim_setup.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A field of the event-select value, by name (0 when the layout lacks it). */
+static guint64 evfield(const PmsRegister *es, guint64 v, const char *name)
+{
+    const PmsField *f = es && es->layout ? pms_layout_field(es->layout, name) : NULL;
+    return f ? pms_field_get(f, v) : 0;
+}
+
+static void print_write(GString *o, const PmsModel *m, const PmsRegWrite *w)
+{
+    g_string_append_printf(o, "%s (0x%x) = 0x%" G_GINT64_MODIFIER "x\n", w->name, w->address, w->value);
+    const PmsRegister *reg = pms_model_reg_by_addr(m, w->address);
+    if (!reg || !reg->layout)
+        return;
+    for (guint i = 0; i < reg->layout->n_fields; i++) {
+        const PmsField *f = &reg->layout->fields[i];
+        guint64 v = pms_field_get(f, w->value);
+        g_autofree char *bits = f->width > 1 ? g_strdup_printf("%u:%u", f->shift + f->width - 1, f->shift)
+                                              : g_strdup_printf("%u", f->shift);
+        g_string_append_printf(o, "  %-12s bits %-5s", f->name, bits);
+        g_string_append_printf(o, " = 0x%" G_GINT64_MODIFIER "x\n", v);
+    }
+}
+
+/* The selected unit masks, "+"-joined: all of them (which NULL), only the
+ * request group ("request"), or every other group ("response": response,
+ * supplier and snoop bits all answer the request side). */
+static char *umask_names(const PmsEncoding *enc, const char *which)
+{
+    const PmsEvent *ev = enc->event;
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < ev->n_umasks && i < 64; i++) {
+        if (!(enc->umask_mask & ((guint64)1 << i)))
+            continue;
+        const PmsUmask *u = &ev->umasks[i];
+        gboolean req = u->group < ev->n_groups && g_ascii_strcasecmp(ev->groups[u->group].name, "request") == 0;
+        if (which && req != (strcmp(which, "request") == 0))
+            continue;
+        g_string_append_printf(s, "%s%s", s->len ? "+" : "", u->name);
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* What one occurrence is: the signal, an offcore transaction or a load. */
+static char *describe_signal(const PmsEncoding *enc, const PmsRegister *es, guint64 sel, const char *name)
+{
+    const PmsModel *m = enc->model;
+    const PmsEvent *ev = enc->event;
+    guint64 code = evfield(es, sel, "event"), umask = evfield(es, sel, "umask");
+    const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
+    guint64 extra = enc->n_codes >= 2 ? enc->codes[1] : 0;
+    if (x && x->kind == PMS_REG_OFFCORE_RSP) {
+        g_autofree char *req = umask_names(enc, "request");
+        g_autofree char *resp = umask_names(enc, "response");
+        return g_strdup_printf("an occurrence is an offcore transaction matching %s = 0x%" G_GINT64_MODIFIER
+                               "x: one of its request bits (%s) and one of its response bits (%s) "
+                               "[semantics.md §5; event 0x%02" G_GINT64_MODIFIER "x umask 0x%02" G_GINT64_MODIFIER
+                               "x selects the register]",
+                               x->name, extra, *req ? req : "none", *resp ? resp : "none", code, umask);
+    }
+    if (x && x->kind == PMS_REG_PEBS_LD_LAT) {
+        const PmsField *f = x->layout ? pms_layout_field(x->layout, "threshold") : NULL;
+        guint64 thr = f ? pms_field_get(f, extra) : (extra & 0xffff);
+        return g_strdup_printf("an occurrence is a load retiring with a latency above %" G_GUINT64_FORMAT
+                               " cycles (%s threshold; strictly greater, SDM 18-39)", thr, x->name);
+    }
+    if (ev->counters == 0 && ev->fixed)
+        return g_strdup_printf("an occurrence is one %s (signal event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02"
+                               G_GINT64_MODIFIER "x, one of the signals its fixed counter counts) [semantics.md §2]",
+                               name, code, umask);
+    return g_strdup_printf("an occurrence is one %s (signal event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02"
+                           G_GINT64_MODIFIER "x%s) [semantics.md §2]",
+                           name, code, umask,
+                           ev->match == PMS_MATCH_EXACT || umask == 0
+                               ? ", matched exactly"
+                               : ", plus any signal whose non-zero umask bits all lie inside it");
+}
+
+/* The evtsel fields the pipeline reads (docs/semantics.md §3). */
+typedef struct {
+    gboolean usr, os, edge, inv, any, en, intr, fixed, smt;
+    guint64 cmask;
+    const char *rings;   /* which rings qualify, NULL for none */
+} Sel;
+
+/* "at least 2 occurrences of X happen" / "no occurrence of X happens" */
+static char *threshold_phrase(const Sel *f, const char *sig)
+{
+    if (f->cmask == 0 || f->fixed)
+        return g_strdup_printf("at least 1 occurrence of %s happens", sig);
+    if (f->cmask == 1)
+        return f->inv ? g_strdup_printf("no occurrence of %s happens", sig)
+                      : g_strdup_printf("at least 1 occurrence of %s happens", sig);
+    return g_strdup_printf("%s %" G_GUINT64_FORMAT " occurrences of %s happen", f->inv ? "fewer than" : "at least",
+                           f->cmask, sig);
+}
+
+/* Threshold, invert and edge stages (general counters only). */
+static void explain_threshold(GString *o, const Sel *f)
+{
+    if (f->fixed) {
+        g_string_append(o, "  threshold: none: a fixed counter has no cmask, inv or edge (SDM 18-7); each cycle "
+                           "adds n\n");
+        if (f->cmask || f->inv || f->edge)
+            g_string_append(o, "  note: the code's cmask/inv/e have no place in FIXED_CTR_CTRL and are dropped\n");
+        return;
+    }
+    if (f->cmask == 0) {
+        g_string_append(o, "  threshold: cmask=0: no threshold; each cycle adds n, its number of occurrences "
+                           "(SDM 18-4)\n");
+        if (f->inv)
+            g_string_append(o, "  invert: inv=1 is ignored because cmask=0 (SDM 18-4; choice A1)\n");
+    } else {
+        g_string_append_printf(o, "  threshold: cmask=%" G_GUINT64_FORMAT ", inv=%d: a cycle qualifies when %s %"
+                               G_GUINT64_FORMAT " occurrences happen in it (n %s %" G_GUINT64_FORMAT
+                               "); each qualifying cycle adds 1 (SDM 18-4)\n",
+                               f->cmask, f->inv, f->inv ? "fewer than" : "at least", f->cmask, f->inv ? "<" : ">=",
+                               f->cmask);
+    }
+    if (f->edge)
+        g_string_append_printf(o, "  edge: e=1: only the first cycle of each run of qualifying cycles adds 1 (rising "
+                                  "edge of the threshold output%s; the latch starts clear after the PERFEVTSEL write, "
+                                  "choice A4)\n", f->cmask == 0 ? ", cmask=0 acting as n >= 1, choice A2" : "");
+}
+
+static void explain(GString *o, const PmsEncoding *enc)
+{
+    const PmsModel *m = enc->model;
+    guint counter = 0;
+    gboolean fixed = FALSE;
+    gboolean has_ctr = pms_sim_event_counter(m, enc->event, enc->umask_mask, &counter, &fixed);
+    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    guint64 sel = enc->codes[0];
+    Sel f = { evfield(es, sel, "usr"), evfield(es, sel, "os"), evfield(es, sel, "edge"), evfield(es, sel, "inv"),
+              evfield(es, sel, "any"), evfield(es, sel, "en"), evfield(es, sel, "int"), fixed, m->smt,
+              evfield(es, sel, "cmask"), NULL };
+    f.rings = f.usr && f.os ? "at CPL 0 and CPL>0" : f.os ? "at CPL 0 only" : f.usr ? "at CPL>0 only" : NULL;
+    guint width = fixed ? m->fixed_width : m->gp_width;
+    g_autofree char *ums = umask_names(enc, NULL);
+    g_autofree char *sig = g_strdup_printf("%s%s%s", enc->event->name, *ums ? "." : "", ums);
+    g_autofree char *sigtext = describe_signal(enc, es, sel, sig);
+
+    g_string_append(o, "\nWhat the counter counts (docs/semantics.md §3, one line per pipeline stage):\n");
+    if (has_ctr && fixed)
+        g_string_append_printf(o, "  counter: fixed counter %u, %u bits wide (usr/os/any/int become its EN/ANY/PMI "
+                                  "bits in FIXED_CTR_CTRL, SDM 18-7)\n", counter, width);
+    else if (has_ctr)
+        g_string_append_printf(o, "  counter: general counter %u, %u bits wide\n", counter, width);
+    g_string_append_printf(o, "  signal: %s\n", sigtext);
+    if (f.rings)
+        g_string_append_printf(o, "  privilege: usr=%d os=%d: occurrences count %s (SDM 18-4: os is CPL 0, usr CPL 1-3)\n",
+                               f.usr, f.os, f.rings);
+    else
+        g_string_append(o, "  privilege: usr=0 os=0: no ring qualifies, so nothing is ever counted\n");
+    if (f.any && m->smt)
+        g_string_append(o, "  threads: any=1: both hardware threads' occurrences are combined, each filtered by its "
+                           "own CPL first (SDM 18-9, choice A3; summed, or OR-ed for clock events, choice A6)\n");
+    else if (f.any)
+        g_string_append_printf(o, "  threads: any=1 is ignored: %s has no SMT (SDM 18.7)\n", m->name);
+    else
+        g_string_append(o, "  threads: only this thread's occurrences\n");
+    explain_threshold(o, &f);
+    g_string_append_printf(o, "  enable: en=%d%s\n", f.en,
+                           f.en ? ": counts while GLOBAL_CTRL enables the counter too (SDM 18-7)"
+                                : ": the counter is disabled and counts nothing");
+    g_string_append_printf(o, "  overflow: a carry out of bit %u sets the counter's GLOBAL_STATUS bit%s (SDM 18-4)\n",
+                           width ? width - 1 : 0, f.intr ? " and raises a PMI (int=1)" : "; int=0: no PMI");
+
+    /* The one-sentence answer. */
+    g_autoptr(GString) s = g_string_new(NULL);
+    gboolean threshold = !fixed && (f.cmask || f.edge);
+    if (!f.en || !f.rings) {
+        g_string_append(s, "counts nothing");
+    } else if (!threshold) {
+        g_string_append_printf(s, "adds, every cycle, the number of occurrences of %s", sig);
+    } else {
+        g_autofree char *phrase = threshold_phrase(&f, sig);
+        g_string_append_printf(s, "counts cycles in which %s", phrase);
+    }
+    if (f.en && f.rings) {
+        g_string_append_printf(s, ", %s", f.rings);
+        if (f.any && m->smt)
+            g_string_append(s, ", on both threads together");
+        if (f.edge && !fixed)
+            g_string_append(s, "; edge: counts only the first cycle of each such run");
+    }
+    g_string_append_printf(o, "\nIn short: %s.\n", s->str);
+}
+
+int pms_cmd_explain(int argc, char **argv)
+{
+    g_autofree char *pmu = NULL;
+    g_auto(GStrv) model_files = NULL;
+    const GOptionEntry entries[] = {
+        { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of an event written without PMU::", "PMU" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_autoptr(GOptionContext) ctx = pms_cli_context("EVENT",
+        "Show the register fields an event string sets and what the counter will count with them.", entries,
+        &model_files);
+    if (!pms_cli_parse(ctx, &argc, &argv))
+        return PMS_EXIT_USAGE;
+    if (argc != 2) {
+        fprintf(stderr, "pmusim: explain: expected one EVENT argument\n");
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(GError) err = NULL;
+    g_autofree char *qualified = pms_sim_qualify_event(pmu, argv[1], &err);
+    if (!qualified) {
+        fprintf(stderr, "pmusim: explain: %s\n", err->message);
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
+    if (!models)
+        return 1;
+    g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
+    if (!enc) {
+        fprintf(stderr, "pmusim: '%s': %s\n", qualified, err->message);
+        return 1;
+    }
+    g_autoptr(GString) o = g_string_new(NULL);
+    g_string_append_printf(o, "%s\n\nRegisters the encoder sets:\n", enc->fstr);
+    for (guint i = 0; i < enc->n_writes; i++)
+        print_write(o, enc->model, &enc->writes[i]);
+    explain(o, enc);
+    fputs(o->str, stdout);
+    return 0;
+}

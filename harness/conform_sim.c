@@ -1,0 +1,346 @@
+/* pmusim — simulation vectors and mutants (see conform_sim.h). */
+#include "conform_sim.h"
+#include "sim.h"
+#include "sim_setup.h"
+#include "stimulus.h"
+
+#include <string.h>
+
+/* A vector's stimulus, parsed once against its model: the referenced file's
+ * records (if any), then the inline ones. */
+typedef struct {
+    PmsStim *file;
+    PmsStim *inl;
+} Stims;
+
+static void stims_free(gpointer p)
+{
+    Stims *s = p;
+    if (s->file)
+        pms_stim_free(s->file);
+    if (s->inl)
+        pms_stim_free(s->inl);
+    g_free(s);
+}
+
+struct PmsConformSim {
+    PmsBackend *backend;
+    const PmsModelSet *models;
+    GHashTable *stims; /* const PmsVector* -> Stims* */
+};
+
+PmsConformSim *pms_conform_sim_new(PmsBackend *backend, const PmsModelSet *models)
+{
+    PmsConformSim *cs = g_new0(PmsConformSim, 1);
+    cs->backend = backend;
+    cs->models = models;
+    cs->stims = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, stims_free);
+    return cs;
+}
+
+void pms_conform_sim_free(PmsConformSim *cs)
+{
+    if (!cs)
+        return;
+    g_hash_table_unref(cs->stims);
+    g_free(cs);
+}
+
+static const PmsModel *vector_model(PmsConformSim *cs, const PmsVector *v, GError **error)
+{
+    const PmsModel *m = pms_model_set_get(cs->models, v->pmu);
+    if (!m)
+        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE,
+                    "%s:%u: no model named '%s' (the vector's folder) to simulate", v->file, v->line, v->pmu);
+    return m;
+}
+
+static Stims *vector_stims(PmsConformSim *cs, const PmsVector *v, const PmsModel *m, GError **error)
+{
+    Stims *s = g_hash_table_lookup(cs->stims, v);
+    if (s)
+        return s;
+    const PmsSimVector *sv = pms_vector_sim(v);
+    g_autoptr(PmsStim) file = NULL;
+    if (sv->stim_ref_text) {
+        file = pms_stim_parse(m, sv->stim_ref_text, -1, sv->stim_ref_path, error);
+        if (!file)
+            return NULL;
+    }
+    g_autoptr(PmsStim) inl = pms_stim_parse(m, sv->stim ? sv->stim : "", -1, v->file, error);
+    if (!inl)
+        return NULL;
+    s = g_new0(Stims, 1);
+    s->file = g_steal_pointer(&file);
+    s->inl = g_steal_pointer(&inl);
+    g_hash_table_insert(cs->stims, (gpointer)v, s);
+    return s;
+}
+
+/* The model event an event string names: "pmu::EVENT[:...]". */
+static const PmsEvent *string_event(const PmsModel *m, const char *str, GError **error)
+{
+    const char *name = str;
+    const char *sep = strstr(str, "::");
+    if (sep) {
+        if ((gsize)(sep - str) != strlen(m->name) || strncmp(str, m->name, (gsize)(sep - str)) != 0) {
+            g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE,
+                        "event \"%s\" is not for PMU %s (the vector's folder)", str, m->name);
+            return NULL;
+        }
+        name = sep + 2;
+    }
+    g_autofree char *ev_name = g_strndup(name, strcspn(name, ":"));
+    const PmsEvent *ev = pms_model_event(m, ev_name);
+    if (!ev)
+        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "event \"%s\": %s has no event %s", str,
+                    m->name, ev_name);
+    return ev;
+}
+
+typedef struct {
+    guint n;
+    guint64 codes[PMS_BACKEND_MAX_CODES];
+} Codes;
+
+/* Ask the backend for every event of the vector. */
+static gboolean encode_all(PmsConformSim *cs, const PmsVector *v, Codes *out, char **message)
+{
+    const PmsSimVector *sv = pms_vector_sim(v);
+    for (guint i = 0; i < sv->n_events; i++) {
+        PmsBackendResult r;
+        memset(&r, 0, sizeof r);
+        pms_backend_encode(cs->backend, sv->events[i].event, &r);
+        gboolean ok = strcmp(r.ret, "PFM_SUCCESS") == 0 && r.n_codes > 0;
+        if (!ok)
+            *message = g_strdup_printf("%s:%u: vector '%s': the encoder answered %s for \"%s\"", v->file,
+                                       sv->events[i].line, sv->name, r.ret[0] ? r.ret : "nothing",
+                                       sv->events[i].event);
+        out[i].n = MIN(r.n_codes, PMS_BACKEND_MAX_CODES);
+        memcpy(out[i].codes, r.codes, sizeof out[i].codes);
+        pms_backend_result_clear(&r);
+        if (!ok)
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* Program the codes into a fresh simulator and run the stimulus.  *gp is set
+ * when the simulator refused a code write with #GP. */
+static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *codes, char **message, gboolean *gp)
+{
+    const PmsSimVector *sv = pms_vector_sim(v);
+    g_autoptr(GError) err = NULL;
+    *gp = FALSE;
+    const PmsModel *m = vector_model(cs, v, &err);
+    Stims *st = m ? vector_stims(cs, v, m, &err) : NULL;
+    if (!st) {
+        *message = g_strdup(err->message);
+        return FALSE;
+    }
+    g_autoptr(PmsSim) sim = pms_sim_new(m, &err);
+    if (!sim) {
+        *message = g_strdup_printf("%s:%u: vector '%s': %s", v->file, v->line, sv->name, err->message);
+        return FALSE;
+    }
+    for (guint i = 0; i < sv->n_events; i++) {
+        const PmsEvent *ev = string_event(m, sv->events[i].event, &err);
+        if (!ev || !pms_sim_program(sim, m, ev, sv->events[i].counter, codes[i].codes, codes[i].n, &err)) {
+            *gp = g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_GP);
+            *message = g_strdup_printf("%s:%u: vector '%s': programming \"%s\" on counter %u: %s", v->file,
+                                       sv->events[i].line, sv->name, sv->events[i].event, sv->events[i].counter,
+                                       err->message);
+            return FALSE;
+        }
+    }
+    if ((st->file && !pms_stim_execute(st->file, sim, &err)) || !pms_stim_execute(st->inl, sim, &err)) {
+        *message = g_strdup_printf("vector '%s' (%s:%u): %s", sv->name, v->file, v->line, err->message);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_data)
+{
+    PmsConformSim *cs = user_data;
+    Codes codes[PMS_SIM_VECTOR_MAX_EVENTS];
+    memset(codes, 0, sizeof codes);
+    if (!encode_all(cs, v, codes, message))
+        return FALSE;
+    gboolean gp;
+    return simulate(cs, v, codes, message, &gp);
+}
+
+gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error)
+{
+    for (guint i = 0; i < pms_vector_set_count(set); i++) {
+        const PmsVector *v = pms_vector_set_nth(set, i);
+        if (v->kind != PMS_VECTOR_SIM)
+            continue;
+        const PmsModel *m = vector_model(cs, v, error);
+        if (!m || !vector_stims(cs, v, m, error))
+            return FALSE;
+        const PmsSimVector *sv = pms_vector_sim(v);
+        for (guint k = 0; k < sv->n_events; k++) {
+            GError *local = NULL;
+            if (!string_event(m, sv->events[k].event, &local)) {
+                g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "%s:%u: %s", v->file,
+                            sv->events[k].line, local->message);
+                g_error_free(local);
+                return FALSE;
+            }
+        }
+    }
+    return TRUE;
+}
+
+/* ---- mutants ---- */
+
+static gboolean field_bit(const PmsRegister *r, const char *name, guint bit)
+{
+    const PmsField *f = r && r->layout ? pms_layout_field(r->layout, name) : NULL;
+    return f && bit >= f->shift && bit < f->shift + f->width;
+}
+
+static guint64 field_value(const PmsRegister *r, const char *name, guint64 value)
+{
+    const PmsField *f = r && r->layout ? pms_layout_field(r->layout, name) : NULL;
+    return f ? pms_field_get(f, value) : 0;
+}
+
+static guint64 umask_value(const PmsEvent *ev, const char *name)
+{
+    const PmsUmask *u = pms_event_umask(ev, name);
+    return u ? u->value : 0;
+}
+
+/* Why a surviving mutant could not have been caught by any stimulus, by the
+ * documented semantics; NULL when it could (a missing vector). */
+static const char *unobservable(const PmsModel *m, const PmsEvent *ev, const Codes *c, guint code, guint bit)
+{
+    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    if (code == 0 && ev->counters == 0 && ev->fixed) {
+        if (!field_bit(es, "usr", bit) && !field_bit(es, "os", bit) && !field_bit(es, "int", bit) &&
+            !field_bit(es, "en", bit) && !(m->smt && field_bit(es, "any", bit)))
+            return "fixed-only event: FIXED_CTR_CTRL takes only usr/os/int/en(/any) of codes[0]; "
+                   "no register holds the other bits (SDM 18-7, harness/sim_setup.h)";
+        return NULL;
+    }
+    if (code == 0 && field_bit(es, "pc", bit))
+        return "PC (pin control) only drives the PMi pin, never a count (SDM 18-4; semantics.md §8)";
+    if (code == 0 && field_bit(es, "inv", bit) && field_value(es, "cmask", c->codes[0]) == 0)
+        return "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)";
+    if (code == 0 && field_bit(es, "any", bit) && !m->smt)
+        return "AnyThread has no effect on a PMU without SMT (semantics.md §3)";
+    if (code == 1 && (ev->flags & PMS_EVENT_OFFCORE) && m->offcore_style && strcmp(m->offcore_style, "glm") == 0) {
+        guint64 any_req = umask_value(ev, "ANY_REQUEST"), any_rsp = umask_value(ev, "ANY_RESPONSE");
+        guint64 outst = umask_value(ev, "OUTSTANDING");
+        guint64 b = (guint64)1 << bit;
+        const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
+        gboolean is_req = field_bit(x, "request", bit) && !(b & any_req);
+        gboolean in_rsp = (field_bit(x, "supplier", bit) || field_bit(x, "snoop", bit)) && !(b & outst);
+        gboolean is_rsp = in_rsp && !(b & any_rsp);
+        /* OUTSTANDING decides before any response bit, ANY_RESPONSE included. */
+        if (in_rsp && (c->codes[1] & outst))
+            return "OUTSTANDING is set: it counts in-flight requests, no response bit (ANY_RESPONSE "
+                   "included) can change that (SDM Table 18-22; semantics.md §5)";
+        if (is_req && (c->codes[1] & any_req))
+            return "ANY_REQUEST is set: another request bit cannot change the match (SDM Table 18-21; semantics.md §5)";
+        if (is_rsp && (c->codes[1] & any_rsp))
+            return "ANY_RESPONSE is set: another response bit cannot change the match "
+                   "(SDM Table 18-22; semantics.md §5)";
+    }
+    return NULL;
+}
+
+static PmsMutantPmu *pmu_row(PmsMutantReport *r, GHashTable *index, const char *pmu)
+{
+    PmsMutantPmu *p = g_hash_table_lookup(index, pmu);
+    if (!p) {
+        p = g_new0(PmsMutantPmu, 1);
+        p->pmu = g_strdup(pmu);
+        g_ptr_array_add(r->pmus, p);
+        g_hash_table_insert(index, p->pmu, p);
+    }
+    return p;
+}
+
+static void pmu_row_free(gpointer p)
+{
+    PmsMutantPmu *row = p;
+    g_free(row->pmu);
+    g_free(row);
+}
+
+static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport *r, PmsMutantPmu *row)
+{
+    const PmsSimVector *sv = pms_vector_sim(v);
+    Codes codes[PMS_SIM_VECTOR_MAX_EVENTS];
+    memset(codes, 0, sizeof codes);
+    char *msg = NULL;
+    gboolean gp = FALSE;
+    if (!encode_all(cs, v, codes, &msg) || !simulate(cs, v, codes, &msg, &gp)) {
+        row->baseline_failed++;
+        g_ptr_array_add(r->baseline, msg);
+        return;
+    }
+    const PmsModel *m = pms_model_set_get(cs->models, v->pmu);
+    for (guint e = 0; e < sv->n_events; e++) {
+        const PmsEvent *ev = string_event(m, sv->events[e].event, NULL);
+        for (guint k = 0; k < MIN(codes[e].n, 2u); k++) {
+            for (guint bit = 0; bit < 64; bit++) {
+                Codes mut[PMS_SIM_VECTOR_MAX_EVENTS];
+                memcpy(mut, codes, sizeof mut);
+                mut[e].codes[k] ^= (guint64)1 << bit;
+                msg = NULL;
+                gboolean ok = simulate(cs, v, mut, &msg, &gp);
+                g_free(msg);
+                PmsMutant mu = { v, e, k, bit, PMS_MUTANT_CAUGHT, NULL };
+                if (!ok)
+                    mu.fate = gp ? PMS_MUTANT_CAUGHT_GP : PMS_MUTANT_CAUGHT;
+                else if ((mu.why = unobservable(m, ev, &codes[e], k, bit)))
+                    mu.fate = PMS_MUTANT_UNOBSERVABLE;
+                else
+                    mu.fate = PMS_MUTANT_MISSED;
+                row->mutants++;
+                r->mutants++;
+                switch (mu.fate) {
+                case PMS_MUTANT_CAUGHT: row->caught++; r->caught++; break;
+                case PMS_MUTANT_CAUGHT_GP: row->caught++; r->caught++; row->caught_gp++; r->caught_gp++; break;
+                case PMS_MUTANT_UNOBSERVABLE: row->unobservable++; r->unobservable++; break;
+                case PMS_MUTANT_MISSED: row->missed++; r->missed++; break;
+                }
+                if (mu.fate == PMS_MUTANT_UNOBSERVABLE || mu.fate == PMS_MUTANT_MISSED)
+                    g_array_append_val(r->survivors, mu);
+            }
+        }
+    }
+}
+
+PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set)
+{
+    PmsMutantReport *r = g_new0(PmsMutantReport, 1);
+    r->pmus = g_ptr_array_new_with_free_func(pmu_row_free);
+    r->survivors = g_array_new(FALSE, TRUE, sizeof(PmsMutant));
+    r->baseline = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GHashTable) index = g_hash_table_new(g_str_hash, g_str_equal);
+    for (guint i = 0; i < pms_vector_set_count(set); i++) {
+        const PmsVector *v = pms_vector_set_nth(set, i);
+        if (v->kind != PMS_VECTOR_SIM)
+            continue;
+        PmsMutantPmu *row = pmu_row(r, index, v->pmu);
+        row->vectors++;
+        mutate_vector(cs, v, r, row);
+    }
+    return r;
+}
+
+void pms_mutant_report_free(PmsMutantReport *r)
+{
+    if (!r)
+        return;
+    g_ptr_array_unref(r->pmus);
+    g_array_unref(r->survivors);
+    g_ptr_array_unref(r->baseline);
+    g_free(r);
+}

@@ -1,0 +1,67 @@
+/* pmusim — running simulation vectors (vectors/<pmu>/NAME.sim) with any encoder
+ * backend, and the mutant run that measures how well they catch wrong bits.
+ *
+ * A sim vector's event strings go through the backend; its codes are written
+ * into a fresh simulator by pms_sim_program (codes[0] to the event select,
+ * codes[1] to the extra register); then the vector's stimulus runs and its
+ * reads and PMI expectations decide.  The mutant run flips one bit of one
+ * code at a time and re-runs the vector: a mutant is caught when the vector
+ * then fails (a #GP while programming counts as caught, and is counted
+ * separately). */
+#pragma once
+
+#include <glib.h>
+#include "backend.h"
+#include "model.h"
+#include "vectors.h"
+
+G_BEGIN_DECLS
+
+typedef struct PmsConformSim PmsConformSim;
+
+PmsConformSim *pms_conform_sim_new(PmsBackend *backend, const PmsModelSet *models);
+void pms_conform_sim_free(PmsConformSim *cs);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsConformSim, pms_conform_sim_free)
+
+/* A PmsVectorSimFunc: user_data is the PmsConformSim. */
+gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_data);
+
+/* Parse every sim vector's stimulus against its PMU's model, so a malformed
+ * one stops `pmusim conform` before anything runs (message: file:line). */
+gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error);
+
+typedef enum {
+    PMS_MUTANT_CAUGHT,        /* the vector failed */
+    PMS_MUTANT_CAUGHT_GP,     /* the simulator refused the write (#GP) */
+    PMS_MUTANT_UNOBSERVABLE,  /* survived; by the documented semantics the bit cannot change a count */
+    PMS_MUTANT_MISSED,        /* survived: a missing vector */
+} PmsMutantFate;
+
+typedef struct {
+    const PmsVector *vector;
+    guint event;              /* index into the vector's events */
+    guint code;               /* codes[code] */
+    guint bit;
+    PmsMutantFate fate;
+    const char *why;          /* unobservable: the reason (static text) */
+} PmsMutant;
+
+typedef struct {
+    char *pmu;
+    guint vectors, baseline_failed;
+    guint mutants, caught, caught_gp, unobservable, missed;
+} PmsMutantPmu;
+
+typedef struct {
+    GPtrArray *pmus;          /* PmsMutantPmu* in order of first appearance */
+    GArray *survivors;        /* PmsMutant: unobservable and missed ones */
+    GPtrArray *baseline;      /* char*: vectors that fail unmutated (their mutants are not judged) */
+    guint mutants, caught, caught_gp, unobservable, missed;
+} PmsMutantReport;
+
+/* Run the mutants of every sim vector in `set`. */
+PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set);
+void pms_mutant_report_free(PmsMutantReport *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsMutantReport, pms_mutant_report_free)
+
+G_END_DECLS

@@ -1,0 +1,538 @@
+/* simcli tests: `pmusim sim`, `pmusim explain`, `pmusim bench sim` run as
+ * subprocesses, and pms_sim_program (harness/sim_setup.c) called directly.
+ *
+ * Run by meson as: test_simcli PMUSIM.  Every expected count is derived by
+ * hand from docs/semantics.md §3 beside its assertion, never from a run. */
+#include "cu_tap.h"
+#include "sim_setup.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *pmusim_path;
+static char *tmpdir;
+
+typedef struct {
+    int status; /* exit status, -1 when killed by a signal */
+    char *out, *err;
+} Run;
+
+static void run_clear(Run *r)
+{
+    g_free(r->out);
+    g_free(r->err);
+}
+
+/* Run pmusim with args (NULL-terminated). */
+static Run run_cli(const char *first, ...)
+{
+    GPtrArray *argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (gpointer)pmusim_path);
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a != NULL; a = va_arg(ap, const char *))
+        g_ptr_array_add(argv, (gpointer)a);
+    va_end(ap);
+    g_ptr_array_add(argv, NULL);
+    Run r = { -1, NULL, NULL };
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
+        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
+    g_ptr_array_free(argv, TRUE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &r.err, &err));
+    if (g_subprocess_get_if_exited(p))
+        r.status = g_subprocess_get_exit_status(p);
+    return r;
+}
+
+/* The last line of the output (without '\n'); the output must end with '\n'. */
+static char *last_line(const char *out)
+{
+    gsize n = strlen(out);
+    if (n == 0 || out[n - 1] != '\n')
+        return g_strdup("<no final newline>");
+    const char *end = out + n - 1, *start = end;
+    while (start > out && start[-1] != '\n')
+        start--;
+    return g_strndup(start, (gsize)(end - start));
+}
+
+/* One experiment; asserts exit 0 and the exact last line. */
+static void expect_count(const char *event, const char *occ, const char *cpl, const char *preload,
+                         const char *want)
+{
+    Run r = cpl && preload ? run_cli("sim", "-e", event, "--occurrences", occ, "--cpl", cpl, "--preload", preload, NULL)
+          : cpl            ? run_cli("sim", "-e", event, "--occurrences", occ, "--cpl", cpl, NULL)
+          : preload        ? run_cli("sim", "-e", event, "--occurrences", occ, "--preload", preload, NULL)
+                           : run_cli("sim", "-e", event, "--occurrences", occ, NULL);
+    g_autofree char *last = last_line(r.out);
+    if (r.status != 0 || strcmp(last, want) != 0)
+        fprintf(stderr, "# %s --occurrences %s: status %d, last line '%s', want '%s'; stderr: %s\n", event, occ,
+                r.status, last, want, r.err);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(last, want);
+    run_clear(&r);
+}
+
+/* semantics.md §3: cmask 0 adds n; cmask c: cond = n >= c (inv: n < c), inc
+ * 1 per qualifying cycle; e: inc = cond & !latch, latch starts 0 after the
+ * PERFEVTSEL write (A4). */
+static void test_threshold_edge(void)
+{
+    /* n = 3,0,1,2; c=0: 3+0+1+2 = 6 */
+    expect_count("glm::INST_RETIRED:ANY_P", "3,0,1,2", NULL, NULL, "count=6 overflow=0");
+    /* c=2: n>=2 at cycles 0 (3) and 3 (2) -> 2 */
+    expect_count("glm::INST_RETIRED:ANY_P:c=2", "3,0,1,2", NULL, NULL, "count=2 overflow=0");
+    /* c=2 i: n<2 at cycles 1 (0) and 2 (1) -> 2 */
+    expect_count("glm::INST_RETIRED:ANY_P:c=2:i", "3,0,1,2", NULL, NULL, "count=2 overflow=0");
+    /* c=2 e: cond 1,0,0,1, latch from 0 -> rising at cycles 0 and 3 -> 2 */
+    expect_count("glm::INST_RETIRED:ANY_P:c=2:e", "3,0,1,2", NULL, NULL, "count=2 overflow=0");
+    /* c=2 i e: cond 0,1,1,0 -> one rising edge (cycle 1) -> 1 */
+    expect_count("glm::INST_RETIRED:ANY_P:c=2:i:e", "3,0,1,2", NULL, NULL, "count=1 overflow=0");
+    /* c=0 i: INV ignored without a threshold (A1) -> 6 as c=0 */
+    expect_count("glm::INST_RETIRED:ANY_P:i", "3,0,1,2", NULL, NULL, "count=6 overflow=0");
+    /* c=1 e on a run 1,1,0,1,1: cond 1,1,0,1,1 -> rising at 0 and 3 -> 2 */
+    expect_count("nhm::INST_RETIRED:ANY_P:c=1:e", "1,1,0,1,1", NULL, NULL, "count=2 overflow=0");
+    /* c=255 (the field's maximum): n>=255 at 255 and 300, not 254 -> 2 */
+    expect_count("glm::INST_RETIRED:ANY_P:c=255", "255,254,300", NULL, NULL, "count=2 overflow=0");
+    /* the --pmu form of the same experiment */
+    Run r = run_cli("sim", "--pmu", "glm", "-e", "INST_RETIRED:ANY_P:c=2", "--occurrences", "3,0,1,2", NULL);
+    g_autofree char *last = last_line(r.out);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(last, "count=2 overflow=0");
+    run_clear(&r);
+}
+
+/* SDM 18-4: usr counts at CPL 1..3, os at CPL 0; the filter gates the
+ * increment (A3 post). */
+static void test_privilege(void)
+{
+    /* n = 1,2,4 at CPL 3,0,3: usr -> 1+4 = 5; os -> 2; both -> 7 */
+    expect_count("wsm::INST_RETIRED:ANY_P:u", "1,2,4", "3,0,3", NULL, "count=5 overflow=0");
+    expect_count("wsm::INST_RETIRED:ANY_P:k", "1,2,4", "3,0,3", NULL, "count=2 overflow=0");
+    expect_count("wsm::INST_RETIRED:ANY_P", "1,2,4", "3,0,3", NULL, "count=7 overflow=0");
+    /* CPL 1 and 2 are user rings too: u -> 1+2 = 3 */
+    expect_count("nhm::INST_RETIRED:ANY_P:u", "1,2", "1,2", NULL, "count=3 overflow=0");
+}
+
+/* §4: the carry out of bit 47 wraps the counter and sets its status bit. */
+static void test_overflow(void)
+{
+    /* 2^48 - 1 + 1 = 2^48 -> 0, overflow */
+    expect_count("glm::INST_RETIRED:ANY_P", "1", NULL, "0xFFFFFFFFFFFF", "count=0 overflow=1");
+    /* 2^48 - 2 + 3 -> 1, overflow */
+    expect_count("nhm::INST_RETIRED:ANY_P", "3", NULL, "281474976710654", "count=1 overflow=1");
+    /* 2^48 - 3 + 2 = 2^48 - 1: no carry yet */
+    expect_count("wsm::INST_RETIRED:ANY_P", "2", NULL, "0xFFFFFFFFFFFD", "count=281474976710655 overflow=0");
+    /* the PMI cycle shows in the table (int=1 from the encoder): cycle 1 */
+    Run r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P", "--occurrences", "0,1,0", "--preload", "0xFFFFFFFFFFFF",
+                    NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "PMI at 1\n"));
+    run_clear(&r);
+}
+
+/* Events whose own signal is not a plain code.umask. */
+static void test_own_signals(void)
+{
+    /* offcore: each cycle's transactions match RSP_0's request and response
+     * bits -> 2+0+5 = 7 (semantics.md §5) */
+    expect_count("nhm::OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM", "2,0,5", NULL, NULL, "count=7 overflow=0");
+    expect_count("glm::OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_HIT", "2,0,5", NULL, NULL, "count=7 overflow=0");
+    /* load latency: loads above the threshold count -> 7 */
+    expect_count("wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=10", "2,0,5", NULL, NULL,
+                 "count=7 overflow=0");
+    /* fixed-only event on FIXED_CTR2, usr only: CPL 3,0,3 -> 2 (SDM 18-7 EN bit 1) */
+    expect_count("glm::UNHALTED_REFERENCE_CYCLES:u", "1,1,1", "3,0,3", NULL, "count=2 overflow=0");
+    Run r = run_cli("sim", "-e", "glm::UNHALTED_REFERENCE_CYCLES", "--occurrences", "1", NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "IA32_FIXED_CTR2"));
+    run_clear(&r);
+}
+
+static void expect_fail(int status, const char *needle, Run r)
+{
+    if (r.status != status || !strstr(r.err, needle) || strchr(r.err, '\n') != r.err + strlen(r.err) - 1 ||
+        r.out[0] != '\0')
+        fprintf(stderr, "# status %d (want %d), stderr '%s' (want one line with '%s'), stdout '%.80s'\n", r.status,
+                status, r.err, needle, r.out);
+    CU_ASSERT_EQUAL(r.status, status);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, needle));
+    /* one line on stderr, nothing on stdout */
+    CU_ASSERT_PTR_EQUAL(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    run_clear(&r);
+}
+
+static void test_bad_options(void)
+{
+    const char *e = "glm::INST_RETIRED:ANY_P";
+    expect_fail(2, "--cpl: 2 values for 3", run_cli("sim", "-e", e, "--occurrences", "1,2,3", "--cpl", "3,0", NULL));
+    expect_fail(2, "--cpl: item 2 '4'", run_cli("sim", "-e", e, "--occurrences", "1,2", "--cpl", "3,4", NULL));
+    expect_fail(2, "--occurrences: item 2 'x'", run_cli("sim", "-e", e, "--occurrences", "1,x", NULL));
+    expect_fail(2, "--occurrences: item 1 '4294967296'", run_cli("sim", "-e", e, "--occurrences", "4294967296", NULL));
+    expect_fail(2, "--occurrences: item 2 ''", run_cli("sim", "-e", e, "--occurrences", "1,", NULL));
+    expect_fail(2, "--preload 0x1000000000000: expected a value below 2^48",
+                run_cli("sim", "-e", e, "--occurrences", "1", "--preload", "0x1000000000000", NULL));
+    expect_fail(2, "--preload '12ab'", run_cli("sim", "-e", e, "--occurrences", "1", "--preload", "12ab", NULL));
+    expect_fail(2, "--format 'xml'", run_cli("sim", "-e", e, "--occurrences", "1", "-f", "xml", NULL));
+    expect_fail(2, "--engine 'slow'", run_cli("sim", "-e", e, "--occurrences", "1", "--engine", "slow", NULL));
+    expect_fail(2, "--format vcd: needs the per-cycle trace",
+                run_cli("sim", "-e", e, "--occurrences", "1", "--engine", "fast", "-f", "vcd", NULL));
+    expect_fail(2, "exactly one of --stim FILE and --occurrences", run_cli("sim", "-e", e, NULL));
+    expect_fail(2, "names no PMU", run_cli("sim", "-e", "INST_RETIRED:ANY_P", "--occurrences", "1", NULL));
+    expect_fail(2, "names another PMU", run_cli("sim", "--pmu", "nhm", "-e", e, "--occurrences", "1", NULL));
+    expect_fail(2, "expected -e EVENT", run_cli("sim", "--occurrences", "1", NULL));
+    expect_fail(2, "more than --max-cycles 3",
+                run_cli("sim", "-e", e, "--occurrences", "1,1,1,1", "--max-cycles", "3", NULL));
+    expect_fail(1, "NO_SUCH_EVENT", run_cli("sim", "-e", "glm::NO_SUCH_EVENT", "--occurrences", "1", NULL));
+    expect_fail(1, "column", run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P:c=256", "--occurrences", "1", NULL));
+    expect_fail(2, "expected one EVENT", run_cli("explain", NULL));
+    expect_fail(1, "NO_SUCH_EVENT", run_cli("explain", "glm::NO_SUCH_EVENT", NULL));
+}
+
+static char *write_tmp(const char *name, const char *text)
+{
+    char *path = g_build_filename(tmpdir, name, NULL);
+    CU_ASSERT_FATAL(g_file_set_contents(path, text, -1, NULL));
+    return path;
+}
+
+/* A stimulus file: cycles 0-1 n=3, 2 n=0, idle 3-4 (n=0), 5-6 n=2 at CPL 0.
+ * c=2 (usr+os): n>=2 at 0,1,5,6 -> 4. */
+static const char stim_text[] = "pmu glm\n"
+                                "run 2 INST_RETIRED.ANY_P=3\n"
+                                "run 1 INST_RETIRED.ANY_P=0\n"
+                                "@5 run 2 INST_RETIRED.ANY_P=2 cpl=0\n"
+                                "read IA32_PMC0 4\n";
+
+static void test_stim_and_output(void)
+{
+    g_autofree char *stim = write_tmp("ok.stim", stim_text);
+    Run r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P:c=2", "--stim", stim, NULL);
+    g_autofree char *last = last_line(r.out);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(last, "count=4 overflow=0");
+    run_clear(&r);
+
+    /* csv to a file: header + 7 rows of 10 columns; stdout keeps the answer */
+    g_autofree char *csv = g_build_filename(tmpdir, "t.csv", NULL);
+    r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P:c=2", "--stim", stim, "-f", "csv", "-o", csv, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(r.out, "count=4 overflow=0\n");
+    run_clear(&r);
+    g_autofree char *text = NULL;
+    CU_ASSERT_FATAL(g_file_get_contents(csv, &text, NULL, NULL));
+    g_auto(GStrv) rows = g_strsplit(text, "\n", -1);
+    CU_ASSERT_EQUAL(g_strv_length(rows), 9); /* 8 lines + "" after the last '\n' */
+    CU_ASSERT_STRING_EQUAL(rows[0], "cycle,enabled,n,cond,edge,inc,counter,overflow,status,pmi");
+    for (guint i = 1; i < 8; i++) {
+        g_auto(GStrv) cols = g_strsplit(rows[i], ",", -1);
+        CU_ASSERT_EQUAL(g_strv_length(cols), 10);
+    }
+    /* cycle 5: n=2 >= 2 -> cond 1, inc 1, counter 3 (after 2 at cycles 0,1) */
+    CU_ASSERT_STRING_EQUAL(rows[6], "5,1,2,1,0,1,3,0,0x0,0");
+
+    /* a failing read: exit 1, file:line, the old output file untouched */
+    g_autofree char *bad = write_tmp("bad.stim", "pmu glm\nrun 2 INST_RETIRED.ANY_P=3\nread IA32_PMC0 5\n");
+    r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P:c=2", "--stim", bad, "-f", "csv", "-o", csv, NULL);
+    g_autofree char *where = g_strdup_printf("%s:3:", bad);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, where));
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    run_clear(&r);
+    g_autofree char *again = NULL;
+    CU_ASSERT_FATAL(g_file_get_contents(csv, &again, NULL, NULL));
+    CU_ASSERT_STRING_EQUAL(again, text);
+    /* malformed stimulus: no file created */
+    g_autofree char *junk = write_tmp("junk.stim", "run 2 bogus\n");
+    g_autofree char *none = g_build_filename(tmpdir, "none.vcd", NULL);
+    r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P", "--stim", junk, "-f", "vcd", "-o", none, NULL);
+    g_autofree char *where2 = g_strdup_printf("%s:1:", junk);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, where2));
+    CU_ASSERT_FALSE(g_file_test(none, G_FILE_TEST_EXISTS));
+    run_clear(&r);
+    /* a stimulus that does not exist */
+    r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P", "--stim", "/nonexistent/x.stim", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "/nonexistent/x.stim"));
+    run_clear(&r);
+}
+
+/* A small VCD reader: declarations, $enddefinitions, then time stamps that
+ * strictly increase and value changes of declared ids, each no wider than
+ * its $var.  Returns the final value of the variable named `want`. */
+static gboolean vcd_check(const char *text, const char *want, guint64 *final_value)
+{
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    g_autoptr(GHashTable) width = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    g_autofree char *want_id = NULL;
+    gboolean defs_done = FALSE, have_time = FALSE, timescale = FALSE, scope = FALSE, in_dump = FALSE;
+    guint64 t = 0;
+    *final_value = G_MAXUINT64;
+    for (guint i = 0; lines[i]; i++) {
+        const char *l = lines[i];
+        if (!*l)
+            continue;
+        if (g_str_has_prefix(l, "$comment") || g_str_has_prefix(l, "$version")) {
+            if (!g_str_has_suffix(l, "$end"))
+                return FALSE;
+            continue;
+        }
+        if (!defs_done) {
+            g_auto(GStrv) tok = g_strsplit(l, " ", -1);
+            if (strcmp(tok[0], "$timescale") == 0)
+                timescale = TRUE;
+            else if (strcmp(tok[0], "$scope") == 0)
+                scope = TRUE;
+            else if (strcmp(tok[0], "$var") == 0) {
+                if (g_strv_length(tok) != 6 || strcmp(tok[5], "$end") != 0 || strcmp(tok[1], "wire") != 0)
+                    return FALSE;
+                guint64 w;
+                if (!g_ascii_string_to_unsigned(tok[2], 10, 1, 64, &w, NULL))
+                    return FALSE;
+                g_hash_table_insert(width, g_strdup(tok[3]), GUINT_TO_POINTER((guint)w));
+                if (strcmp(tok[4], want) == 0)
+                    want_id = g_strdup(tok[3]);
+            } else if (strcmp(l, "$enddefinitions $end") == 0)
+                defs_done = TRUE;
+            else if (strcmp(l, "$upscope $end") != 0)
+                return FALSE;
+            continue;
+        }
+        if (l[0] == '#') {
+            guint64 nt;
+            if (!g_ascii_string_to_unsigned(l + 1, 10, 0, G_MAXUINT64, &nt, NULL) || (have_time && nt <= t))
+                return FALSE;
+            t = nt;
+            have_time = TRUE;
+            continue;
+        }
+        if (strcmp(l, "$dumpvars") == 0 && !in_dump) {
+            in_dump = TRUE;
+            continue;
+        }
+        if (strcmp(l, "$end") == 0 && in_dump) {
+            in_dump = FALSE;
+            continue;
+        }
+        if (!have_time)
+            return FALSE;
+        guint64 v = 0;
+        const char *id;
+        guint bits;
+        if (l[0] == 'b') {
+            const char *sp = strchr(l, ' ');
+            if (!sp)
+                return FALSE;
+            bits = (guint)(sp - l - 1);
+            for (const char *p = l + 1; p < sp; p++) {
+                if (*p != '0' && *p != '1')
+                    return FALSE;
+                v = v << 1 | (guint64)(*p - '0');
+            }
+            id = sp + 1;
+        } else if (l[0] == '0' || l[0] == '1') {
+            v = (guint64)(l[0] - '0');
+            bits = 1;
+            id = l + 1;
+        } else {
+            return FALSE;
+        }
+        gpointer w = g_hash_table_lookup(width, id);
+        if (!w || bits == 0 || bits > GPOINTER_TO_UINT(w) || (bits == 1 && l[0] != 'b' && GPOINTER_TO_UINT(w) != 1))
+            return FALSE;
+        if (want_id && strcmp(id, want_id) == 0)
+            *final_value = v;
+    }
+    return defs_done && timescale && scope && have_time && want_id != NULL && !in_dump;
+}
+
+static void test_vcd_json(void)
+{
+    /* c=2 e on 3,0,1,2 (as above): counter 1 after cycle 0, 2 after cycle 3 */
+    Run r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P:c=2:e", "--occurrences", "3,0,1,2", "-f", "vcd", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    guint64 v;
+    CU_ASSERT_TRUE(vcd_check(r.out, "counter", &v));
+    CU_ASSERT_EQUAL(v, 2);
+    CU_ASSERT_TRUE(vcd_check(r.out, "cond", &v));
+    CU_ASSERT_EQUAL(v, 1); /* n=2 >= 2 in the last cycle */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "$var wire 48 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n#4\n")); /* closes the last cycle */
+    /* the checker rejects what it should: times going back */
+    g_autofree char *broken = g_strconcat(r.out, "#2\n", NULL);
+    CU_ASSERT_FALSE(vcd_check(broken, "counter", &v));
+    run_clear(&r);
+
+    r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P", "--occurrences", "1", "--preload", "0xFFFFFFFFFFFF", "-f",
+                "json", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"count\": 0,\n  \"overflow\": 1,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"pmis\": [0]"));
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "}\n"));
+    run_clear(&r);
+
+    /* the fast engine gives the reference's answer (c=2 e on 3,0,1,2 -> 2, as above) without rows */
+    r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P:c=2:e", "--occurrences", "3,0,1,2", "--engine", "fast", NULL);
+    g_autofree char *fast_last = last_line(r.out);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(fast_last, "count=2 overflow=0");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "no per-cycle trace"));
+    run_clear(&r);
+    /* 2^47 cycles through a stimulus, fast engine */
+    g_autofree char *big = write_tmp("big.stim", "pmu nhm\nrun 2^47 INST_RETIRED.ANY_P=1\n");
+    r = run_cli("sim", "-e", "nhm::INST_RETIRED:ANY_P", "--stim", big, "--engine", "fast", "--preload",
+                "0x800000000000", NULL);
+    g_autofree char *last = last_line(r.out);
+    /* 2^47 + 2^47 = 2^48 -> 0 with overflow */
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(last, "count=0 overflow=1");
+    run_clear(&r);
+}
+
+static void test_explain(void)
+{
+    Run r = run_cli("explain", "--pmu", "glm", "INST_RETIRED:ANY_P:c=2:e", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    /* every evtsel field of the layout, by name, with the encoder's value */
+    const char *fields[] = { "event", "umask", "usr", "os", "edge", "pc", "int", "any", "en", "inv", "cmask" };
+    for (gsize i = 0; i < G_N_ELEMENTS(fields); i++) {
+        g_autofree char *needle = g_strdup_printf("\n  %-12s bits", fields[i]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.out, needle));
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "cmask        bits 31:24 = 0x2\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "In short: counts cycles in which at least 2 occurrences of "
+                                         "INST_RETIRED.ANY_P happen, at CPL 0 and CPL>0; edge: counts only the "
+                                         "first cycle of each such run.\n"));
+    run_clear(&r);
+    r = run_cli("explain", "glm::INST_RETIRED:ANY_P:i:u", NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "inv=1 is ignored because cmask=0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "In short: adds, every cycle, the number of occurrences of "
+                                         "INST_RETIRED.ANY_P, at CPL>0 only.\n"));
+    run_clear(&r);
+    r = run_cli("explain", "nhm::UOPS_EXECUTED:PORT0:c=1:i:e:t", NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "no occurrence of UOPS_EXECUTED.PORT0 happens, at CPL 0 and "
+                                         "CPL>0, on both threads together; edge"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(n < 1)"));
+    run_clear(&r);
+    /* a fixed-only event: no threshold stage */
+    r = run_cli("explain", "glm::UNHALTED_REFERENCE_CYCLES:u", NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "counter: fixed counter 2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "threshold: none"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "In short: adds, every cycle, the number of occurrences of "
+                                         "UNHALTED_REFERENCE_CYCLES, at CPL>0 only.\n"));
+    run_clear(&r);
+    r = run_cli("explain", "nhm::OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM", NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "MSR_OFFCORE_RSP_0 (0x1a6) = 0x4001\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "request bits (DMND_DATA_RD)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "response bits (LOCAL_DRAM)"));
+    run_clear(&r);
+}
+
+static void test_bench_smoke(void)
+{
+    /* not a speed test: the bench runs and reports both goals */
+    Run r = run_cli("bench", "sim", "--pmu", "glm", "--seconds", "0.01", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nglm "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "goals:"));
+    run_clear(&r);
+    expect_fail(2, "--seconds", run_cli("bench", "sim", "--seconds", "-1", NULL));
+}
+
+/* pms_sim_program called directly, as the conformance runner does. */
+static void test_program_api(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    const PmsModel *nhm = pms_model_set_get(set, "nhm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nhm);
+    g_autoptr(PmsSim) sim = pms_sim_new(nhm, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    const PmsEvent *ir = pms_model_event(nhm, "INST_RETIRED");
+    const PmsEvent *oc = pms_model_event(nhm, "OFFCORE_RESPONSE_0");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(oc);
+    guint64 codes[2] = { 0x4100c0, 0 }, v = 0; /* en | usr, INST_RETIRED.ANY_P */
+    const PmsRegister *gc = pms_model_reg_by_kind(nhm, PMS_REG_GLOBAL_CTRL, 0);
+    const PmsRegister *es1 = pms_model_reg_by_kind(nhm, PMS_REG_EVTSEL, 1);
+    CU_ASSERT_FATAL(gc && es1);
+    CU_ASSERT_TRUE(pms_sim_write(sim, gc->address, 0, NULL));
+    CU_ASSERT_TRUE(pms_sim_program(sim, nhm, ir, 1, codes, 1, &err));
+    CU_ASSERT_TRUE(pms_sim_read(sim, es1->address, &v, NULL));
+    CU_ASSERT_EQUAL(v, 0x4100c0);
+    CU_ASSERT_TRUE(pms_sim_read(sim, gc->address, &v, NULL));
+    CU_ASSERT_EQUAL(v, 0x2); /* SDM 18-7: bit 1 enables PMC1, nothing else */
+    /* codes[1] of an event without an extra register */
+    codes[1] = 1;
+    CU_ASSERT_FALSE(pms_sim_program(sim, nhm, ir, 0, codes, 2, &err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, "no extra register"));
+    g_clear_error(&err);
+    /* a counter the PMU lacks */
+    CU_ASSERT_FALSE(pms_sim_program(sim, nhm, ir, 7, codes, 1, &err));
+    g_clear_error(&err);
+    /* a reserved bit in codes[0]: the simulator's #GP, naming the register */
+    guint64 wide[1] = { (guint64)1 << 40 | 0x4100c0 };
+    CU_ASSERT_FALSE(pms_sim_program(sim, nhm, ir, 0, wide, 1, &err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, "IA32_PERFEVTSEL0"));
+    g_clear_error(&err);
+    /* offcore: codes[1] lands in MSR_OFFCORE_RSP_0 */
+    guint counter;
+    gboolean fixed;
+    CU_ASSERT_TRUE(pms_sim_event_counter(nhm, oc, 0, &counter, &fixed));
+    CU_ASSERT_FALSE(fixed);
+    guint64 occ[2] = { 0x5301b7, 0x4001 };
+    CU_ASSERT_TRUE(pms_sim_program(sim, nhm, oc, counter, occ, 2, &err));
+    const PmsRegister *rsp = pms_model_reg_by_name(nhm, "MSR_OFFCORE_RSP_0");
+    CU_ASSERT_FATAL(rsp != NULL);
+    CU_ASSERT_TRUE(pms_sim_read(sim, rsp->address, &v, NULL));
+    CU_ASSERT_EQUAL(v, 0x4001);
+    /* event strings: prefix added, kept, or refused */
+    g_autofree char *a = pms_sim_qualify_event("glm", "X:Y", NULL);
+    g_autofree char *b = pms_sim_qualify_event(NULL, "glm::X", NULL);
+    g_autofree char *c = pms_sim_qualify_event("nhm", "glm::X", NULL);
+    CU_ASSERT_STRING_EQUAL(a, "glm::X:Y");
+    CU_ASSERT_STRING_EQUAL(b, "glm::X");
+    CU_ASSERT_PTR_NULL(c);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_simcli PMUSIM\n");
+        return 2;
+    }
+    pmusim_path = argv[1];
+    tmpdir = g_dir_make_tmp("simcli-XXXXXX", NULL);
+    if (!tmpdir)
+        return 1;
+    CU_initialize_registry();
+    CU_pSuite s = CU_add_suite("simcli", NULL, NULL);
+    CU_add_test(s, "threshold_edge", test_threshold_edge);
+    CU_add_test(s, "privilege", test_privilege);
+    CU_add_test(s, "overflow", test_overflow);
+    CU_add_test(s, "own_signals", test_own_signals);
+    CU_add_test(s, "bad_options", test_bad_options);
+    CU_add_test(s, "stim_and_output", test_stim_and_output);
+    CU_add_test(s, "vcd_json", test_vcd_json);
+    CU_add_test(s, "explain", test_explain);
+    CU_add_test(s, "bench_smoke", test_bench_smoke);
+    CU_add_test(s, "program_api", test_program_api);
+    int status = pms_cu_tap_run();
+    /* remove the scratch directory (only files this test wrote) */
+    GDir *d = g_dir_open(tmpdir, 0, NULL);
+    for (const char *n; d && (n = g_dir_read_name(d));) {
+        g_autofree char *p = g_build_filename(tmpdir, n, NULL);
+        g_remove(p);
+    }
+    if (d)
+        g_dir_close(d);
+    g_rmdir(tmpdir);
+    g_free(tmpdir);
+    return status;
+}

@@ -1,0 +1,544 @@
+#!/usr/bin/env python3
+"""Write vectors/<pmu>/events.sim: one simulation vector per event of every
+model, proving that the event's own signal counts and that its neighbours
+(another unit mask of the same event, another event code, other offcore
+request/response bits, a load at the threshold latency) do not.
+
+Reads only the project's own models/*.pmu.  The expected values are derived
+from the documented counting rules (docs/semantics.md §2-§5, SDM Vol. 3B
+18-4/18-7/18-39), computed here by a small independent implementation of
+those rules, never by the project's simulator; every vector's `src` spells
+the derivation out.  The stimulus is chosen so that every bit of the event
+select (event, umask, usr, os, edge, int, any on SMT parts, en, inv where a
+counter mask is set, cmask) and of the extra register changes the expected
+outcome; `pmusim conform --mutants` measures that.
+
+Usage: scripts/gen-sim-vectors.py [--models DIR] [--out DIR]
+Also refreshes vectors/vectors.gresource.xml's list of .sim/.stim files.
+"""
+import argparse
+import configparser
+import glob
+import os
+import re
+import sys
+
+PMUS = ["glm", "wsm", "wsm_dp", "nhm", "nhm_ex"]
+WIDTH = 48
+
+# The cycle pattern every generated vector uses: (cycles, n0, n1, cpl0, cpl1),
+# n = occurrences of the event's own signal per cycle on thread 0 / 1.  Why
+# these numbers: n0 > 1 (so c=0 differs from c=1 and from edges), runs of
+# zero cycles at CPL 3 and at CPL 0 (inverted thresholds, usr/os), a cycle of
+# exactly 16 and one of 200 (cmask bits up to 128), thread 1 active where
+# thread 0 is idle or just below a threshold (AnyThread), both CPLs on both
+# threads.
+PATTERN = [
+    (2, 2, 1, 3, 3),
+    (1, 0, 3, 3, 3),
+    (1, 3, 0, 0, 3),
+    (2, 0, 0, 0, 0),
+    (1, 1, 2, 3, 0),
+    (1, 16, 0, 3, 3),
+    (2, 0, 0, 3, 3),
+    (1, 200, 5, 0, 0),
+    (1, 2, 0, 0, 3),
+    (1, 10, 8, 3, 3),
+]
+# Neighbour signals and non-matching transactions go into the 7th run (2
+# cycles where the own signal is idle at CPL 3): were they selected, they
+# would change the count whatever the threshold (16 per cycle trips c=1,
+# c=16 and inverted thresholds alike).
+NEIGH_RUN = 6
+NEIGH_N = 16
+
+
+def num(s):
+    return int(s, 0)
+
+
+class Umask:
+    def __init__(self, name, spec):
+        parts = spec.split()
+        self.name = name
+        self.value = num(parts[0])
+        self.flags = set()
+        self.forced = {}
+        self.group = ""
+        self.code = None
+        self.counters = None
+        self.equiv = None
+        for p in parts[1:]:
+            if "=" in p:
+                k, v = p.split("=", 1)
+                if k in ("c", "i", "e", "t"):
+                    self.forced[k] = int(v, 0)
+                elif k == "group":
+                    self.group = v
+                elif k == "code":
+                    self.code = num(v)
+                elif k == "counters":
+                    self.counters = num(v)
+                elif k == "equiv":
+                    self.equiv = v
+            else:
+                self.flags.add(p)
+
+
+class Event:
+    def __init__(self, name, sec):
+        self.name = name
+        self.code = num(sec["code"])
+        self.base_umask = num(sec.get("base_umask", "0"))
+        self.counters = num(sec["counters"]) if "counters" in sec else None
+        self.fixed = num(sec.get("fixed", "0"))
+        self.flags = set(sec.get("flags", "").split())
+        self.extra = sec.get("extra")
+        self.match = sec.get("match", "bits")
+        self.umasks = [Umask(k[6:], v) for k, v in sec.items() if k.startswith("umask.")]
+        self.groups = {"": sec.get("group", "required")}
+        for k, v in sec.items():
+            if k.startswith("group."):
+                self.groups[k[6:]] = v
+
+
+class Model:
+    def __init__(self, path):
+        cp = configparser.ConfigParser(interpolation=None, strict=False, comment_prefixes=("#",),
+                                       inline_comment_prefixes=None, delimiters=("=",))
+        cp.optionxform = str
+        with open(path) as f:
+            cp.read_file(f)
+        pmu = cp["pmu"]
+        self.name = pmu["name"]
+        self.smt = pmu.get("smt", "false") == "true"
+        self.version = int(pmu["version"])
+        self.n_gp = int(pmu["gp_counters"])
+        self.offcore_style = pmu.get("offcore_style")
+        self.options = dict(cp["options"]) if cp.has_section("options") else {}
+        self.layouts = {}
+        self.regs = {}
+        self.events = []
+        for s in cp.sections():
+            if s.startswith("layout "):
+                fields = {}
+                for k, v in cp[s].items():
+                    hi, _, lo = v.partition(":")
+                    lo = lo or hi
+                    fields[k] = (int(lo), int(hi) - int(lo) + 1)
+                self.layouts[s[7:]] = fields
+            elif s.startswith("register "):
+                self.regs[s[9:]] = cp[s]
+            elif s.startswith("event "):
+                self.events.append(Event(s[6:], cp[s]))
+        self.by_name = {e.name: e for e in self.events}
+
+    def field_bits(self, layout, field):
+        lo, w = self.layouts[layout][field]
+        return ((1 << w) - 1) << lo
+
+    def writable(self, reg):
+        return num(self.regs[reg].get("writable", hex((1 << 64) - 1)))
+
+
+# ---- the documented pipeline (semantics.md §3), per cycle ------------------
+
+
+def count(cfg, cycles, smt, preload, width=WIDTH):
+    """cycles: list of (n0, n1, cpl0, cpl1).  Returns (final value, overflow
+    cycles, increments per cycle)."""
+    mask = (1 << width) - 1
+    ctr = preload
+    latch = False
+    ovf = []
+    incs = []
+    for k, (n0, n1, cpl0, cpl1) in enumerate(cycles):
+        def qual(cpl):
+            return cfg["os"] if cpl == 0 else cfg["usr"]
+        if cfg["any"] and smt:
+            x0, x1 = (n0 if qual(cpl0) else 0), (n1 if qual(cpl1) else 0)
+            # A6: clock events combine the threads with OR, the others SUM
+            N = (1 if (x0 or x1) else 0) if cfg.get("or") else x0 + x1
+            own = False
+        else:
+            N = n0
+            own = True
+        if cfg["cmask"] == 0:
+            cond = N > 0
+            inc = N
+        else:
+            cond = N < cfg["cmask"] if cfg["inv"] else N >= cfg["cmask"]
+            inc = 1 if cond else 0
+        if cfg["edge"]:
+            inc = 1 if (cond and not latch) else 0
+            latch = cond
+        if own and not qual(cpl0):
+            inc = 0
+        s = ctr + inc
+        if s > mask:
+            ovf.append(k)
+        ctr = s & mask
+        incs.append(inc)
+    return ctr, ovf, incs
+
+
+def expand(pattern):
+    out = []
+    for c, n0, n1, p0, p1 in pattern:
+        out.extend([(n0, n1, p0, p1)] * c)
+    return out
+
+
+# ---- choosing the event string ----------------------------------------------
+
+
+def pick_umasks(ev):
+    """The unit masks a plain event string selects: the default of each
+    required group, else its first unit mask without forced modifiers."""
+    chosen = []
+    for g, props in ev.groups.items():
+        members = [u for u in ev.umasks if u.group == g and "ldlat" not in u.flags]
+        if not members:
+            continue
+        d = [u for u in members if "default" in u.flags]
+        if d:
+            chosen.append(d[0])
+        elif "required" in props.split():
+            plain = [u for u in members if not u.forced and not u.equiv]
+            chosen.append(plain[0] if plain else members[0])
+    return chosen
+
+
+def tok_signal(code, umask):
+    return "0x%02x.0x%02x" % (code, umask)
+
+
+class Vec:
+    def __init__(self):
+        self.lines = []
+
+
+def stim_runs(pattern, smt, own_tokens, extra_tokens):
+    """Run records: own_tokens(n0, n1) -> tokens; extra_tokens(i) -> tokens
+    added in the i-th run record."""
+    out = []
+    for i, (c, n0, n1, p0, p1) in enumerate(pattern):
+        toks = ["run", str(c), ("cpl=%d,%d" % (p0, p1)) if smt else ("cpl=%d" % p0)]
+        toks += own_tokens(n0, n1)
+        toks += extra_tokens(i)
+        out.append(" ".join(toks))
+    return out
+
+
+def fmt_seq(vals):
+    return "(" + ",".join(str(v) for v in vals) + ")"
+
+
+def derive_words(cfg, smt):
+    parts = []
+    if cfg["any"] and smt:
+        parts.append("t=1: N = %s over both threads of n gated by each thread's CPL (u/k)"
+                     % ("OR (A6 clock event)" if cfg.get("or") else "sum"))
+    else:
+        parts.append("N = thread-0 n" + (" (t ignored: no SMT)" if cfg["any"] else ""))
+    if cfg["cmask"] == 0:
+        parts.append("c=0: add N per cycle")
+    else:
+        parts.append("c=%d%s: 1 per cycle with N %s %d" % (cfg["cmask"], " i=1" if cfg["inv"] else "",
+                                                           "<" if cfg["inv"] else ">=", cfg["cmask"]))
+    if cfg["edge"]:
+        parts.append("e=1: only the rising edge of that condition")
+    if not (cfg["any"] and smt):
+        parts.append("the increment is kept when thread 0's CPL passes u/k")
+    return "; ".join(parts)
+
+
+def make_vector(m, name, events_str, counter, fixed, cfg, own_tokens, extra_tokens, neighbours_text, own_text):
+    cycles = expand(PATTERN)
+    total, _, incs = count(cfg, cycles, m.smt, 0)
+    if total == 0:
+        raise SystemExit("%s %s: the pattern gives a zero count" % (m.name, name))
+    K = total // 2 + 1 if total >= 2 else total
+    preload = (1 << WIDTH) - K
+    final, ovf, _ = count(cfg, cycles, m.smt, preload)
+    pmi_cycle = ovf[0]
+    reg = ("IA32_FIXED_CTR%d" if fixed else "IA32_PMC%d") % counter
+    status = 1 << ((32 + counter) if fixed else counter)
+    pmi_on = cfg["int"]
+    lines = ["vector %s" % name, 'event %d "%s"' % (counter, events_str)]
+    thread1 = (", thread 1 n=%s CPL=%s" % (fmt_seq(c[1] for c in cycles), fmt_seq(c[3] for c in cycles))
+               if m.smt else " (one thread)")
+    src = ("derived (semantics.md §2-§4, SDM 18-4/18-7/18-39): own signal %s per cycle thread 0 n=%s CPL=%s"
+           "%s; %s; u=%d k=%d -> increments %s, total %d. %s "
+           "Preload 2^48-%d: the carry out of bit 47 comes in cycle %d, so %sGLOBAL_STATUS bit %d, and the "
+           "counter ends at %d-%d=%d." % (
+               own_text, fmt_seq(c[0] for c in cycles), fmt_seq(c[2] for c in cycles),
+               thread1, derive_words(cfg, m.smt),
+               cfg["usr"], cfg["os"], fmt_seq(incs), total, neighbours_text, K, pmi_cycle,
+               "a PMI then (INT=1) and " if pmi_on else "no PMI (INT=0) but ",
+               (32 + counter) if fixed else counter, total, K, final))
+    lines.append("src " + src)
+    lines.append("write %s 2^48-%d" % (reg, K))
+    lines += stim_runs(PATTERN, m.smt, own_tokens, extra_tokens)
+    lines.append("read %s %d" % (reg, final))
+    lines.append("read IA32_PERF_GLOBAL_STATUS 0x%x" % status)
+    lines.append("expect-pmi %s" % (str(pmi_cycle) if pmi_on else "none"))
+    lines.append("end")
+    return lines
+
+
+def clock_or(m, code, umask, fixed_index):
+    """semantics.md A6: under AnyThread the cycle events (0x3c/0x00, 0x3c/0x01,
+    FIXED_CTR1/2) OR the threads with `clock-or`; `sum` sums everything."""
+    mode = m.options.get("anythread_combine", "clock-or")
+    if mode != "clock-or":
+        return False
+    if fixed_index is not None:
+        return fixed_index >= 1
+    return (code, umask) in ((0x3c, 0x00), (0x3c, 0x01))
+
+
+def base_cfg():
+    return {"usr": 1, "os": 1, "edge": 0, "int": 1, "any": 0, "inv": 0, "cmask": 0}
+
+
+def lowest_counter(m, ev, umasks):
+    allowed = ev.counters if ev.counters is not None else (1 << m.n_gp) - 1
+    for u in umasks:
+        if u.counters is not None:
+            allowed &= u.counters
+    allowed &= (1 << m.n_gp) - 1
+    if not allowed:
+        return None
+    return (allowed & -allowed).bit_length() - 1
+
+
+def neighbour_event(m, ev, code):
+    """A real event of the model with another code (its default signal)."""
+    for other in m.events:
+        if other.code != code and "offcore" not in other.flags and "fixed_only" not in other.flags \
+                and other.code not in (0x00,):
+            um = pick_umasks(other)
+            u = other.base_umask
+            c = other.code
+            for x in um:
+                u |= x.value
+                if x.code is not None:
+                    c = x.code
+            if c != code and c != code ^ 1:
+                return other.name, c, u
+    return None
+
+
+def plain_vector(m, ev):
+    umasks = pick_umasks(ev)
+    code = ev.code
+    umask = ev.base_umask
+    cfg = base_cfg()
+    for u in umasks:
+        umask |= u.value
+        if u.code is not None:
+            code = u.code
+        for k, v in u.forced.items():
+            cfg[{"c": "cmask", "i": "inv", "e": "edge", "t": "any"}[k]] = v
+    counter = lowest_counter(m, ev, umasks)
+    if counter is None:
+        return None
+    cfg["or"] = clock_or(m, code, umask, None)
+    estr = "%s::%s" % (m.name, ev.name) + "".join(":" + u.name for u in umasks)
+    own = tok_signal(code, umask)
+    # Neighbours: another unit mask of the same code (every single bit outside
+    # the umask where bits are summed, else another listed unit mask), and
+    # another event code.
+    neigh = []
+    match_exact = ev.match == "exact"
+    if match_exact:
+        others = sorted({u.value | ev.base_umask for u in ev.umasks} - {umask})
+        neigh += [(code, others[0] if others else umask ^ 0x01)]
+    else:
+        neigh += [(code, 1 << b) for b in range(8) if not (umask >> b) & 1]
+    ne = neighbour_event(m, ev, code)
+    if ne:
+        neigh.append((ne[1], ne[2]))
+    neigh_toks = ["%s=%d" % (tok_signal(c, u), NEIGH_N) for c, u in neigh]
+
+    def own_tokens(n0, n1):
+        if n0 == 0 and n1 == 0:
+            return []
+        return ["%s=%d,%d" % (own, n0, n1)] if m.smt else (["%s=%d" % (own, n0)] if n0 else [])
+
+    def extra_tokens(i):
+        return neigh_toks if i == NEIGH_RUN else []
+    ntext = ("Neighbours %s occur 16 times per cycle in cycles 10-11 (thread 0) and are not selected "
+             "(semantics.md §2: %s; another code never) -> add 0." % (
+                 ", ".join(tok_signal(c, u) for c, u in neigh),
+                 "exact umask match" if match_exact else "a signal counts when its umask bits lie inside the "
+                 "evtsel umask, these lie outside"))
+    return make_vector(m, "ev_" + ev.name.lower(), estr, counter, False, cfg, own_tokens, extra_tokens, ntext,
+                       own + (" (code %s)" % hex(code)))
+
+
+def fixed_only_vector(m, ev):
+    fx = ev.fixed
+    counter = (fx & -fx).bit_length() - 1
+    own = tok_signal(ev.code, ev.base_umask)
+    cfg = base_cfg()
+    cfg["or"] = clock_or(m, None, None, counter)
+
+    def own_tokens(n0, n1):
+        if n0 == 0 and n1 == 0:
+            return []
+        return ["%s=%d,%d" % (own, n0, n1)] if m.smt else (["%s=%d" % (own, n0)] if n0 else [])
+
+    def extra_tokens(i):
+        return ["0x3c.0x00=16", "0xc0.0x00=16"] if i == NEIGH_RUN else []
+    ntext = ("FIXED_CTR%d counts only its own signal (semantics.md §2, SDM Table 18-8): 0x3c.0x00 and 0xc0.0x00 "
+             "in cycles 10-11 add 0; codes[0]'s usr/os/int become its EN/PMI bits (SDM 18-7)." % counter)
+    return make_vector(m, "ev_" + ev.name.lower(), "%s::%s" % (m.name, ev.name), counter, True, cfg,
+                       own_tokens, extra_tokens, ntext, own)
+
+
+def offcore_vector(m, ev):
+    req_members = [u for u in ev.umasks if u.group == "request" and bin(u.value).count("1") == 1
+                   and not u.equiv and "ANY" not in u.name]
+    R = req_members[0]
+    if m.offcore_style == "glm":
+        resp = [u for u in ev.umasks if u.name == "L2_HIT"][0]
+        xreg = ev.extra
+        writable = m.writable(xreg)
+        req_bits = [b for b in range(16) if (writable >> b) & 1 and b != 15]
+        # transaction response bits: L2_HIT and the snoop bits (ANY_RESPONSE
+        # and OUTSTANDING are register features, not responses)
+        rsp_bits = [b for b in range(16, 38) if (writable >> b) & 1 and b != 16]
+        estr = "%s::%s:%s:%s" % (m.name, ev.name, R.name, resp.name)
+    else:
+        singles = [u for u in ev.umasks if u.group == "response" and bin(u.value).count("1") == 1
+                   and not u.equiv]
+        resp = ([u for u in singles if u.name == "LOCAL_DRAM"] or singles)[0]
+        req_bits = list(range(0, 8))
+        rsp_bits = list(range(8, 16))
+        estr = "%s::%s:%s:%s" % (m.name, ev.name, R.name, resp.name)
+    S = resp.value
+    counter = lowest_counter(m, ev, [R, resp])
+    code, umask = ev.code, ev.base_umask
+    wrong_req = [1 << b for b in req_bits if (1 << b) != R.value]
+    wrong_rsp = [1 << b for b in rsp_bits if (1 << b) != S]
+    cfg = base_cfg()
+
+    def own_tokens(n0, n1):
+        t = []
+        if n0:
+            t.append("offcore=0x%x/0x%x*%d" % (R.value, S, n0))
+        if n1 and m.smt:
+            t.append("offcore=0x%x/0x%x*%d@1" % (R.value, S, n1))
+        return t
+
+    def extra_tokens(i):
+        if i != NEIGH_RUN:
+            return []
+        t = ["offcore=0x%x/0x%x*16" % (r, S) for r in wrong_req]
+        t += ["offcore=0x%x/0x%x*16" % (R.value, s) for s in wrong_rsp]
+        if m.offcore_style == "glm":
+            t.append("inflight=0x%x*7" % R.value)
+        # a raw signal of the same event code with other umask bits
+        t += ["%s=16" % tok_signal(code, 1 << b) for b in range(8) if not (umask >> b) & 1]
+        return t
+    ntext = ("In cycles 10-11, 16 transactions per cycle for every other request bit with response 0x%x "
+             "(wrong request) and for every other response bit with request 0x%x (wrong response)%s, and raw "
+             "signals 0x%02x.<other umask bits>: none matches MSR %s = 0x%x (%s) -> add 0." % (
+                 S, R.value, ", and 7 in-flight requests (OUTSTANDING only)" if m.offcore_style == "glm" else "",
+                 code, ev.extra, R.value | S,
+                 "SDM Tables 18-21/18-22, semantics.md §5: request bit and L2_HIT/snoop bit must match"
+                 if m.offcore_style == "glm" else
+                 "SDM Table 18-26, semantics.md §5: a request bit and a response bit must both match"))
+    return make_vector(m, "ev_" + ev.name.lower(), estr, counter, False, cfg, own_tokens, extra_tokens, ntext,
+                       "transactions request 0x%x response 0x%x" % (R.value, S))
+
+
+def ldlat_vector(m, ev):
+    u = [x for x in ev.umasks if "ldlat" in x.flags][0]
+    T = 32
+    estr = "%s::%s:%s:ldlat=%d" % (m.name, ev.name, u.name, T)
+    code, umask = ev.code, ev.base_umask | u.value
+    counter = lowest_counter(m, ev, [u])
+    cfg = base_cfg()
+    for k, v in u.forced.items():
+        cfg[{"c": "cmask", "i": "inv", "e": "edge", "t": "any"}[k]] = v
+    others = sorted({x.value for x in ev.umasks} - {u.value})
+
+    def own_tokens(n0, n1):
+        t = []
+        if n0:
+            t.append("load=%d*%d" % (T + 1, n0))
+        if n1 and m.smt:
+            t.append("load=%d*%d@1" % (T + 1, n1))
+        return t
+
+    def extra_tokens(i):
+        if i != NEIGH_RUN:
+            return []
+        return ["load=%d*16" % T, "load=%d*2" % (T - 1)] + ["%s=16" % tok_signal(code, o) for o in others]
+    ntext = ("Loads of latency %d (equal to the threshold, 16 per cycle) and %d in cycles 10-11 do not count (SDM 18-39: "
+             "strictly above PEBS_LD_LAT), nor the other unit masks %s -> add 0." % (
+                 T, T - 1, ", ".join(tok_signal(code, o) for o in others)))
+    return make_vector(m, "ev_" + ev.name.lower(), estr, counter, False, cfg, own_tokens, extra_tokens, ntext,
+                       "loads of latency %d (> ldlat %d)" % (T + 1, T))
+
+
+def generate(m):
+    out = ["# vectors/%s/events.sim — one simulation vector per event of models/%s.pmu: its own signal" % (
+        m.name, m.name),
+        "# counts, neighbouring signals do not.  Written by scripts/gen-sim-vectors.py (expected values",
+        "# from the documented rules, see each src); format: docs/vectors-format.md.", ""]
+    n = 0
+    skipped = []
+    for ev in m.events:
+        if "offcore" in ev.flags:
+            lines = offcore_vector(m, ev)
+        elif "ldlat" in ev.flags:
+            lines = ldlat_vector(m, ev)
+        elif ev.counters == 0 and ev.fixed:
+            lines = fixed_only_vector(m, ev)
+        else:
+            lines = plain_vector(m, ev)
+        if lines is None:
+            skipped.append(ev.name)
+            continue
+        out += lines + [""]
+        n += 1
+    return out, n, skipped
+
+
+def refresh_gresource(vdir):
+    path = os.path.join(vdir, "vectors.gresource.xml")
+    with open(path) as f:
+        text = f.read()
+    keep = [l for l in text.splitlines() if not re.search(r"<file>.*\.(sim|stim)</file>", l)]
+    files = sorted(os.path.relpath(p, vdir) for ext in ("sim", "stim")
+                   for p in glob.glob(os.path.join(vdir, "*", "*." + ext)))
+    idx = max(i for i, l in enumerate(keep) if "<file>" in l or "<gresource " in l)
+    keep[idx + 1:idx + 1] = ["    <file>%s</file>" % f for f in files]
+    with open(path, "w") as f:
+        f.write("\n".join(keep) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--models", default=os.path.join(root, "models"))
+    ap.add_argument("--out", default=os.path.join(root, "vectors"))
+    args = ap.parse_args()
+    for pmu in PMUS:
+        m = Model(os.path.join(args.models, pmu + ".pmu"))
+        if m.options.get("anythread_combine", "clock-or") not in ("sum", "clock-or"):
+            sys.exit("%s: the derivation handles anythread_combine = sum or clock-or" % pmu)
+        lines, n, skipped = generate(m)
+        rel = os.path.join(pmu, "events.sim")
+        with open(os.path.join(args.out, rel), "w") as f:
+            f.write("\n".join(lines))
+        print("%-18s %4d vectors%s" % (rel, n, ("; no counter for " + ", ".join(skipped)) if skipped else ""))
+    refresh_gresource(args.out)
+
+
+if __name__ == "__main__":
+    main()

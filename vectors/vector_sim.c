@@ -1,0 +1,320 @@
+/* pmusim — parser of simulation vector files (vectors/<pmu>/NAME.sim; format in
+ * docs/vectors-format.md, "Simulation vectors").
+ *
+ * A file is a sequence of blocks
+ *     vector NAME
+ *     event N "EVENT STRING"        (one or more)
+ *     src HOW THE EXPECTATION WAS DERIVED   (one or more lines, joined)
+ *     [stimulus FILE]
+ *     stimulus records: run / write / read / expect-pmi / @CYCLE ...
+ *     end
+ * The stimulus records are kept as text aligned with the file's lines and
+ * parsed against the PMU's model when the vector runs (the model is not known
+ * here), so stimulus errors name this file's own line numbers. */
+#include "vector_internal.h"
+
+#include <string.h>
+
+static void sim_vector_free(gpointer p)
+{
+    PmsSimVector *sv = p;
+    if (!sv)
+        return;
+    g_free(sv->name);
+    for (guint i = 0; i < sv->n_events; i++)
+        g_free(sv->events[i].event);
+    g_free(sv->stim);
+    g_free(sv->stim_ref);
+    g_free(sv->stim_ref_path);
+    g_free(sv->stim_ref_text);
+    g_free(sv);
+}
+
+const PmsSimVector *pms_vector_sim(const PmsVector *v)
+{
+    return v && v->kind == PMS_VECTOR_SIM ? v->payload : NULL;
+}
+
+/* The stimulus format's record keywords (docs/stimulus-format.md). */
+static gboolean is_stim_record(const char *word)
+{
+    return word[0] == '@' || strcmp(word, "run") == 0 || strcmp(word, "write") == 0 ||
+           strcmp(word, "read") == 0 || strcmp(word, "expect-pmi") == 0 || strcmp(word, "pmu") == 0;
+}
+
+gboolean pms_vector_sim_text_has_expectation(const char *text)
+{
+    g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
+    for (guint i = 0; lines[i]; i++) {
+        char *hash = strchr(lines[i], '#');
+        if (hash)
+            *hash = '\0';
+        g_auto(GStrv) w = g_strsplit_set(g_strstrip(lines[i]), " \t", -1);
+        guint n = 0, k = 0;
+        for (guint j = 0; w[j]; j++)
+            if (w[j][0])
+                w[n++] = w[j];
+            else
+                g_free(w[j]);
+        w[n] = NULL;
+        if (n && w[0][0] == '@')
+            k = 1;
+        if (k < n && strcmp(w[k], "expect-pmi") == 0)
+            return TRUE;
+        if (k < n && strcmp(w[k], "read") == 0 && n - k >= 3)
+            return TRUE;
+    }
+    return FALSE;
+}
+
+typedef struct {
+    PmsVector *v;          /* the open block, or NULL */
+    PmsSimVector *sv;
+    GString *stim;         /* line-aligned stimulus text of the open block */
+    GString *src;
+    guint stim_lines;      /* lines appended to stim so far */
+} Block;
+
+static void block_pad(Block *b, guint line)
+{
+    /* Line `line` of the file is line `line` of the text: blank up to it. */
+    while (b->stim_lines + 1 < line) {
+        g_string_append_c(b->stim, '\n');
+        b->stim_lines++;
+    }
+}
+
+static gboolean parse_event(PmsVecLexer *lx, Block *b, GError **error)
+{
+    PmsSimVector *sv = b->sv;
+    pms_vlex_skip_blanks(lx);
+    gsize num_pos = lx->pos;
+    g_autofree char *num = pms_vlex_word(lx);
+    guint64 counter = 0;
+    if (!num[0] || !g_ascii_string_to_unsigned(num, 10, 0, 63, &counter, NULL)) {
+        lx->pos = num_pos;
+        return pms_vlex_fail(lx, error, "event: counter '%s': expected a counter index 0..63 before the event string",
+                             num);
+    }
+    for (guint i = 0; i < sv->n_events; i++)
+        if (sv->events[i].counter == counter) {
+            lx->pos = num_pos;
+            return pms_vlex_fail(lx, error, "event: counter %u is already programmed at line %u",
+                                 (guint)counter, sv->events[i].line);
+        }
+    if (sv->n_events >= PMS_SIM_VECTOR_MAX_EVENTS)
+        return pms_vlex_fail(lx, error, "event: more than %d events in one vector", PMS_SIM_VECTOR_MAX_EVENTS);
+    g_autoptr(GString) ev = g_string_new(NULL);
+    if (!pms_vlex_string(lx, "the event string", ev, error))
+        return FALSE;
+    pms_vlex_skip_blanks(lx);
+    if (lx->pos < lx->len && lx->s[lx->pos] != '#' && lx->s[lx->pos] != '\r')
+        return pms_vlex_fail(lx, error, "event: unexpected text after the event string");
+    PmsSimVectorEvent *e = &sv->events[sv->n_events++];
+    e->counter = (guint)counter;
+    e->line = lx->line;
+    e->event = g_string_free(g_steal_pointer(&ev), FALSE);
+    if (sv->n_events == 1) {
+        b->v->event = g_strdup(e->event);
+        b->v->event_len = strlen(e->event);
+    }
+    return TRUE;
+}
+
+/* The rest of the line after the keyword, blanks trimmed. */
+static char *rest_of_line(PmsVecLexer *lx)
+{
+    pms_vlex_skip_blanks(lx);
+    gsize end = lx->len;
+    while (end > lx->pos && g_ascii_isspace(lx->s[end - 1]))
+        end--;
+    return g_strndup(lx->s + lx->pos, end - lx->pos);
+}
+
+static gboolean close_block(PmsVecLexer *lx, Block *b, GError **error)
+{
+    PmsVector *v = b->v;
+    PmsSimVector *sv = b->sv;
+    if (sv->n_events == 0)
+        return pms_vlex_fail(lx, error, "vector '%s' (line %u) has no event: expected 'event N \"STRING\"'",
+                             sv->name, v->line);
+    if (b->src->len == 0)
+        return pms_vlex_fail(lx, error,
+                             "vector '%s' (line %u) has no 'src': say how the expectation was derived",
+                             sv->name, v->line);
+    sv->stim = g_string_free(g_steal_pointer(&b->stim), FALSE);
+    /* With a stimulus file the expectation may live there (checked by the
+     * loader once the file is read). */
+    if (!sv->stim_ref && !pms_vector_sim_text_has_expectation(sv->stim))
+        return pms_vlex_fail(lx, error,
+                             "vector '%s' (line %u) checks nothing: expected 'read REGISTER VALUE' or 'expect-pmi'",
+                             sv->name, v->line);
+    v->source = g_string_free(g_steal_pointer(&b->src), FALSE);
+    b->v = NULL;
+    b->sv = NULL;
+    return TRUE;
+}
+
+static gboolean open_block(PmsVecLexer *lx, Block *b, GPtrArray *out, GHashTable *names, const char *file,
+                           const char *pmu, GError **error)
+{
+    pms_vlex_skip_blanks(lx);
+    gsize name_pos = lx->pos;
+    g_autofree char *name = pms_vlex_word(lx);
+    if (!name[0] || name[0] == '#')
+        return pms_vlex_fail(lx, error, "vector: expected a name");
+    pms_vlex_skip_blanks(lx);
+    if (lx->pos < lx->len && lx->s[lx->pos] != '#' && lx->s[lx->pos] != '\r')
+        return pms_vlex_fail(lx, error, "vector: expected one word as its name");
+    if (g_hash_table_contains(names, name)) {
+        lx->pos = name_pos;
+        return pms_vlex_fail(lx, error, "vector '%s' is already defined at line %u", name,
+                             GPOINTER_TO_UINT(g_hash_table_lookup(names, name)));
+    }
+    g_hash_table_insert(names, g_strdup(name), GUINT_TO_POINTER(lx->line));
+    PmsVector *v = g_new0(PmsVector, 1);
+    v->kind = PMS_VECTOR_SIM;
+    v->pmu = g_strdup(pmu);
+    v->file = g_strdup(file);
+    v->line = lx->line;
+    v->ret = g_strdup("PFM_SUCCESS");
+    PmsSimVector *sv = g_new0(PmsSimVector, 1);
+    sv->name = g_steal_pointer(&name);
+    v->payload = sv;
+    v->payload_free = sim_vector_free;
+    g_ptr_array_add(out, v);
+    b->v = v;
+    b->sv = sv;
+    b->stim = g_string_new(NULL);
+    b->src = g_string_new(NULL);
+    b->stim_lines = 0;
+    return TRUE;
+}
+
+static gboolean parse_block_line(PmsVecLexer *lx, Block *b, const char *word, gsize word_pos, GError **error)
+{
+    PmsSimVector *sv = b->sv;
+    if (strcmp(word, "event") == 0)
+        return parse_event(lx, b, error);
+    if (strcmp(word, "src") == 0) {
+        g_autofree char *text = rest_of_line(lx);
+        if (!text[0])
+            return pms_vlex_fail(lx, error, "src: empty: say how the expected values were derived");
+        if (b->src->len)
+            g_string_append_c(b->src, ' ');
+        g_string_append(b->src, text);
+        return TRUE;
+    }
+    if (strcmp(word, "stimulus") == 0) {
+        if (sv->stim_ref) {
+            lx->pos = word_pos;
+            return pms_vlex_fail(lx, error, "stimulus: a vector references one stimulus file (already at line %u)",
+                                 sv->stim_ref_line);
+        }
+        g_autofree char *ref = rest_of_line(lx);
+        if (!ref[0] || strchr(ref, '/') || strchr(ref, ' ') || strcmp(ref, "..") == 0 || ref[0] == '.')
+            return pms_vlex_fail(lx, error,
+                                 "stimulus: expected the name of a stimulus file in the same folder (no '/')");
+        sv->stim_ref = g_steal_pointer(&ref);
+        sv->stim_ref_line = lx->line;
+        return TRUE;
+    }
+    if (is_stim_record(word)) {
+        block_pad(b, lx->line);
+        g_string_append_len(b->stim, lx->s, (gssize)lx->len);
+        g_string_append_c(b->stim, '\n');
+        b->stim_lines++;
+        return TRUE;
+    }
+    lx->pos = word_pos;
+    return pms_vlex_fail(lx, error,
+                         "unknown record '%s': expected event, src, stimulus, end or a stimulus record "
+                         "(run, write, read, expect-pmi, @CYCLE)", word);
+}
+
+gboolean pms_vector_sim_parse(GPtrArray *out, const char *data, gsize len, const char *file, const char *pmu,
+                              GError **error)
+{
+    g_autoptr(GHashTable) names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    Block b = { 0 };
+    gboolean ok = TRUE;
+    gsize off = 0;
+    guint lineno = 0;
+    guint open_line = 0;
+    while (ok && off < len) {
+        const char *nl = memchr(data + off, '\n', len - off);
+        gsize line_len = nl ? (gsize)(nl - (data + off)) : len - off;
+        PmsVecLexer lx = { .file = file, .line = ++lineno, .s = data + off, .len = line_len };
+        off += line_len + (nl ? 1 : 0);
+        if (memchr(lx.s, '\0', lx.len)) {
+            lx.pos = (gsize)((const char *)memchr(lx.s, '\0', lx.len) - lx.s);
+            ok = pms_vlex_fail(&lx, error, "NUL byte in a vector file");
+            break;
+        }
+        pms_vlex_skip_blanks(&lx);
+        if (lx.pos >= lx.len || lx.s[lx.pos] == '#' || (lx.s[lx.pos] == '\r' && lx.pos + 1 == lx.len))
+            continue;
+        gsize word_pos = lx.pos;
+        g_autofree char *word = pms_vlex_word(&lx);
+        if (strcmp(word, "vector") == 0) {
+            if (b.v) {
+                lx.pos = word_pos;
+                ok = pms_vlex_fail(&lx, error, "expected 'end' of vector '%s' (line %u) before the next 'vector'",
+                                   b.sv->name, open_line);
+                break;
+            }
+            open_line = lineno;
+            ok = open_block(&lx, &b, out, names, file, pmu, error);
+        } else if (!b.v) {
+            lx.pos = word_pos;
+            ok = pms_vlex_fail(&lx, error, "'%s' outside a vector: expected 'vector NAME'", word);
+        } else if (strcmp(word, "end") == 0) {
+            pms_vlex_skip_blanks(&lx);
+            if (lx.pos < lx.len && lx.s[lx.pos] != '#' && lx.s[lx.pos] != '\r')
+                ok = pms_vlex_fail(&lx, error, "end: unexpected text after 'end'");
+            else
+                ok = close_block(&lx, &b, error);
+        } else {
+            ok = parse_block_line(&lx, &b, word, word_pos, error);
+        }
+    }
+    if (ok && b.v) {
+        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE,
+                    "%s:%u: vector '%s' has no 'end' before the end of the file", file, open_line, b.sv->name);
+        ok = FALSE;
+    }
+    if (b.stim)
+        g_string_free(b.stim, TRUE);
+    if (b.src)
+        g_string_free(b.src, TRUE);
+    return ok;
+}
+
+gboolean pms_vector_sim_resolve(PmsVectorSet *set, PmsVecFetchFunc fetch, gpointer user_data, GError **error)
+{
+    for (guint i = 0; i < pms_vector_set_count(set); i++) {
+        const PmsVector *v = pms_vector_set_nth(set, i);
+        PmsSimVector *sv = v->kind == PMS_VECTOR_SIM ? v->payload : NULL;
+        if (!sv || !sv->stim_ref)
+            continue;
+        GError *local = NULL;
+        char *path = NULL;
+        char *text = fetch(sv->stim_ref, &path, user_data, &local);
+        if (!text) {
+            g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "%s:%u: stimulus '%s': %s", v->file,
+                        sv->stim_ref_line, sv->stim_ref, local ? local->message : "not found");
+            g_clear_error(&local);
+            g_free(path);
+            return FALSE;
+        }
+        sv->stim_ref_text = text;
+        sv->stim_ref_path = path;
+        if (!pms_vector_sim_text_has_expectation(sv->stim) && !pms_vector_sim_text_has_expectation(text)) {
+            g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE,
+                        "%s:%u: vector '%s' checks nothing: expected 'read REGISTER VALUE' or 'expect-pmi' "
+                        "in it or in %s", v->file, v->line, sv->name, sv->stim_ref);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
