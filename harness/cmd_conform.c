@@ -79,16 +79,22 @@ static const char *mutant_where(const PmsMutant *mu, char *buf, gsize len)
 static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backend)
 {
     fprintf(out, "mutants: backend %s; one bit of codes[0]/codes[1] flipped at a time, bits 0..63\n", backend);
-    fprintf(out, "%-8s %7s %8s %8s %6s %7s %7s %8s %10s\n", "PMU", "vectors", "mutants", "caught", "(#GP)",
-            "unobs", "missed", "caught%", "excl.unobs%");
+    /* caught%: over every mutant; excl.unobs%: over the observable ones (the
+     * goal); by-count%: the observable ones the simulator accepted, i.e. the
+     * share decided by a wrong count rather than by a #GP. */
+    fprintf(out, "%-8s %7s %8s %8s %6s %7s %7s %8s %10s %10s\n", "PMU", "vectors", "mutants", "caught", "(#GP)",
+            "unobs", "missed", "caught%", "excl.unobs%", "by-count%");
     for (guint i = 0; i < r->pmus->len; i++) {
         const PmsMutantPmu *p = g_ptr_array_index(r->pmus, i);
-        fprintf(out, "%-8s %7u %8u %8u %6u %7u %7u %7.2f%% %9.2f%%\n", p->pmu, p->vectors, p->mutants, p->caught,
-                p->caught_gp, p->unobservable, p->missed, share(p->caught, p->mutants),
-                share(p->caught, p->mutants - p->unobservable));
+        fprintf(out, "%-8s %7u %8u %8u %6u %7u %7u %7.2f%% %9.2f%% %9.2f%%\n", p->pmu, p->vectors, p->mutants,
+                p->caught, p->caught_gp, p->unobservable, p->missed, share(p->caught, p->mutants),
+                share(p->caught, p->mutants - p->unobservable),
+                share(p->caught - p->caught_gp, p->mutants - p->unobservable - p->caught_gp));
     }
-    fprintf(out, "%-8s %7s %8u %8u %6u %7u %7u %7.2f%% %9.2f%%\n", "total", "", r->mutants, r->caught, r->caught_gp,
-            r->unobservable, r->missed, share(r->caught, r->mutants), share(r->caught, r->mutants - r->unobservable));
+    fprintf(out, "%-8s %7s %8u %8u %6u %7u %7u %7.2f%% %9.2f%% %9.2f%%\n", "total", "", r->mutants, r->caught,
+            r->caught_gp, r->unobservable, r->missed, share(r->caught, r->mutants),
+            share(r->caught, r->mutants - r->unobservable),
+            share(r->caught - r->caught_gp, r->mutants - r->unobservable - r->caught_gp));
     char buf[512];
     if (r->baseline->len) {
         fprintf(out, "\nvectors failing without a mutation (their mutants not judged: %u):\n", r->baseline->len);
@@ -246,6 +252,11 @@ int pms_cmd_conform(int argc, char **argv)
             return PMS_EXIT_USAGE;
         }
         kinds_name = kind;
+    }
+
+    if (mutants && kind && strcmp(kind, "sim") != 0) {
+        fprintf(stderr, "pmusim: conform: --mutants runs the sim vectors: --kind %s does not apply\n", kind);
+        return PMS_EXIT_USAGE;
     }
 
     g_autoptr(GError) err = NULL;

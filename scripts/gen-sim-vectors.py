@@ -51,6 +51,8 @@ PATTERN = [
 # c=16 and inverted thresholds alike).
 NEIGH_RUN = 6
 NEIGH_N = 16
+_first = sum(r[0] for r in PATTERN[:NEIGH_RUN])
+NEIGH_CYCLES = "cycles %d-%d" % (_first, _first + PATTERN[NEIGH_RUN][0] - 1)
 
 
 def num(s):
@@ -369,9 +371,9 @@ def plain_vector(m, ev):
 
     def extra_tokens(i):
         return neigh_toks if i == NEIGH_RUN else []
-    ntext = ("Neighbours %s occur 16 times per cycle in cycles 10-11 (thread 0) and are not selected "
+    ntext = ("Neighbours %s occur 16 times per cycle in %s (thread 0) and are not selected "
              "(semantics.md §2: %s; another code never) -> add 0." % (
-                 ", ".join(tok_signal(c, u) for c, u in neigh),
+                 ", ".join(tok_signal(c, u) for c, u in neigh), NEIGH_CYCLES,
                  "exact umask match" if match_exact else "a signal counts when its umask bits lie inside the "
                  "evtsel umask, these lie outside"))
     return make_vector(m, "ev_" + ev.name.lower(), estr, counter, False, cfg, own_tokens, extra_tokens, ntext,
@@ -393,7 +395,7 @@ def fixed_only_vector(m, ev):
     def extra_tokens(i):
         return ["0x3c.0x00=16", "0xc0.0x00=16"] if i == NEIGH_RUN else []
     ntext = ("FIXED_CTR%d counts only its own signal (semantics.md §2, SDM Table 18-8): 0x3c.0x00 and 0xc0.0x00 "
-             "in cycles 10-11 add 0; codes[0]'s usr/os/int become its EN/PMI bits (SDM 18-7)." % counter)
+             "in %s add 0; codes[0]'s usr/os/int become its EN/PMI bits (SDM 18-7)." % (counter, NEIGH_CYCLES))
     return make_vector(m, "ev_" + ev.name.lower(), "%s::%s" % (m.name, ev.name), counter, True, cfg,
                        own_tokens, extra_tokens, ntext, own)
 
@@ -443,7 +445,7 @@ def offcore_vector(m, ev):
         # a raw signal of the same event code with other umask bits
         t += ["%s=16" % tok_signal(code, 1 << b) for b in range(8) if not (umask >> b) & 1]
         return t
-    ntext = ("In cycles 10-11, 16 transactions per cycle for every other request bit with response 0x%x "
+    ntext = ("In " + NEIGH_CYCLES + ", 16 transactions per cycle for every other request bit with response 0x%x "
              "(wrong request) and for every other response bit with request 0x%x (wrong response)%s, and raw "
              "signals 0x%02x.<other umask bits>: none matches MSR %s = 0x%x (%s) -> add 0." % (
                  S, R.value, ", and 7 in-flight requests (OUTSTANDING only)" if m.offcore_style == "glm" else "",
@@ -478,9 +480,9 @@ def ldlat_vector(m, ev):
         if i != NEIGH_RUN:
             return []
         return ["load=%d*16" % T, "load=%d*2" % (T - 1)] + ["%s=16" % tok_signal(code, o) for o in others]
-    ntext = ("Loads of latency %d (equal to the threshold, 16 per cycle) and %d in cycles 10-11 do not count (SDM 18-39: "
+    ntext = ("Loads of latency %d (equal to the threshold, 16 per cycle) and %d in %s do not count (SDM 18-39: "
              "strictly above PEBS_LD_LAT), nor the other unit masks %s -> add 0." % (
-                 T, T - 1, ", ".join(tok_signal(code, o) for o in others)))
+                 T, T - 1, NEIGH_CYCLES, ", ".join(tok_signal(code, o) for o in others)))
     return make_vector(m, "ev_" + ev.name.lower(), estr, counter, False, cfg, own_tokens, extra_tokens, ntext,
                        "loads of latency %d (> ldlat %d)" % (T + 1, T))
 

@@ -212,6 +212,11 @@ static gboolean parse_block_line(PmsVecLexer *lx, Block *b, const char *word, gs
                                  sv->stim_ref_line);
         }
         g_autofree char *ref = rest_of_line(lx);
+        char *hash = strchr(ref, '#');
+        if (hash) {
+            *hash = '\0';
+            g_strchomp(ref);
+        }
         if (!ref[0] || strchr(ref, '/') || strchr(ref, ' ') || strcmp(ref, "..") == 0 || ref[0] == '.')
             return pms_vlex_fail(lx, error,
                                  "stimulus: expected the name of a stimulus file in the same folder (no '/')");
