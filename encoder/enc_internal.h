@@ -27,6 +27,9 @@
 #define PMS_ENC_MAX_COUNTERS 16
 /* Longest name worth a hash lookup; longer tokens cannot name anything. */
 #define PMS_ENC_NAME_MAX 128
+/* Bytes of the input the tokenizer keeps an upper-cased copy of (PmsTokens.up);
+ * names further out are looked up through a slower folding copy. */
+#define PMS_ENC_FOLD_MAX 256
 
 /* Lowest / highest set bit of a non-zero 64-bit set (g_bit_nth_lsf walks
  * bit by bit; these run per encoding). */
@@ -61,6 +64,9 @@ typedef struct {
 typedef struct {
     const char *str;
     gsize len;
+    /* str upper-cased (first PMS_ENC_FOLD_MAX bytes), zero after its end:
+     * name lookups hash and compare it a word at a time */
+    char up[PMS_ENC_FOLD_MAX + 16];
     gboolean has_pmu;
     guint pmu_len;            /* PMU name is str[0 .. pmu_len) */
     guint ev_off, ev_len;     /* event name */
@@ -70,6 +76,17 @@ typedef struct {
 } PmsTokens;
 
 gboolean pms_tokenize(const char *str, PmsTokens *t, GError **error);
+/* The same, not exported (no PLT call on the encoder's hot path). */
+G_GNUC_INTERNAL gboolean pms_tokenize_internal(const char *str, PmsTokens *t, GError **error);
+
+/* Look a token up in a name index: from the folded copy when it lies there. */
+static inline gint
+pms_tok_find(const PmsNameIdx *ix, const PmsTokens *t, guint off, gsize len)
+{
+    if (off + len <= PMS_ENC_FOLD_MAX)
+        return pms_nameidx_find(ix, t->up + off, len);
+    return pms_nameidx_find_raw(ix, t->str + off, len);
+}
 
 /* ---- prepared.c ---- */
 
@@ -105,8 +122,15 @@ typedef struct {
     guint64 equiv_mods;        /* umasks whose alias also sets modifiers ("ANY:c=1:i=1") */
     guint64 forced_mask;       /* umasks that hard-wire a modifier */
     PmsNameIdx umask_idx;      /* unit-mask names */
-    guint16 *umask_len;        /* strlen of each unit-mask name (fstr) */
-    guint16 name_len;          /* strlen of the name fstr prints for the event */
+    /* fstr pieces, each zero-padded to whole words (fstr.c copies words):
+     * "glm::INST_RETIRED" and ":ANY_P" per unit mask */
+    char *fstr_head;
+    guint head_len;
+    char *fstr_umasks;         /* every ":UMASK" piece */
+    guint32 *umask_piece;      /* offset of unit mask i's piece in fstr_umasks */
+    guint16 *umask_len;        /* its length, ':' included */
+    guint32 allowed_mods;      /* bit j: the event takes modifier j (fstr prints it) */
+    guint mods_len;            /* bytes of the allowed ":mod=" pieces, values excluded */
     const PmsRegister *extra;  /* ev->extra_reg resolved */
     gboolean unsupported;      /* more groups or umasks than tracked */
 } PmsPrepEvent;
@@ -122,18 +146,20 @@ typedef struct {
     const PmsRegister *evtsel_regs[PMS_ENC_MAX_COUNTERS]; /* by counter index */
     gboolean glm_offcore;               /* offcore_style "glm" */
     PmsNameIdx event_idx, mod_idx;      /* event and modifier names */
-    char *fstr_mod[PMS_ENC_MAX_MODS];   /* ":k=" ... as fstr prints them */
+    char *fstr_mod[PMS_ENC_MAX_MODS];   /* ":k=" ... as fstr prints them, zero-padded words */
     guint fstr_mod_len[PMS_ENC_MAX_MODS];
-    char *fstr_prefix;                  /* "glm::" */
-    guint fstr_prefix_len;
+    guint32 evtsel_mods;                /* bit j: modifier j has a field in the evtsel (not ldlat) */
+    guint64 evtsel_mod_mask[PMS_ENC_MAX_MODS]; /* that field's mask, unshifted */
+    char *uname;                        /* model name upper-cased, zero-padded words */
+    guint name_len;
     PmsPrepEvent *events;               /* parallel to model->events */
     guint n_events;
     GError *error;                      /* the model cannot be used (reported per encoding) */
 } PmsPrepared;
 
-const PmsPrepared *pms_prepared_get(const PmsModel *m);
+G_GNUC_INTERNAL const PmsPrepared *pms_prepared_get(const PmsModel *m);
 /* Whether an event accepts a modifier (fixed-counter events take k, u, t only). */
-gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm);
+G_GNUC_INTERNAL gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm);
 
 /* ---- resolve.c ---- */
 
@@ -145,15 +171,16 @@ typedef struct {
     guint64 user_umasks;               /* bit i: the user named event->umasks[i] */
     guint umask_col[PMS_ENC_MAX_UMASKS]; /* column of its first mention */
     guint8 umask_count[PMS_ENC_MAX_UMASKS]; /* how many times it was named */
+    guint64 thrice;                     /* umasks named three times or more */
     guint32 mod_set;                    /* bit j: prep->mods[j] given */
     guint64 mod_val[PMS_ENC_MAX_MODS];
     guint mod_col[PMS_ENC_MAX_MODS];
     guint mod_vcol[PMS_ENC_MAX_MODS];   /* column of its value */
 } PmsResolved;
 
-gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error);
+G_GNUC_INTERNAL gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error);
 /* The same after the PMU is known (decode uses it with its one model). */
-gboolean pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError **error);
+G_GNUC_INTERNAL gboolean pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError **error);
 
 /* ---- rules ---- */
 
@@ -171,25 +198,31 @@ typedef struct {
 } PmsRuleOut;
 
 typedef gboolean (*PmsRuleFn)(const PmsResolved *r, PmsRuleOut *out, GError **error);
-PmsRuleFn pms_rules_for(PmsArch arch);
-gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error);
+G_GNUC_INTERNAL PmsRuleFn pms_rules_for(PmsArch arch);
+G_GNUC_INTERNAL gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error);
 
 /* ---- fstr.c ---- */
 
-void pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out);
+/* Length of the fstr, then the fstr itself written at dst, which must have
+ * room for that length + 8 (pieces are copied a word at a time); returns
+ * the end (no NUL written). */
+G_GNUC_INTERNAL gsize pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out);
+G_GNUC_INTERNAL char *pms_fstr_write(char *dst, const PmsResolved *r, const PmsRuleOut *out);
+/* Append the fstr to s (decode). */
+G_GNUC_INTERNAL void pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out);
 
 /* ---- errors.c ---- */
 
 /* Set a PMS_ENCODE_ERROR with "column N: " in front (col 0: no column). */
-void pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
+G_GNUC_INTERNAL void pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
     G_GNUC_PRINTF(4, 5);
 /* Append a user token for a message: at most 40 bytes, every byte outside
  * printable ASCII as \xNN (the input may hold control bytes or invalid UTF-8). */
-void pms_enc_quote(GString *s, const char *p, gsize len);
+G_GNUC_INTERNAL void pms_enc_quote(GString *s, const char *p, gsize len);
 /* Same, into a caller's buffer of at least PMS_ENC_QUOTE_MAX bytes. */
 #define PMS_ENC_QUOTE_MAX 200
-const char *pms_enc_quote_buf(char *buf, const char *p, gsize len);
+G_GNUC_INTERNAL const char *pms_enc_quote_buf(char *buf, const char *p, gsize len);
 
 /* Copy a token into a NUL-terminated buffer of PMS_ENC_NAME_MAX bytes for a
  * hash lookup; FALSE when it is too long to name anything. */
-gboolean pms_enc_name(char *buf, const char *p, gsize len);
+G_GNUC_INTERNAL gboolean pms_enc_name(char *buf, const char *p, gsize len);

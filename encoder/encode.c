@@ -1,28 +1,9 @@
 /* pmusim encoder — pms_encode(): tokenize, resolve, apply the architecture's
  * rules, print the fstr.  The result is a single allocation (struct, register
- * writes and fstr together), which keeps the encoder fast in batch runs. */
+ * writes and fstr together) sized before anything is written into it, which
+ * keeps the encoder fast in batch runs. */
 #include <string.h>
 #include "enc_internal.h"
-
-static void
-fstr_buffer_free(gpointer p)
-{
-    g_string_free(p, TRUE);
-}
-
-/* One scratch GString per thread for building fstr strings. */
-static GString *
-scratch(void)
-{
-    static GPrivate key = G_PRIVATE_INIT(fstr_buffer_free);
-    GString *s = g_private_get(&key);
-    if (!s) {
-        s = g_string_sized_new(256);
-        g_private_set(&key, s);
-    }
-    g_string_truncate(s, 0);
-    return s;
-}
 
 PmsEncoding *
 pms_encode(const PmsModelSet *models, const char *str, GError **error)
@@ -33,7 +14,7 @@ pms_encode(const PmsModelSet *models, const char *str, GError **error)
         return NULL;
     }
     PmsTokens t;
-    if (!pms_tokenize(str, &t, error))
+    if (!pms_tokenize_internal(str, &t, error))
         return NULL;
     PmsResolved r;
     if (!pms_resolve(models, &t, &r, error))
@@ -44,17 +25,16 @@ pms_encode(const PmsModelSet *models, const char *str, GError **error)
                      r.model->name, pms_arch_name(r.model->arch));
         return NULL;
     }
-    PmsRuleOut out;
-    memset(&out, 0, sizeof out);
+    PmsRuleOut out;   /* the rules set every field encode reads, codes[] aside */
+    memset(out.codes, 0, sizeof out.codes);
     if (!rules(&r, &out, error))
         return NULL;
 
-    GString *fs = scratch();
-    pms_fstr_build(fs, &r, &out);
-
+    gsize flen = pms_fstr_len(&r, &out);
     gsize head = sizeof(PmsEncoding);
     gsize wsize = out.n_regs * sizeof(PmsRegWrite);
-    PmsEncoding *enc = g_malloc0(head + wsize + fs->len + 1);
+    /* + 8: the fstr pieces are copied a word at a time */
+    PmsEncoding *enc = g_malloc(head + wsize + flen + 1 + 8);
     enc->model = r.model;
     enc->event = r.event;
     enc->n_codes = out.n_codes;
@@ -67,7 +47,7 @@ pms_encode(const PmsModelSet *models, const char *str, GError **error)
         enc->writes[i].value = out.reg_vals[i];
     }
     enc->fstr = (char *)enc + head + wsize;
-    memcpy(enc->fstr, fs->str, fs->len + 1);
+    *pms_fstr_write(enc->fstr, &r, &out) = '\0';
     enc->umask_mask = out.selected;
     return enc;
 }

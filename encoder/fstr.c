@@ -3,51 +3,91 @@
  * unit masks in the event's table order, each once; an event alias prints
  * the event it stands for; every modifier the event takes, in the model's
  * order (k u e i c [t]) with its value, ldlat only on the load-latency event.
- * Built for every encoding, so it appends with memcpy into a growing buffer
- * rather than through printf. */
+ *
+ * Built for every encoding, so it is assembled from pieces prepared per
+ * model (prepared.c: "glm::INST_RETIRED", ":ANY_P", ":k="), each zero-padded
+ * to whole words and copied a word at a time into a buffer with 8 spare
+ * bytes; the length is known before, so the result is allocated once. */
 #include <string.h>
 #include "enc_internal.h"
 
 static inline void
-put(GString *s, const char *p, gsize n)
+store8(char *p, guint64 w)
 {
-    if (s->len + n + 1 > s->allocated_len) {
-        g_string_append_len(s, p, (gssize)n);
-        return;
-    }
-    memcpy(s->str + s->len, p, n);
-    s->len += n;
-    s->str[s->len] = '\0';
+    memcpy(p, &w, 8);
 }
 
-/* ":name=value" */
-static void
-put_mod(GString *s, const PmsPrepared *p, guint j, guint64 v)
+/* Copy len bytes of a padded piece; may write up to 7 bytes past them. */
+static inline char *
+put(char *d, const char *piece, gsize len)
 {
-    char buf[24];
-    guint n = sizeof buf;
-    do {
-        buf[--n] = (char)('0' + v % 10);
+    for (gsize i = 0; i < len; i += 8)
+        store8(d + i, pms_load8(piece + i));
+    return d + len;
+}
+
+static inline guint
+digits(guint64 v)
+{
+    guint n = 1;
+    while (v >= 10) {
         v /= 10;
-    } while (v);
-    put(s, p->fstr_mod[j], p->fstr_mod_len[j]);
-    put(s, buf + n, sizeof buf - n);
+        n++;
+    }
+    return n;
+}
+
+gsize
+pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
+{
+    const PmsPrepEvent *pe = &r->prep->events[r->event - r->model->events];
+    gsize n = pe->head_len;
+    for (guint64 u = out->printed; u; u &= u - 1)
+        n += pe->umask_len[pms_lsb(u)];
+    if (out->mod_print == pe->allowed_mods) {
+        n += pe->mods_len;
+        for (guint32 j = out->mod_print; j; j &= j - 1)
+            n += digits(out->mod_val[pms_lsb(j)]);
+        return n;
+    }
+    for (guint32 j = out->mod_print; j; j &= j - 1)
+        n += r->prep->fstr_mod_len[pms_lsb(j)] + digits(out->mod_val[pms_lsb(j)]);
+    return n;
+}
+
+char *
+pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
+{
+    const PmsPrepared *p = r->prep;
+    const PmsPrepEvent *pe = &p->events[r->event - r->model->events];
+    d = put(d, pe->fstr_head, pe->head_len);
+    for (guint64 u = out->printed; u; u &= u - 1) {
+        guint i = pms_lsb(u);
+        d = put(d, pe->fstr_umasks + pe->umask_piece[i], pe->umask_len[i]);
+    }
+    for (guint32 m = out->mod_print; m; m &= m - 1) {
+        guint j = pms_lsb(m);
+        d = put(d, p->fstr_mod[j], p->fstr_mod_len[j]);
+        guint64 v = out->mod_val[j];
+        if (v < 10) {
+            *d++ = (char)('0' + v);
+            continue;
+        }
+        guint n = digits(v);
+        for (guint k = n; k > 0; k--) {
+            d[k - 1] = (char)('0' + v % 10);
+            v /= 10;
+        }
+        d += n;
+    }
+    return d;
 }
 
 void
 pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out)
 {
-    const PmsEvent *ev = r->event;
-    const PmsPrepared *p = r->prep;
-    const PmsPrepEvent *pe = &p->events[ev - r->model->events];
-    put(s, p->fstr_prefix, p->fstr_prefix_len);
-    put(s, ev->equiv ? ev->equiv : ev->name, pe->name_len);
-    for (guint64 u = out->printed; u; u &= u - 1) {
-        guint i = pms_lsb(u);
-        put(s, ":", 1);
-        put(s, ev->umasks[i].name, pe->umask_len[i]);
-    }
-    for (guint j = 0; j < p->n_mods; j++)
-        if (out->mod_print & (1u << j))
-            put_mod(s, p, j, out->mod_val[j]);
+    gsize at = s->len, n = pms_fstr_len(r, out);
+    g_string_set_size(s, at + n + 8);
+    pms_fstr_write(s->str + at, r, out);
+    g_string_truncate(s, at + n);
 }

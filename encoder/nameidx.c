@@ -2,58 +2,49 @@
 #include <string.h>
 #include "nameidx.h"
 
-/* ASCII upper-casing by table: one load per byte in the hot loops. */
-static guchar fold_table[256];
-
-static void
-fold_init(void)
+/* Bytes a key occupies: the name, at least one zero byte, whole words. */
+static gsize
+key_size(gsize len)
 {
-    static gsize done = 0;
-    if (g_once_init_enter(&done)) {
-        for (guint c = 0; c < 256; c++)
-            fold_table[c] = (guchar)((c >= 'a' && c <= 'z') ? c - 'a' + 'A' : c);
-        g_once_init_leave(&done, 1);
-    }
-}
-
-static inline guchar
-fold(guchar c)
-{
-    return fold_table[c];
-}
-
-static guint32
-hash(const char *p, gsize len)
-{
-    guint32 h = 2166136261u;
-    for (gsize i = 0; i < len; i++) {
-        h ^= fold((guchar)p[i]);
-        h *= 16777619u;
-    }
-    return h;
+    return (len / 8 + 1) * 8;
 }
 
 void
 pms_nameidx_build(PmsNameIdx *ix, const void *table, gsize stride, gsize name_off, guint n)
 {
-    fold_init();
     guint size = 8;
     while (size < 2 * n)
         size *= 2;
     ix->slots = g_new0(PmsNameSlot, size);
     ix->mask = size - 1;
+    ix->max_len = 0;
+    gsize total = 0;
+    for (guint i = 0; i < n; i++) {
+        const char *name = *(const char *const *)((const char *)table + i * stride + name_off);
+        if (name)
+            total += key_size(strlen(name));
+    }
+    /* 8 spare bytes: a lookup key is read a word past its end */
+    ix->keys = g_malloc0(total + 8);
+    char *k = ix->keys;
     for (guint i = 0; i < n; i++) {
         const char *name = *(const char *const *)((const char *)table + i * stride + name_off);
         if (!name)
             continue;
         gsize len = strlen(name);
-        if (pms_nameidx_find(ix, name, len) >= 0)
+        for (gsize c = 0; c < len; c++)
+            k[c] = g_ascii_toupper(name[c]);
+        ix->max_len = MAX(ix->max_len, (guint)len);
+        if (pms_nameidx_find(ix, k, len) >= 0) {
+            memset(k, 0, len);
             continue;   /* the first of two equal names wins, as in the model's index */
-        guint32 h = hash(name, len);
+        }
+        guint32 h = pms_name_hash(k, len);
         guint j = h & ix->mask;
-        while (ix->slots[j].name)
+        while (ix->slots[j].key)
             j = (j + 1) & ix->mask;
-        ix->slots[j] = (PmsNameSlot){ name, h, (guint32)len, i };
+        ix->slots[j] = (PmsNameSlot){ k, h, (guint32)len, i };
+        k += key_size(len);
     }
 }
 
@@ -61,25 +52,19 @@ void
 pms_nameidx_clear(PmsNameIdx *ix)
 {
     g_clear_pointer(&ix->slots, g_free);
+    g_clear_pointer(&ix->keys, g_free);
     ix->mask = 0;
+    ix->max_len = 0;
 }
 
 gint
-pms_nameidx_find(const PmsNameIdx *ix, const char *p, gsize len)
+pms_nameidx_find_raw(const PmsNameIdx *ix, const char *p, gsize len)
 {
-    if (!ix->slots)
+    if (!ix->slots || len > ix->max_len)
         return -1;
-    guint32 h = hash(p, len);
-    for (guint j = h & ix->mask;; j = (j + 1) & ix->mask) {
-        const PmsNameSlot *s = &ix->slots[j];
-        if (!s->name)
-            return -1;
-        if (s->hash != h || s->len != len)
-            continue;
-        gsize k = 0;
-        while (k < len && fold((guchar)s->name[k]) == fold((guchar)p[k]))
-            k++;
-        if (k == len)
-            return (gint)s->idx;
-    }
+    char *buf = g_alloca(key_size(len) + 8);
+    for (gsize c = 0; c < len; c++)
+        buf[c] = g_ascii_toupper(p[c]);
+    memset(buf + len, 0, key_size(len) + 8 - len);
+    return pms_nameidx_find(ix, buf, len);
 }

@@ -26,6 +26,18 @@ static const struct { const char *name; PmsModRole role; } roles[] = {
     { "c", PMS_ROLE_C }, { "t", PMS_ROLE_T }, { "ldlat", PMS_ROLE_LDLAT },
 };
 
+/* A copy of the first len bytes of p (upper-cased when asked), zero-padded
+ * to whole words plus one spare word: fstr.c and the name comparisons read
+ * these a word at a time. */
+static char *
+padded(const char *p, gsize len, gboolean upper)
+{
+    char *c = g_malloc0((len / 8 + 2) * 8);
+    for (gsize i = 0; i < len; i++)
+        c[i] = upper ? g_ascii_toupper(p[i]) : p[i];
+    return c;
+}
+
 static const PmsLayout *
 evtsel_layout(const PmsModel *m)
 {
@@ -45,13 +57,16 @@ prepared_free(gpointer p)
     for (guint i = 0; i < pp->n_events; i++) {
         g_free(pp->events[i].equiv);
         g_free(pp->events[i].umask_len);
+        g_free(pp->events[i].umask_piece);
+        g_free(pp->events[i].fstr_umasks);
+        g_free(pp->events[i].fstr_head);
         pms_nameidx_clear(&pp->events[i].umask_idx);
     }
     pms_nameidx_clear(&pp->event_idx);
     pms_nameidx_clear(&pp->mod_idx);
     for (guint i = 0; i < PMS_ENC_MAX_MODS; i++)
         g_free(pp->fstr_mod[i]);
-    g_free(pp->fstr_prefix);
+    g_free(pp->uname);
     g_free(pp->events);
     g_free(pp);
 }
@@ -91,8 +106,18 @@ equiv_mask(const PmsEvent *ev, const char *equiv, gboolean *has_mods)
 }
 
 static void
-prepare_event(const PmsModel *m, const PmsEvent *ev, PmsPrepEvent *pe)
+prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe)
 {
+    /* the fixed part of its fstr: "pmu::EVENT" and the modifiers it takes */
+    g_autofree char *head = g_strconcat(m->name, "::", ev->equiv ? ev->equiv : ev->name, NULL);
+    pe->head_len = (guint)strlen(head);
+    pe->fstr_head = padded(head, pe->head_len, FALSE);
+    for (guint j = 0; j < p->n_mods; j++)
+        if (pms_mod_allowed(ev, &p->mods[j])) {
+            pe->allowed_mods |= 1u << j;
+            pe->mods_len += p->fstr_mod_len[j];
+        }
+
     if (ev->n_umasks > PMS_ENC_MAX_UMASKS || ev->n_groups > PMS_ENC_MAX_GROUPS) {
         pe->unsupported = TRUE;
         return;
@@ -122,10 +147,20 @@ prepare_event(const PmsModel *m, const PmsEvent *ev, PmsPrepEvent *pe)
     if (ev->extra_reg)
         pe->extra = pms_model_reg_by_name(m, ev->extra_reg);
     pms_nameidx_build(&pe->umask_idx, ev->umasks, sizeof *ev->umasks, G_STRUCT_OFFSET(PmsUmask, name), ev->n_umasks);
+    /* ":UMASK" pieces, each starting on a word, one spare word at the end */
     pe->umask_len = g_new0(guint16, MAX(ev->n_umasks, 1));
-    for (guint i = 0; i < ev->n_umasks; i++)
-        pe->umask_len[i] = (guint16)MIN(strlen(ev->umasks[i].name), G_MAXUINT16);
-    pe->name_len = (guint16)MIN(strlen(ev->equiv ? ev->equiv : ev->name), G_MAXUINT16);
+    pe->umask_piece = g_new0(guint32, MAX(ev->n_umasks, 1));
+    gsize total = 0;
+    for (guint i = 0; i < ev->n_umasks; i++) {
+        pe->umask_len[i] = (guint16)MIN(1 + strlen(ev->umasks[i].name), G_MAXUINT16 - 8);
+        pe->umask_piece[i] = (guint32)total;
+        total += (pe->umask_len[i] / 8u + 1) * 8;
+    }
+    pe->fstr_umasks = g_malloc0(total + 8);
+    for (guint i = 0; i < ev->n_umasks; i++) {
+        pe->fstr_umasks[pe->umask_piece[i]] = ':';
+        memcpy(pe->fstr_umasks + pe->umask_piece[i] + 1, ev->umasks[i].name, pe->umask_len[i] - 1u);
+    }
 }
 
 static PmsPrepared *
@@ -142,8 +177,8 @@ prepare(const PmsModel *m)
     }
     for (guint i = 0; i < G_N_ELEMENTS(p->role_mod); i++)
         p->role_mod[i] = -1;
-    p->fstr_prefix = g_strconcat(m->name, "::", NULL);
-    p->fstr_prefix_len = (guint)strlen(p->fstr_prefix);
+    p->name_len = (guint)strlen(m->name);
+    p->uname = padded(m->name, p->name_len, TRUE);
     if (m->n_mods > PMS_ENC_MAX_MODS) {
         p->error = g_error_new(PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP,
                                "model %s declares %u modifiers; the encoder handles at most %d",
@@ -153,8 +188,9 @@ prepare(const PmsModel *m)
     pms_nameidx_build(&p->mod_idx, m->mods, sizeof *m->mods, G_STRUCT_OFFSET(PmsModifier, name), m->n_mods);
     pms_nameidx_build(&p->event_idx, m->events, sizeof *m->events, G_STRUCT_OFFSET(PmsEvent, name), m->n_events);
     for (guint i = 0; i < m->n_mods; i++) {
-        p->fstr_mod[i] = g_strconcat(":", m->mods[i].name, "=", NULL);
-        p->fstr_mod_len[i] = (guint)strlen(p->fstr_mod[i]);
+        g_autofree char *piece = g_strconcat(":", m->mods[i].name, "=", NULL);
+        p->fstr_mod_len[i] = (guint)strlen(piece);
+        p->fstr_mod[i] = padded(piece, p->fstr_mod_len[i], FALSE);
         PmsPrepMod *pm = &p->mods[p->n_mods++];
         pm->mod = &m->mods[i];
         pm->role = PMS_ROLE_OTHER;
@@ -172,6 +208,11 @@ prepare(const PmsModel *m)
         pm->field = pms_layout_field(pm->in_evtsel ? l : (reg ? reg->layout : NULL), m->mods[i].field);
         if (pm->role == PMS_ROLE_LDLAT)
             p->pebs_ld_lat = reg ? reg : pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0);
+        if (pm->role != PMS_ROLE_LDLAT && pm->in_evtsel && pm->field) {
+            p->evtsel_mods |= 1u << i;
+            p->evtsel_mod_mask[i] = pm->field->width >= 64 ? G_MAXUINT64
+                                  : (G_GUINT64_CONSTANT(1) << pm->field->width) - 1;
+        }
     }
     p->glm_offcore = m->offcore_style && strcmp(m->offcore_style, "glm") == 0;
     for (guint i = 0; i < PMS_ENC_MAX_COUNTERS; i++)
@@ -179,7 +220,7 @@ prepare(const PmsModel *m)
     p->events = g_new0(PmsPrepEvent, m->n_events);
     p->n_events = m->n_events;
     for (guint i = 0; i < m->n_events; i++)
-        prepare_event(m, &m->events[i], &p->events[i]);
+        prepare_event(m, p, &m->events[i], &p->events[i]);
     return p;
 }
 

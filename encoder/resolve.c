@@ -114,6 +114,8 @@ parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError *
     gsize vl = a->len - (guint)a->eq - 1;
     gboolean ok = mod->type == PMS_MOD_BOOL ? parse_bool(vp, vl, val) : parse_num(vp, vl, val);
     if (!ok) {
+        if (!error)
+            return FALSE;   /* nobody reads the message: skip quoting */
         char q[PMS_ENC_QUOTE_MAX];
         pms_enc_fail(error, PMS_ERR_ATTR_VAL, col + (guint)a->eq + 1,
                      mod->type == PMS_MOD_BOOL ? "bad value '%s' for modifier '%s' (expected 0 or 1)"
@@ -122,6 +124,21 @@ parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError *
         return FALSE;
     }
     return TRUE;
+}
+
+/* Whether the PMU token names model m (upper-cased words compared). */
+static gboolean
+same_name(const PmsModel *m, const PmsTokens *t)
+{
+    const PmsPrepared *p = pms_prepared_get(m);
+    gsize len = t->pmu_len;
+    if (len != p->name_len || len + 8 > PMS_ENC_FOLD_MAX)
+        return FALSE;
+    gsize i = 0;
+    for (; i + 8 <= len; i += 8)
+        if (pms_load8(p->uname + i) != pms_load8(t->up + i))
+            return FALSE;
+    return i == len || pms_load8(p->uname + i) == pms_word_head(pms_load8(t->up + i), len - i);
 }
 
 gboolean
@@ -136,8 +153,7 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
          * that place and has that name, so a freed set cannot fool it. */
         static _Thread_local struct { const PmsModelSet *set; const PmsModel *m; guint idx; } last;
         if (last.set == set && last.idx < pms_model_set_count(set) &&
-            pms_model_set_nth(set, last.idx) == last.m &&
-            g_ascii_strncasecmp(last.m->name, s, t->pmu_len) == 0 && last.m->name[t->pmu_len] == '\0') {
+            pms_model_set_nth(set, last.idx) == last.m && same_name(last.m, t)) {
             m = last.m;
         } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
             for (guint i = 0; i < pms_model_set_count(set); i++)
@@ -162,6 +178,7 @@ pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError 
 
     r->tok = t;
     r->user_umasks = 0;
+    r->thrice = 0;
     r->mod_set = 0;
     r->model = m;
     r->prep = pms_prepared_get(m);
@@ -174,8 +191,10 @@ pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError 
         pms_enc_fail(error, PMS_ERR_NOTFOUND, t->ev_off + 1, "missing event name after '%s::'", m->name);
         return FALSE;
     }
-    gint ei = pms_nameidx_find(&r->prep->event_idx, s + t->ev_off, t->ev_len);
+    gint ei = pms_tok_find(&r->prep->event_idx, t, t->ev_off, t->ev_len);
     if (ei < 0) {
+        if (!error)
+            return FALSE;
         pms_enc_fail(error, PMS_ERR_NOTFOUND, t->ev_off + 1, "unknown event '%s' for PMU %s",
                      pms_enc_quote_buf(q, s + t->ev_off, t->ev_len), m->name);
         return FALSE;
@@ -207,17 +226,18 @@ pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError 
             pms_enc_fail(error, PMS_ERR_ATTR, col, a->len ? "attribute without a name" : "empty attribute (stray ':')");
             return FALSE;
         }
-        gint ui = pms_nameidx_find(&pe->umask_idx, s + a->off, nlen);
+        gint ui = pms_tok_find(&pe->umask_idx, t, a->off, nlen);
         if (ui >= 0 && a->eq < 0) {
             if (!(r->user_umasks & (G_GUINT64_CONSTANT(1) << ui))) {
                 r->umask_col[ui] = col;
                 r->umask_count[ui] = 0;
             }
-            r->umask_count[ui]++;   /* at most 64 attributes: no overflow */
+            if (++r->umask_count[ui] == 3)   /* at most 64 attributes: no overflow */
+                r->thrice |= G_GUINT64_CONSTANT(1) << ui;
             r->user_umasks |= G_GUINT64_CONSTANT(1) << ui;
             continue;
         }
-        gint mi = pms_nameidx_find(&r->prep->mod_idx, s + a->off, nlen);
+        gint mi = pms_tok_find(&r->prep->mod_idx, t, a->off, nlen);
         if (mi >= 0 && (guint)mi < r->prep->n_mods && pms_mod_allowed(ev, &r->prep->mods[mi])) {
             if (!parse_mod(r, a, mi, &vals[nm], error))
                 return FALSE;

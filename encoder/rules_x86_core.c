@@ -58,7 +58,7 @@ check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twic
             continue;
         if (!(in & (in - 1))) {
             guint i = pms_lsb(in);
-            if (!twice[i])
+            if (!twice || !twice[i])
                 continue;
             pms_enc_fail(error, PMS_ERR_FEATCOMB, r->umask_col[i],
                          "unit mask %s repeated: libpfm4 4.13 reads a third mention as a second unit mask, "
@@ -237,57 +237,67 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     /* 2. unit-mask combinations, on the set with aliases expanded (an alias
      * and what it stands for are the same thing) */
     PmsResolved x;   /* only the fields the checks read; umask_col only for set bits */
-    x.model = r->model;
-    x.prep = r->prep;
-    x.event = r->event;
-    x.tok = r->tok;
-    x.user_umasks = 0;
+    const PmsResolved *xr = &x;
     guint8 names[PMS_ENC_MAX_UMASKS];  /* distinct names reaching it, for set bits */
     guint8 direct[PMS_ENC_MAX_UMASKS]; /* mentions by its own name or a plain alias */
     guint8 twice[PMS_ENC_MAX_UMASKS];  /* libpfm4 keeps two copies of it */
-    for (guint64 u = r->user_umasks; u; u &= u - 1) {
-        guint i = pms_lsb(u);
-        gboolean alias = pe->equiv && pe->equiv[i];
-        guint64 e = alias ? pe->equiv[i] : BIT(i);
-        for (guint64 v = e; v; v &= v - 1) {
-            guint k = pms_lsb(v);
-            if (!(x.user_umasks & BIT(k))) {
-                x.umask_col[k] = r->umask_col[i];
-                names[k] = direct[k] = twice[k] = 0;
-            } else if (r->umask_col[i] < x.umask_col[k]) {
-                x.umask_col[k] = r->umask_col[i];
+    const guint8 *twice_p = twice;
+    if (!aliases && !r->thrice) {
+        /* The usual string: no alias, nothing named three times.  The
+         * expanded set is the user's, and no unit mask stays twice. */
+        xr = r;
+        twice_p = NULL;
+    } else {
+        x.model = r->model;
+        x.prep = r->prep;
+        x.event = r->event;
+        x.tok = r->tok;
+        x.user_umasks = 0;
+        for (guint64 u = r->user_umasks; u; u &= u - 1) {
+            guint i = pms_lsb(u);
+            gboolean alias = pe->equiv && pe->equiv[i];
+            guint64 e = alias ? pe->equiv[i] : BIT(i);
+            for (guint64 v = e; v; v &= v - 1) {
+                guint k = pms_lsb(v);
+                if (!(x.user_umasks & BIT(k))) {
+                    x.umask_col[k] = r->umask_col[i];
+                    names[k] = direct[k] = twice[k] = 0;
+                } else if (r->umask_col[i] < x.umask_col[k]) {
+                    x.umask_col[k] = r->umask_col[i];
+                }
+                names[k]++;
+                x.user_umasks |= BIT(k);
             }
-            names[k]++;
-            x.user_umasks |= BIT(k);
+            /* libpfm4 substitutes an alias in place: one that sets modifiers
+             * interleaves them and escapes the duplicate bug; a plain one acts
+             * like its unit masks named there, the last of them adjacent */
+            if (!alias || !(pe->equiv_mods & BIT(i))) {
+                guint k = pms_msb(e);
+                direct[k] = (guint8)MIN(direct[k] + r->umask_count[i], 64);
+            }
         }
-        /* libpfm4 substitutes an alias in place: one that sets modifiers
-         * interleaves them and escapes the duplicate bug; a plain one acts
-         * like its unit masks named there, the last of them adjacent */
-        if (!alias || !(pe->equiv_mods & BIT(i))) {
-            guint k = pms_msb(e);
-            direct[k] = (guint8)MIN(direct[k] + r->umask_count[i], 64);
+        for (guint64 v = x.user_umasks; v; v &= v - 1) {
+            guint k = pms_lsb(v);
+            twice[k] = names[k] >= 3 || direct[k] >= 3;
         }
     }
-    for (guint64 v = x.user_umasks; v; v &= v - 1) {
-        guint k = pms_lsb(v);
-        twice[k] = names[k] >= 3 || direct[k] >= 3;
-    }
-    if (!check_exclusive(&x, pe, twice, error))
+    if (!check_exclusive(xr, pe, twice_p, error))
         return FALSE;
+    const guint64 xumasks = xr->user_umasks;
     guint64 skip = 0;   /* groups exempt from defaults and requirement */
     if (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)) {
-        if (!glm_offcore(&x, pe, &skip, error))
+        if (!glm_offcore(xr, pe, &skip, error))
             return FALSE;
-    } else if (x.user_umasks & pe->override_mask) {
+    } else if (xumasks & pe->override_mask) {
         /* An overriding umask stands for the whole response part. */
-        guint og = ev->umasks[pms_lsb(x.user_umasks & pe->override_mask)].group;
+        guint og = ev->umasks[pms_lsb(xumasks & pe->override_mask)].group;
         for (guint g = 1; g < pe->n_groups; g++)
             if (g != og)
                 skip |= pe->group_mask[g];
     }
 
     /* 3. defaults, then required groups */
-    guint64 sel = x.user_umasks;
+    guint64 sel = xumasks;
     guint64 dflt = 0;
     for (guint g = 0; g < pe->n_groups; g++) {
         guint64 gm = pe->group_mask[g];
@@ -313,7 +323,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
     out->selected = sel;
     /* fstr lists an alias the user named by what it stands for, defaults by name */
-    out->printed = x.user_umasks | dflt;
+    out->printed = xumasks | dflt;
 
     /* libpfm4 prints ldlat=0 on the load-latency event's other unit masks;
      * ldlat=0 is accepted there (meaning "none") so that string re-encodes */
@@ -324,11 +334,12 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
                           !wants_ldlat && (ev->flags & PMS_EVENT_LDLAT);
 
     /* 4. modifier ranges */
-    for (guint j = 0; j < p->n_mods; j++) {
+    for (guint32 given_set = r->mod_set; given_set; given_set &= given_set - 1) {
+        guint j = pms_lsb(given_set);
         const PmsModifier *mod = p->mods[j].mod;
         if (ldlat_none && (gint)j == li)
             continue;
-        if ((r->mod_set & (1u << j)) && (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max)) {
+        if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
             pms_enc_fail(error, PMS_ERR_ATTR_VAL, r->mod_vcol[j],
                          "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
                          r->mod_val[j], mod->name, mod->min, mod->max);
@@ -407,25 +418,22 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     /* libpfm4 always sets EN and INT in the event-select value it returns */
     evtsel = pms_fset(&p->en, evtsel, 1);
     evtsel = pms_fset(&p->intr, evtsel, 1);
-    for (guint j = 0; j < p->n_mods; j++) {
-        const PmsPrepMod *pm = &p->mods[j];
-        if (pm->role == PMS_ROLE_LDLAT || !pm->in_evtsel || !pm->field)
-            continue;
-        evtsel = pms_fset(pm->field, evtsel, out->mod_val[j]);
+    for (guint32 ms = p->evtsel_mods; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        guint64 fm = p->evtsel_mod_mask[j];
+        guint sh = p->mods[j].field->shift;
+        evtsel = (evtsel & ~(fm << sh)) | ((out->mod_val[j] & fm) << sh);
     }
     /* forced values for modifiers the model does not expose (t on a model without it) */
-    for (guint64 u = sel; u; u &= u - 1) {
+    for (guint64 u = tix < 0 ? sel : 0; u; u &= u - 1) {
         const PmsUmask *um = &ev->umasks[pms_lsb(u)];
-        if (um->any > 0 && tix < 0)
+        if (um->any > 0)
             evtsel = pms_fset(&p->any, evtsel, 1);
     }
 
-    out->mod_print = 0;
-    for (guint j = 0; j < p->n_mods; j++)
-        /* libpfm4 prints ldlat on every unit mask of the load-latency event
-         * (0 where it does not apply) and nowhere else */
-        if (pms_mod_allowed(ev, &p->mods[j]))
-            out->mod_print |= 1u << j;
+    /* libpfm4 prints ldlat on every unit mask of the load-latency event
+     * (0 where it does not apply) and nowhere else (pms_mod_allowed) */
+    out->mod_print = pe->allowed_mods;
 
     out->n_codes = 0;
     out->n_regs = 0;

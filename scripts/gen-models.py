@@ -5,8 +5,9 @@ Inputs (read only here; the outputs are committed so the project never needs the
   * Debian's libpfm4 4.13, through scripts/pfm-dump.c (compiled and run by this
     script, LIBPFM_ENCODE_INACTIVE=1): event and unit-mask names, codes,
     defaults, aliases (equiv), and probe encodings of every event alone, with
-    each unit mask and with each pair of unit masks.  From the probes we derive
-    the unit-mask groups, exclusivity and forced modifiers (c/i/e/t).
+    each unit mask, with each unit mask named three times and with each pair
+    of unit masks.  From the probes we derive the unit-mask groups,
+    exclusivity (excl) and forced modifiers (c/i/e/t).
   * Intel's event JSON (/work/shared/reference/intel-perfmon): the counters
     each event may use, and a cross-check of the codes.
   * Register facts (addresses, layouts, writable bits) are written below from
@@ -73,6 +74,7 @@ CORRECTIONS = {
 PFM_ATTR_UMASK = 1
 
 report = []  # lines for the generator report (differences, oddities)
+NCOMBO_COUNT = {}  # pmu -> unit masks libpfm4 refuses to combine (excl or exclusive group)
 
 
 def note(pmu, msg):
@@ -409,7 +411,12 @@ def derive_event(pmu, ev, intel, fixed_map):
         if gname[n] not in order:
             order.append(gname[n])
 
-    # exclusivity from the pair probes (FEATCOMB within a group)
+    # exclusivity.  libpfm4 marks single unit masks "no combination": such a
+    # umask refuses any other umask of its group (in either order), the others
+    # combine freely.  The triple probe U:U:U shows the flag directly (libpfm4
+    # keeps a thrice-named umask twice, see pfm-dump.c), also in a group of
+    # one; the pair probes are the fallback for a umask that cannot be
+    # encoded alone, and the cross-check below.
     conflict = {}
     for i, a in enumerate(names):
         for b in names[i + 1:]:
@@ -420,15 +427,30 @@ def derive_event(pmu, ev, intel, fixed_map):
     # Aliases (equiv) are expanded before libpfm4 applies its rules, so only
     # real unit masks take part in the exclusivity analysis.
     alias = {u["name"] for u in ums if u["equiv"]}
+    ncombo = set()
+    for n in names:
+        if n in alias:
+            continue
+        three = ev["probes"].get("%s:%s:%s" % (n, n, n))
+        if probe(ev, n)[0] == PFM_SUCCESS and three is not None:
+            if three[0] == PFM_ERR_FEATCOMB:
+                ncombo.add(n)
+            elif three[0] != PFM_SUCCESS:
+                note(pmu, "%s:%s named three times: libpfm4 error %d" % (name, n, three[0]))
+        else:
+            members = [m for m in names if gname[m] == gname[n] and m != n and m not in alias]
+            if members and all(m in conflict.get(n, ()) for m in members):
+                ncombo.add(n)
+                note(pmu, "%s:%s does not encode alone; excl from its pair probes" % (name, n))
     groups = []
     excl = set()
     for g in order:
         members = [n for n in names if gname[n] == g and n not in alias]
-        others = lambda n: [m for m in members if m != n]
-        ex = [n for n in members if others(n) and all(m in conflict.get(n, ()) for m in others(n))]
-        exclusive = len(members) > 1 and len(ex) == len(members)
+        # a group whose every umask refuses the others is written 'exclusive'
+        # (same meaning to the encoder, one word instead of one per umask)
+        exclusive = len(members) > 1 and all(n in ncombo for n in members)
         if not exclusive:
-            excl.update(ex)
+            excl.update(n for n in members if n in ncombo)
         # a group is required unless an umask of another group encodes alone
         # without any member of this group (libpfm4 then needs no default)
         required = True
@@ -438,21 +460,41 @@ def derive_event(pmu, ev, intel, fixed_map):
                 if gname[n] != g and probe(ev, n)[0] == PFM_SUCCESS:
                     required = False
         groups.append({"name": g, "required": required, "exclusive": exclusive})
-    # consistency: every same-group conflict is explained by the flags
-    for a in names:
-        for b in conflict.get(a, ()):
-            if gname[a] == gname[b] and a not in alias and b not in alias:
-                grp = next(x for x in groups if x["name"] == gname[a])
-                if not (grp["exclusive"] or a in excl or b in excl):
-                    note(pmu, "%s: %s and %s conflict in libpfm4 without an excl flag" % (name, a, b))
+    # cross-check: a same-group pair conflicts in libpfm4 exactly when one of
+    # the two is 'no combination' (glm offcore has rules of its own, which the
+    # encoder implements from the documents: reported, not flagged)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if gname[a] != gname[b] or a in alias or b in alias:
+                continue
+            r = probe(ev, a, b)
+            if r is None:
+                continue
+            refused = r[0] == PFM_ERR_FEATCOMB
+            if refused != (a in ncombo or b in ncombo):
+                note(pmu, "%s: %s with %s: libpfm4 %s, the excl flags say %s%s"
+                     % (name, a, b, "refuses" if refused else "accepts",
+                        "refuse" if not refused else "accept",
+                        " (glm offcore rule, enforced by the encoder)" if offcore and pmu == "glm" else ""))
+    # report the flags that are not simply "the whole group is exclusive"
+    for g in groups:
+        if not g["exclusive"]:
+            flagged = [n for n in names if gname[n] == g["name"] and n in excl]
+            if flagged:
+                note(pmu, "%s: excl (refuses the rest of its group%s; U:U:U probe): %s"
+                     % (name, " " + g["name"] if g["name"] else "", " ".join(flagged)))
+    NCOMBO_COUNT[pmu] = NCOMBO_COUNT.get(pmu, 0) + len(ncombo)
 
-    # glm offcore: ANY_RESPONSE and OUTSTANDING drop the other response groups
+    # glm offcore: rules the probes cannot show, from libpfm_intel_glm(3) and
+    # SDM Table 18-22 (hence names, not probes): ANY_RESPONSE and OUTSTANDING
+    # replace the supplier/snoop part, so selecting either drops the other
+    # response groups' requirement and defaults ('override'); without them
+    # the snoop part is required.  Which supplier umasks combine is derived
+    # like everywhere else (ANY_RESPONSE refuses L2_HIT in libpfm4 too).
     override = set()
     if offcore and pmu == "glm":
-        override = {"ANY_RESPONSE", "OUTSTANDING"}
+        override = {"ANY_RESPONSE", "OUTSTANDING"} & set(names)
         for g in groups:
-            if g["name"] == "supplier":
-                g["exclusive"] = True
             if g["name"] == "snoop":
                 g["required"] = True
 
@@ -536,7 +578,13 @@ def derive_event(pmu, ev, intel, fixed_map):
         fixed, out["counters"] = 0x4, 0
         out["flags"].append("fixed_only")
     out["fixed"] = fixed
-    out["match"] = "exact" if (any(g["exclusive"] for g in groups) or excl) else "bits"
+    # Unit masks that are alternatives (a group of two or more where some
+    # refuse the others) are whole values, not independent bits; a lone
+    # no-combination umask says nothing about its bits.
+    alts = any(g["exclusive"] or (sum(1 for n in names if gname[n] == g["name"] and n not in alias) > 1
+                                  and any(n in excl for n in names if gname[n] == g["name"]))
+               for g in groups)
+    out["match"] = "exact" if alts else "bits"
     return out
 
 
@@ -722,6 +770,8 @@ def main():
     for pmu in PMUS:
         intel = load_intel(args.reference, pmu)
         n_ev, n_um = write_model(pmu, dump, intel, args.out)
+        note(pmu, "%d of %d unit masks refuse the rest of their group (excl or an exclusive group)"
+             % (NCOMBO_COUNT.get(pmu, 0), n_um))
         print("%s: %d events, %d unit masks" % (pmu, n_ev, n_um))
     if args.report != "-":
         with open(args.report, "w") as f:

@@ -5,8 +5,12 @@
  * For every event: its code, its unit masks (name, code, default flag), its
  * modifiers in the order libpfm4 lists them, and "probes": the result of
  * encoding the event alone, with each unit mask, and with each pair of unit
- * masks (return code, codes[], fstr).  The generator derives groups,
- * exclusivity and forced modifiers from the probes.
+ * masks (return code, codes[], fstr), and each unit mask named three times
+ * ("U:U:U").  The generator derives groups, exclusivity and forced modifiers
+ * from the probes.  The triple probe is what reveals libpfm4's per-umask
+ * "no combination" flag: its duplicate removal leaves a thrice-named unit
+ * mask twice, so U:U:U fails with PFM_ERR_FEATCOMB exactly when U refuses
+ * any other unit mask of its group, even in a group of one.
  *
  * usage: LIBPFM_ENCODE_INACTIVE=1 pfm-dump PMU... > dump.json */
 #include <stdio.h>
@@ -15,20 +19,26 @@
 #include <perfmon/pfmlib.h>
 
 static void
-probe(const char *pmu, const char *ev, const char *a, const char *b, int *first)
+probe(const char *pmu, const char *ev, const char *a, const char *b, int triple, int *first)
 {
-    char str[512];
+    char str[1024];
     pfm_pmu_encode_arg_t e;
     char *fstr = NULL;
     int ret, i;
 
-    snprintf(str, sizeof str, "%s::%s%s%s%s%s", pmu, ev, a ? ":" : "", a ? a : "",
-             b ? ":" : "", b ? b : "");
+    if (triple)
+        snprintf(str, sizeof str, "%s::%s:%s:%s:%s", pmu, ev, a, a, a);
+    else
+        snprintf(str, sizeof str, "%s::%s%s%s%s%s", pmu, ev, a ? ":" : "", a ? a : "",
+                 b ? ":" : "", b ? b : "");
     memset(&e, 0, sizeof e);
     e.fstr = &fstr;
     ret = pfm_get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE, &e);
-    printf("%s\n        \"%s%s%s\": [%d, [", *first ? "" : ",", a ? a : "", b ? ":" : "",
-           b ? b : "", ret);
+    if (triple)
+        printf("%s\n        \"%s:%s:%s\": [%d, [", *first ? "" : ",", a, a, a, ret);
+    else
+        printf("%s\n        \"%s%s%s\": [%d, [", *first ? "" : ",", a ? a : "", b ? ":" : "",
+               b ? b : "", ret);
     *first = 0;
     for (i = 0; ret == PFM_SUCCESS && i < e.count; i++)
         printf("%s\"0x%llx\"", i ? ", " : "", (unsigned long long)e.codes[i]);
@@ -84,12 +94,14 @@ dump_pmu(const char *name)
                 umasks[nu++] = ai.name;
         }
         printf("],\n   \"probes\": {");
-        probe(name, info.name, NULL, NULL, &first);
+        probe(name, info.name, NULL, NULL, 0, &first);
         for (a = 0; a < nu; a++)
-            probe(name, info.name, umasks[a], NULL, &first);
+            probe(name, info.name, umasks[a], NULL, 0, &first);
+        for (a = 0; a < nu; a++)
+            probe(name, info.name, umasks[a], NULL, 1, &first);
         for (a = 0; a < nu; a++)
             for (b = a + 1; b < nu; b++)
-                probe(name, info.name, umasks[a], umasks[b], &first);
+                probe(name, info.name, umasks[a], umasks[b], 0, &first);
         printf("}}");
     }
     printf("]}");
