@@ -118,11 +118,13 @@ typedef struct {
     guint8 group_kind[PMS_ENC_MAX_GROUPS];
     guint n_groups;
     guint64 default_mask, excl_mask, override_mask, ldlat_mask;
+    guint64 grouped_default;   /* defaults of groups 0 .. n_groups-1 */
+    guint32 required_groups;   /* bit g: group g is required and has unit masks */
     guint64 *equiv;            /* per umask: the umasks its libpfm4 alias names, 0 if none */
     guint64 equiv_mods;        /* umasks whose alias also sets modifiers ("ANY:c=1:i=1") */
     guint64 forced_mask;       /* umasks that hard-wire a modifier */
     PmsNameIdx umask_idx;      /* unit-mask names */
-    /* fstr pieces, each zero-padded to whole words (fstr.c copies words):
+    /* fstr pieces, each followed by PMS_FSTR_SLACK readable zero bytes:
      * "glm::INST_RETIRED" and ":ANY_P" per unit mask */
     char *fstr_head;
     guint head_len;
@@ -130,7 +132,12 @@ typedef struct {
     guint32 *umask_piece;      /* offset of unit mask i's piece in fstr_umasks */
     guint16 *umask_len;        /* its length, ':' included */
     guint32 allowed_mods;      /* bit j: the event takes modifier j (fstr prints it) */
-    guint mods_len;            /* bytes of the allowed ":mod=" pieces, values excluded */
+    /* ":k=1:u=1:e=0:i=0:c=0", the allowed modifiers with their values when
+     * none is named or forced (k and u 1, others 0); the digit of modifier j
+     * is at mod_digit[j] (fstr.c patches them for other one-digit values) */
+    char *fstr_mods;
+    guint mods_tlen;           /* its length */
+    guint8 mod_digit[PMS_ENC_MAX_MODS];
     const PmsRegister *extra;  /* ev->extra_reg resolved */
     gboolean unsupported;      /* more groups or umasks than tracked */
 } PmsPrepEvent;
@@ -150,6 +157,11 @@ typedef struct {
     guint fstr_mod_len[PMS_ENC_MAX_MODS];
     guint32 evtsel_mods;                /* bit j: modifier j has a field in the evtsel (not ldlat) */
     guint64 evtsel_mod_mask[PMS_ENC_MAX_MODS]; /* that field's mask, unshifted */
+    /* The evtsel bits every encoding computes, done once: the modifier
+     * fields with no modifier given (k=1 u=1, others 0) and EN|INT. */
+    guint64 mods_clear, mods_default;   /* fields of evtsel_mods; their default values */
+    guint64 en_int_clear, en_int;       /* EN and INT fields; both set */
+    guint64 event_fmask, umask_fmask;   /* event and umask field masks, unshifted */
     char *uname;                        /* model name upper-cased, zero-padded words */
     guint name_len;
     PmsPrepEvent *events;               /* parallel to model->events */
@@ -190,6 +202,8 @@ typedef struct {
     guint64 printed;         /* umasks fstr lists (aliases expanded) */
     guint64 mod_val[PMS_ENC_MAX_MODS]; /* final value of every modifier */
     guint32 mod_print;       /* bit j: fstr prints modifier j */
+    guint32 mod_big;         /* bit j: printed, and its value has two digits or more */
+    gboolean mod_default;    /* no modifier named or forced: k=1 u=1, others 0 */
     guint64 codes[4];
     guint n_codes;
     const PmsRegister *regs[4];  /* register each write goes to */
@@ -203,9 +217,11 @@ G_GNUC_INTERNAL gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *ou
 
 /* ---- fstr.c ---- */
 
+/* Bytes past its end an fstr piece may be read, and the buffer it is
+ * written to written: pieces are copied 32 bytes at a time. */
+#define PMS_FSTR_SLACK 32
 /* Length of the fstr, then the fstr itself written at dst, which must have
- * room for that length + 8 (pieces are copied a word at a time); returns
- * the end (no NUL written). */
+ * room for that length + PMS_FSTR_SLACK; returns the end (no NUL written). */
 G_GNUC_INTERNAL gsize pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out);
 G_GNUC_INTERNAL char *pms_fstr_write(char *dst, const PmsResolved *r, const PmsRuleOut *out);
 /* Append the fstr to s (decode). */

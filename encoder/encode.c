@@ -19,7 +19,8 @@ pms_encode(const PmsModelSet *models, const char *str, GError **error)
     PmsResolved r;
     if (!pms_resolve(models, &t, &r, error))
         return NULL;
-    PmsRuleFn rules = pms_rules_for(r.model->arch);
+    /* the x86 core rules without the dispatch call: the common case */
+    PmsRuleFn rules = r.model->arch == PMS_ARCH_X86_CORE ? pms_rules_x86_core : pms_rules_for(r.model->arch);
     if (!rules) {
         pms_enc_fail(error, PMS_ERR_NOTSUPP, 1, "no encoding rules yet for PMU %s (architecture %s)",
                      r.model->name, pms_arch_name(r.model->arch));
@@ -33,8 +34,8 @@ pms_encode(const PmsModelSet *models, const char *str, GError **error)
     gsize flen = pms_fstr_len(&r, &out);
     gsize head = sizeof(PmsEncoding);
     gsize wsize = out.n_regs * sizeof(PmsRegWrite);
-    /* + 8: the fstr pieces are copied a word at a time */
-    PmsEncoding *enc = g_malloc(head + wsize + flen + 1 + 8);
+    /* the fstr pieces are copied in blocks that may overshoot its end */
+    PmsEncoding *enc = g_malloc(head + wsize + flen + 1 + PMS_FSTR_SLACK);
     enc->model = r.model;
     enc->event = r.event;
     enc->n_codes = out.n_codes;

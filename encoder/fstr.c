@@ -6,7 +6,7 @@
  *
  * Built for every encoding, so it is assembled from pieces prepared per
  * model (prepared.c: "glm::INST_RETIRED", ":ANY_P", ":k="), each zero-padded
- * to whole words and copied a word at a time into a buffer with 8 spare
+ * and copied in 32-byte blocks into a buffer with PMS_FSTR_SLACK spare
  * bytes; the length is known before, so the result is allocated once. */
 #include <string.h>
 #include "enc_internal.h"
@@ -17,10 +17,19 @@ store8(char *p, guint64 w)
     memcpy(p, &w, 8);
 }
 
-/* Copy len bytes of a padded piece; may write up to 7 bytes past them. */
+/* Copy len bytes of a padded piece; may write up to PMS_FSTR_SLACK bytes
+ * past them.  Most pieces are short: one fixed-size copy, no loop whose trip
+ * count the branch predictor would have to guess. */
 static inline char *
 put(char *d, const char *piece, gsize len)
 {
+    if (G_LIKELY(len <= 32)) {
+        store8(d, pms_load8(piece));
+        store8(d + 8, pms_load8(piece + 8));
+        store8(d + 16, pms_load8(piece + 16));
+        store8(d + 24, pms_load8(piece + 24));
+        return d + len;
+    }
     for (gsize i = 0; i < len; i += 8)
         store8(d + i, pms_load8(piece + i));
     return d + len;
@@ -45,9 +54,9 @@ pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
     for (guint64 u = out->printed; u; u &= u - 1)
         n += pe->umask_len[pms_lsb(u)];
     if (out->mod_print == pe->allowed_mods) {
-        n += pe->mods_len;
-        for (guint32 j = out->mod_print; j; j &= j - 1)
-            n += digits(out->mod_val[pms_lsb(j)]);
+        n += pe->mods_tlen;
+        for (guint32 j = out->mod_big; j; j &= j - 1)
+            n += digits(out->mod_val[pms_lsb(j)]) - 1;
         return n;
     }
     for (guint32 j = out->mod_print; j; j &= j - 1)
@@ -64,6 +73,16 @@ pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
     for (guint64 u = out->printed; u; u &= u - 1) {
         guint i = pms_lsb(u);
         d = put(d, pe->fstr_umasks + pe->umask_piece[i], pe->umask_len[i]);
+    }
+    if (out->mod_print == pe->allowed_mods && !out->mod_big) {
+        /* one-digit values: the event's template with its digits set */
+        guint tlen = pe->mods_tlen;
+        put(d, pe->fstr_mods, tlen);
+        for (guint32 m = out->mod_default ? 0 : out->mod_print; m; m &= m - 1) {
+            guint j = pms_lsb(m);
+            d[pe->mod_digit[j]] = (char)('0' + out->mod_val[j]);
+        }
+        return d + tlen;
     }
     for (guint32 m = out->mod_print; m; m &= m - 1) {
         guint j = pms_lsb(m);
@@ -87,7 +106,7 @@ void
 pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out)
 {
     gsize at = s->len, n = pms_fstr_len(r, out);
-    g_string_set_size(s, at + n + 8);
+    g_string_set_size(s, at + n + PMS_FSTR_SLACK);
     pms_fstr_write(s->str + at, r, out);
     g_string_truncate(s, at + n);
 }

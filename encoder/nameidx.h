@@ -46,29 +46,37 @@ pms_word_head(guint64 w, gsize n)
     return n >= 8 ? w : w & ((G_GUINT64_CONSTANT(1) << (n * 8)) - 1);
 }
 
-/* ASCII a-z to A-Z in eight bytes at once; other bytes (also >= 0x80) kept.
- * Per byte h = b & 0x7f: h + 0x1f reaches bit 7 iff h >= 'a', h + 0x05 iff
- * h > 'z'; no sum carries into the next byte. */
-static inline guint64
-pms_fold8(guint64 x)
-{
-    const guint64 ones = G_GUINT64_CONSTANT(0x0101010101010101);
-    const guint64 high = ones * 0x80;
-    guint64 h = x & ~high;
-    guint64 lower = (h + ones * 0x1f) & ~(h + ones * 0x05) & ~x & high;
-    return x - (lower >> 2);
-}
 
+/* Hash of the first and the last word of the name and its length: two
+ * multiplies whatever the length, no loop.  Names that share both ends and
+ * the length collide; the probe's comparison sorts them out. */
 static inline guint32
 pms_name_hash(const char *p, gsize len)
 {
-    guint64 h = (guint64)len * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15);
-    gsize i = 0;
-    for (; i + 8 <= len; i += 8)
-        h = ((h << 7 | h >> 57) ^ pms_load8(p + i)) * G_GUINT64_CONSTANT(0xff51afd7ed558ccd);
-    if (i < len)
-        h = ((h << 7 | h >> 57) ^ pms_word_head(pms_load8(p + i), len - i)) * G_GUINT64_CONSTANT(0xff51afd7ed558ccd);
-    return (guint32)(h ^ (h >> 29));
+    guint64 first, last;
+    if (len >= 8) {
+        first = pms_load8(p);
+        last = pms_load8(p + len - 8);
+    } else {
+        first = pms_word_head(pms_load8(p), len);
+        last = 0;
+    }
+    guint64 h = (first * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) ^
+                ((last + len) * G_GUINT64_CONSTANT(0xff51afd7ed558ccd));
+    return (guint32)(h ^ (h >> 31));
+}
+
+/* Whether len bytes at p equal the padded key k (both readable 8 bytes on). */
+static inline gboolean
+pms_name_eq(const char *k, const char *p, gsize len)
+{
+    if (len < 8)
+        return pms_load8(k) == pms_word_head(pms_load8(p), len);
+    for (gsize i = 0; i + 8 < len; i += 8)
+        if (pms_load8(k + i) != pms_load8(p + i))
+            return FALSE;
+    /* the last word, overlapping the one before: no mask needed */
+    return pms_load8(k + len - 8) == pms_load8(p + len - 8);
 }
 
 /* Index of the name, -1 when absent.  p: upper case, 8 readable bytes past
@@ -83,14 +91,7 @@ pms_nameidx_find(const PmsNameIdx *ix, const char *p, gsize len)
         const PmsNameSlot *s = &ix->slots[j];
         if (!s->key)
             return -1;
-        if (s->hash != h || s->len != len)
-            continue;
-        gsize i = 0;
-        while (i + 8 <= len && pms_load8(s->key + i) == pms_load8(p + i))
-            i += 8;
-        if (i + 8 <= len)
-            continue;
-        if (i == len || pms_load8(s->key + i) == pms_word_head(pms_load8(p + i), len - i))
+        if (s->hash == h && s->len == len && pms_name_eq(s->key, p, len))
             return (gint)s->idx;
     }
 }

@@ -27,15 +27,21 @@ static const struct { const char *name; PmsModRole role; } roles[] = {
 };
 
 /* A copy of the first len bytes of p (upper-cased when asked), zero-padded
- * to whole words plus one spare word: fstr.c and the name comparisons read
- * these a word at a time. */
+ * to whole words plus PMS_FSTR_SLACK bytes: fstr.c and the name comparisons
+ * read these a word or 32 bytes at a time. */
 static char *
 padded(const char *p, gsize len, gboolean upper)
 {
-    char *c = g_malloc0((len / 8 + 2) * 8);
+    char *c = g_malloc0((len / 8 + 1) * 8 + PMS_FSTR_SLACK);
     for (gsize i = 0; i < len; i++)
         c[i] = upper ? g_ascii_toupper(p[i]) : p[i];
     return c;
+}
+
+static guint64
+field_mask(const PmsField *f)
+{
+    return f->width >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << f->width) - 1;
 }
 
 static const PmsLayout *
@@ -60,6 +66,7 @@ prepared_free(gpointer p)
         g_free(pp->events[i].umask_piece);
         g_free(pp->events[i].fstr_umasks);
         g_free(pp->events[i].fstr_head);
+        g_free(pp->events[i].fstr_mods);
         pms_nameidx_clear(&pp->events[i].umask_idx);
     }
     pms_nameidx_clear(&pp->event_idx);
@@ -112,11 +119,19 @@ prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPr
     g_autofree char *head = g_strconcat(m->name, "::", ev->equiv ? ev->equiv : ev->name, NULL);
     pe->head_len = (guint)strlen(head);
     pe->fstr_head = padded(head, pe->head_len, FALSE);
+    GString *tmpl = g_string_new(NULL);
     for (guint j = 0; j < p->n_mods; j++)
         if (pms_mod_allowed(ev, &p->mods[j])) {
             pe->allowed_mods |= 1u << j;
-            pe->mods_len += p->fstr_mod_len[j];
+            g_string_append_len(tmpl, p->fstr_mod[j], p->fstr_mod_len[j]);
+            pe->mod_digit[j] = (guint8)MIN(tmpl->len, G_MAXUINT8);
+            /* the privilege default of rules_x86_core.c */
+            gboolean on = p->mods[j].role == PMS_ROLE_K || p->mods[j].role == PMS_ROLE_U;
+            g_string_append_c(tmpl, on ? '1' : '0');
         }
+    pe->fstr_mods = padded(tmpl->str, tmpl->len, FALSE);
+    pe->mods_tlen = (guint)tmpl->len;
+    g_string_free(tmpl, TRUE);
 
     if (ev->n_umasks > PMS_ENC_MAX_UMASKS || ev->n_groups > PMS_ENC_MAX_GROUPS) {
         pe->unsupported = TRUE;
@@ -144,6 +159,11 @@ prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPr
                 pe->equiv_mods |= bit;
         }
     }
+    for (guint g = 0; g < pe->n_groups; g++)
+        pe->grouped_default |= pe->group_mask[g] & pe->default_mask;
+    for (guint g = 0; g < ev->n_groups; g++)
+        if (ev->groups[g].required && pe->group_mask[g])
+            pe->required_groups |= 1u << g;
     if (ev->extra_reg)
         pe->extra = pms_model_reg_by_name(m, ev->extra_reg);
     pms_nameidx_build(&pe->umask_idx, ev->umasks, sizeof *ev->umasks, G_STRUCT_OFFSET(PmsUmask, name), ev->n_umasks);
@@ -156,7 +176,7 @@ prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPr
         pe->umask_piece[i] = (guint32)total;
         total += (pe->umask_len[i] / 8u + 1) * 8;
     }
-    pe->fstr_umasks = g_malloc0(total + 8);
+    pe->fstr_umasks = g_malloc0(total + PMS_FSTR_SLACK);
     for (guint i = 0; i < ev->n_umasks; i++) {
         pe->fstr_umasks[pe->umask_piece[i]] = ':';
         memcpy(pe->fstr_umasks + pe->umask_piece[i] + 1, ev->umasks[i].name, pe->umask_len[i] - 1u);
@@ -210,10 +230,22 @@ prepare(const PmsModel *m)
             p->pebs_ld_lat = reg ? reg : pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0);
         if (pm->role != PMS_ROLE_LDLAT && pm->in_evtsel && pm->field) {
             p->evtsel_mods |= 1u << i;
-            p->evtsel_mod_mask[i] = pm->field->width >= 64 ? G_MAXUINT64
-                                  : (G_GUINT64_CONSTANT(1) << pm->field->width) - 1;
+            p->evtsel_mod_mask[i] = field_mask(pm->field);
         }
     }
+    /* default privilege k=1 u=1 (rules_x86_core.c), every other modifier 0;
+     * fields set in modifier order as the general path does */
+    for (guint i = 0; i < p->n_mods; i++) {
+        if (!(p->evtsel_mods & (1u << i)))
+            continue;
+        gboolean on = p->mods[i].role == PMS_ROLE_K || p->mods[i].role == PMS_ROLE_U;
+        p->mods_clear |= p->evtsel_mod_mask[i] << p->mods[i].field->shift;
+        p->mods_default = pms_fset(p->mods[i].field, p->mods_default, on);
+    }
+    p->en_int = pms_fset(&p->intr, pms_fset(&p->en, 0, 1), 1);
+    p->en_int_clear = (field_mask(&p->en) << p->en.shift) | (field_mask(&p->intr) << p->intr.shift);
+    p->event_fmask = field_mask(&p->event);
+    p->umask_fmask = field_mask(&p->umask);
     p->glm_offcore = m->offcore_style && strcmp(m->offcore_style, "glm") == 0;
     for (guint i = 0; i < PMS_ENC_MAX_COUNTERS; i++)
         p->evtsel_regs[i] = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i);

@@ -29,9 +29,8 @@ parse_num(const char *p, gsize len, guint64 *out)
         gint d = g_ascii_xdigit_value(p[i]);
         if (d < 0 || (guint)d >= base)
             return FALSE;
-        if (v > (G_MAXUINT64 - (guint)d) / base)
+        if (__builtin_mul_overflow(v, (guint64)base, &v) || __builtin_add_overflow(v, (guint64)d, &v))
             return FALSE;
-        v = v * base + (guint)d;
     }
     *out = neg ? (guint64)0 - v : v;
     return TRUE;
@@ -126,19 +125,17 @@ parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError *
     return TRUE;
 }
 
+static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
+                                 PmsResolved *r, GError **error);
+
 /* Whether the PMU token names model m (upper-cased words compared). */
 static gboolean
-same_name(const PmsModel *m, const PmsTokens *t)
+same_name(const PmsPrepared *p, const PmsTokens *t)
 {
-    const PmsPrepared *p = pms_prepared_get(m);
     gsize len = t->pmu_len;
     if (len != p->name_len || len + 8 > PMS_ENC_FOLD_MAX)
         return FALSE;
-    gsize i = 0;
-    for (; i + 8 <= len; i += 8)
-        if (pms_load8(p->uname + i) != pms_load8(t->up + i))
-            return FALSE;
-    return i == len || pms_load8(p->uname + i) == pms_word_head(pms_load8(t->up + i), len - i);
+    return pms_name_eq(p->uname, t->up, len);
 }
 
 gboolean
@@ -151,15 +148,26 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
         /* Batches name the same PMU line after line: remember the last one.
          * The entry is trusted only if that model is still in this set at
          * that place and has that name, so a freed set cannot fool it. */
-        static _Thread_local struct { const PmsModelSet *set; const PmsModel *m; guint idx; } last;
+        static _Thread_local struct {
+            const PmsModelSet *set;
+            const PmsModel *m;
+            const PmsPrepared *prep;
+            guint idx;
+        } last
+#ifdef __GNUC__
+            /* one small block in the static TLS area: no __tls_get_addr call per encoding */
+            __attribute__((tls_model("initial-exec")))
+#endif
+            ;
         if (last.set == set && last.idx < pms_model_set_count(set) &&
-            pms_model_set_nth(set, last.idx) == last.m && same_name(last.m, t)) {
-            m = last.m;
+            pms_model_set_nth(set, last.idx) == last.m && same_name(last.prep, t)) {
+            return resolve_prepared(last.m, last.prep, t, r, error);
         } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
             for (guint i = 0; i < pms_model_set_count(set); i++)
                 if (pms_model_set_nth(set, i) == m) {
                     last.set = set;
                     last.m = m;
+                    last.prep = pms_prepared_get(m);
                     last.idx = i;
                     break;
                 }
@@ -173,6 +181,12 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
 gboolean
 pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError **error)
 {
+    return resolve_prepared(m, pms_prepared_get(m), t, r, error);
+}
+
+static gboolean
+resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t, PmsResolved *r, GError **error)
+{
     const char *s = t->str;
     char q[PMS_ENC_QUOTE_MAX];
 
@@ -181,7 +195,7 @@ pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError 
     r->thrice = 0;
     r->mod_set = 0;
     r->model = m;
-    r->prep = pms_prepared_get(m);
+    r->prep = prep;
     if (r->prep->error) {
         g_set_error_literal(error, PMS_ENCODE_ERROR, r->prep->error->code, r->prep->error->message);
         return FALSE;

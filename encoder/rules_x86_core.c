@@ -207,6 +207,136 @@ list_group(GString *s, const PmsEvent *ev, guint64 mask)
     }
 }
 
+/* Step 6 of the rules: register values, codes and what fstr prints, from
+ * the final unit-mask set and modifier values. */
+static void
+registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64 sel, guint32 given,
+          gboolean wants_ldlat, gint li, gint tix)
+{
+    const PmsPrepared *p = r->prep;
+    const PmsEvent *ev = r->event;
+    guint64 evtsel = 0, extra = 0;
+    guint64 umask = ev->base_umask;
+    gboolean offcore = (ev->flags & PMS_EVENT_OFFCORE) != 0;
+    guint32 code = ev->code;
+    guint64 counters = ev->counters;
+    for (guint64 u = sel; u; u &= u - 1) {
+        const PmsUmask *um = &ev->umasks[pms_lsb(u)];
+        if (offcore)
+            extra |= um->value;
+        else
+            umask |= um->value;
+        /* a unit mask may carry Intel's own event code and counter set */
+        if (um->code >= 0)
+            code = (guint32)um->code;
+        if (um->counters)
+            counters &= um->counters;
+    }
+    evtsel = (code & p->event_fmask) << p->event.shift;
+    evtsel = (evtsel & ~(p->umask_fmask << p->umask.shift)) | ((umask & p->umask_fmask) << p->umask.shift);
+    /* libpfm4 always sets EN and INT in the event-select value it returns */
+    evtsel = (evtsel & ~p->en_int_clear) | p->en_int;
+    if (!given) {
+        /* nothing named or forced: the values are the defaults prepared.c set */
+        evtsel = (evtsel & ~p->mods_clear) | p->mods_default;
+    } else {
+        for (guint32 ms = p->evtsel_mods; ms; ms &= ms - 1) {
+            guint j = pms_lsb(ms);
+            guint64 fm = p->evtsel_mod_mask[j];
+            guint sh = p->mods[j].field->shift;
+            evtsel = (evtsel & ~(fm << sh)) | ((out->mod_val[j] & fm) << sh);
+        }
+    }
+    /* forced values for modifiers the model does not expose (t on a model without it) */
+    for (guint64 u = tix < 0 ? sel : 0; u; u &= u - 1) {
+        const PmsUmask *um = &ev->umasks[pms_lsb(u)];
+        if (um->any > 0)
+            evtsel = pms_fset(&p->any, evtsel, 1);
+    }
+
+    /* libpfm4 prints ldlat on every unit mask of the load-latency event
+     * (0 where it does not apply) and nowhere else (pms_mod_allowed) */
+    out->mod_print = pe->allowed_mods;
+    out->mod_default = !given;
+    out->mod_big = 0;
+    for (guint32 ms = given & pe->allowed_mods; ms; ms &= ms - 1)
+        if (out->mod_val[pms_lsb(ms)] >= 10)
+            out->mod_big |= 1u << pms_lsb(ms);
+
+    out->n_codes = 0;
+    out->n_regs = 0;
+    out->codes[out->n_codes++] = evtsel;
+    guint ci = counters ? pms_lsb(counters) : 0;
+    const PmsRegister *sel_reg = ci < PMS_ENC_MAX_COUNTERS ? p->evtsel_regs[ci] : NULL;
+    if (!sel_reg)
+        sel_reg = p->evtsel_regs[0];
+    if (sel_reg) {
+        out->regs[out->n_regs] = sel_reg;
+        out->reg_vals[out->n_regs++] = evtsel;
+    }
+    if (offcore) {
+        out->codes[out->n_codes++] = extra;
+        if (pe->extra) {
+            out->regs[out->n_regs] = pe->extra;
+            out->reg_vals[out->n_regs++] = extra;
+        }
+    } else if (wants_ldlat && li >= 0) {
+        guint64 v = out->mod_val[li];
+        out->codes[out->n_codes++] = v;
+        const PmsRegister *lr = pe->extra ? pe->extra : p->pebs_ld_lat;
+        if (lr) {
+            out->regs[out->n_regs] = lr;
+            out->reg_vals[out->n_regs++] = p->mods[li].field ? pms_fset(p->mods[li].field, 0, v) : v;
+        }
+    }
+}
+
+/* The usual string in a few ORs: at most one unit mask (named at most
+ * twice), no alias, no modifier, no unit mask that forces one, no glm
+ * offcore or overriding unit mask, no load-latency threshold to check.
+ * What the general path below would compute for it, without its loops.
+ * FALSE when the string is not such a case or breaks a rule: the general
+ * path then decides and words the error. */
+static gboolean
+rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
+{
+    const PmsPrepared *p = r->prep;
+    const PmsEvent *ev = r->event;
+    guint64 u = r->user_umasks;
+    if (r->mod_set || r->thrice || (u & (u - 1)) || (u & pe->override_mask) ||
+        (pe->equiv && u && pe->equiv[pms_lsb(u)]) ||
+        (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
+        return FALSE;
+    /* defaults of every group but the named unit mask's (groups are disjoint) */
+    guint64 dflt = pe->grouped_default;
+    if (u) {
+        guint g = ev->umasks[pms_lsb(u)].group;
+        if (g < pe->n_groups)
+            dflt &= ~pe->group_mask[g];
+    }
+    guint64 sel = u | dflt;
+    for (guint32 gs = pe->required_groups; gs; gs &= gs - 1)
+        if (!(sel & pe->group_mask[pms_lsb(gs)]))
+            return FALSE;
+    if (sel & pe->forced_mask)
+        return FALSE;
+    gint li = role_idx(r, PMS_ROLE_LDLAT);
+    gboolean wants_ldlat = (sel & pe->ldlat_mask) || ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask);
+    if (wants_ldlat && li >= 0)
+        return FALSE;   /* the threshold is missing */
+    /* no modifier given: both privilege levels, every other value 0; e and t
+     * are 0, so their rules hold */
+    for (guint j = 0; j < p->n_mods; j++)
+        out->mod_val[j] = 0;
+    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
+    if (ki >= 0) out->mod_val[ki] = 1;
+    if (ui >= 0) out->mod_val[ui] = 1;
+    out->selected = sel;
+    out->printed = sel;
+    registers(r, pe, out, sel, 0, wants_ldlat, li, role_idx(r, PMS_ROLE_T));
+    return TRUE;
+}
+
 gboolean
 pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
@@ -220,6 +350,8 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         pms_enc_fail(error, PMS_ERR_NOTSUPP, evcol, "event %s has more unit masks or groups than the encoder handles", ev->name);
         return FALSE;
     }
+    if (rules_plain(r, pe, out))
+        return TRUE;
 
     /* 1. an alias the user named that hard-wires a modifier must agree with
      * the string (libpfm4 expands aliases while parsing, so this comes before
@@ -231,7 +363,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     for (guint64 u = r->user_umasks; pe->equiv && u; u &= u - 1)
         if (pe->equiv[pms_lsb(u)])
             aliases |= BIT(pms_lsb(u));
-    if (!force_all(r, pe, out, &forced, aliases, error))
+    if (aliases && !force_all(r, pe, out, &forced, aliases, error))
         return FALSE;
 
     /* 2. unit-mask combinations, on the set with aliases expanded (an alias
@@ -281,7 +413,8 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
             twice[k] = names[k] >= 3 || direct[k] >= 3;
         }
     }
-    if (!check_exclusive(xr, pe, twice_p, error))
+    /* one unit mask named once cannot break a combination rule */
+    if (((xr->user_umasks & (xr->user_umasks - 1)) || twice_p) && !check_exclusive(xr, pe, twice_p, error))
         return FALSE;
     const guint64 xumasks = xr->user_umasks;
     guint64 skip = 0;   /* groups exempt from defaults and requirement */
@@ -348,7 +481,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
     /* modifiers the other unit masks hard-wire (libpfm4 checks those while
      * encoding, after the combination checks) */
-    if (!force_all(r, pe, out, &forced, sel & ~aliases, error))
+    if ((sel & ~aliases & pe->forced_mask) && !force_all(r, pe, out, &forced, sel & ~aliases, error))
         return FALSE;
     guint32 given = r->mod_set | forced;
 
@@ -396,70 +529,6 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
 
     /* 6. register values */
-    guint64 evtsel = 0, extra = 0;
-    guint64 umask = ev->base_umask;
-    gboolean offcore = (ev->flags & PMS_EVENT_OFFCORE) != 0;
-    guint32 code = ev->code;
-    guint64 counters = ev->counters;
-    for (guint64 u = sel; u; u &= u - 1) {
-        const PmsUmask *um = &ev->umasks[pms_lsb(u)];
-        if (offcore)
-            extra |= um->value;
-        else
-            umask |= um->value;
-        /* a unit mask may carry Intel's own event code and counter set */
-        if (um->code >= 0)
-            code = (guint32)um->code;
-        if (um->counters)
-            counters &= um->counters;
-    }
-    evtsel = pms_fset(&p->event, evtsel, code);
-    evtsel = pms_fset(&p->umask, evtsel, umask);
-    /* libpfm4 always sets EN and INT in the event-select value it returns */
-    evtsel = pms_fset(&p->en, evtsel, 1);
-    evtsel = pms_fset(&p->intr, evtsel, 1);
-    for (guint32 ms = p->evtsel_mods; ms; ms &= ms - 1) {
-        guint j = pms_lsb(ms);
-        guint64 fm = p->evtsel_mod_mask[j];
-        guint sh = p->mods[j].field->shift;
-        evtsel = (evtsel & ~(fm << sh)) | ((out->mod_val[j] & fm) << sh);
-    }
-    /* forced values for modifiers the model does not expose (t on a model without it) */
-    for (guint64 u = tix < 0 ? sel : 0; u; u &= u - 1) {
-        const PmsUmask *um = &ev->umasks[pms_lsb(u)];
-        if (um->any > 0)
-            evtsel = pms_fset(&p->any, evtsel, 1);
-    }
-
-    /* libpfm4 prints ldlat on every unit mask of the load-latency event
-     * (0 where it does not apply) and nowhere else (pms_mod_allowed) */
-    out->mod_print = pe->allowed_mods;
-
-    out->n_codes = 0;
-    out->n_regs = 0;
-    out->codes[out->n_codes++] = evtsel;
-    guint ci = counters ? pms_lsb(counters) : 0;
-    const PmsRegister *sel_reg = ci < PMS_ENC_MAX_COUNTERS ? p->evtsel_regs[ci] : NULL;
-    if (!sel_reg)
-        sel_reg = p->evtsel_regs[0];
-    if (sel_reg) {
-        out->regs[out->n_regs] = sel_reg;
-        out->reg_vals[out->n_regs++] = evtsel;
-    }
-    if (offcore) {
-        out->codes[out->n_codes++] = extra;
-        if (pe->extra) {
-            out->regs[out->n_regs] = pe->extra;
-            out->reg_vals[out->n_regs++] = extra;
-        }
-    } else if (wants_ldlat && li >= 0) {
-        guint64 v = out->mod_val[li];
-        out->codes[out->n_codes++] = v;
-        const PmsRegister *lr = pe->extra ? pe->extra : p->pebs_ld_lat;
-        if (lr) {
-            out->regs[out->n_regs] = lr;
-            out->reg_vals[out->n_regs++] = p->mods[li].field ? pms_fset(p->mods[li].field, 0, v) : v;
-        }
-    }
+    registers(r, pe, out, sel, given, wants_ldlat, li, tix);
     return TRUE;
 }
