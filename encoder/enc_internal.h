@@ -137,7 +137,7 @@ typedef struct {
      * is at mod_digit[j] (fstr.c patches them for other one-digit values) */
     char *fstr_mods;
     guint mods_tlen;           /* its length */
-    guint8 mod_digit[PMS_ENC_MAX_MODS];
+    guint32 mod_digit[PMS_ENC_MAX_MODS];
     const PmsRegister *extra;  /* ev->extra_reg resolved */
     gboolean unsupported;      /* more groups or umasks than tracked */
 } PmsPrepEvent;
@@ -179,6 +179,7 @@ typedef struct {
     const PmsModel *model;
     const PmsPrepared *prep;
     const PmsEvent *event;
+    const PmsPrepEvent *pe;            /* the event's prepared facts */
     const PmsTokens *tok;
     guint64 user_umasks;               /* bit i: the user named event->umasks[i] */
     guint umask_col[PMS_ENC_MAX_UMASKS]; /* column of its first mention */

@@ -49,7 +49,7 @@ digits(guint64 v)
 gsize
 pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
 {
-    const PmsPrepEvent *pe = &r->prep->events[r->event - r->model->events];
+    const PmsPrepEvent *pe = r->pe;
     gsize n = pe->head_len;
     for (guint64 u = out->printed; u; u &= u - 1)
         n += pe->umask_len[pms_lsb(u)];
@@ -68,7 +68,7 @@ char *
 pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
 {
     const PmsPrepared *p = r->prep;
-    const PmsPrepEvent *pe = &p->events[r->event - r->model->events];
+    const PmsPrepEvent *pe = r->pe;
     d = put(d, pe->fstr_head, pe->head_len);
     for (guint64 u = out->printed; u; u &= u - 1) {
         guint i = pms_lsb(u);

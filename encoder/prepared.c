@@ -124,9 +124,9 @@ prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPr
         if (pms_mod_allowed(ev, &p->mods[j])) {
             pe->allowed_mods |= 1u << j;
             g_string_append_len(tmpl, p->fstr_mod[j], p->fstr_mod_len[j]);
-            pe->mod_digit[j] = (guint8)MIN(tmpl->len, G_MAXUINT8);
+            pe->mod_digit[j] = (guint32)tmpl->len;
             /* the privilege default of rules_x86_core.c */
-            gboolean on = p->mods[j].role == PMS_ROLE_K || p->mods[j].role == PMS_ROLE_U;
+            gboolean on = (gint)j == p->role_mod[PMS_ROLE_K] || (gint)j == p->role_mod[PMS_ROLE_U];
             g_string_append_c(tmpl, on ? '1' : '0');
         }
     pe->fstr_mods = padded(tmpl->str, tmpl->len, FALSE);
@@ -238,7 +238,7 @@ prepare(const PmsModel *m)
     for (guint i = 0; i < p->n_mods; i++) {
         if (!(p->evtsel_mods & (1u << i)))
             continue;
-        gboolean on = p->mods[i].role == PMS_ROLE_K || p->mods[i].role == PMS_ROLE_U;
+        gboolean on = (gint)i == p->role_mod[PMS_ROLE_K] || (gint)i == p->role_mod[PMS_ROLE_U];
         p->mods_clear |= p->evtsel_mod_mask[i] << p->mods[i].field->shift;
         p->mods_default = pms_fset(p->mods[i].field, p->mods_default, on);
     }

@@ -147,7 +147,8 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
     if (t->has_pmu) {
         /* Batches name the same PMU line after line: remember the last one.
          * The entry is trusted only if that model is still in this set at
-         * that place and has that name, so a freed set cannot fool it. */
+         * that place, with that prepared data, and has that name, so a freed
+         * set (or model) cannot fool it. */
         static _Thread_local struct {
             const PmsModelSet *set;
             const PmsModel *m;
@@ -160,7 +161,8 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
 #endif
             ;
         if (last.set == set && last.idx < pms_model_set_count(set) &&
-            pms_model_set_nth(set, last.idx) == last.m && same_name(last.prep, t)) {
+            pms_model_set_nth(set, last.idx) == last.m && last.m->enc_cache == last.prep &&
+            same_name(last.prep, t)) {
             return resolve_prepared(last.m, last.prep, t, r, error);
         } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
             for (guint i = 0; i < pms_model_set_count(set); i++)
@@ -216,6 +218,7 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
     const PmsEvent *ev = &m->events[ei];
     r->event = ev;
     const PmsPrepEvent *pe = &r->prep->events[ei];
+    r->pe = pe;
     if (pe->unsupported) {
         pms_enc_fail(error, PMS_ERR_NOTSUPP, t->ev_off + 1,
                      "event %s has more unit masks or groups than the encoder handles (%d, %d)",

@@ -343,7 +343,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     const PmsModel *m = r->model;
     const PmsEvent *ev = r->event;
     const PmsPrepared *p = r->prep;
-    const PmsPrepEvent *pe = &p->events[ev - m->events];
+    const PmsPrepEvent *pe = r->pe;
     const guint evcol = r->tok->ev_off + 1;
 
     if (pe->unsupported) {
@@ -383,6 +383,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         x.model = r->model;
         x.prep = r->prep;
         x.event = r->event;
+        x.pe = r->pe;
         x.tok = r->tok;
         x.user_umasks = 0;
         for (guint64 u = r->user_umasks; u; u &= u - 1) {

@@ -8,8 +8,11 @@
  * empty tokens: the resolver reports them as unknown attributes, which is
  * libpfm4's class for them.
  *
- * One pass over the bytes, which also writes the upper-cased copy the name
- * lookups read (PmsTokens.up); it runs for every encoding. */
+ * It runs for every encoding, and also writes the upper-cased copy of the
+ * input the name lookups read (PmsTokens.up).  Strings that fit that copy
+ * are scanned 16 bytes at a time with SSE2, looking one by one only at the
+ * bytes that end or split tokens; longer ones (and builds without SSE2) go
+ * byte by byte. */
 #include <string.h>
 #include "enc_internal.h"
 
@@ -110,34 +113,68 @@ upper(guchar c)
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-/* 16 bytes: upper-cased into up, and a bit per byte that is not a name byte
- * (separators, '=', blanks, ','). */
-static inline guint
+/* The bytes of 16 that are not name bytes, a bit each by kind. */
+typedef struct {
+    guint sep;     /* ':' and '.' */
+    guint colon;   /* ':' */
+    guint eq;      /* '=' */
+    guint bad;     /* blanks and ',' */
+} Masks;
+
+/* 16 bytes: upper-cased into up, and their masks. */
+static inline Masks
 scan16(__m128i v, char *up)
 {
     const __m128i lo = _mm_set1_epi8('a' - 1), hi = _mm_set1_epi8('z' + 1);
     /* signed compares: bytes >= 0x80 are negative, so never lower case */
     __m128i lower = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
     _mm_storeu_si128((__m128i *)up, _mm_sub_epi8(v, _mm_and_si128(lower, _mm_set1_epi8(0x20))));
-    __m128i sp = _mm_cmpeq_epi8(v, _mm_set1_epi8(':'));
-    sp = _mm_or_si128(sp, _mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
-    sp = _mm_or_si128(sp, _mm_cmpeq_epi8(v, _mm_set1_epi8('=')));
-    sp = _mm_or_si128(sp, _mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
-    sp = _mm_or_si128(sp, _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
-    sp = _mm_or_si128(sp, _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
-    return (guint)_mm_movemask_epi8(sp);
+    __m128i colon = _mm_cmpeq_epi8(v, _mm_set1_epi8(':'));
+    __m128i bad = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
+    Masks k;
+    k.colon = (guint)_mm_movemask_epi8(colon);
+    k.sep = k.colon | (guint)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+    k.eq = (guint)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('=')));
+    k.bad = (guint)_mm_movemask_epi8(bad);
+    return k;
 }
 
-/* The special bytes of one block, bit k = offset base + k. */
+/* One block's separators and '=' (bit k = offset base + k; only the bits in
+ * keep).  S_BAD with *bad set at its first blank or ','. */
 static inline guint
-block_special(PmsTokens *t, Scan *sc, const guchar *s, gsize base, guint m, gsize *bad)
+block(PmsTokens *t, Scan *sc, const guchar *s, gsize base, Masks k, guint keep, gsize *bad)
 {
-    for (; m; m &= m - 1) {
-        gsize at = base + (guint)__builtin_ctz(m);
-        if (special(t, sc, s, at, byte_class[s[at]]) == S_BAD) {
-            *bad = at;
-            return S_BAD;
+    if (k.bad & keep) {
+        *bad = base + (guint)__builtin_ctz(k.bad & keep);
+        return S_BAD;
+    }
+    for (guint m = (k.sep | k.eq) & keep; m; m &= m - 1) {
+        guint b = (guint)__builtin_ctz(m);
+        gsize at = base + b;
+        if (k.eq & (1u << b)) {
+            if (sc->eq < 0 && !sc->event)
+                sc->eq = (gint)(at - sc->start);
+            continue;
         }
+        if (!t->has_pmu && (k.colon & (1u << b)) && s[at + 1] == ':') {
+            /* the first "::" ends the PMU name: whatever was read is the PMU */
+            t->has_pmu = TRUE;
+            t->pmu_len = (guint)at;
+            t->n_attrs = 0;
+            t->too_many = FALSE;
+            sc->skip = at + 1;
+            sc->start = at + 2;
+            sc->event = TRUE;
+            sc->eq = -1;
+            continue;
+        }
+        if (at == sc->skip && at)
+            continue;
+        end_token(t, sc->event, sc->start, at, sc->eq);
+        sc->event = FALSE;
+        sc->start = at + 1;
+        sc->eq = -1;
     }
     return S_MORE;
 }
@@ -150,20 +187,20 @@ scan_short(PmsTokens *t, Scan *sc, const guchar *s, gsize len)
 {
     gsize i = 0, bad;
     for (; i + 16 <= len; i += 16)
-        if (block_special(t, sc, s, i, scan16(_mm_loadu_si128((const __m128i *)(s + i)), t->up + i), &bad))
+        if (block(t, sc, s, i, scan16(_mm_loadu_si128((const __m128i *)(s + i)), t->up + i), 0xffffu, &bad))
             return bad;
     if (i < len) {
         if (len >= 16) {
             /* the last 16 bytes, overlapping bytes already seen: drop their bits */
             gsize base = len - 16;
-            guint m = scan16(_mm_loadu_si128((const __m128i *)(s + base)), t->up + base);
-            if (block_special(t, sc, s, base, m & (~0u << (i - base)), &bad))
+            Masks k = scan16(_mm_loadu_si128((const __m128i *)(s + base)), t->up + base);
+            if (block(t, sc, s, base, k, 0xffffu & (~0u << (i - base)), &bad))
                 return bad;
         } else {
             char tail[16] = { 0 };
             memcpy(tail, s, len);
-            guint m = scan16(_mm_loadu_si128((const __m128i *)tail), t->up);
-            if (block_special(t, sc, s, 0, m & ((1u << len) - 1), &bad))
+            Masks k = scan16(_mm_loadu_si128((const __m128i *)tail), t->up);
+            if (block(t, sc, s, 0, k, (1u << len) - 1, &bad))
                 return bad;
         }
     }

@@ -4,6 +4,10 @@
  * libpfm4 is measured in-process (no per-line pipe, which would measure our
  * framing rather than libpfm4), inside a forked child so that the library is
  * loaded fresh for its load time and a crash cannot take the benchmark down.
+ * The two encoders take turns in short slices (builtin in this process, then
+ * libpfm4 in the child, and again) so that a machine whose speed drifts
+ * during the run (other load, frequency changes) slows both alike: their
+ * ratio stays comparable from run to run.
  * Other backends (cmd:PROGRAM) are measured through the batch protocol. */
 #include "bench.h"
 #include "cli_common.h"
@@ -13,6 +17,7 @@
 #include "pfm_abi.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,7 +45,8 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static gboolean bench_builtin(char **model_files, GPtrArray *strs, double seconds, BenchResult *r)
+/* Load time of every model: median of several loads. */
+static gboolean builtin_load(char **model_files, BenchResult *r)
 {
     double loads[9];
     guint n = 0;
@@ -53,11 +59,14 @@ static gboolean bench_builtin(char **model_files, GPtrArray *strs, double second
     }
     qsort(loads, n, sizeof loads[0], cmp_double);
     r->load_ms = loads[n / 2];
-    g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
-    for (guint i = 0; i < strs->len; i++) {
-        g_autoptr(PmsEncoding) enc = pms_encode(models, strs->pdata[i], NULL);
-        r->ok += enc != NULL;
-    }
+    g_strlcpy(r->mode, "in-process", sizeof r->mode);
+    return TRUE;
+}
+
+/* Builtin encodings for at least `seconds` (whole passes over the strings);
+ * the result of each is freed. */
+static void builtin_slice(const PmsModelSet *models, GPtrArray *strs, double seconds, BenchResult *r)
+{
     double t0 = now_s(), t;
     do {
         for (guint i = 0; i < strs->len; i++) {
@@ -67,9 +76,7 @@ static gboolean bench_builtin(char **model_files, GPtrArray *strs, double second
         }
         r->encodings += strs->len;
     } while ((t = now_s() - t0) < seconds);
-    r->seconds = t;
-    g_strlcpy(r->mode, "in-process", sizeof r->mode);
-    return TRUE;
+    r->seconds += t;
 }
 
 /* One libpfm4 encoding, codes and fstr included, freed as libpfm4 allocated
@@ -85,8 +92,44 @@ static int pfm_encode_once(const PmsPfmLib *lib, const char *str)
     return ret;
 }
 
-/* In the child: load libpfm4 fresh, time it, optionally run the encode loop. */
-G_GNUC_NORETURN static void libpfm4_child(int fd, GPtrArray *strs, double seconds, gboolean encode)
+static gboolean write_all(int fd, const void *buf, gsize len)
+{
+    gsize done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, (const char *)buf + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return FALSE;
+        done += (gsize)w;
+    }
+    return TRUE;
+}
+
+static gboolean read_all(int fd, void *buf, gsize len)
+{
+    gsize got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, (char *)buf + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return FALSE;
+        got += (gsize)n;
+    }
+    return TRUE;
+}
+
+/* What the child reports after each slice. */
+typedef struct {
+    guint64 encodings;
+    double seconds;
+} Slice;
+
+/* In the child: load libpfm4 fresh and time it, report; then (serve) one
+ * warm-up pass counting successes, reported too, and slices of encoding on
+ * request: a slice length on `cmd`, a Slice back on `res`, until 0. */
+G_GNUC_NORETURN static void libpfm4_child(int cmd, int res, GPtrArray *strs, gboolean serve)
 {
     BenchResult r = { 0 };
     g_autoptr(GError) err = NULL;
@@ -103,83 +146,153 @@ G_GNUC_NORETURN static void libpfm4_child(int fd, GPtrArray *strs, double second
         if (ret != 0)
             g_snprintf(r.error, sizeof r.error, "pfm_initialize failed: %s", pms_pfm_ret_name(ret));
     }
-    if (!r.error[0] && encode) {
+    if (!r.error[0] && serve)
         for (guint i = 0; i < strs->len; i++)
             r.ok += pfm_encode_once(&lib, strs->pdata[i]) == 0;
+    if (!write_all(res, &r, sizeof r) || r.error[0] || !serve)
+        _exit(0);
+    double seconds;
+    while (read_all(cmd, &seconds, sizeof seconds) && seconds > 0) {
+        Slice sl = { 0, 0 };
         double s0 = now_s(), t;
         do {
             for (guint i = 0; i < strs->len; i++)
                 pfm_encode_once(&lib, strs->pdata[i]);
-            r.encodings += strs->len;
+            sl.encodings += strs->len;
         } while ((t = now_s() - s0) < seconds);
-        r.seconds = t;
-    }
-    gsize done = 0;
-    while (done < sizeof r) {
-        ssize_t w = write(fd, (char *)&r + done, sizeof r - done);
-        if (w <= 0)
+        sl.seconds = t;
+        if (!write_all(res, &sl, sizeof sl))
             break;
-        done += (gsize)w;
     }
     _exit(0);
 }
 
-static gboolean run_libpfm4_child(GPtrArray *strs, double seconds, gboolean encode, BenchResult *r)
+typedef struct {
+    pid_t pid;
+    int cmd, res;   /* parent's ends */
+} Child;
+
+static gboolean child_start(GPtrArray *strs, gboolean serve, Child *c, BenchResult *r)
 {
-    int p[2];
-    if (pipe(p) != 0)
+    int cmd[2], res[2];
+    c->pid = -1;
+    if (pipe(cmd) != 0)
         return FALSE;
+    if (pipe(res) != 0) {
+        close(cmd[0]);
+        close(cmd[1]);
+        return FALSE;
+    }
     fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(p[0]);
-        close(p[1]);
+    c->pid = fork();
+    if (c->pid < 0) {
+        close(cmd[0]); close(cmd[1]); close(res[0]); close(res[1]);
         return FALSE;
     }
-    if (pid == 0) {
-        close(p[0]);
-        libpfm4_child(p[1], strs, seconds, encode);
+    if (c->pid == 0) {
+        close(cmd[1]);
+        close(res[0]);
+        libpfm4_child(cmd[0], res[1], strs, serve);
     }
-    close(p[1]);
-    gsize got = 0;
-    while (got < sizeof *r) {
-        ssize_t n = read(p[0], (char *)r + got, sizeof *r - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (gsize)n;
-    }
-    close(p[0]);
-    waitpid(pid, NULL, 0);
-    if (got != sizeof *r) {
+    close(cmd[0]);
+    close(res[1]);
+    c->cmd = cmd[1];
+    c->res = res[0];
+    if (!read_all(c->res, r, sizeof *r)) {
         g_strlcpy(r->error, "libpfm4 benchmark child died", sizeof r->error);
         return FALSE;
     }
     return r->error[0] == '\0';
 }
 
-static gboolean bench_libpfm4(GPtrArray *strs, double seconds, BenchResult *r)
+static void child_stop(Child *c)
 {
-    /* Load time: median of several fresh children; encodings: one more. */
+    double stop = 0;
+    write_all(c->cmd, &stop, sizeof stop);
+    close(c->cmd);
+    close(c->res);
+    waitpid(c->pid, NULL, 0);
+}
+
+/* Load time of libpfm4: median of several fresh children. */
+static gboolean libpfm4_load(GPtrArray *strs, BenchResult *r)
+{
     double loads[5], dl[5];
     for (guint i = 0; i < G_N_ELEMENTS(loads); i++) {
         BenchResult one = { 0 };
-        if (!run_libpfm4_child(strs, seconds, FALSE, &one)) {
-            g_strlcpy(r->error, one.error, sizeof r->error);
+        Child c;
+        gboolean ok = child_start(strs, FALSE, &c, &one);
+        if (c.pid > 0) {
+            close(c.cmd);
+            close(c.res);
+            waitpid(c.pid, NULL, 0);
+        }
+        if (!ok) {
+            g_strlcpy(r->error, one.error[0] ? one.error : "cannot start the libpfm4 child", sizeof r->error);
             return FALSE;
         }
         loads[i] = one.load_ms;
         dl[i] = one.extra_ms;
     }
-    if (!run_libpfm4_child(strs, seconds, TRUE, r))
-        return FALSE;
     qsort(loads, G_N_ELEMENTS(loads), sizeof loads[0], cmp_double);
     qsort(dl, G_N_ELEMENTS(dl), sizeof dl[0], cmp_double);
     r->load_ms = loads[2];
     r->extra_ms = dl[2];
-    g_strlcpy(r->mode, "in-process (forked child)", sizeof r->mode);
     return TRUE;
+}
+
+/* Builtin and libpfm4 in alternating slices until each has encoded for at
+ * least `seconds`. */
+static gboolean bench_interleaved(char **model_files, GPtrArray *strs, double seconds,
+                                  BenchResult *rb, BenchResult *ro)
+{
+    const double slice = 0.05;
+    if (!libpfm4_load(strs, ro))
+        return FALSE;
+    g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
+    if (models == NULL)
+        return FALSE;
+    for (guint i = 0; i < strs->len; i++) {
+        g_autoptr(PmsEncoding) enc = pms_encode(models, strs->pdata[i], NULL);
+        rb->ok += enc != NULL;
+    }
+    /* Both on the CPU this process runs on (the child inherits it): on a
+     * machine whose CPUs are not equally fast or equally busy, each encoder
+     * would otherwise get a different one. */
+    cpu_set_t saved, one;
+    gboolean pinned = FALSE;
+    int cpu = sched_getcpu();
+    if (cpu >= 0 && sched_getaffinity(0, sizeof saved, &saved) == 0) {
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        pinned = sched_setaffinity(0, sizeof one, &one) == 0;
+    }
+    BenchResult first = { 0 };
+    Child c;
+    if (!child_start(strs, TRUE, &c, &first)) {
+        g_strlcpy(ro->error, first.error, sizeof ro->error);
+        if (c.pid > 0)
+            child_stop(&c);
+        if (pinned)
+            sched_setaffinity(0, sizeof saved, &saved);
+        return FALSE;
+    }
+    ro->ok = first.ok;
+    gboolean ok = TRUE;
+    while (ok && (rb->seconds < seconds || ro->seconds < seconds)) {
+        builtin_slice(models, strs, slice, rb);
+        Slice sl;
+        ok = write_all(c.cmd, &slice, sizeof slice) && read_all(c.res, &sl, sizeof sl);
+        ro->encodings += sl.encodings;
+        ro->seconds += sl.seconds;
+    }
+    child_stop(&c);
+    if (pinned)
+        sched_setaffinity(0, sizeof saved, &saved);
+    if (!ok)
+        g_strlcpy(ro->error, "libpfm4 benchmark child died", sizeof ro->error);
+    g_strlcpy(ro->mode, "in-process (forked child)", sizeof ro->mode);
+    return ok;
 }
 
 static gboolean bench_backend(const char *spec, const PmsModelSet *models, GPtrArray *strs,
@@ -263,11 +376,21 @@ int pms_bench_encode(int argc, char **argv)
     printf("%-12s %-36s %10s %12s %s\n", "backend", "mode", "load (ms)", "enc/s", "ok/strings");
 
     BenchResult rb = { 0 }, ro = { 0 };
-    if (!bench_builtin(model_files, strs, seconds, &rb))
+    if (!builtin_load(model_files, &rb))
         return 1;
-    print_row("builtin", &rb, strs->len);
-    gboolean ok = strcmp(other, "libpfm4") == 0 ? bench_libpfm4(strs, seconds, &ro)
-                                                : bench_backend(other, models, strs, seconds, &ro);
+    gboolean ok;
+    if (strcmp(other, "libpfm4") == 0) {
+        ok = bench_interleaved(model_files, strs, seconds, &rb, &ro);
+    } else {
+        for (guint i = 0; i < strs->len; i++) {
+            g_autoptr(PmsEncoding) enc = pms_encode(models, strs->pdata[i], NULL);
+            rb.ok += enc != NULL;
+        }
+        builtin_slice(models, strs, seconds, &rb);
+        ok = bench_backend(other, models, strs, seconds, &ro);
+    }
+    if (rb.seconds > 0)
+        print_row("builtin", &rb, strs->len);
     if (!ok) {
         fprintf(stderr, "pmusim: bench: %s\n", ro.error[0] ? ro.error : "backend failed");
         return 1;
