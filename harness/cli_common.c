@@ -2,6 +2,7 @@
 #include "cli_common.h"
 
 #include <stdio.h>
+#include <string.h>
 
 PmsModelSet *pms_cli_load_models(char **model_files)
 {
@@ -48,6 +49,20 @@ GOptionContext *pms_cli_context(const char *params, const char *summary, const G
     return ctx;
 }
 
+gboolean pms_cli_dispatch(const PmsCommand *cmds, gsize n_cmds, const char *prog, int argc, char **argv,
+                          int *status)
+{
+    for (gsize i = 0; i < n_cmds; i++) {
+        if (strcmp(argv[1], cmds[i].name) == 0) {
+            g_autofree char *prgname = g_strdup_printf("%s %s", prog, cmds[i].name);
+            g_set_prgname(prgname);
+            *status = cmds[i].run(argc - 1, argv + 1);
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
 const PmsModel *pms_cli_model(const PmsModelSet *set, const char *name)
 {
     const PmsModel *m = pms_model_set_get(set, name);
@@ -59,6 +74,20 @@ const PmsModel *pms_cli_model(const PmsModelSet *set, const char *name)
         g_string_free(known, TRUE);
     }
     return m;
+}
+
+GPtrArray *pms_cli_models_named(const PmsModelSet *set, int argc, char **argv)
+{
+    g_autoptr(GPtrArray) models = g_ptr_array_new();
+    for (int i = 1; i < argc; i++) {
+        const PmsModel *m = pms_cli_model(set, argv[i]);
+        if (m == NULL)
+            return NULL;
+        g_ptr_array_add(models, (gpointer)m);
+    }
+    for (guint i = 0; argc < 2 && i < pms_model_set_count(set); i++)
+        g_ptr_array_add(models, (gpointer)pms_model_set_nth(set, i));
+    return g_steal_pointer(&models);
 }
 
 gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out)

@@ -13,8 +13,17 @@ GOptionContext *pms_cli_context(const char *params, const char *summary, const G
                                 char ***model_files);
 /* Parse; on error prints one line on stderr and returns FALSE (exit 2). */
 gboolean pms_cli_parse(GOptionContext *ctx, int *argc, char ***argv);
+/* When argv[1] names one of cmds: run it on argv + 1 under the program name
+ * "PROG NAME" (what its messages and --help show), store its exit status and
+ * return TRUE.  FALSE when no command has that name. */
+gboolean pms_cli_dispatch(const PmsCommand *cmds, gsize n_cmds, const char *prog, int argc, char **argv,
+                          int *status);
 /* The named model, or NULL after printing one line naming the known ones. */
 const PmsModel *pms_cli_model(const PmsModelSet *set, const char *name);
+/* The PMUs named by argv[1..argc-1] in that order, or every model of the set
+ * when there are none (const PmsModel*); NULL after pms_cli_model's line for
+ * the first unknown name, so that a command checks all names before output. */
+GPtrArray *pms_cli_models_named(const PmsModelSet *set, int argc, char **argv);
 /* Parse a decimal or 0x-hex 64-bit value; FALSE (after one stderr line naming
  * `what`) when it is not one. */
 gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out);

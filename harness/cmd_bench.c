@@ -6,14 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-    const char *name;
-    const char *summary;
-    int (*run)(int argc, char **argv);
-} PmsBench;
-
 /* Adding a benchmark is one line here (bench sim: the simulator's). */
-static const PmsBench benches[] = {
+static const PmsCommand benches[] = {
     { "encode", "encodings per second and model-load time, builtin vs another backend", pms_bench_encode },
     { "sim", "simulated cycles and records per second, fast vs reference engine", pms_bench_sim },
 };
@@ -35,13 +29,9 @@ int pms_cmd_bench(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    for (gsize i = 0; i < G_N_ELEMENTS(benches); i++) {
-        if (strcmp(argv[1], benches[i].name) == 0) {
-            g_autofree char *prgname = g_strdup_printf("pmusim bench %s", benches[i].name);
-            g_set_prgname(prgname);
-            return benches[i].run(argc - 1, argv + 1);
-        }
-    }
+    int status;
+    if (pms_cli_dispatch(benches, G_N_ELEMENTS(benches), "pmusim bench", argc, argv, &status))
+        return status;
     fprintf(stderr, "pmusim: bench: unknown benchmark '%s' (try pmusim bench --help)\n", argv[1]);
     return PMS_EXIT_USAGE;
 }

@@ -113,16 +113,9 @@ int pms_cmd_diff(int argc, char **argv)
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
         return 1;
-    g_autoptr(GPtrArray) pmus = g_ptr_array_new();
-    for (int i = 1; i < argc; i++) {
-        const PmsModel *m = pms_cli_model(models, argv[i]);
-        if (m == NULL)
-            return PMS_EXIT_USAGE;
-        g_ptr_array_add(pmus, (gpointer)m);
-    }
-    if (argc < 2)
-        for (guint i = 0; i < pms_model_set_count(models); i++)
-            g_ptr_array_add(pmus, (gpointer)pms_model_set_nth(models, i));
+    g_autoptr(GPtrArray) pmus = pms_cli_models_named(models, argc, argv);
+    if (pmus == NULL)
+        return PMS_EXIT_USAGE;
     g_autoptr(GPtrArray) extra = g_ptr_array_new_with_free_func(g_free);
     if (strings_file && !read_strings(strings_file, extra))
         return 1;

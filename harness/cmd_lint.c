@@ -17,18 +17,9 @@ pms_cmd_lint(int argc, char **argv)
     if (!set)
         return 1;
 
-    g_autoptr(GPtrArray) models = g_ptr_array_new();
-    if (argc > 1) {
-        for (int i = 1; i < argc; i++) {
-            const PmsModel *m = pms_cli_model(set, argv[i]);
-            if (!m)
-                return 1;
-            g_ptr_array_add(models, (gpointer)m);
-        }
-    } else {
-        for (guint i = 0; i < pms_model_set_count(set); i++)
-            g_ptr_array_add(models, (gpointer)pms_model_set_nth(set, i));
-    }
+    g_autoptr(GPtrArray) models = pms_cli_models_named(set, argc, argv);
+    if (!models)
+        return 1;
 
     guint n_problems = 0;
     for (guint i = 0; i < models->len; i++) {

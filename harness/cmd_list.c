@@ -68,23 +68,15 @@ int pms_cmd_list(int argc, char **argv)
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
         return 1;
-    if (argc < 2) {
-        for (guint i = 0; i < pms_model_set_count(models); i++) {
-            const PmsModel *m = pms_model_set_nth(models, i);
-            if (names)
-                print_names(m);
-            else
-                printf("%-10s %4u events  %s\n", m->name, m->n_events, m->desc ? m->desc : "");
-        }
-        return 0;
-    }
-    for (int i = 1; i < argc; i++) /* all names checked before any output */
-        if (pms_cli_model(models, argv[i]) == NULL)
-            return 1;
-    for (int i = 1; i < argc; i++) {
-        const PmsModel *m = pms_model_set_get(models, argv[i]);
+    g_autoptr(GPtrArray) pmus = pms_cli_models_named(models, argc, argv);
+    if (pmus == NULL)
+        return 1;
+    for (guint i = 0; i < pmus->len; i++) {
+        const PmsModel *m = g_ptr_array_index(pmus, i);
         if (names)
             print_names(m);
+        else if (argc < 2)
+            printf("%-10s %4u events  %s\n", m->name, m->n_events, m->desc ? m->desc : "");
         else
             print_model(m);
     }

@@ -39,13 +39,9 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    for (gsize i = 0; i < G_N_ELEMENTS(commands); i++) {
-        if (strcmp(name, commands[i].name) == 0) {
-            g_autofree char *prgname = g_strdup_printf("pmusim %s", name);
-            g_set_prgname(prgname);
-            return commands[i].run(argc - 1, argv + 1);
-        }
-    }
+    int status;
+    if (pms_cli_dispatch(commands, G_N_ELEMENTS(commands), "pmusim", argc, argv, &status))
+        return status;
     fprintf(stderr, "pmusim: unknown command '%s' (try pmusim --help)\n", name);
     return PMS_EXIT_USAGE;
 }

@@ -601,6 +601,18 @@ classify(const char *group, GroupKind *kind, const char **name)
     return FALSE;
 }
 
+/* Index `name` as entry n (1-based; 0 means absent) of its kind; a second
+ * one of the same name is an error. */
+static gboolean
+index_add(Ctx *c, GHashTable *index, char *name, guint n, const char *g, const char *what, const char *note,
+          GError **error)
+{
+    if (g_hash_table_contains(index, name))
+        return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "%s %s declared twice%s", what, name, note);
+    g_hash_table_insert(index, name, GUINT_TO_POINTER(n));
+    return TRUE;
+}
+
 static gboolean
 load(Ctx *c, GError **error)
 {
@@ -644,45 +656,31 @@ load(Ctx *c, GError **error)
             }
             case G_LAYOUT: {
                 PmsLayout *l = &m->layouts[m->n_layouts++];
-                ok = parse_layout(c, g, names[i], l, error);
-                if (ok && g_hash_table_contains(m->layout_index, l->name))
-                    ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "layout %s declared twice", l->name);
-                if (ok)
-                    g_hash_table_insert(m->layout_index, l->name, GUINT_TO_POINTER(m->n_layouts));
+                ok = parse_layout(c, g, names[i], l, error) &&
+                     index_add(c, m->layout_index, l->name, m->n_layouts, g, "layout", "", error);
                 break;
             }
             case G_REGISTER: {
                 PmsRegister *r = &m->regs[m->n_regs++];
-                ok = name_ok(names[i]) ? parse_register(c, g, names[i], r, error)
-                   : fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i]);
-                if (ok && g_hash_table_contains(m->reg_name_index, r->name))
-                    ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "register %s declared twice", r->name);
-                if (ok) {
-                    g_hash_table_insert(m->reg_name_index, r->name, GUINT_TO_POINTER(m->n_regs));
-                    /* A repeated address keeps the first register; the lint reports it. */
-                    if (!g_hash_table_contains(m->reg_index, GUINT_TO_POINTER(r->address)))
-                        g_hash_table_insert(m->reg_index, GUINT_TO_POINTER(r->address),
-                                            GUINT_TO_POINTER(m->n_regs));
-                }
+                ok = (name_ok(names[i]) ? parse_register(c, g, names[i], r, error)
+                      : fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i])) &&
+                     index_add(c, m->reg_name_index, r->name, m->n_regs, g, "register", "", error);
+                /* A repeated address keeps the first register; the lint reports it. */
+                if (ok && !g_hash_table_contains(m->reg_index, GUINT_TO_POINTER(r->address)))
+                    g_hash_table_insert(m->reg_index, GUINT_TO_POINTER(r->address), GUINT_TO_POINTER(m->n_regs));
                 break;
             }
             case G_MODIFIER: {
                 PmsModifier *mod = &m->mods[m->n_mods++];
-                ok = parse_modifier(c, g, names[i], mod, error);
-                if (ok && g_hash_table_contains(m->mod_index, mod->name))
-                    ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "modifier %s declared twice", mod->name);
-                if (ok)
-                    g_hash_table_insert(m->mod_index, mod->name, GUINT_TO_POINTER(m->n_mods));
+                ok = parse_modifier(c, g, names[i], mod, error) &&
+                     index_add(c, m->mod_index, mod->name, m->n_mods, g, "modifier", "", error);
                 break;
             }
             case G_EVENT: {
                 PmsEvent *e = &m->events[m->n_events++];
-                ok = parse_event(c, g, names[i], e, error);
-                if (ok && g_hash_table_contains(m->event_index, e->name))
-                    ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL,
-                              "event %s declared twice (names are case-insensitive)", e->name);
-                if (ok)
-                    g_hash_table_insert(m->event_index, e->name, GUINT_TO_POINTER(m->n_events));
+                ok = parse_event(c, g, names[i], e, error) &&
+                     index_add(c, m->event_index, e->name, m->n_events, g, "event", " (names are case-insensitive)",
+                               error);
                 break;
             }
             default:

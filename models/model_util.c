@@ -105,33 +105,31 @@ pms_arch_name(PmsArch arch)
     return NULL;
 }
 
-static gconstpointer
-index_get(GHashTable *index, gconstpointer key)
+/* Name indexes hold 1-based positions: 0 means absent. */
+static guint
+index_get(GHashTable *index, const char *key)
 {
-    if (!index || !key)
-        return NULL;
-    guint i = GPOINTER_TO_UINT(g_hash_table_lookup(index, key));
-    return GUINT_TO_POINTER(i);
+    return index && key ? GPOINTER_TO_UINT(g_hash_table_lookup(index, key)) : 0;
 }
 
 const PmsEvent *
 pms_model_event(const PmsModel *m, const char *name)
 {
-    guint i = GPOINTER_TO_UINT(index_get(m->event_index, name));
+    guint i = index_get(m->event_index, name);
     return i ? &m->events[i - 1] : NULL;
 }
 
 const PmsUmask *
 pms_event_umask(const PmsEvent *ev, const char *name)
 {
-    guint i = GPOINTER_TO_UINT(index_get(ev->umask_index, name));
+    guint i = index_get(ev->umask_index, name);
     return i ? &ev->umasks[i - 1] : NULL;
 }
 
 const PmsModifier *
 pms_model_modifier(const PmsModel *m, const char *name)
 {
-    guint i = GPOINTER_TO_UINT(index_get(m->mod_index, name));
+    guint i = index_get(m->mod_index, name);
     return i ? &m->mods[i - 1] : NULL;
 }
 
@@ -145,7 +143,7 @@ pms_model_reg_by_addr(const PmsModel *m, guint32 address)
 const PmsRegister *
 pms_model_reg_by_name(const PmsModel *m, const char *name)
 {
-    guint i = GPOINTER_TO_UINT(index_get(m->reg_name_index, name));
+    guint i = index_get(m->reg_name_index, name);
     return i ? &m->regs[i - 1] : NULL;
 }
 
@@ -162,7 +160,7 @@ pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, guint index)
 const PmsLayout *
 pms_model_layout(const PmsModel *m, const char *name)
 {
-    guint i = GPOINTER_TO_UINT(index_get(m->layout_index, name));
+    guint i = index_get(m->layout_index, name);
     return i ? &m->layouts[i - 1] : NULL;
 }
 

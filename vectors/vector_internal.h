@@ -16,6 +16,18 @@ typedef struct {
 G_GNUC_PRINTF(3, 4)
 gboolean pms_vlex_fail(PmsVecLexer *lx, GError **error, const char *fmt, ...);
 void pms_vlex_skip_blanks(PmsVecLexer *lx);
+/* Walks the lines of one vector file (both formats). */
+typedef struct {
+    const char *file;
+    const char *data;
+    gsize len, off;
+    guint line;
+    gboolean failed; /* stopped at a line holding a NUL byte (error set) */
+} PmsVecLines;
+/* The next line holding more than blanks or a comment, as *lx at its first
+ * word; FALSE at the end of the data, or with ->failed and an error ("NUL byte
+ * in a vector file" + nul_hint) at a line holding a NUL byte. */
+gboolean pms_vlex_next_line(PmsVecLines *it, PmsVecLexer *lx, const char *nul_hint, GError **error);
 /* A bare word up to the next blank. */
 char *pms_vlex_word(PmsVecLexer *lx);
 /* STRING: one or more ["N*"]"..." pieces (docs/vectors-format.md). */

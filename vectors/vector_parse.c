@@ -85,10 +85,8 @@ const char *pms_vector_kind_name(PmsVectorKind kind)
 
 /* ---- lexing one line ---- */
 
-typedef PmsVecLexer Lexer;
-
-G_GNUC_PRINTF(3, 4)
-static gboolean lex_fail(Lexer *lx, GError **error, const char *fmt, ...)
+/* The lexer is shared with vector_sim.c (vector_internal.h). */
+gboolean pms_vlex_fail(PmsVecLexer *lx, GError **error, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -99,19 +97,40 @@ static gboolean lex_fail(Lexer *lx, GError **error, const char *fmt, ...)
     return FALSE;
 }
 
-static void skip_blanks(Lexer *lx)
+void pms_vlex_skip_blanks(PmsVecLexer *lx)
 {
     while (lx->pos < lx->len && (lx->s[lx->pos] == ' ' || lx->s[lx->pos] == '\t'))
         lx->pos++;
 }
 
-static gboolean at_end(const Lexer *lx)
+static gboolean at_end(const PmsVecLexer *lx)
 {
     return lx->pos >= lx->len;
 }
 
+gboolean pms_vlex_next_line(PmsVecLines *it, PmsVecLexer *lx, const char *nul_hint, GError **error)
+{
+    while (it->off < it->len) {
+        const char *s = it->data + it->off;
+        const char *nl = memchr(s, '\n', it->len - it->off);
+        gsize line_len = nl ? (gsize)(nl - s) : it->len - it->off;
+        *lx = (PmsVecLexer){ .file = it->file, .line = ++it->line, .s = s, .len = line_len };
+        it->off += line_len + (nl ? 1 : 0);
+        const char *nul = memchr(s, '\0', line_len);
+        if (nul) {
+            lx->pos = (gsize)(nul - s);
+            it->failed = TRUE;
+            return pms_vlex_fail(lx, error, "NUL byte in a vector file%s", nul_hint);
+        }
+        pms_vlex_skip_blanks(lx);
+        if (!(at_end(lx) || lx->s[lx->pos] == '#' || (lx->s[lx->pos] == '\r' && lx->pos + 1 == lx->len)))
+            return TRUE;
+    }
+    return FALSE;
+}
+
 /* A bare word: letters, digits, '_', ',', 'x' ... up to a blank. */
-static char *lex_word(Lexer *lx)
+char *pms_vlex_word(PmsVecLexer *lx)
 {
     gsize start = lx->pos;
     while (lx->pos < lx->len && lx->s[lx->pos] != ' ' && lx->s[lx->pos] != '\t')
@@ -131,13 +150,13 @@ static int hex_digit(char c)
 }
 
 /* One quoted piece "..." appended `repeat` times to out. */
-static gboolean lex_quoted(Lexer *lx, guint64 repeat, GString *out, GError **error)
+static gboolean lex_quoted(PmsVecLexer *lx, guint64 repeat, GString *out, GError **error)
 {
     g_autoptr(GString) piece = g_string_new(NULL);
     lx->pos++; /* opening quote */
     for (;;) {
         if (at_end(lx))
-            return lex_fail(lx, error, "unterminated string: expected a closing '\"'");
+            return pms_vlex_fail(lx, error, "unterminated string: expected a closing '\"'");
         char c = lx->s[lx->pos];
         if (c == '"') {
             lx->pos++;
@@ -149,7 +168,7 @@ static gboolean lex_quoted(Lexer *lx, guint64 repeat, GString *out, GError **err
             continue;
         }
         if (lx->pos + 1 >= lx->len)
-            return lex_fail(lx, error, "'\\' at the end of the line: expected an escape");
+            return pms_vlex_fail(lx, error, "'\\' at the end of the line: expected an escape");
         char e = lx->s[lx->pos + 1];
         switch (e) {
         case '\\': g_string_append_c(piece, '\\'); lx->pos += 2; break;
@@ -160,39 +179,39 @@ static gboolean lex_quoted(Lexer *lx, guint64 repeat, GString *out, GError **err
             int hi = lx->pos + 2 < lx->len ? hex_digit(lx->s[lx->pos + 2]) : -1;
             int lo = lx->pos + 3 < lx->len ? hex_digit(lx->s[lx->pos + 3]) : -1;
             if (hi < 0 || lo < 0)
-                return lex_fail(lx, error, "'\\x' must be followed by two hex digits");
+                return pms_vlex_fail(lx, error, "'\\x' must be followed by two hex digits");
             if (hi == 0 && lo == 0)
-                return lex_fail(lx, error,
-                                "'\\x00' cannot be part of an event string (C strings end at NUL)");
+                return pms_vlex_fail(lx, error,
+                                     "'\\x00' cannot be part of an event string (C strings end at NUL)");
             if (hi * 16 + lo == '\n')
-                return lex_fail(lx, error,
-                                "'\\x0a' cannot be part of an event string (the batch protocol is line based)");
+                return pms_vlex_fail(lx, error,
+                                     "'\\x0a' cannot be part of an event string (the batch protocol is line based)");
             g_string_append_c(piece, (char)(hi * 16 + lo));
             lx->pos += 4;
             break;
         }
         default:
             lx->pos++;
-            return lex_fail(lx, error, "unknown escape '\\%c': expected one of \\\\ \\\" \\t \\r \\xHH",
-                            g_ascii_isprint(e) ? e : '?');
+            return pms_vlex_fail(lx, error, "unknown escape '\\%c': expected one of \\\\ \\\" \\t \\r \\xHH",
+                                 g_ascii_isprint(e) ? e : '?');
         }
     }
     if (repeat && piece->len > PMS_VECTOR_MAX_EVENT / repeat)
-        return lex_fail(lx, error, "string longer than %u bytes after repetition", PMS_VECTOR_MAX_EVENT);
+        return pms_vlex_fail(lx, error, "string longer than %u bytes after repetition", PMS_VECTOR_MAX_EVENT);
     for (guint64 i = 0; i < repeat; i++) {
         g_string_append_len(out, piece->str, (gssize)piece->len);
         if (out->len > PMS_VECTOR_MAX_EVENT)
-            return lex_fail(lx, error, "string longer than %u bytes after repetition", PMS_VECTOR_MAX_EVENT);
+            return pms_vlex_fail(lx, error, "string longer than %u bytes after repetition", PMS_VECTOR_MAX_EVENT);
     }
     return TRUE;
 }
 
 /* STRING: one or more pieces ["N*"]"..." separated by blanks. */
-static gboolean lex_string_expr(Lexer *lx, const char *what, GString *out, GError **error)
+gboolean pms_vlex_string(PmsVecLexer *lx, const char *what, GString *out, GError **error)
 {
     guint pieces = 0;
     for (;;) {
-        skip_blanks(lx);
+        pms_vlex_skip_blanks(lx);
         if (at_end(lx))
             break;
         char c = lx->s[lx->pos];
@@ -204,15 +223,15 @@ static gboolean lex_string_expr(Lexer *lx, const char *what, GString *out, GErro
             g_autofree char *num = g_strndup(lx->s + start, lx->pos - start);
             if (lx->pos >= lx->len || lx->s[lx->pos] != '*') {
                 lx->pos = start;
-                return lex_fail(lx, error, "expected N*\"...\" (a repeat count, '*' and a quoted string)");
+                return pms_vlex_fail(lx, error, "expected N*\"...\" (a repeat count, '*' and a quoted string)");
             }
             lx->pos++;
             if (!g_ascii_string_to_unsigned(num, 10, 1, PMS_VECTOR_MAX_EVENT, &repeat, NULL)) {
                 lx->pos = start;
-                return lex_fail(lx, error, "repeat count '%s' must be in 1..%u", num, PMS_VECTOR_MAX_EVENT);
+                return pms_vlex_fail(lx, error, "repeat count '%s' must be in 1..%u", num, PMS_VECTOR_MAX_EVENT);
             }
             if (at_end(lx) || lx->s[lx->pos] != '"')
-                return lex_fail(lx, error, "expected '\"' after '%s*'", num);
+                return pms_vlex_fail(lx, error, "expected '\"' after '%s*'", num);
         } else if (c != '"') {
             break;
         }
@@ -221,7 +240,7 @@ static gboolean lex_string_expr(Lexer *lx, const char *what, GString *out, GErro
         pieces++;
     }
     if (pieces == 0)
-        return lex_fail(lx, error, "expected %s as a quoted string (\"...\")", what);
+        return pms_vlex_fail(lx, error, "expected %s as a quoted string (\"...\")", what);
     return TRUE;
 }
 
@@ -237,10 +256,10 @@ static gboolean valid_ret(const char *ret)
     return TRUE;
 }
 
-static gboolean parse_codes(Lexer *lx, PmsVector *v, GError **error)
+static gboolean parse_codes(PmsVecLexer *lx, PmsVector *v, GError **error)
 {
     gsize start = lx->pos;
-    g_autofree char *word = lex_word(lx);
+    g_autofree char *word = pms_vlex_word(lx);
     if (strcmp(word, "-") == 0)
         return TRUE;
     g_auto(GStrv) parts = g_strsplit(word, ",", -1);
@@ -248,13 +267,13 @@ static gboolean parse_codes(Lexer *lx, PmsVector *v, GError **error)
         const char *p = parts[i];
         if (i >= PMS_VECTOR_MAX_CODES) {
             lx->pos = start;
-            return lex_fail(lx, error, "more than %u codes", PMS_VECTOR_MAX_CODES);
+            return pms_vlex_fail(lx, error, "more than %u codes", PMS_VECTOR_MAX_CODES);
         }
         if (!g_str_has_prefix(p, "0x") || !g_ascii_string_to_unsigned(p + 2, 16, 0, G_MAXUINT64,
                                                                      &v->codes[i], NULL)) {
             lx->pos = start;
-            return lex_fail(lx, error, "code '%s': expected 0x followed by hex digits (codes are "
-                            "comma separated, or '-' for none)", p);
+            return pms_vlex_fail(lx, error, "code '%s': expected 0x followed by hex digits (codes are "
+                                 "comma separated, or '-' for none)", p);
         }
         v->n_codes = i + 1;
     }
@@ -262,132 +281,99 @@ static gboolean parse_codes(Lexer *lx, PmsVector *v, GError **error)
 }
 
 /* Parse one non-blank, non-comment line into v. */
-static gboolean parse_line(Lexer *lx, PmsVector *v, GError **error)
+static gboolean parse_line(PmsVecLexer *lx, PmsVector *v, GError **error)
 {
     g_autoptr(GString) ev = g_string_new(NULL);
-    if (!lex_string_expr(lx, "the event string", ev, error))
+    if (!pms_vlex_string(lx, "the event string", ev, error))
         return FALSE;
     v->event_len = ev->len;
     v->event = g_string_free(g_steal_pointer(&ev), FALSE);
 
-    skip_blanks(lx);
+    pms_vlex_skip_blanks(lx);
     if (at_end(lx))
-        return lex_fail(lx, error, "expected RET (PFM_SUCCESS, PFM_ERR_... or BACKEND_CRASH)");
+        return pms_vlex_fail(lx, error, "expected RET (PFM_SUCCESS, PFM_ERR_... or BACKEND_CRASH)");
     gsize ret_pos = lx->pos;
-    v->ret = lex_word(lx);
+    v->ret = pms_vlex_word(lx);
     if (!valid_ret(v->ret)) {
         lx->pos = ret_pos;
-        return lex_fail(lx, error, "RET '%s': expected PFM_SUCCESS, PFM_ERR_<NAME> or BACKEND_CRASH", v->ret);
+        return pms_vlex_fail(lx, error, "RET '%s': expected PFM_SUCCESS, PFM_ERR_<NAME> or BACKEND_CRASH", v->ret);
     }
 
-    skip_blanks(lx);
+    pms_vlex_skip_blanks(lx);
     if (at_end(lx))
-        return lex_fail(lx, error, "expected CODES (0x..,0x.. or '-')");
+        return pms_vlex_fail(lx, error, "expected CODES (0x..,0x.. or '-')");
     gsize codes_pos = lx->pos;
     if (!parse_codes(lx, v, error))
         return FALSE;
     gboolean success = strcmp(v->ret, "PFM_SUCCESS") == 0;
     if (success && v->n_codes == 0) {
         lx->pos = codes_pos;
-        return lex_fail(lx, error, "PFM_SUCCESS needs at least one code");
+        return pms_vlex_fail(lx, error, "PFM_SUCCESS needs at least one code");
     }
     if (!success && v->n_codes > 0) {
         lx->pos = codes_pos;
-        return lex_fail(lx, error, "an error vector has no codes: expected '-'");
+        return pms_vlex_fail(lx, error, "an error vector has no codes: expected '-'");
     }
 
-    skip_blanks(lx);
+    pms_vlex_skip_blanks(lx);
     gsize kw_pos = lx->pos;
-    g_autofree char *kw = lex_word(lx);
+    g_autofree char *kw = pms_vlex_word(lx);
     if (strcmp(kw, "fstr") == 0) {
         if (!success) {
             lx->pos = kw_pos;
-            return lex_fail(lx, error, "an error vector has no fstr");
+            return pms_vlex_fail(lx, error, "an error vector has no fstr");
         }
         g_autoptr(GString) f = g_string_new(NULL);
-        if (!lex_string_expr(lx, "the expected fstr", f, error))
+        if (!pms_vlex_string(lx, "the expected fstr", f, error))
             return FALSE;
         v->fstr = g_string_free(g_steal_pointer(&f), FALSE);
-        skip_blanks(lx);
+        pms_vlex_skip_blanks(lx);
         kw_pos = lx->pos;
         g_free(kw);
-        kw = lex_word(lx);
+        kw = pms_vlex_word(lx);
     }
     if (strcmp(kw, "src") != 0) {
         lx->pos = kw_pos;
-        return lex_fail(lx, error, "expected 'src' followed by where the expectation comes from%s",
-                        v->fstr ? "" : " (or 'fstr \"...\"' first)");
+        return pms_vlex_fail(lx, error, "expected 'src' followed by where the expectation comes from%s",
+                             v->fstr ? "" : " (or 'fstr \"...\"' first)");
     }
-    skip_blanks(lx);
+    pms_vlex_skip_blanks(lx);
     gsize src_end = lx->len;
     while (src_end > lx->pos && g_ascii_isspace(lx->s[src_end - 1]))
         src_end--;
     if (src_end == lx->pos)
-        return lex_fail(lx, error, "empty source: say where the expected value comes from");
+        return pms_vlex_fail(lx, error, "empty source: say where the expected value comes from");
     v->source = g_strndup(lx->s + lx->pos, src_end - lx->pos);
     return TRUE;
 }
 
-/* Exported to vector_sim.c (vector_internal.h). */
-gboolean pms_vlex_fail(PmsVecLexer *lx, GError **error, const char *fmt, ...)
+/* The vectors of a .enc file, one a line, into `parsed`. */
+static gboolean parse_enc(GPtrArray *parsed, PmsVectorKind kind, const char *data, gsize len, const char *file,
+                          const char *pmu, GError **error)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    return lex_fail(lx, error, "%s", msg);
-}
-
-void pms_vlex_skip_blanks(PmsVecLexer *lx)
-{
-    skip_blanks(lx);
-}
-
-char *pms_vlex_word(PmsVecLexer *lx)
-{
-    return lex_word(lx);
-}
-
-gboolean pms_vlex_string(PmsVecLexer *lx, const char *what, GString *out, GError **error)
-{
-    return lex_string_expr(lx, what, out, error);
+    PmsVecLines it = { .file = file, .data = data, .len = len };
+    PmsVecLexer lx;
+    while (pms_vlex_next_line(&it, &lx, " (write \\xHH escapes instead)", error)) {
+        PmsVector *v = g_new0(PmsVector, 1);
+        v->kind = kind;
+        v->pmu = g_strdup(pmu);
+        v->file = g_strdup(file);
+        v->line = lx.line;
+        g_ptr_array_add(parsed, v);
+        if (!parse_line(&lx, v, error))
+            return FALSE;
+    }
+    return !it.failed;
 }
 
 gboolean pms_vector_set_parse(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len,
                               const char *file, const char *pmu, GError **error)
 {
     g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func(pms_vector_free_one);
-    if (kind == PMS_VECTOR_SIM) {
-        if (!pms_vector_sim_parse(parsed, data, len, file, pmu, error))
-            return FALSE;
-        for (guint i = 0; i < parsed->len; i++)
-            g_ptr_array_add(set->vectors, g_steal_pointer(&g_ptr_array_index(parsed, i)));
-        return TRUE;
-    }
-    gsize off = 0;
-    guint lineno = 0;
-    while (off < len) {
-        const char *nl = memchr(data + off, '\n', len - off);
-        gsize line_len = nl ? (gsize)(nl - (data + off)) : len - off;
-        Lexer lx = { .file = file, .line = ++lineno, .s = data + off, .len = line_len };
-        off += line_len + (nl ? 1 : 0);
-        if (memchr(lx.s, '\0', lx.len)) {
-            lx.pos = (gsize)((const char *)memchr(lx.s, '\0', lx.len) - lx.s);
-            return lex_fail(&lx, error, "NUL byte in a vector file (write \\xHH escapes instead)");
-        }
-        skip_blanks(&lx);
-        if (at_end(&lx) || lx.s[lx.pos] == '#' || (lx.s[lx.pos] == '\r' && lx.pos + 1 == lx.len))
-            continue;
-        PmsVector *v = g_new0(PmsVector, 1);
-        v->kind = kind;
-        v->pmu = g_strdup(pmu);
-        v->file = g_strdup(file);
-        v->line = lineno;
-        g_ptr_array_add(parsed, v);
-        if (!parse_line(&lx, v, error))
-            return FALSE;
-    }
-    for (guint i = 0; i < parsed->len; i++)
-        g_ptr_array_add(set->vectors, g_steal_pointer(&g_ptr_array_index(parsed, i)));
-    return TRUE;
+    gboolean ok = kind == PMS_VECTOR_SIM ? pms_vector_sim_parse(parsed, data, len, file, pmu, error)
+                                         : parse_enc(parsed, kind, data, len, file, pmu, error);
+    /* A file with an error adds no vector. */
+    if (ok)
+        g_ptr_array_extend_and_steal(set->vectors, g_steal_pointer(&parsed));
+    return ok;
 }

@@ -243,22 +243,10 @@ gboolean pms_vector_sim_parse(GPtrArray *out, const char *data, gsize len, const
     g_autoptr(GHashTable) names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     Block b = { 0 };
     gboolean ok = TRUE;
-    gsize off = 0;
-    guint lineno = 0;
     guint open_line = 0;
-    while (ok && off < len) {
-        const char *nl = memchr(data + off, '\n', len - off);
-        gsize line_len = nl ? (gsize)(nl - (data + off)) : len - off;
-        PmsVecLexer lx = { .file = file, .line = ++lineno, .s = data + off, .len = line_len };
-        off += line_len + (nl ? 1 : 0);
-        if (memchr(lx.s, '\0', lx.len)) {
-            lx.pos = (gsize)((const char *)memchr(lx.s, '\0', lx.len) - lx.s);
-            ok = pms_vlex_fail(&lx, error, "NUL byte in a vector file");
-            break;
-        }
-        pms_vlex_skip_blanks(&lx);
-        if (lx.pos >= lx.len || lx.s[lx.pos] == '#' || (lx.s[lx.pos] == '\r' && lx.pos + 1 == lx.len))
-            continue;
+    PmsVecLines it = { .file = file, .data = data, .len = len };
+    PmsVecLexer lx;
+    while (ok && pms_vlex_next_line(&it, &lx, "", error)) {
         gsize word_pos = lx.pos;
         g_autofree char *word = pms_vlex_word(&lx);
         if (strcmp(word, "vector") == 0) {
@@ -268,7 +256,7 @@ gboolean pms_vector_sim_parse(GPtrArray *out, const char *data, gsize len, const
                                    b.sv->name, open_line);
                 break;
             }
-            open_line = lineno;
+            open_line = lx.line;
             ok = open_block(&lx, &b, out, names, file, pmu, error);
         } else if (!b.v) {
             lx.pos = word_pos;
@@ -283,6 +271,7 @@ gboolean pms_vector_sim_parse(GPtrArray *out, const char *data, gsize len, const
             ok = parse_block_line(&lx, &b, word, word_pos, error);
         }
     }
+    ok = ok && !it.failed;
     if (ok && b.v) {
         g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE,
                     "%s:%u: vector '%s' has no 'end' before the end of the file", file, open_line, b.sv->name);

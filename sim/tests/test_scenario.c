@@ -288,6 +288,28 @@ static void simultaneous_overflow(PmsSimEngine eng)
 }
 BOTH(simultaneous_overflow)
 
+/* MSR_OFFCORE_RSP_0/1 values and the counts PMC0/PMC1 (programmed for the
+ * two offcore events) must reach over the run r. */
+typedef struct {
+    guint64 rsp0, rsp1, c0, c1;
+} OffcoreCase;
+
+static void offcore_cases(PmsSim *s, const PmsSimRun *r, const OffcoreCase *cases, guint n)
+{
+    for (guint k = 0; k < n; k++) {
+        fx_write(s, A_RSP0, cases[k].rsp0);
+        fx_write(s, A_RSP1, cases[k].rsp1);
+        fx_write(s, A_PMC0, 0);
+        fx_write(s, A_PMC0 + 1, 0);
+        CU_ASSERT_TRUE_FATAL(pms_sim_run(s, r, NULL));
+        if (fx_read(s, A_PMC0) != cases[k].c0 || fx_read(s, A_PMC0 + 1) != cases[k].c1)
+            fprintf(stderr, "# offcore case %u: %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", k,
+                    fx_read(s, A_PMC0), fx_read(s, A_PMC0 + 1));
+        CU_ASSERT_EQUAL(fx_read(s, A_PMC0), cases[k].c0);
+        CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 1), cases[k].c1);
+    }
+}
+
 static void offcore_nhm(PmsSimEngine eng)
 {
     g_autoptr(PmsSim) s = fx_sim(fx_model("wsm"), eng);
@@ -297,21 +319,13 @@ static void offcore_nhm(PmsSimEngine eng)
      * DMND_RFO (bit 1) with response bit 8, x3 */
     PmsSimOffcore t[2] = { { 0, 0x1, 0x4000, FALSE, 2 }, { 0, 0x2, 0x100, FALSE, 3 } };
     PmsSimRun r = { 10, { 3, 3 }, NULL, 0, t, 2, NULL, 0 };
-    struct { guint64 rsp0, rsp1, c0, c1; } cases[] = {
+    const OffcoreCase cases[] = {
         { 0x4001, 0x0102, 20, 30 },  /* each selects exactly one class */
         { 0x4003, 0x4103, 20, 50 },  /* RSP_0 response bit 14 only: first; RSP_1 both */
         { 0x4002, 0x0001, 0, 0 },    /* request and response each match a different transaction */
         { 0x00ff, 0xff00, 0, 0 },    /* a zero field counts nothing */
     };
-    for (guint k = 0; k < G_N_ELEMENTS(cases); k++) {
-        fx_write(s, A_RSP0, cases[k].rsp0);
-        fx_write(s, A_RSP1, cases[k].rsp1);
-        fx_write(s, A_PMC0, 0);
-        fx_write(s, A_PMC0 + 1, 0);
-        CU_ASSERT_TRUE_FATAL(pms_sim_run(s, &r, NULL));
-        CU_ASSERT_EQUAL(fx_read(s, A_PMC0), cases[k].c0);
-        CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 1), cases[k].c1);
-    }
+    offcore_cases(s, &r, cases, G_N_ELEMENTS(cases));
 }
 BOTH(offcore_nhm)
 
@@ -325,24 +339,13 @@ static void offcore_glm(PmsSimEngine eng)
     PmsSimOffcore t[3] = { { 0, 0x1, 1ull << 18, FALSE, 1 }, { 0, 0x2, 1ull << 36, FALSE, 2 },
                            { 0, 0x1, 0, TRUE, 5 } };
     PmsSimRun r = { 4, { 3, 3 }, NULL, 0, t, 3, NULL, 0 };
-    struct { guint64 rsp0, rsp1, c0, c1; } cases[] = {
+    const OffcoreCase cases[] = {
         { 0x1 | (1ull << 16), 0x2 | (1ull << 18), 4, 0 },  /* ANY_RESPONSE; RFO + L2_HIT: no */
         { 0x8000 | (1ull << 16), 0x3 | (1ull << 36), 12, 8 }, /* ANY_REQUEST matches both */
         { 0x1 | (1ull << 38), 0x1 | (1ull << 33), 20, 0 },   /* OUTSTANDING: 5 in flight per cycle */
         { 0x3 | (1ull << 18) | (1ull << 36), 0, 12, 0 },     /* mixed groups OR-ed (A19); RSP_1 empty */
     };
-    for (guint k = 0; k < G_N_ELEMENTS(cases); k++) {
-        fx_write(s, A_RSP0, cases[k].rsp0);
-        fx_write(s, A_RSP1, cases[k].rsp1);
-        fx_write(s, A_PMC0, 0);
-        fx_write(s, A_PMC0 + 1, 0);
-        CU_ASSERT_TRUE_FATAL(pms_sim_run(s, &r, NULL));
-        if (fx_read(s, A_PMC0) != cases[k].c0 || fx_read(s, A_PMC0 + 1) != cases[k].c1)
-            fprintf(stderr, "# glm offcore case %u: %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", k,
-                    fx_read(s, A_PMC0), fx_read(s, A_PMC0 + 1));
-        CU_ASSERT_EQUAL(fx_read(s, A_PMC0), cases[k].c0);
-        CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 1), cases[k].c1);
-    }
+    offcore_cases(s, &r, cases, G_N_ELEMENTS(cases));
 }
 BOTH(offcore_glm)
 
