@@ -359,20 +359,18 @@ int pms_bench_encode(int argc, char **argv)
     if (models == NULL)
         return 1;
     g_autoptr(GPtrArray) strs = g_ptr_array_new_with_free_func(g_free);
-    GString *pmus = g_string_new(NULL);
-    for (guint i = 0; i < (argc > 1 ? (guint)argc - 1 : pms_model_set_count(models)); i++) {
-        const PmsModel *m = argc > 1 ? pms_cli_model(models, argv[i + 1]) : pms_model_set_nth(models, i);
-        if (m == NULL) {
-            g_string_free(pmus, TRUE);
-            return PMS_EXIT_USAGE;
-        }
+    g_autoptr(GPtrArray) selected = pms_cli_models_named(models, argc, argv);
+    if (selected == NULL)
+        return PMS_EXIT_USAGE;
+    g_autoptr(GString) pmus = g_string_new(NULL);
+    for (guint i = 0; i < selected->len; i++) {
+        const PmsModel *m = g_ptr_array_index(selected, i);
         pms_strings_names(m, strs);
         pms_strings_modifiers(m, strs);
         g_string_append_printf(pmus, " %s", m->name);
     }
     printf("bench encode: %u strings from%s; at least %.1f s of encoding per backend\n",
            strs->len, pmus->str, seconds);
-    g_string_free(pmus, TRUE);
     printf("%-12s %-36s %10s %12s %s\n", "backend", "mode", "load (ms)", "enc/s", "ok/strings");
 
     BenchResult rb = { 0 }, ro = { 0 };

@@ -218,6 +218,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsModel, pms_model_free)
 /* Lookups: names are case-insensitive; NULL when absent. */
 const PmsEvent *pms_model_event(const PmsModel *m, const char *name);
 const PmsUmask *pms_event_umask(const PmsEvent *ev, const char *name);
+/* The event's first unit mask flagged PMS_UMASK_DEFAULT; NULL when none is. */
+const PmsUmask *pms_event_default_umask(const PmsEvent *ev);
 const PmsModifier *pms_model_modifier(const PmsModel *m, const char *name);
 const PmsRegister *pms_model_reg_by_addr(const PmsModel *m, guint32 address);
 const PmsRegister *pms_model_reg_by_name(const PmsModel *m, const char *name);

@@ -126,6 +126,15 @@ pms_event_umask(const PmsEvent *ev, const char *name)
     return i ? &ev->umasks[i - 1] : NULL;
 }
 
+const PmsUmask *
+pms_event_default_umask(const PmsEvent *ev)
+{
+    for (guint i = 0; i < ev->n_umasks; i++)
+        if (ev->umasks[i].flags & PMS_UMASK_DEFAULT)
+            return &ev->umasks[i];
+    return NULL;
+}
+
 const PmsModifier *
 pms_model_modifier(const PmsModel *m, const char *name)
 {

@@ -11,14 +11,9 @@ static gboolean program(PmsSim *s, GError **error)
 {
     const guint64 ev0 = 0xc0 | (1u << 16) | (1u << 22);                         /* c0.00 usr en */
     const guint64 ev1 = 0xc0 | (1u << 16) | (1u << 18) | (1u << 22) | (2u << 24); /* c=2 e */
-    guint32 a_ev = 0, a_fc = 0;
-    for (guint i = 0; i < s->model->n_regs; i++) {
-        const PmsRegister *r = &s->model->regs[i];
-        if (r->kind == PMS_REG_EVTSEL && r->index == 0)
-            a_ev = r->address;
-        if (r->kind == PMS_REG_FIXED_CTRL)
-            a_fc = r->address;
-    }
+    const PmsRegister *ev = pms_model_reg_by_kind(s->model, PMS_REG_EVTSEL, 0);
+    const PmsRegister *fc = pms_model_reg_by_kind(s->model, PMS_REG_FIXED_CTRL, 0);
+    guint32 a_ev = ev ? ev->address : 0, a_fc = fc ? fc->address : 0;
     if (!a_ev) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no PERFEVTSEL0", s->model->name);
         return FALSE;

@@ -13,14 +13,6 @@ G_DEFINE_QUARK(pms-sim-error-quark, pms_sim_error)
 
 /* ---- field resolution ---------------------------------------------------- */
 
-static const PmsField *layout_field(const PmsLayout *l, const char *name)
-{
-    for (guint i = 0; l && i < l->n_fields; i++)
-        if (g_ascii_strcasecmp(l->fields[i].name, name) == 0)
-            return &l->fields[i];
-    return NULL;
-}
-
 /* Look a field up under its candidate names ("%u" is replaced by idx).  A
  * per-counter layout (field "en" instead of "en0") is accepted with a stride.
  * Registers without a layout fall back to the architectural position
@@ -41,7 +33,7 @@ static SimField resolve(const PmsRegister *r, const char *const *names, guint id
     }
     for (guint i = 0; names[i]; i++) {
         g_autofree char *n = g_strdup_printf(names[i], idx);
-        const PmsField *pf = layout_field(r->layout, n);
+        const PmsField *pf = pms_layout_field(r->layout, n);
         if (pf) {
             f.present = TRUE;
             f.shift = pf->shift;
@@ -56,7 +48,7 @@ static SimField resolve(const PmsRegister *r, const char *const *names, guint id
         if (!strstr(names[i], "%u"))
             continue;
         g_autofree char *base = g_strndup(names[i], strstr(names[i], "%u") - names[i]);
-        const PmsField *pf = layout_field(r->layout, base);
+        const PmsField *pf = pms_layout_field(r->layout, base);
         if (!pf)
             continue;
         if (stride && pf->shift + stride * idx + pf->width <= 64) {
@@ -75,23 +67,9 @@ static SimField resolve(const PmsRegister *r, const char *const *names, guint id
     return f;
 }
 
-static const PmsRegister *reg_kind(const PmsModel *m, PmsRegKind kind, guint index)
-{
-    for (guint i = 0; i < m->n_regs; i++)
-        if (m->regs[i].kind == kind && m->regs[i].index == index)
-            return &m->regs[i];
-    return NULL;
-}
-
 static guint64 *storage(PmsSim *s, const PmsRegister *r)
 {
     return r ? &s->val[r - s->model->regs] : &s->zero;
-}
-
-static const char *option(const PmsModel *m, const char *key, const char *fallback)
-{
-    const char *v = m->options ? g_hash_table_lookup(m->options, key) : NULL;
-    return v ? v : fallback;
 }
 
 static gboolean require(const PmsRegister *r, SimField f, const char *what, GError **error)
@@ -109,7 +87,7 @@ static gboolean require(const PmsRegister *r, SimField f, const char *what, GErr
 static gboolean parse_signal_option(const PmsModel *m, const char *key, guint32 fallback, guint32 *out,
                                     GError **error)
 {
-    const char *v = option(m, key, NULL);
+    const char *v = pms_model_option(m, key, NULL);
     *out = fallback;
     if (!v)
         return TRUE;
@@ -125,26 +103,6 @@ static gboolean parse_signal_option(const PmsModel *m, const char *key, guint32 
     return TRUE;
 }
 
-static const PmsUmask *find_umask(const PmsEvent *ev, const char *name)
-{
-    for (guint i = 0; i < ev->n_umasks; i++)
-        if (g_ascii_strcasecmp(ev->umasks[i].name, name) == 0)
-            return &ev->umasks[i];
-    return NULL;
-}
-
-/* The signal an event names with its default unit mask (or none). */
-static guint32 default_signal(const PmsEvent *ev)
-{
-    guint64 um = 0;
-    for (guint u = 0; u < ev->n_umasks; u++)
-        if (ev->umasks[u].flags & PMS_UMASK_DEFAULT) {
-            um = ev->umasks[u].value;
-            break;
-        }
-    return PMS_SIGNAL_KEY(ev->code, (um | ev->base_umask) & 0xff);
-}
-
 /* Fixed counter i counts the signals of the events that declare it (model key
  * `fixed`), e.g. INST_RETIRED.ANY_P and the architectural INSTRUCTION_RETIRED;
  * defaults from SDM Table 18-8 (REF as Linux's pseudo-encoding 0x0300).  The
@@ -158,16 +116,13 @@ static void resolve_event_signals(PmsSim *s)
     s->ldlat_sig = PMS_SIGNAL_KEY(0x0b, 0x10);
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
-        guint32 key = default_signal(ev);
+        /* The signal the event names with its default unit mask (or none). */
+        const PmsUmask *def = pms_event_default_umask(ev);
+        guint32 key = PMS_SIGNAL_KEY(ev->code, ((def ? def->value : 0) | ev->base_umask) & 0xff);
         /* The default unit mask may narrow the event's fixed counters (glm
          * CPU_CLK_UNHALTED fixed=0x6, its default CORE_P fixed=0x2: core
          * cycles are FIXED_CTR1's, not FIXED_CTR2's, SDM Table 18-8). */
-        guint32 fixed_mask = ev->fixed;
-        for (guint u = 0; u < ev->n_umasks; u++)
-            if (ev->umasks[u].flags & PMS_UMASK_DEFAULT) {
-                fixed_mask = ev->umasks[u].fixed;
-                break;
-            }
+        guint32 fixed_mask = def ? def->fixed : ev->fixed;
         for (guint i = 0; i < PMS_SIM_MAX_FIXED; i++) {
             if (!(fixed_mask & (1u << i)) || nsig[i] == G_N_ELEMENTS(s->fixed_sig[i]))
                 continue;
@@ -218,11 +173,9 @@ static void resolve_offcore(PmsSim *s)
         if (!(ev->flags & PMS_EVENT_OFFCORE))
             continue;
         guint idx = seen;
-        if (ev->extra_reg) {
-            for (guint r = 0; r < m->n_regs; r++)
-                if (m->regs[r].kind == PMS_REG_OFFCORE_RSP && g_ascii_strcasecmp(m->regs[r].name, ev->extra_reg) == 0)
-                    idx = m->regs[r].index;
-        }
+        const PmsRegister *x = pms_model_reg_by_name(m, ev->extra_reg);
+        if (x && x->kind == PMS_REG_OFFCORE_RSP)
+            idx = x->index;
         if (idx < PMS_SIM_MAX_OFFCORE)
             s->oc_sig[idx] = PMS_SIGNAL_KEY(ev->code & 0xff, ev->base_umask);
         seen++;
@@ -235,11 +188,11 @@ static void resolve_offcore(PmsSim *s)
                 resp |= um->value;
         }
         const PmsUmask *um;
-        if ((um = find_umask(ev, "ANY_REQUEST")))
+        if ((um = pms_event_umask(ev, "ANY_REQUEST")))
             s->oc_any_req = um->value;
-        if ((um = find_umask(ev, "ANY_RESPONSE")))
+        if ((um = pms_event_umask(ev, "ANY_RESPONSE")))
             s->oc_any_resp = um->value;
-        if ((um = find_umask(ev, "OUTSTANDING")))
+        if ((um = pms_event_umask(ev, "OUTSTANDING")))
             s->oc_outstanding = um->value;
     }
     if (req)
@@ -247,7 +200,7 @@ static void resolve_offcore(PmsSim *s)
     if (resp)
         s->oc_resp_bits = resp & ~s->oc_outstanding;
     /* The register's own layout, when it has one, is the better source. */
-    const PmsRegister *r = reg_kind(m, PMS_REG_OFFCORE_RSP, 0);
+    const PmsRegister *r = pms_model_reg_by_kind(m, PMS_REG_OFFCORE_RSP, 0);
     static const char *const n_req[] = { "request", NULL }, *const n_resp[] = { "response", NULL };
     static const char *const n_sup[] = { "supplier", NULL }, *const n_snp[] = { "snoop", NULL };
     static const char *const n_out[] = { "outstanding", NULL };
@@ -276,7 +229,7 @@ static gboolean resolve_fields(PmsSim *s, GError **error)
     static const char *const n_en[] = { "en", NULL }, *const n_inv[] = { "inv", NULL };
     static const char *const n_cmask[] = { "cmask", NULL };
     for (guint i = 0; i < s->n_gp; i++) {
-        const PmsRegister *r = reg_kind(m, PMS_REG_EVTSEL, i);
+        const PmsRegister *r = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i);
         if (!r) {
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                         "model %s: no EVTSEL register for counter %u", m->name, i);
@@ -305,7 +258,7 @@ static gboolean resolve_fields(PmsSim *s, GError **error)
     }
     static const char *const f_en[] = { "en%u", NULL }, *const f_any[] = { "any%u", "anythread%u", NULL };
     static const char *const f_pmi[] = { "pmi%u", NULL };
-    const PmsRegister *fc = reg_kind(m, PMS_REG_FIXED_CTRL, 0);
+    const PmsRegister *fc = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
     for (guint i = 0; i < s->n_fixed; i++) {
         /* Without FIXED_CTR_CTRL the fixed counters are never enabled.
          * SDM 18-7: four bits per counter at 4i: EN[1:0], AnyThread, PMI. */
@@ -322,8 +275,8 @@ static gboolean resolve_fields(PmsSim *s, GError **error)
     static const char *const s_pmc[] = { "ovf_pmc%u", "pmc%u", NULL };
     static const char *const s_fix[] = { "ovf_fixed%u", "ovf_fixed_ctr%u", "fixed%u", "fixed_ctr%u", NULL };
     static const char *const s_cfrz[] = { "ctr_frz", NULL }, *const s_lfrz[] = { "lbr_frz", NULL };
-    const PmsRegister *gc = reg_kind(m, PMS_REG_GLOBAL_CTRL, 0);
-    const PmsRegister *gs = reg_kind(m, PMS_REG_GLOBAL_STATUS, 0);
+    const PmsRegister *gc = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
+    const PmsRegister *gs = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
     /* Without GLOBAL_CTRL (perfmon v1) the local enable alone counts; without
      * GLOBAL_STATUS overflows leave no trace but the PMI. */
     s->has_global_ctrl = gc != NULL;
@@ -350,13 +303,13 @@ static gboolean resolve_fields(PmsSim *s, GError **error)
     static const char *const d_lbr[] = { "lbr", NULL };
     static const char *const d_flbr[] = { "freeze_lbrs_on_pmi", "freeze_lbr_on_pmi", NULL };
     static const char *const d_fperf[] = { "freeze_perfmon_on_pmi", NULL };
-    const PmsRegister *dbg = reg_kind(m, PMS_REG_DEBUGCTL, 0);
+    const PmsRegister *dbg = pms_model_reg_by_kind(m, PMS_REG_DEBUGCTL, 0);
     /* SDM 17-12: bit 0 LBR, 11 FREEZE_LBRS_ON_PMI, 12 FREEZE_PERFMON_ON_PMI. */
     s->dbg_lbr = resolve(dbg, d_lbr, 0, 0, 0, 1);
     s->dbg_frz_lbr = resolve(dbg, d_flbr, 0, 0, 11, 1);
     s->dbg_frz_perf = resolve(dbg, d_fperf, 0, 0, 12, 1);
     static const char *const l_thr[] = { "threshold", "ldlat", "lat", NULL };
-    const PmsRegister *ll = reg_kind(m, PMS_REG_PEBS_LD_LAT, 0);
+    const PmsRegister *ll = pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0);
     s->ldlat_thr = resolve(ll, l_thr, 0, 0, 0, 16); /* SDM 18-39: bits 15:0 */
     if (ll && !require(ll, s->ldlat_thr, "threshold", error))
         return FALSE;
@@ -367,21 +320,21 @@ static void bind_storage(PmsSim *s)
 {
     const PmsModel *m = s->model;
     for (guint i = 0; i < PMS_SIM_MAX_GP; i++) {
-        s->evtsel[i] = storage(s, i < s->n_gp ? reg_kind(m, PMS_REG_EVTSEL, i) : NULL);
-        const PmsRegister *p = reg_kind(m, PMS_REG_PMC, i);
+        s->evtsel[i] = storage(s, i < s->n_gp ? pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i) : NULL);
+        const PmsRegister *p = pms_model_reg_by_kind(m, PMS_REG_PMC, i);
         if (!p)
-            p = reg_kind(m, PMS_REG_A_PMC, i);
+            p = pms_model_reg_by_kind(m, PMS_REG_A_PMC, i);
         s->pmc[i] = storage(s, i < s->n_gp ? p : NULL);
     }
     for (guint i = 0; i < PMS_SIM_MAX_FIXED; i++)
-        s->fixed_ctr[i] = storage(s, i < s->n_fixed ? reg_kind(m, PMS_REG_FIXED_CTR, i) : NULL);
+        s->fixed_ctr[i] = storage(s, i < s->n_fixed ? pms_model_reg_by_kind(m, PMS_REG_FIXED_CTR, i) : NULL);
     for (guint i = 0; i < PMS_SIM_MAX_OFFCORE; i++)
-        s->offcore[i] = storage(s, reg_kind(m, PMS_REG_OFFCORE_RSP, i));
-    s->fixed_ctrl = storage(s, reg_kind(m, PMS_REG_FIXED_CTRL, 0));
-    s->global_ctrl = storage(s, reg_kind(m, PMS_REG_GLOBAL_CTRL, 0));
-    s->global_status = storage(s, reg_kind(m, PMS_REG_GLOBAL_STATUS, 0));
-    s->debugctl = storage(s, reg_kind(m, PMS_REG_DEBUGCTL, 0));
-    s->ld_lat = storage(s, reg_kind(m, PMS_REG_PEBS_LD_LAT, 0));
+        s->offcore[i] = storage(s, pms_model_reg_by_kind(m, PMS_REG_OFFCORE_RSP, i));
+    s->fixed_ctrl = storage(s, pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0));
+    s->global_ctrl = storage(s, pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0));
+    s->global_status = storage(s, pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0));
+    s->debugctl = storage(s, pms_model_reg_by_kind(m, PMS_REG_DEBUGCTL, 0));
+    s->ld_lat = storage(s, pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0));
 }
 
 PmsSim *pms_sim_new(const PmsModel *m, GError **error)
@@ -426,9 +379,9 @@ PmsSim *pms_sim_new(const PmsModel *m, GError **error)
     for (guint i = 0; i < m->n_regs; i++)
         g_hash_table_insert(s->by_addr, GUINT_TO_POINTER(m->regs[i].address), GUINT_TO_POINTER(i + 1));
 
-    const char *gate = option(m, "cpl_gate", "post");
-    const char *comb = option(m, "anythread_combine", "clock-or");
-    const char *gres = option(m, "global_ctrl_reset", "gp");
+    const char *gate = pms_model_option(m, "cpl_gate", "post");
+    const char *comb = pms_model_option(m, "anythread_combine", "clock-or");
+    const char *gres = pms_model_option(m, "global_ctrl_reset", "gp");
     if (strcmp(gate, "post") && strcmp(gate, "pre")) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: option cpl_gate = '%s': expected post or pre", m->name, gate);
@@ -444,7 +397,7 @@ PmsSim *pms_sim_new(const PmsModel *m, GError **error)
                     "model %s: option global_ctrl_reset = '%s': expected gp or zero", m->name, gres);
         return NULL;
     }
-    const char *skid = option(m, "pmi_skid", "0");
+    const char *skid = pms_model_option(m, "pmi_skid", "0");
     if (!g_ascii_string_to_unsigned(skid, 10, 0, 1u << 20, &s->pmi_skid, NULL)) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: option pmi_skid = '%s': expected cycles 0..1048576", m->name, skid);
@@ -623,7 +576,7 @@ static guint64 inuse(const PmsSim *s)
             v |= (guint64)1 << (32 + i);
         pmi |= sim_fget(s->fx[i].pmi, *s->fixed_ctrl) != 0;
     }
-    const PmsRegister *pe = reg_kind(s->model, PMS_REG_PEBS_ENABLE, 0);
+    const PmsRegister *pe = pms_model_reg_by_kind(s->model, PMS_REG_PEBS_ENABLE, 0);
     if (pe && s->val[pe - s->model->regs])
         pmi = TRUE;
     return v | (pmi ? (guint64)1 << 63 : 0);

@@ -117,14 +117,6 @@ void pms_stim_record(const PmsStim *st, guint i, PmsStimRecord *out)
 
 /* ---- names ------------------------------------------------------------------ */
 
-static const PmsEvent *find_event(const PmsModel *m, const char *name)
-{
-    for (guint i = 0; i < m->n_events; i++)
-        if (g_ascii_strcasecmp(m->events[i].name, name) == 0)
-            return &m->events[i];
-    return NULL;
-}
-
 static gboolean parse_u64(const char *s, guint64 *out)
 {
     if (!s || !*s || *s == '-' || *s == '+')
@@ -151,7 +143,7 @@ gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, 
         *key = PMS_SIGNAL_KEY(code, umask);
         return TRUE;
     }
-    const PmsEvent *ev = find_event(m, parts[0]);
+    const PmsEvent *ev = pms_model_event(m, parts[0]);
     if (!ev) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
                     "unknown signal '%s': expected CODE.UMASK (e.g. 0xc0.0x00) or EVENT.UMASK of model %s",
@@ -170,18 +162,14 @@ gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, 
     }
     const PmsUmask *um = NULL;
     if (parts[1]) {
-        for (guint i = 0; i < ev->n_umasks && !um; i++)
-            if (g_ascii_strcasecmp(ev->umasks[i].name, parts[1]) == 0)
-                um = &ev->umasks[i];
+        um = pms_event_umask(ev, parts[1]);
         if (!um) {
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
                         "signal '%s': event %s has no unit mask '%s'", name, ev->name, parts[1]);
             return FALSE;
         }
     } else {
-        for (guint i = 0; i < ev->n_umasks && !um; i++)
-            if (ev->umasks[i].flags & PMS_UMASK_DEFAULT)
-                um = &ev->umasks[i];
+        um = pms_event_default_umask(ev);
         if (!um && ev->n_umasks) {
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
                         "signal '%s': event %s needs a unit mask (EVENT.UMASK)", name, ev->name);
@@ -248,11 +236,11 @@ static gboolean parse_value(const char *s, guint64 *out)
 static gboolean parse_reg(Parser *p, const char *s, guint32 *addr)
 {
     const PmsModel *m = p->st->model;
-    for (guint i = 0; i < m->n_regs; i++)
-        if (g_ascii_strcasecmp(m->regs[i].name, s) == 0) {
-            *addr = m->regs[i].address;
-            return TRUE;
-        }
+    const PmsRegister *r = pms_model_reg_by_name(m, s);
+    if (r) {
+        *addr = r->address;
+        return TRUE;
+    }
     guint64 v;
     if (parse_u64(s, &v) && v <= G_MAXUINT32) {
         *addr = (guint32)v;
@@ -525,10 +513,8 @@ PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error)
 
 static const char *reg_name(const PmsModel *m, guint32 addr)
 {
-    for (guint i = 0; i < m->n_regs; i++)
-        if (m->regs[i].address == addr)
-            return m->regs[i].name;
-    return "?";
+    const PmsRegister *r = pms_model_reg_by_addr(m, addr);
+    return r ? r->name : "?";
 }
 
 static GString *cycles_str(const guint64 *c, guint n)

@@ -104,12 +104,14 @@ test_tiny_lookups(void)
     CU_ASSERT_EQUAL(u->flags, PMS_UMASK_EXCL);
     CU_ASSERT_STRING_EQUAL(u->equiv, "A:c=1:i=1");
     CU_ASSERT_STRING_EQUAL(pms_event_umask(e, "A")->desc, "first kind of uop");
+    CU_ASSERT_PTR_EQUAL(pms_event_default_umask(e), pms_event_umask(e, "A"));
 
     e = pms_model_event(m, "MODE");
     CU_ASSERT_TRUE(e->groups[0].exclusive);
 
     e = pms_model_event(m, "CYCLES");
     CU_ASSERT_EQUAL(e->counters, 0x1);
+    CU_ASSERT_PTR_NULL(pms_event_default_umask(e)); /* no unit mask at all */
     CU_ASSERT_EQUAL(e->n_umasks, 0);
 
     e = pms_model_event(m, "LD_LAT");
