@@ -112,34 +112,47 @@ typedef enum {
     PMS_GRP_SNOOP, PMS_GRP_AVG,
 } PmsGroupKind;
 
-/* Per-event facts as bit sets over the event's unit masks. */
+/* Per-event facts as bit sets over the event's unit masks.  The fields every
+ * encoding reads come first, so that they share a few cache lines: a batch
+ * touches many events, and their facts do not all stay in the L1 cache. */
 typedef struct {
-    guint64 group_mask[PMS_ENC_MAX_GROUPS];
-    guint8 group_kind[PMS_ENC_MAX_GROUPS];
+    gboolean unsupported;      /* more groups or umasks than tracked */
     guint n_groups;
-    guint64 default_mask, excl_mask, override_mask, ldlat_mask;
-    guint64 grouped_default;   /* defaults of groups 0 .. n_groups-1 */
     guint32 required_groups;   /* bit g: group g is required and has unit masks */
-    guint64 *equiv;            /* per umask: the umasks its libpfm4 alias names, 0 if none */
-    guint64 equiv_mods;        /* umasks whose alias also sets modifiers ("ANY:c=1:i=1") */
+    guint32 allowed_mods;      /* bit j: the event takes modifier j (fstr prints it) */
+    guint64 default_mask, override_mask, ldlat_mask;
+    guint64 grouped_default;   /* defaults of groups 0 .. n_groups-1 */
     guint64 forced_mask;       /* umasks that hard-wire a modifier */
+    guint64 *equiv;            /* per umask: the umasks its libpfm4 alias names, 0 if none */
     PmsNameIdx umask_idx;      /* unit-mask names */
-    /* fstr pieces, each followed by PMS_FSTR_SLACK readable zero bytes:
+    /* fstr pieces, each followed by PMS_FSTR_SLACK readable bytes:
      * "glm::INST_RETIRED" and ":ANY_P" per unit mask */
     char *fstr_head;
     guint head_len;
+    guint mods_tlen;           /* length of fstr_mods */
+    /* ":k=1:u=1:e=0:i=0:c=0", the allowed modifiers with their values when
+     * none is named or forced (k and u 1, others 0); it lies in the block of
+     * fstr_head, right after it.  The digit of modifier j is at mod_digit[j]
+     * (fstr.c patches them for other one-digit values) */
+    char *fstr_mods;
     char *fstr_umasks;         /* every ":UMASK" piece */
     guint32 *umask_piece;      /* offset of unit mask i's piece in fstr_umasks */
     guint16 *umask_len;        /* its length, ':' included */
-    guint32 allowed_mods;      /* bit j: the event takes modifier j (fstr prints it) */
-    /* ":k=1:u=1:e=0:i=0:c=0", the allowed modifiers with their values when
-     * none is named or forced (k and u 1, others 0); the digit of modifier j
-     * is at mod_digit[j] (fstr.c patches them for other one-digit values) */
-    char *fstr_mods;
-    guint mods_tlen;           /* its length */
-    guint32 mod_digit[PMS_ENC_MAX_MODS];
     const PmsRegister *extra;  /* ev->extra_reg resolved */
-    gboolean unsupported;      /* more groups or umasks than tracked */
+    /* The whole result of the plain strings "EVENT" and "EVENT:UMASK" (no
+     * modifier, no unit mask named three times), built once with the model
+     * (encode.c): plain_off[0] for the event alone, plain_off[i + 1] for
+     * unit mask i, each the offset in plain of a PmsPlainImage, or
+     * PMS_PLAIN_FAILS where the rules refuse that string (a required unit
+     * mask missing, ...).  NULL: none. */
+    guint32 *plain_off;
+    char *plain;
+    /* read by the general path only */
+    guint64 group_mask[PMS_ENC_MAX_GROUPS];
+    guint8 group_kind[PMS_ENC_MAX_GROUPS];
+    guint64 excl_mask;
+    guint64 equiv_mods;        /* umasks whose alias also sets modifiers ("ANY:c=1:i=1") */
+    guint32 mod_digit[PMS_ENC_MAX_MODS];
 } PmsPrepEvent;
 
 typedef struct {
@@ -172,6 +185,15 @@ typedef struct {
 G_GNUC_INTERNAL const PmsPrepared *pms_prepared_get(const PmsModel *m);
 /* Whether an event accepts a modifier (fixed-counter events take k, u, t only). */
 G_GNUC_INTERNAL gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm);
+
+/* A prepared result (PmsPrepEvent.plain): `size` bytes of a PmsEncoding
+ * follow, its writes right after the struct, its fstr at fstr_off; the two
+ * pointers are set when it is copied out. */
+typedef struct {
+    guint32 size;
+    guint32 fstr_off;
+} PmsPlainImage;
+#define PMS_PLAIN_FAILS G_MAXUINT32
 
 /* ---- resolve.c ---- */
 
@@ -215,6 +237,11 @@ typedef struct {
 typedef gboolean (*PmsRuleFn)(const PmsResolved *r, PmsRuleOut *out, GError **error);
 G_GNUC_INTERNAL PmsRuleFn pms_rules_for(PmsArch arch);
 G_GNUC_INTERNAL gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error);
+
+/* ---- encode.c ---- */
+
+/* Fill pe->plain and pe->plain_off for an x86 core event (prepared.c). */
+G_GNUC_INTERNAL void pms_plain_prepare(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe);
 
 /* ---- fstr.c ---- */
 

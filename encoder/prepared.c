@@ -66,7 +66,8 @@ prepared_free(gpointer p)
         g_free(pp->events[i].umask_piece);
         g_free(pp->events[i].fstr_umasks);
         g_free(pp->events[i].fstr_head);
-        g_free(pp->events[i].fstr_mods);
+        g_free(pp->events[i].plain_off);
+        g_free(pp->events[i].plain);
         pms_nameidx_clear(&pp->events[i].umask_idx);
     }
     pms_nameidx_clear(&pp->event_idx);
@@ -118,7 +119,6 @@ prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPr
     /* the fixed part of its fstr: "pmu::EVENT" and the modifiers it takes */
     g_autofree char *head = g_strconcat(m->name, "::", ev->equiv ? ev->equiv : ev->name, NULL);
     pe->head_len = (guint)strlen(head);
-    pe->fstr_head = padded(head, pe->head_len, FALSE);
     GString *tmpl = g_string_new(NULL);
     for (guint j = 0; j < p->n_mods; j++)
         if (pms_mod_allowed(ev, &p->mods[j])) {
@@ -129,7 +129,14 @@ prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPr
             gboolean on = (gint)j == p->role_mod[PMS_ROLE_K] || (gint)j == p->role_mod[PMS_ROLE_U];
             g_string_append_c(tmpl, on ? '1' : '0');
         }
-    pe->fstr_mods = padded(tmpl->str, tmpl->len, FALSE);
+    /* head and template in one block (one cache line for short names), each
+     * zero-padded to whole words; the template and PMS_FSTR_SLACK zero bytes
+     * after it are the head's readable slack (fstr.c copies in blocks) */
+    gsize hsize = (pe->head_len / 8 + 1) * 8;
+    pe->fstr_head = g_malloc0(hsize + (tmpl->len / 8 + 1) * 8 + PMS_FSTR_SLACK);
+    memcpy(pe->fstr_head, head, pe->head_len);
+    pe->fstr_mods = pe->fstr_head + hsize;
+    memcpy(pe->fstr_mods, tmpl->str, tmpl->len);
     pe->mods_tlen = (guint)tmpl->len;
     g_string_free(tmpl, TRUE);
 
@@ -253,6 +260,10 @@ prepare(const PmsModel *m)
     p->n_events = m->n_events;
     for (guint i = 0; i < m->n_events; i++)
         prepare_event(m, p, &m->events[i], &p->events[i]);
+    /* with every event's facts in place, the plain strings' results */
+    if (m->arch == PMS_ARCH_X86_CORE)
+        for (guint i = 0; i < m->n_events; i++)
+            pms_plain_prepare(m, p, &m->events[i], &p->events[i]);
     return p;
 }
 

@@ -160,8 +160,7 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
             __attribute__((tls_model("initial-exec")))
 #endif
             ;
-        if (last.set == set && last.idx < pms_model_set_count(set) &&
-            pms_model_set_nth(set, last.idx) == last.m && last.m->enc_cache == last.prep &&
+        if (last.set == set && pms_model_set_nth(set, last.idx) == last.m && last.m->enc_cache == last.prep &&
             same_name(last.prep, t)) {
             return resolve_prepared(last.m, last.prep, t, r, error);
         } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
@@ -255,7 +254,7 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
             continue;
         }
         gint mi = pms_tok_find(&r->prep->mod_idx, t, a->off, nlen);
-        if (mi >= 0 && (guint)mi < r->prep->n_mods && pms_mod_allowed(ev, &r->prep->mods[mi])) {
+        if (mi >= 0 && (guint)mi < r->prep->n_mods && (pe->allowed_mods & (1u << mi))) {
             if (!parse_mod(r, a, mi, &vals[nm], error))
                 return FALSE;
             mods[nm] = (guint8)mi;

@@ -179,33 +179,62 @@ block(PmsTokens *t, Scan *sc, const guchar *s, gsize base, Masks k, guint keep, 
     return S_MORE;
 }
 
-/* A string of len < PMS_ENC_FOLD_MAX bytes, 16 at a time; only the bytes
- * that end or split tokens are looked at one by one.  Never reads outside
- * str[0..len).  Returns the offset of a bad byte, or len. */
-static gsize
-scan_short(PmsTokens *t, Scan *sc, const guchar *s, gsize len)
+/* 16 bytes at p.  A plain load when they lie in one 4 kB page (the smallest
+ * x86 page): bytes past the string's NUL may be read, never used (the
+ * caller drops their bits), and reading them cannot fault.  Near a page's
+ * end, a copy that stops at the NUL.
+ * AddressSanitizer sees the plain load as an overflow, so under it the load
+ * lives in a function it does not check. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PMS_TOK_NO_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PMS_TOK_NO_ASAN 1
+#endif
+#endif
+#ifdef PMS_TOK_NO_ASAN
+__attribute__((no_sanitize_address, noinline))
+#endif
+static __m128i
+load_in_page(const guchar *p)
 {
-    gsize i = 0, bad;
-    for (; i + 16 <= len; i += 16)
-        if (block(t, sc, s, i, scan16(_mm_loadu_si128((const __m128i *)(s + i)), t->up + i), 0xffffu, &bad))
-            return bad;
-    if (i < len) {
-        if (len >= 16) {
-            /* the last 16 bytes, overlapping bytes already seen: drop their bits */
-            gsize base = len - 16;
-            Masks k = scan16(_mm_loadu_si128((const __m128i *)(s + base)), t->up + base);
-            if (block(t, sc, s, base, k, 0xffffu & (~0u << (i - base)), &bad))
-                return bad;
-        } else {
-            char tail[16] = { 0 };
-            memcpy(tail, s, len);
-            Masks k = scan16(_mm_loadu_si128((const __m128i *)tail), t->up);
-            if (block(t, sc, s, 0, k, (1u << len) - 1, &bad))
-                return bad;
+    return _mm_loadu_si128((const __m128i *)p);
+}
+
+static inline __m128i
+load16(const guchar *p)
+{
+    if (G_LIKELY(((guintptr)p & 4095) <= 4096 - 16))
+        return load_in_page(p);
+    guchar b[16] = { 0 };
+    for (guint k = 0; k < 16 && p[k]; k++)
+        b[k] = p[k];
+    return _mm_loadu_si128((const __m128i *)b);
+}
+
+/* The string, 16 bytes at a time, finding its end on the way (no strlen
+ * first); only the bytes that end or split tokens are looked at one by one.
+ * Returns the length when it is below PMS_ENC_FOLD_MAX, the offset of a bad
+ * byte in *bad (then the return value is 0), or PMS_ENC_FOLD_MAX when the
+ * string is longer: the caller then scans it byte by byte from the start. */
+static gsize
+scan_short(PmsTokens *t, Scan *sc, const guchar *s, gsize *bad)
+{
+    G_STATIC_ASSERT(PMS_ENC_FOLD_MAX % 16 == 0);
+    *bad = G_MAXSIZE;
+    for (gsize i = 0; i < PMS_ENC_FOLD_MAX; i += 16) {
+        __m128i v = load16(s + i);
+        guint nul = (guint)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+        guint keep = nul ? (1u << __builtin_ctz(nul)) - 1 : 0xffffu;
+        if (block(t, sc, s, i, scan16(v, t->up + i), keep, bad))
+            return 0;
+        if (nul) {
+            gsize len = i + (guint)__builtin_ctz(nul);
+            special(t, sc, s, len, C_END);
+            return len;
         }
     }
-    special(t, sc, s, len, C_END);
-    return len;
+    return PMS_ENC_FOLD_MAX;
 }
 #endif
 
@@ -222,12 +251,21 @@ pms_tokenize_internal(const char *str, PmsTokens *t, GError **error)
     Scan sc = { 0, 0, -1, TRUE };
     gsize i = 0;
 #ifdef __SSE2__
-    gsize len = strlen(str);
+    gsize bad;
+    gsize len = scan_short(t, &sc, s, &bad);
+    if (bad != G_MAXSIZE)
+        return fail_bad(str, bad, error);
     if (len < PMS_ENC_FOLD_MAX) {
-        i = scan_short(t, &sc, s, len);
-        if (i != len)
-            return fail_bad(str, i, error);
-    } else
+        i = len;
+    } else {
+        /* too long for the copy: start again, byte by byte */
+        t->has_pmu = FALSE;
+        t->pmu_len = 0;
+        t->n_attrs = 0;
+        t->too_many = FALSE;
+        sc = (Scan){ 0, 0, -1, TRUE };
+    }
+    if (len >= PMS_ENC_FOLD_MAX)
 #endif
     for (;; i++) {
         guchar c = s[i];

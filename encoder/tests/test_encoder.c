@@ -14,6 +14,8 @@
  * libpfm4 always returns EN and INT set, so every evtsel below contains
  * 0x500000; with both privilege levels that is 0x530000. */
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <CUnit/CUnit.h>
 #include "cu_tap.h"
 #include "encoder.h"
@@ -586,6 +588,95 @@ test_decode(void)
     CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTFOUND));
 }
 
+/* Two encodings that must be the same result (NULL: both failed). */
+static void
+same_result(const PmsEncoding *a, const PmsEncoding *b, const char *what)
+{
+    CU_ASSERT_EQUAL(a != NULL, b != NULL);
+    if (!a || !b) {
+        if ((a != NULL) != (b != NULL))
+            fprintf(stderr, "# %s: one encoding failed, the other did not\n", what);
+        return;
+    }
+    gboolean same = a->model == b->model && a->event == b->event && a->n_codes == b->n_codes &&
+                    memcmp(a->codes, b->codes, sizeof a->codes) == 0 && a->n_writes == b->n_writes &&
+                    strcmp(a->fstr, b->fstr) == 0 && a->umask_mask == b->umask_mask;
+    for (guint i = 0; same && i < a->n_writes; i++)
+        same = strcmp(a->writes[i].name, b->writes[i].name) == 0 && a->writes[i].address == b->writes[i].address &&
+               a->writes[i].value == b->writes[i].value;
+    if (!same)
+        fprintf(stderr, "# %s: %s / %s differ\n", what, a->fstr, b->fstr);
+    CU_ASSERT_TRUE(same);
+}
+
+/* The tokenizer reads 16 bytes at a time, past a string's end when that
+ * stays inside the page: a string ending right before an unmapped page must
+ * still be read exactly, whatever its length and where it starts. */
+static void
+test_page_end(void)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    char *map = mmap(NULL, (size_t)pg * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CU_ASSERT_FATAL(map != MAP_FAILED);
+    CU_ASSERT_FATAL(mprotect(map + pg, (size_t)pg, PROT_NONE) == 0);
+    static const char *const strs[] = {
+        "enct::INST_RETIRED:ANY_P", "enct::INST_RETIRED:u:c=3:i", "enct::OFFCORE_RESPONSE_0:DMND_RFO:UNCORE_HIT",
+        "enct::INST_RETIRED", "e", "", "enct::INST_RETIRED:ANY_P:u k", "enct::X", "encg::INST_RETIRED:e:c=4",
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(strs); i++) {
+        gsize len = strlen(strs[i]);
+        /* the NUL on the page's last byte, then up to 20 bytes before it */
+        for (gsize back = 0; back <= 20; back++) {
+            char *at = map + pg - 1 - back - len;
+            memset(map + pg - 64 - len, 'Z', 64 + len);
+            memcpy(at, strs[i], len + 1);
+            g_autoptr(GError) e1 = NULL;
+            g_autoptr(GError) e2 = NULL;
+            g_autoptr(PmsEncoding) a = pms_encode(set, at, &e1);
+            g_autoptr(PmsEncoding) b = pms_encode(set, strs[i], &e2);
+            same_result(a, b, strs[i]);
+            CU_ASSERT_EQUAL(e1 ? e1->code : 0, e2 ? e2->code : 0);
+            CU_ASSERT_STRING_EQUAL(e1 ? e1->message : "", e2 ? e2->message : "");
+        }
+    }
+    munmap(map, (size_t)pg * 2);
+}
+
+/* "PMU::EVENT" and "PMU::EVENT:UMASK" are answered from results prepared
+ * with the model; the same string with the default privilege levels named
+ * (":k=1:u=1") goes through the rules.  Both must agree for every event and
+ * unit mask of every model, and a string the rules refuse must fail alike
+ * with and without a GError to fill. */
+static void
+test_prepared_plain(void)
+{
+    guint checked = 0;
+    for (guint mi = 0; mi < pms_model_set_count(set); mi++) {
+        const PmsModel *m = pms_model_set_nth(set, mi);
+        if (m->arch != PMS_ARCH_X86_CORE)
+            continue;
+        for (guint ei = 0; ei < m->n_events; ei++) {
+            const PmsEvent *ev = &m->events[ei];
+            for (guint c = 0; c <= ev->n_umasks; c++) {
+                g_autofree char *plain = g_strdup_printf("%s::%s%s%s", m->name, ev->name, c ? ":" : "",
+                                                         c ? ev->umasks[c - 1].name : "");
+                g_autofree char *named = g_strconcat(plain, ":k=1:u=1", NULL);
+                g_autoptr(GError) e1 = NULL;
+                g_autoptr(GError) e2 = NULL;
+                g_autoptr(PmsEncoding) a = pms_encode(set, plain, &e1);
+                g_autoptr(PmsEncoding) b = pms_encode(set, named, NULL);
+                g_autoptr(PmsEncoding) q = pms_encode(set, plain, NULL);
+                same_result(a, b, plain);
+                same_result(a, q, plain);
+                CU_ASSERT_EQUAL(a == NULL, e1 != NULL);
+                checked++;
+            }
+        }
+    }
+    /* the five built-in models and the two x86 test models */
+    CU_ASSERT_TRUE(checked > 1000);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -615,5 +706,7 @@ main(int argc, char **argv)
     CU_add_test(s, "hostile input", test_hostile);
     CU_add_test(s, "decode", test_decode);
     CU_add_test(s, "no rules for the architecture", test_no_rules);
+    CU_add_test(s, "string at a page's end", test_page_end);
+    CU_add_test(s, "prepared plain results", test_prepared_plain);
     return pms_cu_tap_run();
 }
