@@ -70,6 +70,21 @@ typedef struct {
 
 enum { S_MORE, S_END, S_BAD };
 
+/* The first "::" (at offset i) ends the PMU name: whatever was read before it
+ * is the PMU, and the event name starts after it. */
+static inline void
+end_pmu(PmsTokens *t, Scan *sc, gsize i)
+{
+    t->has_pmu = TRUE;
+    t->pmu_len = (guint)i;
+    t->n_attrs = 0;
+    t->too_many = FALSE;
+    sc->skip = i + 1;
+    sc->start = i + 2;
+    sc->event = TRUE;
+    sc->eq = -1;
+}
+
 /* One byte that is not part of a name (k = its byte_class). */
 static inline guint
 special(PmsTokens *t, Scan *sc, const guchar *s, gsize i, guint k)
@@ -82,15 +97,7 @@ special(PmsTokens *t, Scan *sc, const guchar *s, gsize i, guint k)
     if (k == C_BAD)
         return S_BAD;
     if (k == C_COLON && !t->has_pmu && s[i + 1] == ':') {
-        /* the first "::" ends the PMU name: whatever was read is the PMU */
-        t->has_pmu = TRUE;
-        t->pmu_len = (guint)i;
-        t->n_attrs = 0;
-        t->too_many = FALSE;
-        sc->skip = i + 1;
-        sc->start = i + 2;
-        sc->event = TRUE;
-        sc->eq = -1;
+        end_pmu(t, sc, i);
         return S_MORE;
     }
     if (i == sc->skip && i)
@@ -158,15 +165,7 @@ block(PmsTokens *t, Scan *sc, const guchar *s, gsize base, Masks k, guint keep, 
             continue;
         }
         if (!t->has_pmu && (k.colon & (1u << b)) && s[at + 1] == ':') {
-            /* the first "::" ends the PMU name: whatever was read is the PMU */
-            t->has_pmu = TRUE;
-            t->pmu_len = (guint)at;
-            t->n_attrs = 0;
-            t->too_many = FALSE;
-            sc->skip = at + 1;
-            sc->start = at + 2;
-            sc->event = TRUE;
-            sc->eq = -1;
+            end_pmu(t, sc, at);
             continue;
         }
         if (at == sc->skip && at)
