@@ -19,7 +19,7 @@ pms_cmd_lint(int argc, char **argv)
 
     g_autoptr(GPtrArray) models = pms_cli_models_named(set, argc, argv);
     if (!models)
-        return 1;
+        return PMS_EXIT_USAGE; /* an unknown PMU name is a bad argument, as in diff and bench */
 
     guint n_problems = 0;
     for (guint i = 0; i < models->len; i++) {

@@ -70,7 +70,7 @@ int pms_cmd_list(int argc, char **argv)
         return 1;
     g_autoptr(GPtrArray) pmus = pms_cli_models_named(models, argc, argv);
     if (pmus == NULL)
-        return 1;
+        return PMS_EXIT_USAGE; /* an unknown PMU name is a bad argument, as in diff and bench */
     for (guint i = 0; i < pmus->len; i++) {
         const PmsModel *m = g_ptr_array_index(pmus, i);
         if (names)
