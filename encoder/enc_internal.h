@@ -12,6 +12,7 @@
  */
 #pragma once
 
+#include <string.h>
 #include <glib.h>
 #include "encoder.h"
 #include "nameidx.h"
@@ -43,6 +44,16 @@ static inline guint
 pms_msb(guint64 v)
 {
     return 63u - (guint)__builtin_clzll(v);
+}
+
+/* Zero PMS_ENC_MAX_MODS values: two 64-byte clears, which compilers do in
+ * vector stores (one 128-byte memset becomes a slow `rep stos` on x86). */
+static inline void
+pms_zero_mod_vals(guint64 *v)
+{
+    G_STATIC_ASSERT(PMS_ENC_MAX_MODS == 16);
+    memset(v, 0, 8 * sizeof *v);
+    memset(v + 8, 0, 8 * sizeof *v);
 }
 
 /* pms_field_set/get without the call: these run per encoding. */
@@ -147,6 +158,10 @@ typedef struct {
      * mask missing, ...).  NULL: none. */
     guint32 *plain_off;
     char *plain;
+    /* For the load-latency event: the same with the threshold given at its
+     * minimum ("EVENT:LAT_UMASK:ldlat=MIN"), where the plain string fails
+     * for want of it; encode.c patches the threshold in.  NULL: none. */
+    guint32 *ldlat_off;
     /* read by the general path only */
     guint64 group_mask[PMS_ENC_MAX_GROUPS];
     guint8 group_kind[PMS_ENC_MAX_GROUPS];
@@ -166,6 +181,9 @@ typedef struct {
     const PmsRegister *evtsel_regs[PMS_ENC_MAX_COUNTERS]; /* by counter index */
     gboolean glm_offcore;               /* offcore_style "glm" */
     PmsNameIdx event_idx, mod_idx;      /* event and modifier names */
+    /* mod_idx's answer for each one-letter name, by (upper-case letter & 31):
+     * most modifiers are one letter, and this spares them the hash */
+    gint8 mod_letter[32];
     char *fstr_mod[PMS_ENC_MAX_MODS];   /* ":k=" ... as fstr prints them, zero-padded words */
     guint fstr_mod_len[PMS_ENC_MAX_MODS];
     guint32 evtsel_mods;                /* bit j: modifier j has a field in the evtsel (not ldlat) */

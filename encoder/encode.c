@@ -11,7 +11,13 @@
  * depends on the string (its columns): without a GError to fill, the answer
  * is known at once.  It is a table of the model, like its names, not a memory of
  * earlier inputs: it exists for every event and unit mask before the first
- * encoding. */
+ * encoding.
+ *
+ * Modifiers on such a string change only the event-select fields they own
+ * and the modifier tail of the fstr (":k=1:u=1:e=0:i=0:c=0"), unless a unit
+ * mask forces one: those are patched into a copy of the prepared result
+ * (plain_with_mods), after the same range and combination checks as the
+ * rules make.  Anything unusual goes the full way. */
 #include <stdlib.h>
 #include <string.h>
 #include "enc_internal.h"
@@ -73,16 +79,29 @@ pms_plain_prepare(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, P
     r.tok = tok;
     GByteArray *buf = g_byte_array_new();
     guint32 *off = g_new(guint32, ev->n_umasks + 1);
+    gint li = p->role_mod[PMS_ROLE_LDLAT];
+    /* a one-digit minimum keeps the fstr's modifier tail the template's length */
+    gboolean lat = li >= 0 && (ev->flags & PMS_EVENT_LDLAT) && !(ev->flags & PMS_EVENT_OFFCORE) &&
+                   p->mods[li].mod->min < 10;
+    guint32 *loff = lat ? g_new(guint32, ev->n_umasks + 1) : NULL;
+    /* pass 0: the plain strings; pass 1: with ldlat=MIN, load-latency event only */
+    for (guint pass = 0; pass < (lat ? 2u : 1u); pass++)
     for (guint c = 0; c <= ev->n_umasks; c++) {
+        guint32 *slot = pass ? &loff[c] : &off[c];
         r.user_umasks = c ? G_GUINT64_CONSTANT(1) << (c - 1) : 0;
         if (c) {
             r.umask_col[c - 1] = 1;
             r.umask_count[c - 1] = 1;
         }
+        r.mod_set = pass ? 1u << li : 0;
+        if (pass)
+            r.mod_val[li] = p->mods[li].mod->min;
         PmsRuleOut out;
         memset(&out, 0, sizeof out);
-        if (!pms_rules_x86_core(&r, &out, NULL)) {
-            off[c] = PMS_PLAIN_FAILS;
+        /* pass 1 keeps only the strings that need the threshold */
+        if ((pass && off[c] != PMS_PLAIN_FAILS) || !pms_rules_x86_core(&r, &out, NULL) ||
+            (pass && (out.n_codes != 2 || out.mod_val[li] != p->mods[li].mod->min))) {
+            *slot = PMS_PLAIN_FAILS;
             continue;
         }
         gsize fstr_off, flen;
@@ -97,10 +116,146 @@ pms_plain_prepare(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, P
         g_free(enc);
         /* the next image starts on a word, as a PmsEncoding must */
         g_byte_array_set_size(buf, (guint)((buf->len + 7) / 8 * 8));
-        off[c] = (guint32)at;
+        *slot = (guint32)at;
     }
     pe->plain_off = off;
+    pe->ldlat_off = loff;
     pe->plain = (char *)g_byte_array_free(buf, FALSE);
+}
+
+/* Write v in decimal at d; returns the end. */
+static inline char *
+put_dec(char *d, guint64 v)
+{
+    if (v < 10) {
+        *d = (char)('0' + v);
+        return d + 1;
+    }
+    if (v < 100) {
+        d[0] = (char)('0' + v / 10);
+        d[1] = (char)('0' + v % 10);
+        return d + 2;
+    }
+    char tmp[20];
+    guint n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *d++ = tmp[--n];
+    return d;
+}
+
+/* The prepared result of "EVENT[:UMASK]" (the image at off; with lat, the
+ * one of "EVENT:UMASK:ldlat=MIN") with the string's modifiers applied: the
+ * event-select fields of the modifiers, the threshold and the modifier tail
+ * of the fstr are all that differ from it when no unit mask forces a
+ * modifier (the checks below are those of rules_x86_core.c).  Returns the
+ * result; NULL with *refused FALSE when the string is not such a case (the
+ * general path decides), NULL with *refused TRUE when the rules refuse the
+ * string (out of range, e without c, t without SMT): the general path would
+ * refuse it too, and is asked only for the message. */
+static PmsEncoding *
+plain_with_mods(const PmsResolved *r, guint32 off, gboolean lat, gboolean *refused)
+{
+    const PmsPrepared *p = r->prep;
+    const PmsPrepEvent *pe = r->pe;
+    const PmsModel *m = r->model;
+    guint64 u = r->user_umasks;
+    *refused = FALSE;
+    PmsPlainImage h;
+    memcpy(&h, pe->plain + off, sizeof h);
+    const PmsEncoding *img = (const PmsEncoding *)(pe->plain + off + sizeof h);
+    guint32 ms = r->mod_set;
+    /* unusual: a unit mask or alias that forces modifiers, a modifier
+     * outside the event-select register (but the threshold), no evtsel */
+    gint li = p->role_mod[PMS_ROLE_LDLAT];
+    guint32 lbit = lat ? 1u << li : 0;
+    if ((img->umask_mask & pe->forced_mask) || (pe->equiv && u && pe->equiv[pms_lsb(u)]) ||
+        (ms & ~(p->evtsel_mods | lbit)) || !p->evtsel_regs[0] || img->n_writes < 1)
+        return NULL;
+    /* ranges, and whether a value needs more than one digit */
+    guint32 big = 0;   /* bit j: modifier j's value has two digits or more */
+    for (guint32 g = ms; g; g &= g - 1) {
+        guint j = pms_lsb(g);
+        const PmsModifier *mod = p->mods[j].mod;
+        guint64 v = r->mod_val[j];
+        if (v < mod->min || v > mod->max) {
+            *refused = TRUE;
+            return NULL;
+        }
+        big |= (guint32)(v >= 10) << j;
+    }
+    /* the image holds the defaults (k=1 u=1, others 0); naming k or u
+     * turns the other one off */
+    gint ki = p->role_mod[PMS_ROLE_K], ui = p->role_mod[PMS_ROLE_U];
+    guint32 plm = (ki >= 0 ? 1u << ki : 0) | (ui >= 0 ? 1u << ui : 0);
+    guint32 ones = (ms & plm) ? 0 : plm;   /* modifiers at 1 without being named */
+    gint eix = p->role_mod[PMS_ROLE_E], cix = p->role_mod[PMS_ROLE_C], tix = p->role_mod[PMS_ROLE_T];
+    gboolean e_on = eix >= 0 && (ms & (1u << eix)) && r->mod_val[eix];
+    gboolean c_on = cix >= 0 && (ms & (1u << cix)) && r->mod_val[cix];
+    gboolean t_on = tix >= 0 && (ms & (1u << tix)) && r->mod_val[tix];
+    if ((m->edge_needs_cmask && e_on && !c_on) || (!m->smt && t_on)) {
+        *refused = TRUE;
+        return NULL;
+    }
+    guint64 evtsel = img->codes[0];
+    for (guint32 g = (ms | (plm & ~ones)) & p->evtsel_mods; g; g &= g - 1) {
+        guint j = pms_lsb(g);
+        guint sh = p->mods[j].field->shift;
+        guint64 fm = p->evtsel_mod_mask[j];
+        guint64 v = (ms & (1u << j)) ? r->mod_val[j] : 0;
+        evtsel = (evtsel & ~(fm << sh)) | ((v & fm) << sh);
+    }
+    /* the fstr: the image's, its modifier tail rewritten */
+    gsize flen = h.size - h.fstr_off - 1;
+    gsize keep = flen - pe->mods_tlen;   /* head and unit masks */
+    gsize extra = 0;
+    for (guint32 g = big ? ms : 0; g; g &= g - 1)
+        for (guint64 v = r->mod_val[pms_lsb(g)]; v >= 10; v /= 10)
+            extra++;
+    /* PMS_FSTR_SLACK: modifier names are copied a word at a time */
+    PmsEncoding *enc = alloc_result(h.size + extra + PMS_FSTR_SLACK);
+    memcpy(enc, img, h.fstr_off + keep);
+    enc->writes = (PmsRegWrite *)((char *)enc + sizeof(PmsEncoding));
+    enc->fstr = (char *)enc + h.fstr_off;
+    enc->codes[0] = evtsel;
+    enc->writes[0].value = evtsel;
+    if (lat) {
+        /* the threshold: the second code, and the register it goes to */
+        guint64 v = r->mod_val[li];
+        enc->codes[1] = v;
+        if (enc->n_writes > 1)
+            enc->writes[1].value = p->mods[li].field ? pms_fset(p->mods[li].field, 0, v) : v;
+    }
+    /* The template with its digits set, up to the first modifier whose
+     * value is longer than a digit; from there on, piece by piece. */
+    char *d = enc->fstr + keep;
+    guint32 first_big = big & -big;
+    guint32 digits = (ms | plm) & ~ones & pe->allowed_mods & (first_big - 1);
+    memcpy(d, pe->fstr_mods, pe->mods_tlen);   /* the template: default digits */
+    for (guint32 g = digits; g; g &= g - 1) {
+        guint j = pms_lsb(g);
+        d[pe->mod_digit[j]] = (char)('0' + ((ms & (1u << j)) ? r->mod_val[j] : 0));
+    }
+    if (!big) {
+        d[pe->mods_tlen] = '\0';
+        return enc;
+    }
+    guint jb = pms_lsb(big);
+    d = put_dec(d + pe->mod_digit[jb], r->mod_val[jb]);
+    for (guint32 g = pe->allowed_mods & ~((first_big << 1) - 1); g; g &= g - 1) {
+        guint j = pms_lsb(g);
+        if (G_LIKELY(p->fstr_mod_len[j] <= 8))
+            memcpy(d, p->fstr_mod[j], 8);   /* padded piece, slack after the result */
+        else
+            memcpy(d, p->fstr_mod[j], p->fstr_mod_len[j]);
+        guint64 v = (ms & (1u << j)) ? r->mod_val[j] : (ones >> j) & 1;
+        d = put_dec(d + p->fstr_mod_len[j], v);
+    }
+    *d = '\0';
+    return enc;
 }
 
 PmsEncoding *
@@ -118,7 +273,18 @@ pms_encode(const PmsModelSet *models, const char *str, GError **error)
     if (!pms_resolve(models, &t, &r, error))
         return NULL;
     guint64 u = r.user_umasks;
-    if (r.pe->plain_off && !r.mod_set && !r.thrice && !(u & (u - 1))) {
+    if (r.pe->plain_off && r.mod_set && !r.thrice && !(u & (u - 1))) {
+        guint c = u ? pms_lsb(u) + 1 : 0;
+        gint li = r.prep->role_mod[PMS_ROLE_LDLAT];
+        gboolean lat = li >= 0 && (r.mod_set & (1u << li));
+        guint32 off = !lat ? r.pe->plain_off[c] : r.pe->ldlat_off ? r.pe->ldlat_off[c] : PMS_PLAIN_FAILS;
+        if (off != PMS_PLAIN_FAILS) {
+            gboolean refused;
+            PmsEncoding *enc = plain_with_mods(&r, off, lat, &refused);
+            if (enc || (refused && !error))
+                return enc;   /* refused: the message is built below when asked for */
+        }
+    } else if (r.pe->plain_off && !r.thrice && !(u & (u - 1))) {
         guint32 off = r.pe->plain_off[u ? pms_lsb(u) + 1 : 0];
         if (off == PMS_PLAIN_FAILS && !error)
             return NULL;   /* the rules refuse it; the message is built below when asked for */

@@ -18,6 +18,7 @@ pms_nameidx_build(PmsNameIdx *ix, const void *table, gsize stride, gsize name_of
     ix->slots = g_new0(PmsNameSlot, size);
     ix->mask = size - 1;
     ix->max_len = 0;
+    ix->min_len = G_MAXUINT;
     gsize total = 0;
     for (guint i = 0; i < n; i++) {
         const char *name = *(const char *const *)((const char *)table + i * stride + name_off);
@@ -35,6 +36,7 @@ pms_nameidx_build(PmsNameIdx *ix, const void *table, gsize stride, gsize name_of
         for (gsize c = 0; c < len; c++)
             k[c] = g_ascii_toupper(name[c]);
         ix->max_len = MAX(ix->max_len, (guint)len);
+        ix->min_len = MIN(ix->min_len, (guint)len);
         if (pms_nameidx_find(ix, k, len) >= 0) {
             memset(k, 0, len);
             continue;   /* the first of two equal names wins, as in the model's index */
@@ -55,6 +57,7 @@ pms_nameidx_clear(PmsNameIdx *ix)
     g_clear_pointer(&ix->keys, g_free);
     ix->mask = 0;
     ix->max_len = 0;
+    ix->min_len = G_MAXUINT;
 }
 
 gint

@@ -23,6 +23,7 @@ typedef struct {
     char *keys;        /* every key, 8-byte aligned */
     guint mask;        /* slots - 1 (a power of two) */
     guint max_len;     /* longest name: a longer token names nothing */
+    guint min_len;     /* shortest name (G_MAXUINT when empty): a shorter token names nothing */
 } PmsNameIdx;
 
 /* names[i * stride] is a `const char *` (a struct member of table entries). */

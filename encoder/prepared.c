@@ -67,6 +67,7 @@ prepared_free(gpointer p)
         g_free(pp->events[i].fstr_umasks);
         g_free(pp->events[i].fstr_head);
         g_free(pp->events[i].plain_off);
+        g_free(pp->events[i].ldlat_off);
         g_free(pp->events[i].plain);
         pms_nameidx_clear(&pp->events[i].umask_idx);
     }
@@ -214,6 +215,10 @@ prepare(const PmsModel *m)
     }
     pms_nameidx_build(&p->mod_idx, m->mods, sizeof *m->mods, G_STRUCT_OFFSET(PmsModifier, name), m->n_mods);
     pms_nameidx_build(&p->event_idx, m->events, sizeof *m->events, G_STRUCT_OFFSET(PmsEvent, name), m->n_events);
+    for (guint c = 'A'; c <= 'Z'; c++) {
+        char key[16] = { (char)c };
+        p->mod_letter[c & 31] = (gint8)pms_nameidx_find(&p->mod_idx, key, 1);
+    }
     for (guint i = 0; i < m->n_mods; i++) {
         g_autofree char *piece = g_strconcat(":", m->mods[i].name, "=", NULL);
         p->fstr_mod_len[i] = (guint)strlen(piece);

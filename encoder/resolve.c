@@ -26,7 +26,9 @@ parse_num(const char *p, gsize len, guint64 *out)
         return FALSE;
     guint64 v = 0;
     for (; i < len; i++) {
-        gint d = g_ascii_xdigit_value(p[i]);
+        /* the digit value without glib's call per byte */
+        guchar c = (guchar)p[i];
+        gint d = (guint)(c - '0') < 10u ? c - '0' : (guint)((c | 0x20) - 'a') < 6u ? (c | 0x20) - 'a' + 10 : -1;
         if (d < 0 || (guint)d >= base)
             return FALSE;
         if (__builtin_mul_overflow(v, (guint64)base, &v) || __builtin_add_overflow(v, (guint64)d, &v))
@@ -242,8 +244,11 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
             pms_enc_fail(error, PMS_ERR_ATTR, col, a->len ? "attribute without a name" : "empty attribute (stray ':')");
             return FALSE;
         }
-        gint ui = pms_tok_find(&pe->umask_idx, t, a->off, nlen);
-        if (ui >= 0 && a->eq < 0) {
+        /* A token with a value is a modifier, or an error whose wording
+         * alone needs the unit-mask lookup: that lookup waits until then.
+         * Modifier names are shorter than most events' unit-mask names. */
+        gint ui = a->eq >= 0 || nlen < pe->umask_idx.min_len ? -1 : pms_tok_find(&pe->umask_idx, t, a->off, nlen);
+        if (ui >= 0) {
             if (!(r->user_umasks & (G_GUINT64_CONSTANT(1) << ui))) {
                 r->umask_col[ui] = col;
                 r->umask_count[ui] = 0;
@@ -253,7 +258,10 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
             r->user_umasks |= G_GUINT64_CONSTANT(1) << ui;
             continue;
         }
-        gint mi = pms_tok_find(&r->prep->mod_idx, t, a->off, nlen);
+        guint letter;
+        gint mi = nlen == 1 && a->off < PMS_ENC_FOLD_MAX && (letter = (guchar)t->up[a->off] - 'A') < 26u
+                      ? r->prep->mod_letter[letter + 1]
+                      : pms_tok_find(&r->prep->mod_idx, t, a->off, nlen);
         if (mi >= 0 && (guint)mi < r->prep->n_mods && (pe->allowed_mods & (1u << mi))) {
             if (!parse_mod(r, a, mi, &vals[nm], error))
                 return FALSE;
@@ -270,6 +278,8 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
                              r->prep->mods[mi].mod->name, ev->name, r->prep->role_mod[PMS_ROLE_T] >= 0 ? ", t" : "");
             return FALSE;
         }
+        if (a->eq >= 0 && nlen >= pe->umask_idx.min_len)
+            ui = pms_tok_find(&pe->umask_idx, t, a->off, nlen);
         if (ui >= 0) {
             pms_enc_fail(error, PMS_ERR_ATTR, col, "unit mask '%s' takes no value", ev->umasks[ui].name);
             return FALSE;

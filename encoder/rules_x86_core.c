@@ -337,6 +337,65 @@ rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
     return TRUE;
 }
 
+/* Modifiers on unit masks that leave them alone: no alias, no unit mask
+ * forcing one, no overriding unit mask, no glm offcore rules, no load
+ * latency, every modifier in the event-select register.  The general path
+ * below without its loops over groups and aliases.  1: done; 0: not such a
+ * case (the general path decides); -1: a modifier rule refuses it (range, e
+ * without c, t without SMT), as the general path would, which is then asked
+ * only to word the error. */
+static gint
+rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
+{
+    const PmsPrepared *p = r->prep;
+    const PmsEvent *ev = r->event;
+    const PmsModel *m = r->model;
+    guint64 u = r->user_umasks;
+    guint32 ms = r->mod_set;
+    if (!ms || r->thrice || (u & pe->override_mask) || (ms & ~p->evtsel_mods) ||
+        (ev->flags & PMS_EVENT_LDLAT) || (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
+        return 0;
+    guint64 touched = 0;   /* groups holding a named unit mask */
+    for (guint64 v = u; v; v &= v - 1) {
+        guint i = pms_lsb(v);
+        guint g = ev->umasks[i].group;
+        if ((pe->equiv && pe->equiv[i]) || g >= pe->n_groups)
+            return 0;
+        touched |= pe->group_mask[g];
+    }
+    if ((u & (u - 1)) && !check_exclusive(r, pe, NULL, NULL))
+        return 0;
+    guint64 dflt = pe->grouped_default & ~touched;
+    guint64 sel = u | dflt;
+    for (guint32 gs = pe->required_groups; gs; gs &= gs - 1)
+        if (!(sel & pe->group_mask[pms_lsb(gs)]))
+            return 0;
+    if (sel & (pe->forced_mask | pe->ldlat_mask))
+        return 0;
+    pms_zero_mod_vals(out->mod_val);
+    for (guint32 g = ms; g; g &= g - 1) {
+        guint j = pms_lsb(g);
+        const PmsModifier *mod = p->mods[j].mod;
+        if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max)
+            return -1;
+        out->mod_val[j] = r->mod_val[j];
+    }
+    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
+    if (!((ki >= 0 && (ms & (1u << ki))) || (ui >= 0 && (ms & (1u << ui))))) {
+        if (ki >= 0) out->mod_val[ki] = 1;
+        if (ui >= 0) out->mod_val[ui] = 1;
+    }
+    gint eix = role_idx(r, PMS_ROLE_E), cix = role_idx(r, PMS_ROLE_C), tix = role_idx(r, PMS_ROLE_T);
+    if (m->edge_needs_cmask && eix >= 0 && out->mod_val[eix] && (cix < 0 || out->mod_val[cix] == 0))
+        return -1;
+    if (!m->smt && tix >= 0 && out->mod_val[tix])
+        return -1;
+    out->selected = sel;
+    out->printed = sel;
+    registers(r, pe, out, sel, ms, FALSE, role_idx(r, PMS_ROLE_LDLAT), tix);
+    return 1;
+}
+
 gboolean
 pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
@@ -352,12 +411,17 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
     if (rules_plain(r, pe, out))
         return TRUE;
+    gint mods = rules_mods(r, pe, out);
+    if (mods > 0 || (mods < 0 && !error))
+        return mods > 0;
 
     /* 1. an alias the user named that hard-wires a modifier must agree with
      * the string (libpfm4 expands aliases while parsing, so this comes before
      * the combination checks) */
-    for (guint j = 0; j < p->n_mods; j++)
-        out->mod_val[j] = (r->mod_set & (1u << j)) ? r->mod_val[j] : 0;
+    /* the given values, 0 elsewhere: a fixed-size clear, a store per given one */
+    pms_zero_mod_vals(out->mod_val);
+    for (guint32 ms = r->mod_set; ms; ms &= ms - 1)
+        out->mod_val[pms_lsb(ms)] = r->mod_val[pms_lsb(ms)];
     guint32 forced = 0;
     guint64 aliases = 0;
     for (guint64 u = r->user_umasks; pe->equiv && u; u &= u - 1)

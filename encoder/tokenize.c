@@ -147,6 +147,20 @@ scan16(__m128i v, char *up)
     return k;
 }
 
+/* The first '=' of the attribute being read, from the '=' bits of a block
+ * (bit k = offset base + k) that lie before the separator at hand: those at
+ * or after the token's start count.  The '=' bits are not walked one by one. */
+static inline void
+first_eq(Scan *sc, guint eqs, gsize base)
+{
+    if (sc->eq >= 0 || sc->event)
+        return;
+    if (sc->start > base)
+        eqs &= sc->start - base >= 16 ? 0 : ~((1u << (sc->start - base)) - 1);
+    if (eqs)
+        sc->eq = (gint)(base + (guint)__builtin_ctz(eqs) - sc->start);
+}
+
 /* One block's separators and '=' (bit k = offset base + k; only the bits in
  * keep).  S_BAD with *bad set at its first blank or ','. */
 static inline guint
@@ -156,14 +170,12 @@ block(PmsTokens *t, Scan *sc, const guchar *s, gsize base, Masks k, guint keep, 
         *bad = base + (guint)__builtin_ctz(k.bad & keep);
         return S_BAD;
     }
-    for (guint m = (k.sep | k.eq) & keep; m; m &= m - 1) {
+    guint eqs = k.eq & keep;
+    for (guint m = k.sep & keep; m; m &= m - 1) {
         guint b = (guint)__builtin_ctz(m);
         gsize at = base + b;
-        if (k.eq & (1u << b)) {
-            if (sc->eq < 0 && !sc->event)
-                sc->eq = (gint)(at - sc->start);
-            continue;
-        }
+        if (eqs)
+            first_eq(sc, eqs & ((1u << b) - 1), base);
         if (!t->has_pmu && (k.colon & (1u << b)) && s[at + 1] == ':') {
             end_pmu(t, sc, at);
             continue;
@@ -175,6 +187,8 @@ block(PmsTokens *t, Scan *sc, const guchar *s, gsize base, Masks k, guint keep, 
         sc->start = at + 1;
         sc->eq = -1;
     }
+    if (eqs)
+        first_eq(sc, eqs, base);
     return S_MORE;
 }
 

@@ -80,6 +80,11 @@ ok2(const char *str, guint n, guint64 c0, guint64 c1, const char *fstr)
             fprintf(stderr, "# %s: fstr %s, expected %s\n", str, e->fstr, fstr);
         CU_ASSERT_STRING_EQUAL(e->fstr, fstr);
     }
+    /* without a GError to fill the encoder may take shortcuts: same result */
+    g_autoptr(PmsEncoding) q = pms_encode(set, str, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_STRING_EQUAL(q->fstr, e->fstr);
+    CU_ASSERT_EQUAL(q->codes[0], e->codes[0]);
 }
 
 static void
@@ -112,12 +117,36 @@ bad(const char *str, PmsEncodeError code, guint col, const char *needle)
             fprintf(stderr, "# %.60s: message '%s' lacks '%s'\n", str, err->message, needle);
         CU_ASSERT_PTR_NOT_NULL(strstr(err->message, needle));
     }
+    /* refused as well when nobody asks for the message (the shortcuts) */
+    g_autoptr(PmsEncoding) q = pms_encode(set, str, NULL);
+    CU_ASSERT_PTR_NULL(q);
     /* short, printable, valid UTF-8 whatever the input was */
     CU_ASSERT_TRUE(strlen(err->message) < 400);
     CU_ASSERT_TRUE(g_utf8_validate(err->message, -1, NULL));
 }
 
 /* ---- tokenizer ---- */
+
+/* ---- modifiers patched into a prepared result (encode.c) ---- */
+
+/* Values derived by hand from the evtsel layout (SDM Vol. 3B 18.2.1): event
+ * 0xc0 umask 0x00 (INST_RETIRED.ANY_P), 0x0b/0x10 (MEM:LAT); USR bit 16,
+ * OS 17, E 18, INT 20, EN 22, INV 23, CMASK 24-31. */
+static void
+test_modifier_patch(void)
+{
+    ok1("enct::INST_RETIRED:ANY_P:c=16:i:k", 0x10d200c0, "enct::INST_RETIRED:ANY_P:k=1:u=0:e=0:i=1:c=16:t=0");
+    ok1("enct::INST_RETIRED:ANY_P:c=255:e", 0xff5700c0, "enct::INST_RETIRED:ANY_P:k=1:u=1:e=1:i=0:c=255:t=0");
+    ok1("enct::INST_RETIRED:ANY_P:u:c=2", 0x025100c0, NULL);
+    ok2("enct::MEM:LAT:ldlat=300:u", 2, 0x51100b, 300, "enct::MEM:LAT:k=0:u=1:e=0:i=0:c=0:t=0:ldlat=300");
+    ok2("enct::MEM:LAT:c=12:ldlat=7", 2, 0x0c53100b, 7, "enct::MEM:LAT:k=1:u=1:e=0:i=0:c=12:t=0:ldlat=7");
+    ok2("enct::MEM:LAT:ldlat=65535:c=10:k", 2, 0x0a52100b, 65535, "enct::MEM:LAT:k=1:u=0:e=0:i=0:c=10:t=0:ldlat=65535");
+    /* the rules still refuse, with and without a message asked for */
+    bad("enct::INST_RETIRED:ANY_P:c=256", PMS_ERR_ATTR_VAL, 0, "out of range");
+    bad("enct::INST_RETIRED:ANY_P:e", PMS_ERR_ATTR, 0, "needs a threshold");
+    bad("enct::MEM:LAT:ldlat=2:u", PMS_ERR_ATTR_VAL, 0, "out of range");
+    bad("enct::MEM:LAT:ldlat=0", PMS_ERR_ATTR_VAL, 0, "out of range");
+}
 
 static void
 test_tokenize(void)
@@ -708,5 +737,6 @@ main(int argc, char **argv)
     CU_add_test(s, "no rules for the architecture", test_no_rules);
     CU_add_test(s, "string at a page's end", test_page_end);
     CU_add_test(s, "prepared plain results", test_prepared_plain);
+    CU_add_test(s, "modifiers on prepared results", test_modifier_patch);
     return pms_cu_tap_run();
 }
