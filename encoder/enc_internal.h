@@ -107,6 +107,21 @@ typedef enum {
     PMS_ROLE_C, PMS_ROLE_T, PMS_ROLE_LDLAT,
 } PmsModRole;
 
+/* The documented combination rules on the final modifier values, in one
+ * place for every encoding path: e counts edges of the threshold output, so
+ * it needs c >= 1 where the model says so (libpfm_intel_wsm/glm(3)); t sums
+ * both hardware threads, so it needs SMT.  Returns the role of the modifier
+ * that breaks a rule (PMS_ROLE_E first), or PMS_ROLE_OTHER when none does. */
+static inline PmsModRole
+pms_x86_combination_fault(const PmsModel *m, gboolean e_on, gboolean c_on, gboolean t_on)
+{
+    if (m->edge_needs_cmask && e_on && !c_on)
+        return PMS_ROLE_E;
+    if (!m->smt && t_on)
+        return PMS_ROLE_T;
+    return PMS_ROLE_OTHER;
+}
+
 typedef struct {
     const PmsModifier *mod;
     PmsModRole role;

@@ -196,7 +196,7 @@ plain_with_mods(const PmsResolved *r, guint32 off, gboolean lat, gboolean *refus
     gboolean e_on = eix >= 0 && (ms & (1u << eix)) && r->mod_val[eix];
     gboolean c_on = cix >= 0 && (ms & (1u << cix)) && r->mod_val[cix];
     gboolean t_on = tix >= 0 && (ms & (1u << tix)) && r->mod_val[tix];
-    if ((m->edge_needs_cmask && e_on && !c_on) || (!m->smt && t_on)) {
+    if (pms_x86_combination_fault(m, e_on, c_on, t_on) != PMS_ROLE_OTHER) {
         *refused = TRUE;
         return NULL;
     }

@@ -386,9 +386,8 @@ rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
         if (ui >= 0) out->mod_val[ui] = 1;
     }
     gint eix = role_idx(r, PMS_ROLE_E), cix = role_idx(r, PMS_ROLE_C), tix = role_idx(r, PMS_ROLE_T);
-    if (m->edge_needs_cmask && eix >= 0 && out->mod_val[eix] && (cix < 0 || out->mod_val[cix] == 0))
-        return -1;
-    if (!m->smt && tix >= 0 && out->mod_val[tix])
+    if (pms_x86_combination_fault(m, eix >= 0 && out->mod_val[eix], cix >= 0 && out->mod_val[cix],
+                                  tix >= 0 && out->mod_val[tix]) != PMS_ROLE_OTHER)
         return -1;
     out->selected = sel;
     out->printed = sel;
@@ -577,19 +576,18 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         }
     }
 
-    /* 5. edge detection counts threshold crossings: it needs c >= 1
-     * (libpfm_intel_wsm/glm(3)); libpfm4 4.13 checks this on wsm/nhm only. */
-    gint eix = role_idx(r, PMS_ROLE_E), cix = role_idx(r, PMS_ROLE_C);
-    if (m->edge_needs_cmask && eix >= 0 && out->mod_val[eix] && (cix < 0 || out->mod_val[cix] == 0)) {
-        guint col = (r->mod_set & (1u << eix)) ? r->mod_col[eix] : evcol;
-        pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 'e' (edge detect) needs a threshold c=N with N >= 1");
-        return FALSE;
-    }
-    /* t counts both hardware threads; a model without SMT has no use for it */
-    gint tix = role_idx(r, PMS_ROLE_T);
-    if (!m->smt && tix >= 0 && out->mod_val[tix]) {
-        guint col = (r->mod_set & (1u << tix)) ? r->mod_col[tix] : evcol;
-        pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 't' needs hyper-threading, which %s does not have", m->name);
+    /* 5. combination rules (libpfm4 4.13 checks e without c on wsm/nhm only) */
+    gint eix = role_idx(r, PMS_ROLE_E), cix = role_idx(r, PMS_ROLE_C), tix = role_idx(r, PMS_ROLE_T);
+    PmsModRole fault = pms_x86_combination_fault(m, eix >= 0 && out->mod_val[eix],
+                                                 cix >= 0 && out->mod_val[cix],
+                                                 tix >= 0 && out->mod_val[tix]);
+    if (fault != PMS_ROLE_OTHER) {
+        gint ix = fault == PMS_ROLE_E ? eix : tix;
+        guint col = (r->mod_set & (1u << ix)) ? r->mod_col[ix] : evcol;
+        if (fault == PMS_ROLE_E)
+            pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 'e' (edge detect) needs a threshold c=N with N >= 1");
+        else
+            pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 't' needs hyper-threading, which %s does not have", m->name);
         return FALSE;
     }
 
