@@ -262,9 +262,6 @@ typedef struct {
     gboolean mod_default;    /* no modifier named or forced: k=1 u=1, others 0 */
     guint64 codes[4];
     guint n_codes;
-    const PmsRegister *regs[4];  /* register each write goes to */
-    guint64 reg_vals[4];
-    guint n_regs;
 } PmsRuleOut;
 
 typedef gboolean (*PmsRuleFn)(const PmsResolved *r, PmsRuleOut *out, GError **error);

@@ -22,31 +22,48 @@
 #include <string.h>
 #include "enc_internal.h"
 
+/* Where the codes go: the program step of the model's architecture (the
+ * simulator's, sim/program.h), on the lowest counter the event and its unit
+ * masks may use.  No counter: no writes. */
+typedef struct {
+    PmsPlacement place;
+    PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
+    guint n;
+} EncWrites;
+
+static void
+program_writes(const PmsResolved *r, const PmsRuleOut *out, EncWrites *ew)
+{
+    ew->n = 0;
+    if (!pms_program_place(r->model, r->event, out->selected, &ew->place, NULL) ||
+        !pms_program_writes(&ew->place, out->codes, out->n_codes, ew->w, &ew->n, NULL)) {
+        memset(&ew->place, 0, sizeof ew->place);
+        ew->n = 0;
+    }
+}
+
 /* Bytes of the result for these rule outputs, and where its fstr starts. */
 static gsize
-result_size(const PmsResolved *r, const PmsRuleOut *out, gsize *fstr_off, gsize *flen)
+result_size(const PmsResolved *r, const PmsRuleOut *out, const EncWrites *ew, gsize *fstr_off, gsize *flen)
 {
     *flen = pms_fstr_len(r, out);
-    *fstr_off = sizeof(PmsEncoding) + out->n_regs * sizeof(PmsRegWrite);
+    *fstr_off = sizeof(PmsEncoding) + ew->n * sizeof(PmsRegWrite);
     /* the fstr pieces are copied in blocks that may overshoot its end */
     return *fstr_off + *flen + 1 + PMS_FSTR_SLACK;
 }
 
 /* Write the result into enc (result_size bytes). */
 static void
-assemble(PmsEncoding *enc, const PmsResolved *r, const PmsRuleOut *out, gsize fstr_off)
+assemble(PmsEncoding *enc, const PmsResolved *r, const PmsRuleOut *out, const EncWrites *ew, gsize fstr_off)
 {
     enc->model = r->model;
     enc->event = r->event;
     enc->n_codes = out->n_codes;
     memcpy(enc->codes, out->codes, sizeof enc->codes);
     enc->writes = (PmsRegWrite *)((char *)enc + sizeof(PmsEncoding));
-    enc->n_writes = out->n_regs;
-    for (guint i = 0; i < out->n_regs; i++) {
-        enc->writes[i].name = out->regs[i]->name;
-        enc->writes[i].address = out->regs[i]->address;
-        enc->writes[i].value = out->reg_vals[i];
-    }
+    enc->place = ew->place;
+    enc->n_writes = ew->n;
+    memcpy(enc->writes, ew->w, ew->n * sizeof *ew->w);
     enc->fstr = (char *)enc + fstr_off;
     *pms_fstr_write(enc->fstr, r, out) = '\0';
     enc->umask_mask = out->selected;
@@ -105,8 +122,10 @@ pms_plain_prepare(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, P
             continue;
         }
         gsize fstr_off, flen;
-        PmsEncoding *enc = g_malloc0(result_size(&r, &out, &fstr_off, &flen));
-        assemble(enc, &r, &out, fstr_off);
+        EncWrites ew;
+        program_writes(&r, &out, &ew);
+        PmsEncoding *enc = g_malloc0(result_size(&r, &out, &ew, &fstr_off, &flen));
+        assemble(enc, &r, &out, &ew, fstr_off);
         /* the image need not carry the block-copy slack */
         PmsPlainImage h = { (guint32)(fstr_off + flen + 1), (guint32)fstr_off };
         gsize at = buf->len;
@@ -173,7 +192,7 @@ plain_with_mods(const PmsResolved *r, guint32 off, gboolean lat, gboolean *refus
     gint li = p->role_mod[PMS_ROLE_LDLAT];
     guint32 lbit = lat ? 1u << li : 0;
     if ((img->umask_mask & pe->forced_mask) || (pe->equiv && u && pe->equiv[pms_lsb(u)]) ||
-        (ms & ~(p->evtsel_mods | lbit)) || !p->evtsel_regs[0] || img->n_writes < 1)
+        (ms & ~(p->evtsel_mods | lbit)) || !p->evtsel_regs[0] || !img->place.event)
         return NULL;
     /* ranges, and whether a value needs more than one digit */
     guint32 big = 0;   /* bit j: modifier j's value has two digits or more */
@@ -221,14 +240,11 @@ plain_with_mods(const PmsResolved *r, guint32 off, gboolean lat, gboolean *refus
     enc->writes = (PmsRegWrite *)((char *)enc + sizeof(PmsEncoding));
     enc->fstr = (char *)enc + h.fstr_off;
     enc->codes[0] = evtsel;
-    enc->writes[0].value = evtsel;
-    if (lat) {
-        /* the threshold: the second code, and the register it goes to */
-        guint64 v = r->mod_val[li];
-        enc->codes[1] = v;
-        if (enc->n_writes > 1)
-            enc->writes[1].value = p->mods[li].field ? pms_fset(p->mods[li].field, 0, v) : v;
-    }
+    if (lat)
+        enc->codes[1] = r->mod_val[li];   /* the threshold is the second code */
+    /* the writes of the new codes, by the same program step as the image's */
+    guint nw;
+    pms_program_writes(&enc->place, enc->codes, enc->n_codes, enc->writes, &nw, NULL);
     /* The template with its digits set, up to the first modifier whose
      * value is longer than a digit; from there on, piece by piece. */
     char *d = enc->fstr + keep;
@@ -311,8 +327,10 @@ pms_encode(const PmsModelSet *models, const char *str, GError **error)
         return NULL;
 
     gsize fstr_off, flen;
-    PmsEncoding *enc = alloc_result(result_size(&r, &out, &fstr_off, &flen));
-    assemble(enc, &r, &out, fstr_off);
+    EncWrites ew;
+    program_writes(&r, &out, &ew);
+    PmsEncoding *enc = alloc_result(result_size(&r, &out, &ew, &fstr_off, &flen));
+    assemble(enc, &r, &out, &ew, fstr_off);
     return enc;
 }
 

@@ -11,6 +11,7 @@
 
 #include <glib.h>
 #include "model.h"
+#include "program.h"
 
 G_BEGIN_DECLS
 
@@ -34,18 +35,18 @@ typedef enum {
 /* "PFM_ERR_UMASK" etc.; "PFM_SUCCESS" for 0. */
 const char *pms_encode_error_name(int code);
 
-typedef struct {
-    const char *name;  /* register name, owned by the model: "IA32_PERFEVTSEL0", "MSR_OFFCORE_RSP_0" */
-    guint32 address;
-    guint64 value;
-} PmsRegWrite;
 
 typedef struct {
     const PmsModel *model;
     const PmsEvent *event;
     guint64 codes[4];  /* libpfm4 PFM_OS_NONE order: [0] evtsel (EN|INT included), [1] extra */
     guint n_codes;
-    PmsRegWrite *writes; /* evtsel (for the first allowed counter), extra registers */
+    /* The event on the lowest counter it may use, and the writes that program
+     * it there (sim/program.h: event select or fixed control, extra
+     * register, global enable).  place.event is NULL and there are no
+     * writes when the event may use no counter of the model. */
+    PmsPlacement place;
+    PmsRegWrite *writes;
     guint n_writes;
     char *fstr;        /* "glm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0" */
     guint64 umask_mask;  /* which umasks (bit i = event->umasks[i]) ended up selected */

@@ -219,18 +219,15 @@ registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64
     guint64 umask = ev->base_umask;
     gboolean offcore = (ev->flags & PMS_EVENT_OFFCORE) != 0;
     guint32 code = ev->code;
-    guint64 counters = ev->counters;
     for (guint64 u = sel; u; u &= u - 1) {
         const PmsUmask *um = &ev->umasks[pms_lsb(u)];
         if (offcore)
             extra |= um->value;
         else
             umask |= um->value;
-        /* a unit mask may carry Intel's own event code and counter set */
+        /* a unit mask may carry Intel's own event code */
         if (um->code >= 0)
             code = (guint32)um->code;
-        if (um->counters)
-            counters &= um->counters;
     }
     evtsel = (code & p->event_fmask) << p->event.shift;
     evtsel = (evtsel & ~(p->umask_fmask << p->umask.shift)) | ((umask & p->umask_fmask) << p->umask.shift);
@@ -263,32 +260,14 @@ registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64
         if (out->mod_val[pms_lsb(ms)] >= 10)
             out->mod_big |= 1u << pms_lsb(ms);
 
+    /* codes only: which registers they go to is the program step's
+     * (sim/program_x86_core.c), applied by encode.c */
     out->n_codes = 0;
-    out->n_regs = 0;
     out->codes[out->n_codes++] = evtsel;
-    guint ci = counters ? pms_lsb(counters) : 0;
-    const PmsRegister *sel_reg = ci < PMS_ENC_MAX_COUNTERS ? p->evtsel_regs[ci] : NULL;
-    if (!sel_reg)
-        sel_reg = p->evtsel_regs[0];
-    if (sel_reg) {
-        out->regs[out->n_regs] = sel_reg;
-        out->reg_vals[out->n_regs++] = evtsel;
-    }
-    if (offcore) {
+    if (offcore)
         out->codes[out->n_codes++] = extra;
-        if (pe->extra) {
-            out->regs[out->n_regs] = pe->extra;
-            out->reg_vals[out->n_regs++] = extra;
-        }
-    } else if (wants_ldlat && li >= 0) {
-        guint64 v = out->mod_val[li];
-        out->codes[out->n_codes++] = v;
-        const PmsRegister *lr = pe->extra ? pe->extra : p->pebs_ld_lat;
-        if (lr) {
-            out->regs[out->n_regs] = lr;
-            out->reg_vals[out->n_regs++] = p->mods[li].field ? pms_fset(p->mods[li].field, 0, v) : v;
-        }
-    }
+    else if (wants_ldlat && li >= 0)
+        out->codes[out->n_codes++] = out->mod_val[li];
 }
 
 /* The usual string in a few ORs: at most one unit mask (named at most

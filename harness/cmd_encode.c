@@ -62,13 +62,19 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
 /* One register and its fields, by the names of the model's layout. */
 static void print_write(const PmsModel *m, const PmsRegWrite *w)
 {
-    printf("  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x\n", w->name, w->address, w->value);
-    const PmsRegister *reg = pms_model_reg_by_addr(m, w->address);
+    if (w->mask == G_MAXUINT64)
+        printf("  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x\n", w->name, w->address, w->value);
+    else /* a partial write: only these bits, the others as they are */
+        printf("  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x  (bits 0x%" G_GINT64_MODIFIER "x only)\n", w->name,
+               w->address, w->value, w->mask);
+    const PmsRegister *reg = w->reg;
     if (reg == NULL || reg->layout == NULL)
         return;
     GString *line = g_string_new("    ");
     for (guint i = 0; i < reg->layout->n_fields; i++) {
         const PmsField *f = &reg->layout->fields[i];
+        if (!pms_field_get(f, w->mask))
+            continue;
         guint64 v = pms_field_get(f, w->value);
         if (f->width == 1)
             g_string_append_printf(line, "%s=%" G_GUINT64_FORMAT " ", f->name, v);

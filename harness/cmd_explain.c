@@ -23,12 +23,17 @@ static guint64 evfield(const PmsRegister *es, guint64 v, const char *name)
 
 static void print_write(GString *o, const PmsModel *m, const PmsRegWrite *w)
 {
-    g_string_append_printf(o, "%s (0x%x) = 0x%" G_GINT64_MODIFIER "x\n", w->name, w->address, w->value);
-    const PmsRegister *reg = pms_model_reg_by_addr(m, w->address);
+    g_string_append_printf(o, "%s (0x%x) = 0x%" G_GINT64_MODIFIER "x", w->name, w->address, w->value);
+    if (w->mask != G_MAXUINT64)
+        g_string_append_printf(o, "  (bits 0x%" G_GINT64_MODIFIER "x only; the others unchanged)", w->mask);
+    g_string_append_c(o, '\n');
+    const PmsRegister *reg = w->reg;
     if (!reg || !reg->layout)
         return;
     for (guint i = 0; i < reg->layout->n_fields; i++) {
         const PmsField *f = &reg->layout->fields[i];
+        if (!pms_field_get(f, w->mask))
+            continue;
         guint64 v = pms_field_get(f, w->value);
         g_autofree char *bits = f->width > 1 ? g_strdup_printf("%u:%u", f->shift + f->width - 1, f->shift)
                                               : g_strdup_printf("%u", f->shift);

@@ -202,6 +202,10 @@ typedef struct PmsModel {
      * enc_cache_free(enc_cache) when set. */
     gpointer enc_cache;
     GDestroyNotify enc_cache_free;
+    /* Private to the simulator's program step (sim/program_*.c): register
+     * and field positions resolved on first use, freed likewise. */
+    gpointer prog_cache;
+    GDestroyNotify prog_cache_free;
     /* Set when the model was rebuilt from a compiled image (the built-in
      * models, models/model_image.h): its strings point into these bytes and
      * the model and its arrays are one allocation, so pms_model_free frees

@@ -282,6 +282,8 @@ pms_model_free(PmsModel *m)
     g_clear_pointer(&m->layout_index, g_hash_table_unref);
     if (m->enc_cache_free)
         m->enc_cache_free(m->enc_cache);
+    if (m->prog_cache_free)
+        m->prog_cache_free(m->prog_cache);
     if (m->image)
         g_bytes_unref(m->image);
     g_free(m);

@@ -1,6 +1,10 @@
 /* pmusim — cycle-level PMU simulator: one PMU instance read and written by
  * register address, advanced by runs of identical cycles.
  *
+ * The instance is a device model chosen by the model's architecture (x86
+ * core today; sim/dev_*.c, docs/architecture.md "The simulator as
+ * devices"); the API below is the same for every device.
+ *
  * The instance models the PMU of one logical processor (thread 0).  On SMT
  * parts the stimulus also carries the sibling's (thread 1) occurrences and CPL,
  * which AnyThread counters combine; the sibling's own PMU registers are not
@@ -16,6 +20,7 @@
 
 #include <glib.h>
 #include "model.h"
+#include "program.h"
 
 G_BEGIN_DECLS
 
@@ -30,10 +35,7 @@ typedef enum {
 } PmsSimError;
 
 enum {
-    PMS_SIM_MAX_GP = 8,
-    PMS_SIM_MAX_FIXED = 4,
     PMS_SIM_MAX_THREADS = 2,
-    PMS_SIM_MAX_OFFCORE = 2,
 };
 
 typedef enum {
@@ -121,6 +123,27 @@ guint pms_sim_threads(const PmsSim *sim);
  * the register is left unchanged.  Reading an unknown address is a #GP too. */
 gboolean pms_sim_write(PmsSim *sim, guint32 address, guint64 value, GError **error);
 gboolean pms_sim_read(PmsSim *sim, guint32 address, guint64 *value, GError **error);
+
+/* Apply register writes in order (program.h): a partial write (mask not all
+ * ones) is a read-modify-write through the device.  Stops at the first #GP. */
+gboolean pms_sim_apply(PmsSim *sim, const PmsRegWrite *writes, guint n, GError **error);
+
+/* Program an encoder's codes for event ev on general counter `counter` (on
+ * fixed counter `counter` for an event no general counter takes): the writes
+ * of the architecture's program step (program.h), applied.  Errors: a
+ * counter the event may not use, codes the event has no register for, a #GP
+ * (the message names the register and the bits). */
+gboolean pms_sim_program(PmsSim *sim, const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
+                         guint n_codes, GError **error);
+
+/* The lowest counter the event (with the unit masks of umask_mask) may use
+ * (pms_program_place). */
+gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint *counter,
+                               gboolean *fixed);
+/* The address of counter `counter` (PMCx / FIXED_CTRx), 0 when absent, and its
+ * overflow bit in the global status register. */
+guint32 pms_sim_counter_address(const PmsModel *m, guint counter, gboolean fixed);
+guint64 pms_sim_status_bit(const PmsModel *m, guint counter, gboolean fixed);
 
 /* Set a counter (PMC, A_PMC or FIXED_CTR address) to any value that fits its
  * width, bypassing the legacy sign extension: an experiment's preload, not a

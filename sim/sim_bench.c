@@ -1,7 +1,7 @@
 /* pmusim — speed of the two engines on the same run-length stimulus, and the
  * fast engine on the 2^47-cycle preload-to-overflow experiment.  Library code:
  * returns figures, prints nothing (`pmusim bench sim` formats them). */
-#include "sim_internal.h"
+#include "sim.h"
 
 enum { BENCH_RECORDS = 4096 };
 
@@ -11,19 +11,22 @@ static gboolean program(PmsSim *s, GError **error)
 {
     const guint64 ev0 = 0xc0 | (1u << 16) | (1u << 22);                         /* c0.00 usr en */
     const guint64 ev1 = 0xc0 | (1u << 16) | (1u << 18) | (1u << 22) | (2u << 24); /* c=2 e */
-    const PmsRegister *ev = pms_model_reg_by_kind(s->model, PMS_REG_EVTSEL, 0);
-    const PmsRegister *fc = pms_model_reg_by_kind(s->model, PMS_REG_FIXED_CTRL, 0);
+    const PmsRegister *ev = pms_model_reg_by_kind(pms_sim_model(s), PMS_REG_EVTSEL, 0);
+    const PmsRegister *fc = pms_model_reg_by_kind(pms_sim_model(s), PMS_REG_FIXED_CTRL, 0);
     guint32 a_ev = ev ? ev->address : 0, a_fc = fc ? fc->address : 0;
     if (!a_ev) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no PERFEVTSEL0", s->model->name);
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no PERFEVTSEL0", pms_sim_model(s)->name);
         return FALSE;
     }
-    if (!pms_sim_write(s, a_ev, ev0, error) || (s->n_gp > 1 && !pms_sim_write(s, a_ev + 1, ev1, error)))
+    const PmsModel *m = pms_sim_model(s);
+    if (!pms_sim_write(s, a_ev, ev0, error) || (m->n_gp > 1 && !pms_sim_write(s, a_ev + 1, ev1, error)))
         return FALSE;
-    if (a_fc && !pms_sim_write(s, a_fc, 0x333 & sim_fmask((SimField){ TRUE, 0, 4 * s->n_fixed }), error))
+    /* every fixed counter at all rings: EN = 3 in each four-bit group (SDM 18-7) */
+    if (a_fc && !pms_sim_write(s, a_fc, 0x333 & ((G_GUINT64_CONSTANT(1) << (4 * m->n_fixed)) - 1), error))
         return FALSE;
-    *s->global_ctrl = ~(guint64)0; /* every enable: the bench measures counting */
-    return TRUE;
+    /* every enable: the bench measures counting */
+    const PmsRegister *gc = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
+    return !gc || pms_sim_write(s, gc->address, gc->writable, error);
 }
 
 static double time_engine(PmsSim *s, const PmsSimRun *runs, double min_seconds, guint64 *cycles, guint64 *records,
@@ -86,9 +89,15 @@ gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, Pms
     pms_sim_reset(fast);
     if (!program(fast, error))
         return FALSE;
-    *fast->pmc[0] = (fast->gp_mask + 1 - ((guint64)1 << 47)) & fast->gp_mask;
-    *fast->evtsel[0] = sim_fset(fast->ev.intr, *fast->evtsel[0], 1);
-    fast->cfg_valid = FALSE;
+    const PmsRegister *ev0 = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    const PmsRegister *pmc0 = pms_model_reg_by_kind(m, PMS_REG_PMC, 0);
+    const PmsField *intr = ev0 && ev0->layout ? pms_layout_field(ev0->layout, "int") : NULL;
+    guint64 sel;
+    if (!pmc0 || !pms_sim_read(fast, ev0->address, &sel, error) ||
+        !pms_sim_write(fast, ev0->address, intr ? pms_field_set(intr, sel, 1) : sel | (1u << 20), error) ||
+        !pms_sim_set_counter(fast, pmc0->address, ((G_GUINT64_CONSTANT(1) << m->gp_width) - (G_GUINT64_CONSTANT(1) << 47)),
+                             error))
+        return FALSE;
     PmsSimCount one = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1 };
     PmsSimRun big = { (guint64)1 << 47, { 3, 3 }, &one, 1, NULL, 0, NULL, 0 };
     gint64 t0 = g_get_monotonic_time();
@@ -96,7 +105,8 @@ gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, Pms
         return FALSE;
     out->big_run_seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
     out->big_run_cycles = big.cycles;
-    out->big_run_overflowed = fast->pmis->len == 1 &&
-                              g_array_index(fast->pmis, guint64, 0) == big.cycles - 1;
+    guint n_pmis;
+    const guint64 *pmis = pms_sim_pmis(fast, &n_pmis);
+    out->big_run_overflowed = n_pmis == 1 && pmis[0] == big.cycles - 1;
     return TRUE;
 }

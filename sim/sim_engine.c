@@ -1,97 +1,20 @@
-/* pmusim — the two engines: advance the PMU instance by a run of identical
- * cycles.
+/* pmusim — the two engines: advance a device by a run of identical cycles.
  *
- * Both engines first resolve the run's inputs into occurrences per counter
- * per thread (signal selection by event code + unit mask, offcore matching
- * against OFFCORE_RSP_i, load latency against PEBS_LD_LAT), then count with the
- * pure pms_sim_pipe().  The reference engine calls it once per counter per
- * cycle.  The fast engine calls it twice per counter per segment (the run's
- * first cycle may differ from the rest only through the edge latch) and jumps
- * to the exact cycle of the next PMI-raising overflow, where the freeze may
- * change what counts afterwards; without a PMI a whole run is one segment.
- *
- * Not modelled (docs/semantics.md §8): the sibling thread's own registers
- * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
- * PMI delivery (a PMI is a recorded cycle, optionally `pmi_skid` cycles
- * late; no LVT-PC mask); PEBS arming, assists, records and OvfBuf, and the
- * PEBS_ENABLE LL bits for load latency; LBR contents and LBR_SELECT; BTS;
- * FREEZE_WHILE_SMM; the PC pin; CPUID; NHM errata; the uncore boxes, the
- * Xeon 7500 C-Box/U-Box and Itanium (pms_sim_new rejects their
- * architectures).
+ * The device resolves the run's inputs into units (a counter, its pipeline
+ * configuration and its occurrences per thread); both engines then count
+ * with the pure pms_sim_pipe() and ask the device whether a unit counts this
+ * cycle, whether its overflow interrupts, and hand it every overflow (status
+ * bits) and every PMI (freeze).  The reference engine calls the pipeline once
+ * per unit per cycle.  The fast engine calls it twice per unit per segment
+ * (the run's first cycle may differ from the rest only through the edge
+ * latch) and jumps to the exact cycle of the next PMI-raising overflow, where
+ * the device's freeze may change what counts afterwards; without a PMI a
+ * whole run is one segment.  What each device does not model is said in its
+ * file's header (dev_*.c).
  */
 #include "sim_internal.h"
 
 #include <string.h>
-
-typedef guint64 Occ[PMS_SIM_MAX_THREADS];
-
-/* ---- inputs -------------------------------------------------------------- */
-
-/* Does signal key `sig` feed an evtsel with event code E and unit mask U?
- * BITS (default): the umask bits of the signal all lie inside U (a signal of
- * umask 0 only under umask 0); EXACT: equal umask.  See semantics.md §10. */
-static gboolean selects(const PmsSim *s, guint64 E, guint64 U, guint32 sig)
-{
-    guint32 code = sig >> 8, um = sig & 0xff;
-    if (code != E)
-        return FALSE;
-    if (um == U)
-        return TRUE;
-    if (E <= 0xff && s->exact_code[E])
-        return FALSE;
-    return um != 0 && (um & ~U) == 0;
-}
-
-static gboolean oc_match(const PmsSim *s, guint64 rsp, const PmsSimOffcore *t)
-{
-    if (!s->offcore_glm) {
-        /* semantics.md §4.2: a request bit and a response bit must both match. */
-        return !t->inflight && (rsp & s->oc_req_bits & t->req) && (rsp & s->oc_resp_bits & t->resp);
-    }
-    /* semantics.md §4.3: ANY_REQUEST matches every request; OUTSTANDING counts
-     * in-flight occupancy; ANY_RESPONSE every response; else supplier/snoop
-     * bits OR-ed (A19). */
-    gboolean req_ok = (rsp & s->oc_req_bits & t->req) || (rsp & s->oc_any_req);
-    if (!req_ok)
-        return FALSE;
-    if (rsp & s->oc_outstanding)
-        return t->inflight;
-    if (t->inflight)
-        return FALSE;
-    if (rsp & s->oc_any_resp)
-        return TRUE;
-    return (rsp & t->resp & s->oc_resp_bits & ~s->oc_any_resp) != 0;
-}
-
-static void resolve_inputs(const PmsSim *s, const PmsSimRun *run, Occ *gp, Occ *fx)
-{
-    memset(gp, 0, sizeof(Occ) * PMS_SIM_MAX_GP);
-    memset(fx, 0, sizeof(Occ) * PMS_SIM_MAX_FIXED);
-    guint64 thr = sim_fget(s->ldlat_thr, *s->ld_lat);
-    for (guint i = 0; i < s->n_gp; i++) {
-        guint64 v = *s->evtsel[i];
-        guint64 E = sim_fget(s->ev.event, v), U = sim_fget(s->ev.umask, v);
-        for (guint k = 0; k < run->n_counts; k++)
-            if (selects(s, E, U, run->counts[k].signal))
-                gp[i][run->counts[k].thread] += run->counts[k].count;
-        for (guint r = 0; r < PMS_SIM_MAX_OFFCORE; r++) {
-            if (!s->oc_sig[r] || !selects(s, E, U, s->oc_sig[r]))
-                continue;
-            for (guint k = 0; k < run->n_offcore; k++)
-                if (oc_match(s, *s->offcore[r], &run->offcore[k]))
-                    gp[i][run->offcore[k].thread] += run->offcore[k].count;
-        }
-        if (selects(s, E, U, s->ldlat_sig))
-            for (guint k = 0; k < run->n_loads; k++)
-                if (run->loads[k].latency > thr) /* SDM 18-39: strictly greater */
-                    gp[i][run->loads[k].thread] += run->loads[k].count;
-    }
-    for (guint i = 0; i < s->n_fixed; i++)
-        for (guint k = 0; k < run->n_counts; k++)
-            for (guint j = 0; j < G_N_ELEMENTS(s->fixed_sig[i]) && s->fixed_sig[i][j]; j++)
-                if (run->counts[k].signal == s->fixed_sig[i][j])
-                    fx[i][run->counts[k].thread] += run->counts[k].count;
-}
 
 static gboolean validate(const PmsSim *s, const PmsSimRun *run, GError **error)
 {
@@ -125,41 +48,16 @@ static gboolean validate(const PmsSim *s, const PmsSimRun *run, GError **error)
 
 /* ---- reference engine ----------------------------------------------------- */
 
-typedef struct {
-    guint64 *ctr;
-    guint64 mask, status_bit;
-    gboolean fixed;
-    guint index;
-    PmsPipeCfg cfg;
-    const guint64 *n;
-    gboolean *latch;   /* GP only; NULL for fixed counters (no edge detector) */
-} Unit;
-
-static guint units(PmsSim *s, Occ *gp, Occ *fx, Unit *u)
-{
-    if (!s->cfg_valid) {
-        for (guint i = 0; i < s->n_gp; i++)
-            sim_gp_cfg(s, i, &s->gp_cfg[i]);
-        for (guint i = 0; i < s->n_fixed; i++)
-            sim_fixed_cfg(s, i, &s->fixed_cfg[i]);
-        s->cfg_valid = TRUE;
-    }
-    guint k = 0;
-    for (guint i = 0; i < s->n_gp; i++, k++)
-        u[k] = (Unit){ s->pmc[i], s->gp_mask, sim_status_bit_gp(s, i), FALSE, i, s->gp_cfg[i], gp[i], &s->latch[i] };
-    for (guint i = 0; i < s->n_fixed; i++, k++)
-        u[k] = (Unit){ s->fixed_ctr[i], s->fixed_mask, sim_status_bit_fixed(s, i), TRUE, i, s->fixed_cfg[i], fx[i], NULL };
-    return k;
-}
+typedef SimUnit Unit;
 
 static gboolean unit_enabled(const PmsSim *s, const Unit *u)
 {
-    return u->fixed ? sim_fixed_enabled(s, u->index) : sim_gp_enabled(s, u->index);
+    return s->ops->enabled(s, u);
 }
 
 static gboolean unit_pmi(const PmsSim *s, const Unit *u)
 {
-    return u->fixed ? sim_fixed_pmi(s, u->index) : sim_gp_int(s, u->index);
+    return s->ops->pmi_enabled(s, u);
 }
 
 /* The PMI is recorded `pmi_skid` cycles after the overflow; the status bit
@@ -168,13 +66,13 @@ static void raise_pmi(PmsSim *s, guint64 cycle)
 {
     guint64 at = cycle + s->pmi_skid;
     g_array_append_val(s->pmis, at);
-    sim_freeze(s);
+    s->ops->pmi(s);
 }
 
 static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
 {
-    PmsPipeOut out[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED];
-    gboolean en[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED], ovf[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED];
+    PmsPipeOut out[SIM_MAX_UNITS];
+    gboolean en[SIM_MAX_UNITS], ovf[SIM_MAX_UNITS];
     for (guint64 c = 0; c < run->cycles; c++) {
         gboolean pmi = FALSE;
         for (guint k = 0; k < nu; k++) {
@@ -190,7 +88,7 @@ static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             /* SDM 18-4 / §3.5: overflow is the carry out of the top bit. */
             if (sum > u[k].mask) {
                 ovf[k] = TRUE;
-                *s->global_status |= u[k].status_bit; /* always, INT or not */
+                s->ops->overflow(s, &u[k]); /* status: always, INT or not */
                 pmi |= unit_pmi(s, &u[k]);
             }
             *u[k].ctr = sum & u[k].mask;
@@ -201,7 +99,7 @@ static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         if (s->trace) {
             for (guint k = 0; k < nu; k++) {
                 PmsSimTrace t = { s->cycle, u[k].fixed, u[k].index, en[k], out[k].n, out[k].cond,
-                                  out[k].edge, out[k].inc, *u[k].ctr, ovf[k], *s->global_status, pmi };
+                                  out[k].edge, out[k].inc, *u[k].ctr, ovf[k], s->ops->status(s), pmi };
                 s->trace(&t, s->trace_data);
             }
         }
@@ -226,11 +124,11 @@ static guint64 overflow_cycle(guint64 ctr, guint64 mask, guint64 f, guint64 r)
 
 static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
 {
-    gboolean first[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED];
-    guint64 f[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED], r[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED];
-    guint64 kc[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED];
-    gboolean en[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED], pmi_en[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED];
-    gboolean latch_after[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED];
+    gboolean first[SIM_MAX_UNITS];
+    guint64 f[SIM_MAX_UNITS], r[SIM_MAX_UNITS];
+    guint64 kc[SIM_MAX_UNITS];
+    gboolean en[SIM_MAX_UNITS], pmi_en[SIM_MAX_UNITS];
+    gboolean latch_after[SIM_MAX_UNITS];
     for (guint k = 0; k < nu; k++)
         first[k] = TRUE;
     guint64 rem = run->cycles;
@@ -262,7 +160,7 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             if (!en[k])
                 continue;
             if (kc[k] <= K) {
-                *s->global_status |= u[k].status_bit;
+                s->ops->overflow(s, &u[k]);
                 pmi |= kc[k] == K && pmi_en[k];
             }
             /* mod 2^64 arithmetic is exact mod 2^W since 2^W divides 2^64 */
@@ -282,10 +180,9 @@ gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
 {
     if (!validate(s, run, error))
         return FALSE;
-    Occ gp[PMS_SIM_MAX_GP], fx[PMS_SIM_MAX_FIXED];
-    Unit u[PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED];
-    resolve_inputs(s, run, gp, fx);
-    guint nu = units(s, gp, fx, u);
+    SimOcc occ[SIM_MAX_UNITS];
+    Unit u[SIM_MAX_UNITS];
+    guint nu = s->ops->units(s, run, occ, u);
     if (s->engine == PMS_SIM_REFERENCE || s->trace)
         run_reference(s, run, u, nu);
     else

@@ -1,20 +1,29 @@
-/* pmusim — simulator internals shared by sim_regs.c (register layer),
- * sim_engine.c (engines) and sim_bench.c.  Not installed.
+/* pmusim — simulator internals: the device layer.  Not installed.
  *
- * Adding an architecture (uncore boxes with their own global control, the
- * Xeon 7500 C-Box/U-Box, Itanium PMC/PMD/IBR/DBR): the register layer is
- * already keyed by model register kind (PmsRegKind has BOX_CTRL, BOX_STATUS,
- * MATCH, IA64_*), so a new architecture adds (1) its field resolution and
- * storage binding next to resolve_fields()/bind_storage() behind the arch
- * check in pms_sim_new, (2) the write/read behaviour of its kinds in
- * pms_sim_write/pms_sim_read, and (3) its counting units in units()
- * (sim_engine.c): a unit is counter storage + width mask + status bit +
- * PmsPipeCfg + enable and PMI predicates, so both engines and the
- * differential suite work for it unchanged.  Threshold/invert/edge rules of
- * those boxes map onto PmsPipeCfg (A5, A14, A23). */
+ *   sim_core.c        PmsSim itself: register storage by model order, the
+ *                     address index, the public read/write/run API, PMIs,
+ *                     trace hook; picks the device by the model's arch.
+ *   sim_engine.c      the reference and fast engines, generic over units.
+ *   sim_pipe.c        the pure threshold/invert/edge pipeline.
+ *   sim_field.c       register fields resolved once, by name.
+ *   dev_x86_core.c    PERFEVTSEL/PMC/FIXED, GLOBAL_*, DEBUGCTL freeze.
+ *   program*.c        codes -> register writes, one step per architecture.
+ *
+ * A device owns the meaning of its registers (the storage is PmsSim.val, one
+ * word per model register) and is a switch on register identity behind the
+ * small ops table below, in the way QEMU device models are.  The engines know
+ * only units: a counter (storage, width mask), its pipeline configuration,
+ * its occurrences this run and its edge latch; they ask the device whether a
+ * unit counts this cycle, whether its overflow interrupts, and hand every
+ * overflow and every PMI back to it.  Adding an architecture is a new
+ * dev_*.c file with its ops and a new program_*.c, not an edit of another
+ * device. */
 #pragma once
 
 #include "sim.h"
+#include "program.h"
+
+/* ---- register fields ------------------------------------------------------ */
 
 /* A register field resolved once from the model's layout by name. */
 typedef struct {
@@ -42,94 +51,105 @@ static inline guint64 sim_fbit(SimField f)
     return f.present ? sim_fmask(f) << f.shift : 0;
 }
 
-typedef struct {
-    SimField event, umask, usr, os, edge, pc, intr, any, en, inv, cmask;
-} SimEvtselFields;
+/* Look a field up under its candidate names ("%u" is replaced by idx).  A
+ * per-counter layout (field "en" instead of "en0") is accepted with a stride;
+ * without a stride, bit idx of a vector field ("pmc = 3:0").  Registers
+ * without a layout fall back to the architectural position (fallback_shift <
+ * 0: none). (sim_field.c) */
+SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride, gint fallback_shift,
+                     guint fallback_width);
+/* FALSE with PMS_SIM_ERROR_MODEL naming register and field when r exists and
+ * f was not found. */
+gboolean sim_require(const PmsRegister *r, SimField f, const char *what, GError **error);
+
+/* ---- units: what the engines count ---------------------------------------- */
+
+enum {
+    SIM_MAX_UNITS = 64,  /* counters of one device */
+};
+
+typedef guint64 SimOcc[PMS_SIM_MAX_THREADS];
 
 typedef struct {
-    SimField en, any, pmi;
-} SimFixedFields;
+    guint64 *ctr;        /* counter storage */
+    guint64 mask;        /* 2^width - 1 */
+    PmsPipeCfg cfg;
+    const guint64 *n;    /* occurrences per thread this run */
+    gboolean *latch;     /* edge latch, NULL when the counter has no edge detector */
+    gboolean fixed;      /* for traces: fixed counter (else general) */
+    guint index;         /* for traces and the device: counter index */
+    guint id;            /* the device's own number for the counter */
+} SimUnit;
 
-/* How a general counter finds its occurrences (resolved per run). */
-typedef enum { SIM_SRC_SIGNALS, SIM_SRC_OFFCORE, SIM_SRC_LDLAT } SimSource;
+typedef struct SimDeviceOps SimDeviceOps;
+
+/* The architecture's program step (program.h), beside its device. */
+typedef struct {
+    gboolean (*place_on)(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
+    gboolean (*place)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
+    gboolean (*writes)(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                       GError **error);
+    const PmsRegister *(*counter_reg)(const PmsPlacement *pl);
+    guint64 (*status_bit)(const PmsPlacement *pl);
+} SimProgramOps;
 
 struct PmsSim {
     const PmsModel *model;
+    const SimDeviceOps *ops;
+    gpointer dev;                  /* the device's state */
     PmsSimEngine engine;
-    guint n_gp, n_fixed, n_threads, version;
-    guint64 gp_mask, fixed_mask;   /* 2^width - 1 */
-    gboolean cpl_gate_pre;         /* A3 option */
-    gboolean any_or_clocks;        /* A6 option: OR for clock events */
-    gboolean any_or_all;           /* A6 alternative: OR for every event */
-    gboolean has_global_ctrl;
+    guint n_threads;
     guint64 pmi_skid;              /* option: cycles between overflow and PMI */
-    gboolean global_ctrl_reset_gp; /* A25 option */
 
     /* Register storage: one value per model register (index = model order). */
     guint64 *val;
     GHashTable *by_addr;           /* address -> index + 1 */
     guint64 zero;                  /* backing store for absent registers */
 
-    /* Storage of each architectural register (points into val or at zero). */
-    guint64 *evtsel[PMS_SIM_MAX_GP], *pmc[PMS_SIM_MAX_GP];
-    guint64 *fixed_ctr[PMS_SIM_MAX_FIXED];
-    guint64 *fixed_ctrl, *global_ctrl, *global_status, *debugctl, *ld_lat;
-    guint64 *offcore[PMS_SIM_MAX_OFFCORE];
-
-    SimEvtselFields ev;
-    SimFixedFields fx[PMS_SIM_MAX_FIXED];
-    SimField gc_pmc[PMS_SIM_MAX_GP], gc_fixed[PMS_SIM_MAX_FIXED];
-    SimField st_pmc[PMS_SIM_MAX_GP], st_fixed[PMS_SIM_MAX_FIXED], st_ctr_frz, st_lbr_frz;
-    SimField dbg_lbr, dbg_frz_lbr, dbg_frz_perf;
-    SimField ldlat_thr;
-
-    /* Offcore: request/response bit sets of the model (nhm style) and GLM's
-     * special bits; which event code/umask drives which RSP register. */
-    gboolean offcore_glm;
-    guint64 oc_req_bits, oc_resp_bits, oc_any_req, oc_any_resp, oc_outstanding;
-    guint32 oc_sig[PMS_SIM_MAX_OFFCORE];   /* signal key of the event using RSP_i; 0 none */
-    guint32 ldlat_sig;                     /* signal key of the load-latency event */
-    guint32 fixed_sig[PMS_SIM_MAX_FIXED][4]; /* signals counted by fixed counter i (0 = none) */
-    guint32 clock_sig[2];                  /* signals combined with OR under AnyThread */
-    gboolean exact_code[256];              /* event code whose umask must match exactly */
-
-    gboolean latch[PMS_SIM_MAX_GP];
-    /* Pipeline configurations derived from EVTSELx / FIXED_CTR_CTRL, rebuilt
-     * after any register write (the fast engine's per-run cost). */
-    PmsPipeCfg gp_cfg[PMS_SIM_MAX_GP], fixed_cfg[PMS_SIM_MAX_FIXED];
-    gboolean cfg_valid;
     guint64 cycle;
     GArray *pmis;                  /* guint64 cycles */
-
     PmsSimTraceFn trace;
     gpointer trace_data;
 };
 
-/* sim_regs.c */
-guint64 sim_status_bit_gp(const PmsSim *s, guint i);
-guint64 sim_status_bit_fixed(const PmsSim *s, guint i);
-/* Raise the PMI side effects of an overflow in this cycle (freeze, A8). */
-void sim_freeze(PmsSim *s);
+struct SimDeviceOps {
+    const char *name;
+    const SimProgramOps *program;
+    /* Resolve the model's registers and fields, allocate s->dev. */
+    gboolean (*init)(PmsSim *s, GError **error);
+    void (*finalize)(PmsSim *s);
+    /* Registers to their RESET values (s->val already holds the model's). */
+    void (*reset)(PmsSim *s);
+    /* WRMSR: the register is known; readonly and reserved bits are checked
+     * here (the device knows which writes it ignores). */
+    gboolean (*write)(PmsSim *s, const PmsRegister *r, guint64 value, GError **error);
+    guint64 (*read)(PmsSim *s, const PmsRegister *r);
+    /* Preload a counter to any value of its width; FALSE when r is none. */
+    gboolean (*set_counter)(PmsSim *s, const PmsRegister *r, guint64 value, GError **error);
+    /* This run's units, their occurrences in occ[] (one per unit). */
+    guint (*units)(PmsSim *s, const PmsSimRun *run, SimOcc *occ, SimUnit *u);
+    gboolean (*enabled)(const PmsSim *s, const SimUnit *u);
+    gboolean (*pmi_enabled)(const PmsSim *s, const SimUnit *u);
+    /* The carry out of the unit's top bit: status bits. */
+    void (*overflow)(PmsSim *s, const SimUnit *u);
+    /* A PMI was raised in this cycle: its side effects (freeze). */
+    void (*pmi)(PmsSim *s);
+    /* The global status word for traces. */
+    guint64 (*status)(const PmsSim *s);
+    gboolean (*edge_latch)(const PmsSim *s, guint i);
+};
 
-static inline gboolean sim_frozen_v4(const PmsSim *s)
+extern const SimDeviceOps sim_x86_core_ops;
+extern const SimProgramOps sim_x86_core_program;
+
+/* The device of an architecture; NULL when it is not simulated. */
+const SimDeviceOps *sim_device_for(PmsArch arch);
+
+/* sim_core.c */
+static inline guint64 *sim_storage(PmsSim *s, const PmsRegister *r)
 {
-    return s->version >= 4 && sim_fget(s->st_ctr_frz, *s->global_status);
+    return r ? &s->val[r - s->model->regs] : &s->zero;
 }
-
-/* SDM 18-7: local enable AND global enable; v4 also AND NOT CTR_Frz (18-11). */
-static inline gboolean sim_gp_enabled(const PmsSim *s, guint i)
-{
-    return sim_fget(s->ev.en, *s->evtsel[i]) && (!s->has_global_ctrl || sim_fget(s->gc_pmc[i], *s->global_ctrl)) &&
-           !sim_frozen_v4(s);
-}
-
-static inline gboolean sim_fixed_enabled(const PmsSim *s, guint i)
-{
-    return sim_fget(s->fx[i].en, *s->fixed_ctrl) &&
-           (!s->has_global_ctrl || sim_fget(s->gc_fixed[i], *s->global_ctrl)) && !sim_frozen_v4(s);
-}
-
-static inline gboolean sim_gp_int(const PmsSim *s, guint i) { return sim_fget(s->ev.intr, *s->evtsel[i]) != 0; }
-static inline gboolean sim_fixed_pmi(const PmsSim *s, guint i) { return sim_fget(s->fx[i].pmi, *s->fixed_ctrl) != 0; }
-void sim_gp_cfg(const PmsSim *s, guint i, PmsPipeCfg *cfg);
-void sim_fixed_cfg(const PmsSim *s, guint i, PmsPipeCfg *cfg);
+gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint64 bad, const char *why);
+/* Parse option `key` = CODE.UMASK (hex) into a signal key; fallback when absent. */
+gboolean sim_signal_option(const PmsModel *m, const char *key, guint32 fallback, guint32 *out, GError **error);

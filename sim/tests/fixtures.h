@@ -43,3 +43,4 @@ void register_pipe_tests(void);
 void register_scenario_tests(void);
 void register_stimulus_tests(void);
 void register_diff_tests(void);
+void register_program_tests(void);

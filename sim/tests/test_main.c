@@ -11,6 +11,7 @@ int main(void)
     register_scenario_tests();
     register_stimulus_tests();
     register_diff_tests();
+    register_program_tests();
     int rc = pms_cu_tap_run();
     fx_free_models();
     return rc;

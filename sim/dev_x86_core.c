@@ -1,113 +1,97 @@
-/* pmusim — the simulator's register layer: an x86 core PMU instance read and
- * written by MSR address.  Everything about a register (address, kind, width,
- * writable bits, reset value, field positions) comes from the model; this file
- * holds only the behaviour of each register kind (SDM rules cited inline, the
- * choices A10, A22, A25 of docs/semantics.md).  Fields are resolved once, by
- * name, from the model's layouts. */
+/* pmusim — the x86 core PMU device (SDM Vol. 3B ch. 18; perfmon v2..v4):
+ * IA32_PERFEVTSELx / IA32_PMCx / IA32_A_PMCx, IA32_FIXED_CTRx and
+ * IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL/STATUS/OVF_CTRL (v4:
+ * STATUS_RESET/SET/INUSE), MSR_OFFCORE_RSP_n, MSR_PEBS_LD_LAT and the freeze
+ * bits of IA32_DEBUGCTL.  Everything about a register (address, kind, width,
+ * writable bits, reset value, field positions) comes from the model; this
+ * file holds only the behaviour of each register kind (SDM rules cited
+ * inline, the choices A10, A22, A25 of docs/semantics.md) and how a run's
+ * occurrences reach each counter (signal selection by event code + unit mask,
+ * offcore matching against OFFCORE_RSP_i, load latency against PEBS_LD_LAT).
+ *
+ * Not modelled (docs/semantics.md §8): the sibling thread's own registers
+ * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
+ * PMI delivery (a PMI is a recorded cycle, optionally `pmi_skid` cycles
+ * late; no LVT-PC mask); PEBS arming, assists, records and OvfBuf, and the
+ * PEBS_ENABLE LL bits for load latency; LBR contents and LBR_SELECT; BTS;
+ * FREEZE_WHILE_SMM; the PC pin; CPUID; NHM errata; IA32_PERF_GLOBAL_STATUS
+ * bit 61 (uncore overflow: the uncore is its own device).
+ */
 #include "sim_internal.h"
 
-#include <stdio.h>
 #include <string.h>
 
-G_DEFINE_QUARK(pms-sim-error-quark, pms_sim_error)
+enum {
+    PMS_SIM_MAX_GP = 8,
+    PMS_SIM_MAX_FIXED = 4,
+    PMS_SIM_MAX_OFFCORE = 2,
+};
 
-/* ---- field resolution ---------------------------------------------------- */
+typedef struct {
+    SimField event, umask, usr, os, edge, pc, intr, any, en, inv, cmask;
+} SimEvtselFields;
 
-/* Look a field up under its candidate names ("%u" is replaced by idx).  A
- * per-counter layout (field "en" instead of "en0") is accepted with a stride.
- * Registers without a layout fall back to the architectural position
- * (fallback_shift < 0: none). */
-static SimField resolve(const PmsRegister *r, const char *const *names, guint idx,
-                        guint stride, gint fallback_shift, guint fallback_width)
+typedef struct {
+    SimField en, any, pmi;
+} SimFixedFields;
+
+/* The device state; `sim` owns the register storage. */
+typedef struct {
+    PmsSim *sim;
+    const PmsModel *model;
+    guint n_gp, n_fixed, n_threads, version;
+    guint64 gp_mask, fixed_mask;   /* 2^width - 1 */
+    gboolean cpl_gate_pre;         /* A3 option */
+    gboolean any_or_clocks;        /* A6 option: OR for clock events */
+    gboolean any_or_all;           /* A6 alternative: OR for every event */
+    gboolean has_global_ctrl;
+    gboolean global_ctrl_reset_gp; /* A25 option */
+
+    /* Storage of each architectural register (points into sim->val or at sim->zero). */
+    guint64 *evtsel[PMS_SIM_MAX_GP], *pmc[PMS_SIM_MAX_GP];
+    guint64 *fixed_ctr[PMS_SIM_MAX_FIXED];
+    guint64 *fixed_ctrl, *global_ctrl, *global_status, *debugctl, *ld_lat;
+    guint64 *offcore[PMS_SIM_MAX_OFFCORE];
+
+    SimEvtselFields ev;
+    SimFixedFields fx[PMS_SIM_MAX_FIXED];
+    SimField gc_pmc[PMS_SIM_MAX_GP], gc_fixed[PMS_SIM_MAX_FIXED];
+    SimField st_pmc[PMS_SIM_MAX_GP], st_fixed[PMS_SIM_MAX_FIXED], st_ctr_frz, st_lbr_frz;
+    SimField dbg_lbr, dbg_frz_lbr, dbg_frz_perf;
+    SimField ldlat_thr;
+
+    /* Offcore: request/response bit sets of the model (nhm style) and GLM's
+     * special bits; which event code/umask drives which RSP register. */
+    gboolean offcore_glm;
+    guint64 oc_req_bits, oc_resp_bits, oc_any_req, oc_any_resp, oc_outstanding;
+    guint32 oc_sig[PMS_SIM_MAX_OFFCORE];   /* signal key of the event using RSP_i; 0 none */
+    guint32 ldlat_sig;                     /* signal key of the load-latency event */
+    guint32 fixed_sig[PMS_SIM_MAX_FIXED][4]; /* signals counted by fixed counter i (0 = none) */
+    guint32 clock_sig[2];                  /* signals combined with OR under AnyThread */
+    gboolean exact_code[256];              /* event code whose umask must match exactly */
+
+    gboolean latch[PMS_SIM_MAX_GP];
+    /* Pipeline configurations derived from EVTSELx / FIXED_CTR_CTRL, rebuilt
+     * after any register write (the fast engine's per-run cost). */
+    PmsPipeCfg gp_cfg[PMS_SIM_MAX_GP], fixed_cfg[PMS_SIM_MAX_FIXED];
+    gboolean cfg_valid;
+} X86Core;
+
+G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
+
+#define resolve sim_resolve
+#define require sim_require
+
+static guint64 *storage(X86Core *s, const PmsRegister *r)
 {
-    SimField f = { FALSE, 0, 0 };
-    if (r == NULL)
-        return f;
-    if (r->layout == NULL) {
-        if (fallback_shift >= 0) {
-            f.present = TRUE;
-            f.shift = (guint)fallback_shift;
-            f.width = fallback_width;
-        }
-        return f;
-    }
-    for (guint i = 0; names[i]; i++) {
-        g_autofree char *n = g_strdup_printf(names[i], idx);
-        const PmsField *pf = pms_layout_field(r->layout, n);
-        if (pf) {
-            f.present = TRUE;
-            f.shift = pf->shift;
-            f.width = pf->width;
-            return f;
-        }
-    }
-    /* The plain name: with a stride, a per-counter layout describing counter
-     * 0; without, a vector field whose bit idx belongs to counter idx
-     * ("pmc = 3:0" in GLOBAL_CTRL). */
-    for (guint i = 0; names[i]; i++) {
-        if (!strstr(names[i], "%u"))
-            continue;
-        g_autofree char *base = g_strndup(names[i], strstr(names[i], "%u") - names[i]);
-        const PmsField *pf = pms_layout_field(r->layout, base);
-        if (!pf)
-            continue;
-        if (stride && pf->shift + stride * idx + pf->width <= 64) {
-            f.present = TRUE;
-            f.shift = pf->shift + stride * idx;
-            f.width = pf->width;
-            return f;
-        }
-        if (!stride && idx < pf->width) {
-            f.present = TRUE;
-            f.shift = pf->shift + idx;
-            f.width = 1;
-            return f;
-        }
-    }
-    return f;
-}
-
-static guint64 *storage(PmsSim *s, const PmsRegister *r)
-{
-    return r ? &s->val[r - s->model->regs] : &s->zero;
-}
-
-static gboolean require(const PmsRegister *r, SimField f, const char *what, GError **error)
-{
-    if (f.present)
-        return TRUE;
-    if (r == NULL)
-        return TRUE; /* the register is absent: the behaviour it controls is too */
-    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                "model register %s: layout '%s' has no field '%s' (the simulator reads it by that name)",
-                r->name, r->layout && r->layout->name ? r->layout->name : "?", what);
-    return FALSE;
-}
-
-static gboolean parse_signal_option(const PmsModel *m, const char *key, guint32 fallback, guint32 *out,
-                                    GError **error)
-{
-    const char *v = pms_model_option(m, key, NULL);
-    *out = fallback;
-    if (!v)
-        return TRUE;
-    unsigned code, umask;
-    char tail;
-    if (sscanf(v, "%x.%x%c", &code, &umask, &tail) != 2 || code > 0xffff || umask > 0xff) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                    "model %s: option %s = '%s': expected CODE.UMASK in hex, e.g. 0xc0.0x00",
-                    m->name, key, v);
-        return FALSE;
-    }
-    *out = PMS_SIGNAL_KEY(code, umask);
-    return TRUE;
+    return sim_storage(s->sim, r);
 }
 
 /* Fixed counter i counts the signals of the events that declare it (model key
  * `fixed`), e.g. INST_RETIRED.ANY_P and the architectural INSTRUCTION_RETIRED;
  * defaults from SDM Table 18-8 (REF as Linux's pseudo-encoding 0x0300).  The
  * load-latency signal is the ldlat event's (SDM 18-39: 0x0B/0x10). */
-static void resolve_event_signals(PmsSim *s)
+static void resolve_event_signals(X86Core *s)
 {
     const PmsModel *m = s->model;
     static const guint32 fixed_default[PMS_SIM_MAX_FIXED] = {
@@ -147,7 +131,7 @@ static void resolve_event_signals(PmsSim *s)
 
 /* Offcore facts from the model's OFFCORE events: which code/umask drives which
  * RSP register, and which RSP bits are requests and which responses. */
-static void resolve_offcore(PmsSim *s)
+static void resolve_offcore(X86Core *s)
 {
     const PmsModel *m = s->model;
     s->offcore_glm = m->offcore_style && g_ascii_strcasecmp(m->offcore_style, "glm") == 0;
@@ -218,7 +202,7 @@ static void resolve_offcore(PmsSim *s)
     }
 }
 
-static gboolean resolve_fields(PmsSim *s, GError **error)
+static gboolean resolve_fields(X86Core *s, GError **error)
 {
     const PmsModel *m = s->model;
     static const char *const n_event[] = { "event", "event_select", "evtsel", NULL };
@@ -316,7 +300,7 @@ static gboolean resolve_fields(PmsSim *s, GError **error)
     return TRUE;
 }
 
-static void bind_storage(PmsSim *s)
+static void bind_storage(X86Core *s)
 {
     const PmsModel *m = s->model;
     for (guint i = 0; i < PMS_SIM_MAX_GP; i++) {
@@ -337,21 +321,18 @@ static void bind_storage(PmsSim *s)
     s->ld_lat = storage(s, pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0));
 }
 
-PmsSim *pms_sim_new(const PmsModel *m, GError **error)
+/* ---- init, reset ----------------------------------------------------------- */
+
+static gboolean x86_init(PmsSim *sim, GError **error)
 {
-    g_return_val_if_fail(m != NULL, NULL);
-    if (m->arch != PMS_ARCH_X86_CORE) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                    "model %s: only x86 core PMUs are simulated so far", m->name);
-        return NULL;
-    }
+    const PmsModel *m = sim->model;
     if (m->n_gp > PMS_SIM_MAX_GP || m->n_fixed > PMS_SIM_MAX_FIXED || m->gp_width < 1 ||
         m->gp_width > 63 || (m->n_fixed && (m->fixed_width < 1 || m->fixed_width > 63))) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: counters out of range (%u general of width %u, %u fixed of width %u; "
                     "at most %d and %d, widths 1..63)", m->name, m->n_gp, m->gp_width, m->n_fixed,
                     m->fixed_width, PMS_SIM_MAX_GP, PMS_SIM_MAX_FIXED);
-        return NULL;
+        return FALSE;
     }
     /* Counter registers index arrays sized by the counter counts. */
     for (guint i = 0; i < m->n_regs; i++) {
@@ -361,48 +342,37 @@ PmsSim *pms_sim_new(const PmsModel *m, GError **error)
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                         "model %s: register %s has index %u but the model declares %u %s counters", m->name,
                         r->name, r->index, gp ? m->n_gp : m->n_fixed, gp ? "general" : "fixed");
-            return NULL;
+            return FALSE;
         }
     }
-    g_autoptr(PmsSim) s = g_new0(PmsSim, 1);
-    s->model = m;
-    s->engine = PMS_SIM_FAST;
-    s->n_gp = m->n_gp;
-    s->n_fixed = m->n_fixed;
-    s->n_threads = m->smt ? 2 : 1;
-    s->version = m->version;
-    s->gp_mask = ((guint64)1 << m->gp_width) - 1;
-    s->fixed_mask = m->n_fixed ? ((guint64)1 << m->fixed_width) - 1 : 0;
-    s->val = g_new0(guint64, m->n_regs ? m->n_regs : 1);
-    s->by_addr = g_hash_table_new(g_direct_hash, g_direct_equal);
-    s->pmis = g_array_new(FALSE, FALSE, sizeof(guint64));
-    for (guint i = 0; i < m->n_regs; i++)
-        g_hash_table_insert(s->by_addr, GUINT_TO_POINTER(m->regs[i].address), GUINT_TO_POINTER(i + 1));
-
     const char *gate = pms_model_option(m, "cpl_gate", "post");
     const char *comb = pms_model_option(m, "anythread_combine", "clock-or");
     const char *gres = pms_model_option(m, "global_ctrl_reset", "gp");
     if (strcmp(gate, "post") && strcmp(gate, "pre")) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: option cpl_gate = '%s': expected post or pre", m->name, gate);
-        return NULL;
+        return FALSE;
     }
     if (strcmp(comb, "clock-or") && strcmp(comb, "sum") && strcmp(comb, "or")) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: option anythread_combine = '%s': expected clock-or, sum or or", m->name, comb);
-        return NULL;
+        return FALSE;
     }
     if (strcmp(gres, "gp") && strcmp(gres, "zero")) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: option global_ctrl_reset = '%s': expected gp or zero", m->name, gres);
-        return NULL;
+        return FALSE;
     }
-    const char *skid = pms_model_option(m, "pmi_skid", "0");
-    if (!g_ascii_string_to_unsigned(skid, 10, 0, 1u << 20, &s->pmi_skid, NULL)) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                    "model %s: option pmi_skid = '%s': expected cycles 0..1048576", m->name, skid);
-        return NULL;
-    }
+    X86Core *s = g_new0(X86Core, 1);
+    sim->dev = s;
+    s->sim = sim;
+    s->model = m;
+    s->n_gp = m->n_gp;
+    s->n_fixed = m->n_fixed;
+    s->n_threads = sim->n_threads;
+    s->version = m->version;
+    s->gp_mask = ((guint64)1 << m->gp_width) - 1;
+    s->fixed_mask = m->n_fixed ? ((guint64)1 << m->fixed_width) - 1 : 0;
     s->cpl_gate_pre = strcmp(gate, "pre") == 0;
     s->any_or_clocks = strcmp(comb, "clock-or") == 0;
     s->any_or_all = strcmp(comb, "or") == 0;
@@ -413,41 +383,32 @@ PmsSim *pms_sim_new(const PmsModel *m, GError **error)
     s->clock_sig[1] = PMS_SIGNAL_KEY(0x3c, 0x01);
     resolve_event_signals(s);
     for (guint i = 0; i < PMS_SIM_MAX_FIXED; i++) {
-        g_autofree char *key = g_strdup_printf("fixed%u_signal", i);
-        if (!parse_signal_option(m, key, s->fixed_sig[i][0], &s->fixed_sig[i][0], error))
-            return NULL;
+        char key[32];
+        g_snprintf(key, sizeof key, "fixed%u_signal", i);
+        if (!sim_signal_option(m, key, s->fixed_sig[i][0], &s->fixed_sig[i][0], error))
+            return FALSE;
     }
-    if (!parse_signal_option(m, "ldlat_signal", s->ldlat_sig, &s->ldlat_sig, error))
-        return NULL;
+    if (!sim_signal_option(m, "ldlat_signal", s->ldlat_sig, &s->ldlat_sig, error))
+        return FALSE;
     /* PmsEvent.match: EXACT events select one signal by the whole umask. */
     for (guint e = 0; e < m->n_events; e++)
         if (m->events[e].match == PMS_MATCH_EXACT && m->events[e].code <= 0xff)
             s->exact_code[m->events[e].code] = TRUE;
     resolve_offcore(s);
     if (!resolve_fields(s, error))
-        return NULL;
+        return FALSE;
     bind_storage(s);
-    pms_sim_reset(s);
-    return g_steal_pointer(&s);
+    return TRUE;
 }
 
-void pms_sim_free(PmsSim *s)
+static void x86_finalize(PmsSim *sim)
 {
-    if (!s)
-        return;
-    g_free(s->val);
-    if (s->by_addr)
-        g_hash_table_destroy(s->by_addr);
-    if (s->pmis)
-        g_array_free(s->pmis, TRUE);
-    g_free(s);
+    g_clear_pointer(&sim->dev, g_free);
 }
 
-void pms_sim_reset(PmsSim *s)
+static void x86_reset(PmsSim *sim)
 {
-    const PmsModel *m = s->model;
-    for (guint i = 0; i < m->n_regs; i++)
-        s->val[i] = m->regs[i].reset;
+    X86Core *s = sim->dev;
     /* Counters: SDM Table 9-1 gives 0H after RESET (18-17 calls them undefined). */
     for (guint i = 0; i < s->n_gp; i++)
         *s->pmc[i] = 0;
@@ -460,58 +421,16 @@ void pms_sim_reset(PmsSim *s)
         for (guint i = 0; i < s->n_gp; i++)
             gc |= sim_fbit(s->gc_pmc[i]);
     *s->global_ctrl = gc;
-    s->zero = 0;
     memset(s->latch, 0, sizeof s->latch);
     s->cfg_valid = FALSE;
-    s->cycle = 0;
-    g_array_set_size(s->pmis, 0);
-}
-
-void pms_sim_set_engine(PmsSim *s, PmsSimEngine e) { s->engine = e; }
-PmsSimEngine pms_sim_get_engine(const PmsSim *s) { return s->engine; }
-const PmsModel *pms_sim_model(const PmsSim *s) { return s->model; }
-guint pms_sim_threads(const PmsSim *s) { return s->n_threads; }
-guint64 pms_sim_cycle(const PmsSim *s) { return s->cycle; }
-gboolean pms_sim_edge_latch(const PmsSim *s, guint i) { return i < s->n_gp && s->latch[i]; }
-
-void pms_sim_set_trace(PmsSim *s, PmsSimTraceFn fn, gpointer data)
-{
-    s->trace = fn;
-    s->trace_data = data;
-}
-
-const guint64 *pms_sim_pmis(const PmsSim *s, guint *n)
-{
-    *n = s->pmis->len;
-    return (const guint64 *)(void *)s->pmis->data;
 }
 
 /* ---- WRMSR / RDMSR ------------------------------------------------------- */
 
-static const PmsRegister *lookup(const PmsSim *s, guint32 addr)
+static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GError **error)
 {
-    guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(s->by_addr, GUINT_TO_POINTER(addr)));
-    return idx ? &s->model->regs[idx - 1] : NULL;
-}
-
-static gboolean gp_error(GError **error, const PmsRegister *r, guint64 value, guint64 bad, const char *why)
-{
-    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
-                "#GP: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x): %s 0x%" G_GINT64_MODIFIER "x",
-                value, r->name, r->address, why, bad);
-    return FALSE;
-}
-
-gboolean pms_sim_write(PmsSim *s, guint32 addr, guint64 value, GError **error)
-{
-    const PmsRegister *r = lookup(s, addr);
-    if (!r) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
-                    "#GP: write 0x%" G_GINT64_MODIFIER "x to MSR 0x%x: no such register on %s",
-                    value, addr, s->model->name);
-        return FALSE;
-    }
-    if (r->readonly || r->kind == PMS_REG_GLOBAL_STATUS || r->kind == PMS_REG_GLOBAL_INUSE) {
+    X86Core *s = sim->dev;
+    if (r->kind == PMS_REG_GLOBAL_STATUS || r->kind == PMS_REG_GLOBAL_INUSE) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
                     "#GP: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x): register is read-only",
                     value, r->name, r->address);
@@ -520,7 +439,7 @@ gboolean pms_sim_write(PmsSim *s, guint32 addr, guint64 value, GError **error)
     /* A10: any reserved bit set -> #GP, register unchanged.  Legacy PMC
      * writes take EAX only (SDM 18-3; KVM likewise ignores EDX). */
     if (r->kind != PMS_REG_PMC && (value & ~r->writable))
-        return gp_error(error, r, value, value & ~r->writable, "reserved bits set:");
+        return sim_gp_error(error, r, value, value & ~r->writable, "reserved bits set:");
     guint64 *v = storage(s, r);
     s->cfg_valid = FALSE;
     switch (r->kind) {
@@ -531,13 +450,13 @@ gboolean pms_sim_write(PmsSim *s, guint32 addr, guint64 value, GError **error)
     case PMS_REG_A_PMC:
         /* SDM 18-15: full-width alias; bits above the width are reserved. */
         if (value & ~s->gp_mask)
-            return gp_error(error, r, value, value & ~s->gp_mask, "bits above the counter width:");
+            return sim_gp_error(error, r, value, value & ~s->gp_mask, "bits above the counter width:");
         *s->pmc[r->index] = value;
         return TRUE;
     case PMS_REG_FIXED_CTR:
         /* SDM 18-6: full width, bits beyond the width must be zero (A10). */
         if (value & ~s->fixed_mask)
-            return gp_error(error, r, value, value & ~s->fixed_mask, "bits above the counter width:");
+            return sim_gp_error(error, r, value, value & ~s->fixed_mask, "bits above the counter width:");
         *v = value;
         return TRUE;
     case PMS_REG_EVTSEL:
@@ -561,7 +480,7 @@ gboolean pms_sim_write(PmsSim *s, guint32 addr, guint64 value, GError **error)
     }
 }
 
-static guint64 inuse(const PmsSim *s)
+static guint64 inuse(X86Core *s)
 {
     /* SDM 18-14 (A11: PMI bit is 63). */
     guint64 v = 0;
@@ -577,49 +496,36 @@ static guint64 inuse(const PmsSim *s)
         pmi |= sim_fget(s->fx[i].pmi, *s->fixed_ctrl) != 0;
     }
     const PmsRegister *pe = pms_model_reg_by_kind(s->model, PMS_REG_PEBS_ENABLE, 0);
-    if (pe && s->val[pe - s->model->regs])
+    if (pe && *storage(s, pe))
         pmi = TRUE;
     return v | (pmi ? (guint64)1 << 63 : 0);
 }
 
-gboolean pms_sim_read(PmsSim *s, guint32 addr, guint64 *value, GError **error)
+static guint64 x86_read(PmsSim *sim, const PmsRegister *r)
 {
-    const PmsRegister *r = lookup(s, addr);
-    if (!r) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
-                    "#GP: read of MSR 0x%x: no such register on %s", addr, s->model->name);
-        return FALSE;
-    }
+    X86Core *s = sim->dev;
     switch (r->kind) {
     case PMS_REG_PMC:
     case PMS_REG_A_PMC:
-        *value = *s->pmc[r->index] & s->gp_mask;
-        break;
+        return *s->pmc[r->index] & s->gp_mask;
     case PMS_REG_FIXED_CTR:
-        *value = *storage(s, r) & s->fixed_mask;
-        break;
+        return *storage(s, r) & s->fixed_mask;
     case PMS_REG_GLOBAL_OVF_CTRL:
     case PMS_REG_GLOBAL_STATUS_RESET:
     case PMS_REG_GLOBAL_STATUS_SET:
-        *value = 0;
-        break;
+        return 0;
     case PMS_REG_GLOBAL_INUSE:
-        *value = inuse(s);
-        break;
+        return inuse(s);
     default:
-        *value = *storage(s, r);
-        break;
+        return *storage(s, r);
     }
-    return TRUE;
 }
 
-gboolean pms_sim_set_counter(PmsSim *s, guint32 addr, guint64 value, GError **error)
+static gboolean x86_set_counter(PmsSim *sim, const PmsRegister *r, guint64 value, GError **error)
 {
-    const PmsRegister *r = lookup(s, addr);
-    if (!r || (r->kind != PMS_REG_PMC && r->kind != PMS_REG_A_PMC && r->kind != PMS_REG_FIXED_CTR)) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "0x%x is not a counter of %s", addr, s->model->name);
+    X86Core *s = sim->dev;
+    if (r->kind != PMS_REG_PMC && r->kind != PMS_REG_A_PMC && r->kind != PMS_REG_FIXED_CTR)
         return FALSE;
-    }
     guint64 mask = r->kind == PMS_REG_FIXED_CTR ? s->fixed_mask : s->gp_mask;
     if (value & ~mask) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
@@ -634,15 +540,13 @@ gboolean pms_sim_set_counter(PmsSim *s, guint32 addr, guint64 value, GError **er
     return TRUE;
 }
 
-/* ---- state the engines read ----------------------------------------------- */
-
-guint64 sim_status_bit_gp(const PmsSim *s, guint i) { return sim_fbit(s->st_pmc[i]); }
-guint64 sim_status_bit_fixed(const PmsSim *s, guint i) { return sim_fbit(s->st_fixed[i]); }
+/* ---- counting ------------------------------------------------------------- */
 
 /* SDM 17.4.7 / 18.2.4.1, A8: applied in the overflow cycle.  v2/v3 (legacy):
  * clear GLOBAL_CTRL and DEBUGCTL.LBR; v4: set CTR_Frz / LBR_Frz (A18). */
-void sim_freeze(PmsSim *s)
+static void x86_pmi(PmsSim *sim)
 {
+    X86Core *s = sim->dev;
     guint64 dbg = *s->debugctl;
     if (s->version >= 4) {
         if (sim_fget(s->dbg_frz_perf, dbg))
@@ -657,12 +561,12 @@ void sim_freeze(PmsSim *s)
         *s->debugctl = sim_fset(s->dbg_lbr, dbg, 0);
 }
 
-static gboolean is_clock(const PmsSim *s, guint32 key)
+static gboolean is_clock(const X86Core *s, guint32 key)
 {
     return key == s->clock_sig[0] || key == s->clock_sig[1];
 }
 
-void sim_gp_cfg(const PmsSim *s, guint i, PmsPipeCfg *c)
+static void gp_cfg(const X86Core *s, guint i, PmsPipeCfg *c)
 {
     guint64 v = *s->evtsel[i];
     memset(c, 0, sizeof *c);
@@ -680,7 +584,7 @@ void sim_gp_cfg(const PmsSim *s, guint i, PmsPipeCfg *c)
     c->n_threads = s->n_threads;
 }
 
-void sim_fixed_cfg(const PmsSim *s, guint i, PmsPipeCfg *c)
+static void fixed_cfg(const X86Core *s, guint i, PmsPipeCfg *c)
 {
     guint64 en = sim_fget(s->fx[i].en, *s->fixed_ctrl);
     memset(c, 0, sizeof *c);
@@ -694,3 +598,149 @@ void sim_fixed_cfg(const PmsSim *s, guint i, PmsPipeCfg *c)
     c->cpl_gate_pre = s->cpl_gate_pre;
     c->n_threads = s->n_threads;
 }
+
+/* Does signal key `sig` feed an evtsel with event code E and unit mask U?
+ * BITS (default): the umask bits of the signal all lie inside U (a signal of
+ * umask 0 only under umask 0); EXACT: equal umask.  See semantics.md §10. */
+static gboolean selects(const X86Core *s, guint64 E, guint64 U, guint32 sig)
+{
+    guint32 code = sig >> 8, um = sig & 0xff;
+    if (code != E)
+        return FALSE;
+    if (um == U)
+        return TRUE;
+    if (E <= 0xff && s->exact_code[E])
+        return FALSE;
+    return um != 0 && (um & ~U) == 0;
+}
+
+static gboolean oc_match(const X86Core *s, guint64 rsp, const PmsSimOffcore *t)
+{
+    if (!s->offcore_glm) {
+        /* semantics.md §4.2: a request bit and a response bit must both match. */
+        return !t->inflight && (rsp & s->oc_req_bits & t->req) && (rsp & s->oc_resp_bits & t->resp);
+    }
+    /* semantics.md §4.3: ANY_REQUEST matches every request; OUTSTANDING counts
+     * in-flight occupancy; ANY_RESPONSE every response; else supplier/snoop
+     * bits OR-ed (A19). */
+    gboolean req_ok = (rsp & s->oc_req_bits & t->req) || (rsp & s->oc_any_req);
+    if (!req_ok)
+        return FALSE;
+    if (rsp & s->oc_outstanding)
+        return t->inflight;
+    if (t->inflight)
+        return FALSE;
+    if (rsp & s->oc_any_resp)
+        return TRUE;
+    return (rsp & t->resp & s->oc_resp_bits & ~s->oc_any_resp) != 0;
+}
+
+
+/* The run's occurrences of each counter, per thread: general counters first
+ * (unit k = PMCk), then the fixed counters. */
+static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *u)
+{
+    X86Core *s = sim->dev;
+    if (!s->cfg_valid) {
+        for (guint i = 0; i < s->n_gp; i++)
+            gp_cfg(s, i, &s->gp_cfg[i]);
+        for (guint i = 0; i < s->n_fixed; i++)
+            fixed_cfg(s, i, &s->fixed_cfg[i]);
+        s->cfg_valid = TRUE;
+    }
+    memset(occ, 0, sizeof(SimOcc) * (s->n_gp + s->n_fixed));
+    guint64 thr = sim_fget(s->ldlat_thr, *s->ld_lat);
+    for (guint i = 0; i < s->n_gp; i++) {
+        guint64 *gp = occ[i];
+        guint64 v = *s->evtsel[i];
+        guint64 E = sim_fget(s->ev.event, v), U = sim_fget(s->ev.umask, v);
+        for (guint k = 0; k < run->n_counts; k++)
+            if (selects(s, E, U, run->counts[k].signal))
+                gp[run->counts[k].thread] += run->counts[k].count;
+        for (guint r = 0; r < PMS_SIM_MAX_OFFCORE; r++) {
+            if (!s->oc_sig[r] || !selects(s, E, U, s->oc_sig[r]))
+                continue;
+            for (guint k = 0; k < run->n_offcore; k++)
+                if (oc_match(s, *s->offcore[r], &run->offcore[k]))
+                    gp[run->offcore[k].thread] += run->offcore[k].count;
+        }
+        if (selects(s, E, U, s->ldlat_sig))
+            for (guint k = 0; k < run->n_loads; k++)
+                if (run->loads[k].latency > thr) /* SDM 18-39: strictly greater */
+                    gp[run->loads[k].thread] += run->loads[k].count;
+        u[i] = (SimUnit){ s->pmc[i], s->gp_mask, s->gp_cfg[i], gp, &s->latch[i], FALSE, i, i };
+    }
+    for (guint i = 0; i < s->n_fixed; i++) {
+        guint k = s->n_gp + i;
+        guint64 *fx = occ[k];
+        for (guint c = 0; c < run->n_counts; c++)
+            for (guint j = 0; j < G_N_ELEMENTS(s->fixed_sig[i]) && s->fixed_sig[i][j]; j++)
+                if (run->counts[c].signal == s->fixed_sig[i][j])
+                    fx[run->counts[c].thread] += run->counts[c].count;
+        /* fixed counters have no edge detector */
+        u[k] = (SimUnit){ s->fixed_ctr[i], s->fixed_mask, s->fixed_cfg[i], fx, NULL, TRUE, i, k };
+    }
+    return s->n_gp + s->n_fixed;
+}
+
+static gboolean frozen_v4(const X86Core *s)
+{
+    return s->version >= 4 && sim_fget(s->st_ctr_frz, *s->global_status);
+}
+
+/* SDM 18-7: local enable AND global enable; v4 also AND NOT CTR_Frz (18-11). */
+static gboolean x86_enabled(const PmsSim *sim, const SimUnit *u)
+{
+    const X86Core *s = sim->dev;
+    guint i = u->index;
+    if (u->fixed)
+        return sim_fget(s->fx[i].en, *s->fixed_ctrl) &&
+               (!s->has_global_ctrl || sim_fget(s->gc_fixed[i], *s->global_ctrl)) && !frozen_v4(s);
+    return sim_fget(s->ev.en, *s->evtsel[i]) && (!s->has_global_ctrl || sim_fget(s->gc_pmc[i], *s->global_ctrl)) &&
+           !frozen_v4(s);
+}
+
+static gboolean x86_pmi_enabled(const PmsSim *sim, const SimUnit *u)
+{
+    const X86Core *s = sim->dev;
+    if (u->fixed)
+        return sim_fget(s->fx[u->index].pmi, *s->fixed_ctrl) != 0;
+    return sim_fget(s->ev.intr, *s->evtsel[u->index]) != 0;
+}
+
+/* SDM 18-4 / §3.5: the status bit is set on every overflow, INT or not. */
+static void x86_overflow(PmsSim *sim, const SimUnit *u)
+{
+    X86Core *s = sim->dev;
+    *s->global_status |= sim_fbit(u->fixed ? s->st_fixed[u->index] : s->st_pmc[u->index]);
+}
+
+static guint64 x86_status(const PmsSim *sim)
+{
+    const X86Core *s = sim->dev;
+    return *s->global_status;
+}
+
+static gboolean x86_edge_latch(const PmsSim *sim, guint i)
+{
+    const X86Core *s = sim->dev;
+    return i < s->n_gp && s->latch[i];
+}
+
+const SimDeviceOps sim_x86_core_ops = {
+    .name = "x86_core",
+    .program = &sim_x86_core_program,
+    .init = x86_init,
+    .finalize = x86_finalize,
+    .reset = x86_reset,
+    .write = x86_write,
+    .read = x86_read,
+    .set_counter = x86_set_counter,
+    .units = x86_units,
+    .enabled = x86_enabled,
+    .pmi_enabled = x86_pmi_enabled,
+    .overflow = x86_overflow,
+    .pmi = x86_pmi,
+    .status = x86_status,
+    .edge_latch = x86_edge_latch,
+};

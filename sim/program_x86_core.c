@@ -1,0 +1,245 @@
+/* pmusim — the x86 core program step: an event on a counter, codes[] to
+ * register writes (SDM Vol. 3B 18.2).
+ *
+ *   general counter k:  codes[0] -> IA32_PERFEVTSELk, whole register;
+ *   fixed-only event on FIXED_CTRk: codes[0]'s usr/os/any/int/en fields
+ *       become counter k's EN/ANY/PMI bits of IA32_FIXED_CTR_CTRL (SDM 18-7:
+ *       EN bit 0 = CPL 0, bit 1 = CPL > 0), only those bits;
+ *   codes[1] -> the event's extra register (MSR_OFFCORE_RSP_n,
+ *       MSR_PEBS_LD_LAT: the model's `extra` key), whole register;
+ *   the counter's enable bit in IA32_PERF_GLOBAL_CTRL (bit k, 32+k), when
+ *       the PMU has one (perfmon v1 counts on the local enable alone).
+ * Register and field positions are resolved once per model (prog_cache).
+ * Not done here: several events at once (the caller composes the masked
+ * writes), PEBS_ENABLE, LBR. */
+#include "sim_internal.h"
+
+typedef struct {
+    guint n_gp, n_fixed;
+    const PmsRegister **evtsel, **pmc, **fixed_ctr;   /* by counter index */
+    const PmsRegister *fixed_ctrl, *global_ctrl;
+    guint64 *gc_gp, *gc_fixed, *st_gp, *st_fixed;       /* enable / status bits */
+    SimField *fx_en, *fx_any, *fx_pmi;                   /* FIXED_CTR_CTRL, by counter */
+    SimField ev_usr, ev_os, ev_any, ev_int, ev_en;       /* PERFEVTSEL fields of codes[0] */
+    const PmsRegister **extra;                           /* by event index */
+} X86Prog;
+
+static void prog_free(gpointer p)
+{
+    X86Prog *x = p;
+    g_free(x->evtsel);
+    g_free(x->pmc);
+    g_free(x->fixed_ctr);
+    g_free(x->gc_gp);
+    g_free(x->gc_fixed);
+    g_free(x->st_gp);
+    g_free(x->st_fixed);
+    g_free(x->fx_en);
+    g_free(x->fx_any);
+    g_free(x->fx_pmi);
+    g_free(x->extra);
+    g_free(x);
+}
+
+/* A field by name, else its SDM position. */
+static SimField field_or(const PmsRegister *r, const char *const *names, guint idx, guint stride, guint shift,
+                         guint width)
+{
+    SimField f = sim_resolve(r, names, idx, stride, (gint)shift, width);
+    return f.present ? f : (SimField){ TRUE, shift, width };
+}
+
+static X86Prog *prog_build(const PmsModel *m)
+{
+    X86Prog *x = g_new0(X86Prog, 1);
+    x->n_gp = m->n_gp;
+    x->n_fixed = m->n_fixed;
+    x->evtsel = g_new0(const PmsRegister *, m->n_gp + 1);
+    x->pmc = g_new0(const PmsRegister *, m->n_gp + 1);
+    x->gc_gp = g_new0(guint64, m->n_gp + 1);
+    x->st_gp = g_new0(guint64, m->n_gp + 1);
+    x->fixed_ctr = g_new0(const PmsRegister *, m->n_fixed + 1);
+    x->gc_fixed = g_new0(guint64, m->n_fixed + 1);
+    x->st_fixed = g_new0(guint64, m->n_fixed + 1);
+    x->fx_en = g_new0(SimField, m->n_fixed + 1);
+    x->fx_any = g_new0(SimField, m->n_fixed + 1);
+    x->fx_pmi = g_new0(SimField, m->n_fixed + 1);
+    x->extra = g_new0(const PmsRegister *, m->n_events + 1);
+    x->fixed_ctrl = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
+    x->global_ctrl = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
+    const PmsRegister *gs = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
+    static const char *const g_pmc[] = { "pmc%u", NULL }, *const g_fix[] = { "fixed%u", NULL };
+    static const char *const s_pmc[] = { "ovf_pmc%u", "pmc%u", NULL };
+    static const char *const s_fix[] = { "ovf_fixed%u", "fixed%u", NULL };
+    for (guint i = 0; i < m->n_gp; i++) {
+        x->evtsel[i] = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i);
+        x->pmc[i] = pms_model_reg_by_kind(m, PMS_REG_PMC, i);
+        if (!x->pmc[i])
+            x->pmc[i] = pms_model_reg_by_kind(m, PMS_REG_A_PMC, i);
+        /* SDM 18-7 / 18-10: bit i for PMCi */
+        x->gc_gp[i] = sim_fbit(field_or(x->global_ctrl, g_pmc, i, 0, i, 1));
+        x->st_gp[i] = sim_fbit(field_or(gs, s_pmc, i, 0, i, 1));
+    }
+    static const char *const f_en[] = { "en%u", NULL }, *const f_any[] = { "any%u", "anythread%u", NULL };
+    static const char *const f_pmi[] = { "pmi%u", NULL };
+    for (guint i = 0; i < m->n_fixed; i++) {
+        x->fixed_ctr[i] = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTR, i);
+        /* SDM 18-7 / 18-10: bit 32+i for FIXED_CTRi; four control bits per counter */
+        x->gc_fixed[i] = sim_fbit(field_or(x->global_ctrl, g_fix, i, 0, 32 + i, 1));
+        x->st_fixed[i] = sim_fbit(field_or(gs, s_fix, i, 0, 32 + i, 1));
+        x->fx_en[i] = field_or(x->fixed_ctrl, f_en, i, 4, 4 * i, 2);
+        x->fx_any[i] = field_or(x->fixed_ctrl, f_any, i, 4, 4 * i + 2, 1);
+        x->fx_pmi[i] = field_or(x->fixed_ctrl, f_pmi, i, 4, 4 * i + 3, 1);
+    }
+    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    static const char *const n_usr[] = { "usr", NULL }, *const n_os[] = { "os", NULL };
+    static const char *const n_any[] = { "any", "anythread", NULL }, *const n_int[] = { "int", NULL };
+    static const char *const n_en[] = { "en", NULL };
+    /* SDM Fig 18-6 positions when the layout lacks them */
+    x->ev_usr = field_or(es, n_usr, 0, 0, 16, 1);
+    x->ev_os = field_or(es, n_os, 0, 0, 17, 1);
+    x->ev_int = field_or(es, n_int, 0, 0, 20, 1);
+    x->ev_any = field_or(es, n_any, 0, 0, 21, 1);
+    x->ev_en = field_or(es, n_en, 0, 0, 22, 1);
+    for (guint e = 0; e < m->n_events; e++)
+        if (m->events[e].extra_reg)
+            x->extra[e] = pms_model_reg_by_name(m, m->events[e].extra_reg);
+    return x;
+}
+
+static const X86Prog *prog_get(const PmsModel *m)
+{
+    PmsModel *mm = (PmsModel *)m;   /* the caches are the one mutable part of a model */
+    if (g_once_init_enter(&mm->prog_cache)) {
+        X86Prog *x = prog_build(m);
+        mm->prog_cache_free = prog_free;
+        g_once_init_leave(&mm->prog_cache, x);
+    }
+    return mm->prog_cache;
+}
+
+/* Generic counters the event may use with these unit masks selected: the
+ * intersection of the selected umasks' own sets (each defaults to the event's). */
+static guint64 allowed_gp(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask)
+{
+    guint64 allowed = ev->counters;
+    for (guint64 u = umask_mask; u; u &= u - 1) {
+        guint i = (guint)__builtin_ctzll(u);
+        if (i < ev->n_umasks)
+            allowed &= ev->umasks[i].counters;
+    }
+    return m->n_gp < 64 ? allowed & (((guint64)1 << m->n_gp) - 1) : allowed;
+}
+
+static gboolean fixed_only(const PmsEvent *ev)
+{
+    return ev->counters == 0 && ev->fixed != 0;
+}
+
+static gboolean x86_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
+{
+    guint64 gp = allowed_gp(m, ev, umask_mask);
+    if (gp) {
+        *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctzll(gp), FALSE };
+        return TRUE;
+    }
+    /* no general counter: the fixed counters the event and every selected
+     * unit mask may use (glm CPU_CLK_UNHALTED:CORE is FIXED_CTR1's alone) */
+    guint32 fx = ev->fixed & (m->n_fixed < 32 ? ((1u << m->n_fixed) - 1) : ~0u);
+    for (guint64 u = umask_mask; u; u &= u - 1) {
+        guint i = (guint)__builtin_ctzll(u);
+        if (i < ev->n_umasks)
+            fx &= ev->umasks[i].fixed;
+    }
+    if (fx) {
+        *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctz(fx), TRUE };
+        return TRUE;
+    }
+    return FALSE;
+}
+
+static gboolean x86_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error)
+{
+    gboolean ok = fixed ? counter < m->n_fixed && counter < 32 && (ev->fixed & (1u << counter))
+                        : !fixed_only(ev) && counter < m->n_gp && counter < 64 &&
+                              (ev->counters & ((guint64)1 << counter)) &&
+                              pms_model_reg_by_kind(m, PMS_REG_EVTSEL, counter);
+    if (!ok)
+        g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: event %s may not use %s counter %u",
+                    m->name, ev->name, fixed ? "fixed" : "general", counter);
+    return ok;
+}
+
+static void put(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
+{
+    w[*n] = (PmsRegWrite){ r->name, r->address, value & mask, mask, r };
+    (*n)++;
+}
+
+static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                           GError **error)
+{
+    const PmsModel *m = pl->model;
+    const X86Prog *x = prog_get(m);
+    guint k = pl->counter;
+    const PmsRegister *extra = x->extra[pl->event - m->events];
+    if (n_codes > 2 || (n_codes == 2 && !extra)) {
+        g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CODES,
+                    "%s: event %s has no extra register for codes[%u] = 0x%" G_GINT64_MODIFIER "x", m->name,
+                    pl->event->name, n_codes == 2 ? 1 : 2, codes[n_codes == 2 ? 1 : 2]);
+        return FALSE;
+    }
+    if (pl->fixed) {
+        if (!x->fixed_ctrl || k >= x->n_fixed) {
+            g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: no fixed counter %u to program",
+                        m->name, k);
+            return FALSE;
+        }
+        guint64 c = codes[0], set = 0;
+        if (sim_fget(x->ev_en, c))
+            set = sim_fset(x->fx_en[k], 0, (sim_fget(x->ev_os, c) ? 1u : 0u) | (sim_fget(x->ev_usr, c) ? 2u : 0u));
+        if (sim_fget(x->ev_any, c) && m->smt)
+            set |= sim_fbit(x->fx_any[k]);
+        if (sim_fget(x->ev_int, c))
+            set |= sim_fbit(x->fx_pmi[k]);
+        put(w, n, x->fixed_ctrl, set, sim_fbit(x->fx_en[k]) | sim_fbit(x->fx_any[k]) | sim_fbit(x->fx_pmi[k]));
+    } else {
+        if (k >= x->n_gp || !x->evtsel[k]) {
+            g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: no general counter %u to program",
+                        m->name, k);
+            return FALSE;
+        }
+        put(w, n, x->evtsel[k], codes[0], G_MAXUINT64);
+    }
+    if (n_codes == 2)
+        put(w, n, extra, codes[1], G_MAXUINT64);
+    if (x->global_ctrl) {
+        guint64 b = pl->fixed ? x->gc_fixed[k] : x->gc_gp[k];
+        put(w, n, x->global_ctrl, b, b);
+    }
+    return TRUE;
+}
+
+static const PmsRegister *x86_counter_reg(const PmsPlacement *pl)
+{
+    const X86Prog *x = prog_get(pl->model);
+    if (pl->fixed)
+        return pl->counter < x->n_fixed ? x->fixed_ctr[pl->counter] : NULL;
+    return pl->counter < x->n_gp ? x->pmc[pl->counter] : NULL;
+}
+
+static guint64 x86_status_bit(const PmsPlacement *pl)
+{
+    const X86Prog *x = prog_get(pl->model);
+    if (pl->fixed)
+        return pl->counter < x->n_fixed ? x->st_fixed[pl->counter] : 0;
+    return pl->counter < x->n_gp ? x->st_gp[pl->counter] : 0;
+}
+
+const SimProgramOps sim_x86_core_program = {
+    .place_on = x86_place_on,
+    .place = x86_place,
+    .writes = x86_writes,
+    .counter_reg = x86_counter_reg,
+    .status_bit = x86_status_bit,
+};

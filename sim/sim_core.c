@@ -1,0 +1,225 @@
+/* pmusim — the simulator instance: register storage, the address index, the
+ * public read/write/run API and the PMI record, over the device the model's
+ * architecture names (sim_internal.h).  Nothing here knows what a register
+ * means; the device does. */
+#include "sim_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+G_DEFINE_QUARK(pms-sim-error-quark, pms_sim_error)
+
+const SimDeviceOps *sim_device_for(PmsArch arch)
+{
+    switch (arch) {
+    case PMS_ARCH_X86_CORE:
+        return &sim_x86_core_ops;
+    default:
+        return NULL;
+    }
+}
+
+gboolean sim_signal_option(const PmsModel *m, const char *key, guint32 fallback, guint32 *out, GError **error)
+{
+    const char *v = pms_model_option(m, key, NULL);
+    *out = fallback;
+    if (!v)
+        return TRUE;
+    unsigned code, umask;
+    char tail;
+    if (sscanf(v, "%x.%x%c", &code, &umask, &tail) != 2 || code > 0xffff || umask > 0xff) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                    "model %s: option %s = '%s': expected CODE.UMASK in hex, e.g. 0xc0.0x00", m->name, key, v);
+        return FALSE;
+    }
+    *out = PMS_SIGNAL_KEY(code, umask);
+    return TRUE;
+}
+
+gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint64 bad, const char *why)
+{
+    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
+                "#GP: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x): %s 0x%" G_GINT64_MODIFIER "x", value, r->name,
+                r->address, why, bad);
+    return FALSE;
+}
+
+PmsSim *pms_sim_new(const PmsModel *m, GError **error)
+{
+    g_return_val_if_fail(m != NULL, NULL);
+    const SimDeviceOps *ops = sim_device_for(m->arch);
+    if (!ops) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: architecture %s is not simulated yet",
+                    m->name, pms_arch_name(m->arch));
+        return NULL;
+    }
+    g_autoptr(PmsSim) s = g_new0(PmsSim, 1);
+    s->model = m;
+    s->ops = ops;
+    s->engine = PMS_SIM_FAST;
+    s->n_threads = m->smt ? 2 : 1;
+    s->val = g_new0(guint64, m->n_regs ? m->n_regs : 1);
+    s->by_addr = g_hash_table_new(g_direct_hash, g_direct_equal);
+    s->pmis = g_array_new(FALSE, FALSE, sizeof(guint64));
+    for (guint i = 0; i < m->n_regs; i++)
+        g_hash_table_insert(s->by_addr, GUINT_TO_POINTER(m->regs[i].address), GUINT_TO_POINTER(i + 1));
+    const char *skid = pms_model_option(m, "pmi_skid", "0");
+    if (!g_ascii_string_to_unsigned(skid, 10, 0, 1u << 20, &s->pmi_skid, NULL)) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                    "model %s: option pmi_skid = '%s': expected cycles 0..1048576", m->name, skid);
+        return NULL;
+    }
+    if (!ops->init(s, error))
+        return NULL;
+    pms_sim_reset(s);
+    return g_steal_pointer(&s);
+}
+
+void pms_sim_free(PmsSim *s)
+{
+    if (!s)
+        return;
+    if (s->dev && s->ops->finalize)
+        s->ops->finalize(s);
+    g_free(s->val);
+    if (s->by_addr)
+        g_hash_table_destroy(s->by_addr);
+    if (s->pmis)
+        g_array_free(s->pmis, TRUE);
+    g_free(s);
+}
+
+void pms_sim_reset(PmsSim *s)
+{
+    const PmsModel *m = s->model;
+    for (guint i = 0; i < m->n_regs; i++)
+        s->val[i] = m->regs[i].reset;
+    s->zero = 0;
+    s->ops->reset(s);
+    s->cycle = 0;
+    g_array_set_size(s->pmis, 0);
+}
+
+void pms_sim_set_engine(PmsSim *s, PmsSimEngine e) { s->engine = e; }
+PmsSimEngine pms_sim_get_engine(const PmsSim *s) { return s->engine; }
+const PmsModel *pms_sim_model(const PmsSim *s) { return s->model; }
+guint pms_sim_threads(const PmsSim *s) { return s->n_threads; }
+guint64 pms_sim_cycle(const PmsSim *s) { return s->cycle; }
+gboolean pms_sim_edge_latch(const PmsSim *s, guint i) { return s->ops->edge_latch && s->ops->edge_latch(s, i); }
+
+void pms_sim_set_trace(PmsSim *s, PmsSimTraceFn fn, gpointer data)
+{
+    s->trace = fn;
+    s->trace_data = data;
+}
+
+const guint64 *pms_sim_pmis(const PmsSim *s, guint *n)
+{
+    *n = s->pmis->len;
+    return (const guint64 *)(void *)s->pmis->data;
+}
+
+/* ---- WRMSR / RDMSR ------------------------------------------------------- */
+
+static const PmsRegister *lookup(const PmsSim *s, guint32 addr)
+{
+    guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(s->by_addr, GUINT_TO_POINTER(addr)));
+    return idx ? &s->model->regs[idx - 1] : NULL;
+}
+
+gboolean pms_sim_write(PmsSim *s, guint32 addr, guint64 value, GError **error)
+{
+    const PmsRegister *r = lookup(s, addr);
+    if (!r) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
+                    "#GP: write 0x%" G_GINT64_MODIFIER "x to MSR 0x%x: no such register on %s", value, addr,
+                    s->model->name);
+        return FALSE;
+    }
+    if (r->readonly) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
+                    "#GP: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x): register is read-only", value, r->name,
+                    r->address);
+        return FALSE;
+    }
+    return s->ops->write(s, r, value, error);
+}
+
+gboolean pms_sim_read(PmsSim *s, guint32 addr, guint64 *value, GError **error)
+{
+    const PmsRegister *r = lookup(s, addr);
+    if (!r) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "#GP: read of MSR 0x%x: no such register on %s", addr,
+                    s->model->name);
+        return FALSE;
+    }
+    *value = s->ops->read(s, r);
+    return TRUE;
+}
+
+gboolean pms_sim_set_counter(PmsSim *s, guint32 addr, guint64 value, GError **error)
+{
+    const PmsRegister *r = lookup(s, addr);
+    if (!r || !s->ops->set_counter(s, r, value, error)) {
+        if (error && !*error)
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "0x%x is not a counter of %s", addr,
+                        s->model->name);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean pms_sim_apply(PmsSim *s, const PmsRegWrite *w, guint n, GError **error)
+{
+    for (guint i = 0; i < n; i++) {
+        guint64 v = w[i].value;
+        if (w[i].mask != G_MAXUINT64) {
+            /* a partial write: read-modify-write through the device, so a
+             * #GP is the device's, with its message */
+            guint64 old;
+            if (!pms_sim_read(s, w[i].address, &old, error))
+                return FALSE;
+            v = (old & ~w[i].mask) | (v & w[i].mask);
+        }
+        if (!pms_sim_write(s, w[i].address, v, error))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* ---- programming an event (program.h) ------------------------------------ */
+
+gboolean pms_sim_program(PmsSim *s, const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
+                         guint n_codes, GError **error)
+{
+    PmsPlacement pl;
+    PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
+    guint n;
+    gboolean fixed = ev->counters == 0 && ev->fixed != 0;
+    return pms_program_place_on(m, ev, counter, fixed, &pl, error) &&
+           pms_program_writes(&pl, codes, n_codes, w, &n, error) && pms_sim_apply(s, w, n, error);
+}
+
+gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint *counter,
+                               gboolean *fixed)
+{
+    PmsPlacement pl;
+    if (!pms_program_place(m, ev, umask_mask, &pl, NULL))
+        return FALSE;
+    *counter = pl.counter;
+    *fixed = pl.fixed;
+    return TRUE;
+}
+
+guint32 pms_sim_counter_address(const PmsModel *m, guint counter, gboolean fixed)
+{
+    PmsPlacement pl = { m, NULL, counter, fixed };
+    const PmsRegister *r = pms_program_counter_reg(&pl);
+    return r ? r->address : 0;
+}
+
+guint64 pms_sim_status_bit(const PmsModel *m, guint counter, gboolean fixed)
+{
+    PmsPlacement pl = { m, NULL, counter, fixed };
+    return pms_program_status_bit(&pl);
+}

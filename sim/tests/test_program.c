@@ -1,0 +1,138 @@
+/* The program step (sim/program.h): placement, codes -> writes, partial
+ * writes applied through the device.  Expected registers are written from the
+ * SDM layout (Fig 18-6, 18-7, 18-10), never from another run. */
+#include <string.h>
+#include "fixtures.h"
+
+static const PmsRegWrite *find(const PmsRegWrite *w, guint n, guint32 addr)
+{
+    for (guint i = 0; i < n; i++)
+        if (w[i].address == addr)
+            return &w[i];
+    return NULL;
+}
+
+/* A general counter: the whole PERFEVTSEL, the extra register, one GLOBAL_CTRL bit. */
+static void test_general(void)
+{
+    const PmsModel *m = fx_model("nhm");
+    const PmsEvent *oc = pms_model_event(m, "OFFCORE_RESPONSE_0");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(oc);
+    PmsPlacement pl;
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_program_place(m, oc, 0, &pl, &err));
+    CU_ASSERT_FALSE(pl.fixed);
+    CU_ASSERT_EQUAL(pl.counter, 2); /* Intel's JSON: PMC2 only on NHM */
+    guint64 codes[2] = { EVTSEL(0xb7, 0x01, EV_USR | EV_EN), 0x4001 };
+    PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
+    guint n = 0;
+    CU_ASSERT_TRUE_FATAL(pms_program_writes(&pl, codes, 2, w, &n, &err));
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    const PmsRegWrite *es = find(w, n, A_EVTSEL0 + 2), *rsp = find(w, n, 0x1a6), *gc = find(w, n, A_GCTRL);
+    CU_ASSERT_FATAL(es && rsp && gc);
+    CU_ASSERT_EQUAL(es->value, codes[0]);
+    CU_ASSERT_EQUAL(es->mask, G_MAXUINT64);
+    CU_ASSERT_EQUAL(rsp->value, 0x4001);
+    CU_ASSERT_EQUAL(gc->mask, 0x4);
+    CU_ASSERT_EQUAL(gc->value, 0x4);
+    CU_ASSERT_PTR_EQUAL(gc->reg, pms_model_reg_by_addr(m, A_GCTRL));
+    /* three codes: nothing to put the third in */
+    guint64 three[3] = { codes[0], codes[1], 1 };
+    CU_ASSERT_FALSE(pms_program_writes(&pl, three, 3, w, &n, &err));
+    CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CODES));
+    g_clear_error(&err);
+    /* a counter the event may not use */
+    CU_ASSERT_FALSE(pms_program_place_on(m, oc, 0, FALSE, &pl, &err));
+    CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER));
+}
+
+/* A fixed-only event: only its four bits of FIXED_CTR_CTRL, and a partial
+ * write keeps the other counters' bits when applied. */
+static void test_fixed_partial(void)
+{
+    const PmsModel *m = fx_model("nhm");
+    const PmsEvent *ref = pms_model_event(m, "UNHALTED_REFERENCE_CYCLES");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
+    PmsPlacement pl;
+    CU_ASSERT_TRUE_FATAL(pms_program_place(m, ref, 0, &pl, NULL));
+    CU_ASSERT_TRUE(pl.fixed);
+    CU_ASSERT_EQUAL(pl.counter, 2);
+    /* usr only, INT: FIXED_CTR2's EN = 10b (CPL > 0), PMI; SDM 18-7 */
+    guint64 code = EVTSEL(0x00, 0x03, EV_USR | EV_INT | EV_EN);
+    PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
+    guint n = 0;
+    CU_ASSERT_TRUE_FATAL(pms_program_writes(&pl, &code, 1, w, &n, NULL));
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(w[0].address, A_FIXED_CTRL);
+    CU_ASSERT_EQUAL(w[0].mask, 0xf00);
+    CU_ASSERT_EQUAL(w[0].value, 0xa00);
+    CU_ASSERT_EQUAL(w[1].address, A_GCTRL);
+    CU_ASSERT_EQUAL(w[1].value, (guint64)1 << 34);
+    PmsSim *sim = fx_sim(m, PMS_SIM_FAST);
+    CU_ASSERT_TRUE(pms_sim_write(sim, A_FIXED_CTRL, 0x3, NULL)); /* FIXED_CTR0 at all rings */
+    CU_ASSERT_TRUE(pms_sim_apply(sim, w, n, NULL));
+    guint64 v = 0;
+    CU_ASSERT_TRUE(pms_sim_read(sim, A_FIXED_CTRL, &v, NULL));
+    CU_ASSERT_EQUAL(v, 0xa03);
+    CU_ASSERT_TRUE(pms_sim_read(sim, A_GCTRL, &v, NULL));
+    CU_ASSERT_EQUAL(v, 0xf | (guint64)1 << 34); /* A25: GP enables set at reset */
+    pms_sim_free(sim);
+}
+
+/* glm CPU_CLK_UNHALTED:CORE may use FIXED_CTR1 only (its unit mask has no
+ * general counter): placed there, it counts core cycles there. */
+static void test_fixed_umask(void)
+{
+    const PmsModel *m = fx_model("glm");
+    const PmsEvent *clk = pms_model_event(m, "CPU_CLK_UNHALTED");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(clk);
+    guint core = 0;
+    for (guint i = 0; i < clk->n_umasks; i++)
+        if (strcmp(clk->umasks[i].name, "CORE") == 0)
+            core = i;
+    PmsPlacement pl;
+    CU_ASSERT_TRUE_FATAL(pms_program_place(m, clk, (guint64)1 << core, &pl, NULL));
+    CU_ASSERT_TRUE(pl.fixed);
+    CU_ASSERT_EQUAL(pl.counter, 1);
+    const PmsRegister *ctr = pms_program_counter_reg(&pl);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctr);
+    CU_ASSERT_EQUAL(ctr->address, A_FIXED0 + 1);
+    CU_ASSERT_EQUAL(pms_program_status_bit(&pl), (guint64)1 << 33);
+    guint64 code = EVTSEL(0x00, 0x02, EV_USR | EV_OS | EV_EN);
+    PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
+    guint n = 0;
+    CU_ASSERT_TRUE_FATAL(pms_program_writes(&pl, &code, 1, w, &n, NULL));
+    PmsSim *sim = fx_sim(m, PMS_SIM_REFERENCE);
+    CU_ASSERT_TRUE(pms_sim_apply(sim, w, n, NULL));
+    PmsSimCount c = { PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1 };
+    PmsSimRun run = { 5, { 3, 3 }, &c, 1, NULL, 0, NULL, 0 };
+    CU_ASSERT_TRUE(pms_sim_run(sim, &run, NULL));
+    guint64 v = 0;
+    CU_ASSERT_TRUE(pms_sim_read(sim, A_FIXED0 + 1, &v, NULL));
+    CU_ASSERT_EQUAL(v, 5);
+    pms_sim_free(sim);
+}
+
+/* No program step for an architecture without a device: a typed error. */
+static void test_unsupported_arch(void)
+{
+    g_autoptr(PmsModel) m = fx_model_with("nhm", "cpl_gate", "post");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    m->arch = PMS_ARCH_IA64;
+    PmsPlacement pl;
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_FALSE(pms_program_place(m, &m->events[0], 0, &pl, &err));
+    CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP));
+    g_clear_error(&err);
+    CU_ASSERT_PTR_NULL(pms_sim_new(m, &err));
+    CU_ASSERT(g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL));
+}
+
+void register_program_tests(void)
+{
+    CU_pSuite s = CU_add_suite("program", NULL, NULL);
+    CU_add_test(s, "general counter: evtsel, extra register, one GLOBAL_CTRL bit", test_general);
+    CU_add_test(s, "fixed-only event: partial FIXED_CTR_CTRL write composes", test_fixed_partial);
+    CU_add_test(s, "fixed-only unit mask placed on its fixed counter and counts there", test_fixed_umask);
+    CU_add_test(s, "architecture without a device: typed errors", test_unsupported_arch);
+}
