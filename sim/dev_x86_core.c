@@ -391,9 +391,7 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     if (!sim_signal_option(m, "ldlat_signal", s->ldlat_sig, &s->ldlat_sig, error))
         return FALSE;
     /* PmsEvent.match: EXACT events select one signal by the whole umask. */
-    for (guint e = 0; e < m->n_events; e++)
-        if (m->events[e].match == PMS_MATCH_EXACT && m->events[e].code <= 0xff)
-            s->exact_code[m->events[e].code] = TRUE;
+    sim_exact_codes(m, s->exact_code);
     resolve_offcore(s);
     if (!resolve_fields(s, error))
         return FALSE;
@@ -544,7 +542,7 @@ static gboolean x86_set_counter(PmsSim *sim, const PmsRegister *r, guint64 value
 
 /* SDM 17.4.7 / 18.2.4.1, A8: applied in the overflow cycle.  v2/v3 (legacy):
  * clear GLOBAL_CTRL and DEBUGCTL.LBR; v4: set CTR_Frz / LBR_Frz (A18). */
-static void x86_pmi(PmsSim *sim)
+static gboolean x86_pmi(PmsSim *sim)
 {
     X86Core *s = sim->dev;
     guint64 dbg = *s->debugctl;
@@ -553,12 +551,13 @@ static void x86_pmi(PmsSim *sim)
             *s->global_status |= sim_fbit(s->st_ctr_frz);
         if (sim_fget(s->dbg_frz_lbr, dbg))
             *s->global_status |= sim_fbit(s->st_lbr_frz);
-        return;
+        return TRUE;
     }
     if (sim_fget(s->dbg_frz_perf, dbg))
         *s->global_ctrl = 0;
     if (sim_fget(s->dbg_frz_lbr, dbg))
         *s->debugctl = sim_fset(s->dbg_lbr, dbg, 0);
+    return TRUE;
 }
 
 static gboolean is_clock(const X86Core *s, guint32 key)
@@ -599,19 +598,9 @@ static void fixed_cfg(const X86Core *s, guint i, PmsPipeCfg *c)
     c->n_threads = s->n_threads;
 }
 
-/* Does signal key `sig` feed an evtsel with event code E and unit mask U?
- * BITS (default): the umask bits of the signal all lie inside U (a signal of
- * umask 0 only under umask 0); EXACT: equal umask.  See semantics.md §10. */
 static gboolean selects(const X86Core *s, guint64 E, guint64 U, guint32 sig)
 {
-    guint32 code = sig >> 8, um = sig & 0xff;
-    if (code != E)
-        return FALSE;
-    if (um == U)
-        return TRUE;
-    if (E <= 0xff && s->exact_code[E])
-        return FALSE;
-    return um != 0 && (um & ~U) == 0;
+    return sim_signal_selects(s->exact_code, E, U, sig);
 }
 
 static gboolean oc_match(const X86Core *s, guint64 rsp, const PmsSimOffcore *t)

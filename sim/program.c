@@ -63,3 +63,58 @@ guint64 pms_program_status_bit(const PmsPlacement *pl)
     const SimProgramOps *p = program_for(pl->model, NULL);
     return p ? p->status_bit(pl) : 0;
 }
+
+/* ---- shared by the program steps ------------------------------------------ */
+
+/* Generic counters the event may use with these unit masks selected: the
+ * intersection of the selected umasks' own sets (each defaults to the event's). */
+static guint64 allowed_gp(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask)
+{
+    guint64 allowed = ev->counters;
+    for (guint64 u = umask_mask; u; u &= u - 1) {
+        guint i = (guint)__builtin_ctzll(u);
+        if (i < ev->n_umasks)
+            allowed &= ev->umasks[i].counters;
+    }
+    return m->n_gp < 64 ? allowed & (((guint64)1 << m->n_gp) - 1) : allowed;
+}
+
+gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
+{
+    guint64 gp = allowed_gp(m, ev, umask_mask);
+    if (gp) {
+        *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctzll(gp), FALSE };
+        return TRUE;
+    }
+    /* no general counter: the fixed counters the event and every selected
+     * unit mask may use (glm CPU_CLK_UNHALTED:CORE is FIXED_CTR1's alone) */
+    guint32 fx = ev->fixed & (m->n_fixed < 32 ? ((1u << m->n_fixed) - 1) : ~0u);
+    for (guint64 u = umask_mask; u; u &= u - 1) {
+        guint i = (guint)__builtin_ctzll(u);
+        if (i < ev->n_umasks)
+            fx &= ev->umasks[i].fixed;
+    }
+    if (fx) {
+        *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctz(fx), TRUE };
+        return TRUE;
+    }
+    return FALSE;
+}
+
+gboolean sim_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error)
+{
+    gboolean ok = fixed ? counter < m->n_fixed && counter < 32 && (ev->fixed & (1u << counter))
+                        : ev->counters != 0 && counter < m->n_gp && counter < 64 &&
+                              (ev->counters & ((guint64)1 << counter)) &&
+                              pms_model_reg_by_kind(m, PMS_REG_EVTSEL, counter);
+    if (!ok)
+        g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: event %s may not use %s counter %u",
+                    m->name, ev->name, fixed ? "fixed" : "general", counter);
+    return ok;
+}
+
+void sim_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
+{
+    w[*n] = (PmsRegWrite){ r->name, r->address, value & mask, mask, r };
+    (*n)++;
+}

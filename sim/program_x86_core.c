@@ -118,64 +118,6 @@ static const X86Prog *prog_get(const PmsModel *m)
     return mm->prog_cache;
 }
 
-/* Generic counters the event may use with these unit masks selected: the
- * intersection of the selected umasks' own sets (each defaults to the event's). */
-static guint64 allowed_gp(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask)
-{
-    guint64 allowed = ev->counters;
-    for (guint64 u = umask_mask; u; u &= u - 1) {
-        guint i = (guint)__builtin_ctzll(u);
-        if (i < ev->n_umasks)
-            allowed &= ev->umasks[i].counters;
-    }
-    return m->n_gp < 64 ? allowed & (((guint64)1 << m->n_gp) - 1) : allowed;
-}
-
-static gboolean fixed_only(const PmsEvent *ev)
-{
-    return ev->counters == 0 && ev->fixed != 0;
-}
-
-static gboolean x86_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
-{
-    guint64 gp = allowed_gp(m, ev, umask_mask);
-    if (gp) {
-        *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctzll(gp), FALSE };
-        return TRUE;
-    }
-    /* no general counter: the fixed counters the event and every selected
-     * unit mask may use (glm CPU_CLK_UNHALTED:CORE is FIXED_CTR1's alone) */
-    guint32 fx = ev->fixed & (m->n_fixed < 32 ? ((1u << m->n_fixed) - 1) : ~0u);
-    for (guint64 u = umask_mask; u; u &= u - 1) {
-        guint i = (guint)__builtin_ctzll(u);
-        if (i < ev->n_umasks)
-            fx &= ev->umasks[i].fixed;
-    }
-    if (fx) {
-        *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctz(fx), TRUE };
-        return TRUE;
-    }
-    return FALSE;
-}
-
-static gboolean x86_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error)
-{
-    gboolean ok = fixed ? counter < m->n_fixed && counter < 32 && (ev->fixed & (1u << counter))
-                        : !fixed_only(ev) && counter < m->n_gp && counter < 64 &&
-                              (ev->counters & ((guint64)1 << counter)) &&
-                              pms_model_reg_by_kind(m, PMS_REG_EVTSEL, counter);
-    if (!ok)
-        g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: event %s may not use %s counter %u",
-                    m->name, ev->name, fixed ? "fixed" : "general", counter);
-    return ok;
-}
-
-static void put(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
-{
-    w[*n] = (PmsRegWrite){ r->name, r->address, value & mask, mask, r };
-    (*n)++;
-}
-
 static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
                            GError **error)
 {
@@ -202,20 +144,20 @@ static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n
             set |= sim_fbit(x->fx_any[k]);
         if (sim_fget(x->ev_int, c))
             set |= sim_fbit(x->fx_pmi[k]);
-        put(w, n, x->fixed_ctrl, set, sim_fbit(x->fx_en[k]) | sim_fbit(x->fx_any[k]) | sim_fbit(x->fx_pmi[k]));
+        sim_put_write(w, n, x->fixed_ctrl, set, sim_fbit(x->fx_en[k]) | sim_fbit(x->fx_any[k]) | sim_fbit(x->fx_pmi[k]));
     } else {
         if (k >= x->n_gp || !x->evtsel[k]) {
             g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: no general counter %u to program",
                         m->name, k);
             return FALSE;
         }
-        put(w, n, x->evtsel[k], codes[0], G_MAXUINT64);
+        sim_put_write(w, n, x->evtsel[k], codes[0], G_MAXUINT64);
     }
     if (n_codes == 2)
-        put(w, n, extra, codes[1], G_MAXUINT64);
+        sim_put_write(w, n, extra, codes[1], G_MAXUINT64);
     if (x->global_ctrl) {
         guint64 b = pl->fixed ? x->gc_fixed[k] : x->gc_gp[k];
-        put(w, n, x->global_ctrl, b, b);
+        sim_put_write(w, n, x->global_ctrl, b, b);
     }
     return TRUE;
 }
@@ -237,8 +179,8 @@ static guint64 x86_status_bit(const PmsPlacement *pl)
 }
 
 const SimProgramOps sim_x86_core_program = {
-    .place_on = x86_place_on,
-    .place = x86_place,
+    .place_on = sim_place_on_counters,
+    .place = sim_place_lowest,
     .writes = x86_writes,
     .counter_reg = x86_counter_reg,
     .status_bit = x86_status_bit,

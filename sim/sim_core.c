@@ -14,6 +14,8 @@ const SimDeviceOps *sim_device_for(PmsArch arch)
     switch (arch) {
     case PMS_ARCH_X86_CORE:
         return &sim_x86_core_ops;
+    case PMS_ARCH_X86_UNCORE:
+        return &sim_x86_uncore_ops;
     default:
         return NULL;
     }
@@ -34,6 +36,25 @@ gboolean sim_signal_option(const PmsModel *m, const char *key, guint32 fallback,
     }
     *out = PMS_SIGNAL_KEY(code, umask);
     return TRUE;
+}
+
+gboolean sim_signal_selects(const gboolean *exact_code, guint64 E, guint64 U, guint32 sig)
+{
+    guint32 code = sig >> 8, um = sig & 0xff;
+    if (code != E)
+        return FALSE;
+    if (um == U)
+        return TRUE;
+    if (E <= 0xff && exact_code[E])
+        return FALSE;
+    return um != 0 && (um & ~U) == 0;
+}
+
+void sim_exact_codes(const PmsModel *m, gboolean *exact_code)
+{
+    for (guint e = 0; e < m->n_events; e++)
+        if (m->events[e].match == PMS_MATCH_EXACT && m->events[e].code <= 0xff)
+            exact_code[m->events[e].code] = TRUE;
 }
 
 gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint64 bad, const char *why)

@@ -60,13 +60,17 @@ static gboolean unit_pmi(const PmsSim *s, const Unit *u)
     return s->ops->pmi_enabled(s, u);
 }
 
-/* The PMI is recorded `pmi_skid` cycles after the overflow; the status bit
- * and the freeze take effect in the overflow cycle itself (A8, LKML-frz). */
-static void raise_pmi(PmsSim *s, guint64 cycle)
+/* An interrupt-enabled counter overflowed in this cycle: the device applies
+ * its side effects (status, freeze) in the overflow cycle itself (A8,
+ * LKML-frz) and says whether a PMI reaches a processor; the PMI is recorded
+ * `pmi_skid` cycles later.  Returns whether one was recorded. */
+static gboolean raise_pmi(PmsSim *s, guint64 cycle)
 {
+    if (!s->ops->pmi(s))
+        return FALSE;
     guint64 at = cycle + s->pmi_skid;
     g_array_append_val(s->pmis, at);
-    s->ops->pmi(s);
+    return TRUE;
 }
 
 static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
@@ -95,7 +99,7 @@ static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         }
         /* One PMI however many counters overflowed (SDM 18-39); A8: freeze now. */
         if (pmi)
-            raise_pmi(s, s->cycle);
+            pmi = raise_pmi(s, s->cycle);
         if (s->trace) {
             for (guint k = 0; k < nu; k++) {
                 PmsSimTrace t = { s->cycle, u[k].fixed, u[k].index, en[k], out[k].n, out[k].cond,

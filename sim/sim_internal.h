@@ -132,8 +132,9 @@ struct SimDeviceOps {
     gboolean (*pmi_enabled)(const PmsSim *s, const SimUnit *u);
     /* The carry out of the unit's top bit: status bits. */
     void (*overflow)(PmsSim *s, const SimUnit *u);
-    /* A PMI was raised in this cycle: its side effects (freeze). */
-    void (*pmi)(PmsSim *s);
+    /* An interrupt-enabled counter overflowed in this cycle: the side effects
+     * (status, freeze); TRUE when a PMI reaches a processor (recorded). */
+    gboolean (*pmi)(PmsSim *s);
     /* The global status word for traces. */
     guint64 (*status)(const PmsSim *s);
     gboolean (*edge_latch)(const PmsSim *s, guint i);
@@ -141,6 +142,8 @@ struct SimDeviceOps {
 
 extern const SimDeviceOps sim_x86_core_ops;
 extern const SimProgramOps sim_x86_core_program;
+extern const SimDeviceOps sim_x86_uncore_ops;
+extern const SimProgramOps sim_x86_uncore_program;
 
 /* The device of an architecture; NULL when it is not simulated. */
 const SimDeviceOps *sim_device_for(PmsArch arch);
@@ -151,5 +154,19 @@ static inline guint64 *sim_storage(PmsSim *s, const PmsRegister *r)
     return r ? &s->val[r - s->model->regs] : &s->zero;
 }
 gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint64 bad, const char *why);
+/* Does signal key `sig` feed an event select with event code E and unit mask
+ * U?  BITS (default): the umask bits of the signal all lie inside U (a signal
+ * of umask 0 only under umask 0); EXACT (exact_code[E], from the model's
+ * `match = exact` events, sim_exact_codes): equal umask.  semantics.md §10. */
+gboolean sim_signal_selects(const gboolean *exact_code, guint64 E, guint64 U, guint32 sig);
+void sim_exact_codes(const PmsModel *m, gboolean *exact_code);   /* 256 entries */
 /* Parse option `key` = CODE.UMASK (hex) into a signal key; fallback when absent. */
 gboolean sim_signal_option(const PmsModel *m, const char *key, guint32 fallback, guint32 *out, GError **error);
+
+/* program.c: what every program step shares.  The lowest general counter
+ * the event and its selected unit masks may use, else the lowest such fixed
+ * counter; whether the event may use a given counter; one write appended. */
+gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
+gboolean sim_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
+                               GError **error);
+void sim_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);

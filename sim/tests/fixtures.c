@@ -17,8 +17,8 @@ const PmsModel *fx_model(const char *name)
 
 PmsModel *fx_model_with(const char *name, const char *key, const char *value)
 {
-    g_autofree char *path = g_strcmp0(name, "tiny") == 0
-        ? g_strdup(PMS_SRCDIR "/models/tests/tiny.pmu")
+    g_autofree char *path = g_str_has_prefix(name, "tiny")
+        ? g_strdup_printf(PMS_SRCDIR "/models/tests/%s.pmu", name)
         : g_strdup_printf(PMS_SRCDIR "/models/%s.pmu", name);
     GError *e = NULL;
     PmsModel *m = pms_model_load_file(path, &e);

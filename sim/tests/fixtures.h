@@ -44,3 +44,4 @@ void register_scenario_tests(void);
 void register_stimulus_tests(void);
 void register_diff_tests(void);
 void register_program_tests(void);
+void register_uncore_tests(void);

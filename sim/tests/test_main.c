@@ -12,6 +12,7 @@ int main(void)
     register_stimulus_tests();
     register_diff_tests();
     register_program_tests();
+    register_uncore_tests();
     int rc = pms_cu_tap_run();
     fx_free_models();
     return rc;

@@ -1,0 +1,100 @@
+/* pmusim — the Nehalem/Westmere uncore program step (SDM Vol. 3B 18.8.2):
+ *
+ *   general counter k: codes[0] -> MSR_UNCORE_PERFEVTSELk, whole register;
+ *   the fixed counter (UNC_CLK_UNHALTED): codes[0]'s EN and INT fields
+ *       become MSR_UNCORE_FIXED_CTR_CTRL's EN and PMI bits, only those;
+ *   the counter's enable in MSR_UNCORE_PERF_GLOBAL_CTRL (EN_PCk, EN_FC0).
+ * The PMI routing (EN_PMI_COREn) and PMI_FRZ are not an event's: a caller
+ * sets them.  Fields are read by name from the model (unc_* layouts). */
+#include "sim_internal.h"
+
+typedef struct {
+    const PmsRegister *fixed_ctrl, *global_ctrl, *global_status;
+    SimField ev_en, ev_int, fc_en, fc_pmi;
+} UncProg;
+
+static const UncProg *prog_get(const PmsModel *m)
+{
+    PmsModel *mm = (PmsModel *)m;   /* the caches are the one mutable part of a model */
+    if (g_once_init_enter(&mm->prog_cache)) {
+        UncProg *x = g_new0(UncProg, 1);
+        static const char *const n_en[] = { "en", NULL }, *const n_int[] = { "int", "pmi", NULL };
+        const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+        x->fixed_ctrl = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
+        x->global_ctrl = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
+        x->global_status = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
+        /* SDM Fig 18-28: EN bit 22, PMI bit 20; Fig 18-29: EN bit 0, PMI bit 2 */
+        x->ev_en = sim_resolve(es, n_en, 0, 0, 22, 1);
+        x->ev_int = sim_resolve(es, n_int, 0, 0, 20, 1);
+        x->fc_en = sim_resolve(x->fixed_ctrl, n_en, 0, 0, 0, 1);
+        x->fc_pmi = sim_resolve(x->fixed_ctrl, n_int, 0, 0, 2, 1);
+        mm->prog_cache_free = g_free;
+        g_once_init_leave(&mm->prog_cache, x);
+    }
+    return mm->prog_cache;
+}
+
+/* EN_PCk / EN_FC0 (GLOBAL_CTRL) or OVF_PCk / OVF_FC0 (GLOBAL_STATUS): fields
+ * `pmc` (bit k) and `fixed`; SDM Fig 18-25/18-26 positions k and 32. */
+static guint64 counter_bit(const PmsRegister *r, const PmsPlacement *pl)
+{
+    static const char *const n_pmc[] = { "pmc%u", NULL }, *const n_fix[] = { "fixed%u", NULL };
+    SimField f = pl->fixed ? sim_resolve(r, n_fix, pl->counter, 0, 32 + (gint)pl->counter, 1)
+                           : sim_resolve(r, n_pmc, pl->counter, 0, (gint)pl->counter, 1);
+    return sim_fbit(f);
+}
+
+static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                           GError **error)
+{
+    const PmsModel *m = pl->model;
+    const UncProg *x = prog_get(m);
+    if (n_codes > 1) {
+        g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CODES,
+                    "%s: event %s has no extra register for codes[1] = 0x%" G_GINT64_MODIFIER "x", m->name,
+                    pl->event->name, codes[1]);
+        return FALSE;
+    }
+    if (pl->fixed) {
+        if (!x->fixed_ctrl || pl->counter != 0) {
+            g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: no fixed counter %u to program",
+                        m->name, pl->counter);
+            return FALSE;
+        }
+        guint64 set = (sim_fget(x->ev_en, codes[0]) ? sim_fbit(x->fc_en) : 0) |
+                      (sim_fget(x->ev_int, codes[0]) ? sim_fbit(x->fc_pmi) : 0);
+        sim_put_write(w, n, x->fixed_ctrl, set, sim_fbit(x->fc_en) | sim_fbit(x->fc_pmi));
+    } else {
+        const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, pl->counter);
+        if (!es) {
+            g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: no general counter %u to program",
+                        m->name, pl->counter);
+            return FALSE;
+        }
+        sim_put_write(w, n, es, codes[0], G_MAXUINT64);
+    }
+    if (x->global_ctrl) {
+        guint64 b = counter_bit(x->global_ctrl, pl);
+        sim_put_write(w, n, x->global_ctrl, b, b);
+    }
+    return TRUE;
+}
+
+static const PmsRegister *unc_counter_reg(const PmsPlacement *pl)
+{
+    return pms_model_reg_by_kind(pl->model, pl->fixed ? PMS_REG_FIXED_CTR : PMS_REG_PMC, pl->counter);
+}
+
+static guint64 unc_status_bit(const PmsPlacement *pl)
+{
+    const UncProg *x = prog_get(pl->model);
+    return x->global_status ? counter_bit(x->global_status, pl) : 0;
+}
+
+const SimProgramOps sim_x86_uncore_program = {
+    .place_on = sim_place_on_counters,
+    .place = sim_place_lowest,
+    .writes = unc_writes,
+    .counter_reg = unc_counter_reg,
+    .status_bit = unc_status_bit,
+};
