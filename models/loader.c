@@ -150,7 +150,7 @@ parse_header(Ctx *c, GError **error)
 {
     static const char *const allowed[] = {
         "name", "desc", "arch", "version", "smt", "gp_counters", "gp_width",
-        "fixed_counters", "fixed_width", "edge_needs_cmask", "offcore_style", NULL};
+        "fixed_counters", "fixed_width", "edge_needs_cmask", "offcore_style", "unit", "instance", NULL};
     const char *g = "pmu";
     PmsModel *m = c->m;
     if (!g_key_file_has_group(c->kf, g)) {
@@ -189,6 +189,10 @@ parse_header(Ctx *c, GError **error)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "offcore_style", "expected nhm, glm or none, got '%s'", style);
     if (style && strcmp(style, "none") != 0)
         m->offcore_style = g_steal_pointer(&style);
+    if (!get_text(c, g, "unit", FALSE, &m->unit, error) || !get_uint(c, g, "instance", FALSE, 0, 1023, &m->instance, error))
+        return FALSE;
+    if (m->unit && !name_ok(m->unit))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "unit", "expected a word of letters, digits or '_', got '%s'", m->unit);
     return TRUE;
 }
 
@@ -241,7 +245,8 @@ static gboolean
 parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError **error)
 {
     static const char *const allowed[] = {
-        "address", "kind", "index", "width", "writable", "reset", "readonly", "layout", NULL};
+        "address", "kind", "index", "width", "writable", "reset", "readonly", "layout", "space", "unit", "instance",
+        NULL};
     r->name = g_ascii_strup(name, -1);
     r->source_line = pms_keyscan_group_line(&c->scan, g);
     if (!check_keys(c, g, allowed, NULL, error))
@@ -264,6 +269,13 @@ parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError *
         return FALSE;
     if (r->width == 0)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "width", "expected 1..64");
+    g_autofree char *space = get_raw(c, g, "space");
+    if (space && !pms_reg_space_from_name(space, &r->space))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "space", "expected msr, pmc, pmd, ibr or dbr, got '%s'", space);
+    if (!get_text(c, g, "unit", FALSE, &r->unit, error) || !get_uint(c, g, "instance", FALSE, 0, 1023, &r->instance, error))
+        return FALSE;
+    if (r->unit && !name_ok(r->unit))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "unit", "expected a word of letters, digits or '_', got '%s'", r->unit);
     g_autofree char *layout = get_raw(c, g, "layout");
     if (layout) {
         r->layout = pms_model_layout(c->m, layout);
@@ -666,7 +678,7 @@ load(Ctx *c, GError **error)
                       : fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i])) &&
                      index_add(c, m->reg_name_index, r->name, m->n_regs, g, "register", "", error);
                 /* A repeated address keeps the first register; the lint reports it. */
-                if (ok && !g_hash_table_contains(m->reg_index, GUINT_TO_POINTER(r->address)))
+                if (ok && r->space == PMS_SPACE_MSR && !g_hash_table_contains(m->reg_index, GUINT_TO_POINTER(r->address)))
                     g_hash_table_insert(m->reg_index, GUINT_TO_POINTER(r->address), GUINT_TO_POINTER(m->n_regs));
                 break;
             }

@@ -80,11 +80,27 @@ typedef enum {
     PMS_REG_OTHER,
 } PmsRegKind;
 
+/* The address space a register number belongs to: registers of different
+ * spaces may share numbers (Itanium's PMC4 and PMD4). */
+typedef enum {
+    PMS_SPACE_MSR,   /* x86 MSRs (default) */
+    PMS_SPACE_PMC,   /* Itanium performance monitor configuration registers */
+    PMS_SPACE_PMD,   /* Itanium performance monitor data registers */
+    PMS_SPACE_IBR,   /* Itanium instruction breakpoint registers */
+    PMS_SPACE_DBR,   /* Itanium data breakpoint registers */
+} PmsRegSpace;
+
+/* A register is identified by (space, address), and by what it is: its kind
+ * and index within the unit instance it belongs to (C-Box 3's EVT_SEL 2 is
+ * unit "cbox", instance 3, kind evtsel, index 2). */
 typedef struct {
     char *name;        /* "IA32_PERFEVTSEL0" */
-    guint32 address;   /* MSR (x86) or register index (ia64) */
+    guint32 address;   /* MSR (x86) or register number (ia64) within its space */
     PmsRegKind kind;
     guint index;       /* counter / instance index within its kind */
+    PmsRegSpace space;
+    char *unit;        /* the box it belongs to ("cbox", "ubox"), NULL for the PMU's own */
+    guint instance;    /* which box of that unit */
     guint width;       /* implemented bits for counters (48); 64 otherwise */
     guint64 writable;  /* bits software may set; setting any other bit is a #GP */
     guint64 reset;     /* value after RESET */
@@ -185,12 +201,17 @@ typedef struct PmsModel {
     /* Rule switches the encoder reads (facts about what the documents demand): */
     gboolean edge_needs_cmask;   /* e requires c >= 1 */
     char *offcore_style;         /* "nhm", "glm" or NULL */
+    /* The unit instance this PMU name stands for when the model's registers
+     * cover several boxes (nhmex_cbox3: unit "cbox", instance 3); NULL, 0
+     * otherwise.  pms_model_reg_by_kind finds this instance's registers. */
+    char *unit;
+    guint instance;
     PmsLayout *layouts;     guint n_layouts;
     PmsRegister *regs;      guint n_regs;
     PmsModifier *mods;      guint n_mods;   /* in fstr order */
     PmsEvent *events;       guint n_events;
     GHashTable *event_index;  /* upper-case name -> GUINT_TO_POINTER(index + 1) */
-    GHashTable *reg_index;    /* address -> GUINT_TO_POINTER(index + 1) */
+    GHashTable *reg_index;    /* MSR-space address -> GUINT_TO_POINTER(index + 1) */
     GHashTable *options;      /* "[options]" what-if switches: key -> value string */
     /* Added by the loader for hash lookups (never scan tables per encoding): */
     GHashTable *reg_name_index;    /* upper-case name -> index + 1 */
@@ -227,7 +248,13 @@ const PmsUmask *pms_event_default_umask(const PmsEvent *ev);
 const PmsModifier *pms_model_modifier(const PmsModel *m, const char *name);
 const PmsRegister *pms_model_reg_by_addr(const PmsModel *m, guint32 address);
 const PmsRegister *pms_model_reg_by_name(const PmsModel *m, const char *name);
+/* The register of this kind and index in the model's own unit instance. */
 const PmsRegister *pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, guint index);
+/* ... in a given unit instance (unit NULL: the PMU's own registers). */
+const PmsRegister *pms_model_reg_in_unit(const PmsModel *m, const char *unit, guint instance, PmsRegKind kind,
+                                         guint index);
+/* By number in an address space (pms_model_reg_by_addr is the MSR space's). */
+const PmsRegister *pms_model_reg_at(const PmsModel *m, PmsRegSpace space, guint32 address);
 const PmsLayout *pms_model_layout(const PmsModel *m, const char *name);
 const PmsField *pms_layout_field(const PmsLayout *l, const char *name);
 const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback);
@@ -236,6 +263,9 @@ const char *pms_model_option(const PmsModel *m, const char *key, const char *fal
  * FALSE for an unknown kind. */
 const char *pms_reg_kind_name(PmsRegKind kind);
 gboolean pms_reg_kind_from_name(const char *name, PmsRegKind *kind);
+/* "msr", "pmc", "pmd", "ibr", "dbr" */
+const char *pms_reg_space_name(PmsRegSpace space);
+gboolean pms_reg_space_from_name(const char *name, PmsRegSpace *space);
 /* "x86_core", ... */
 const char *pms_arch_name(PmsArch arch);
 

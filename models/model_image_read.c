@@ -168,6 +168,9 @@ read_registers(Rd *r, PmsModel *m)
         if (li != PMS_IMAGE_NONE && li >= m->n_layouts)
             bad(r, "layout index out of bounds");
         g->layout = li < m->n_layouts ? &m->layouts[li] : NULL;
+        g->space = upto(r, PMS_SPACE_DBR, "unknown register space");
+        g->unit = str(r, TRUE);
+        g->instance = upto(r, 1023, "instance above 1023");
         g->source_line = u32(r);
         if (g->width == 0)
             bad(r, "register width 0");
@@ -176,7 +179,8 @@ read_registers(Rd *r, PmsModel *m)
     /* A repeated address maps to its first register, as the loader does:
      * inserting backwards lets the first one win. */
     for (guint i = m->n_regs; i-- > 0;)
-        g_hash_table_insert(m->reg_index, GUINT_TO_POINTER(m->regs[i].address), GUINT_TO_POINTER(i + 1));
+        if (m->regs[i].space == PMS_SPACE_MSR)
+            g_hash_table_insert(m->reg_index, GUINT_TO_POINTER(m->regs[i].address), GUINT_TO_POINTER(i + 1));
 }
 
 static void
@@ -340,6 +344,8 @@ read_model(Rd *r, const guint32 *h)
     m->fixed_width = upto(r, 64, "counter width above 64");
     m->edge_needs_cmask = upto(r, 1, "edge_needs_cmask is not 0 or 1");
     m->offcore_style = str(r, TRUE);
+    m->unit = str(r, TRUE);
+    m->instance = upto(r, 1023, "instance above 1023");
     m->source_line = u32(r);
     /* Options are copied: callers may change the table, as for loaded files. */
     for (guint i = 0; i < h[H_OPTIONS] && !r->problem; i++) {

@@ -127,6 +127,8 @@ pms_model_image_write(const PmsModel *m)
     u32(&w, m->fixed_width);
     u32(&w, (guint32)m->edge_needs_cmask);
     str(&w, m->offcore_style);
+    str(&w, m->unit);
+    u32(&w, m->instance);
     u32(&w, m->source_line);
     n_options = write_options(&w, m);
 
@@ -153,6 +155,9 @@ pms_model_image_write(const PmsModel *m)
         u64(&w, r->reset);
         u32(&w, (guint32)r->readonly);
         u32(&w, r->layout ? (guint32)(r->layout - m->layouts) : PMS_IMAGE_NONE);
+        u32(&w, r->space);
+        str(&w, r->unit);
+        u32(&w, r->instance);
         u32(&w, r->source_line);
     }
     for (guint i = 0; i < m->n_mods; i++) {

@@ -157,13 +157,53 @@ pms_model_reg_by_name(const PmsModel *m, const char *name)
 }
 
 const PmsRegister *
+pms_model_reg_in_unit(const PmsModel *m, const char *unit, guint instance, PmsRegKind kind, guint index)
+{
+    /* A model has a few dozen registers (a few hundred for a whole uncore);
+     * callers resolve once per setup. */
+    for (guint i = 0; i < m->n_regs; i++) {
+        const PmsRegister *r = &m->regs[i];
+        if (r->kind == kind && r->index == index && g_strcmp0(r->unit, unit) == 0 &&
+            (!unit || r->instance == instance))
+            return r;
+    }
+    return NULL;
+}
+
+const PmsRegister *
 pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, guint index)
 {
-    /* A model has a few dozen registers; callers resolve once per setup. */
+    return pms_model_reg_in_unit(m, m->unit, m->instance, kind, index);
+}
+
+const PmsRegister *
+pms_model_reg_at(const PmsModel *m, PmsRegSpace space, guint32 address)
+{
+    if (space == PMS_SPACE_MSR)
+        return pms_model_reg_by_addr(m, address);
     for (guint i = 0; i < m->n_regs; i++)
-        if (m->regs[i].kind == kind && m->regs[i].index == index)
+        if (m->regs[i].space == space && m->regs[i].address == address)
             return &m->regs[i];
     return NULL;
+}
+
+static const char *const space_names[] = { "msr", "pmc", "pmd", "ibr", "dbr" };
+
+const char *
+pms_reg_space_name(PmsRegSpace space)
+{
+    return (guint)space < G_N_ELEMENTS(space_names) ? space_names[space] : "?";
+}
+
+gboolean
+pms_reg_space_from_name(const char *name, PmsRegSpace *space)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(space_names); i++)
+        if (g_ascii_strcasecmp(name, space_names[i]) == 0) {
+            *space = (PmsRegSpace)i;
+            return TRUE;
+        }
+    return FALSE;
 }
 
 const PmsLayout *
@@ -238,6 +278,7 @@ text_model_free(PmsModel *m)
     g_free(m->desc);
     g_free(m->source);
     g_free(m->offcore_style);
+    g_free(m->unit);
     for (guint i = 0; i < m->n_layouts; i++) {
         for (guint j = 0; j < m->layouts[i].n_fields; j++)
             g_free(m->layouts[i].fields[j].name);
@@ -245,8 +286,10 @@ text_model_free(PmsModel *m)
         g_free(m->layouts[i].name);
     }
     g_free(m->layouts);
-    for (guint i = 0; i < m->n_regs; i++)
+    for (guint i = 0; i < m->n_regs; i++) {
         g_free(m->regs[i].name);
+        g_free(m->regs[i].unit);
+    }
     g_free(m->regs);
     for (guint i = 0; i < m->n_mods; i++) {
         g_free(m->mods[i].name);

@@ -82,8 +82,11 @@ PmsSim *pms_sim_new(const PmsModel *m, GError **error)
     s->val = g_new0(guint64, m->n_regs ? m->n_regs : 1);
     s->by_addr = g_hash_table_new(g_direct_hash, g_direct_equal);
     s->pmis = g_array_new(FALSE, FALSE, sizeof(guint64));
-    for (guint i = 0; i < m->n_regs; i++)
-        g_hash_table_insert(s->by_addr, GUINT_TO_POINTER(m->regs[i].address), GUINT_TO_POINTER(i + 1));
+    /* RDMSR/WRMSR reach the MSR space; the first register of an address wins
+     * (v4's OVF_CTRL and STATUS_RESET share one), as in the model's index */
+    for (guint i = m->n_regs; i-- > 0;)
+        if (m->regs[i].space == PMS_SPACE_MSR)
+            g_hash_table_insert(s->by_addr, GUINT_TO_POINTER(m->regs[i].address), GUINT_TO_POINTER(i + 1));
     const char *skid = pms_model_option(m, "pmi_skid", "0");
     if (!g_ascii_string_to_unsigned(skid, 10, 0, 1u << 20, &s->pmi_skid, NULL)) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,

@@ -77,6 +77,9 @@ eq_registers(const PmsModel *a, const PmsModel *b)
         EQ_NUM(x->name, x, y, writable);
         EQ_NUM(x->name, x, y, reset);
         EQ_NUM(x->name, x, y, readonly);
+        EQ_NUM(x->name, x, y, space);
+        EQ_STR(x->name, x, y, unit);
+        EQ_NUM(x->name, x, y, instance);
         EQ_NUM(x->name, x, y, source_line);
         if ((x->layout ? x->layout - a->layouts : -1) != (y->layout ? y->layout - b->layouts : -1))
             differ(x->name, "layout");
@@ -176,6 +179,8 @@ expect_equal_models(const PmsModel *a, const PmsModel *b)
     EQ_NUM(w, a, b, fixed_width);
     EQ_NUM(w, a, b, edge_needs_cmask);
     EQ_STR(w, a, b, offcore_style);
+    EQ_STR(w, a, b, unit);
+    EQ_NUM(w, a, b, instance);
     EQ_NUM(w, a, b, source_line);
     EQ_NUM(w, a, b, n_layouts);
     EQ_NUM(w, a, b, n_regs);

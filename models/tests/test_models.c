@@ -319,6 +319,47 @@ test_header_errors(void)
     EXPECT_ERROR(HDR "[event ]\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "unknown group");
 }
 
+/* Registers identified by (space, address) and by (unit, instance, kind,
+ * index): PMC4 and PMD4 share a number; C-Box 0 and 1 share kinds. */
+static void
+test_register_identity(void)
+{
+    static const char text[] =
+        "[pmu]\nname = ids\narch = x86_uncore\nunit = cbox\ninstance = 1\ngp_counters = 1\ngp_width = 48\n"
+        "[register PMC4]\naddress = 4\nkind = ia64_pmc\nindex = 4\nspace = pmc\n"
+        "[register PMD4]\naddress = 4\nkind = ia64_pmd\nindex = 4\nspace = pmd\n"
+        "[register C0_EVT_SEL0]\naddress = 0xd10\nkind = evtsel\nunit = cbox\ninstance = 0\n"
+        "[register C1_EVT_SEL0]\naddress = 0xd90\nkind = evtsel\nunit = cbox\ninstance = 1\n"
+        "[register U_GLOBAL_CTL]\naddress = 0xc00\nkind = global_ctrl\nunit = ubox\n";
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = load_text(text, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_STRING_EQUAL(m->unit, "cbox");
+    CU_ASSERT_EQUAL(m->instance, 1);
+    const PmsRegister *pmc4 = pms_model_reg_at(m, PMS_SPACE_PMC, 4), *pmd4 = pms_model_reg_at(m, PMS_SPACE_PMD, 4);
+    CU_ASSERT_FATAL(pmc4 && pmd4);
+    CU_ASSERT_STRING_EQUAL(pmc4->name, "PMC4");
+    CU_ASSERT_STRING_EQUAL(pmd4->name, "PMD4");
+    CU_ASSERT_PTR_NULL(pms_model_reg_by_addr(m, 4)); /* not an MSR */
+    CU_ASSERT_PTR_EQUAL(pms_model_reg_at(m, PMS_SPACE_MSR, 0xd90), pms_model_reg_by_addr(m, 0xd90));
+    /* the model's own instance: C-Box 1 */
+    const PmsRegister *own = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(own);
+    CU_ASSERT_STRING_EQUAL(own->name, "C1_EVT_SEL0");
+    const PmsRegister *c0 = pms_model_reg_in_unit(m, "cbox", 0, PMS_REG_EVTSEL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c0);
+    CU_ASSERT_STRING_EQUAL(c0->name, "C0_EVT_SEL0");
+    CU_ASSERT_PTR_NOT_NULL(pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_GLOBAL_CTRL, 0));
+    CU_ASSERT_PTR_NULL(pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0)); /* the U-Box's, not C-Box 1's */
+    CU_ASSERT_STRING_EQUAL(pms_reg_space_name(PMS_SPACE_DBR), "dbr");
+    /* a bad space names the file, line and key */
+    static const char bad[] = "[pmu]\nname = b\narch = ia64\n[register X]\naddress = 1\nkind = ia64_pmc\nspace = pmq\n";
+    CU_ASSERT_PTR_NULL(load_text(bad, &err));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "snippet.pmu:7"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "expected msr, pmc, pmd, ibr or dbr"));
+}
+
 static void
 test_layout_register_errors(void)
 {
@@ -619,6 +660,7 @@ main(int argc, char **argv)
     CU_add_test(s, "syntax", test_syntax_errors);
     CU_add_test(s, "header", test_header_errors);
     CU_add_test(s, "layouts and registers", test_layout_register_errors);
+    CU_add_test(s, "register spaces and unit instances", test_register_identity);
     CU_add_test(s, "modifiers", test_modifier_errors);
     CU_add_test(s, "events", test_event_errors);
     s = CU_add_suite("model set", NULL, NULL);
