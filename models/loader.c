@@ -245,8 +245,8 @@ static gboolean
 parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError **error)
 {
     static const char *const allowed[] = {
-        "address", "kind", "index", "width", "writable", "reset", "readonly", "layout", "space", "unit", "instance",
-        NULL};
+        "address", "kind", "index", "width", "writable", "ignored", "reset", "readonly", "layout", "space", "unit",
+        "instance", NULL};
     r->name = g_ascii_strup(name, -1);
     r->source_line = pms_keyscan_group_line(&c->scan, g);
     if (!check_keys(c, g, allowed, NULL, error))
@@ -264,11 +264,15 @@ parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError *
     if (!get_uint(c, g, "index", FALSE, 0, 1023, &r->index, error)
         || !get_uint(c, g, "width", FALSE, 64, 64, &r->width, error)
         || !get_u64(c, g, "writable", FALSE, G_MAXUINT64, G_MAXUINT64, &r->writable, error)
+        || !get_u64(c, g, "ignored", FALSE, 0, G_MAXUINT64, &r->ignored, error)
         || !get_u64(c, g, "reset", FALSE, 0, G_MAXUINT64, &r->reset, error)
         || !get_bool(c, g, "readonly", FALSE, &r->readonly, error))
         return FALSE;
     if (r->width == 0)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "width", "expected 1..64");
+    if (r->ignored & r->writable)
+        return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, "ignored",
+                    "bits 0x%" G_GINT64_MODIFIER "x are both writable and ignored", r->ignored & r->writable);
     g_autofree char *space = get_raw(c, g, "space");
     if (space && !pms_reg_space_from_name(space, &r->space))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "space", "expected msr, pmc, pmd, ibr or dbr, got '%s'", space);

@@ -103,6 +103,7 @@ typedef struct {
     guint instance;    /* which box of that unit */
     guint width;       /* implemented bits for counters (48); 64 otherwise */
     guint64 writable;  /* bits software may set; setting any other bit is a #GP */
+    guint64 ignored;   /* bits a write may set without effect (they read 0); not a #GP */
     guint64 reset;     /* value after RESET */
     gboolean readonly; /* any write is a #GP */
     const PmsLayout *layout; /* field layout, or NULL */

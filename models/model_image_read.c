@@ -162,6 +162,7 @@ read_registers(Rd *r, PmsModel *m)
         g->index = upto(r, 1023, "register index above 1023");
         g->width = upto(r, 64, "register width above 64");
         g->writable = u64(r);
+        g->ignored = u64(r);
         g->reset = u64(r);
         g->readonly = upto(r, 1, "readonly is not 0 or 1");
         guint32 li = u32(r);

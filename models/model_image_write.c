@@ -152,6 +152,7 @@ pms_model_image_write(const PmsModel *m)
         u32(&w, r->index);
         u32(&w, r->width);
         u64(&w, r->writable);
+        u64(&w, r->ignored);
         u64(&w, r->reset);
         u32(&w, (guint32)r->readonly);
         u32(&w, r->layout ? (guint32)(r->layout - m->layouts) : PMS_IMAGE_NONE);

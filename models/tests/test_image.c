@@ -75,6 +75,7 @@ eq_registers(const PmsModel *a, const PmsModel *b)
         EQ_NUM(x->name, x, y, index);
         EQ_NUM(x->name, x, y, width);
         EQ_NUM(x->name, x, y, writable);
+        EQ_NUM(x->name, x, y, ignored);
         EQ_NUM(x->name, x, y, reset);
         EQ_NUM(x->name, x, y, readonly);
         EQ_NUM(x->name, x, y, space);
