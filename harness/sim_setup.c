@@ -104,7 +104,7 @@ void pms_sim_own_input(const PmsModel *m, const PmsEvent *ev, const guint64 *cod
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     guint64 code = get_field(es, "event", codes[0], (Bits){ 0, 8 });
     guint64 umask = get_field(es, "umask", codes[0], (Bits){ 8, 8 });
-    in->count = (PmsSimCount){ PMS_SIGNAL_KEY(code, umask), 0, n };
+    in->count = (PmsSimCount){ PMS_SIGNAL_KEY(code, umask), 0, n, 0 };
     in->run.counts = &in->count;
     in->run.n_counts = 1;
 }

@@ -54,6 +54,8 @@ typedef struct {
     guint32 signal;   /* PMS_SIGNAL_KEY */
     guint thread;     /* 0 .. threads-1 */
     guint64 count;    /* occurrences per cycle (< 2^32) */
+    guint box;        /* 0: the PMU's own box; n + 1: box n of the model's unit
+                       * (a stimulus for nhmex_cbox3 reaching C-Box 5: 6) */
 } PmsSimCount;
 
 /* One offcore transaction class completing `count` times per cycle.  req and
@@ -169,6 +171,7 @@ gboolean pms_sim_edge_latch(const PmsSim *sim, guint i);
 typedef struct {
     gboolean usr, os;       /* privilege filter (fixed: EN bit 1 / bit 0) */
     gboolean edge, inv;
+    gboolean inv_gt;        /* INV reads "n > cmask" (Xeon 7500 C-Box table, literal) instead of "n < cmask" */
     guint cmask;            /* 0: add n */
     gboolean any;           /* AnyThread, only honoured when smt */
     gboolean smt;

@@ -67,8 +67,8 @@ gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, Pms
     PmsSimCount *counts = g_new0(PmsSimCount, 2 * BENCH_RECORDS);
     PmsSimRun *runs = g_new0(PmsSimRun, BENCH_RECORDS);
     for (guint i = 0; i < BENCH_RECORDS; i++) {
-        counts[2 * i] = (PmsSimCount){ PMS_SIGNAL_KEY(0xc0, 0x00), 0, (guint64)g_rand_int_range(r, 0, 4) };
-        counts[2 * i + 1] = (PmsSimCount){ PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1 };
+        counts[2 * i] = (PmsSimCount){ PMS_SIGNAL_KEY(0xc0, 0x00), 0, (guint64)g_rand_int_range(r, 0, 4), 0 };
+        counts[2 * i + 1] = (PmsSimCount){ PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1, 0 };
         runs[i] = (PmsSimRun){ (guint64)g_rand_int_range(r, 1, (gint32)MIN(max_run, (guint)G_MAXINT32 - 1) + 1), { 3, 3 }, &counts[2 * i], 2, NULL, 0, NULL, 0 };
     }
     guint64 rc, rr, fc, fr;
@@ -98,7 +98,7 @@ gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, Pms
         !pms_sim_set_counter(fast, pmc0->address, ((G_GUINT64_CONSTANT(1) << m->gp_width) - (G_GUINT64_CONSTANT(1) << 47)),
                              error))
         return FALSE;
-    PmsSimCount one = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1 };
+    PmsSimCount one = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1, 0 };
     PmsSimRun big = { (guint64)1 << 47, { 3, 3 }, &one, 1, NULL, 0, NULL, 0 };
     gint64 t0 = g_get_monotonic_time();
     if (!pms_sim_run(fast, &big, error))

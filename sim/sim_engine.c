@@ -32,6 +32,8 @@ static gboolean validate(const PmsSim *s, const PmsSimRun *run, GError **error)
             what = "occurrences for a thread the PMU does not have", bad = run->counts[k].thread;
         else if (run->counts[k].count > G_MAXUINT32)
             what = "occurrence count of 2^32 or more per cycle", bad = run->counts[k].thread;
+        else if (run->counts[k].box && !s->model->unit)
+            what = "occurrences for another box of a PMU that has none", bad = run->counts[k].thread;
     }
     for (guint k = 0; !what && k < run->n_offcore; k++)
         if (run->offcore[k].thread >= s->n_threads || run->offcore[k].count > G_MAXUINT32)
@@ -73,12 +75,25 @@ static gboolean raise_pmi(PmsSim *s, guint64 cycle)
     return TRUE;
 }
 
+/* A device's own scheduled action (the Xeon 7500 U-Box's delayed freeze):
+ * run it when its cycle has come.  Returns the next one's cycle. */
+static guint64 device_events(PmsSim *s)
+{
+    if (!s->ops->next_event)
+        return G_MAXUINT64;
+    guint64 at;
+    while ((at = s->ops->next_event(s)) <= s->cycle)
+        s->ops->fire(s);
+    return at;
+}
+
 static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
 {
     PmsPipeOut out[SIM_MAX_UNITS];
     gboolean en[SIM_MAX_UNITS], ovf[SIM_MAX_UNITS];
     for (guint64 c = 0; c < run->cycles; c++) {
         gboolean pmi = FALSE;
+        device_events(s);
         for (guint k = 0; k < nu; k++) {
             en[k] = unit_enabled(s, &u[k]);
             ovf[k] = FALSE;
@@ -138,6 +153,10 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
     guint64 rem = run->cycles;
     while (rem > 0) {
         guint64 K = rem;
+        /* a segment ends where the device acts on its own */
+        guint64 next = device_events(s);
+        if (next - s->cycle < K)
+            K = next - s->cycle;
         gboolean any_en = FALSE;
         for (guint k = 0; k < nu; k++) {
             en[k] = unit_enabled(s, &u[k]);
@@ -156,8 +175,9 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
                 K = kc[k];
         }
         if (!any_en) {
-            s->cycle += rem;
-            return;
+            s->cycle += K;
+            rem -= K;
+            continue;
         }
         gboolean pmi = FALSE;
         for (guint k = 0; k < nu; k++) {

@@ -138,6 +138,10 @@ struct SimDeviceOps {
     /* The global status word for traces. */
     guint64 (*status)(const PmsSim *s);
     gboolean (*edge_latch)(const PmsSim *s, guint i);
+    /* Optional: the cycle of the device's next action of its own (G_MAXUINT64:
+     * none), and that action, run by the engines at the start of that cycle. */
+    guint64 (*next_event)(const PmsSim *s);
+    void (*fire)(PmsSim *s);
 };
 
 extern const SimDeviceOps sim_x86_core_ops;

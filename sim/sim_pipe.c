@@ -39,7 +39,7 @@ PmsPipeOut pms_sim_pipe(const PmsPipeCfg *c, const guint64 *n, const guint8 *cpl
         o.cond = o.n > 0;
         o.inc = o.n;
     } else {
-        o.cond = c->inv ? o.n < c->cmask : o.n >= c->cmask;
+        o.cond = c->inv ? (c->inv_gt ? o.n > c->cmask : o.n < c->cmask) : o.n >= c->cmask;
         o.inc = o.cond;
     }
     if (c->edge) {

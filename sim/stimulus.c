@@ -370,6 +370,21 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
         } else {
             GError *e = NULL;
             guint32 sig;
+            guint box = 0;
+            /* UNITn/SIGNAL: the signal of another box of the model's unit */
+            char *slash = strchr(key, '/');
+            if (slash) {
+                const PmsModel *m = p->st->model;
+                gsize ul = m->unit ? strlen(m->unit) : 0;
+                guint64 inst;
+                *slash = 0;
+                if (!ul || g_ascii_strncasecmp(key, m->unit, ul) != 0 || !key[ul] ||
+                    !g_ascii_string_to_unsigned(key + ul, 10, 0, 1023, &inst, NULL))
+                    return fail(p, "'%s/': expected the model's unit and an instance (%s%s) before '/'", key,
+                                m->unit ? m->unit : "the model has no unit", m->unit ? "N, e.g. cbox5" : "");
+                box = (guint)inst + 1;
+                key = slash + 1;
+            }
             if (!pms_stim_signal_key(p->st->model, key, &sig, &e)) {
                 fail(p, "%s", e->message);
                 g_error_free(e);
@@ -381,7 +396,7 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
             for (guint t = 0; t < p->threads; t++) {
                 if (!v[t])
                     continue;
-                PmsSimCount c = { sig, t, v[t] };
+                PmsSimCount c = { sig, t, v[t], box };
                 g_array_append_val(counts, c);
             }
         }

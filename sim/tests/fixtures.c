@@ -78,7 +78,7 @@ guint64 fx_read(PmsSim *s, guint32 addr)
 
 void fx_run(PmsSim *s, guint64 cycles, guint32 sig, guint64 n0, guint64 n1, guint8 cpl0, guint8 cpl1)
 {
-    PmsSimCount c[2] = { { sig, 0, n0 }, { sig, 1, n1 } };
+    PmsSimCount c[2] = { { sig, 0, n0, 0 }, { sig, 1, n1, 0 } };
     guint nc = pms_sim_threads(s) > 1 ? 2 : 1;
     PmsSimRun r = { cycles, { cpl0, cpl1 }, c, nc, NULL, 0, NULL, 0 };
     GError *e = NULL;

@@ -105,7 +105,7 @@ static void rand_run(GRand *r, const PmsModel *m, guint threads, PmsSim *a, PmsS
         c[run.n_counts++] = (PmsSimCount){
             sig,
             (guint)g_rand_int_range(r, 0, (gint32)threads),
-            big ? (guint64)g_rand_int_range(r, 200, 300) : (guint64)g_rand_int_range(r, 0, 5) };
+            big ? (guint64)g_rand_int_range(r, 200, 300) : (guint64)g_rand_int_range(r, 0, 5), 0 };
     }
     guint no = (guint)g_rand_int_range(r, 0, 4);
     for (guint k = 0; k < no; k++)
@@ -274,10 +274,10 @@ static void split_invariance(void)
             pms_sim_read(a, 0x186 + i, &ev, NULL);
             c[nc++] = (PmsSimCount){ PMS_SIGNAL_KEY(ev & 0xff, (ev >> 8) & 0xff),
                                      (guint)g_rand_int_range(r, 0, (gint32)pms_sim_threads(a)),
-                                     (guint64)g_rand_int_range(r, 0, 4) };
+                                     (guint64)g_rand_int_range(r, 0, 4), 0 };
         }
-        c[nc++] = (PmsSimCount){ PMS_SIGNAL_KEY(0xc0, 0x00), 0, (guint64)g_rand_int_range(r, 0, 4) };
-        c[nc++] = (PmsSimCount){ PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1 };
+        c[nc++] = (PmsSimCount){ PMS_SIGNAL_KEY(0xc0, 0x00), 0, (guint64)g_rand_int_range(r, 0, 4), 0 };
+        c[nc++] = (PmsSimCount){ PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1, 0 };
         PmsSimRun run = { n_cycles, { (guint8)g_rand_int_range(r, 0, 4), (guint8)g_rand_int_range(r, 0, 4) },
                           c, nc, NULL, 0, NULL, 0 };
         CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));

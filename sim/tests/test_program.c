@@ -104,7 +104,7 @@ static void test_fixed_umask(void)
     CU_ASSERT_TRUE_FATAL(pms_program_writes(&pl, &code, 1, w, &n, NULL));
     PmsSim *sim = fx_sim(m, PMS_SIM_REFERENCE);
     CU_ASSERT_TRUE(pms_sim_apply(sim, w, n, NULL));
-    PmsSimCount c = { PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1 };
+    PmsSimCount c = { PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1, 0 };
     PmsSimRun run = { 5, { 3, 3 }, &c, 1, NULL, 0, NULL, 0 };
     CU_ASSERT_TRUE(pms_sim_run(sim, &run, NULL));
     guint64 v = 0;

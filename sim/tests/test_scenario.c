@@ -72,7 +72,7 @@ static void any_thread(PmsSimEngine eng)
     fx_write(s, A_EVTSEL0 + 1, EVTSEL(0xc0, 0x00, EV_EN | EV_USR | EV_ANY)); /* t */
     fx_write(s, A_EVTSEL0 + 2, EVTSEL(0x3c, 0x00, EV_EN | EV_USR | EV_ANY)); /* clock, t */
     fx_write(s, A_EVTSEL0 + 3, EVTSEL(0xc0, 0x00, EV_EN | EV_USR | EV_ANY | EV_CMASK(4)));
-    PmsSimCount c[4] = { { INST, 0, 2 }, { INST, 1, 3 }, { CLK, 0, 1 }, { CLK, 1, 1 } };
+    PmsSimCount c[4] = { { INST, 0, 2, 0 }, { INST, 1, 3, 0 }, { CLK, 0, 1, 0 }, { CLK, 1, 1, 0 } };
     PmsSimRun r = { 10, { 3, 3 }, c, 4, NULL, 0, NULL, 0 };
     CU_ASSERT_TRUE_FATAL(pms_sim_run(s, &r, NULL));
     CU_ASSERT_EQUAL(fx_read(s, A_PMC0), 20);     /* 10 x 2 */
@@ -245,7 +245,7 @@ static void fixed_counters(PmsSimEngine eng)
     fx_write(s, A_FIXED_CTRL, 0x3 | (0x9 << 4) | (0x2 << 8));
     fx_write(s, A_GCTRL, 0x700000000ull);
     fx_write(s, A_FIXED0 + 1, (1ull << 48) - 3);
-    PmsSimCount c[3] = { { INST, 0, 4 }, { CLK, 0, 1 }, { REF, 0, 1 } };
+    PmsSimCount c[3] = { { INST, 0, 4, 0 }, { CLK, 0, 1, 0 }, { REF, 0, 1, 0 } };
     PmsSimRun r = { 6, { 3, 3 }, c, 3, NULL, 0, NULL, 0 };
     CU_ASSERT_TRUE_FATAL(pms_sim_run(s, &r, NULL));
     r.cpl[0] = 0;
@@ -261,7 +261,7 @@ static void fixed_counters(PmsSimEngine eng)
     /* fixed AnyThread: fixed0 sums both threads */
     fx_write(s, A_FIXED_CTRL, 0x3 | 0x4);
     fx_write(s, A_FIXED0, 0);
-    PmsSimCount c2[2] = { { INST, 0, 4 }, { INST, 1, 5 } };
+    PmsSimCount c2[2] = { { INST, 0, 4, 0 }, { INST, 1, 5, 0 } };
     PmsSimRun r2 = { 2, { 3, 3 }, c2, 2, NULL, 0, NULL, 0 };
     CU_ASSERT_TRUE_FATAL(pms_sim_run(s, &r2, NULL));
     CU_ASSERT_EQUAL(fx_read(s, A_FIXED0), 18);
@@ -373,10 +373,10 @@ static void umask_selection(PmsSimEngine eng)
     fx_write(s, A_EVTSEL0, EVTSEL(0x99, 0x03, EV_EN | EV_USR));
     fx_write(s, A_EVTSEL0 + 1, EVTSEL(0xc0, 0x03, EV_EN | EV_USR));
     fx_write(s, A_EVTSEL0 + 2, EVTSEL(0x99, 0x00, EV_EN | EV_USR));
-    PmsSimCount c[7] = { { PMS_SIGNAL_KEY(0x99, 1), 0, 1 }, { PMS_SIGNAL_KEY(0x99, 2), 0, 2 },
-                         { PMS_SIGNAL_KEY(0x99, 4), 0, 4 }, { PMS_SIGNAL_KEY(0x99, 0), 0, 8 },
-                         { PMS_SIGNAL_KEY(0xc0, 1), 0, 16 }, { PMS_SIGNAL_KEY(0xc0, 2), 0, 32 },
-                         { PMS_SIGNAL_KEY(0xc0, 3), 0, 64 } };
+    PmsSimCount c[7] = { { PMS_SIGNAL_KEY(0x99, 1), 0, 1, 0 }, { PMS_SIGNAL_KEY(0x99, 2), 0, 2, 0 },
+                         { PMS_SIGNAL_KEY(0x99, 4), 0, 4, 0 }, { PMS_SIGNAL_KEY(0x99, 0), 0, 8, 0 },
+                         { PMS_SIGNAL_KEY(0xc0, 1), 0, 16, 0 }, { PMS_SIGNAL_KEY(0xc0, 2), 0, 32, 0 },
+                         { PMS_SIGNAL_KEY(0xc0, 3), 0, 64, 0 } };
     PmsSimRun r = { 1, { 3, 3 }, c, 7, NULL, 0, NULL, 0 };
     CU_ASSERT_TRUE_FATAL(pms_sim_run(s, &r, NULL));
     CU_ASSERT_EQUAL(fx_read(s, A_PMC0), 3);      /* 0x99: umask 1 + 2, not 4, not 0 */
@@ -388,7 +388,7 @@ BOTH(umask_selection)
 static void bad_runs(void)
 {
     g_autoptr(PmsSim) s = fx_sim(fx_model("glm"), PMS_SIM_FAST);
-    PmsSimCount c = { INST, 1, 1 }; /* glm has one thread */
+    PmsSimCount c = { INST, 1, 1, 0 }; /* glm has one thread */
     PmsSimRun r = { 1, { 3, 3 }, &c, 1, NULL, 0, NULL, 0 };
     GError *e = NULL;
     CU_ASSERT_FALSE(pms_sim_run(s, &r, &e));

@@ -91,7 +91,7 @@ static void test_api(void)
     g_autoptr(PmsStim) st = pms_stim_new(fx_model("glm"));
     pms_stim_add_write(st, A_EVTSEL0, EVTSEL(0xc0, 0x00, EV_EN | EV_USR | EV_INT));
     pms_stim_add_write(st, A_APMC0, (1ull << 48) - 7);
-    PmsSimCount c = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1 };
+    PmsSimCount c = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1, 0 };
     PmsSimRun r = { 100, { 3, 3 }, &c, 1, NULL, 0, NULL, 0 };
     pms_stim_add_run(st, &r);
     pms_stim_add_read(st, A_PMC0, TRUE, 93); /* 2^48 - 7 + 100 */

@@ -34,7 +34,7 @@ static guint64 rd(PmsSim *s, guint32 a)
 static void run_seq(PmsSim *s, const guint64 *n, guint len, guint8 cpl)
 {
     for (guint i = 0; i < len; i++) {
-        PmsSimCount c = { PMS_SIGNAL_KEY(0x09, 0x01), 0, n[i] };
+        PmsSimCount c = { PMS_SIGNAL_KEY(0x09, 0x01), 0, n[i], 0 };
         PmsSimRun r = { 1, { cpl, cpl }, &c, 1, NULL, 0, NULL, 0 };
         CU_ASSERT_TRUE(pms_sim_run(s, &r, NULL));
     }
@@ -113,7 +113,7 @@ static void test_pmi_freeze(void)
         CU_ASSERT_TRUE(pms_sim_write(s, U_FIXED_CTRL, 0x1, NULL));
         CU_ASSERT_TRUE(pms_sim_set_counter(s, U_PMC0, W48 - 4, NULL));
         CU_ASSERT_TRUE(pms_sim_write(s, U_GCTRL, GC_PC(0) | GC_PC(1) | GC_FC0 | GC_PMI_CORE(0) | GC_FRZ, NULL));
-        PmsSimCount c = { PMS_SIGNAL_KEY(0x09, 0x01), 0, 1 };
+        PmsSimCount c = { PMS_SIGNAL_KEY(0x09, 0x01), 0, 1, 0 };
         PmsSimRun r = { 10, { 0, 0 }, &c, 1, NULL, 0, NULL, 0 };
         CU_ASSERT_TRUE(pms_sim_run(s, &r, NULL));
         CU_ASSERT_EQUAL(rd(s, U_PMC0), 0);
@@ -140,7 +140,7 @@ static void test_pmi_unrouted(void)
         CU_ASSERT_TRUE(pms_sim_write(s, U_EVTSEL0, EVTSEL(0x09, 0x01, U_EN | U_INT), NULL));
         CU_ASSERT_TRUE(pms_sim_set_counter(s, U_PMC0, W48 - 4, NULL));
         CU_ASSERT_TRUE(pms_sim_write(s, U_GCTRL, GC_PC(0), NULL));
-        PmsSimCount c = { PMS_SIGNAL_KEY(0x09, 0x01), 0, 1 };
+        PmsSimCount c = { PMS_SIGNAL_KEY(0x09, 0x01), 0, 1, 0 };
         PmsSimRun r = { 10, { 0, 0 }, &c, 1, NULL, 0, NULL, 0 };
         CU_ASSERT_TRUE(pms_sim_run(s, &r, NULL));
         CU_ASSERT_EQUAL(rd(s, U_PMC0), 5);
