@@ -277,12 +277,13 @@ int pms_cmd_sim(int argc, char **argv)
     }
 
     PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0 };
-    const PmsRegister *gs = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
+    PmsPlacement pl = { m, enc->event, counter, fixed };
+    const PmsRegister *gs = pms_program_status_reg(&pl);
     if (!pms_sim_read(sim, ctr_addr, &sum.count, &err) || (gs && !pms_sim_read(sim, gs->address, &sum.status, &err))) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
-    sum.overflow = (sum.status & pms_sim_status_bit(m, counter, fixed)) != 0;
+    sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
     pms_trace_end(rep, &sum);
     if (!write_output(o.output, rep->out))

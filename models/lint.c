@@ -50,11 +50,12 @@ lint_registers(const PmsModel *m, GPtrArray *out)
     for (guint i = 0; i < m->n_regs; i++) {
         const PmsRegister *r = &m->regs[i];
         for (guint j = 0; j < i; j++)
-            if (m->regs[j].address == r->address)
+            if (m->regs[j].address == r->address && m->regs[j].space == r->space)
                 problem(out, m, r->source_line, "register %s has the address 0x%x of %s",
                         r->name, r->address, m->regs[j].name);
         for (guint j = 0; j < i; j++)
-            if (m->regs[j].kind == r->kind && m->regs[j].index == r->index)
+            if (m->regs[j].kind == r->kind && m->regs[j].index == r->index &&
+                g_strcmp0(m->regs[j].unit, r->unit) == 0 && m->regs[j].instance == r->instance)
                 problem(out, m, r->source_line, "register %s repeats kind %s index %u of %s",
                         r->name, pms_reg_kind_name(r->kind), r->index, m->regs[j].name);
         if (r->readonly && r->writable != G_MAXUINT64 && r->writable != 0)

@@ -542,7 +542,7 @@ static gboolean x86_set_counter(PmsSim *sim, const PmsRegister *r, guint64 value
 
 /* SDM 17.4.7 / 18.2.4.1, A8: applied in the overflow cycle.  v2/v3 (legacy):
  * clear GLOBAL_CTRL and DEBUGCTL.LBR; v4: set CTR_Frz / LBR_Frz (A18). */
-static gboolean x86_pmi(PmsSim *sim)
+static gboolean x86_pmi(PmsSim *sim, guint64 cycle)
 {
     X86Core *s = sim->dev;
     guint64 dbg = *s->debugctl;
@@ -657,7 +657,7 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
             for (guint k = 0; k < run->n_loads; k++)
                 if (run->loads[k].latency > thr) /* SDM 18-39: strictly greater */
                     gp[run->loads[k].thread] += run->loads[k].count;
-        u[i] = (SimUnit){ s->pmc[i], s->gp_mask, s->gp_cfg[i], gp, &s->latch[i], FALSE, i, i };
+        u[i] = (SimUnit){ s->pmc[i], s->gp_mask, s->gp_cfg[i], gp, &s->latch[i], FALSE, i, i, 0 };
     }
     for (guint i = 0; i < s->n_fixed; i++) {
         guint k = s->n_gp + i;
@@ -667,7 +667,7 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
                 if (run->counts[c].signal == s->fixed_sig[i][j])
                     fx[run->counts[c].thread] += run->counts[c].count;
         /* fixed counters have no edge detector */
-        u[k] = (SimUnit){ s->fixed_ctr[i], s->fixed_mask, s->fixed_cfg[i], fx, NULL, TRUE, i, k };
+        u[k] = (SimUnit){ s->fixed_ctr[i], s->fixed_mask, s->fixed_cfg[i], fx, NULL, TRUE, i, k, 0 };
     }
     return s->n_gp + s->n_fixed;
 }

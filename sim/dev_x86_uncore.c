@@ -256,14 +256,14 @@ static guint unc_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
         for (guint k = 0; k < run->n_counts; k++)
             if (sim_signal_selects(s->exact_code, E, U, run->counts[k].signal))
                 occ[i][0] += run->counts[k].count;
-        u[i] = (SimUnit){ s->pmc[i], s->gp_mask, s->cfg[i], occ[i], &s->latch[i], FALSE, i, i };
+        u[i] = (SimUnit){ s->pmc[i], s->gp_mask, s->cfg[i], occ[i], &s->latch[i], FALSE, i, i, 0 };
     }
     if (s->n_fixed) {
         /* the fixed counter counts uncore clocks: one per cycle */
         guint k = s->n_gp;
         occ[k][0] = 1;
         PmsPipeCfg fc = { .usr = TRUE, .os = TRUE, .n_threads = 1 };
-        u[k] = (SimUnit){ s->fixed_ctr, s->fixed_mask, fc, occ[k], NULL, TRUE, 0, k };
+        u[k] = (SimUnit){ s->fixed_ctr, s->fixed_mask, fc, occ[k], NULL, TRUE, 0, k, 0 };
     }
     return s->n_gp + s->n_fixed;
 }
@@ -288,7 +288,7 @@ static void unc_overflow(PmsSim *sim, const SimUnit *u)
     set_status(s, sim_fbit(u->fixed ? s->st_fixed : s->st_pmc[u->index]));
 }
 
-static gboolean unc_pmi(PmsSim *sim)
+static gboolean unc_pmi(PmsSim *sim, guint64 cycle)
 {
     X86Uncore *s = sim->dev;
     set_status(s, sim_fbit(s->st_ovf_pmi));

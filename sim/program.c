@@ -58,6 +58,12 @@ const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl)
     return p ? p->counter_reg(pl) : NULL;
 }
 
+const PmsRegister *pms_program_status_reg(const PmsPlacement *pl)
+{
+    const SimProgramOps *p = program_for(pl->model, NULL);
+    return p ? p->status_reg(pl) : NULL;
+}
+
 guint64 pms_program_status_bit(const PmsPlacement *pl)
 {
     const SimProgramOps *p = program_for(pl->model, NULL);

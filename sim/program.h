@@ -64,5 +64,7 @@ gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint 
  * in the global status register (0 when there is none). */
 const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl);
 guint64 pms_program_status_bit(const PmsPlacement *pl);
+/* The register that holds that overflow bit (NULL when there is none). */
+const PmsRegister *pms_program_status_reg(const PmsPlacement *pl);
 
 G_END_DECLS

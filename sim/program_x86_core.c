@@ -178,10 +178,16 @@ static guint64 x86_status_bit(const PmsPlacement *pl)
     return pl->counter < x->n_gp ? x->st_gp[pl->counter] : 0;
 }
 
+static const PmsRegister *x86_status_reg(const PmsPlacement *pl)
+{
+    return pms_model_reg_by_kind(pl->model, PMS_REG_GLOBAL_STATUS, 0);
+}
+
 const SimProgramOps sim_x86_core_program = {
     .place_on = sim_place_on_counters,
     .place = sim_place_lowest,
     .writes = x86_writes,
     .counter_reg = x86_counter_reg,
     .status_bit = x86_status_bit,
+    .status_reg = x86_status_reg,
 };

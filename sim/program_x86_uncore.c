@@ -91,10 +91,16 @@ static guint64 unc_status_bit(const PmsPlacement *pl)
     return x->global_status ? counter_bit(x->global_status, pl) : 0;
 }
 
+static const PmsRegister *unc_status_reg(const PmsPlacement *pl)
+{
+    return prog_get(pl->model)->global_status;
+}
+
 const SimProgramOps sim_x86_uncore_program = {
     .place_on = sim_place_on_counters,
     .place = sim_place_lowest,
     .writes = unc_writes,
     .counter_reg = unc_counter_reg,
     .status_bit = unc_status_bit,
+    .status_reg = unc_status_reg,
 };

@@ -99,6 +99,7 @@ typedef struct {
     gboolean overflow;  /* carry out of the top bit this cycle */
     guint64 status;     /* GLOBAL_STATUS after this cycle */
     gboolean pmi;       /* a PMI was raised in this cycle (by any counter) */
+    guint box;          /* the counter's box instance where a device has several (C-Box n) */
 } PmsSimTrace;
 
 typedef void (*PmsSimTraceFn)(const PmsSimTrace *rec, gpointer user_data);

@@ -16,6 +16,8 @@ const SimDeviceOps *sim_device_for(PmsArch arch)
         return &sim_x86_core_ops;
     case PMS_ARCH_X86_UNCORE:
         return &sim_x86_uncore_ops;
+    case PMS_ARCH_NHMEX_CBOX:
+        return &sim_nhmex_ops;
     default:
         return NULL;
     }

@@ -68,7 +68,7 @@ static gboolean unit_pmi(const PmsSim *s, const Unit *u)
  * `pmi_skid` cycles later.  Returns whether one was recorded. */
 static gboolean raise_pmi(PmsSim *s, guint64 cycle)
 {
-    if (!s->ops->pmi(s))
+    if (!s->ops->pmi(s, cycle))
         return FALSE;
     guint64 at = cycle + s->pmi_skid;
     g_array_append_val(s->pmis, at);
@@ -118,7 +118,8 @@ static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         if (s->trace) {
             for (guint k = 0; k < nu; k++) {
                 PmsSimTrace t = { s->cycle, u[k].fixed, u[k].index, en[k], out[k].n, out[k].cond,
-                                  out[k].edge, out[k].inc, *u[k].ctr, ovf[k], s->ops->status(s), pmi };
+                                  out[k].edge, out[k].inc, *u[k].ctr, ovf[k], s->ops->status(s), pmi,
+                                  u[k].box };
                 s->trace(&t, s->trace_data);
             }
         }

@@ -79,6 +79,7 @@ typedef struct {
     gboolean fixed;      /* for traces: fixed counter (else general) */
     guint index;         /* for traces and the device: counter index */
     guint id;            /* the device's own number for the counter */
+    guint box;           /* for traces: the box instance (devices with several) */
 } SimUnit;
 
 typedef struct SimDeviceOps SimDeviceOps;
@@ -91,6 +92,7 @@ typedef struct {
                        GError **error);
     const PmsRegister *(*counter_reg)(const PmsPlacement *pl);
     guint64 (*status_bit)(const PmsPlacement *pl);
+    const PmsRegister *(*status_reg)(const PmsPlacement *pl);
 } SimProgramOps;
 
 struct PmsSim {
@@ -134,7 +136,7 @@ struct SimDeviceOps {
     void (*overflow)(PmsSim *s, const SimUnit *u);
     /* An interrupt-enabled counter overflowed in this cycle: the side effects
      * (status, freeze); TRUE when a PMI reaches a processor (recorded). */
-    gboolean (*pmi)(PmsSim *s);
+    gboolean (*pmi)(PmsSim *s, guint64 cycle);
     /* The global status word for traces. */
     guint64 (*status)(const PmsSim *s);
     gboolean (*edge_latch)(const PmsSim *s, guint i);
@@ -148,6 +150,8 @@ extern const SimDeviceOps sim_x86_core_ops;
 extern const SimProgramOps sim_x86_core_program;
 extern const SimDeviceOps sim_x86_uncore_ops;
 extern const SimProgramOps sim_x86_uncore_program;
+extern const SimDeviceOps sim_nhmex_ops;
+extern const SimProgramOps sim_nhmex_program;
 
 /* The device of an architecture; NULL when it is not simulated. */
 const SimDeviceOps *sim_device_for(PmsArch arch);

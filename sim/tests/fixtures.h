@@ -45,3 +45,5 @@ void register_stimulus_tests(void);
 void register_diff_tests(void);
 void register_program_tests(void);
 void register_uncore_tests(void);
+void register_nhmex_tests(void);
+void register_diff_device_tests(void);

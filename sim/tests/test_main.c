@@ -13,6 +13,8 @@ int main(void)
     register_diff_tests();
     register_program_tests();
     register_uncore_tests();
+    register_nhmex_tests();
+    register_diff_device_tests();
     int rc = pms_cu_tap_run();
     fx_free_models();
     return rc;
