@@ -216,8 +216,9 @@ typedef struct {
 } PmsPrepared;
 
 G_GNUC_INTERNAL const PmsPrepared *pms_prepared_get(const PmsModel *m);
-/* Whether an event accepts a modifier (fixed-counter events take k, u, t only). */
-G_GNUC_INTERNAL gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm);
+/* Whether an event accepts modifier j of its model: those its `modifiers`
+ * key lists, and on fixed-counter events only k, u, t. */
+G_GNUC_INTERNAL gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm, guint j);
 
 /* A prepared result (PmsPrepEvent.plain): `size` bytes of a PmsEncoding
  * follow, its writes right after the struct, its fstr at fstr_off; the two

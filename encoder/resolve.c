@@ -67,7 +67,7 @@ list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
     g_string_append(s, "a modifier: ");
     const PmsPrepared *p = pms_prepared_get(m);
     for (guint i = 0, n = 0; i < p->n_mods; i++)
-        if (pms_mod_allowed(ev, &p->mods[i]))
+        if (pms_mod_allowed(ev, &p->mods[i], i))
             g_string_append_printf(s, "%s%s", n++ ? ", " : "", p->mods[i].mod->name);
     g_string_append(s, ")");
 }
