@@ -245,6 +245,8 @@ typedef struct {
     guint64 mod_val[PMS_ENC_MAX_MODS];
     guint mod_col[PMS_ENC_MAX_MODS];
     guint mod_vcol[PMS_ENC_MAX_MODS];   /* column of its value */
+    guint plm;                          /* default privilege (PMS_PLM_*): PMS_PLM_DEFAULT
+                                         * unless pms_encode_plm was asked otherwise */
 } PmsResolved;
 
 G_GNUC_INTERNAL gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error);
@@ -271,6 +273,11 @@ typedef struct {
 typedef gboolean (*PmsRuleFn)(const PmsResolved *r, PmsRuleOut *out, GError **error);
 G_GNUC_INTERNAL PmsRuleFn pms_rules_for(PmsArch arch);
 G_GNUC_INTERNAL gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error);
+G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error);
+/* libpfm4's NCOMBO check of rules_x86_core.c, for the other x86 rule sets:
+ * twice[i] (or NULL) marks unit masks libpfm4 keeps two copies of. */
+G_GNUC_INTERNAL gboolean pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice,
+                                                 GError **error);
 
 /* ---- encode.c ---- */
 

@@ -194,6 +194,7 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
     char q[PMS_ENC_QUOTE_MAX];
 
     r->tok = t;
+    r->plm = PMS_PLM_DEFAULT;
     r->user_umasks = 0;
     r->thrice = 0;
     r->mod_set = 0;
@@ -270,7 +271,11 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
             continue;
         }
         if (mi >= 0 && (guint)mi < r->prep->n_mods) {
-            if (r->prep->mods[mi].role == PMS_ROLE_LDLAT)
+            if (!(ev->modifiers & (1u << mi)))
+                pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier '%s' does not apply to event %s%s",
+                             r->prep->mods[mi].mod->name, ev->name,
+                             pe->allowed_mods ? "" : ", which takes no modifier");
+            else if (r->prep->mods[mi].role == PMS_ROLE_LDLAT)
                 pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 'ldlat' applies only to the load-latency event, not to %s",
                              ev->name);
             else
@@ -286,6 +291,13 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
         }
         if (!error)
             return FALSE;   /* nobody reads the message: skip building it */
+        if (m->arch == PMS_ARCH_X86_UNCORE && nlen == 1 && (s[a->off] == 'u' || s[a->off] == 'k' ||
+                                                            s[a->off] == 'U' || s[a->off] == 'K')) {
+            pms_enc_fail(error, PMS_ERR_ATTR, col,
+                         "no privilege modifier '%c' on uncore PMU %s: uncore events count at all privilege levels",
+                         s[a->off], m->name);
+            return FALSE;
+        }
         g_autoptr(GString) msg = g_string_new("unknown unit mask or modifier '");
         pms_enc_quote(msg, s + a->off, nlen);
         g_string_append_printf(msg, "' for event %s", ev->name);
