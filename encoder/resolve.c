@@ -7,10 +7,12 @@
 #include <string.h>
 #include "enc_internal.h"
 
-/* Parse a whole numeric token; FALSE on junk, emptiness or overflow. */
+/* Parse a whole numeric token; FALSE on junk, emptiness or overflow (then
+ * *out is G_MAXUINT64, what strtoull answers). */
 static gboolean
 parse_num(const char *p, gsize len, guint64 *out)
 {
+    *out = 0;
     gsize i = 0;
     gboolean neg = FALSE;
     if (i < len && (p[i] == '+' || p[i] == '-'))
@@ -31,8 +33,17 @@ parse_num(const char *p, gsize len, guint64 *out)
         gint d = (guint)(c - '0') < 10u ? c - '0' : (guint)((c | 0x20) - 'a') < 6u ? (c | 0x20) - 'a' + 10 : -1;
         if (d < 0 || (guint)d >= base)
             return FALSE;
-        if (__builtin_mul_overflow(v, (guint64)base, &v) || __builtin_add_overflow(v, (guint64)d, &v))
+        if (__builtin_mul_overflow(v, (guint64)base, &v) || __builtin_add_overflow(v, (guint64)d, &v)) {
+            /* the rest must still be digits for strtoull to saturate */
+            for (i++; i < len; i++) {
+                c = (guchar)p[i];
+                d = (guint)(c - '0') < 10u ? c - '0' : (guint)((c | 0x20) - 'a') < 6u ? (c | 0x20) - 'a' + 10 : -1;
+                if (d < 0 || (guint)d >= base)
+                    return FALSE;
+            }
+            *out = G_MAXUINT64;
             return FALSE;
+        }
     }
     *out = neg ? (guint64)0 - v : v;
     return TRUE;
@@ -114,6 +125,11 @@ parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError *
     const char *vp = s + a->off + a->eq + 1;
     gsize vl = a->len - (guint)a->eq - 1;
     gboolean ok = mod->type == PMS_MOD_BOOL ? parse_bool(vp, vl, val) : parse_num(vp, vl, val);
+    /* libpfm4 4.13's uncore code reads a number too big for 64 bits as
+     * strtoull's saturated value, which its range check then refuses
+     * (PFM_ERR_INVAL); the core PMUs' answer stays PFM_ERR_ATTR_VAL */
+    if (!ok && mod->type != PMS_MOD_BOOL && *val == G_MAXUINT64 && r->model->arch == PMS_ARCH_X86_UNCORE)
+        ok = TRUE;
     if (!ok) {
         if (!error)
             return FALSE;   /* nobody reads the message: skip quoting */

@@ -11,9 +11,9 @@
  *
  * Checks, in libpfm4's order where it fixes the class: unit-mask
  * combinations (NCOMBO and the one-group rule of UNC_QMC_WRITES,
- * PFM_ERR_FEATCOMB), a missing unit mask (PFM_ERR_UMASK), modifier ranges
- * (libpfm4's uncore code answers PFM_ERR_INVAL for c > 255, not the core
- * PMUs' PFM_ERR_ATTR_VAL), and the default privilege mask: it must be
+ * PFM_ERR_FEATCOMB), modifier ranges (libpfm4's uncore code answers
+ * PFM_ERR_INVAL for c > 255, not the core PMUs' PFM_ERR_ATTR_VAL), a
+ * missing unit mask (PFM_ERR_UMASK), and the default privilege mask: it must be
  * PLM0|PLM3 (libpfm_nehalem(3); PFM_ERR_INVAL).  No prepared shortcut serves
  * these PMUs (encode.c prepares x86 core events only). */
 #include <string.h>
@@ -116,7 +116,22 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
         active = used ? used : 1u;
     }
 
-    /* 2. defaults, then required groups */
+    /* 2. modifier ranges: libpfm4 4.13's uncore encoder answers PFM_ERR_INVAL,
+     * before it looks for a missing unit mask (UNC_DRAM_OPEN:c=256 is INVAL) */
+    pms_zero_mod_vals(out->mod_val);
+    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        const PmsModifier *mod = p->mods[j].mod;
+        if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
+            pms_enc_fail(error, PMS_ERR_INVAL, r->mod_vcol[j],
+                         "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
+                         r->mod_val[j], mod->name, mod->min, mod->max);
+            return FALSE;
+        }
+        out->mod_val[j] = r->mod_val[j];
+    }
+
+    /* 3. defaults, then required groups */
     guint64 sel = u;
     for (guint32 gs = active; gs; gs &= gs - 1) {
         guint g = pms_lsb(gs);
@@ -133,20 +148,6 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
         list_group(s, ev, pe->group_mask[g]);
         pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a unit mask (one of %s)", ev->name, s->str);
         return FALSE;
-    }
-
-    /* 3. modifier ranges: libpfm4 4.13's uncore encoder answers PFM_ERR_INVAL */
-    pms_zero_mod_vals(out->mod_val);
-    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
-        guint j = pms_lsb(ms);
-        const PmsModifier *mod = p->mods[j].mod;
-        if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
-            pms_enc_fail(error, PMS_ERR_INVAL, r->mod_vcol[j],
-                         "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
-                         r->mod_val[j], mod->name, mod->min, mod->max);
-            return FALSE;
-        }
-        out->mod_val[j] = r->mod_val[j];
     }
 
     /* 4. the event select */

@@ -7,6 +7,12 @@ Inputs (read only here; the outputs are committed so the project never needs the
     (52 events): names, event codes, unit-mask values, groups, the NCOMBO,
     DFL and GRP_EXCL flags, the fixed-only event and which events take no
     modifier.  The event and unit-mask order is the tables' (libpfm4's).
+  * Where libpfm4 4.13's encoding disagrees with the SDM's uncore event tables
+    (Vol. 3B Table 19-18 Nehalem, 19-20 Westmere; the disagreements are listed
+    in reference/uncore/nhm_unc.md, "Cross-checks done"), the model keeps
+    libpfm4's name and takes the SDM's value (SDM_CORRECTIONS below), as
+    scripts/gen-models.py does with Intel's JSON for the core PMUs.  Each is
+    listed in docs/libpfm4-differences.md.
   * Register facts (addresses, layouts, writable bits) are written below from
     the SDM Vol. 3B section 18.8.2 (Figures 18-25 to 18-29) as summarized in
     reference/uncore/nhm_unc.md.
@@ -63,6 +69,17 @@ def registers():
                                                     ("layout", "unc_evtsel")]))
     return regs
 
+
+# Events libpfm4 4.13 encodes with umask 00H where the SDM table gives a umask
+# (nhm_unc.md cross-check): pmu -> event -> the SDM's umask, as base_umask.
+SDM_CORRECTIONS = {
+    "nhm_unc": {"UNC_QHL_TO_QMC_BYPASS": 0x01},          # Table 19-18: 26H/01H
+    "wsm_unc": {"UNC_QHL_TO_QMC_BYPASS": 0x01,           # Table 19-20: 26H/01H
+                "UNC_DRAM_THERMAL_THROTTLED": 0x01,      # 67H/01H
+                "UNC_PROCHOT_ASSERTION": 0x01,           # 68H/01H
+                "UNC_CYCLES_UNHALTED_L3_FLL_ENABLE": 0x02,   # 85H/02H
+                "UNC_CYCLES_UNHALTED_L3_FLL_DISABLE": 0x01},  # 86H/01H
+}
 
 MODIFIERS = [
     ("e", "bool", None, "edge", "count rising edges of the condition"),
@@ -150,6 +167,12 @@ def emit(pmu, events):
     for name, ev in events.items():
         w("[event %s]" % name)
         w("code = 0x%02x" % ev["code"])
+        fix = SDM_CORRECTIONS[pmu].get(name)
+        if fix is not None:
+            if ev["umasks"]:
+                sys.exit("%s %s: an SDM correction for an event with unit masks" % (pmu, name))
+            w("# libpfm4 4.13 encodes umask 00H; the SDM's table gives %02XH" % fix)
+            w("base_umask = 0x%02x" % fix)
         flags = []
         if "FIXED" in ev["flags"]:
             # fixed counter 0 only (libpfm4 cntmsk: the fixed counter's bit alone)
@@ -206,6 +229,9 @@ def main():
     expect = {"nhm_unc": 42, "wsm_unc": 52}
     for pmu in PMUS:
         events = read_tsv(os.path.join(a.reference, "uncore", "%s-events.tsv" % pmu), pmu)
+        for name in SDM_CORRECTIONS[pmu]:
+            if name not in events:
+                sys.exit("%s: corrected event %s is not in the table" % (pmu, name))
         if len(events) != expect[pmu]:
             sys.exit("%s: %d events, expected %d" % (pmu, len(events), expect[pmu]))
         path = os.path.join(a.out, pmu + ".pmu")

@@ -541,6 +541,11 @@ test_uncore(void)
     bad("nhm_unc::UNC_LLC_MISS:t", PMS_ERR_ATTR, 23, "unknown unit mask or modifier");
     /* ranges: libpfm4's uncore class is PFM_ERR_INVAL */
     bad("nhm_unc::UNC_LLC_MISS:c=256", PMS_ERR_INVAL, 25, "out of range 0..255");
+    bad("nhm_unc::UNC_DRAM_OPEN:c=256", PMS_ERR_INVAL, 26, "out of range");   /* before the missing unit mask */
+    bad("nhm_unc::UNC_LLC_MISS:ANY:READ:c=256", PMS_ERR_FEATCOMB, 27, "cannot be combined");
+    bad("nhm_unc::UNC_LLC_MISS:c=99999999999999999999999", PMS_ERR_INVAL, 25, "out of range");
+    bad("nhm_unc::UNC_LLC_MISS:c=99999999999999999999999x", PMS_ERR_ATTR_VAL, 25, "bad value");
+    bad("enct::INST_RETIRED:c=99999999999999999999999", PMS_ERR_ATTR_VAL, 22, "bad value");
     bad("nhm_unc::UNC_LLC_MISS:c", PMS_ERR_ATTR_VAL, 23, "needs a value");
     bad("nhm_unc::UNC_LLC_MISS:o=2", PMS_ERR_ATTR_VAL, 25, "expected 0 or 1");
     bad("nhm_unc::UNC_LLC_MISS:o=1:o=0", PMS_ERR_ATTR_SET, 27, "given twice");
