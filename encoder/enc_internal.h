@@ -4,7 +4,8 @@
  *   prepared.c  per-model lookups resolved once (fields, modifier roles,
  *               name indexes of nameidx.c, per-event unit-mask bit sets)
  *   resolve.c   tokens -> PmsResolved (model, event, umask set, modifier values)
- *   rules.c     dispatch on PmsModel.arch to one rule set (rules_x86_core.c)
+ *   rules.c     dispatch on PmsModel.arch to one rule set (rules_x86_core.c,
+ *               rules_x86_uncore.c)
  *   fstr.c      canonical string
  *   encode.c    pms_encode(): the pipeline, one allocation per result
  *   decode.c    register values -> canonical string

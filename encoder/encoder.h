@@ -4,7 +4,7 @@
  * libpfm4-compatible codes and the canonical fstr.  Three stages, one file each:
  *   tokenize.c  syntax only (byte offsets kept for messages),
  *   resolve.c   names -> model entries (hash lookups, never a table scan),
- *   rules_*.c   one rule set per architecture (x86 core now; uncore, C-Box,
+ *   rules_*.c   one rule set per architecture (x86 core, x86 uncore; C-Box,
  *               Itanium later), chosen by PmsModel.arch.
  */
 #pragma once
