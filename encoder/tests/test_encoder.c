@@ -562,6 +562,16 @@ test_uncore(void)
     CU_ASSERT_EQUAL(e->writes[0].address, 0x3c0);
     CU_ASSERT_EQUAL(e->writes[0].value, 0x03500408);
 
+    /* the prepared shortcuts are x86 core only: none for the uncore */
+    const PmsModel *unc = pms_model_set_get(set, "nhm_unc");
+    const PmsPrepared *pp = unc->enc_cache;   /* prepared by the encodings above */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
+    for (guint i = 0; i < pp->n_events; i++)
+        CU_ASSERT_PTR_NULL(pp->events[i].plain_off);
+    const PmsPrepared *pc = pms_model_set_get(set, "enct")->enc_cache;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pc);
+    CU_ASSERT_PTR_NOT_NULL(pc->events[0].plain_off);
+
     dec_is("nhm_unc", 0x500309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0");
     dec_is("nhm_unc", 0xffd60309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=1:i=1:c=255:o=1");
     dec_is("nhm_unc", 0x5000ff, FALSE, 0, "nhm_unc::UNC_CLK_UNHALTED");
