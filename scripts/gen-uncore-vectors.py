@@ -55,6 +55,16 @@ SDM_DIFFERS = {
                 "UNC_CYCLES_UNHALTED_L3_FLL_DISABLE": 0x01},
 }
 FIXED_EVENT = "UNC_CLK_UNHALTED"
+# Pairs read directly off the SDM (Vol. 3B p. 19-74, the first page of Table
+# 19-18, in the xem/minix86 mirror of the SDM) as a spot check of the
+# cross-check: each must be a pair of libpfm4's table.  (The SDM's mnemonics
+# differ from libpfm4's names in places, e.g. UNC_GQ_ALLOC.RT_L3_MISS for
+# libpfm4's RT_LLC_MISS: pairs are matched by code and umask.)
+SDM_READ = {
+    "nhm_unc": [(0x00, 0x01), (0x00, 0x02), (0x00, 0x04), (0x01, 0x01), (0x01, 0x02), (0x01, 0x04),
+                (0x03, 0x01), (0x03, 0x02), (0x03, 0x04), (0x03, 0x08), (0x03, 0x10), (0x03, 0x20)],
+    "wsm_unc": [],
+}
 
 # ---- MSR_UNCORE_PERFEVTSELx (SDM Vol. 3B Fig. 18-28) ----
 OCC, EDGE, INT, EN, INV, CMASK = 17, 18, 20, 22, 23, 24
@@ -106,6 +116,10 @@ class Gen:
                 self.confirmed += len(ev["umasks"])
             elif ev["name"] not in SDM_DIFFERS[pmu]:
                 self.confirmed += 1
+        pairs = set((ev["code"], u["value"]) for ev in events.values() for u in ev["umasks"])
+        for pair in SDM_READ[pmu]:
+            if pair not in pairs:
+                sys.exit("%s: SDM pair %02XH/%02XH is not in libpfm4's table" % ((pmu,) + pair))
         if self.confirmed != CONFIRMED[pmu]:
             sys.exit("%s: %d pairs confirmed by the SDM cross-check, expected %d"
                      % (pmu, self.confirmed, CONFIRMED[pmu]))
@@ -345,7 +359,8 @@ def refresh_gresource(vdir, files):
     mine = set(files)
     keep = [l for l in lines if not any("<file>%s</file>" % x in l for x in mine)]
     idx = max(i for i, l in enumerate(keep) if re.search(r"<file>.*\.enc</file>", l))
-    keep[idx + 1:idx + 1] = ["    <file>%s</file>" % x for x in files]
+    # sorted, as scripts/gen-vectors.py lists them when it rewrites the file
+    keep[idx + 1:idx + 1] = ["    <file>%s</file>" % x for x in sorted(files)]
     with open(path, "w") as f:
         f.write("\n".join(keep) + "\n")
 
