@@ -55,14 +55,18 @@ SDM_DIFFERS = {
                 "UNC_CYCLES_UNHALTED_L3_FLL_DISABLE": 0x01},
 }
 FIXED_EVENT = "UNC_CLK_UNHALTED"
-# Pairs read directly off the SDM (Vol. 3B p. 19-74, the first page of Table
-# 19-18, in the xem/minix86 mirror of the SDM) as a spot check of the
-# cross-check: each must be a pair of libpfm4's table.  (The SDM's mnemonics
+# Pairs read directly off the SDM (Vol. 3B pp. 19-74 and 19-78, two pages of
+# Table 19-18, in the xem/minix86 mirror of the SDM) as a spot check of the
+# cross-check: each must be a pair of libpfm4's table; p. 19-78 also lists
+# UNC_QHL_TO_QMC_BYPASS as 26H/01H, the SDM_DIFFERS entry.  (The SDM's mnemonics
 # differ from libpfm4's names in places, e.g. UNC_GQ_ALLOC.RT_L3_MISS for
 # libpfm4's RT_LLC_MISS: pairs are matched by code and umask.)
 SDM_READ = {
     "nhm_unc": [(0x00, 0x01), (0x00, 0x02), (0x00, 0x04), (0x01, 0x01), (0x01, 0x02), (0x01, 0x04),
-                (0x03, 0x01), (0x03, 0x02), (0x03, 0x04), (0x03, 0x08), (0x03, 0x10), (0x03, 0x20)],
+                (0x03, 0x01), (0x03, 0x02), (0x03, 0x04), (0x03, 0x08), (0x03, 0x10), (0x03, 0x20),
+                (0x24, 0x02), (0x24, 0x04), (0x25, 0x01), (0x25, 0x02), (0x25, 0x04),
+                (0x27, 0x01), (0x27, 0x02), (0x27, 0x04), (0x27, 0x08), (0x27, 0x10), (0x27, 0x20),
+                (0x28, 0x01), (0x28, 0x02)],
     "wsm_unc": [],
 }
 
@@ -120,6 +124,8 @@ class Gen:
         for pair in SDM_READ[pmu]:
             if pair not in pairs:
                 sys.exit("%s: SDM pair %02XH/%02XH is not in libpfm4's table" % ((pmu,) + pair))
+        if pmu == "nhm_unc" and SDM_DIFFERS[pmu].get("UNC_QHL_TO_QMC_BYPASS") != 0x01:
+            sys.exit("p. 19-78: UNC_QHL_TO_QMC_BYPASS is 26H/01H")
         if self.confirmed != CONFIRMED[pmu]:
             sys.exit("%s: %d pairs confirmed by the SDM cross-check, expected %d"
                      % (pmu, self.confirmed, CONFIRMED[pmu]))
