@@ -552,12 +552,13 @@ test_uncore(void)
     bad("nhm_unc::UNC_LLC_MISS:", PMS_ERR_ATTR, 23, "stray");
     bad("nhm_unc::UNC_NOPE", PMS_ERR_NOTFOUND, 10, "unknown event");
 
-    /* the register write: the event select of counter 0 */
+    /* the register write: the event select of counter 0 first (more writes,
+     * such as the counter's global enable, may follow) */
     g_autoptr(PmsEncoding) e = pms_encode(set, "wsm_unc::UNC_LLC_HITS:PROBE:c=3", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     CU_ASSERT_EQUAL(e->n_codes, 1);
     CU_ASSERT_EQUAL(e->codes[0], 0x03500408);
-    CU_ASSERT_EQUAL(e->n_writes, 1);
+    CU_ASSERT_FATAL(e->n_writes >= 1);
     CU_ASSERT_STRING_EQUAL(e->writes[0].name, "MSR_UNCORE_PERFEVTSEL0");
     CU_ASSERT_EQUAL(e->writes[0].address, 0x3c0);
     CU_ASSERT_EQUAL(e->writes[0].value, 0x03500408);
