@@ -125,3 +125,9 @@ gboolean pms_cli_parse_plm(const char *text, guint *plm)
     *plm = mask;
     return TRUE;
 }
+
+void pms_cli_examples(GOptionContext *ctx, const char *lines)
+{
+    g_autofree char *text = g_strconcat("Examples:\n", lines, NULL);
+    g_option_context_set_description(ctx, text);
+}

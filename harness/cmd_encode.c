@@ -127,8 +127,7 @@ int pms_cmd_encode(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = pms_cli_context("[EVENT...]",
         "Encode event strings with the built-in encoder, or run the batch protocol.",
         entries, &model_files);
-    g_option_context_set_description(ctx,
-        "Examples:\n"
+    pms_cli_examples(ctx,
         "  pmusim encode 'wsm::INST_RETIRED:ANY_P:c=1:i'\n"
         "  pmusim encode --plm=3 wsm::INST_RETIRED:ANY_P      user level only (u=1 k=0)\n"
         "  pmusim encode nhm_unc::UNC_LLC_MISS:ANY\n"

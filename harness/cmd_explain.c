@@ -285,8 +285,7 @@ int pms_cmd_explain(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = pms_cli_context("EVENT",
         "Show the register fields an event string sets and what the counter will count with them.", entries,
         &model_files);
-    g_option_context_set_description(ctx,
-        "Examples:\n"
+    pms_cli_examples(ctx,
         "  pmusim explain 'wsm::INST_RETIRED:ANY_P:c=2:i'\n"
         "  pmusim explain --pmu glm INST_RETIRED:ANY_P:u\n"
         "  pmusim explain nhm_unc::UNC_LLC_MISS:ANY\n");

@@ -66,6 +66,10 @@ int pms_cmd_list(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
         "Without PMU: the PMUs.  With PMU: its events, unit masks and modifiers.",
         entries, &model_files);
+    pms_cli_examples(ctx,
+        "  pmusim list\n"
+        "  pmusim list nhm_unc\n"
+        "  pmusim list --names glm wsm\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);

@@ -470,6 +470,20 @@ static void test_uncore_and_plm(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--plm"));
         run_clear(&r);
     }
+    /* every --help ends with examples */
+    const char *const helps[][3] = {
+        { "encode", "--help" }, { "decode", "--help" }, { "list", "--help" }, { "lint", "--help" },
+        { "conform", "--help" }, { "diff", "--help" }, { "explain", "--help" }, { "bench", "encode", "--help" },
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(helps); i++) {
+        r = run_cli(NULL, 0, helps[i][0], helps[i][1], helps[i][2], NULL);
+        CU_ASSERT_EQUAL(r.status, 0);
+        g_autofree char *h = out_text(&r);
+        if (!strstr(h, "Examples:\n  pmusim "))
+            fprintf(stderr, "# %s %s: no examples\n", helps[i][0], helps[i][1]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(h, "Examples:\n  pmusim "));
+        run_clear(&r);
+    }
     r = run_cli("x\n", 2, "encode", "--batch", "--backend", "cmd:/bin/cat", "--plm=3", NULL);
     CU_ASSERT_EQUAL(r.status, 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "builtin backend only"));
