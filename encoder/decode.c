@@ -45,10 +45,14 @@ try_string(Dec *d, const char *str)
 /* Append ":k=..:u=.." for every modifier of the event-select register, and
  * ldlat from the extra value. */
 static void
-append_mods(Dec *d, GString *s, gboolean ldlat)
+append_mods(Dec *d, GString *s, const PmsEvent *ev, gboolean ldlat)
 {
     for (guint j = 0; j < d->p->n_mods; j++) {
         const PmsPrepMod *pm = &d->p->mods[j];
+        /* a modifier the event does not take: its field must be 0, which
+         * the comparison with the value checks */
+        if (!pms_mod_allowed(ev, pm, j) && pm->role != PMS_ROLE_LDLAT)
+            continue;
         if (pm->role == PMS_ROLE_LDLAT) {
             if (ldlat && d->has_extra)
                 g_string_append_printf(s, ":%s=%" G_GUINT64_FORMAT, pm->mod->name, d->extra);
@@ -67,7 +71,7 @@ try_umasks(Dec *d, const PmsEvent *ev, guint64 set)
     for (guint i = 0; i < ev->n_umasks; i++)
         if (set & BIT(i))
             g_string_append_printf(s, ":%s", ev->umasks[i].name);
-    append_mods(d, s, (ev->flags & PMS_EVENT_LDLAT) != 0);
+    append_mods(d, s, ev, (ev->flags & PMS_EVENT_LDLAT) != 0);
     return try_string(d, s->str);
 }
 

@@ -4,7 +4,8 @@
  *   prepared.c  per-model lookups resolved once (fields, modifier roles,
  *               name indexes of nameidx.c, per-event unit-mask bit sets)
  *   resolve.c   tokens -> PmsResolved (model, event, umask set, modifier values)
- *   rules.c     dispatch on PmsModel.arch to one rule set (rules_x86_core.c)
+ *   rules.c     dispatch on PmsModel.arch to one rule set (rules_x86_core.c,
+ *               rules_x86_uncore.c)
  *   fstr.c      canonical string
  *   encode.c    pms_encode(): the pipeline, one allocation per result
  *   decode.c    register values -> canonical string
@@ -216,8 +217,9 @@ typedef struct {
 } PmsPrepared;
 
 G_GNUC_INTERNAL const PmsPrepared *pms_prepared_get(const PmsModel *m);
-/* Whether an event accepts a modifier (fixed-counter events take k, u, t only). */
-G_GNUC_INTERNAL gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm);
+/* Whether an event accepts modifier j of its model: those its `modifiers`
+ * key lists, and on fixed-counter events only k, u, t. */
+G_GNUC_INTERNAL gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm, guint j);
 
 /* A prepared result (PmsPrepEvent.plain): `size` bytes of a PmsEncoding
  * follow, its writes right after the struct, its fstr at fstr_off; the two
@@ -244,6 +246,8 @@ typedef struct {
     guint64 mod_val[PMS_ENC_MAX_MODS];
     guint mod_col[PMS_ENC_MAX_MODS];
     guint mod_vcol[PMS_ENC_MAX_MODS];   /* column of its value */
+    guint plm;                          /* default privilege (PMS_PLM_*): PMS_PLM_DEFAULT
+                                         * unless pms_encode_plm was asked otherwise */
 } PmsResolved;
 
 G_GNUC_INTERNAL gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error);
@@ -267,6 +271,11 @@ typedef struct {
 typedef gboolean (*PmsRuleFn)(const PmsResolved *r, PmsRuleOut *out, GError **error);
 G_GNUC_INTERNAL PmsRuleFn pms_rules_for(PmsArch arch);
 G_GNUC_INTERNAL gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error);
+G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error);
+/* libpfm4's NCOMBO check of rules_x86_core.c, for the other x86 rule sets:
+ * twice[i] (or NULL) marks unit masks libpfm4 keeps two copies of. */
+G_GNUC_INTERNAL gboolean pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice,
+                                                 GError **error);
 
 /* ---- encode.c ---- */
 

@@ -91,6 +91,7 @@ pms_plain_prepare(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, P
     r.prep = p;
     r.event = ev;
     r.pe = pe;
+    r.plm = PMS_PLM_DEFAULT;   /* the prepared results serve the default privilege only */
     /* columns only word error messages, which are not kept here */
     g_autofree PmsTokens *tok = g_new0(PmsTokens, 1);
     r.tok = tok;
@@ -274,8 +275,14 @@ plain_with_mods(const PmsResolved *r, guint32 off, gboolean lat, gboolean *refus
     return enc;
 }
 
-PmsEncoding *
-pms_encode(const PmsModelSet *models, const char *str, GError **error)
+/* The pipeline.  pms_encode passes the default privilege as a constant, so
+ * its copy keeps the prepared shortcuts without a test; they hold results
+ * for the default privilege only, and another one goes the full way. */
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
+static inline PmsEncoding *
+encode(const PmsModelSet *models, const char *str, guint plm, GError **error)
 {
     g_return_val_if_fail(models != NULL, NULL);
     if (!str) {
@@ -288,8 +295,11 @@ pms_encode(const PmsModelSet *models, const char *str, GError **error)
     PmsResolved r;
     if (!pms_resolve(models, &t, &r, error))
         return NULL;
+    r.plm = plm;
     guint64 u = r.user_umasks;
-    if (r.pe->plain_off && r.mod_set && !r.thrice && !(u & (u - 1))) {
+    if (plm != PMS_PLM_DEFAULT) {
+        /* no shortcut: the rules below */
+    } else if (r.pe->plain_off && r.mod_set && !r.thrice && !(u & (u - 1))) {
         guint c = u ? pms_lsb(u) + 1 : 0;
         gint li = r.prep->role_mod[PMS_ROLE_LDLAT];
         gboolean lat = li >= 0 && (r.mod_set & (1u << li));
@@ -332,6 +342,22 @@ pms_encode(const PmsModelSet *models, const char *str, GError **error)
     PmsEncoding *enc = alloc_result(result_size(&r, &out, &ew, &fstr_off, &flen));
     assemble(enc, &r, &out, &ew, fstr_off);
     return enc;
+}
+
+PmsEncoding *
+pms_encode(const PmsModelSet *models, const char *str, GError **error)
+{
+    return encode(models, str, PMS_PLM_DEFAULT, error);
+}
+
+PmsEncoding *
+pms_encode_plm(const PmsModelSet *models, const char *str, guint plm, GError **error)
+{
+    if (plm & ~(guint)(PMS_PLM0 | PMS_PLM1 | PMS_PLM2 | PMS_PLM3)) {
+        pms_enc_fail(error, PMS_ERR_INVAL, 0, "privilege mask 0x%x has bits beyond PLM0..PLM3 (0x1, 0x2, 0x4, 0x8)", plm);
+        return NULL;
+    }
+    return encode(models, str, plm, error);
 }
 
 void

@@ -4,7 +4,7 @@
  * libpfm4-compatible codes and the canonical fstr.  Three stages, one file each:
  *   tokenize.c  syntax only (byte offsets kept for messages),
  *   resolve.c   names -> model entries (hash lookups, never a table scan),
- *   rules_*.c   one rule set per architecture (x86 core now; uncore, C-Box,
+ *   rules_*.c   one rule set per architecture (x86 core, x86 uncore; C-Box,
  *               Itanium later), chosen by PmsModel.arch.
  */
 #pragma once
@@ -59,6 +59,28 @@ typedef struct {
  * it fails with PMS_ERR_NOTFOUND.  The result is one allocation that points
  * into the model (event, register names): free it before the model set. */
 PmsEncoding *pms_encode(const PmsModelSet *models, const char *str, GError **error);
+
+/* Privilege levels, libpfm4's PFM_PLM* values (pfm_get_os_event_encoding's
+ * dfl_plm): PLM0 is the kernel, PLM3 user level. */
+enum {
+    PMS_PLM0 = 1,
+    PMS_PLM1 = 2,
+    PMS_PLM2 = 4,
+    PMS_PLM3 = 8,
+};
+/* pms_encode() is pms_encode_plm(models, str, PMS_PLM0 | PMS_PLM3, error). */
+#define PMS_PLM_DEFAULT (PMS_PLM0 | PMS_PLM3)
+
+/* The same with a default privilege mask, libpfm4's dfl_plm:
+ *  - x86 core: used when the string names neither u nor k, as libpfm4 4.13
+ *    maps it: PLM0 sets the OS bit (k=1), PLM3 the USR bit (u=1); PLM1 and
+ *    PLM2 alone set neither (the result counts at no level, as libpfm4's);
+ *  - x86 uncore (nhm_unc, wsm_unc): the counters have no privilege filter,
+ *    they count at every level, so plm must be exactly PLM0|PLM3 (the rule
+ *    of libpfm_nehalem(3)); anything else is PMS_ERR_INVAL.  libpfm4 4.13
+ *    ignores dfl_plm there (docs/libpfm4-differences.md).
+ * A bit outside PLM0..PLM3 is PMS_ERR_INVAL. */
+PmsEncoding *pms_encode_plm(const PmsModelSet *models, const char *str, guint plm, GError **error);
 void pms_encoding_free(PmsEncoding *enc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsEncoding, pms_encoding_free)
 

@@ -122,7 +122,7 @@ prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPr
     pe->head_len = (guint)strlen(head);
     GString *tmpl = g_string_new(NULL);
     for (guint j = 0; j < p->n_mods; j++)
-        if (pms_mod_allowed(ev, &p->mods[j])) {
+        if (pms_mod_allowed(ev, &p->mods[j], j)) {
             pe->allowed_mods |= 1u << j;
             g_string_append_len(tmpl, p->fstr_mod[j], p->fstr_mod_len[j]);
             pe->mod_digit[j] = (guint32)tmpl->len;
@@ -285,8 +285,12 @@ pms_prepared_get(const PmsModel *m)
 }
 
 gboolean
-pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm)
+pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm, guint j)
 {
+    /* the event's own list (`modifiers` key): libpfm4's per-event modifier
+     * mask, empty for nhm_unc UNC_CLK_UNHALTED and UNC_QHL_CYCLES_NOT_EMPTY */
+    if (j >= 32 || !(ev->modifiers & (1u << j)))
+        return FALSE;
     /* ldlat belongs to the load-latency event only (libpfm4 offers it nowhere else) */
     if (pm->role == PMS_ROLE_LDLAT && !(ev->flags & PMS_EVENT_LDLAT))
         return FALSE;

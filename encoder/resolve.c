@@ -7,10 +7,12 @@
 #include <string.h>
 #include "enc_internal.h"
 
-/* Parse a whole numeric token; FALSE on junk, emptiness or overflow. */
+/* Parse a whole numeric token; FALSE on junk, emptiness or overflow (then
+ * *out is G_MAXUINT64, what strtoull answers). */
 static gboolean
 parse_num(const char *p, gsize len, guint64 *out)
 {
+    *out = 0;
     gsize i = 0;
     gboolean neg = FALSE;
     if (i < len && (p[i] == '+' || p[i] == '-'))
@@ -31,8 +33,17 @@ parse_num(const char *p, gsize len, guint64 *out)
         gint d = (guint)(c - '0') < 10u ? c - '0' : (guint)((c | 0x20) - 'a') < 6u ? (c | 0x20) - 'a' + 10 : -1;
         if (d < 0 || (guint)d >= base)
             return FALSE;
-        if (__builtin_mul_overflow(v, (guint64)base, &v) || __builtin_add_overflow(v, (guint64)d, &v))
+        if (__builtin_mul_overflow(v, (guint64)base, &v) || __builtin_add_overflow(v, (guint64)d, &v)) {
+            /* the rest must still be digits for strtoull to saturate */
+            for (i++; i < len; i++) {
+                c = (guchar)p[i];
+                d = (guint)(c - '0') < 10u ? c - '0' : (guint)((c | 0x20) - 'a') < 6u ? (c | 0x20) - 'a' + 10 : -1;
+                if (d < 0 || (guint)d >= base)
+                    return FALSE;
+            }
+            *out = G_MAXUINT64;
             return FALSE;
+        }
     }
     *out = neg ? (guint64)0 - v : v;
     return TRUE;
@@ -67,7 +78,7 @@ list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
     g_string_append(s, "a modifier: ");
     const PmsPrepared *p = pms_prepared_get(m);
     for (guint i = 0, n = 0; i < p->n_mods; i++)
-        if (pms_mod_allowed(ev, &p->mods[i]))
+        if (pms_mod_allowed(ev, &p->mods[i], i))
             g_string_append_printf(s, "%s%s", n++ ? ", " : "", p->mods[i].mod->name);
     g_string_append(s, ")");
 }
@@ -114,6 +125,11 @@ parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError *
     const char *vp = s + a->off + a->eq + 1;
     gsize vl = a->len - (guint)a->eq - 1;
     gboolean ok = mod->type == PMS_MOD_BOOL ? parse_bool(vp, vl, val) : parse_num(vp, vl, val);
+    /* libpfm4 4.13's uncore code reads a number too big for 64 bits as
+     * strtoull's saturated value, which its range check then refuses
+     * (PFM_ERR_INVAL); the core PMUs' answer stays PFM_ERR_ATTR_VAL */
+    if (!ok && mod->type != PMS_MOD_BOOL && *val == G_MAXUINT64 && r->model->arch == PMS_ARCH_X86_UNCORE)
+        ok = TRUE;
     if (!ok) {
         if (!error)
             return FALSE;   /* nobody reads the message: skip quoting */
@@ -194,6 +210,7 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
     char q[PMS_ENC_QUOTE_MAX];
 
     r->tok = t;
+    r->plm = PMS_PLM_DEFAULT;
     r->user_umasks = 0;
     r->thrice = 0;
     r->mod_set = 0;
@@ -270,7 +287,11 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
             continue;
         }
         if (mi >= 0 && (guint)mi < r->prep->n_mods) {
-            if (r->prep->mods[mi].role == PMS_ROLE_LDLAT)
+            if (!(ev->modifiers & (1u << mi)))
+                pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier '%s' does not apply to event %s%s",
+                             r->prep->mods[mi].mod->name, ev->name,
+                             pe->allowed_mods ? "" : ", which takes no modifier");
+            else if (r->prep->mods[mi].role == PMS_ROLE_LDLAT)
                 pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 'ldlat' applies only to the load-latency event, not to %s",
                              ev->name);
             else
@@ -286,6 +307,13 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
         }
         if (!error)
             return FALSE;   /* nobody reads the message: skip building it */
+        if (m->arch == PMS_ARCH_X86_UNCORE && nlen == 1 && (s[a->off] == 'u' || s[a->off] == 'k' ||
+                                                            s[a->off] == 'U' || s[a->off] == 'K')) {
+            pms_enc_fail(error, PMS_ERR_ATTR, col,
+                         "no privilege modifier '%c' on uncore PMU %s: uncore events count at all privilege levels",
+                         s[a->off], m->name);
+            return FALSE;
+        }
         g_autoptr(GString) msg = g_string_new("unknown unit mask or modifier '");
         pms_enc_quote(msg, s + a->off, nlen);
         g_string_append_printf(msg, "' for event %s", ev->name);

@@ -73,6 +73,14 @@ check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twic
     return TRUE;
 }
 
+/* The same for the uncore rules (a separate symbol, so that this file's
+ * calls stay as the compiler had them). */
+gboolean
+pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice, GError **error)
+{
+    return check_exclusive(r, pe, twice, error);
+}
+
 static guint64
 group_of_kind(const PmsPrepEvent *pe, PmsGroupKind k)
 {
@@ -387,11 +395,14 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         pms_enc_fail(error, PMS_ERR_NOTSUPP, evcol, "event %s has more unit masks or groups than the encoder handles", ev->name);
         return FALSE;
     }
-    if (rules_plain(r, pe, out))
-        return TRUE;
-    gint mods = rules_mods(r, pe, out);
-    if (mods > 0 || (mods < 0 && !error))
-        return mods > 0;
+    /* the shortcuts apply the default privilege (k=1 u=1) */
+    if (G_LIKELY(r->plm == PMS_PLM_DEFAULT)) {
+        if (rules_plain(r, pe, out))
+            return TRUE;
+        gint mods = rules_mods(r, pe, out);
+        if (mods > 0 || (mods < 0 && !error))
+            return mods > 0;
+    }
 
     /* 1. an alias the user named that hard-wires a modifier must agree with
      * the string (libpfm4 expands aliases while parsing, so this comes before
@@ -532,8 +543,17 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
     gboolean plm_given = (ki >= 0 && (given & (1u << ki))) || (ui >= 0 && (given & (1u << ui)));
     if (!plm_given) {
-        if (ki >= 0) out->mod_val[ki] = 1;
-        if (ui >= 0) out->mod_val[ui] = 1;
+        guint64 dk = 1, du = 1;
+        if (G_UNLIKELY(r->plm != PMS_PLM_DEFAULT)) {
+            /* libpfm4 4.13's dfl_plm: PLM0 -> OS (k), PLM3 -> USR (u);
+             * PLM1 and PLM2 have no bit in the event select.  The values
+             * are written out: the prepared default (k=1 u=1) does not hold */
+            dk = (r->plm & PMS_PLM0) != 0;
+            du = (r->plm & PMS_PLM3) != 0;
+            given |= (ki >= 0 ? 1u << ki : 0) | (ui >= 0 ? 1u << ui : 0);
+        }
+        if (ki >= 0) out->mod_val[ki] = dk;
+        if (ui >= 0) out->mod_val[ui] = du;
     }
 
     /* 4. load latency: the threshold belongs to the ldlat unit mask (or to an

@@ -41,6 +41,17 @@ PmsBackend *pms_backend_open(const char *spec, const PmsModelSet *models, GError
     return pms_backend_open_full(spec, models, 0, error);
 }
 
+gboolean pms_backend_set_plm(PmsBackend *b, guint plm, GError **error)
+{
+    if (strcmp(b->name, "builtin") != 0) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "--plm applies to the builtin backend only, not to %s", b->name);
+        return FALSE;
+    }
+    pms_backend_builtin_set_plm(b->priv, plm);
+    return TRUE;
+}
+
 const char *pms_backend_name(const PmsBackend *b)
 {
     return b->name;

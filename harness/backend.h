@@ -25,6 +25,9 @@ typedef struct {
 typedef struct PmsBackend PmsBackend;
 
 PmsBackend *pms_backend_open(const char *spec, const PmsModelSet *models, GError **error);
+/* The default privilege mask (PMS_PLM*, pms_encode_plm) the builtin backend
+ * encodes with; FALSE with an error for the other backends. */
+gboolean pms_backend_set_plm(PmsBackend *b, guint plm, GError **error);
 const char *pms_backend_name(const PmsBackend *b);
 /* Always answers: a crash becomes RET "BACKEND_CRASH". */
 void pms_backend_encode(PmsBackend *b, const char *line, PmsBackendResult *out);

@@ -8,6 +8,7 @@
 
 typedef struct {
     const PmsModelSet *models;
+    guint plm;   /* default privilege mask (pms_encode_plm) */
 } Builtin;
 
 /* Fill a protocol result from an encoding: codes, fstr and the REGS field
@@ -32,7 +33,8 @@ static void builtin_encode(void *priv, const char *line, PmsBackendResult *out)
 {
     Builtin *b = priv;
     g_autoptr(GError) err = NULL;
-    g_autoptr(PmsEncoding) enc = pms_encode(b->models, line, &err);
+    g_autoptr(PmsEncoding) enc = b->plm == PMS_PLM_DEFAULT ? pms_encode(b->models, line, &err)
+                                                           : pms_encode_plm(b->models, line, b->plm, &err);
     if (enc == NULL) {
         const char *name = NULL;
         if (err && err->domain == PMS_ENCODE_ERROR)
@@ -41,6 +43,11 @@ static void builtin_encode(void *priv, const char *line, PmsBackendResult *out)
         return;
     }
     result_from_encoding(enc, out);
+}
+
+void pms_backend_builtin_set_plm(void *priv, guint plm)
+{
+    ((Builtin *)priv)->plm = plm;
 }
 
 static void builtin_close(void *priv)
@@ -58,6 +65,7 @@ void *pms_backend_builtin_new(const PmsModelSet *models, const PmsBackendOps **o
     }
     Builtin *b = g_new0(Builtin, 1);
     b->models = models;
+    b->plm = PMS_PLM_DEFAULT;
     *ops = &builtin_ops;
     return b;
 }

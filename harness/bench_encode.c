@@ -361,6 +361,9 @@ int pms_bench_encode(int argc, char **argv)
         "Encodings per second and model-load time, builtin against another backend,\n"
         "on the same strings (every event and unit mask plus a modifier sample).",
         entries, &model_files);
+    pms_cli_examples(ctx,
+        "  pmusim bench encode\n"
+        "  pmusim bench encode --seconds 3 glm wsm\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (!(seconds > 0 && seconds <= 3600)) {

@@ -27,3 +27,9 @@ GPtrArray *pms_cli_models_named(const PmsModelSet *set, int argc, char **argv);
 /* Parse a decimal or 0x-hex 64-bit value; FALSE (after one stderr line naming
  * `what`) when it is not one. */
 gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out);
+/* Parse --plm's LEVELS: privilege levels 0..3 separated by commas ("3",
+ * "0,3") into a PMS_PLM* mask; FALSE (after one stderr line) otherwise. */
+gboolean pms_cli_parse_plm(const char *text, guint *plm);
+/* Put "Examples:" and the given lines (each "  pmusim ...\n") at the end of
+ * the command's --help. */
+void pms_cli_examples(GOptionContext *ctx, const char *lines);

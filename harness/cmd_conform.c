@@ -234,6 +234,10 @@ int pms_cmd_conform(int argc, char **argv)
         "Simulation vectors program the simulator with the backend's codes.  --mutants\n"
         "instead flips each code bit of every sim vector and reports how many are caught.",
         entries, &model_files);
+    pms_cli_examples(ctx,
+        "  pmusim conform\n"
+        "  pmusim conform --backend libpfm4 --kind encode\n"
+        "  pmusim conform --mutants\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc > 1) {

@@ -11,6 +11,10 @@ int pms_cmd_decode(int argc, char **argv)
         "Decode an event-select value (and the extra register value of offcore\n"
         "or load-latency events) into the canonical event string.",
         NULL, &model_files);
+    pms_cli_examples(ctx,
+        "  pmusim decode wsm 0x5301c0\n"
+        "  pmusim decode nhm 0x5301b7 0x2013     an offcore event with its MSR_OFFCORE_RSP_0 value\n"
+        "  pmusim decode nhm_unc 0x500309\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc < 3 || argc > 4) {

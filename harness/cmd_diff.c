@@ -100,6 +100,8 @@ int pms_cmd_diff(int argc, char **argv)
         "Encode every event, every unit mask and a sample of modifiers of each PMU\n"
         "(default: all models) with two backends and list every difference.",
         entries, &model_files);
+    pms_cli_examples(ctx,
+        "  pmusim diff --backend builtin --backend libpfm4 nhm_unc wsm_unc\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (backends == NULL || g_strv_length(backends) != 2) {

@@ -2,7 +2,9 @@
  *
  *   pmusim encode EVENT...                 human: registers with their fields
  *   pmusim encode --format=perf EVENT...   perf's cpu/.../ and raw rNNNN forms
- *   pmusim encode --batch [--backend B]    the batch protocol on stdin/stdout */
+ *   pmusim encode --batch [--backend B]    the batch protocol on stdin/stdout
+ *   --plm=LEVELS                           default privilege levels (libpfm4's dfl_plm),
+ *                                          builtin encoder only */
 #include "cli_common.h"
 #include "encoder.h"
 #include "perf_format.h"
@@ -13,13 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_ms)
+static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_ms, guint plm)
 {
     g_autoptr(GError) err = NULL;
     PmsBackend *b = pms_backend_open_full(spec, models, timeout_ms, &err);
     if (b == NULL) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
+    }
+    if (plm != PMS_PLM_DEFAULT && !pms_backend_set_plm(b, plm, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        pms_backend_close(b);
+        return PMS_EXIT_USAGE;
     }
     char *line = NULL;
     size_t cap = 0;
@@ -107,6 +114,7 @@ int pms_cmd_encode(int argc, char **argv)
     g_autofree char *backend = NULL;
     g_autofree char *format = NULL;
     gint timeout_ms = 0;
+    g_autofree char *plm_text = NULL;
     g_auto(GStrv) model_files = NULL;
     const GOptionEntry entries[] = {
         { "batch", 'b', 0, G_OPTION_ARG_NONE, &batch,
@@ -117,12 +125,23 @@ int pms_cmd_encode(int argc, char **argv)
           "Milliseconds a backend process may spend on one line (default 10000)", "MS" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
           "Output of the non-batch form: human (default) or perf", "FMT" },
+        { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text,
+          "Privilege levels counted when the event names neither u nor k, 0 to 3 (default 0,3; "
+          "uncore PMUs take only 0,3)", "LEVELS" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("[EVENT...]",
         "Encode event strings with the built-in encoder, or run the batch protocol.",
         entries, &model_files);
+    pms_cli_examples(ctx,
+        "  pmusim encode 'wsm::INST_RETIRED:ANY_P:c=1:i'\n"
+        "  pmusim encode --plm=3 wsm::INST_RETIRED:ANY_P      user level only (u=1 k=0)\n"
+        "  pmusim encode nhm_unc::UNC_LLC_MISS:ANY\n"
+        "  printf 'glm::INST_RETIRED\\n' | pmusim encode --batch --backend libpfm4\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
+        return PMS_EXIT_USAGE;
+    guint plm = PMS_PLM_DEFAULT;
+    if (plm_text && !pms_cli_parse_plm(plm_text, &plm))
         return PMS_EXIT_USAGE;
     if (timeout_ms < 0) {
         fprintf(stderr, "pmusim: --timeout: expected a positive number of milliseconds\n");
@@ -151,12 +170,12 @@ int pms_cmd_encode(int argc, char **argv)
     if (models == NULL)
         return 1;
     if (batch)
-        return run_batch(backend ? backend : "builtin", models, (guint)timeout_ms);
+        return run_batch(backend ? backend : "builtin", models, (guint)timeout_ms, plm);
 
     int status = 0;
     for (int i = 1; i < argc; i++) {
         g_autoptr(GError) err = NULL;
-        g_autoptr(PmsEncoding) enc = pms_encode(models, argv[i], &err);
+        g_autoptr(PmsEncoding) enc = pms_encode_plm(models, argv[i], plm, &err);
         if (enc == NULL) {
             fprintf(stderr, "pmusim: '%s': %s: %s\n", argv[i],
                     err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error",

@@ -11,6 +11,9 @@ pms_cmd_lint(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
         "Check model files for inconsistencies (duplicate encodings, empty unit-mask groups,\n"
         "missing defaults, bad counter masks, overlapping fields, ...).", NULL, &model_files);
+    pms_cli_examples(ctx,
+        "  pmusim lint\n"
+        "  pmusim lint --model my-wsm.pmu\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     g_autoptr(PmsModelSet) set = pms_cli_load_models(model_files);

@@ -36,9 +36,12 @@ static void print_model(const PmsModel *m)
     printf("  events:\n");
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
-        printf("    %-36s code 0x%02x%s%s%s\n", ev->name, ev->code,
+        printf("    %-36s code 0x%02x%s%s%s%s%s%s\n", ev->name, ev->code,
                ev->extra_reg ? "  extra " : "", ev->extra_reg ? ev->extra_reg : "",
-               ev->flags & PMS_EVENT_LDLAT ? "  ldlat" : "");
+               ev->flags & PMS_EVENT_LDLAT ? "  ldlat" : "",
+               ev->flags & PMS_EVENT_FIXED_ONLY ? "  fixed counter only" : "",
+               ev->modifiers == 0 ? "  no modifiers" : "",
+               ev->flags & PMS_EVENT_GROUP_EXCL ? "  unit masks of one group only" : "");
         for (guint u = 0; u < ev->n_umasks; u++) {
             const PmsUmask *um = &ev->umasks[u];
             const char *g = group_name(ev, um->group);
@@ -63,6 +66,10 @@ int pms_cmd_list(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
         "Without PMU: the PMUs.  With PMU: its events, unit masks and modifiers.",
         entries, &model_files);
+    pms_cli_examples(ctx,
+        "  pmusim list\n"
+        "  pmusim list nhm_unc\n"
+        "  pmusim list --names glm wsm\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);

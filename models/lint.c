@@ -150,6 +150,10 @@ lint_events(const PmsModel *m, GPtrArray *out)
             if ((e->umasks[u].flags & PMS_UMASK_LDLAT) && !(e->flags & PMS_EVENT_LDLAT))
                 problem(out, m, e->umasks[u].source_line, "event %s: unit mask %s is marked ldlat but the event is not",
                         e->name, e->umasks[u].name);
+        if ((e->flags & PMS_EVENT_GROUP_EXCL) && e->n_groups < 2)
+            problem(out, m, e->source_line, "event %s: group_excl on an event with fewer than two unit-mask groups", e->name);
+        if (e->modifiers != G_MAXUINT32 && m->n_mods < 32 && (e->modifiers & ~(guint32)mask_of(m->n_mods)))
+            problem(out, m, e->source_line, "event %s: modifiers names a modifier the model does not declare", e->name);
         if (e->equiv && !e->equiv[0])
             problem(out, m, e->source_line, "event %s: empty equiv", e->name);
         lint_umask_groups(m, e, out);

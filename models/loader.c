@@ -488,7 +488,7 @@ parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error
 {
     static const char *const allowed[] = {
         "code", "base_umask", "counters", "fixed", "flags", "extra", "match", "desc", "group",
-        "equiv", NULL};
+        "equiv", "modifiers", NULL};
     static const char *const prefixes[] = {"umask.", "desc.", "group.", NULL};
     if (!name_ok(name))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL,
@@ -526,10 +526,42 @@ parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error
                 e->flags |= PMS_EVENT_FIXED_ONLY;
             else if (strcmp(words[i], "dup") == 0)
                 e->flags |= PMS_EVENT_DUP;
+            else if (strcmp(words[i], "group_excl") == 0)
+                e->flags |= PMS_EVENT_GROUP_EXCL;
             else
                 return fail(c, error, PMS_MODEL_ERROR_KEY, g, "flags",
-                            "unknown flag '%s'; expected offcore, ldlat, pebs, fixed_only or dup", words[i]);
+                            "unknown flag '%s'; expected offcore, ldlat, pebs, fixed_only, group_excl or dup", words[i]);
         }
+    }
+    /* modifiers = none | NAME...: the modifiers the event takes (default: all) */
+    e->modifiers = G_MAXUINT32;
+    g_autofree char *mods = get_raw(c, g, "modifiers");
+    if (mods) {
+        g_auto(GStrv) words = g_strsplit_set(mods, " \t,", -1);
+        guint n = 0;
+        gboolean none = FALSE;
+        e->modifiers = 0;
+        for (guint i = 0; words[i]; i++) {
+            if (!*words[i])
+                continue;
+            n++;
+            if (strcmp(words[i], "none") == 0) {
+                none = TRUE;
+                continue;
+            }
+            gpointer ix = g_hash_table_lookup(c->m->mod_index, words[i]);
+            if (!ix)
+                return fail(c, error, PMS_MODEL_ERROR_KEY, g, "modifiers",
+                            "no modifier '%s' in this model; expected none or names of [modifier] groups", words[i]);
+            guint j = GPOINTER_TO_UINT(ix) - 1;
+            if (j >= 32)
+                return fail(c, error, PMS_MODEL_ERROR_KEY, g, "modifiers",
+                            "modifier '%s' is number %u; only the first 32 modifiers can be listed", words[i], j + 1);
+            e->modifiers |= 1u << j;
+        }
+        if (n == 0 || (none && n > 1))
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, "modifiers",
+                        "expected 'none' alone or a list of modifier names, got '%s'", mods);
     }
     g_autofree char *match = get_raw(c, g, "match");
     if (!match || strcmp(match, "bits") == 0)

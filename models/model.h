@@ -172,6 +172,8 @@ enum {
     PMS_EVENT_PEBS    = 1u << 2,
     PMS_EVENT_FIXED_ONLY = 1u << 3,
     PMS_EVENT_DUP     = 1u << 4, /* same encoding as an earlier event, on purpose (lint) */
+    PMS_EVENT_GROUP_EXCL = 1u << 5, /* unit masks of one group only (libpfm4's GRP_EXCL,
+                                     * nhm_unc UNC_QMC_WRITES FULL_* vs PARTIAL_*) */
 };
 
 typedef struct {
@@ -189,6 +191,8 @@ typedef struct {
     char *desc;
     guint source_line;     /* line of its group in the model file */
     char *equiv;           /* libpfm4 alias: the event name fstr prints, or NULL */
+    guint32 modifiers;     /* bit j: the event takes model modifier j (`modifiers` key;
+                            * every modifier of the model when the key is absent) */
 } PmsEvent;
 
 typedef struct PmsModel {

@@ -238,6 +238,7 @@ read_event(Rd *r, PmsEvent *e, Pools *pl)
     e->desc = str(r, TRUE);
     e->source_line = u32(r);
     e->equiv = str(r, TRUE);
+    e->modifiers = u32(r);
     guint32 ng = u32(r);
     if (ng > pl->n_groups) {
         bad(r, "more groups than the header declares");

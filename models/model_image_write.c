@@ -83,6 +83,7 @@ write_event(Wr *w, const PmsEvent *e)
     str(w, e->desc);
     u32(w, e->source_line);
     str(w, e->equiv);
+    u32(w, e->modifiers);
     u32(w, e->n_groups);
     for (guint i = 0; i < e->n_groups; i++) {
         str(w, e->groups[i].name);

@@ -1,7 +1,7 @@
 /* encoder/tests — tokenizer, resolver, x86 core rules, fstr, decode, errors.
  *
  * The models are the test-only enct.pmu (Westmere-like) and encg.pmu
- * (Goldmont-like) in this directory (and encu.pmu, an uncore PMU without
+ * (Goldmont-like) in this directory (and encu.pmu, a C-Box PMU without
  * rules yet), passed as argv[1..3], so the
  * expectations do not move when the shipped models change.  Every expected
  * register value is derived by hand from the IA32_PERFEVTSELx layout
@@ -495,6 +495,153 @@ test_errors(void)
     CU_ASSERT_STRING_EQUAL(pms_encode_error_name(99), "PFM_ERR_INVAL");
 }
 
+/* ---- the uncore rules (built-in nhm_unc / wsm_unc) ----
+ * MSR_UNCORE_PERFEVTSELx (SDM Vol. 3B Fig. 18-28): event 7:0, umask 15:8,
+ * OCC_CTR_RST 17 (0x20000), E 18 (0x40000), INT 20 (0x100000), EN 22
+ * (0x400000), INV 23 (0x800000), CMASK 31:24; no USR/OS.  EN|INT = 0x500000.
+ * Codes from SDM Table 19-18 (UNC_LLC_MISS.ANY 09H/03H, UNC_QMC_WRITES
+ * 2FH, UNC_GQ_CYCLES_FULL.READ_TRACKER 00H/01H). */
+
+static void dec_is(const char *model, guint64 v, gboolean has_extra, guint64 x, const char *expect);
+
+static void
+test_uncore(void)
+{
+    ok1("nhm_unc::UNC_LLC_MISS", 0x500309, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0");
+    ok1("nhm_unc::unc_llc_miss:read:write", 0x500309, "nhm_unc::UNC_LLC_MISS:READ:WRITE:e=0:i=0:c=0:o=0");
+    ok1("nhm_unc::UNC_LLC_MISS:e", 0x540309, "nhm_unc::UNC_LLC_MISS:ANY:e=1:i=0:c=0:o=0");
+    ok1("nhm_unc::UNC_LLC_MISS:o", 0x520309, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=1");
+    ok1("nhm_unc::UNC_LLC_MISS:c=255:e:i:o", 0xffd60309, "nhm_unc::UNC_LLC_MISS:ANY:e=1:i=1:c=255:o=1");
+    ok1("nhm_unc::UNC_LLC_MISS:c=0x10", 0x10500309, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=16:o=0");
+    ok1("nhm_unc::UNC_GQ_CYCLES_FULL:READ_TRACKER:c=2:i:e", 0x2d40100,
+        "nhm_unc::UNC_GQ_CYCLES_FULL:READ_TRACKER:e=1:i=1:c=2:o=0");
+    /* the fixed counter's event: its pseudo code 0xff with EN|INT, no modifier */
+    ok1("nhm_unc::UNC_CLK_UNHALTED", 0x5000ff, "nhm_unc::UNC_CLK_UNHALTED");
+    ok1("wsm_unc::UNC_CLK_UNHALTED", 0x5000ff, "wsm_unc::UNC_CLK_UNHALTED");
+    ok1("wsm_unc::UNC_QHL_CYCLES_NOT_EMPTY:IOH:REMOTE", 0x500322, "wsm_unc::UNC_QHL_CYCLES_NOT_EMPTY:IOH:REMOTE");
+    /* UNC_QMC_WRITES: one group only; no unit mask = the first group's default */
+    ok1("nhm_unc::UNC_QMC_WRITES", 0x50072f, "nhm_unc::UNC_QMC_WRITES:FULL_ANY:e=0:i=0:c=0:o=0");
+    ok1("nhm_unc::UNC_QMC_WRITES:PARTIAL_CH0", 0x50082f, "nhm_unc::UNC_QMC_WRITES:PARTIAL_CH0:e=0:i=0:c=0:o=0");
+    ok1("nhm_unc::UNC_QMC_WRITES:PARTIAL_CH0:PARTIAL_CH1", 0x50182f, NULL);
+    ok1("nhm_unc::UNC_QMC_WRITES:FULL_CH0:FULL_CH2", 0x50052f, NULL);
+    bad("nhm_unc::UNC_QMC_WRITES:FULL_ANY:PARTIAL_ANY", PMS_ERR_FEATCOMB, 34, "one group only");
+    bad("nhm_unc::UNC_QMC_WRITES:PARTIAL_CH1:FULL_CH0", PMS_ERR_FEATCOMB, 37, "FULL_CH0 (group full)");
+    /* NCOMBO */
+    bad("nhm_unc::UNC_LLC_MISS:ANY:READ", PMS_ERR_FEATCOMB, 27, "cannot be combined");
+    bad("nhm_unc::UNC_LLC_MISS:ANY:ANY:ANY", PMS_ERR_FEATCOMB, 23, "repeated");
+    ok1("nhm_unc::UNC_LLC_MISS:READ:READ:READ", 0x500109, NULL);
+    bad("nhm_unc::UNC_QPI_TX_STALLED_SINGLE_FLIT:LINK_0:LINK_1", PMS_ERR_FEATCOMB, 48, "cannot be combined");
+    /* missing unit mask, modifiers the event lacks, privilege modifiers */
+    bad("nhm_unc::UNC_DRAM_OPEN", PMS_ERR_UMASK, 10, "needs a unit mask");
+    bad("nhm_unc::UNC_QHL_CYCLES_NOT_EMPTY", PMS_ERR_UMASK, 10, "IOH");
+    bad("nhm_unc::UNC_QHL_CYCLES_NOT_EMPTY:IOH:e", PMS_ERR_ATTR, 39, "takes no modifier");
+    bad("nhm_unc::UNC_CLK_UNHALTED:e", PMS_ERR_ATTR, 27, "takes no modifier");
+    bad("nhm_unc::UNC_LLC_MISS:u", PMS_ERR_ATTR, 23, "all privilege levels");
+    bad("nhm_unc::UNC_LLC_MISS:k", PMS_ERR_ATTR, 23, "all privilege levels");
+    bad("nhm_unc::UNC_LLC_MISS:t", PMS_ERR_ATTR, 23, "unknown unit mask or modifier");
+    /* ranges: libpfm4's uncore class is PFM_ERR_INVAL */
+    bad("nhm_unc::UNC_LLC_MISS:c=256", PMS_ERR_INVAL, 25, "out of range 0..255");
+    bad("nhm_unc::UNC_DRAM_OPEN:c=256", PMS_ERR_INVAL, 26, "out of range");   /* before the missing unit mask */
+    bad("nhm_unc::UNC_LLC_MISS:ANY:READ:c=256", PMS_ERR_FEATCOMB, 27, "cannot be combined");
+    bad("nhm_unc::UNC_LLC_MISS:c=99999999999999999999999", PMS_ERR_INVAL, 25, "out of range");
+    bad("nhm_unc::UNC_LLC_MISS:c=99999999999999999999999x", PMS_ERR_ATTR_VAL, 25, "bad value");
+    bad("enct::INST_RETIRED:c=99999999999999999999999", PMS_ERR_ATTR_VAL, 22, "bad value");
+    bad("nhm_unc::UNC_LLC_MISS:c", PMS_ERR_ATTR_VAL, 23, "needs a value");
+    bad("nhm_unc::UNC_LLC_MISS:o=2", PMS_ERR_ATTR_VAL, 25, "expected 0 or 1");
+    bad("nhm_unc::UNC_LLC_MISS:o=1:o=0", PMS_ERR_ATTR_SET, 27, "given twice");
+    bad("nhm_unc::UNC_LLC_MISS:", PMS_ERR_ATTR, 23, "stray");
+    bad("nhm_unc::UNC_NOPE", PMS_ERR_NOTFOUND, 10, "unknown event");
+
+    /* the register write: the event select of counter 0 first (more writes,
+     * such as the counter's global enable, may follow) */
+    g_autoptr(PmsEncoding) e = pms_encode(set, "wsm_unc::UNC_LLC_HITS:PROBE:c=3", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_EQUAL(e->n_codes, 1);
+    CU_ASSERT_EQUAL(e->codes[0], 0x03500408);
+    CU_ASSERT_FATAL(e->n_writes >= 1);
+    CU_ASSERT_STRING_EQUAL(e->writes[0].name, "MSR_UNCORE_PERFEVTSEL0");
+    CU_ASSERT_EQUAL(e->writes[0].address, 0x3c0);
+    CU_ASSERT_EQUAL(e->writes[0].value, 0x03500408);
+
+    /* the prepared shortcuts are x86 core only: none for the uncore */
+    const PmsModel *unc = pms_model_set_get(set, "nhm_unc");
+    const PmsPrepared *pp = unc->enc_cache;   /* prepared by the encodings above */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
+    for (guint i = 0; i < pp->n_events; i++)
+        CU_ASSERT_PTR_NULL(pp->events[i].plain_off);
+    const PmsPrepared *pc = pms_model_set_get(set, "enct")->enc_cache;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pc);
+    CU_ASSERT_PTR_NOT_NULL(pc->events[0].plain_off);
+
+    dec_is("nhm_unc", 0x500309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0");
+    dec_is("nhm_unc", 0xffd60309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=1:i=1:c=255:o=1");
+    dec_is("nhm_unc", 0x5000ff, FALSE, 0, "nhm_unc::UNC_CLK_UNHALTED");
+    dec_is("wsm_unc", 0x50182f, FALSE, 0, "wsm_unc::UNC_QMC_WRITES:PARTIAL_CH0:PARTIAL_CH1:e=0:i=0:c=0:o=0");
+}
+
+/* Encode with a default privilege mask; NULL code 0 means success expected. */
+static void
+plm_ok(const char *str, guint plm, guint64 c0, const char *fstr)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsEncoding) e = pms_encode_plm(set, str, plm, &err);
+    if (!e)
+        fprintf(stderr, "# %s plm 0x%x: %s\n", str, plm, err->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    if (e->codes[0] != c0 || strcmp(e->fstr, fstr) != 0)
+        fprintf(stderr, "# %s plm 0x%x: 0x%" G_GINT64_MODIFIER "x %s\n", str, plm, e->codes[0], e->fstr);
+    CU_ASSERT_EQUAL(e->codes[0], c0);
+    CU_ASSERT_STRING_EQUAL(e->fstr, fstr);
+    g_autoptr(PmsEncoding) q = pms_encode_plm(set, str, plm, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_EQUAL(q->codes[0], c0);
+    if (e->n_writes)
+        CU_ASSERT_EQUAL(e->writes[0].value, c0);
+}
+
+static void
+plm_bad(const char *str, guint plm, const char *needle)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsEncoding) e = pms_encode_plm(set, str, plm, &err);
+    CU_ASSERT_PTR_NULL(e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_INVAL));
+    if (!strstr(err->message, needle))
+        fprintf(stderr, "# %s plm 0x%x: '%s' lacks '%s'\n", str, plm, err->message, needle);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, needle));
+    CU_ASSERT_PTR_NULL(pms_encode_plm(set, str, plm, NULL));
+}
+
+/* dfl_plm as libpfm4 4.13 maps it on the core PMUs (probed): PLM0 -> OS
+ * (k, bit 17), PLM3 -> USR (u, bit 16), PLM1/PLM2 -> nothing; a string
+ * naming u or k ignores it.  Every path: plain, modifiers, general. */
+static void
+test_plm(void)
+{
+    plm_ok("enct::INST_RETIRED", PMS_PLM0 | PMS_PLM3, 0x5300c0, "enct::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0");
+    plm_ok("enct::INST_RETIRED", PMS_PLM3, 0x5100c0, "enct::INST_RETIRED:ANY_P:k=0:u=1:e=0:i=0:c=0:t=0");
+    plm_ok("enct::INST_RETIRED:ANY_P", PMS_PLM0, 0x5200c0, "enct::INST_RETIRED:ANY_P:k=1:u=0:e=0:i=0:c=0:t=0");
+    plm_ok("enct::INST_RETIRED", PMS_PLM1, 0x5000c0, "enct::INST_RETIRED:ANY_P:k=0:u=0:e=0:i=0:c=0:t=0");
+    plm_ok("enct::INST_RETIRED", PMS_PLM2, 0x5000c0, "enct::INST_RETIRED:ANY_P:k=0:u=0:e=0:i=0:c=0:t=0");
+    plm_ok("enct::INST_RETIRED", 0, 0x5000c0, "enct::INST_RETIRED:ANY_P:k=0:u=0:e=0:i=0:c=0:t=0");
+    plm_ok("enct::INST_RETIRED", PMS_PLM1 | PMS_PLM3, 0x5100c0, "enct::INST_RETIRED:ANY_P:k=0:u=1:e=0:i=0:c=0:t=0");
+    plm_ok("enct::INST_RETIRED:c=12:i", PMS_PLM3, 0x0cd100c0, "enct::INST_RETIRED:ANY_P:k=0:u=1:e=0:i=1:c=12:t=0");
+    plm_ok("enct::INST_RETIRED:k", PMS_PLM3, 0x5200c0, "enct::INST_RETIRED:ANY_P:k=1:u=0:e=0:i=0:c=0:t=0");
+    plm_ok("enct::INST_RETIRED:u=0", PMS_PLM0, 0x5000c0, "enct::INST_RETIRED:ANY_P:k=0:u=0:e=0:i=0:c=0:t=0");
+    plm_ok("enct::OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM", PMS_PLM3, 0x5101b7,
+           "enct::OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM:k=0:u=1:e=0:i=0:c=0:t=0");
+    /* the default keeps the prepared results */
+    plm_ok("enct::INST_RETIRED:c=2", PMS_PLM0 | PMS_PLM3, 0x025300c0, "enct::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=2:t=0");
+    plm_bad("enct::INST_RETIRED", 0x10, "beyond PLM0..PLM3");
+    /* uncore: no privilege filter; only PLM0|PLM3 */
+    plm_ok("nhm_unc::UNC_LLC_MISS", PMS_PLM0 | PMS_PLM3, 0x500309, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0");
+    plm_bad("nhm_unc::UNC_LLC_MISS", PMS_PLM3, "need PLM0|PLM3");
+    plm_bad("nhm_unc::UNC_LLC_MISS", PMS_PLM0, "all privilege levels");
+    plm_bad("wsm_unc::UNC_CLK_UNHALTED", PMS_PLM0 | PMS_PLM1 | PMS_PLM2 | PMS_PLM3, "need PLM0|PLM3");
+    plm_bad("wsm_unc::UNC_CLK_UNHALTED", 0, "need PLM0|PLM3");
+}
+
 static void
 test_no_rules(void)
 {
@@ -735,6 +882,8 @@ main(int argc, char **argv)
     CU_add_test(s, "hostile input", test_hostile);
     CU_add_test(s, "decode", test_decode);
     CU_add_test(s, "no rules for the architecture", test_no_rules);
+    CU_add_test(s, "uncore rules", test_uncore);
+    CU_add_test(s, "default privilege mask", test_plm);
     CU_add_test(s, "string at a page's end", test_page_end);
     CU_add_test(s, "prepared plain results", test_prepared_plain);
     CU_add_test(s, "modifiers on prepared results", test_modifier_patch);

@@ -406,6 +406,90 @@ static void test_decode_and_perf(void)
     run_clear(&r);
 }
 
+/* ---- the uncore PMUs and --plm ---------------------------------------- */
+
+static void test_uncore_and_plm(void)
+{
+    /* UNC_LLC_MISS.ANY is 09H/03H (SDM Table 19-18) with EN (22) and INT (20) */
+    Run r = run_cli(NULL, 0, "decode", "nhm_unc", "0x500309", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *dec = out_text(&r);
+    CU_ASSERT_STRING_EQUAL(dec, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0\n");
+    run_clear(&r);
+    r = run_cli(NULL, 0, "list", "nhm_unc", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *list = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(list, "UNC_QMC_WRITES"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(list, "PARTIAL_ANY"));
+    run_clear(&r);
+    r = run_cli(NULL, 0, "explain", "nhm_unc::UNC_LLC_MISS:ANY", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *ex = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "all privilege levels"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "MSR_UNCORE_PERFEVTSEL0 (0x3c0) = 0x500309"));
+    run_clear(&r);
+    r = run_cli(NULL, 0, "explain", "wsm_unc::UNC_CLK_UNHALTED", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *clk = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(clk, "uncore clock"));
+    run_clear(&r);
+
+    /* --plm: PLM3 alone is user level only: USR (16) without OS (17) */
+    r = run_cli(NULL, 0, "encode", "--plm=3", "glm::INST_RETIRED:ANY_P", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *u = out_text(&r);
+    CU_ASSERT_TRUE(g_str_has_prefix(u, "glm::INST_RETIRED:ANY_P:k=0:u=1:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(u, "0x5100c0"));
+    run_clear(&r);
+    const char *in = "glm::INST_RETIRED:ANY_P\nnhm_unc::UNC_LLC_MISS\n";
+    r = run_cli(in, strlen(in), "encode", "--batch", "--plm=0", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autoptr(GPtrArray) lines = out_lines(&r);
+    CU_ASSERT_EQUAL_FATAL(lines->len, 2);
+    CU_ASSERT_TRUE(g_str_has_prefix(lines->pdata[0], "glm::INST_RETIRED:ANY_P\tPFM_SUCCESS\t1\t0x5200c0\t"));
+    CU_ASSERT_STRING_EQUAL(lines->pdata[1], "nhm_unc::UNC_LLC_MISS\tPFM_ERR_INVAL\t0\t\t");
+    run_clear(&r);
+    r = run_cli(NULL, 0, "encode", "--plm=0,3", "nhm_unc::UNC_LLC_MISS", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    run_clear(&r);
+    r = run_cli(NULL, 0, "encode", "--plm=3", "nhm_unc::UNC_LLC_MISS", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "PLM0|PLM3"));
+    run_clear(&r);
+    const char *const bad[][4] = {
+        { "encode", "--plm=4", "glm::INST_RETIRED", NULL },
+        { "encode", "--plm=", "glm::INST_RETIRED", NULL },
+        { "encode", "--plm=0,,3", "glm::INST_RETIRED", NULL },
+        { "encode", "--plm=user", "glm::INST_RETIRED", NULL },
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+        r = run_cli(NULL, 0, bad[i][0], bad[i][1], bad[i][2], bad[i][3], NULL);
+        CU_ASSERT_EQUAL(r.status, 2);
+        CU_ASSERT_EQUAL(count_lines(r.err), 1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--plm"));
+        run_clear(&r);
+    }
+    /* every --help ends with examples */
+    const char *const helps[][3] = {
+        { "encode", "--help" }, { "decode", "--help" }, { "list", "--help" }, { "lint", "--help" },
+        { "conform", "--help" }, { "diff", "--help" }, { "explain", "--help" }, { "bench", "encode", "--help" },
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(helps); i++) {
+        r = run_cli(NULL, 0, helps[i][0], helps[i][1], helps[i][2], NULL);
+        CU_ASSERT_EQUAL(r.status, 0);
+        g_autofree char *h = out_text(&r);
+        if (!strstr(h, "Examples:\n  pmusim "))
+            fprintf(stderr, "# %s %s: no examples\n", helps[i][0], helps[i][1]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(h, "Examples:\n  pmusim "));
+        run_clear(&r);
+    }
+    r = run_cli("x\n", 2, "encode", "--batch", "--backend", "cmd:/bin/cat", "--plm=3", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "builtin backend only"));
+    run_clear(&r);
+}
+
 /* ---- CLI usage ------------------------------------------------------ */
 
 static void test_usage_errors(void)
@@ -466,6 +550,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "diff: self agreement, misbehaving backend", test_diff_self);
     CU_add_test(cli, "decode, human and perf output", test_decode_and_perf);
+    CU_add_test(cli, "uncore PMUs: decode, list, explain; --plm", test_uncore_and_plm);
     /* A skipped test still shows in the TAP stream, marked SKIP. */
     void *pfm = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
     if (pfm) {

@@ -15,7 +15,7 @@
 
 static const char *tiny_path;
 static const char *models_dir;
-static const char *const builtin_names[] = {"glm", "nhm", "nhm_ex", "wsm", "wsm_dp"};
+static const char *const builtin_names[] = {"glm", "nhm", "nhm_ex", "nhm_unc", "wsm", "wsm_dp", "wsm_unc"};
 
 /* ---- deep equality ---- */
 
@@ -125,6 +125,7 @@ eq_event(const PmsModel *b, const PmsEvent *x, const PmsEvent *y)
     EQ_STR(w, x, y, desc);
     EQ_NUM(w, x, y, source_line);
     EQ_STR(w, x, y, equiv);
+    EQ_NUM(w, x, y, modifiers);
     EQ_NUM(w, x, y, n_groups);
     EQ_NUM(w, x, y, n_umasks);
     for (guint j = 0; j < MIN(x->n_groups, y->n_groups); j++) {

@@ -435,13 +435,98 @@ test_event_errors(void)
 
 /* ---- model set ---- */
 
+/* The per-event modifier list and the group_excl flag (the uncore models). */
+static void
+test_event_modifiers_key(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = load_text(
+        HDR "[layout l]\nedge = 18\ncmask = 31:24\n[register S]\naddress = 1\nkind = evtsel\nlayout = l\n"
+        "[modifier e]\ntype = bool\nregister = evtsel\nfield = edge\n"
+        "[modifier c]\ntype = int\nrange = 0:255\nregister = evtsel\nfield = cmask\n"
+        "[event ALL]\ncode = 1\n[event NONE]\ncode = 2\nmodifiers = none\n"
+        "[event SOME]\ncode = 3\nmodifiers = C\n"
+        "[event G]\ncode = 4\nflags = group_excl\ngroup.a = required\ngroup.b = required\n"
+        "umask.X = 0x1 group=a default\numask.Y = 0x2 group=b default\n",
+        &err);
+    if (!m)
+        fprintf(stderr, "# %s\n", err->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(pms_model_event(m, "ALL")->modifiers, G_MAXUINT32);
+    CU_ASSERT_EQUAL(pms_model_event(m, "NONE")->modifiers, 0);
+    CU_ASSERT_EQUAL(pms_model_event(m, "SOME")->modifiers, 1u << 1);
+    CU_ASSERT_EQUAL(pms_model_event(m, "G")->flags, PMS_EVENT_GROUP_EXCL);
+    g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+    CU_ASSERT_TRUE(pms_model_lint(m, problems));
+
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nmodifiers = u\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:",
+                 "key 'modifiers'", "no modifier 'u'");
+    EXPECT_ERROR(HDR "[modifier e]\ntype = bool\nregister = evtsel\nfield = edge\n[event E]\ncode = 1\nmodifiers = none e\n", PMS_MODEL_ERROR_KEY,
+                 "key 'modifiers'", "'none' alone");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nmodifiers = \n", PMS_MODEL_ERROR_KEY, "key 'modifiers'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nflags = grp_excl\n", PMS_MODEL_ERROR_KEY, "group_excl");
+}
+
+/* The uncore models: registers by the names the simulator device reads. */
+static void
+test_builtin_uncore(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    const char *names[] = {"nhm_unc", "wsm_unc"};
+    const guint n_events[] = {42, 52};
+    for (guint i = 0; i < 2; i++) {
+        const PmsModel *m = pms_model_set_get(set, names[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        CU_ASSERT_EQUAL(m->arch, PMS_ARCH_X86_UNCORE);
+        CU_ASSERT_EQUAL(m->n_events, n_events[i]);
+        CU_ASSERT_EQUAL(m->n_gp, 8);
+        CU_ASSERT_EQUAL(m->n_fixed, 1);
+        CU_ASSERT_FALSE(m->smt);
+        CU_ASSERT_PTR_NULL(pms_model_modifier(m, "u"));
+        CU_ASSERT_PTR_NULL(pms_model_modifier(m, "k"));
+        CU_ASSERT_STRING_EQUAL(m->mods[3].name, "o");
+        const PmsRegister *r = pms_model_reg_by_name(m, "MSR_UNCORE_PERFEVTSEL7");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_EQUAL(r->address, 0x3c7);
+        CU_ASSERT_EQUAL(r->kind, PMS_REG_EVTSEL);
+        CU_ASSERT_EQUAL(r->index, 7);
+        CU_ASSERT_EQUAL(r->writable, 0xffd6ffff);
+        CU_ASSERT_EQUAL(pms_layout_field(r->layout, "occ_ctr_rst")->shift, 17);
+        r = pms_model_reg_by_addr(m, 0x391);
+        CU_ASSERT_STRING_EQUAL(r->name, "MSR_UNCORE_PERF_GLOBAL_CTRL");
+        CU_ASSERT_EQUAL(r->writable, G_GUINT64_CONSTANT(0x800f0001000000ff));
+        CU_ASSERT_EQUAL(pms_layout_field(r->layout, "pmi_core")->shift, 48);
+        CU_ASSERT_EQUAL(pms_model_reg_by_addr(m, 0x393)->writable, G_GUINT64_CONSTANT(0xa0000001000000ff));
+        CU_ASSERT_STRING_EQUAL(pms_model_reg_by_addr(m, 0x393)->layout->name, "unc_global_status");
+        CU_ASSERT_TRUE(pms_model_reg_by_addr(m, 0x392)->readonly);
+        CU_ASSERT_EQUAL(pms_model_reg_by_kind(m, PMS_REG_FIXED_CTR, 0)->address, 0x394);
+        CU_ASSERT_EQUAL(pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0)->writable, 0x5);
+        CU_ASSERT_EQUAL(pms_model_reg_by_kind(m, PMS_REG_MATCH, 0)->writable, G_GUINT64_CONSTANT(0xe000fffffffffff8));
+        CU_ASSERT_EQUAL(pms_model_reg_by_kind(m, PMS_REG_PMC, 3)->address, 0x3b3);
+        const PmsEvent *clk = pms_model_event(m, "UNC_CLK_UNHALTED");
+        CU_ASSERT_EQUAL(clk->code, 0xff);
+        CU_ASSERT_EQUAL(clk->counters, 0);
+        CU_ASSERT_EQUAL(clk->fixed, 1);
+        CU_ASSERT_EQUAL(clk->modifiers, 0);
+        CU_ASSERT_EQUAL(pms_model_event(m, "UNC_QHL_CYCLES_NOT_EMPTY")->modifiers, 0);
+        CU_ASSERT_EQUAL(pms_model_event(m, "UNC_LLC_MISS")->counters, 0xff);
+        const PmsEvent *w = pms_model_event(m, "UNC_QMC_WRITES");
+        CU_ASSERT_TRUE(w->flags & PMS_EVENT_GROUP_EXCL);
+        CU_ASSERT_EQUAL(w->n_groups, 2);
+        CU_ASSERT_TRUE(pms_event_umask(w, "FULL_ANY")->flags & PMS_UMASK_EXCL);
+        CU_ASSERT_EQUAL(pms_event_default_umask(w)->value, 0x07);
+    }
+}
+
 static void
 test_builtin_set(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-    const char *names[] = {"glm", "nhm", "nhm_ex", "wsm", "wsm_dp"};
+    const char *names[] = {"glm", "nhm", "nhm_ex", "nhm_unc", "wsm", "wsm_dp", "wsm_unc"};
     CU_ASSERT_EQUAL(pms_model_set_count(set), G_N_ELEMENTS(names));
     for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
         const PmsModel *m = pms_model_set_nth(set, i);
@@ -604,6 +689,8 @@ test_lint_problems(void)
     EXPECT_LINT(HDR "[event E]\ncode = 1\nfixed = 0x2\n", "beyond the 1 fixed");
     EXPECT_LINT(HDR "[event E]\ncode = 1\ncounters = 0\n", "no counter");
     EXPECT_LINT(HDR "[event E]\ncode = 0x100\n", "wider than 8 bits");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\nflags = group_excl\numask.A = 0x1 default\n", "snippet.pmu:6:",
+                "group_excl on an event with fewer than two");
     EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 0x100 default\n", "snippet.pmu:8:", "A value 0x100");
     EXPECT_LINT(HDR "[event E]\ncode = 1\nextra = NOPE\n", "extra register NOPE");
     EXPECT_LINT(HDR "[event E]\ncode = 1\nflags = offcore\n", "offcore event without");
@@ -665,6 +752,8 @@ main(int argc, char **argv)
     CU_add_test(s, "events", test_event_errors);
     s = CU_add_suite("model set", NULL, NULL);
     CU_add_test(s, "built-in models", test_builtin_set);
+    CU_add_test(s, "built-in uncore models", test_builtin_uncore);
+    CU_add_test(s, "per-event modifiers and group_excl", test_event_modifiers_key);
     CU_add_test(s, "--model FILE", test_set_add_file);
     s = CU_add_suite("lint", NULL, NULL);
     CU_add_test(s, "built-in models are clean", test_lint_builtin_clean);

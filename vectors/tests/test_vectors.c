@@ -297,11 +297,29 @@ static void test_builtin_parses(void)
         g_printerr("# %s\n", err->message);
     CU_ASSERT_TRUE_FATAL(ok);
     CU_ASSERT_TRUE(pms_vector_set_count(set) > 0);
+    guint unc[2] = { 0, 0 }, unc_sdm = 0;
     for (guint i = 0; i < pms_vector_set_count(set); i++) {
         const PmsVector *v = pms_vector_set_nth(set, i);
         CU_ASSERT_TRUE(g_str_has_prefix(v->file, "vectors/"));
         CU_ASSERT_TRUE(v->source[0] != '\0');
+        gboolean n = strcmp(v->pmu, "nhm_unc") == 0, w = strcmp(v->pmu, "wsm_unc") == 0;
+        if (!n && !w)
+            continue;
+        CU_ASSERT_EQUAL(v->kind, PMS_VECTOR_ENCODE);
+        unc[w]++;
+        /* every successful uncore vector rests on the SDM (a table, or the
+         * derivation of the fixed counter's pseudo event) */
+        if (strcmp(v->ret, "PFM_SUCCESS") == 0) {
+            CU_ASSERT_TRUE(g_str_has_prefix(v->source, "sdm:Table 19-") || g_str_has_prefix(v->source, "derived:"));
+            CU_ASSERT_EQUAL(v->n_codes, 1);
+            CU_ASSERT_EQUAL(v->codes[0] & 0x500000, 0x500000);   /* EN | INT */
+            unc_sdm++;
+        }
     }
+    /* the uncore sets: every event, unit mask, modifier and invalid string */
+    CU_ASSERT_TRUE(unc[0] >= 300);
+    CU_ASSERT_TRUE(unc[1] >= 300);
+    CU_ASSERT_TRUE(unc_sdm >= 400);
 }
 
 int main(void)

@@ -1,0 +1,184 @@
+/* pmusim encoder — rules for the Nehalem/Westmere uncore PMU (nhm_unc, wsm_unc).
+ *
+ * MSR_UNCORE_PERFEVTSELx (SDM Vol. 3B 18.8.2.2, Fig. 18-28) has no USR/OS
+ * bits: the uncore is shared by the cores of the socket and counts at every
+ * privilege level.  What the encoder produces, as libpfm4 4.13 does:
+ *   codes[0] = event | umask << 8 | e (18) | i (23) | c (31:24) | o (17)
+ *              | EN (22) | INT (20)
+ * and the fixed-counter event UNC_CLK_UNHALTED as its pseudo code 0xff with
+ * EN and INT.  The modifiers are e, i, c, o; events whose libpfm4 modifier
+ * mask is empty take none (the model's `modifiers = none`).
+ *
+ * Checks, in libpfm4's order where it fixes the class: unit-mask
+ * combinations (NCOMBO and the one-group rule of UNC_QMC_WRITES,
+ * PFM_ERR_FEATCOMB), modifier ranges (libpfm4's uncore code answers
+ * PFM_ERR_INVAL for c > 255, not the core PMUs' PFM_ERR_ATTR_VAL), a
+ * missing unit mask (PFM_ERR_UMASK), and the default privilege mask: it must be
+ * PLM0|PLM3 (libpfm_nehalem(3); PFM_ERR_INVAL).  No prepared shortcut serves
+ * these PMUs (encode.c prepares x86 core events only). */
+#include <string.h>
+#include "enc_internal.h"
+
+#define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
+
+static guint
+first_col(const PmsResolved *r, guint64 set)
+{
+    guint col = 0;
+    for (; set; set &= set - 1) {
+        guint i = pms_lsb(set);
+        if (!col || r->umask_col[i] < col)
+            col = r->umask_col[i];
+    }
+    return col;
+}
+
+static const char *
+group_label(const PmsEvent *ev, guint g)
+{
+    return g < ev->n_groups && ev->groups[g].name && *ev->groups[g].name ? ev->groups[g].name : "unnamed";
+}
+
+static void
+list_group(GString *s, const PmsEvent *ev, guint64 mask)
+{
+    guint n = 0;
+    for (guint i = 0; i < ev->n_umasks; i++) {
+        if (!(mask & BIT(i)))
+            continue;
+        if (n == 8) {
+            g_string_append(s, ", ...");
+            break;
+        }
+        g_string_append_printf(s, "%s%s", n++ ? ", " : "", ev->umasks[i].name);
+    }
+}
+
+gboolean
+pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
+{
+    const PmsPrepared *p = r->prep;
+    const PmsPrepEvent *pe = r->pe;
+    const PmsEvent *ev = r->event;
+    const guint evcol = r->tok->ev_off + 1;
+
+    if (pe->unsupported) {
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, evcol, "event %s has more unit masks or groups than the encoder handles",
+                     ev->name);
+        return FALSE;
+    }
+    if (r->plm != PMS_PLM_DEFAULT) {
+        pms_enc_fail(error, PMS_ERR_INVAL, 0,
+                     "privilege mask 0x%x refused for uncore PMU %s: uncore events count at all privilege levels "
+                     "(no privilege filter) and need PLM0|PLM3 (0x9)", r->plm, r->model->name);
+        return FALSE;
+    }
+
+    /* 1. combinations: NCOMBO unit masks; a unit mask named three times is
+     * kept twice by libpfm4 4.13 (rules_x86_core.c), a combination with itself */
+    guint64 u = r->user_umasks;
+    guint8 twice[PMS_ENC_MAX_UMASKS];
+    const guint8 *twice_p = NULL;
+    if (r->thrice) {
+        for (guint64 v = u; v; v &= v - 1)
+            twice[pms_lsb(v)] = (r->thrice & BIT(pms_lsb(v))) != 0;
+        twice_p = twice;
+    }
+    if (((u & (u - 1)) || twice_p) && !pms_x86_check_exclusive(r, pe, twice_p, error))
+        return FALSE;
+
+    /* the groups in use; GRP_EXCL events take unit masks of one group only */
+    guint32 used = 0;
+    for (guint g = 0; g < pe->n_groups; g++)
+        if (u & pe->group_mask[g])
+            used |= 1u << g;
+    guint32 active = (1u << pe->n_groups) - 1;   /* groups that get defaults and must be satisfied */
+    if (ev->flags & PMS_EVENT_GROUP_EXCL) {
+        if (used & (used - 1)) {
+            guint g1 = pms_lsb(used), g2 = pms_lsb(used & (used - 1));
+            guint64 a = u & pe->group_mask[g1], b = u & pe->group_mask[g2];
+            /* the later of the two groups' first mentions is the offending one */
+            guint ca = first_col(r, a), cb = first_col(r, b);
+            guint64 bad = ca > cb ? a : b, ok = ca > cb ? b : a;
+            guint bi = pms_lsb(bad), oi = pms_lsb(ok);
+            for (guint64 v = bad; v; v &= v - 1)
+                if (r->umask_col[pms_lsb(v)] == MAX(ca, cb))
+                    bi = pms_lsb(v);
+            for (guint64 v = ok; v; v &= v - 1)
+                if (r->umask_col[pms_lsb(v)] == MIN(ca, cb))
+                    oi = pms_lsb(v);
+            pms_enc_fail(error, PMS_ERR_FEATCOMB, MAX(ca, cb),
+                         "unit mask %s (group %s) cannot be combined with %s (group %s): event %s takes unit masks "
+                         "of one group only", ev->umasks[bi].name, group_label(ev, ev->umasks[bi].group),
+                         ev->umasks[oi].name, group_label(ev, ev->umasks[oi].group), ev->name);
+            return FALSE;
+        }
+        active = used ? used : 1u;
+    }
+
+    /* 2. modifier ranges: libpfm4 4.13's uncore encoder answers PFM_ERR_INVAL,
+     * before it looks for a missing unit mask (UNC_DRAM_OPEN:c=256 is INVAL) */
+    pms_zero_mod_vals(out->mod_val);
+    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        const PmsModifier *mod = p->mods[j].mod;
+        if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
+            pms_enc_fail(error, PMS_ERR_INVAL, r->mod_vcol[j],
+                         "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
+                         r->mod_val[j], mod->name, mod->min, mod->max);
+            return FALSE;
+        }
+        out->mod_val[j] = r->mod_val[j];
+    }
+
+    /* 3. defaults, then required groups */
+    guint64 sel = u;
+    for (guint32 gs = active; gs; gs &= gs - 1) {
+        guint g = pms_lsb(gs);
+        if (!(sel & pe->group_mask[g]))
+            sel |= pe->group_mask[g] & pe->default_mask;
+    }
+    for (guint32 gs = active & pe->required_groups; gs; gs &= gs - 1) {
+        guint g = pms_lsb(gs);
+        if (sel & pe->group_mask[g])
+            continue;
+        if (!error)
+            return FALSE;
+        g_autoptr(GString) s = g_string_new(NULL);
+        list_group(s, ev, pe->group_mask[g]);
+        pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a unit mask (one of %s)", ev->name, s->str);
+        return FALSE;
+    }
+
+    /* 4. the event select */
+    guint64 umask = ev->base_umask;
+    guint32 code = ev->code;
+    for (guint64 v = sel; v; v &= v - 1) {
+        const PmsUmask *um = &ev->umasks[pms_lsb(v)];
+        umask |= um->value;
+        if (um->code >= 0)
+            code = (guint32)um->code;
+    }
+    guint64 evtsel = (code & p->event_fmask) << p->event.shift;
+    evtsel |= (umask & p->umask_fmask) << p->umask.shift;
+    evtsel = (evtsel & ~p->en_int_clear) | p->en_int;
+    for (guint32 ms = p->evtsel_mods & pe->allowed_mods; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        guint64 fm = p->evtsel_mod_mask[j];
+        guint sh = p->mods[j].field->shift;
+        evtsel = (evtsel & ~(fm << sh)) | ((out->mod_val[j] & fm) << sh);
+    }
+
+    out->selected = sel;
+    out->printed = sel;
+    out->mod_print = pe->allowed_mods;
+    out->mod_default = r->mod_set == 0;
+    out->mod_big = 0;
+    for (guint32 ms = r->mod_set & pe->allowed_mods; ms; ms &= ms - 1)
+        if (out->mod_val[pms_lsb(ms)] >= 10)
+            out->mod_big |= 1u << pms_lsb(ms);
+    out->n_codes = 1;
+    out->codes[0] = evtsel;
+    /* codes only: the program step (sim/program_x86_uncore.c) places them */
+    return TRUE;
+}
