@@ -184,6 +184,11 @@ int pms_cmd_sim(int argc, char **argv)
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("",
         "Count one event in the simulator and print its counter's per-cycle trace.", entries, &o.model_files);
+    pms_cli_examples(ctx,
+        "  pmusim sim --pmu wsm -e 'INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n"
+        "  pmusim sim --pmu nhm_unc -e 'UNC_LLC_MISS:ANY:c=2:i' --occurrences 3,0,1,2\n"
+        "  pmusim sim --pmu nhm_unc -e UNC_CLK_UNHALTED --occurrences 1,1,1 --preload 0xfffffffffffe\n"
+        "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-freeze.stim --format vcd -o t.vcd\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc > 1) {

@@ -1,8 +1,17 @@
 #!/usr/bin/env python3
 """Count test cases over meson's JUnit files (TAP subtests appear as test cases)
-and print the final 'N passed, N failed' line."""
+and print the final 'N passed, N failed' line.
+
+A test program that dies half-way (a sanitizer abort) leaves only the
+subtests it finished in the JUnit file, all passed: so meson's testlog.json
+beside each JUnit file is read too, and every test whose own result is a
+failure counts as one more failed case."""
+import json
+import os
 import sys
 import xml.etree.ElementTree as ET
+
+BAD = {"FAIL", "ERROR", "TIMEOUT", "UNEXPECTEDPASS"}
 
 passed = failed = 0
 for path in sys.argv[1:]:
@@ -20,4 +29,15 @@ for path in sys.argv[1:]:
             print(f"skipped: {case.get('classname')} {case.get('name')}", file=sys.stderr)
         else:
             passed += 1
+    log = os.path.join(os.path.dirname(path), "testlog.json")
+    try:
+        with open(log, encoding="utf-8") as f:
+            for line in f:
+                t = json.loads(line)
+                if t.get("result") in BAD:
+                    print(f"failed: {t.get('name')} ({t.get('result')})", file=sys.stderr)
+                    failed += 1
+    except (OSError, ValueError) as e:
+        print(f"{log}: cannot read test results: {e}", file=sys.stderr)
+        failed += 1
 print(f"{passed} passed, {failed} failed")
