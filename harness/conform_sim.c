@@ -237,6 +237,11 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, const Cod
         return "PC (pin control) only drives the PMi pin, never a count (SDM 18-4; semantics.md §8)";
     if (code == 0 && field_bit(es, "inv", bit) && field_value(es, "cmask", c->codes[0]) == 0)
         return "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)";
+    if (code == 0 && field_bit(es, "cmask", bit) && field_value(es, "edge", c->codes[0]) &&
+        !field_value(es, "inv", c->codes[0]) && field_value(es, "cmask", c->codes[0]) <= 1 &&
+        field_value(es, "cmask", c->codes[0] ^ ((guint64)1 << bit)) <= 1)
+        return "E with CMASK 0 takes the condition N > 0, the same as CMASK 1 (semantics.md A2), so flipping "
+               "CMASK between 0 and 1 under E without INV changes nothing";
     if (code == 0 && field_bit(es, "any", bit) && !m->smt)
         return "AnyThread has no effect on a PMU without SMT (semantics.md §3)";
     if (code == 1 && (ev->flags & PMS_EVENT_OFFCORE) && m->offcore_style && strcmp(m->offcore_style, "glm") == 0) {
