@@ -11,7 +11,10 @@ those rules, never by the project's simulator; every vector's `src` spells
 the derivation out.  The stimulus is chosen so that every bit of the event
 select (event, umask, usr, os, edge, int, any on SMT parts, en, inv where a
 counter mask is set, cmask) and of the extra register changes the expected
-outcome; `pmusim conform --mutants` measures that.
+outcome; `pmusim conform --mutants` measures that.  The Nehalem/Westmere
+uncore (arch x86_uncore: nhm_unc, wsm_unc) follows docs/semantics.md §9: no
+privilege filter, one thread, the PMI routed by the stimulus (EN_PMI_CORE0),
+OVF_PMI and CHG in its own GLOBAL_STATUS, the fixed counter counting cycles.
 
 Usage: scripts/gen-sim-vectors.py [--models DIR] [--out DIR]
 Also refreshes vectors/vectors.gresource.xml's list of .sim/.stim files.
