@@ -222,14 +222,26 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, const Cod
     if (code == 0 && ev->counters == 0 && ev->fixed) {
         if (!field_bit(es, "usr", bit) && !field_bit(es, "os", bit) && !field_bit(es, "int", bit) &&
             !field_bit(es, "en", bit) && !(m->smt && field_bit(es, "any", bit)))
-            return "fixed-only event: FIXED_CTR_CTRL takes only usr/os/int/en(/any) of codes[0]; "
-                   "no register holds the other bits (SDM 18-7, harness/sim_setup.h)";
+            return m->arch == PMS_ARCH_X86_UNCORE
+                       ? "fixed-only event: MSR_UNCORE_FIXED_CTR_CTRL takes only en/int of codes[0] (its EN and PMI); "
+                         "no register holds the other bits (SDM Fig 18-29; semantics.md §9 'Program step')"
+                       : "fixed-only event: FIXED_CTR_CTRL takes only usr/os/int/en(/any) of codes[0]; "
+                         "no register holds the other bits (SDM 18-7, harness/sim_setup.h)";
         return NULL;
     }
+    if (code == 0 && field_bit(es, "occ_ctr_rst", bit))
+        return "OCC_CTR_RST (o) is a command that reads 0; the queue-occupancy accumulators it resets are not "
+               "modelled (the stimulus gives an occupancy event's per-cycle value), so no count can show it "
+               "(SDM Fig 18-28; semantics.md §9)";
     if (code == 0 && field_bit(es, "pc", bit))
         return "PC (pin control) only drives the PMi pin, never a count (SDM 18-4; semantics.md §8)";
     if (code == 0 && field_bit(es, "inv", bit) && field_value(es, "cmask", c->codes[0]) == 0)
         return "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)";
+    if (code == 0 && field_bit(es, "cmask", bit) && field_value(es, "edge", c->codes[0]) &&
+        !field_value(es, "inv", c->codes[0]) && field_value(es, "cmask", c->codes[0]) <= 1 &&
+        field_value(es, "cmask", c->codes[0] ^ ((guint64)1 << bit)) <= 1)
+        return "E with CMASK 0 takes the condition N > 0, the same as CMASK 1 (semantics.md A2), so flipping "
+               "CMASK between 0 and 1 under E without INV changes nothing";
     if (code == 0 && field_bit(es, "any", bit) && !m->smt)
         return "AnyThread has no effect on a PMU without SMT (semantics.md §3)";
     if (code == 1 && (ev->flags & PMS_EVENT_OFFCORE) && m->offcore_style && strcmp(m->offcore_style, "glm") == 0) {
