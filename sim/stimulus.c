@@ -455,16 +455,18 @@ static gboolean parse_line(Parser *p, char *text)
         gboolean w = cmd[0] == 'w';
         guint32 addr = 0;
         guint64 v = 0;
-        if (n < 2 || n > 3 || (w && n != 3))
-            return fail(p, w ? "write: expected REGISTER VALUE" : "read: expected REGISTER [EXPECTED]");
+        /* "write REG VALUE gp": the write must take #GP */
+        gboolean gp = w && n == 4 && strcmp(tok[3], "gp") == 0;
+        if (n < 2 || n > (w ? 4 : 3) || (w && n < 3) || (w && n == 4 && !gp))
+            return fail(p, w ? "write: expected REGISTER VALUE [gp]" : "read: expected REGISTER [EXPECTED]");
         if (!parse_reg(p, tok[1], &addr))
             return FALSE;
-        if (n == 3 && !parse_value(tok[2], &v))
+        if (n >= 3 && !parse_value(tok[2], &v))
             return fail(p, "%s: value '%s': expected a 64-bit number (decimal, 0x hex, -N, 2^K[+-N])", cmd, tok[2]);
         Rec *r = append(p->st, w ? PMS_STIM_WRITE : PMS_STIM_READ, p->line);
         r->address = addr;
         r->value = v;
-        r->check = !w && n == 3;
+        r->check = w ? gp : n == 3;
         return TRUE;
     }
     if (strcmp(cmd, "expect-pmi") == 0) {
@@ -553,6 +555,19 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
             break;
         case PMS_STIM_WRITE:
             ok = pms_sim_write(sim, r->address, r->value, &e);
+            if (r->check) {
+                /* an expected #GP: the write must fail, and only with #GP */
+                if (ok) {
+                    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH,
+                                "%s:%u: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x) succeeded, expected #GP",
+                                st->source, r->line, r->value, reg_name(st->model, r->address), r->address);
+                    return FALSE;
+                }
+                if (g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_GP)) {
+                    g_clear_error(&e);
+                    ok = TRUE;
+                }
+            }
             break;
         case PMS_STIM_READ:
             ok = pms_sim_read(sim, r->address, &got, &e);
