@@ -120,6 +120,7 @@ class Model:
         self.version = int(pmu.get("version", "0"))
         self.arch = pmu.get("arch", "x86_core")
         self.n_gp = int(pmu["gp_counters"])
+        self.instance = int(pmu.get("instance", "0"))
         self.offcore_style = pmu.get("offcore_style")
         self.options = dict(cp["options"]) if cp.has_section("options") else {}
         self.layouts = {}
@@ -632,6 +633,89 @@ def unc_fixed_vector(m, ev):
                            own_tokens, extra_tokens, ntext, own + " (pseudo code: the fixed counter has no event select)")
 
 
+# ---- the Xeon 7500 uncore (arch nhmex_cbox, semantics.md §10) --------------
+#
+# One model per C-Box name, each describing the whole uncore.  A counter of
+# the PMU's own box counts when its EVT_SEL.en, the box's GLOBAL_CTL.ctr_en[k]
+# and the U-Box's en_all are set (the program step sets all three); no
+# privilege filter, one thread; threshold then invert (documented: n < t)
+# then edge.  An overflow sets the box's ov[k], the S-Box summary bit of its
+# pair and the U-Box's ov_s<sbox>; a PMI needs pmi_en and reaches a core when
+# pmi_core_sel is set, which no event does: the stimulus writes it, so that
+# a wrong pmi_en shows as a PMI.
+
+def nx_reg(m, kind, unit, instance, index=0):
+    for name, sec in m.regs.items():
+        if (sec.get("kind") == kind and sec.get("unit") == unit and int(sec.get("instance", "0")) == instance
+                and int(sec.get("index", "0")) == index):
+            return name
+    raise SystemExit("%s: no register of kind %s in %s%d" % (m.name, kind, unit, instance))
+
+
+def nx_field(m, reg, field, index=None):
+    lo, w = m.layouts[m.regs[reg]["layout"]][field]
+    return (1 << (lo + index)) if index is not None else ((1 << w) - 1) << lo
+
+
+def nx_plain_vector(m, ev):
+    own_box = m.instance
+    umasks = pick_umasks(ev)
+    code, umask = ev.code, ev.base_umask
+    for u in umasks:
+        umask |= u.value
+    counter = lowest_counter(m, ev, umasks)
+    cfg = base_cfg()
+    cfg["int"] = 0                      # pmi=0 unless the string says so
+    estr = "%s::%s" % (m.name, ev.name) + "".join(":" + u.name for u in umasks)
+    own = tok_signal(code, umask)
+    other_box = (own_box + 1) % 8
+    neigh = ["%s=%d" % (tok_signal(code, 1 << b), NEIGH_N) for b in range(8) if not (umask >> b) & 1]
+    ne = neighbour_event(m, ev, code)
+    if ne:
+        neigh.append("%s=%d" % (tok_signal(ne[1], ne[2]), NEIGH_N))
+    neigh.append("cbox%d/%s=%d" % (other_box, own, NEIGH_N))
+    ctl = nx_reg(m, "box_ctrl", "cbox", own_box)
+    st = nx_reg(m, "box_status", "cbox", own_box)
+    ctr = nx_reg(m, "pmc", "cbox", own_box, counter)
+    uctl = nx_reg(m, "global_ctrl", "ubox", 0)
+    ust = nx_reg(m, "global_status", "ubox", 0)
+    sb = own_box // 4
+    ssum = nx_reg(m, "box_status", "sbox", sb)
+    en_bit = nx_field(m, ctl, "ctr_en", counter)
+    ov_bit = nx_field(m, st, "ov", counter)
+    en_all = nx_field(m, uctl, "en_all")
+    core0 = 1 << m.layouts[m.regs[uctl]["layout"]]["pmi_core_sel"][0]
+    sum_bit = nx_field(m, ssum, "ov_c_l" if own_box % 4 < 2 else "ov_c_r")
+    u_bit = nx_field(m, ust, "ov_s%d" % sb)
+    cycles = expand(PATTERN)
+    total, _, incs = count(cfg, cycles, False, 0)
+    K = total // 2 + 1 if total >= 2 else total
+    final, ovf, _ = count(cfg, cycles, False, (1 << WIDTH) - K)
+    src = ("derived (semantics.md §10, §3; the C-Box register table): own signal %s per cycle n=%s at CPL=%s "
+           "(no privilege filter: CPL 0 counts like 3); %s -> increments %s, total %d.  Neighbours %s occur 16 "
+           "times per cycle in %s: other unit-mask bits and another code are not selected (semantics.md §2), "
+           "and the same signal in C-Box %d is another box's -> add 0.  The program step sets %s = 0x%x "
+           "(ctr_en[%d]) and en_all in %s (read back); the stimulus adds pmi_core_sel = core 0 so that a set "
+           "pmi_en would show a PMI.  Preload 2^48-%d: the carry out of bit 47 in cycle %d sets %s.ov[%d] = "
+           "0x%x, %s bit 0x%x (%s, C-Box %d is in S-Box %d's %s pair) and %s.ov_s%d = 0x%x; pmi_en is 0: no PMI; "
+           "the counter ends at %d-%d=%d." % (
+               own, fmt_seq(c[0] for c in cycles), fmt_seq(c[2] for c in cycles),
+               derive_words(cfg, False).split("; the increment")[0], fmt_seq(incs), total,
+               ", ".join(t.split("=")[0] for t in neigh), NEIGH_CYCLES, other_box, ctl, en_bit, counter, uctl, K,
+               ovf[0], st, counter, ov_bit, ssum, sum_bit, "ov_c_l" if own_box % 4 < 2 else "ov_c_r", own_box, sb,
+               "lower" if own_box % 4 < 2 else "upper", ust, sb, u_bit, total, K, final))
+    lines = ["vector ev_" + ev.name.lower(), 'event %d "%s"' % (counter, estr), "src " + src,
+             "read %s 0x%x" % (ctl, en_bit),
+             "read %s 0x%x" % (uctl, en_all),
+             "write %s 0x%x" % (uctl, en_all | core0),
+             "write %s 2^48-%d" % (ctr, K)]
+    lines += stim_runs(PATTERN, False, lambda n0, n1: ["%s=%d" % (own, n0)] if n0 else [],
+                       lambda i: neigh if i == NEIGH_RUN else [])
+    lines += ["read %s %d" % (ctr, final), "read %s 0x%x" % (st, ov_bit), "read %s 0x%x" % (ssum, sum_bit),
+              "read %s 0x%x" % (ust, u_bit), "expect-pmi none", "end"]
+    return lines
+
+
 def generate(m):
     out = ["# vectors/%s/events.sim — one simulation vector per event of models/%s.pmu: its own signal" % (
         m.name, m.name),
@@ -640,7 +724,9 @@ def generate(m):
     n = 0
     skipped = []
     for ev in m.events:
-        if m.arch == "x86_uncore":
+        if m.arch == "nhmex_cbox":
+            lines = nx_plain_vector(m, ev)
+        elif m.arch == "x86_uncore":
             lines = unc_fixed_vector(m, ev) if (ev.counters == 0 and ev.fixed) else unc_plain_vector(m, ev)
         elif "offcore" in ev.flags:
             lines = offcore_vector(m, ev)
@@ -676,8 +762,9 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--models", default=os.path.join(root, "models"))
     ap.add_argument("--out", default=os.path.join(root, "vectors"))
+    ap.add_argument("--pmu", action="append", help="only these PMUs (default: all of the project's)")
     args = ap.parse_args()
-    for pmu in PMUS:
+    for pmu in args.pmu or PMUS:
         m = Model(os.path.join(args.models, pmu + ".pmu"))
         if m.options.get("anythread_combine", "clock-or") not in ("sum", "clock-or"):
             sys.exit("%s: the derivation handles anythread_combine = sum or clock-or" % pmu)
