@@ -226,7 +226,7 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, const Cod
                        ? "fixed-only event: MSR_UNCORE_FIXED_CTR_CTRL takes only en/int of codes[0] (its EN and PMI); "
                          "no register holds the other bits (SDM Fig 18-29; semantics.md §9 'Program step')"
                        : "fixed-only event: FIXED_CTR_CTRL takes only usr/os/int/en(/any) of codes[0]; "
-                         "no register holds the other bits (SDM 18-7, harness/sim_setup.h)";
+                         "no register holds the other bits (SDM 18-7, sim/program_x86_core.c)";
         return NULL;
     }
     if (code == 0 && field_bit(es, "occ_ctr_rst", bit))
@@ -263,6 +263,30 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, const Cod
                    "(SDM Table 18-22; semantics.md §5)";
     }
     return NULL;
+}
+
+/* Does the mutant program the same register contents?  Both codes go through
+ * the program step; TRUE when some write differs and every difference lies
+ * in bits the written register ignores (they read 0 and change nothing: the
+ * Xeon 7500's "ig" fields).  Such a flip is not a mutant of the programming. */
+static gboolean equivalent(const PmsModel *m, const PmsEvent *ev, guint counter, const Codes *a, const Codes *b)
+{
+    PmsPlacement pl;
+    PmsRegWrite wa[PMS_PROGRAM_MAX_WRITES], wb[PMS_PROGRAM_MAX_WRITES];
+    guint na = 0, nb = 0;
+    gboolean fixed = ev->counters == 0 && ev->fixed != 0;
+    if (!pms_program_place_on(m, ev, counter, fixed, &pl, NULL) ||
+        !pms_program_writes(&pl, a->codes, a->n, wa, &na, NULL) ||
+        !pms_program_writes(&pl, b->codes, b->n, wb, &nb, NULL) || na != nb)
+        return FALSE;
+    gboolean differs = FALSE;
+    for (guint i = 0; i < na; i++) {
+        guint64 d = wa[i].value ^ wb[i].value;
+        if (wa[i].reg != wb[i].reg || (d & ~wa[i].reg->ignored))
+            return FALSE;
+        differs |= d != 0;
+    }
+    return differs;
 }
 
 static PmsMutantPmu *pmu_row(PmsMutantReport *r, GHashTable *index, const char *pmu)
@@ -304,6 +328,11 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                 Codes mut[PMS_SIM_VECTOR_MAX_EVENTS];
                 memcpy(mut, codes, sizeof mut);
                 mut[e].codes[k] ^= (guint64)1 << bit;
+                if (ev && equivalent(m, ev, sv->events[e].counter, &codes[e], &mut[e])) {
+                    row->equivalent++;
+                    r->equivalent++;
+                    continue;
+                }
                 msg = NULL;
                 gboolean ok = simulate(cs, v, mut, &msg, &gp);
                 g_free(msg);
@@ -321,6 +350,7 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                 case PMS_MUTANT_CAUGHT_GP: row->caught++; r->caught++; row->caught_gp++; r->caught_gp++; break;
                 case PMS_MUTANT_UNOBSERVABLE: row->unobservable++; r->unobservable++; break;
                 case PMS_MUTANT_MISSED: row->missed++; r->missed++; break;
+                case PMS_MUTANT_EQUIVALENT: break; /* counted above, never reached */
                 }
                 if (mu.fate == PMS_MUTANT_UNOBSERVABLE || mu.fate == PMS_MUTANT_MISSED)
                     g_array_append_val(r->survivors, mu);
