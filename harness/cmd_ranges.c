@@ -16,7 +16,8 @@ static gboolean parse_range(const char *text, PmsIa64Range *r)
         return FALSE;
     }
     g_autofree char *start = g_strndup(text, (gsize)(dash - text));
-    return pms_cli_parse_u64("START", start, &r->start) && pms_cli_parse_u64("END", dash + 1, &r->end);
+    return pms_cli_parse_u64("ranges: START", start, &r->start) &&
+           pms_cli_parse_u64("ranges: END", dash + 1, &r->end);
 }
 
 static const char *reg_prefix(PmsRegSpace space)
@@ -62,6 +63,10 @@ int pms_cmd_ranges(int argc, char **argv)
         "  pmusim ranges --code --inv 0x4000-0x8000       count outside the range\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
+    if (argc > 1 && strcmp(argv[1], "--") == 0) { /* GOption leaves "--" in place */
+        argv[1] = argv[0];
+        argc--, argv++;
+    }
     if (code == data) {
         fprintf(stderr, "pmusim: ranges: give exactly one of --code and --data\n");
         return PMS_EXIT_USAGE;
