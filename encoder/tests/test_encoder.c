@@ -563,15 +563,50 @@ test_uncore(void)
     CU_ASSERT_EQUAL(e->writes[0].address, 0x3c0);
     CU_ASSERT_EQUAL(e->writes[0].value, 0x03500408);
 
-    /* the prepared shortcuts are x86 core only: none for the uncore */
+    /* the uncore has prepared plain results too, and they agree with the rule
+     * path (PMUSIM_RULES_ONLY) on every event, unit mask and a modifier spread */
     const PmsModel *unc = pms_model_set_get(set, "nhm_unc");
     const PmsPrepared *pp = unc->enc_cache;   /* prepared by the encodings above */
     CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
-    for (guint i = 0; i < pp->n_events; i++)
-        CU_ASSERT_PTR_NULL(pp->events[i].plain_off);
-    const PmsPrepared *pc = pms_model_set_get(set, "enct")->enc_cache;
-    CU_ASSERT_PTR_NOT_NULL_FATAL(pc);
-    CU_ASSERT_PTR_NOT_NULL(pc->events[0].plain_off);
+    CU_ASSERT_PTR_NOT_NULL(pp->events[0].plain_off);
+    g_setenv("PMUSIM_RULES_ONLY", "1", TRUE);
+    g_autoptr(PmsModelSet) slow = pms_model_set_new_builtin(NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(slow);
+    /* the models are prepared at their first encoding: do it while the variable is set */
+    pms_encoding_free(pms_encode(slow, "nhm_unc::UNC_CLK_UNHALTED", NULL));
+    pms_encoding_free(pms_encode(slow, "wsm_unc::UNC_CLK_UNHALTED", NULL));
+    g_unsetenv("PMUSIM_RULES_ONLY");
+    g_autoptr(PmsModelSet) fast = pms_model_set_new_builtin(NULL);
+    CU_ASSERT_FATAL(slow && fast);
+    static const char *const mods[] = { "", ":e", ":i", ":c=2", ":c=255", ":c=256", ":o", ":e:c=1",
+                                        ":e=1:i=1:c=7:o=1", ":u", ":e=0:e=1" };
+    guint compared = 0;
+    for (guint pm = 0; pm < 2; pm++) {
+        const PmsModel *um = pms_model_set_get(fast, pm ? "wsm_unc" : "nhm_unc");
+        for (guint i = 0; i < um->n_events; i++) {
+            const PmsEvent *ev = &um->events[i];
+            for (guint u = 0; u <= ev->n_umasks; u++)
+                for (guint k = 0; k < G_N_ELEMENTS(mods); k++) {
+                    g_autofree char *str = g_strdup_printf("%s::%s%s%s%s", um->name, ev->name, u ? ":" : "",
+                                                           u ? ev->umasks[u - 1].name : "", mods[k]);
+                    g_autoptr(GError) e1 = NULL, e2 = NULL;
+                    g_autoptr(PmsEncoding) a = pms_encode(fast, str, &e1);
+                    g_autoptr(PmsEncoding) b = pms_encode(slow, str, &e2);
+                    CU_ASSERT_EQUAL(a == NULL, b == NULL);
+                    if (a && b) {
+                        CU_ASSERT_STRING_EQUAL(a->fstr, b->fstr);
+                        CU_ASSERT(a->n_codes == b->n_codes && a->codes[0] == b->codes[0]);
+                        CU_ASSERT(a->n_writes == b->n_writes && a->writes[0].value == b->writes[0].value);
+                    } else if (e1 && e2) {
+                        CU_ASSERT_EQUAL(e1->code, e2->code);
+                        CU_ASSERT_STRING_EQUAL(e1->message, e2->message);
+                    }
+                    compared++;
+                }
+        }
+    }
+    CU_ASSERT(compared > 3000);
+    CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(slow, "nhm_unc")->enc_cache)->events[0].plain_off);
 
     dec_is("nhm_unc", 0x500309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0");
     dec_is("nhm_unc", 0xffd60309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=1:i=1:c=255:o=1");
