@@ -372,6 +372,7 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
             guint32 sig;
             guint box = 0;
             /* UNITn/SIGNAL: the signal of another box of the model's unit */
+            const char *name = key;   /* the signal's name, after any UNITn/ */
             char *slash = strchr(key, '/');
             if (slash) {
                 const PmsModel *m = p->st->model;
@@ -383,15 +384,15 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
                     return fail(p, "'%s/': expected the model's unit and an instance (%s%s) before '/'", key,
                                 m->unit ? m->unit : "the model has no unit", m->unit ? "N, e.g. cbox5" : "");
                 box = (guint)inst + 1;
-                key = slash + 1;
+                name = slash + 1;
             }
-            if (!pms_stim_signal_key(p->st->model, key, &sig, &e)) {
+            if (!pms_stim_signal_key(p->st->model, name, &sig, &e)) {
                 fail(p, "%s", e->message);
                 g_error_free(e);
                 return FALSE;
             }
             guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
-            if (!parse_thread_list(p, key, val, G_MAXUINT32, v))
+            if (!parse_thread_list(p, name, val, G_MAXUINT32, v))
                 return FALSE;
             for (guint t = 0; t < p->threads; t++) {
                 if (!v[t])
