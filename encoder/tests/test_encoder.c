@@ -20,6 +20,7 @@
 #include "cu_tap.h"
 #include "encoder.h"
 #include "enc_internal.h"
+#include "vectors.h"
 
 static PmsModelSet *set;
 static const char *enct_path, *encg_path, *encu_path;
@@ -900,6 +901,39 @@ test_nhmex_cbox_all(void)
     CU_ASSERT_EQUAL(n, 8 * (117 + 15));
 }
 
+/* The C-Box error vectors name the column of the offending token in their
+ * src ("column N", scripts/gen-nhmex-vectors.py); the vector format compares
+ * the class only, so the column is checked here against the builtin encoder. */
+static void
+test_nhmex_vector_columns(void)
+{
+    g_autoptr(PmsVectorSet) vs = pms_vector_set_new();
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_vector_set_load_builtin(vs, &err));
+    guint checked = 0;
+    for (guint i = 0; i < pms_vector_set_count(vs); i++) {
+        const PmsVector *v = pms_vector_set_nth(vs, i);
+        if (v->kind != PMS_VECTOR_ENCODE || !g_str_has_prefix(v->pmu, "nhmex_cbox") ||
+            strcmp(v->ret, "PFM_SUCCESS") == 0)
+            continue;
+        const char *c = strstr(v->source, "column ");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        guint col = (guint)g_ascii_strtoull(c + strlen("column "), NULL, 10);
+        g_autoptr(GError) e = NULL;
+        g_autoptr(PmsEncoding) enc = pms_encode(set, v->event, &e);
+        CU_ASSERT_PTR_NULL(enc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        CU_ASSERT_STRING_EQUAL(pms_encode_error_name(e->code), v->ret);
+        g_autofree char *prefix = g_strdup_printf("column %u: ", col);
+        if (!g_str_has_prefix(e->message, prefix))
+            fprintf(stderr, "# %s:%u: %.60s: '%s', expected column %u\n", v->file, v->line, v->event, e->message,
+                    col);
+        CU_ASSERT_TRUE(g_str_has_prefix(e->message, prefix));
+        checked++;
+    }
+    CU_ASSERT_TRUE(checked >= 8 * 50);
+}
+
 /* Two encodings that must be the same result (NULL: both failed). */
 static void
 same_result(const PmsEncoding *a, const PmsEncoding *b, const char *what)
@@ -1025,5 +1059,6 @@ main(int argc, char **argv)
     CU_add_test(s, "modifiers on prepared results", test_modifier_patch);
     CU_add_test(s, "Xeon 7500 C-Box", test_nhmex_cbox);
     CU_add_test(s, "Xeon 7500 C-Box: every event and unit mask", test_nhmex_cbox_all);
+    CU_add_test(s, "Xeon 7500 C-Box: error columns of the vectors", test_nhmex_vector_columns);
     return pms_cu_tap_run();
 }
