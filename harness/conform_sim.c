@@ -235,8 +235,11 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, const Cod
                "(SDM Fig 18-28; semantics.md §9)";
     if (code == 0 && field_bit(es, "pc", bit))
         return "PC (pin control) only drives the PMi pin, never a count (SDM 18-4; semantics.md §8)";
-    if (code == 0 && field_bit(es, "inv", bit) && field_value(es, "cmask", c->codes[0]) == 0)
-        return "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)";
+    if (code == 0 && field_bit(es, "inv", bit) && field_value(es, "cmask", c->codes[0]) == 0 &&
+        field_value(es, "threshold", c->codes[0]) == 0)
+        return m->arch == PMS_ARCH_NHMEX_CBOX
+                   ? "invert acts only with a non-zero threshold (semantics.md §10, A1)"
+                   : "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)";
     if (code == 0 && field_bit(es, "cmask", bit) && field_value(es, "edge", c->codes[0]) &&
         !field_value(es, "inv", c->codes[0]) && field_value(es, "cmask", c->codes[0]) <= 1 &&
         field_value(es, "cmask", c->codes[0] ^ ((guint64)1 << bit)) <= 1)

@@ -26,7 +26,7 @@ import os
 import re
 import sys
 
-PMUS = ["glm", "wsm", "wsm_dp", "nhm", "nhm_ex", "nhm_unc", "wsm_unc"]
+PMUS = ["glm", "wsm", "wsm_dp", "nhm", "nhm_ex", "nhm_unc", "wsm_unc"] + ["nhmex_cbox%d" % i for i in range(8)]
 WIDTH = 48
 
 # The cycle pattern every generated vector uses: (cycles, n0, n1, cpl0, cpl1),

@@ -643,6 +643,32 @@ static void test_program_api(void)
     CU_ASSERT_PTR_NULL(c);
 }
 
+/* The Xeon 7500 C-Box one-line experiments (issue: `pmusim sim --pmu
+ * nhmex_cbox3 -e nhmex_cbox3::LLC_MISSES:ALL:t=2:i --occurrences 3,0,1,2`),
+ * each expectation derived by hand from the register table and
+ * docs/semantics.md §10 (threshold, then invert: n < t, then edge). */
+static void test_cbox_one_liners(void)
+{
+    /* t=2 i: n < 2 in cycles 1 (0) and 2 (1) -> 2 */
+    expect_unc("nhmex_cbox3", "nhmex_cbox3::LLC_MISSES:ALL:t=2:i", "3,0,1,2", NULL, NULL, "count=2 overflow=0");
+    /* no threshold: adds n, a C-Box counter takes several per cycle: 3+0+1+2 = 6 */
+    expect_unc("nhmex_cbox0", "nhmex_cbox0::LLC_MISSES:ALL", "3,0,1,2", NULL, NULL, "count=6 overflow=0");
+    /* t=2: n >= 2 in cycles 0 and 3 -> 2 */
+    expect_unc("nhmex_cbox7", "nhmex_cbox7::LLC_MISSES:SHARED:t=2", "3,0,1,2", NULL, NULL, "count=2 overflow=0");
+    /* t=2 e: edge after the threshold: T,F,F,T -> rising at 0 and 3 -> 2 */
+    expect_unc("nhmex_cbox5", "nhmex_cbox5::LLC_MISSES:ALL:t=2:e", "3,0,1,2", NULL, NULL, "count=2 overflow=0");
+    /* t=2 i e: F,T,T,F -> one rising edge -> 1 */
+    expect_unc("nhmex_cbox1", "nhmex_cbox1::LLC_MISSES:ALL:t=2:i:e", "3,0,1,2", NULL, NULL, "count=1 overflow=0");
+    /* t=0 i: invert ignored without a threshold (A1): 6 */
+    expect_unc("nhmex_cbox2", "nhmex_cbox2::LLC_MISSES:ALL:i", "3,0,1,2", NULL, NULL, "count=6 overflow=0");
+    /* no privilege filter: CPL 0 and 3 alike: 1+2+4 = 7 */
+    expect_unc("nhmex_cbox4", "nhmex_cbox4::LLC_MISSES:ALL", "1,2,4", "0,3,0", NULL, "count=7 overflow=0");
+    /* 48 bits: 2^48-3 + 2 + 3 -> 2, carry out of bit 47 */
+    expect_unc("nhmex_cbox6", "nhmex_cbox6::LLC_MISSES:ALL", "2,3", NULL, "281474976710653", "count=2 overflow=1");
+    /* pmi sets pmi_en; no core routed, no frz_all: counting goes on: 2^48-1 + 3 -> 2 */
+    expect_unc("nhmex_cbox3", "nhmex_cbox3::LLC_MISSES:ALL:pmi", "1,2", NULL, "0xFFFFFFFFFFFF", "count=2 overflow=1");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -667,6 +693,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "program_api", test_program_api);
     CU_add_test(s, "uncore_one_liners", test_uncore_one_liners);
     CU_add_test(s, "uncore_gp", test_uncore_gp);
+    CU_add_test(s, "cbox_one_liners", test_cbox_one_liners);
     int status = pms_cu_tap_run();
     /* remove the scratch directory (only files this test wrote) */
     GDir *d = g_dir_open(tmpdir, 0, NULL);
