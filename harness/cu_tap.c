@@ -1,5 +1,7 @@
 #include "cu_tap.h"
 
+#include <glib.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -55,4 +57,18 @@ int pms_cu_tap_run(void)
     printf("# %u run, %u failed\n", run, failed);
     CU_cleanup_registry();
     return failed == 0 ? 0 : 1;
+}
+
+char *pms_cu_strip_gcov(const char *err)
+{
+    g_auto(GStrv) lines = g_strsplit(err ? err : "", "\n", -1);
+    GString *keep = g_string_new(NULL);
+    for (guint i = 0; lines[i]; i++) {
+        if (g_str_has_prefix(lines[i], "profiling:"))
+            continue;
+        g_string_append(keep, lines[i]);
+        if (lines[i + 1])
+            g_string_append_c(keep, '\n');
+    }
+    return g_string_free(keep, FALSE);
 }

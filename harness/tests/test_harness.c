@@ -52,7 +52,8 @@ static Run run_cli(const char *input, gsize input_len, ...)
         r.status = g_subprocess_get_exit_status(p);
     gsize n;
     const char *e = g_bytes_get_data(errb, &n);
-    r.err = g_strndup(e ? e : "", n);
+    g_autofree char *all = g_strndup(e ? e : "", e ? n : 0);
+    r.err = pms_cu_strip_gcov(all);
     return r;
 }
 

@@ -39,7 +39,9 @@ static Run run_v(char **args)
         G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
     g_ptr_array_free(argv, TRUE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &r.err, &err));
+    g_autofree char *err_text = NULL;
+    CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &err_text, &err));
+    r.err = pms_cu_strip_gcov(err_text);
     if (g_subprocess_get_if_exited(p))
         r.status = g_subprocess_get_exit_status(p);
     return r;
