@@ -11,3 +11,10 @@ GHashTable *pms_ci_index_new(void);
 
 /* "0x1f" or "31" -> value; FALSE on anything else (sign, junk, overflow). */
 gboolean pms_parse_u64(const char *text, guint64 *out);
+
+/* Itanium consistency (model_ia64.c), shared by the loader (which rejects a
+ * model failing it, so an accepted model never makes the encoder or the
+ * simulator fail later) and the lint (which reports every problem, also for
+ * models read from images).  Each appends messages without FILE:LINE. */
+void pms_ia64_model_check(const PmsModel *m, GPtrArray *msgs);
+void pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, GPtrArray *msgs);
