@@ -15,7 +15,7 @@
 
 static const char *tiny_path;
 static const char *models_dir;
-static const char *const builtin_names[] = {"glm", "nhm", "nhm_ex", "nhm_unc", "wsm", "wsm_dp", "wsm_unc"};
+static const char *const builtin_names[] = {"glm", "montecito", "nhm", "nhm_ex", "nhm_unc", "wsm", "wsm_dp", "wsm_unc"};
 
 /* ---- deep equality ---- */
 
