@@ -215,18 +215,19 @@ lint_events(const PmsModel *m, GPtrArray *out)
         g_free(v);
 }
 
-/* Itanium facts (model_ia64.c): the loader stops at the first of these,
- * the lint lists them all, also for models rebuilt from images. */
+/* Itanium facts (model_ia64.c): the loader stops at the first
+ * contradiction, the lint lists them all and the missing facts too, also
+ * for models rebuilt from images. */
 static void
 lint_ia64(const PmsModel *m, GPtrArray *out)
 {
     g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
-    pms_ia64_model_check(m, msgs);
+    pms_ia64_model_check(m, TRUE, msgs);
     for (guint i = 0; i < msgs->len; i++)
         problem(out, m, m->source_line, "%s", (const char *)msgs->pdata[i]);
     for (guint e = 0; e < m->n_events; e++) {
         g_ptr_array_set_size(msgs, 0);
-        pms_ia64_event_check(m, &m->events[e], msgs);
+        pms_ia64_event_check(m, &m->events[e], TRUE, msgs);
         for (guint i = 0; i < msgs->len; i++)
             problem(out, m, m->events[e].source_line, "%s", (const char *)msgs->pdata[i]);
     }

@@ -515,8 +515,12 @@ parse_ia64_facts(Ctx *c, const char *g, PmsEvent *e, GError **error)
     static const char *const ears[] = {"none", "iear", "dear"};
     static const char *const modes[] = {"none", "cache", "tlb", "alat"};
     guint grp, type, ear, mode, set;
-    if (!get_uint(c, g, "max_inc", FALSE, 0, 255, &e->max_inc, error)
-        || !get_word(c, g, "cache_group", groups, G_N_ELEMENTS(groups), &grp, error)
+    if (!get_uint(c, g, "max_inc", FALSE, 0, 255, &e->max_inc, error))
+        return FALSE;
+    if (e->max_inc == 0 && g_key_file_has_key(c->kf, g, "max_inc", NULL))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "max_inc",
+                    "expected 1..8 occurrences per cycle, got 0 (leave the key out when unknown)");
+    if (!get_word(c, g, "cache_group", groups, G_N_ELEMENTS(groups), &grp, error)
         || !get_uint(c, g, "cache_set", FALSE, G_MAXUINT, 15, &set, error)
         || !get_word(c, g, "type", types, G_N_ELEMENTS(types), &type, error)
         || !get_word(c, g, "ear", ears, G_N_ELEMENTS(ears), &ear, error)
@@ -742,12 +746,12 @@ index_add(Ctx *c, GHashTable *index, char *name, guint n, const char *g, const c
 
 /* Itanium facts that contradict each other are rejected here, not only
  * linted: an accepted model must never make the encoder or the simulator
- * fail later (model_ia64.c). */
+ * fail later (model_ia64.c).  Missing ones are the lint's. */
 static gboolean
 facts_consistent(Ctx *c, const char *g, const PmsEvent *e, GError **error)
 {
     g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
-    pms_ia64_event_check(c->m, e, msgs);
+    pms_ia64_event_check(c->m, e, FALSE, msgs);
     if (msgs->len)
         return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "%s", (const char *)msgs->pdata[0]);
     return TRUE;
@@ -831,7 +835,7 @@ load(Ctx *c, GError **error)
     }
     if (ok) {
         g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
-        pms_ia64_model_check(m, msgs);
+        pms_ia64_model_check(m, FALSE, msgs);
         if (msgs->len)
             ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, "pmu", NULL, "%s", (const char *)msgs->pdata[0]);
     }

@@ -4,7 +4,8 @@
  * cache group and set, type, qualifiers, EAR kind and mode, ETB, MESI) only
  * make sense together; a model whose facts contradict each other would make
  * the encoder or the simulator guess.  The loader rejects such a model with
- * the first message, the lint lists them all (docs/model-format.md). */
+ * the first message; the lint lists them all, and the facts that are missing
+ * too (docs/model-format.md). */
 #include <string.h>
 #include "model.h"
 #include "model_priv.h"
@@ -40,7 +41,7 @@ counter_field(const PmsModel *m, const char *name)
 }
 
 void
-pms_ia64_model_check(const PmsModel *m, GPtrArray *msgs)
+pms_ia64_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 {
     if (m->arch != PMS_ARCH_IA64) {
         if (m->counter_base)
@@ -53,7 +54,7 @@ pms_ia64_model_check(const PmsModel *m, GPtrArray *msgs)
         return;
     }
     static const char *const needed[] = {"es", "umask", "thres"};
-    for (guint i = m->counter_base; i < m->counter_base + m->n_gp; i++) {
+    for (guint i = m->counter_base; complete && i < m->counter_base + m->n_gp; i++) {
         const PmsRegister *c = pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, i);
         const PmsRegister *d = pms_model_reg_by_kind(m, PMS_REG_IA64_PMD, i);
         if (!c) {
@@ -71,7 +72,7 @@ pms_ia64_model_check(const PmsModel *m, GPtrArray *msgs)
 }
 
 void
-pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, GPtrArray *msgs)
+pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs)
 {
     if (m->arch != PMS_ARCH_IA64) {
         if (has_ia64_facts(e))
@@ -79,7 +80,7 @@ pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, GPtrArray *msgs)
                 "ear_mode, etb, mesi) on a %s model", e->name, pms_arch_name(m->arch));
         return;
     }
-    if (e->max_inc == 0)
+    if (e->max_inc == 0 && complete)
         add(msgs, "event %s: max_inc is 0 or missing (an Itanium event occurs 1..%u times per cycle)",
             e->name, IA64_MAX_INC_MAX);
     else if (e->max_inc > IA64_MAX_INC_MAX)
@@ -93,7 +94,7 @@ pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, GPtrArray *msgs)
             e->counters, m->counter_base, m->counter_base + m->n_gp - 1);
     if (e->fixed)
         add(msgs, "event %s: fixed 0x%x on a model without fixed counters", e->name, e->fixed);
-    if (e->ev_type == PMS_IA64_TYPE_NONE)
+    if (e->ev_type == PMS_IA64_TYPE_NONE && complete)
         add(msgs, "event %s: type missing (active, floating, causal or self_floating)", e->name);
     if (e->cache_set >= 0 && e->cache_group == PMS_IA64_GROUP_NONE)
         add(msgs, "event %s: cache_set %d without a cache_group", e->name, e->cache_set);
