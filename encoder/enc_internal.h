@@ -256,6 +256,10 @@ G_GNUC_INTERNAL gboolean pms_resolve_model(const PmsModel *m, const PmsTokens *t
 
 /* ---- rules ---- */
 
+/* "A, B, C" of the unit masks in mask (bit i = ev->umasks[i]), the first
+ * eight and ", ..." after them: the list an error message names. */
+void pms_append_umask_names(GString *s, const PmsEvent *ev, guint64 mask);
+
 /* What a rule set produces; encode.c turns it into a PmsEncoding. */
 typedef struct {
     guint64 selected;        /* umasks in effect (user + defaults) */
@@ -276,6 +280,7 @@ G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *
  * twice[i] (or NULL) marks unit masks libpfm4 keeps two copies of. */
 G_GNUC_INTERNAL gboolean pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice,
                                                  GError **error);
+G_GNUC_INTERNAL gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error);
 
 /* ---- encode.c ---- */
 

@@ -85,6 +85,8 @@ pms_plain_prepare(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, P
 {
     if (pe->unsupported)
         return;
+    /* the same rule set as any other string of the model */
+    PmsRuleFn rules = pms_rules_for(m->arch);
     PmsResolved r;
     memset(&r, 0, sizeof r);
     r.model = m;
@@ -117,7 +119,7 @@ pms_plain_prepare(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, P
         PmsRuleOut out;
         memset(&out, 0, sizeof out);
         /* pass 1 keeps only the strings that need the threshold */
-        if ((pass && off[c] != PMS_PLAIN_FAILS) || !pms_rules_x86_core(&r, &out, NULL) ||
+        if ((pass && off[c] != PMS_PLAIN_FAILS) || !rules(&r, &out, NULL) ||
             (pass && (out.n_codes != 2 || out.mod_val[li] != p->mods[li].mod->min))) {
             *slot = PMS_PLAIN_FAILS;
             continue;

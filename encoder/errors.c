@@ -86,3 +86,18 @@ pms_enc_name(char *buf, const char *p, gsize len)
     buf[len] = '\0';
     return TRUE;
 }
+
+void
+pms_append_umask_names(GString *s, const PmsEvent *ev, guint64 mask)
+{
+    guint n = 0;
+    for (guint i = 0; i < ev->n_umasks && i < 64; i++) {
+        if (!(mask & (G_GUINT64_CONSTANT(1) << i)))
+            continue;
+        if (n == 8) {
+            g_string_append(s, ", ...");
+            break;
+        }
+        g_string_append_printf(s, "%s%s", n++ ? ", " : "", ev->umasks[i].name);
+    }
+}

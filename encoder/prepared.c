@@ -265,8 +265,10 @@ prepare(const PmsModel *m)
     p->n_events = m->n_events;
     for (guint i = 0; i < m->n_events; i++)
         prepare_event(m, p, &m->events[i], &p->events[i]);
-    /* with every event's facts in place, the plain strings' results */
-    if (m->arch == PMS_ARCH_X86_CORE)
+    /* with every event's facts in place, the plain strings' results; the
+     * environment variable PMUSIM_RULES_ONLY (any value) leaves them out, so
+     * every string takes the rule path (a differential check of the two) */
+    if ((m->arch == PMS_ARCH_X86_CORE || m->arch == PMS_ARCH_X86_UNCORE) && !g_getenv("PMUSIM_RULES_ONLY"))
         for (guint i = 0; i < m->n_events; i++)
             pms_plain_prepare(m, p, &m->events[i], &p->events[i]);
     return p;

@@ -1,7 +1,7 @@
 /* pmusim encoder — one rule set per architecture, chosen by PmsModel.arch.
- * The Nehalem/Westmere uncore has rules_x86_uncore.c; the Xeon 7500 C-Box
- * (rules_nhmex_cbox.c) and Itanium (rules_ia64.c) plug in here when their
- * models arrive. */
+ * The Nehalem/Westmere uncore has rules_x86_uncore.c, the Xeon 7500 C-Box
+ * rules_nhmex_cbox.c; Itanium (rules_ia64.c) plugs in here when its model
+ * arrives. */
 #include "enc_internal.h"
 
 PmsRuleFn
@@ -13,6 +13,7 @@ pms_rules_for(PmsArch arch)
     case PMS_ARCH_X86_UNCORE:
         return pms_rules_x86_uncore;
     case PMS_ARCH_NHMEX_CBOX:
+        return pms_rules_nhmex_cbox;
     case PMS_ARCH_IA64:
     default:
         return NULL;

@@ -200,20 +200,6 @@ force_all(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint32
     return TRUE;
 }
 
-static void
-list_group(GString *s, const PmsEvent *ev, guint64 mask)
-{
-    guint n = 0;
-    for (guint i = 0; i < ev->n_umasks; i++) {
-        if (!(mask & BIT(i)))
-            continue;
-        if (n == 8) {
-            g_string_append(s, ", ...");
-            break;
-        }
-        g_string_append_printf(s, "%s%s", n++ ? ", " : "", ev->umasks[i].name);
-    }
-}
 
 /* Step 6 of the rules: register values, codes and what fstr prints, from
  * the final unit-mask set and modifier values. */
@@ -500,7 +486,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         if (!error)
             return FALSE;
         g_autoptr(GString) s = g_string_new(NULL);
-        list_group(s, ev, gm);
+        pms_append_umask_names(s, ev, gm);
         if (ev->groups[g].name && *ev->groups[g].name)
             pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a %s unit mask (one of %s)",
                          ev->name, ev->groups[g].name, s->str);

@@ -39,20 +39,6 @@ group_label(const PmsEvent *ev, guint g)
     return g < ev->n_groups && ev->groups[g].name && *ev->groups[g].name ? ev->groups[g].name : "unnamed";
 }
 
-static void
-list_group(GString *s, const PmsEvent *ev, guint64 mask)
-{
-    guint n = 0;
-    for (guint i = 0; i < ev->n_umasks; i++) {
-        if (!(mask & BIT(i)))
-            continue;
-        if (n == 8) {
-            g_string_append(s, ", ...");
-            break;
-        }
-        g_string_append_printf(s, "%s%s", n++ ? ", " : "", ev->umasks[i].name);
-    }
-}
 
 gboolean
 pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
@@ -145,7 +131,7 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
         if (!error)
             return FALSE;
         g_autoptr(GString) s = g_string_new(NULL);
-        list_group(s, ev, pe->group_mask[g]);
+        pms_append_umask_names(s, ev, pe->group_mask[g]);
         pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a unit mask (one of %s)", ev->name, s->str);
         return FALSE;
     }

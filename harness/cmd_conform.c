@@ -79,6 +79,9 @@ static const char *mutant_where(const PmsMutant *mu, char *buf, gsize len)
 static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backend)
 {
     fprintf(out, "mutants: backend %s; one bit of codes[0]/codes[1] flipped at a time, bits 0..63\n", backend);
+    if (r->equivalent)
+        fprintf(out, "not counted: %u flips of bits the written register ignores (model key 'ignored': they read "
+                     "0 and program the same contents)\n", r->equivalent);
     /* caught%: over every mutant; excl.unobs%: over the observable ones (the
      * goal); by-count%: the observable ones the simulator accepted, i.e. the
      * share decided by a wrong count rather than by a #GP. */

@@ -25,6 +25,8 @@ static void print_model(const PmsModel *m)
     printf("%s: %s\n  source %s; %u generic counters (%u bits), %u fixed (%u bits)%s\n",
            m->name, m->desc ? m->desc : "", m->source ? m->source : "?", m->n_gp, m->gp_width,
            m->n_fixed, m->fixed_width, m->smt ? "; SMT" : "");
+    if (m->unit)   /* a model of several boxes that stands for one of them */
+        printf("  stands for unit %s instance %u of the model's %u registers\n", m->unit, m->instance, m->n_regs);
     printf("  modifiers:\n");
     for (guint i = 0; i < m->n_mods; i++) {
         const PmsModifier *mod = &m->mods[i];
@@ -37,12 +39,13 @@ static void print_model(const PmsModel *m)
     printf("  events:\n");
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
-        printf("    %-36s code 0x%02x%s%s%s%s%s%s\n", ev->name, ev->code,
+        printf("    %-36s code 0x%02x%s%s%s%s%s%s%s\n", ev->name, ev->code,
                ev->extra_reg ? "  extra " : "", ev->extra_reg ? ev->extra_reg : "",
                ev->flags & PMS_EVENT_LDLAT ? "  ldlat" : "",
                ev->flags & PMS_EVENT_FIXED_ONLY ? "  fixed counter only" : "",
                ev->modifiers == 0 ? "  no modifiers" : "",
-               ev->flags & PMS_EVENT_GROUP_EXCL ? "  unit masks of one group only" : "");
+               ev->flags & PMS_EVENT_GROUP_EXCL ? "  unit masks of one group only" : "",
+               ev->flags & PMS_EVENT_DUP ? "  dup (same encoding as an earlier event)" : "");
         for (guint u = 0; u < ev->n_umasks; u++) {
             const PmsUmask *um = &ev->umasks[u];
             const char *g = group_name(ev, um->group);
@@ -251,6 +254,9 @@ int pms_cmd_list(int argc, char **argv)
         ListItem it = { pms_model_set_nth(models, i), NULL };
         g_array_append_val(items, it);
     }
+    int width = 10;   /* the PMU column of the list, as wide as its longest name */
+    for (guint i = 0; i < items->len; i++)
+        width = MAX(width, (int)strlen(g_array_index(items, ListItem, i).m->name));
     for (guint i = 0; i < items->len; i++) {
         const ListItem *it = &g_array_index(items, ListItem, i);
         const PmsModel *m = it->m;
@@ -267,7 +273,7 @@ int pms_cmd_list(int argc, char **argv)
         else if (names)
             print_names(m);
         else if (argc < 2)
-            printf("%-10s %4u events  %s\n", m->name, m->n_events, m->desc ? m->desc : "");
+            printf("%-*s %4u events  %s\n", width, m->name, m->n_events, m->desc ? m->desc : "");
         else if (m->arch == PMS_ARCH_IA64)
             print_model_ia64(m);
         else

@@ -27,13 +27,14 @@
 typedef struct {
     gboolean fixed;
     guint index;
+    guint box;      /* the PMU's own box where the device holds several */
     PmsTraceReporter *rep;
 } TraceSink;
 
 static void on_trace(const PmsSimTrace *t, gpointer data)
 {
     TraceSink *s = data;
-    if (t->fixed == s->fixed && t->index == s->index)
+    if (t->fixed == s->fixed && t->index == s->index && t->box == s->box)
         pms_trace_record(s->rep, t);
 }
 
@@ -273,7 +274,7 @@ int pms_cmd_sim(int argc, char **argv)
     PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, engine == PMS_SIM_FAST ? "fast" : "reference",
                           engine == PMS_SIM_REFERENCE };
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
-    TraceSink sink = { fixed, counter, rep };
+    TraceSink sink = { fixed, counter, m->instance, rep };
     if (engine == PMS_SIM_REFERENCE)
         pms_sim_set_trace(sim, on_trace, &sink);
     if (!pms_stim_execute(st, sim, &err)) {

@@ -222,14 +222,26 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, const Cod
     if (code == 0 && ev->counters == 0 && ev->fixed) {
         if (!field_bit(es, "usr", bit) && !field_bit(es, "os", bit) && !field_bit(es, "int", bit) &&
             !field_bit(es, "en", bit) && !(m->smt && field_bit(es, "any", bit)))
-            return "fixed-only event: FIXED_CTR_CTRL takes only usr/os/int/en(/any) of codes[0]; "
-                   "no register holds the other bits (SDM 18-7, harness/sim_setup.h)";
+            return m->arch == PMS_ARCH_X86_UNCORE
+                       ? "fixed-only event: MSR_UNCORE_FIXED_CTR_CTRL takes only en/int of codes[0] (its EN and PMI); "
+                         "no register holds the other bits (SDM Fig 18-29; semantics.md §9 'Program step')"
+                       : "fixed-only event: FIXED_CTR_CTRL takes only usr/os/int/en(/any) of codes[0]; "
+                         "no register holds the other bits (SDM 18-7, sim/program_x86_core.c)";
         return NULL;
     }
+    if (code == 0 && field_bit(es, "occ_ctr_rst", bit))
+        return "OCC_CTR_RST (o) is a command that reads 0; the queue-occupancy accumulators it resets are not "
+               "modelled (the stimulus gives an occupancy event's per-cycle value), so no count can show it "
+               "(SDM Fig 18-28; semantics.md §9)";
     if (code == 0 && field_bit(es, "pc", bit))
         return "PC (pin control) only drives the PMi pin, never a count (SDM 18-4; semantics.md §8)";
     if (code == 0 && field_bit(es, "inv", bit) && field_value(es, "cmask", c->codes[0]) == 0)
         return "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)";
+    if (code == 0 && field_bit(es, "cmask", bit) && field_value(es, "edge", c->codes[0]) &&
+        !field_value(es, "inv", c->codes[0]) && field_value(es, "cmask", c->codes[0]) <= 1 &&
+        field_value(es, "cmask", c->codes[0] ^ ((guint64)1 << bit)) <= 1)
+        return "E with CMASK 0 takes the condition N > 0, the same as CMASK 1 (semantics.md A2), so flipping "
+               "CMASK between 0 and 1 under E without INV changes nothing";
     if (code == 0 && field_bit(es, "any", bit) && !m->smt)
         return "AnyThread has no effect on a PMU without SMT (semantics.md §3)";
     if (code == 1 && (ev->flags & PMS_EVENT_OFFCORE) && m->offcore_style && strcmp(m->offcore_style, "glm") == 0) {
@@ -251,6 +263,30 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, const Cod
                    "(SDM Table 18-22; semantics.md §5)";
     }
     return NULL;
+}
+
+/* Does the mutant program the same register contents?  Both codes go through
+ * the program step; TRUE when some write differs and every difference lies
+ * in bits the written register ignores (they read 0 and change nothing: the
+ * Xeon 7500's "ig" fields).  Such a flip is not a mutant of the programming. */
+static gboolean equivalent(const PmsModel *m, const PmsEvent *ev, guint counter, const Codes *a, const Codes *b)
+{
+    PmsPlacement pl;
+    PmsRegWrite wa[PMS_PROGRAM_MAX_WRITES], wb[PMS_PROGRAM_MAX_WRITES];
+    guint na = 0, nb = 0;
+    gboolean fixed = ev->counters == 0 && ev->fixed != 0;
+    if (!pms_program_place_on(m, ev, counter, fixed, &pl, NULL) ||
+        !pms_program_writes(&pl, a->codes, a->n, wa, &na, NULL) ||
+        !pms_program_writes(&pl, b->codes, b->n, wb, &nb, NULL) || na != nb)
+        return FALSE;
+    gboolean differs = FALSE;
+    for (guint i = 0; i < na; i++) {
+        guint64 d = wa[i].value ^ wb[i].value;
+        if (wa[i].reg != wb[i].reg || (d & ~wa[i].reg->ignored))
+            return FALSE;
+        differs |= d != 0;
+    }
+    return differs;
 }
 
 static PmsMutantPmu *pmu_row(PmsMutantReport *r, GHashTable *index, const char *pmu)
@@ -292,6 +328,11 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                 Codes mut[PMS_SIM_VECTOR_MAX_EVENTS];
                 memcpy(mut, codes, sizeof mut);
                 mut[e].codes[k] ^= (guint64)1 << bit;
+                if (ev && equivalent(m, ev, sv->events[e].counter, &codes[e], &mut[e])) {
+                    row->equivalent++;
+                    r->equivalent++;
+                    continue;
+                }
                 msg = NULL;
                 gboolean ok = simulate(cs, v, mut, &msg, &gp);
                 g_free(msg);
@@ -309,6 +350,7 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                 case PMS_MUTANT_CAUGHT_GP: row->caught++; r->caught++; row->caught_gp++; r->caught_gp++; break;
                 case PMS_MUTANT_UNOBSERVABLE: row->unobservable++; r->unobservable++; break;
                 case PMS_MUTANT_MISSED: row->missed++; r->missed++; break;
+                case PMS_MUTANT_EQUIVALENT: break; /* counted above, never reached */
                 }
                 if (mu.fate == PMS_MUTANT_UNOBSERVABLE || mu.fate == PMS_MUTANT_MISSED)
                     g_array_append_val(r->survivors, mu);

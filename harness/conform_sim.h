@@ -35,6 +35,8 @@ typedef enum {
     PMS_MUTANT_CAUGHT_GP,     /* the simulator refused the write (#GP) */
     PMS_MUTANT_UNOBSERVABLE,  /* survived; by the documented semantics the bit cannot change a count */
     PMS_MUTANT_MISSED,        /* survived: a missing vector */
+    PMS_MUTANT_EQUIVALENT,    /* not a mutant: the only bits it changes are ones the register ignores
+                               * (model key `ignored`), so it programs the same register contents */
 } PmsMutantFate;
 
 typedef struct {
@@ -50,6 +52,7 @@ typedef struct {
     char *pmu;
     guint vectors, baseline_failed;
     guint mutants, caught, caught_gp, unobservable, missed;
+    guint equivalent;         /* left out of `mutants` */
 } PmsMutantPmu;
 
 typedef struct {
@@ -57,6 +60,7 @@ typedef struct {
     GArray *survivors;        /* PmsMutant: unobservable and missed ones */
     GPtrArray *baseline;      /* char*: vectors that fail unmutated (their mutants are not judged) */
     guint mutants, caught, caught_gp, unobservable, missed;
+    guint equivalent;         /* left out of `mutants` */
 } PmsMutantReport;
 
 /* Run the mutants of every sim vector in `set`. */

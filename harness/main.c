@@ -16,6 +16,7 @@ static const PmsCommand commands[] = {
     { "lint", "check model files for inconsistencies", pms_cmd_lint },
     { "sim", "count one event in the simulator, with its per-cycle trace", pms_cmd_sim },
     { "explain", "what an event's register fields make the counter count", pms_cmd_explain },
+    { "ranges", "Montecito code/data range restriction: debug registers and PMCs", pms_cmd_ranges },
 };
 
 static void usage(FILE *out)

@@ -1,4 +1,4 @@
-/* pmusim — perf syntax for x86 core encodings.
+/* pmusim — perf syntax for x86 core encodings (and the Xeon 7500 C-Boxes).
  *
  * perf's cpu PMU exposes the event-select bits as named format terms
  * (sysfs .../cpu/format: event config:0-7, umask 8-15, edge 18, pc 19, any 21,
@@ -47,9 +47,38 @@ static gboolean extra_term(const PmsEncoding *enc, const char **term, gboolean *
     return FALSE;
 }
 
+/* Xeon 7500 C-Box: Linux's uncore_nhmex registers one PMU per C-Box,
+ * uncore_cbox_<n>, with the format terms event (config:0-7), umask (8-15),
+ * edge (18), inv (23) and thresh (24-31), and takes config through its raw
+ * mask 0xFF84FFFF: en is Linux's own business, and pmi_en has no term (Linux
+ * never sets it: the uncore driver does not sample). */
+#define NHMEX_RAW_MASK ((guint64)0xff84ffff)
+
+static gboolean is_nhmex(const PmsEncoding *enc)
+{
+    return enc->model && enc->model->arch == PMS_ARCH_NHMEX_CBOX;
+}
+
+static char *nhmex_symbolic(const PmsEncoding *enc, guint64 sel)
+{
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "uncore_cbox_%u/event=0x%02x,umask=0x%02x", enc->model->instance,
+                           (guint)SEL_EVENT(sel), (guint)SEL_UMASK(sel));
+    if (SEL_CMASK(sel))
+        g_string_append_printf(s, ",thresh=%u", (guint)SEL_CMASK(sel));
+    if (sel & SEL_INV)
+        g_string_append(s, ",inv");
+    if (sel & SEL_EDGE)
+        g_string_append(s, ",edge");
+    g_string_append_c(s, '/');
+    return g_string_free(s, FALSE);
+}
+
 char *pms_perf_symbolic(const PmsEncoding *enc)
 {
     guint64 sel = enc->n_codes ? enc->codes[0] : 0;
+    if (is_nhmex(enc))
+        return nhmex_symbolic(enc, sel);
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "cpu/event=0x%02x,umask=0x%02x", (guint)SEL_EVENT(sel),
                            (guint)SEL_UMASK(sel));
@@ -78,6 +107,9 @@ char *pms_perf_symbolic(const PmsEncoding *enc)
 char *pms_perf_raw(const PmsEncoding *enc)
 {
     guint64 sel = enc->n_codes ? enc->codes[0] : 0;
+    if (is_nhmex(enc))   /* rNNNN is the cpu PMU's: name the box's PMU */
+        return g_strdup_printf("uncore_cbox_%u/config=0x%" G_GINT64_MODIFIER "x/", enc->model->instance,
+                               sel & NHMEX_RAW_MASK);
     const char *suffix = priv_suffix(sel);
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "r%" G_GINT64_MODIFIER "x%s%s", sel & RAW_MASK, *suffix ? ":" : "", suffix);

@@ -50,6 +50,8 @@ lint_registers(const PmsModel *m, GPtrArray *out)
 {
     for (guint i = 0; i < m->n_regs; i++) {
         const PmsRegister *r = &m->regs[i];
+        /* a register is one address of its space, and one kind and index of
+         * its unit instance (C-Box 3's evtsel 0 is not C-Box 4's) */
         for (guint j = 0; j < i; j++)
             if (m->regs[j].address == r->address && m->regs[j].space == r->space)
                 problem(out, m, r->source_line, "register %s has the address 0x%x of %s",

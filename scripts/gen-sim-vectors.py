@@ -11,7 +11,10 @@ those rules, never by the project's simulator; every vector's `src` spells
 the derivation out.  The stimulus is chosen so that every bit of the event
 select (event, umask, usr, os, edge, int, any on SMT parts, en, inv where a
 counter mask is set, cmask) and of the extra register changes the expected
-outcome; `pmusim conform --mutants` measures that.
+outcome; `pmusim conform --mutants` measures that.  The Nehalem/Westmere
+uncore (arch x86_uncore: nhm_unc, wsm_unc) follows docs/semantics.md §9: no
+privilege filter, one thread, the PMI routed by the stimulus (EN_PMI_CORE0),
+OVF_PMI and CHG in its own GLOBAL_STATUS, the fixed counter counting cycles.
 
 Usage: scripts/gen-sim-vectors.py [--models DIR] [--out DIR]
 Also refreshes vectors/vectors.gresource.xml's list of .sim/.stim files.
@@ -23,7 +26,7 @@ import os
 import re
 import sys
 
-PMUS = ["glm", "wsm", "wsm_dp", "nhm", "nhm_ex"]
+PMUS = ["glm", "wsm", "wsm_dp", "nhm", "nhm_ex", "nhm_unc", "wsm_unc"]
 WIDTH = 48
 
 # The cycle pattern every generated vector uses: (cycles, n0, n1, cpl0, cpl1),
@@ -114,8 +117,10 @@ class Model:
         pmu = cp["pmu"]
         self.name = pmu["name"]
         self.smt = pmu.get("smt", "false") == "true"
-        self.version = int(pmu["version"])
+        self.version = int(pmu.get("version", "0"))
+        self.arch = pmu.get("arch", "x86_core")
         self.n_gp = int(pmu["gp_counters"])
+        self.instance = int(pmu.get("instance", "0"))
         self.offcore_style = pmu.get("offcore_style")
         self.options = dict(cp["options"]) if cp.has_section("options") else {}
         self.layouts = {}
@@ -487,6 +492,230 @@ def ldlat_vector(m, ev):
                        "loads of latency %d (> ldlat %d)" % (T + 1, T))
 
 
+# ---- the Nehalem/Westmere uncore (arch x86_uncore, semantics.md §9) --------
+#
+# Its rules differ from the core's: no USR/OS (every privilege level counts:
+# the CPL-0 cycles of the pattern count like the CPL-3 ones), no AnyThread,
+# one thread; a counter counts when its EN and GLOBAL_CTRL.EN_PCk (EN_FC0) are
+# set; the fixed counter adds 1 per enabled cycle (U-clocks) whatever the
+# stimulus; an overflow of a counter whose PMI bit is set also sets OVF_PMI
+# (bit 61), and CHG (bit 63) follows every status bit going 0 -> 1 (A21); the
+# PMI is recorded only when an EN_PMI_COREn routes it (A15), which no event
+# sets: the stimulus writes it.
+
+def unc_reg(m, kind, index=None):
+    for name, sec in m.regs.items():
+        if sec.get("kind") == kind and (index is None or int(sec.get("index", "0")) == index):
+            return name, num(sec["address"])
+    raise SystemExit("%s: no register of kind %s%s" % (m.name, kind, "" if index is None else " %d" % index))
+
+
+def unc_bit(m, layout, field, index=None):
+    lo, w = m.layouts[layout][field]
+    if index is not None:
+        if w == 1:
+            return 1 << lo
+        return 1 << (lo + index)
+    return ((1 << w) - 1) << lo
+
+
+def unc_make_vector(m, name, estr, counter, fixed, cfg, own_tokens, extra_tokens, neighbours_text, own_text):
+    gc_name, _ = unc_reg(m, "global_ctrl")
+    st_name, _ = unc_reg(m, "global_status")
+    gc_layout = m.regs[gc_name]["layout"]
+    st_layout = m.regs[st_name]["layout"]
+    if fixed:
+        reg, _ = unc_reg(m, "fixed_ctr", counter)
+        en_bit = unc_bit(m, gc_layout, "fixed")
+        ovf_bit = unc_bit(m, st_layout, "fixed")
+        cycles = [(1, 0, c[2], c[3]) for c in expand(PATTERN)]
+    else:
+        reg, _ = unc_reg(m, "pmc", counter)
+        en_bit = unc_bit(m, gc_layout, "pmc", counter)
+        ovf_bit = unc_bit(m, st_layout, "pmc", counter)
+        cycles = expand(PATTERN)
+    route = 1 << m.layouts[gc_layout]["pmi_core"][0]          # EN_PMI_CORE0
+    ovf_pmi = unc_bit(m, st_layout, "ovf_pmi")
+    chg = unc_bit(m, st_layout, "chg")
+    total, _, incs = count(cfg, cycles, False, 0)
+    if total == 0:
+        raise SystemExit("%s %s: the pattern gives a zero count" % (m.name, name))
+    K = total // 2 + 1 if total >= 2 else total
+    final, ovf, _ = count(cfg, cycles, False, (1 << WIDTH) - K)
+    pmi_cycle = ovf[0]
+    status = ovf_bit | (ovf_pmi if cfg["int"] else 0) | chg
+    if fixed:
+        how = ("the fixed counter adds 1 in every enabled cycle, whatever the stimulus says (it counts U-clocks; "
+               "semantics.md §9 'Clock'), so %d cycles add %d" % (len(cycles), total))
+    else:
+        how = ("no privilege filter: the CPL-0 cycles count like the CPL-3 ones (semantics.md §9, libpfm_intel_nhm_unc(3) "
+               "'all privilege levels'); %s -> increments %s, total %d" % (
+                   derive_words(cfg, False).split("; the increment")[0], fmt_seq(incs), total))
+    src = ("derived (semantics.md §9, §3; SDM 18.8.2 pp.18-42..18-47): own signal %s per cycle n=%s at CPL=%s (one "
+           "thread); %s. %s The program step sets %s = 0x%x (EN_%s%d: read back); the stimulus adds EN_PMI_CORE0 "
+           "(bit 48, routing: a session's, not an event's). Preload 2^48-%d: the carry out of bit 47 comes in cycle "
+           "%d: OVF_%s%d (bit %d)%s and CHG (bit 63, A21) -> status 0x%x; %s; the counter ends at %d-%d=%d." % (
+               own_text, fmt_seq(c[0] for c in expand(PATTERN)), fmt_seq(c[2] for c in cycles), how,
+               neighbours_text, gc_name, en_bit, "FC" if fixed else "PC", counter, K, pmi_cycle,
+               "FC" if fixed else "PC", counter, ovf_bit.bit_length() - 1,
+               ", OVF_PMI (bit 61: the %s bit is set)" % ("PMI" if fixed else "INT") if cfg["int"] else "",
+               status, "a PMI in that cycle (routed to core 0, A15)" if cfg["int"] else "no PMI (INT=0)",
+               total, K, final))
+    lines = ["vector %s" % name, 'event %d "%s"' % (counter, estr), "src " + src,
+             "read %s 0x%x" % (gc_name, en_bit),
+             "write %s 0x%x" % (gc_name, en_bit | route),
+             "write %s 2^48-%d" % (reg, K)]
+    lines += stim_runs(PATTERN, False, own_tokens, extra_tokens)
+    lines.append("read %s %d" % (reg, final))
+    lines.append("read %s 0x%x" % (st_name, status))
+    lines.append("expect-pmi %s" % (str(pmi_cycle) if cfg["int"] else "none"))
+    lines.append("end")
+    return lines
+
+
+def unc_pick_umasks(ev):
+    """As pick_umasks, but an event whose groups exclude each other
+    (group_excl, UNC_QMC_WRITES) takes the first group only."""
+    chosen = pick_umasks(ev)
+    if "group_excl" in ev.flags and chosen:
+        chosen = [u for u in chosen if u.group == chosen[0].group]
+    return chosen
+
+
+def unc_plain_vector(m, ev):
+    umasks = unc_pick_umasks(ev)
+    code = ev.code
+    umask = ev.base_umask
+    cfg = base_cfg()
+    for u in umasks:
+        umask |= u.value
+        if u.forced:
+            raise SystemExit("%s %s: forced modifiers on an uncore unit mask" % (m.name, ev.name))
+    counter = lowest_counter(m, ev, umasks)
+    estr = "%s::%s" % (m.name, ev.name) + "".join(":" + u.name for u in umasks)
+    own = tok_signal(code, umask)
+    neigh = [(code, 1 << b) for b in range(8) if not (umask >> b) & 1]
+    ne = neighbour_event(m, ev, code)
+    if ne:
+        neigh.append((ne[1], ne[2]))
+    neigh_toks = ["%s=%d" % (tok_signal(c, u), NEIGH_N) for c, u in neigh]
+
+    def own_tokens(n0, n1):
+        return ["%s=%d" % (own, n0)] if n0 else []
+
+    def extra_tokens(i):
+        return neigh_toks if i == NEIGH_RUN else []
+    ntext = ("Neighbours %s (every unit-mask bit outside 0x%02x, and %s) occur 16 times per cycle in %s and are "
+             "not selected (semantics.md §2: a signal counts when its umask bits lie inside the evtsel umask and "
+             "its code is the evtsel's) -> add 0." % (
+                 ", ".join(tok_signal(c, u) for c, u in neigh), umask,
+                 ("another event code, %s" % ne[0]) if ne else "no other code", NEIGH_CYCLES))
+    return unc_make_vector(m, "ev_" + ev.name.lower(), estr, counter, False, cfg, own_tokens, extra_tokens, ntext,
+                           own + (" (code %s)" % hex(code)))
+
+
+def unc_fixed_vector(m, ev):
+    fx = ev.fixed
+    counter = (fx & -fx).bit_length() - 1
+    own = tok_signal(ev.code, ev.base_umask)
+    ne = neighbour_event(m, ev, ev.code)
+    cfg = base_cfg()
+
+    def own_tokens(n0, n1):
+        return ["%s=%d" % (own, n0)] if n0 else []
+
+    def extra_tokens(i):
+        return ["%s=16" % tok_signal(ne[1], ne[2])] if i == NEIGH_RUN and ne else []
+    ntext = ("The stimulus's 0x%02x occurrences (0 to 200 per cycle) and %s=16 in %s change nothing; codes[0]'s EN "
+             "and INT become MSR_UNCORE_FIXED_CTR_CTRL's EN (bit 0) and PMI (bit 2) (program step, semantics.md "
+             "§9; SDM Fig 18-29)." % (ev.code, tok_signal(ne[1], ne[2]) if ne else "-", NEIGH_CYCLES))
+    return unc_make_vector(m, "ev_" + ev.name.lower(), "%s::%s" % (m.name, ev.name), counter, True, cfg,
+                           own_tokens, extra_tokens, ntext, own + " (pseudo code: the fixed counter has no event select)")
+
+
+# ---- the Xeon 7500 uncore (arch nhmex_cbox, semantics.md §10) --------------
+#
+# One model per C-Box name, each describing the whole uncore.  A counter of
+# the PMU's own box counts when its EVT_SEL.en, the box's GLOBAL_CTL.ctr_en[k]
+# and the U-Box's en_all are set (the program step sets all three); no
+# privilege filter, one thread; threshold then invert (documented: n < t)
+# then edge.  An overflow sets the box's ov[k], the S-Box summary bit of its
+# pair and the U-Box's ov_s<sbox>; a PMI needs pmi_en and reaches a core when
+# pmi_core_sel is set, which no event does: the stimulus writes it, so that
+# a wrong pmi_en shows as a PMI.
+
+def nx_reg(m, kind, unit, instance, index=0):
+    for name, sec in m.regs.items():
+        if (sec.get("kind") == kind and sec.get("unit") == unit and int(sec.get("instance", "0")) == instance
+                and int(sec.get("index", "0")) == index):
+            return name
+    raise SystemExit("%s: no register of kind %s in %s%d" % (m.name, kind, unit, instance))
+
+
+def nx_field(m, reg, field, index=None):
+    lo, w = m.layouts[m.regs[reg]["layout"]][field]
+    return (1 << (lo + index)) if index is not None else ((1 << w) - 1) << lo
+
+
+def nx_plain_vector(m, ev):
+    own_box = m.instance
+    umasks = pick_umasks(ev)
+    code, umask = ev.code, ev.base_umask
+    for u in umasks:
+        umask |= u.value
+    counter = lowest_counter(m, ev, umasks)
+    cfg = base_cfg()
+    cfg["int"] = 0                      # pmi=0 unless the string says so
+    estr = "%s::%s" % (m.name, ev.name) + "".join(":" + u.name for u in umasks)
+    own = tok_signal(code, umask)
+    other_box = (own_box + 1) % 8
+    neigh = ["%s=%d" % (tok_signal(code, 1 << b), NEIGH_N) for b in range(8) if not (umask >> b) & 1]
+    ne = neighbour_event(m, ev, code)
+    if ne:
+        neigh.append("%s=%d" % (tok_signal(ne[1], ne[2]), NEIGH_N))
+    neigh.append("cbox%d/%s=%d" % (other_box, own, NEIGH_N))
+    ctl = nx_reg(m, "box_ctrl", "cbox", own_box)
+    st = nx_reg(m, "box_status", "cbox", own_box)
+    ctr = nx_reg(m, "pmc", "cbox", own_box, counter)
+    uctl = nx_reg(m, "global_ctrl", "ubox", 0)
+    ust = nx_reg(m, "global_status", "ubox", 0)
+    sb = own_box // 4
+    ssum = nx_reg(m, "box_status", "sbox", sb)
+    en_bit = nx_field(m, ctl, "ctr_en", counter)
+    ov_bit = nx_field(m, st, "ov", counter)
+    en_all = nx_field(m, uctl, "en_all")
+    core0 = 1 << m.layouts[m.regs[uctl]["layout"]]["pmi_core_sel"][0]
+    sum_bit = nx_field(m, ssum, "ov_c_l" if own_box % 4 < 2 else "ov_c_r")
+    u_bit = nx_field(m, ust, "ov_s%d" % sb)
+    cycles = expand(PATTERN)
+    total, _, incs = count(cfg, cycles, False, 0)
+    K = total // 2 + 1 if total >= 2 else total
+    final, ovf, _ = count(cfg, cycles, False, (1 << WIDTH) - K)
+    src = ("derived (semantics.md §10, §3; the C-Box register table): own signal %s per cycle n=%s at CPL=%s "
+           "(no privilege filter: CPL 0 counts like 3); %s -> increments %s, total %d.  Neighbours %s occur 16 "
+           "times per cycle in %s: other unit-mask bits and another code are not selected (semantics.md §2), "
+           "and the same signal in C-Box %d is another box's -> add 0.  The program step sets %s = 0x%x "
+           "(ctr_en[%d]) and en_all in %s (read back); the stimulus adds pmi_core_sel = core 0 so that a set "
+           "pmi_en would show a PMI.  Preload 2^48-%d: the carry out of bit 47 in cycle %d sets %s.ov[%d] = "
+           "0x%x, %s bit 0x%x (%s, C-Box %d is in S-Box %d's %s pair) and %s.ov_s%d = 0x%x; pmi_en is 0: no PMI; "
+           "the counter ends at %d-%d=%d." % (
+               own, fmt_seq(c[0] for c in cycles), fmt_seq(c[2] for c in cycles),
+               derive_words(cfg, False).split("; the increment")[0], fmt_seq(incs), total,
+               ", ".join(t.split("=")[0] for t in neigh), NEIGH_CYCLES, other_box, ctl, en_bit, counter, uctl, K,
+               ovf[0], st, counter, ov_bit, ssum, sum_bit, "ov_c_l" if own_box % 4 < 2 else "ov_c_r", own_box, sb,
+               "lower" if own_box % 4 < 2 else "upper", ust, sb, u_bit, total, K, final))
+    lines = ["vector ev_" + ev.name.lower(), 'event %d "%s"' % (counter, estr), "src " + src,
+             "read %s 0x%x" % (ctl, en_bit),
+             "read %s 0x%x" % (uctl, en_all),
+             "write %s 0x%x" % (uctl, en_all | core0),
+             "write %s 2^48-%d" % (ctr, K)]
+    lines += stim_runs(PATTERN, False, lambda n0, n1: ["%s=%d" % (own, n0)] if n0 else [],
+                       lambda i: neigh if i == NEIGH_RUN else [])
+    lines += ["read %s %d" % (ctr, final), "read %s 0x%x" % (st, ov_bit), "read %s 0x%x" % (ssum, sum_bit),
+              "read %s 0x%x" % (ust, u_bit), "expect-pmi none", "end"]
+    return lines
+
+
 def generate(m):
     out = ["# vectors/%s/events.sim — one simulation vector per event of models/%s.pmu: its own signal" % (
         m.name, m.name),
@@ -495,7 +724,11 @@ def generate(m):
     n = 0
     skipped = []
     for ev in m.events:
-        if "offcore" in ev.flags:
+        if m.arch == "nhmex_cbox":
+            lines = nx_plain_vector(m, ev)
+        elif m.arch == "x86_uncore":
+            lines = unc_fixed_vector(m, ev) if (ev.counters == 0 and ev.fixed) else unc_plain_vector(m, ev)
+        elif "offcore" in ev.flags:
             lines = offcore_vector(m, ev)
         elif "ldlat" in ev.flags:
             lines = ldlat_vector(m, ev)
@@ -529,8 +762,9 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--models", default=os.path.join(root, "models"))
     ap.add_argument("--out", default=os.path.join(root, "vectors"))
+    ap.add_argument("--pmu", action="append", help="only these PMUs (default: all of the project's)")
     args = ap.parse_args()
-    for pmu in PMUS:
+    for pmu in args.pmu or PMUS:
         m = Model(os.path.join(args.models, pmu + ".pmu"))
         if m.options.get("anythread_combine", "clock-or") not in ("sum", "clock-or"):
             sys.exit("%s: the derivation handles anythread_combine = sum or clock-or" % pmu)

@@ -1018,9 +1018,11 @@ def main():
                 '<gresources>\n  <gresource prefix="/org/pmusim/vectors">\n')
         for rel in written:
             f.write("    <file>%s</file>\n" % rel)
-        # Encoding vectors of the uncore PMUs (scripts/gen-uncore-vectors.py).
-        for rel in sorted(os.path.relpath(p, args.out) for p in glob.glob(os.path.join(args.out, "*_unc", "*.enc"))):
-            f.write("    <file>%s</file>\n" % rel)
+        # Encoding vectors of PMUs another generator writes (scripts/gen-uncore-vectors.py,
+        # scripts/gen-nhmex-vectors.py).
+        for rel in sorted(os.path.relpath(p, args.out) for p in glob.glob(os.path.join(args.out, "*", "*.enc"))):
+            if rel not in written:
+                f.write("    <file>%s</file>\n" % rel)
         # Simulation vectors and their stimulus files (scripts/gen-sim-vectors.py
         # and hand-written ones) share the bundle.
         for rel in sorted(os.path.relpath(p, args.out) for ext in ("sim", "stim")

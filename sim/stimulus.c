@@ -372,6 +372,7 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
             guint32 sig;
             guint box = 0;
             /* UNITn/SIGNAL: the signal of another box of the model's unit */
+            const char *name = key;   /* the signal's name, after any UNITn/ */
             char *slash = strchr(key, '/');
             if (slash) {
                 const PmsModel *m = p->st->model;
@@ -383,15 +384,15 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
                     return fail(p, "'%s/': expected the model's unit and an instance (%s%s) before '/'", key,
                                 m->unit ? m->unit : "the model has no unit", m->unit ? "N, e.g. cbox5" : "");
                 box = (guint)inst + 1;
-                key = slash + 1;
+                name = slash + 1;
             }
-            if (!pms_stim_signal_key(p->st->model, key, &sig, &e)) {
+            if (!pms_stim_signal_key(p->st->model, name, &sig, &e)) {
                 fail(p, "%s", e->message);
                 g_error_free(e);
                 return FALSE;
             }
             guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
-            if (!parse_thread_list(p, key, val, G_MAXUINT32, v))
+            if (!parse_thread_list(p, name, val, G_MAXUINT32, v))
                 return FALSE;
             for (guint t = 0; t < p->threads; t++) {
                 if (!v[t])
@@ -455,16 +456,18 @@ static gboolean parse_line(Parser *p, char *text)
         gboolean w = cmd[0] == 'w';
         guint32 addr = 0;
         guint64 v = 0;
-        if (n < 2 || n > 3 || (w && n != 3))
-            return fail(p, w ? "write: expected REGISTER VALUE" : "read: expected REGISTER [EXPECTED]");
+        /* "write REG VALUE gp": the write must take #GP */
+        gboolean gp = w && n == 4 && strcmp(tok[3], "gp") == 0;
+        if (n < 2 || n > (w ? 4 : 3) || (w && n < 3) || (w && n == 4 && !gp))
+            return fail(p, w ? "write: expected REGISTER VALUE [gp]" : "read: expected REGISTER [EXPECTED]");
         if (!parse_reg(p, tok[1], &addr))
             return FALSE;
-        if (n == 3 && !parse_value(tok[2], &v))
+        if (n >= 3 && !parse_value(tok[2], &v))
             return fail(p, "%s: value '%s': expected a 64-bit number (decimal, 0x hex, -N, 2^K[+-N])", cmd, tok[2]);
         Rec *r = append(p->st, w ? PMS_STIM_WRITE : PMS_STIM_READ, p->line);
         r->address = addr;
         r->value = v;
-        r->check = !w && n == 3;
+        r->check = w ? gp : n == 3;
         return TRUE;
     }
     if (strcmp(cmd, "expect-pmi") == 0) {
@@ -553,6 +556,19 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
             break;
         case PMS_STIM_WRITE:
             ok = pms_sim_write(sim, r->address, r->value, &e);
+            if (r->check) {
+                /* an expected #GP: the write must fail, and only with #GP */
+                if (ok) {
+                    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH,
+                                "%s:%u: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x) succeeded, expected #GP",
+                                st->source, r->line, r->value, reg_name(st->model, r->address), r->address);
+                    return FALSE;
+                }
+                if (g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_GP)) {
+                    g_clear_error(&e);
+                    ok = TRUE;
+                }
+            }
             break;
         case PMS_STIM_READ:
             ok = pms_sim_read(sim, r->address, &got, &e);

@@ -26,7 +26,7 @@ typedef struct {
     guint64 cycle;       /* cycle at which it happens (run: its first cycle) */
     guint32 address;     /* write/read */
     guint64 value;       /* write: value; read: expected value */
-    gboolean check;      /* read: compare with value */
+    gboolean check;      /* read: compare with value; write: the write must take #GP */
     const PmsSimRun *run; /* run records */
 } PmsStimRecord;
 

@@ -1,7 +1,7 @@
 /* encoder/tests — tokenizer, resolver, x86 core rules, fstr, decode, errors.
  *
  * The models are the test-only enct.pmu (Westmere-like) and encg.pmu
- * (Goldmont-like) in this directory (and encu.pmu, a C-Box PMU without
+ * (Goldmont-like) in this directory (and encu.pmu, an Itanium PMU without
  * rules yet), passed as argv[1..3], so the
  * expectations do not move when the shipped models change.  Every expected
  * register value is derived by hand from the IA32_PERFEVTSELx layout
@@ -20,6 +20,7 @@
 #include "cu_tap.h"
 #include "encoder.h"
 #include "enc_internal.h"
+#include "vectors.h"
 
 static PmsModelSet *set;
 static const char *enct_path, *encg_path, *encu_path;
@@ -563,15 +564,50 @@ test_uncore(void)
     CU_ASSERT_EQUAL(e->writes[0].address, 0x3c0);
     CU_ASSERT_EQUAL(e->writes[0].value, 0x03500408);
 
-    /* the prepared shortcuts are x86 core only: none for the uncore */
+    /* the uncore has prepared plain results too, and they agree with the rule
+     * path (PMUSIM_RULES_ONLY) on every event, unit mask and a modifier spread */
     const PmsModel *unc = pms_model_set_get(set, "nhm_unc");
     const PmsPrepared *pp = unc->enc_cache;   /* prepared by the encodings above */
     CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
-    for (guint i = 0; i < pp->n_events; i++)
-        CU_ASSERT_PTR_NULL(pp->events[i].plain_off);
-    const PmsPrepared *pc = pms_model_set_get(set, "enct")->enc_cache;
-    CU_ASSERT_PTR_NOT_NULL_FATAL(pc);
-    CU_ASSERT_PTR_NOT_NULL(pc->events[0].plain_off);
+    CU_ASSERT_PTR_NOT_NULL(pp->events[0].plain_off);
+    g_setenv("PMUSIM_RULES_ONLY", "1", TRUE);
+    g_autoptr(PmsModelSet) slow = pms_model_set_new_builtin(NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(slow);
+    /* the models are prepared at their first encoding: do it while the variable is set */
+    pms_encoding_free(pms_encode(slow, "nhm_unc::UNC_CLK_UNHALTED", NULL));
+    pms_encoding_free(pms_encode(slow, "wsm_unc::UNC_CLK_UNHALTED", NULL));
+    g_unsetenv("PMUSIM_RULES_ONLY");
+    g_autoptr(PmsModelSet) fast = pms_model_set_new_builtin(NULL);
+    CU_ASSERT_FATAL(slow && fast);
+    static const char *const mods[] = { "", ":e", ":i", ":c=2", ":c=255", ":c=256", ":o", ":e:c=1",
+                                        ":e=1:i=1:c=7:o=1", ":u", ":e=0:e=1" };
+    guint compared = 0;
+    for (guint pm = 0; pm < 2; pm++) {
+        const PmsModel *um = pms_model_set_get(fast, pm ? "wsm_unc" : "nhm_unc");
+        for (guint i = 0; i < um->n_events; i++) {
+            const PmsEvent *ev = &um->events[i];
+            for (guint u = 0; u <= ev->n_umasks; u++)
+                for (guint k = 0; k < G_N_ELEMENTS(mods); k++) {
+                    g_autofree char *str = g_strdup_printf("%s::%s%s%s%s", um->name, ev->name, u ? ":" : "",
+                                                           u ? ev->umasks[u - 1].name : "", mods[k]);
+                    g_autoptr(GError) e1 = NULL, e2 = NULL;
+                    g_autoptr(PmsEncoding) a = pms_encode(fast, str, &e1);
+                    g_autoptr(PmsEncoding) b = pms_encode(slow, str, &e2);
+                    CU_ASSERT_EQUAL(a == NULL, b == NULL);
+                    if (a && b) {
+                        CU_ASSERT_STRING_EQUAL(a->fstr, b->fstr);
+                        CU_ASSERT(a->n_codes == b->n_codes && a->codes[0] == b->codes[0]);
+                        CU_ASSERT(a->n_writes == b->n_writes && a->writes[0].value == b->writes[0].value);
+                    } else if (e1 && e2) {
+                        CU_ASSERT_EQUAL(e1->code, e2->code);
+                        CU_ASSERT_STRING_EQUAL(e1->message, e2->message);
+                    }
+                    compared++;
+                }
+        }
+    }
+    CU_ASSERT(compared > 3000);
+    CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(slow, "nhm_unc")->enc_cache)->events[0].plain_off);
 
     dec_is("nhm_unc", 0x500309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0");
     dec_is("nhm_unc", 0xffd60309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=1:i=1:c=255:o=1");
@@ -764,6 +800,175 @@ test_decode(void)
     CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTFOUND));
 }
 
+/* ---- Xeon 7500 C-Box (arch nhmex_cbox), on the built-in models ----
+ *
+ * Expected values derived by hand from C_MSR_PMON_EVT_SEL (Intel 323535-001
+ * Table 2-13): event 7:0, umask 15:8, edge 18 (0x40000), pmi_en 20
+ * (0x100000), en 22 (0x400000, always set), inv 23 (0x800000), threshold
+ * 31:24; codes and unit masks from likwid's NHM-EX table (LLC_MISSES 0x14,
+ * ALL 0x07; SNP_HITS 0x28, REMOTE_RD_HITM 0x01, REMOTE_RFO_HITM 0x10;
+ * TRANS_IPQ 0x1b, no unit mask; ARB_LOSSES and ARB_WINS both 0x0a). */
+static void
+test_nhmex_cbox(void)
+{
+    ok1("nhmex_cbox3::LLC_MISSES:ALL", 0x400714, "nhmex_cbox3::LLC_MISSES:ALL:e=0:i=0:t=0:pmi=0");
+    ok1("nhmex_cbox3::LLC_MISSES:ALL:t=2", 0x02400714, "nhmex_cbox3::LLC_MISSES:ALL:e=0:i=0:t=2:pmi=0");
+    ok1("nhmex_cbox3::LLC_MISSES:ALL:t=2:i", 0x02c00714, "nhmex_cbox3::LLC_MISSES:ALL:e=0:i=1:t=2:pmi=0");
+    ok1("nhmex_cbox0::TRANS_IPQ", 0x40001b, "nhmex_cbox0::TRANS_IPQ:e=0:i=0:t=0:pmi=0");
+    ok1("nhmex_cbox0::TRANS_IPQ:e", 0x44001b, "nhmex_cbox0::TRANS_IPQ:e=1:i=0:t=0:pmi=0");
+    ok1("nhmex_cbox0::TRANS_IPQ:pmi", 0x50001b, "nhmex_cbox0::TRANS_IPQ:e=0:i=0:t=0:pmi=1");
+    ok1("nhmex_cbox7::TRANS_IPQ:e=1:i=1:t=255:pmi=1", 0xffd4001b, "nhmex_cbox7::TRANS_IPQ:e=1:i=1:t=255:pmi=1");
+    /* modifier order in the string does not matter; fstr prints e i t pmi */
+    ok1("nhmex_cbox7::TRANS_IPQ:pmi:t=0x10:i:e=0", 0x10d0001b, "nhmex_cbox7::TRANS_IPQ:e=0:i=1:t=16:pmi=1");
+    /* i without t: accepted (the counter ignores it, choice A5) */
+    ok1("nhmex_cbox1::TRANS_IPQ:i", 0xc0001b, "nhmex_cbox1::TRANS_IPQ:e=0:i=1:t=0:pmi=0");
+    /* unit masks combine (OR) and print in table order */
+    ok1("nhmex_cbox2::SNP_HITS:REMOTE_RFO_HITM:REMOTE_RD_HITM", 0x401128,
+        "nhmex_cbox2::SNP_HITS:REMOTE_RD_HITM:REMOTE_RFO_HITM:e=0:i=0:t=0:pmi=0");
+    ok1("nhmex_cbox2::snp_hits:remote_any", 0x40ff28, "nhmex_cbox2::SNP_HITS:REMOTE_ANY:e=0:i=0:t=0:pmi=0");
+    /* the flagged duplicate: likwid's code for both */
+    ok1("nhmex_cbox5::ARB_WINS:IV", 0x40400a, "nhmex_cbox5::ARB_WINS:IV:e=0:i=0:t=0:pmi=0");
+    ok1("nhmex_cbox5::ARB_LOSSES:IV", 0x40400a, "nhmex_cbox5::ARB_LOSSES:IV:e=0:i=0:t=0:pmi=0");
+
+    /* errors: class and column */
+    bad("nhmex_cbox3::LLC_MISSES", PMS_ERR_UMASK, 14, "needs a unit mask");
+    bad("nhmex_cbox3::LLC_MISSES:t=1", PMS_ERR_UMASK, 14, NULL);
+    bad("nhmex_cbox3::LLC_MISSES:ALL:u", PMS_ERR_ATTR, 29, "unknown unit mask or modifier 'u'");
+    bad("nhmex_cbox3::LLC_MISSES:ALL:k", PMS_ERR_ATTR, 29, NULL);
+    bad("nhmex_cbox3::LLC_MISSES:ALL:c=1", PMS_ERR_ATTR, 29, NULL);
+    bad("nhmex_cbox3::LLC_MISSES:ALL:t=256", PMS_ERR_ATTR_VAL, 31, "out of range 0..255");
+    bad("nhmex_cbox3::LLC_MISSES:ALL:t", PMS_ERR_ATTR_VAL, 29, "needs a value");
+    bad("nhmex_cbox3::LLC_MISSES:ALL:pmi=2", PMS_ERR_ATTR_VAL, 33, NULL);
+    bad("nhmex_cbox3::LLC_MISSES:ALL:t=1:t=2", PMS_ERR_ATTR_SET, 33, NULL);
+    bad("nhmex_cbox3::LLC_MISSES:NOPE", PMS_ERR_ATTR, 25, NULL);
+    bad("nhmex_cbox3::TRANS_IPQ:ALL", PMS_ERR_ATTR, 24, NULL);
+    bad("nhmex_cbox3::NO_SUCH", PMS_ERR_NOTFOUND, 14, NULL);
+    bad("nhmex_cbox8::TRANS_IPQ", PMS_ERR_NOTFOUND, 1, NULL);
+    bad("nhmex_cbox3::CACHE_CHAR_QUAL", PMS_ERR_NOTFOUND, 14, NULL);
+
+    /* no privilege filter: only the default privilege mask (as on the other uncore) */
+    g_autoptr(GError) perr = NULL;
+    CU_ASSERT_PTR_NULL(pms_encode_plm(set, "nhmex_cbox3::TRANS_IPQ", PMS_PLM3, &perr));
+    CU_ASSERT_TRUE(g_error_matches(perr, PMS_ENCODE_ERROR, PMS_ERR_INVAL));
+    g_autoptr(PmsEncoding) pdef = pms_encode_plm(set, "nhmex_cbox3::TRANS_IPQ", PMS_PLM0 | PMS_PLM3, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pdef);
+    CU_ASSERT_EQUAL(pdef->codes[0], 0x40001b);
+
+    /* the fields come from the model's own box: its event select's layout */
+    const PmsModel *m = pms_model_set_get(set, "nhmex_cbox3");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    const PmsRegister *sel2 = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sel2);
+    CU_ASSERT_EQUAL(sel2->address, 0xdd4);
+    CU_ASSERT_EQUAL(sel2->instance, 3);
+    CU_ASSERT_PTR_NULL(pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 6));
+    const PmsLayout *l = sel2->layout;
+    guint64 v = 0;
+    v = pms_field_set(pms_layout_field(l, "event"), v, 0x14);
+    v = pms_field_set(pms_layout_field(l, "umask"), v, 0x07);
+    v = pms_field_set(pms_layout_field(l, "en"), v, 1);
+    v = pms_field_set(pms_layout_field(l, "threshold"), v, 9);
+    v = pms_field_set(pms_layout_field(l, "pmi_en"), v, 1);
+    g_autoptr(PmsEncoding) e9 = pms_encode(set, "nhmex_cbox3::LLC_MISSES:ALL:t=9:pmi", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e9);
+    CU_ASSERT_EQUAL(e9->codes[0], v);
+    CU_ASSERT_PTR_EQUAL(e9->model, m);
+    CU_ASSERT_EQUAL(e9->umask_mask, 1u << 3);   /* ALL, the fourth unit mask */
+    /* where the codes go is the program step's (sim/program_nhmex.c): the
+     * own box's event select of the lowest counter, that counter's ctr_en
+     * bit in the box's GLOBAL_CTL, and the U-Box's en_all */
+    CU_ASSERT_EQUAL_FATAL(e9->n_writes, 3);
+    CU_ASSERT_PTR_EQUAL(e9->writes[0].reg, pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0));
+    CU_ASSERT_EQUAL(e9->writes[0].address, 0xdd0);
+    CU_ASSERT_EQUAL(e9->writes[0].value, v);
+    CU_ASSERT_EQUAL(e9->writes[1].address, 0xdc0);
+    CU_ASSERT_EQUAL(e9->writes[1].mask, 0x1);
+    CU_ASSERT_EQUAL(e9->writes[1].value, 0x1);
+    CU_ASSERT_EQUAL(e9->writes[2].address, 0xc00);
+    CU_ASSERT_EQUAL(e9->writes[2].mask, 1u << 28);
+    CU_ASSERT_EQUAL(e9->writes[2].value, 1u << 28);
+
+    /* decode: back to the fstr */
+    dec_is("nhmex_cbox3", 0x02c00714, FALSE, 0, "nhmex_cbox3::LLC_MISSES:ALL:e=0:i=1:t=2:pmi=0");
+    dec_is("nhmex_cbox3", 0x00000714, FALSE, 0, "nhmex_cbox3::LLC_MISSES:ALL:e=0:i=0:t=0:pmi=0");
+    dec_is("nhmex_cbox6", 0xffd4001b, FALSE, 0, "nhmex_cbox6::TRANS_IPQ:e=1:i=1:t=255:pmi=1");
+    static const char *const strs[] = {
+        "nhmex_cbox0::SNP_HITS:REMOTE_RD_HITM:REMOTE_RFO_HITE:t=3", "nhmex_cbox4::MAF_NACK2:WB_PENDING:pmi:e",
+        "nhmex_cbox7::OCCUPANCY_MAF:t=12:i", "nhmex_cbox1::LLC_VICTIMS:ALL",
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(strs); i++) {
+        g_autoptr(PmsEncoding) e = pms_encode(set, strs[i], NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        dec_is(e->model->name, e->codes[0], FALSE, 0, e->fstr);
+    }
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_PTR_NULL(pms_decode(m, 0x400099, FALSE, 0, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTFOUND));
+}
+
+/* Every event and every unit mask of every C-Box model: the event select
+ * is the model's code and unit mask with en, nothing else. */
+static void
+test_nhmex_cbox_all(void)
+{
+    guint n = 0;
+    for (guint mi = 0; mi < pms_model_set_count(set); mi++) {
+        const PmsModel *m = pms_model_set_nth(set, mi);
+        if (m->arch != PMS_ARCH_NHMEX_CBOX || !g_str_has_prefix(m->source, "builtin:"))
+            continue;
+        for (guint ei = 0; ei < m->n_events; ei++) {
+            const PmsEvent *ev = &m->events[ei];
+            for (guint c = ev->n_umasks ? 1 : 0; c <= ev->n_umasks; c++) {
+                g_autofree char *str = g_strdup_printf("%s::%s%s%s:t=%u", m->name, ev->name, c ? ":" : "",
+                                                       c ? ev->umasks[c - 1].name : "", c);
+                guint64 umask = c ? ev->umasks[c - 1].value : 0;
+                g_autofree char *fstr = g_strdup_printf("%s::%s%s%s:e=0:i=0:t=%u:pmi=0", m->name, ev->name,
+                                                        c ? ":" : "", c ? ev->umasks[c - 1].name : "", c);
+                ok1(str, (guint64)c << 24 | 0x400000 | umask << 8 | ev->code, fstr);
+                n++;
+            }
+            if (ev->n_umasks) {
+                g_autofree char *str = g_strdup_printf("%s::%s", m->name, ev->name);
+                bad(str, PMS_ERR_UMASK, (guint)strlen(m->name) + 3, NULL);
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(n, 8 * (117 + 15));
+}
+
+/* The C-Box error vectors name the column of the offending token in their
+ * src ("column N", scripts/gen-nhmex-vectors.py); the vector format compares
+ * the class only, so the column is checked here against the builtin encoder. */
+static void
+test_nhmex_vector_columns(void)
+{
+    g_autoptr(PmsVectorSet) vs = pms_vector_set_new();
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_vector_set_load_builtin(vs, &err));
+    guint checked = 0;
+    for (guint i = 0; i < pms_vector_set_count(vs); i++) {
+        const PmsVector *v = pms_vector_set_nth(vs, i);
+        if (v->kind != PMS_VECTOR_ENCODE || !g_str_has_prefix(v->pmu, "nhmex_cbox") ||
+            strcmp(v->ret, "PFM_SUCCESS") == 0)
+            continue;
+        const char *c = strstr(v->source, "column ");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        guint col = (guint)g_ascii_strtoull(c + strlen("column "), NULL, 10);
+        g_autoptr(GError) e = NULL;
+        g_autoptr(PmsEncoding) enc = pms_encode(set, v->event, &e);
+        CU_ASSERT_PTR_NULL(enc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        CU_ASSERT_STRING_EQUAL(pms_encode_error_name(e->code), v->ret);
+        g_autofree char *prefix = g_strdup_printf("column %u: ", col);
+        if (!g_str_has_prefix(e->message, prefix))
+            fprintf(stderr, "# %s:%u: %.60s: '%s', expected column %u\n", v->file, v->line, v->event, e->message,
+                    col);
+        CU_ASSERT_TRUE(g_str_has_prefix(e->message, prefix));
+        checked++;
+    }
+    CU_ASSERT_TRUE(checked >= 8 * 50);
+}
+
 /* Two encodings that must be the same result (NULL: both failed). */
 static void
 same_result(const PmsEncoding *a, const PmsEncoding *b, const char *what)
@@ -887,5 +1092,8 @@ main(int argc, char **argv)
     CU_add_test(s, "string at a page's end", test_page_end);
     CU_add_test(s, "prepared plain results", test_prepared_plain);
     CU_add_test(s, "modifiers on prepared results", test_modifier_patch);
+    CU_add_test(s, "Xeon 7500 C-Box", test_nhmex_cbox);
+    CU_add_test(s, "Xeon 7500 C-Box: every event and unit mask", test_nhmex_cbox_all);
+    CU_add_test(s, "Xeon 7500 C-Box: error columns of the vectors", test_nhmex_vector_columns);
     return pms_cu_tap_run();
 }

@@ -533,6 +533,46 @@ static void test_uncore_and_plm(void)
     run_clear(&r);
 }
 
+/* The Xeon 7500 C-Box PMUs through the CLI: values by hand from
+ * C_MSR_PMON_EVT_SEL (Intel 323535-001 Table 2-13), LLC_MISSES 0x14, ALL 0x07. */
+static void test_nhmex_cli(void)
+{
+    Run r = run_cli(NULL, 0, "decode", "nhmex_cbox3", "0x2c00714", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *dec = out_text(&r);
+    CU_ASSERT_STRING_EQUAL(dec, "nhmex_cbox3::LLC_MISSES:ALL:e=0:i=1:t=2:pmi=0\n");
+    run_clear(&r);
+    r = run_cli(NULL, 0, "explain", "nhmex_cbox3::LLC_MISSES:ALL:t=2:i", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *ex = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "C3_MSR_PMON_EVT_SEL0 (0xdd0) = 0x2c00714"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "no privilege or thread filter"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "qualifies when n < 2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "C3_MSR_PMON_GLOBAL_CTL.ctr_en bit 0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "U_MSR_PMON_GLOBAL_CTL.en_all"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "In short: counts cycles in which fewer than 2 occurrences"));
+    run_clear(&r);
+    r = run_cli(NULL, 0, "encode", "--format=perf", "nhmex_cbox3::LLC_MISSES:ALL:t=2:i:e:pmi", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *perf = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(perf, "uncore_cbox_3/event=0x14,umask=0x07,thresh=2,inv,edge/\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(perf, "uncore_cbox_3/config=0x2840714/\n"));
+    run_clear(&r);
+    r = run_cli("nhmex_cbox0::TRANS_IPQ:u\nnhmex_cbox0::TRANS_IPQ:t=255\n", 54, "encode", "--batch", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *batch = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(batch, "nhmex_cbox0::TRANS_IPQ:u\tPFM_ERR_ATTR\t0\t"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(batch, "nhmex_cbox0::TRANS_IPQ:t=255\tPFM_SUCCESS\t1\t0xff40001b\t"
+                                         "nhmex_cbox0::TRANS_IPQ:e=0:i=0:t=255:pmi=0"));
+    run_clear(&r);
+    r = run_cli(NULL, 0, "list", "nhmex_cbox7", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *list = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(list, "stands for unit cbox instance 7"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(list, "    pmi    bool"));
+    run_clear(&r);
+}
+
 /* ---- CLI usage ------------------------------------------------------ */
 
 static void test_usage_errors(void)
@@ -595,6 +635,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "diff: self agreement, misbehaving backend", test_diff_self);
     CU_add_test(cli, "decode, human and perf output", test_decode_and_perf);
     CU_add_test(cli, "uncore PMUs: decode, list, explain; --plm", test_uncore_and_plm);
+    CU_add_test(cli, "Xeon 7500 C-Box: decode, explain, perf, batch, list", test_nhmex_cli);
     /* A skipped test still shows in the TAP stream, marked SKIP. */
     void *pfm = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
     if (pfm) {

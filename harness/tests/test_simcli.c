@@ -444,6 +444,148 @@ static void test_bench_smoke(void)
     expect_fail(2, "--seconds", run_cli("bench", "sim", "--seconds", "-1", NULL));
 }
 
+/* `pmusim sim --pmu PMU -e STRING --occurrences ... [--cpl ...] [--preload V]`
+ * on the Nehalem/Westmere uncore; asserts exit 0 and the final line. */
+static void expect_unc(const char *pmu, const char *event, const char *occ, const char *cpl, const char *preload,
+                       const char *want)
+{
+    const char *argv[14] = { "sim", "--pmu", pmu, "-e", event, "--occurrences", occ, NULL };
+    guint n = 7;
+    if (cpl) {
+        argv[n++] = "--cpl";
+        argv[n++] = cpl;
+    }
+    if (preload) {
+        argv[n++] = "--preload";
+        argv[n++] = preload;
+    }
+    argv[n] = NULL;
+    Run r = run_cli(argv[0], argv[1], argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8], argv[9],
+                    argv[10], NULL);
+    g_autofree char *last = last_line(r.out);
+    if (r.status != 0 || strcmp(last, want) != 0)
+        fprintf(stderr, "# --pmu %s -e %s --occurrences %s: status %d, last line '%s', want '%s'; stderr: %s\n", pmu,
+                event, occ, r.status, last, want, r.err);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(last, want);
+    run_clear(&r);
+}
+
+/* The uncore (docs/semantics.md §9): the §3 pipeline (cmask, inv, edge) with
+ * no privilege filter, 48-bit counters, and the fixed counter adding 1 per
+ * enabled cycle.  Each expectation is derived by hand beside it. */
+static void test_uncore_one_liners(void)
+{
+    /* n = 3,0,1,2, c=2 i: n<2 in cycles 1 (0) and 2 (1) -> 2 */
+    expect_unc("nhm_unc", "nhm_unc::UNC_LLC_MISS:ANY:c=2:i", "3,0,1,2", NULL, NULL, "count=2 overflow=0");
+    /* c=0 adds n: 3+0+1+2 = 6 */
+    expect_unc("nhm_unc", "nhm_unc::UNC_LLC_MISS:ANY", "3,0,1,2", NULL, NULL, "count=6 overflow=0");
+    /* c=2: n>=2 in cycles 0 and 3 -> 2 */
+    expect_unc("wsm_unc", "wsm_unc::UNC_LLC_MISS:ANY:c=2", "3,0,1,2", NULL, NULL, "count=2 overflow=0");
+    /* c=2 e: cond T,F,F,T, latch clear after the evtsel write (A4) -> rising at 0 and 3 -> 2 */
+    expect_unc("nhm_unc", "nhm_unc::UNC_LLC_MISS:ANY:c=2:e", "3,0,1,2", NULL, NULL, "count=2 overflow=0");
+    /* c=2 i e: cond F,T,T,F -> one rising edge (cycle 1) -> 1 */
+    expect_unc("wsm_unc", "wsm_unc::UNC_LLC_MISS:ANY:c=2:i:e", "3,0,1,2", NULL, NULL, "count=1 overflow=0");
+    /* e without c is accepted on the uncore (edge_needs_cmask = false); A2:
+     * the condition is n>0: T,T,F,T,T -> rising at 0 and 3 -> 2 */
+    expect_unc("wsm_unc", "wsm_unc::UNC_QHL_OCCUPANCY:LOCAL:e", "1,1,0,1,1", NULL, NULL, "count=2 overflow=0");
+    /* i without c is ignored (A1): adds n, 3+0+1+2 = 6 */
+    expect_unc("nhm_unc", "nhm_unc::UNC_QHL_OCCUPANCY:LOCAL:i", "3,0,1,2", NULL, NULL, "count=6 overflow=0");
+    /* c=255 (the field's maximum): n>=255 for 255 and 300, not 254 -> 2 */
+    expect_unc("nhm_unc", "nhm_unc::UNC_QHL_OCCUPANCY:LOCAL:c=255", "255,254,300", NULL, NULL, "count=2 overflow=0");
+    /* no privilege filter: n = 1,2,4,8 at CPL 0,3,0,1 all count -> 15 */
+    expect_unc("wsm_unc", "wsm_unc::UNC_QHL_OCCUPANCY:LOCAL", "1,2,4,8", "0,3,0,1", NULL, "count=15 overflow=0");
+    expect_unc("nhm_unc", "nhm_unc::UNC_LLC_MISS:READ:c=2", "1,2,4,8", "0,0,0,0", NULL, "count=3 overflow=0");
+    /* o (OCC_CTR_RST) resets an accumulator the stimulus does not have: 4+0+6 = 10 */
+    expect_unc("wsm_unc", "wsm_unc::UNC_QHL_OCCUPANCY:LOCAL:o", "4,0,6", NULL, NULL, "count=10 overflow=0");
+    /* 48 bits: 2^48-1 + 1 = 2^48 -> 0, carry out of bit 47 */
+    expect_unc("nhm_unc", "nhm_unc::UNC_LLC_MISS:READ", "1", NULL, "0xFFFFFFFFFFFF", "count=0 overflow=1");
+    /* 2^48-3 + 2 = 2^48-1 (no carry), + 3 = 2^48+2 -> 2, overflow */
+    expect_unc("wsm_unc", "wsm_unc::UNC_LLC_MISS:READ", "2,3", NULL, "281474976710653", "count=2 overflow=1");
+    /* 2^48-3 + 2 = 2^48-1: no carry yet */
+    expect_unc("nhm_unc", "nhm_unc::UNC_LLC_MISS:READ", "2", NULL, "0xFFFFFFFFFFFD",
+               "count=281474976710655 overflow=0");
+    /* UNC_CLK_UNHALTED: the fixed counter adds 1 per enabled cycle (U-clocks),
+     * whatever the occurrences say: 4 cycles -> 4 */
+    expect_unc("nhm_unc", "nhm_unc::UNC_CLK_UNHALTED", "0,0,5,0", NULL, NULL, "count=4 overflow=0");
+    expect_unc("wsm_unc", "wsm_unc::UNC_CLK_UNHALTED", "9", "0", NULL, "count=1 overflow=0");
+    /* 2^48-2 +1 +1 -> 0 (carry in cycle 1) +1 -> 1, overflow */
+    expect_unc("wsm_unc", "wsm_unc::UNC_CLK_UNHALTED", "0,0,0", NULL, "0xFFFFFFFFFFFE", "count=1 overflow=1");
+    /* the fixed counter is named in the table's header */
+    Run r = run_cli("sim", "--pmu", "nhm_unc", "-e", "UNC_CLK_UNHALTED", "--occurrences", "1", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "MSR_UNCORE_FIXED_CTR0"));
+    run_clear(&r);
+    /* u and k do not exist on the uncore: the encoder refuses them, exit 1 */
+    r = run_cli("sim", "--pmu", "nhm_unc", "-e", "nhm_unc::UNC_LLC_MISS:READ:u", "--occurrences", "1", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    run_clear(&r);
+}
+
+/* Reserved bits are a #GP, register unchanged (semantics.md §9 'OVF_CTRL',
+ * A10), per the SDM's uncore figures: PERFEVTSEL Fig 18-28 (16, 19, 21 and
+ * 63:32 reserved), GLOBAL_CTRL Fig 18-25 (7:0, 32, 51:48, 63 defined),
+ * STATUS Fig 18-26 (read-only), OVF_CTRL Fig 18-27 (7:0, 32, 61, 63),
+ * FIXED_CTR_CTRL Fig 18-29 (0, 2), 48-bit counters (p.18-42).  The stimulus
+ * format has no record for a write that must fail, so these are here. */
+static void test_uncore_gp(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    const char *pmus[] = { "nhm_unc", "wsm_unc" };
+    static const struct {
+        guint32 addr;
+        guint64 good, bad;
+    } cases[] = {
+        { 0x3c0, 0x500423, (guint64)1 << 16 },   /* no USR */
+        { 0x3c0, 0x500423, (guint64)1 << 19 },   /* no PC */
+        { 0x3c0, 0x500423, (guint64)1 << 21 },   /* no ANY */
+        { 0x3c7, 0xffd60423, (guint64)1 << 32 }, /* every field set, o included; 63:32 */
+        { 0x391, 0x800f0001000000ff, (guint64)1 << 8 },
+        { 0x391, 0x800f0001000000ff, (guint64)1 << 52 },
+        { 0x391, 0x800f0001000000ff, (guint64)1 << 62 },
+        { 0x393, 0, (guint64)1 << 62 },
+        { 0x393, 0, (guint64)1 << 33 },
+        { 0x394, 0xffffffffffff, (guint64)1 << 48 },
+        { 0x395, 0x5, 0x2 },
+        { 0x395, 0x5, 0x8 },
+        { 0x3b0, 0xffffffffffff, (guint64)1 << 48 },
+        { 0x3b7, 0x123456789abc, (guint64)1 << 63 },
+    };
+    for (guint p = 0; p < G_N_ELEMENTS(pmus); p++) {
+        const PmsModel *m = pms_model_set_get(set, pmus[p]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        g_autoptr(PmsSim) sim = pms_sim_new(m, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+            guint64 v = 0, want = cases[i].good;
+            CU_ASSERT_TRUE(pms_sim_write(sim, cases[i].addr, cases[i].good, NULL));
+            /* OCC_CTR_RST reads 0 (Fig 18-28); OVF_CTRL reads 0 (A22) */
+            if (cases[i].addr >= 0x3c0)
+                want &= ~((guint64)1 << 17);
+            CU_ASSERT_TRUE(pms_sim_read(sim, cases[i].addr, &v, NULL));
+            CU_ASSERT_EQUAL(v, want);
+            GError *e = NULL;
+            gboolean ok = pms_sim_write(sim, cases[i].addr, cases[i].good | cases[i].bad, &e);
+            if (ok || !g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_GP))
+                fprintf(stderr, "# %s: write 0x%" G_GINT64_MODIFIER "x to 0x%x: expected #GP\n", pmus[p],
+                        cases[i].good | cases[i].bad, cases[i].addr);
+            CU_ASSERT_FALSE(ok);
+            CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_GP));
+            g_clear_error(&e);
+            /* the register keeps its value */
+            CU_ASSERT_TRUE(pms_sim_read(sim, cases[i].addr, &v, NULL));
+            CU_ASSERT_EQUAL(v, want);
+        }
+        /* GLOBAL_STATUS is read-only: any write, even 0 */
+        GError *e = NULL;
+        CU_ASSERT_FALSE(pms_sim_write(sim, 0x392, 0, &e));
+        CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_GP));
+        g_clear_error(&e);
+    }
+}
+
 /* pms_sim_program called directly, as the conformance runner does. */
 static void test_program_api(void)
 {
@@ -523,6 +665,8 @@ int main(int argc, char **argv)
     CU_add_test(s, "explain", test_explain);
     CU_add_test(s, "bench_smoke", test_bench_smoke);
     CU_add_test(s, "program_api", test_program_api);
+    CU_add_test(s, "uncore_one_liners", test_uncore_one_liners);
+    CU_add_test(s, "uncore_gp", test_uncore_gp);
     int status = pms_cu_tap_run();
     /* remove the scratch directory (only files this test wrote) */
     GDir *d = g_dir_open(tmpdir, 0, NULL);

@@ -526,7 +526,9 @@ test_builtin_set(void)
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-    const char *names[] = {"glm", "montecito", "nhm", "nhm_ex", "nhm_unc", "wsm", "wsm_dp", "wsm_unc"};
+    const char *names[] = {"glm", "montecito", "nhm", "nhm_ex", "nhm_unc",
+        "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5",
+        "nhmex_cbox6", "nhmex_cbox7", "wsm", "wsm_dp", "wsm_unc"};
     CU_ASSERT_EQUAL(pms_model_set_count(set), G_N_ELEMENTS(names));
     for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
         const PmsModel *m = pms_model_set_nth(set, i);
@@ -708,6 +710,128 @@ test_lint_problems(void)
     EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default\n[event F]\ncode = 1\nbase_umask = 1\n",
                 "snippet.pmu:9:", "F has the same encoding as E:A");
     EXPECT_LINT(HDR "[event E]\ncode = 1\n[event F]\ncode = 1\n", "F has the same encoding as E");
+    /* the same kind and index twice in one unit instance */
+    EXPECT_LINT(HDR "[register A]\naddress = 1\nkind = pmc\nunit = cbox\ninstance = 2\n"
+                "[register B]\naddress = 2\nkind = pmc\nunit = cbox\ninstance = 2\n",
+                "snippet.pmu:11:", "B repeats kind pmc index 0 of A");
+}
+
+/* Registers of different unit instances (or address spaces) may share a kind
+ * and index (or a number): not a lint problem. */
+static void
+test_lint_units_and_spaces(void)
+{
+    g_autoptr(PmsModel) m = load_text(HDR
+        "[register C0_CTR0]\naddress = 0xd11\nkind = pmc\nunit = cbox\ninstance = 0\n"
+        "[register C1_CTR0]\naddress = 0xd91\nkind = pmc\nunit = cbox\ninstance = 1\n"
+        "[register U_CTR]\naddress = 0xc11\nkind = pmc\nunit = ubox\n"
+        "[register OWN_CTR]\naddress = 0xc1\nkind = pmc\n"
+        "[register PMC4]\naddress = 4\nkind = ia64_pmc\nspace = pmc\n"
+        "[register PMD4]\naddress = 4\nkind = ia64_pmd\nspace = pmd\n", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
+    CU_ASSERT_TRUE(pms_model_lint(m, p));
+    for (guint i = 0; i < p->len; i++)
+        fprintf(stderr, "# %s\n", (char *)p->pdata[i]);
+}
+
+/* The Xeon 7500 C-Box models: one file per C-Box, each holding the whole
+ * uncore; lookups by kind find the model's own box. */
+static void
+test_builtin_nhmex(void)
+{
+    g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    static const guint32 base[8] = {0xd00, 0xd80, 0xd40, 0xdc0, 0xd20, 0xda0, 0xd60, 0xde0};
+    for (guint n = 0; n < 8; n++) {
+        g_autofree char *name = g_strdup_printf("nhmex_cbox%u", n);
+        const PmsModel *m = pms_model_set_get(set, name);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        CU_ASSERT_EQUAL(m->arch, PMS_ARCH_NHMEX_CBOX);
+        CU_ASSERT_STRING_EQUAL(m->unit, "cbox");
+        CU_ASSERT_EQUAL(m->instance, n);
+        CU_ASSERT_EQUAL(m->n_gp, 6);
+        CU_ASSERT_EQUAL(m->gp_width, 48);
+        CU_ASSERT_EQUAL(m->n_fixed, 0);
+        CU_ASSERT_FALSE(m->smt);
+        CU_ASSERT_EQUAL(m->n_regs, 5 + 2 + 8 * 15);
+        CU_ASSERT_EQUAL(m->n_events, 34);
+        CU_ASSERT_STRING_EQUAL(pms_model_option(m, "pmi_freeze_delay", "?"), "0");
+        CU_ASSERT_STRING_EQUAL(pms_model_option(m, "invert", "?"), "documented");
+        /* the own box's registers by kind and index */
+        const PmsRegister *bc = pms_model_reg_by_kind(m, PMS_REG_BOX_CTRL, 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(bc);
+        CU_ASSERT_EQUAL(bc->address, base[n]);
+        CU_ASSERT_EQUAL(bc->writable, 0x3f);
+        CU_ASSERT_PTR_NOT_NULL(pms_layout_field(bc->layout, "ctr_en"));
+        const PmsRegister *bs = pms_model_reg_by_kind(m, PMS_REG_BOX_STATUS, 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(bs);
+        CU_ASSERT_EQUAL(bs->address, base[n] + 1);
+        CU_ASSERT_TRUE(bs->readonly);
+        CU_ASSERT_EQUAL(pms_model_reg_by_kind(m, PMS_REG_BOX_OVF_CTRL, 0)->address, base[n] + 2);
+        for (guint k = 0; k < 6; k++) {
+            const PmsRegister *sel = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, k);
+            const PmsRegister *ctr = pms_model_reg_by_kind(m, PMS_REG_PMC, k);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(sel);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(ctr);
+            CU_ASSERT_EQUAL(sel->address, base[n] + 0x10 + 2 * k);
+            CU_ASSERT_EQUAL(ctr->address, base[n] + 0x11 + 2 * k);
+            CU_ASSERT_EQUAL(sel->writable, 0xffd4ffff);
+            CU_ASSERT_EQUAL(sel->ignored, G_GUINT64_CONSTANT(0x9fffffff002b0000));
+            CU_ASSERT_EQUAL(ctr->width, 48);
+            CU_ASSERT_EQUAL(ctr->instance, n);
+            CU_ASSERT_PTR_EQUAL(pms_model_reg_by_addr(m, sel->address), sel);
+        }
+        CU_ASSERT_PTR_NULL(pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 6));
+        /* the other boxes by unit instance; the U-Box by its own unit */
+        CU_ASSERT_EQUAL(pms_model_reg_in_unit(m, "cbox", (n + 1) % 8, PMS_REG_EVTSEL, 0)->address,
+                        base[(n + 1) % 8] + 0x10);
+        const PmsRegister *gc = pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_GLOBAL_CTRL, 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gc);
+        CU_ASSERT_EQUAL(gc->address, 0xc00);
+        CU_ASSERT_EQUAL(gc->writable, 0xb000001f);
+        const PmsField *en_all = pms_layout_field(gc->layout, "en_all");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(en_all);
+        CU_ASSERT_EQUAL(en_all->shift, 28);
+        CU_ASSERT_PTR_NULL(pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0));   /* not the C-Box's */
+        CU_ASSERT_EQUAL(pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_EVTSEL, 0)->address, 0xc10);
+        CU_ASSERT_EQUAL(pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_PMC, 0)->address, 0xc11);
+        CU_ASSERT_EQUAL(pms_model_reg_in_unit(m, "sbox", 0, PMS_REG_BOX_STATUS, 0)->address, 0xc43);
+        CU_ASSERT_EQUAL(pms_model_reg_in_unit(m, "sbox", 1, PMS_REG_BOX_STATUS, 0)->address, 0xcc3);
+        /* the evtsel fields the encoder and the simulator read by name */
+        const PmsLayout *l = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0)->layout;
+        CU_ASSERT_EQUAL(pms_layout_field(l, "threshold")->shift, 24);
+        CU_ASSERT_EQUAL(pms_layout_field(l, "threshold")->width, 8);
+        CU_ASSERT_EQUAL(pms_layout_field(l, "pmi_en")->shift, 20);
+        CU_ASSERT_EQUAL(pms_layout_field(l, "inv")->shift, 23);
+        /* modifiers e i t pmi, no privilege filter */
+        const char *order[] = {"e", "i", "t", "pmi"};
+        CU_ASSERT_EQUAL_FATAL(m->n_mods, 4);
+        for (guint i = 0; i < 4; i++)
+            CU_ASSERT_STRING_EQUAL(m->mods[i].name, order[i]);
+        CU_ASSERT_EQUAL(pms_model_modifier(m, "t")->max, 255);
+        CU_ASSERT_PTR_NULL(pms_model_modifier(m, "u"));
+        /* events: likwid's codes, no default unit mask, the flagged duplicate */
+        const PmsEvent *miss = pms_model_event(m, "LLC_MISSES");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(miss);
+        CU_ASSERT_EQUAL(miss->code, 0x14);
+        CU_ASSERT_EQUAL(miss->counters, 0x3f);
+        CU_ASSERT_EQUAL(pms_event_umask(miss, "ALL")->value, 0x07);
+        CU_ASSERT_PTR_NULL(pms_event_default_umask(miss));
+        CU_ASSERT_TRUE(miss->n_groups == 0 || miss->groups[0].required);
+        CU_ASSERT_EQUAL(pms_event_umask(pms_model_event(m, "LLC_VICTIMS"), "ALL")->value, 0x1f);
+        const PmsEvent *wins = pms_model_event(m, "ARB_WINS"), *losses = pms_model_event(m, "ARB_LOSSES");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(wins);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(losses);
+        CU_ASSERT_EQUAL(wins->code, losses->code);
+        CU_ASSERT_TRUE(wins->flags & PMS_EVENT_DUP);
+        CU_ASSERT_FALSE(losses->flags & PMS_EVENT_DUP);
+        CU_ASSERT_EQUAL(pms_model_event(m, "TRANS_IPQ")->n_umasks, 0);
+        CU_ASSERT_PTR_NULL(pms_model_event(m, "CACHE_CHAR_QUAL"));   /* GAP row: no code */
+        CU_ASSERT_PTR_NULL(pms_model_event(m, "SPL_DEAD"));          /* WSM-EX only */
+        g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
+        CU_ASSERT_TRUE(pms_model_lint(m, p));
+    }
 }
 
 static void
@@ -755,9 +879,11 @@ main(int argc, char **argv)
     CU_add_test(s, "built-in uncore models", test_builtin_uncore);
     CU_add_test(s, "per-event modifiers and group_excl", test_event_modifiers_key);
     CU_add_test(s, "--model FILE", test_set_add_file);
+    CU_add_test(s, "Xeon 7500 C-Box models", test_builtin_nhmex);
     s = CU_add_suite("lint", NULL, NULL);
     CU_add_test(s, "built-in models are clean", test_lint_builtin_clean);
     CU_add_test(s, "each problem is flagged", test_lint_problems);
     CU_add_test(s, "aliases and forced modifiers are not duplicates", test_lint_exemptions);
+    CU_add_test(s, "unit instances and spaces are not duplicates", test_lint_units_and_spaces);
     return pms_cu_tap_run();
 }

@@ -219,6 +219,35 @@ static void test_exec_errors(void)
                                      "run 3 0xc0.0x00=1\nexpect-pmi none", &e));
     CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "t.stim:4: PMIs at cycles 0, expected none"));
     g_clear_error(&e);
+    /* an expected #GP: taken (register unchanged, execution goes on) ... */
+    CU_ASSERT_TRUE(exec_text("nhm", "write IA32_PERFEVTSEL0 0x4100c0\nwrite IA32_PERFEVTSEL0 0x10000004100c0 gp\n"
+                                    "read IA32_PERFEVTSEL0 0x4100c0", &e));
+    g_clear_error(&e);
+    /* ... or not: a write that succeeds is an error naming the line */
+    CU_ASSERT_FALSE(exec_text("nhm", "run 1\nwrite IA32_PERFEVTSEL0 0x4100c0 gp", &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH));
+    CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "t.stim:2: write 0x4100c0 to IA32_PERFEVTSEL0 (0x186) succeeded, expected #GP"));
+    g_clear_error(&e);
+    /* another box's signal: cbox0/ in a stimulus of tinynhmex (C-Box 2) reaches C-Box 0 only */
+    CU_ASSERT_TRUE(exec_text("tinynhmex", "write C0_MSR_PMON_EVT_SEL0 0x400114\nwrite C0_MSR_PMON_GLOBAL_CTL 1\n"
+                                          "write C2_MSR_PMON_EVT_SEL0 0x400114\nwrite C2_MSR_PMON_GLOBAL_CTL 1\n"
+                                          "write U_MSR_PMON_GLOBAL_CTL 0x10000000\n"
+                                          "run 3 cbox0/LLC_MISSES.SHARED=2 0x14.0x01=1\n"
+                                          "read C0_MSR_PMON_CTR0 6\nread C2_MSR_PMON_CTR0 3", &e));
+    g_clear_error(&e);
+    CU_ASSERT_PTR_NULL(parse("tinynhmex", "run 1 sbox0/0x14.0x01=1", &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "t.stim:1: 'sbox0/': expected the model's unit and an instance (cboxN"));
+    g_clear_error(&e);
+    CU_ASSERT_PTR_NULL(parse("nhm", "run 1 cbox1/0xc0.0x00=1", &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "the model has no unit"));
+    g_clear_error(&e);
+    CU_ASSERT_PTR_NULL(parse("tinynhmex", "run 1 cbox2/0x14.0x01=x", &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "t.stim:1:"));
+    g_clear_error(&e);
+    /* only the word gp may follow a write's value */
+    CU_ASSERT_PTR_NULL(parse("nhm", "write IA32_PMC0 1 GPX", &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "t.stim:1: write: expected REGISTER VALUE [gp]"));
+    g_clear_error(&e);
 }
 
 void register_stimulus_tests(void)

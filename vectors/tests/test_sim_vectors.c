@@ -173,7 +173,7 @@ static void test_builtin_has_sim_vectors(void)
     g_autoptr(PmsVectorSet) set = pms_vector_set_new();
     g_autoptr(GError) err = NULL;
     CU_ASSERT_TRUE_FATAL(pms_vector_set_load_builtin(set, &err));
-    const char *pmus[] = { "glm", "wsm", "wsm_dp", "nhm", "nhm_ex" };
+    const char *pmus[] = { "glm", "wsm", "wsm_dp", "nhm", "nhm_ex", "nhm_unc", "wsm_unc" };
     for (guint p = 0; p < G_N_ELEMENTS(pmus); p++) {
         guint n = 0, with_ref = 0;
         for (guint i = 0; i < pms_vector_set_count(set); i++) {
@@ -184,7 +184,8 @@ static void test_builtin_has_sim_vectors(void)
                 CU_ASSERT_TRUE(v->source && v->source[0]);
             }
         }
-        /* One generated vector per event (34 on glm, 90+ on the others) plus scenarios. */
+        /* One generated vector per event (34 on glm, 42 on nhm_unc, 52 on wsm_unc, 90+ on the others)
+         * plus scenarios. */
         CU_ASSERT_TRUE(n >= 35);
         if (strcmp(pmus[p], "nhm_ex") == 0)
             CU_ASSERT_TRUE(with_ref >= 1);

@@ -303,7 +303,9 @@ static void test_builtin_parses(void)
         CU_ASSERT_TRUE(g_str_has_prefix(v->file, "vectors/"));
         CU_ASSERT_TRUE(v->source[0] != '\0');
         gboolean n = strcmp(v->pmu, "nhm_unc") == 0, w = strcmp(v->pmu, "wsm_unc") == 0;
-        if (!n && !w)
+        /* the uncore's simulation vectors (events.sim, scenarios.sim) are
+         * checked by test_sim_vectors and pmusim conform --kind sim */
+        if ((!n && !w) || v->kind == PMS_VECTOR_SIM)
             continue;
         CU_ASSERT_EQUAL(v->kind, PMS_VECTOR_ENCODE);
         unc[w]++;
@@ -322,6 +324,44 @@ static void test_builtin_parses(void)
     CU_ASSERT_TRUE(unc_sdm >= 400);
 }
 
+/* The Xeon 7500 C-Box folders (scripts/gen-nhmex-vectors.py): every event
+ * and unit mask of likwid's table, the modifiers, the invalid strings; each
+ * expectation from the table and Table 2-13, never from pmusim. */
+static void test_builtin_nhmex(void)
+{
+    g_autoptr(PmsVectorSet) set = pms_vector_set_new();
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_vector_set_load_builtin(set, &err));
+    for (guint n = 0; n < 8; n++) {
+        g_autofree char *pmu = g_strdup_printf("nhmex_cbox%u", n);
+        guint per_file[4] = {0}, ok = 0;
+        static const char *const files[4] = {"events.enc", "umasks.enc", "modifiers.enc", "invalid.enc"};
+        for (guint i = 0; i < pms_vector_set_count(set); i++) {
+            const PmsVector *v = pms_vector_set_nth(set, i);
+            if (strcmp(v->pmu, pmu) != 0)
+                continue;
+            CU_ASSERT_EQUAL(v->kind, PMS_VECTOR_ENCODE);
+            for (guint f = 0; f < 4; f++)
+                per_file[f] += g_str_has_suffix(v->file, files[f]);
+            if (strcmp(v->ret, "PFM_SUCCESS") == 0) {
+                ok++;
+                CU_ASSERT_EQUAL(v->n_codes, 1);
+                CU_ASSERT_TRUE(v->codes[0] & (1u << 22));          /* en */
+                CU_ASSERT_FALSE(v->codes[0] & 0x2b0000);           /* ig bits 16, 17, 19, 21 */
+                CU_ASSERT_PTR_NOT_NULL(v->fstr);
+                CU_ASSERT_TRUE(strstr(v->source, "likwid:") != NULL && strstr(v->source, "Table 2-13") != NULL);
+            } else {
+                CU_ASSERT_PTR_NOT_NULL(strstr(v->source, "column "));
+            }
+        }
+        CU_ASSERT_EQUAL(per_file[0], 34);    /* events */
+        CU_ASSERT_EQUAL(per_file[1], 117);   /* unit masks */
+        CU_ASSERT_TRUE(per_file[2] >= 60);
+        CU_ASSERT_TRUE(per_file[3] >= 40);
+        CU_ASSERT_EQUAL(ok, 15 + 117 + 2 * 28 + 3);   /* events without unit masks, unit masks, modifiers on two events, combinations */
+    }
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -335,5 +375,6 @@ int main(void)
     CU_add_test(s, "runner without encoder fails", test_runner_no_encoder_fails);
     CU_add_test(s, "load dir", test_load_dir);
     CU_add_test(s, "builtin set parses", test_builtin_parses);
+    CU_add_test(s, "builtin Xeon 7500 C-Box vectors", test_builtin_nhmex);
     return pms_cu_tap_run();
 }

@@ -1,0 +1,170 @@
+/* pmusim encoder — rules for the Xeon 7500 (Nehalem-EX) uncore C-Box PMUs
+ * (nhmex_cbox0 .. nhmex_cbox7).
+ *
+ * codes[0] is the value of the box's C_MSR_PMON_EVT_SEL register (Intel
+ * 323535-001 Table 2-13): the event code and unit mask, the local enable
+ * (en) always set, and the edge, invert, threshold and pmi_en fields from the
+ * modifiers e, i, t and pmi.  Every field is found by name in the model's
+ * layout of its own box's event select (prepared.c), none by position here.
+ *
+ * libpfm4 has no such PMU, so the classes are those libpfm4 uses for the same
+ * kind of mistake on its other PMUs: an unknown modifier (u and k included:
+ * the uncore counts at every privilege level and has no such filter) is
+ * PFM_ERR_ATTR (found while resolving), a value out of range PFM_ERR_ATTR_VAL,
+ * no unit mask where the event needs one PFM_ERR_UMASK, unit masks of an
+ * exclusive group together PFM_ERR_FEATCOMB, a default privilege mask other
+ * than PLM0|PLM3 PFM_ERR_INVAL (pms_encode_plm; as on the other uncore).
+ *
+ * No source names a default unit mask for these events, so an event with
+ * unit masks needs one (several combine: their values are OR-ed).  Threshold
+ * and invert need no rule of the encoder: invert with t=0 is accepted and
+ * ignored by the counter (semantics.md choice A5), edge counts rising edges of
+ * whatever the threshold stage passes on (Table 2-13 note).
+ *
+ * The x86 core shortcuts of encode.c (prepared plain results, patched
+ * modifiers) are not built for this architecture (prepared.c prepares them
+ * for x86 core models only), so every string takes this path. */
+#include <string.h>
+#include "enc_internal.h"
+
+#define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
+
+/* Column of the first-named unit mask of a set (the set is non-empty). */
+static guint
+col_of(const PmsResolved *r, guint64 set, gboolean last)
+{
+    guint col = 0;
+    for (guint64 u = set; u; u &= u - 1) {
+        guint c = r->umask_col[pms_lsb(u)];
+        if (!col || (last ? c > col : c < col))
+            col = c;
+    }
+    return col;
+}
+
+static const char *
+umask_at(const PmsResolved *r, guint64 set, guint col)
+{
+    for (guint64 u = set; u; u &= u - 1)
+        if (r->umask_col[pms_lsb(u)] == col)
+            return r->event->umasks[pms_lsb(u)].name;
+    return "?";
+}
+
+gboolean
+pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
+{
+    const PmsPrepared *p = r->prep;
+    const PmsPrepEvent *pe = r->pe;
+    const PmsEvent *ev = r->event;
+    const guint evcol = r->tok->ev_off + 1;
+
+    if (pe->unsupported) {
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, evcol, "event %s has more unit masks or groups than the encoder handles",
+                     ev->name);
+        return FALSE;
+    }
+    /* the uncore has no privilege filter: as on the Nehalem/Westmere uncore
+     * (rules_x86_uncore.c, libpfm_nehalem(3)), only the default PLM0|PLM3 */
+    if (r->plm != PMS_PLM_DEFAULT) {
+        pms_enc_fail(error, PMS_ERR_INVAL, 0,
+                     "privilege mask 0x%x refused for uncore PMU %s: uncore events count at all privilege levels "
+                     "(no privilege filter) and need PLM0|PLM3 (0x9)", r->plm, r->model->name);
+        return FALSE;
+    }
+    guint64 user = r->user_umasks;
+
+    /* 1. unit masks: exclusive groups, then defaults, then required groups */
+    for (guint g = 0; g < pe->n_groups; g++) {
+        guint64 in = user & pe->group_mask[g];
+        gboolean excl = (in & pe->excl_mask) || (g < ev->n_groups && ev->groups[g].exclusive);
+        if (excl && (in & (in - 1))) {
+            guint c2 = col_of(r, in, TRUE), c1 = col_of(r, in, FALSE);
+            pms_enc_fail(error, PMS_ERR_FEATCOMB, c2, "unit mask %s cannot be combined with %s in event %s",
+                         umask_at(r, in, c2), umask_at(r, in, c1), ev->name);
+            return FALSE;
+        }
+    }
+    guint64 sel = user;
+    for (guint g = 0; g < pe->n_groups; g++)
+        if (!(user & pe->group_mask[g]))
+            sel |= pe->group_mask[g] & pe->default_mask;
+    for (guint32 gs = pe->required_groups; gs; gs &= gs - 1) {
+        guint g = pms_lsb(gs);
+        if (sel & pe->group_mask[g])
+            continue;
+        if (!error)
+            return FALSE;
+        g_autoptr(GString) s = g_string_new(NULL);
+        guint n = 0;
+        for (guint64 u = pe->group_mask[g]; u; u &= u - 1) {
+            if (n++ == 8) {
+                g_string_append(s, ", ...");
+                break;
+            }
+            g_string_append_printf(s, "%s%s", n > 1 ? ", " : "", ev->umasks[pms_lsb(u)].name);
+        }
+        pms_enc_fail(error, PMS_ERR_UMASK, evcol,
+                     "event %s needs a unit mask (one or more of %s); no source names a default", ev->name, s->str);
+        return FALSE;
+    }
+    /* libpfm4-style hard-wired modifiers belong to the x86 core tables: a
+     * C-Box model that declared one would mean something these rules do
+     * not implement, so say so instead of ignoring it */
+    if (sel & (pe->forced_mask | pe->ldlat_mask)) {
+        guint i = pms_lsb(sel & (pe->forced_mask | pe->ldlat_mask));
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, (user & BIT(i)) ? r->umask_col[i] : evcol,
+                     "unit mask %s of %s hard-wires a modifier, which the C-Box rules do not support",
+                     ev->umasks[i].name, ev->name);
+        return FALSE;
+    }
+
+    /* 2. modifier ranges (t is 0..255: the 8-bit threshold field) */
+    pms_zero_mod_vals(out->mod_val);
+    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        const PmsModifier *mod = p->mods[j].mod;
+        if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
+            pms_enc_fail(error, PMS_ERR_ATTR_VAL, r->mod_vcol[j],
+                         "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT
+                         "..%" G_GUINT64_FORMAT, r->mod_val[j], mod->name, mod->min, mod->max);
+            return FALSE;
+        }
+        if (!p->mods[j].in_evtsel || !p->mods[j].field) {
+            pms_enc_fail(error, PMS_ERR_NOTSUPP, r->mod_col[j],
+                         "modifier '%s' has no field in the event select of %s", mod->name, r->model->name);
+            return FALSE;
+        }
+        out->mod_val[j] = r->mod_val[j];
+    }
+
+    /* 3. the event-select value */
+    guint32 code = ev->code;
+    guint64 umask = ev->base_umask;
+    for (guint64 u = sel; u; u &= u - 1) {
+        const PmsUmask *um = &ev->umasks[pms_lsb(u)];
+        umask |= um->value;
+        if (um->code >= 0)
+            code = (guint32)um->code;
+    }
+    guint64 v = pms_fset(&p->event, 0, code);
+    v = pms_fset(&p->umask, v, umask);
+    v = pms_fset(&p->en, v, 1);   /* the local enable: always set, as Linux's enable_event does */
+    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        v = pms_fset(p->mods[j].field, v, out->mod_val[j]);
+    }
+
+    /* 4. what fstr prints: the unit masks in table order, every modifier */
+    out->selected = sel;
+    out->printed = sel;
+    out->mod_print = pe->allowed_mods;
+    out->mod_default = r->mod_set == 0;   /* the template's digits are all 0 */
+    out->mod_big = 0;
+    for (guint32 ms = r->mod_set & pe->allowed_mods; ms; ms &= ms - 1)
+        if (out->mod_val[pms_lsb(ms)] >= 10)
+            out->mod_big |= 1u << pms_lsb(ms);
+    out->n_codes = 1;
+    out->codes[0] = v;
+    return TRUE;
+}
