@@ -119,7 +119,10 @@ static void print_model_ia64(const PmsModel *m)
     }
     printf("  events (max: occurrences per cycle, thres < max; qual: o opcode match, i code range, d data range;\n"
            "          group: cache group/set; EAR: kind and mode, umask to the EAR register):\n");
-    printf("    %-40s %4s %5s %3s %-12s %-7s %-13s %-4s %-7s %3s %4s %s\n", "event", "code", "umask", "max",
+    int namew = 5; /* the event column, as wide as the longest name */
+    for (guint e = 0; e < m->n_events; e++)
+        namew = MAX(namew, (int)strlen(m->events[e].name));
+    printf("    %-*s %4s %5s %3s %-12s %-7s %-13s %-4s %-7s %3s %4s %s\n", namew, "event", "code", "umask", "max",
            "counters", "group", "type", "qual", "EAR", "ETB", "MESI", "alias of");
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
@@ -128,9 +131,10 @@ static void print_model_ia64(const PmsModel *m)
         g_autofree char *grp = ia64_group(ev);
         g_autofree char *ear = ia64_ear(ev);
         g_autofree char *um = g_strdup_printf("0x%x", ev->base_umask);
-        printf("    %-40s 0x%02x %5s %3u %-12s %-7s %-13s %-4s %-7s %3s %4s %s\n", ev->name, ev->code, um,
-               ev->max_inc, ctr, grp, pms_ia64_event_type_name(ev->ev_type), q, ear, ev->etb ? "yes" : "-",
+        g_autofree char *row = g_strdup_printf("    %-*s 0x%02x %5s %3u %-12s %-7s %-13s %-4s %-7s %3s %4s %s", namew,
+               ev->name, ev->code, um, ev->max_inc, ctr, grp, pms_ia64_event_type_name(ev->ev_type), q, ear, ev->etb ? "yes" : "-",
                ev->mesi ? "yes" : "-", ev->equiv ? ev->equiv : "");
+        printf("%s\n", g_strchomp(row)); /* no trailing blanks when there is no alias */
     }
 }
 
