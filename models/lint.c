@@ -3,6 +3,7 @@
  * one line "SOURCE:LINE: message", so a user's variant points at its mistake. */
 #include <string.h>
 #include "model.h"
+#include "model_priv.h"
 
 static void problem(GPtrArray *out, const PmsModel *m, guint line, const char *fmt, ...)
     G_GNUC_PRINTF(4, 5);
@@ -81,8 +82,13 @@ lint_modifiers(const PmsModel *m, GPtrArray *out)
         const PmsModifier *mod = &m->mods[i];
         PmsRegKind kind;
         const PmsRegister *r = NULL;
-        if (pms_reg_kind_from_name(mod->reg_kind, &kind))
-            r = pms_model_reg_by_kind(m, kind, 0);
+        /* The register of the first counter (Itanium's counting PMC4, kind
+         * ia64_pmc index counter_base), else the kind's first one. */
+        if (pms_reg_kind_from_name(mod->reg_kind, &kind)) {
+            r = pms_model_reg_by_kind(m, kind, m->counter_base);
+            if (!r)
+                r = pms_model_reg_by_kind(m, kind, 0);
+        }
         if (!r) {
             problem(out, m, mod->source_line, "modifier %s: no register of kind %s", mod->name, mod->reg_kind);
             continue;
@@ -127,18 +133,19 @@ lint_umask_groups(const PmsModel *m, const PmsEvent *e, GPtrArray *out)
 static void
 lint_events(const PmsModel *m, GPtrArray *out)
 {
-    guint64 gp = mask_of(m->n_gp), fx = mask_of(m->n_fixed);
+    guint64 gp = pms_model_counters_mask(m), fx = mask_of(m->n_fixed);
     g_autoptr(GHashTable) codes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     gboolean has_ldlat = pms_model_modifier(m, "ldlat") != NULL;
     for (guint i = 0; i < m->n_events; i++) {
         const PmsEvent *e = &m->events[i];
-        if (e->counters & ~gp)
+        /* Itanium counters are checked with the other Itanium facts below. */
+        if (m->arch != PMS_ARCH_IA64 && (e->counters & ~gp))
             problem(out, m, e->source_line, "event %s: counters 0x%" G_GINT64_MODIFIER "x names counters beyond the %u generic ones",
                     e->name, e->counters, m->n_gp);
         if (e->fixed & ~fx)
             problem(out, m, e->source_line, "event %s: fixed 0x%x names counters beyond the %u fixed ones",
                     e->name, e->fixed, m->n_fixed);
-        if (!e->counters && !e->fixed)
+        if (!e->counters && !e->fixed && m->arch != PMS_ARCH_IA64)
             problem(out, m, e->source_line, "event %s can use no counter", e->name);
         if (e->code > 0xff || e->base_umask > 0xff)
             problem(out, m, e->source_line, "event %s: code or base_umask wider than 8 bits", e->name);
@@ -160,7 +167,9 @@ lint_events(const PmsModel *m, GPtrArray *out)
             problem(out, m, e->source_line, "event %s: empty equiv", e->name);
         lint_umask_groups(m, e, out);
         if (e->n_umasks == 0 && !e->equiv && !(e->flags & (PMS_EVENT_FIXED_ONLY | PMS_EVENT_DUP))) {
-            char *key = g_strdup_printf("%02x/%02x/-1/-1/-1/-1", e->code, e->base_umask);
+            /* Itanium EAR events share a code and differ by EAR kind and mode too. */
+            char *key = e->ear ? g_strdup_printf("%02x/%02x/-1/-1/-1/-1/ear%u/%u", e->code, e->base_umask, e->ear, e->ear_mode)
+                               : g_strdup_printf("%02x/%02x/-1/-1/-1/-1", e->code, e->base_umask);
             const char *prev = g_hash_table_lookup(codes, key);
             if (prev) {
                 problem(out, m, e->source_line, "%s has the same encoding as %s", e->name, prev);
@@ -208,6 +217,24 @@ lint_events(const PmsModel *m, GPtrArray *out)
         g_free(v);
 }
 
+/* Itanium facts (model_ia64.c): the loader stops at the first
+ * contradiction, the lint lists them all and the missing facts too, also
+ * for models rebuilt from images. */
+static void
+lint_ia64(const PmsModel *m, GPtrArray *out)
+{
+    g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
+    pms_ia64_model_check(m, TRUE, msgs);
+    for (guint i = 0; i < msgs->len; i++)
+        problem(out, m, m->source_line, "%s", (const char *)msgs->pdata[i]);
+    for (guint e = 0; e < m->n_events; e++) {
+        g_ptr_array_set_size(msgs, 0);
+        pms_ia64_event_check(m, &m->events[e], TRUE, msgs);
+        for (guint i = 0; i < msgs->len; i++)
+            problem(out, m, m->events[e].source_line, "%s", (const char *)msgs->pdata[i]);
+    }
+}
+
 gboolean
 pms_model_lint(const PmsModel *m, GPtrArray *problems)
 {
@@ -216,5 +243,6 @@ pms_model_lint(const PmsModel *m, GPtrArray *problems)
     lint_registers(m, problems);
     lint_modifiers(m, problems);
     lint_events(m, problems);
+    lint_ia64(m, problems);
     return problems->len == before;
 }

@@ -165,6 +165,40 @@ typedef enum {
     PMS_MATCH_EXACT, /* the umask value as a whole names one signal */
 } PmsUmaskMatch;
 
+/* Itanium per-event facts (docs/model-format.md, "Itanium events"). */
+typedef enum {
+    PMS_IA64_GROUP_NONE,
+    PMS_IA64_GROUP_L1D,      /* one set at a time; one event sits in PMC5 */
+    PMS_IA64_GROUP_L2D,      /* at most two sets at a time */
+} PmsIa64CacheGroup;
+
+typedef enum {
+    PMS_IA64_TYPE_NONE,          /* not given (other architectures) */
+    PMS_IA64_TYPE_ACTIVE,        /* only while its thread is active */
+    PMS_IA64_TYPE_FLOATING,      /* also while its thread is inactive */
+    PMS_IA64_TYPE_CAUSAL,        /* belongs to no thread */
+    PMS_IA64_TYPE_SELF_FLOATING, /* floating when measured with .me, else causal */
+} PmsIa64EventType;
+
+typedef enum {
+    PMS_IA64_EAR_NONE,
+    PMS_IA64_EAR_I,          /* instruction EAR: umask to PMC37 */
+    PMS_IA64_EAR_D,          /* data EAR: umask to PMC40 */
+} PmsIa64Ear;
+
+typedef enum {
+    PMS_IA64_EAR_MODE_NONE,
+    PMS_IA64_EAR_MODE_CACHE,
+    PMS_IA64_EAR_MODE_TLB,
+    PMS_IA64_EAR_MODE_ALAT,  /* D-EAR only */
+} PmsIa64EarMode;
+
+enum {
+    PMS_IA64_QUAL_OPCM = 1u << 0, /* measured accurately under opcode matching (PMC32-35) */
+    PMS_IA64_QUAL_IARR = 1u << 1, /* ... under code-range restriction (IBRs, PMC38) */
+    PMS_IA64_QUAL_DARR = 1u << 2, /* ... under data-range restriction (DBRs, PMC41) */
+};
+
 /* Event flags. */
 enum {
     PMS_EVENT_OFFCORE = 1u << 0, /* umask values go to an OFFCORE_RSP register */
@@ -193,6 +227,18 @@ typedef struct {
     char *equiv;           /* libpfm4 alias: the event name fstr prints, or NULL */
     guint32 modifiers;     /* bit j: the event takes model modifier j (`modifiers` key;
                             * every modifier of the model when the key is absent) */
+    /* Itanium (arch ia64) facts, as libpfm's Montecito table gives them; zero
+     * (PMS_IA64_*_NONE, no set, nothing supported) on every other arch. */
+    guint max_inc;         /* most occurrences per cycle (1..8); the exclusive
+                            * bound of a useful thres; 0 = not given */
+    PmsIa64CacheGroup cache_group; /* L1D/L2D cache event group, or none */
+    gint cache_set;        /* set within cache_group (0..15), -1 = none */
+    PmsIa64EventType ev_type; /* active / floating / causal / self-floating */
+    guint qualifiers;      /* PMS_IA64_QUAL_*: qualifiers the event supports */
+    PmsIa64Ear ear;        /* I-EAR / D-EAR event, or none */
+    PmsIa64EarMode ear_mode; /* cache / tlb / alat (EAR events only) */
+    gboolean etb;          /* programs the execution trace buffer (PMC39) */
+    gboolean mesi;         /* takes the MESI qualifiers of the counting PMC */
 } PmsEvent;
 
 typedef struct PmsModel {
@@ -203,6 +249,10 @@ typedef struct PmsModel {
     guint version;         /* architectural perfmon version (x86) */
     gboolean smt;          /* hardware threads per core > 1 */
     guint n_gp, gp_width, n_fixed, fixed_width;
+    /* Number of the first generic counter: bit i of an event's `counters` is
+     * counter i, and counters counter_base .. counter_base + n_gp - 1 exist
+     * (0 on x86; 4 on Itanium, whose counters are PMC4/PMD4 .. PMC15/PMD15). */
+    guint counter_base;
     /* Rule switches the encoder reads (facts about what the documents demand): */
     gboolean edge_needs_cmask;   /* e requires c >= 1 */
     char *offcore_style;         /* "nhm", "glm" or NULL */
@@ -273,6 +323,14 @@ const char *pms_reg_space_name(PmsRegSpace space);
 gboolean pms_reg_space_from_name(const char *name, PmsRegSpace *space);
 /* "x86_core", ... */
 const char *pms_arch_name(PmsArch arch);
+/* Itanium fact names as written in model files ("l2d", "self_floating",
+ * "dear", "tlb"); "none" for the zero value, NULL when out of range. */
+const char *pms_ia64_cache_group_name(PmsIa64CacheGroup g);
+const char *pms_ia64_event_type_name(PmsIa64EventType t);
+const char *pms_ia64_ear_name(PmsIa64Ear ear);
+const char *pms_ia64_ear_mode_name(PmsIa64EarMode mode);
+/* The generic counters as a mask over counter numbers (bits counter_base ..). */
+guint64 pms_model_counters_mask(const PmsModel *m);
 
 /* Field access by name. */
 guint64 pms_field_get(const PmsField *f, guint64 reg);

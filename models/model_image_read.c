@@ -20,7 +20,7 @@ typedef struct {
 /* Minimum encoded sizes, to reject counts the remaining bytes cannot hold
  * before anything is allocated for them. */
 enum { MIN_OPTION = 8, MIN_LAYOUT = 12, MIN_FIELD = 12, MIN_REG = 48, MIN_MOD = 40,
-       MIN_EVENT = 56, MIN_GROUP = 12, MIN_UMASK = 64 };
+       MIN_EVENT = 92, MIN_GROUP = 12, MIN_UMASK = 64 };
 
 static gboolean
 bad(Rd *r, const char *problem)
@@ -239,6 +239,15 @@ read_event(Rd *r, PmsEvent *e, Pools *pl)
     e->source_line = u32(r);
     e->equiv = str(r, TRUE);
     e->modifiers = u32(r);
+    e->max_inc = upto(r, 255, "max_inc above 255");
+    e->cache_group = upto(r, PMS_IA64_GROUP_L2D, "unknown cache group");
+    e->cache_set = opt_int(r, 15, "cache set above 15");
+    e->ev_type = upto(r, PMS_IA64_TYPE_SELF_FLOATING, "unknown Itanium event type");
+    e->qualifiers = upto(r, PMS_IA64_QUAL_OPCM | PMS_IA64_QUAL_IARR | PMS_IA64_QUAL_DARR, "unknown qualifier bits");
+    e->ear = upto(r, PMS_IA64_EAR_D, "unknown EAR kind");
+    e->ear_mode = upto(r, PMS_IA64_EAR_MODE_ALAT, "unknown EAR mode");
+    e->etb = upto(r, 1, "etb is not 0 or 1");
+    e->mesi = upto(r, 1, "mesi is not 0 or 1");
     guint32 ng = u32(r);
     if (ng > pl->n_groups) {
         bad(r, "more groups than the header declares");
@@ -344,6 +353,7 @@ read_model(Rd *r, const guint32 *h)
     m->gp_width = upto(r, 64, "counter width above 64");
     m->n_fixed = upto(r, 32, "more than 32 fixed counters");
     m->fixed_width = upto(r, 64, "counter width above 64");
+    m->counter_base = upto(r, 63, "counter_base above 63");
     m->edge_needs_cmask = upto(r, 1, "edge_needs_cmask is not 0 or 1");
     m->offcore_style = str(r, TRUE);
     m->unit = str(r, TRUE);

@@ -84,6 +84,15 @@ write_event(Wr *w, const PmsEvent *e)
     u32(w, e->source_line);
     str(w, e->equiv);
     u32(w, e->modifiers);
+    u32(w, e->max_inc);
+    u32(w, e->cache_group);
+    u32(w, (guint32)e->cache_set);
+    u32(w, e->ev_type);
+    u32(w, e->qualifiers);
+    u32(w, e->ear);
+    u32(w, e->ear_mode);
+    u32(w, (guint32)e->etb);
+    u32(w, (guint32)e->mesi);
     u32(w, e->n_groups);
     for (guint i = 0; i < e->n_groups; i++) {
         str(w, e->groups[i].name);
@@ -126,6 +135,7 @@ pms_model_image_write(const PmsModel *m)
     u32(&w, m->gp_width);
     u32(&w, m->n_fixed);
     u32(&w, m->fixed_width);
+    u32(&w, m->counter_base);
     u32(&w, (guint32)m->edge_needs_cmask);
     str(&w, m->offcore_style);
     str(&w, m->unit);

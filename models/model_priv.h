@@ -11,3 +11,13 @@ GHashTable *pms_ci_index_new(void);
 
 /* "0x1f" or "31" -> value; FALSE on anything else (sign, junk, overflow). */
 gboolean pms_parse_u64(const char *text, guint64 *out);
+
+/* Itanium consistency (model_ia64.c), shared by the loader and the lint.
+ * The loader (complete = FALSE) refuses facts that contradict each other or
+ * the model, so an accepted model never makes the encoder or the simulator
+ * guess; the lint (complete = TRUE) also reports facts that are missing (an
+ * event without max_inc or type, a counter without its registers), which a
+ * placeholder model may lack (encoder/tests/encu.pmu).  Each appends
+ * messages without FILE:LINE. */
+void pms_ia64_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
+void pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);

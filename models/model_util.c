@@ -105,6 +105,49 @@ pms_arch_name(PmsArch arch)
     return NULL;
 }
 
+static const char *
+name_in(const char *const *names, guint n, guint v)
+{
+    return v < n ? names[v] : NULL;
+}
+
+const char *
+pms_ia64_cache_group_name(PmsIa64CacheGroup g)
+{
+    static const char *const n[] = {"none", "l1d", "l2d"};
+    return name_in(n, G_N_ELEMENTS(n), g);
+}
+
+const char *
+pms_ia64_event_type_name(PmsIa64EventType t)
+{
+    static const char *const n[] = {"none", "active", "floating", "causal", "self_floating"};
+    return name_in(n, G_N_ELEMENTS(n), t);
+}
+
+const char *
+pms_ia64_ear_name(PmsIa64Ear ear)
+{
+    static const char *const n[] = {"none", "iear", "dear"};
+    return name_in(n, G_N_ELEMENTS(n), ear);
+}
+
+const char *
+pms_ia64_ear_mode_name(PmsIa64EarMode mode)
+{
+    static const char *const n[] = {"none", "cache", "tlb", "alat"};
+    return name_in(n, G_N_ELEMENTS(n), mode);
+}
+
+guint64
+pms_model_counters_mask(const PmsModel *m)
+{
+    if (m->counter_base >= 64)
+        return 0;
+    guint64 all = m->n_gp >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << m->n_gp) - 1;
+    return all << m->counter_base;
+}
+
 /* Name indexes hold 1-based positions: 0 means absent. */
 static guint
 index_get(GHashTable *index, const char *key)

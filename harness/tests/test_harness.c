@@ -358,6 +358,49 @@ static void test_list_names(void)
     run_clear(&r);
 }
 
+/* Itanium: the table of every event's facts, one event in full. */
+static void test_list_montecito(void)
+{
+    Run r = run_cli(NULL, 0, "list", "montecito", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *text = out_text(&r);
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    guint rows = 0;
+    for (char **l = lines; *l; l++)
+        rows += g_str_has_prefix(*l, "    ") && strstr(*l, " PMC") != NULL;
+    CU_ASSERT_EQUAL(rows, 637); /* one row per event */
+    /* events.tsv line 425: L2D set 8, floating; line 203: PMC10 only, max 7, causal */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "L2D_VICTIMB_FULL_THIS"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, " L2D/8 "));
+    CU_ASSERT_TRUE(g_regex_match_simple("CPU_OP_CYCLES_HALTED +0x18 +0x0 +7 PMC10 +- +causal ", text, 0, 0));
+    CU_ASSERT_TRUE(g_regex_match_simple("L1I_EAR_CACHE_LAT4 +0x43 +0xff +1 PMC4-15 +- +floating +-i- +I cache ",
+                                                text, 0, 0));
+    run_clear(&r);
+    r = run_cli(NULL, 0, "list", "montecito", "DATA_EAR_ALAT", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *one = out_text(&r);
+    CU_ASSERT_TRUE(g_str_has_prefix(one, "montecito::DATA_EAR_ALAT\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(one, "data (D-EAR), alat mode"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(one, "(in PMC40;"));
+    CU_ASSERT_PTR_NULL(strstr(one, "ALAT_CAPACITY_MISS_ALL")); /* that event only */
+    run_clear(&r);
+    r = run_cli(NULL, 0, "list", "montecito::L3_READS_ALL_HIT", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *mesi = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(mesi, "MESI        yes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(mesi, "mesi_m"));
+    run_clear(&r);
+    r = run_cli(NULL, 0, "list", "montecito", "NO_SUCH_EVENT", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_clear(&r);
+    r = run_cli(NULL, 0, "lint", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *lint = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(lint, " 0 problems"));
+    run_clear(&r);
+}
+
 static void test_diff_self(void)
 {
     /* builtin against itself through the protocol: no difference, and the
@@ -589,6 +632,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "cmd backend: missing program", test_cmd_backend_missing);
     CU_add_test(cli, "usage errors exit 2 with one line", test_usage_errors);
     CU_add_test(cli, "list --names", test_list_names);
+    CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
     CU_add_test(cli, "diff: self agreement, misbehaving backend", test_diff_self);
     CU_add_test(cli, "decode, human and perf output", test_decode_and_perf);
     CU_add_test(cli, "uncore PMUs: decode, list, explain; --plm", test_uncore_and_plm);

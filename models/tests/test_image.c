@@ -15,7 +15,7 @@
 
 static const char *tiny_path;
 static const char *models_dir;
-static const char *const builtin_names[] = {"glm", "nhm", "nhm_ex", "nhm_unc",
+static const char *const builtin_names[] = {"glm", "montecito", "nhm", "nhm_ex", "nhm_unc",
         "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5",
         "nhmex_cbox6", "nhmex_cbox7", "wsm", "wsm_dp", "wsm_unc"};
 
@@ -88,7 +88,8 @@ eq_registers(const PmsModel *a, const PmsModel *b)
             differ(x->name, "layout");
         if (pms_model_reg_by_name(b, x->name) != y)
             differ(x->name, "register lookup by name");
-        const PmsRegister *ra = pms_model_reg_by_addr(a, x->address), *rb = pms_model_reg_by_addr(b, x->address);
+        /* by number in its own space (Itanium's PMC4 and PMD4 share 4) */
+        const PmsRegister *ra = pms_model_reg_at(a, x->space, x->address), *rb = pms_model_reg_at(b, x->space, x->address);
         if (!ra || !rb || ra - a->regs != rb - b->regs)
             differ(x->name, "register lookup by address");
     }
@@ -128,6 +129,15 @@ eq_event(const PmsModel *b, const PmsEvent *x, const PmsEvent *y)
     EQ_NUM(w, x, y, source_line);
     EQ_STR(w, x, y, equiv);
     EQ_NUM(w, x, y, modifiers);
+    EQ_NUM(w, x, y, max_inc);
+    EQ_NUM(w, x, y, cache_group);
+    EQ_NUM(w, x, y, cache_set);
+    EQ_NUM(w, x, y, ev_type);
+    EQ_NUM(w, x, y, qualifiers);
+    EQ_NUM(w, x, y, ear);
+    EQ_NUM(w, x, y, ear_mode);
+    EQ_NUM(w, x, y, etb);
+    EQ_NUM(w, x, y, mesi);
     EQ_NUM(w, x, y, n_groups);
     EQ_NUM(w, x, y, n_umasks);
     for (guint j = 0; j < MIN(x->n_groups, y->n_groups); j++) {
@@ -181,6 +191,7 @@ expect_equal_models(const PmsModel *a, const PmsModel *b)
     EQ_NUM(w, a, b, gp_width);
     EQ_NUM(w, a, b, n_fixed);
     EQ_NUM(w, a, b, fixed_width);
+    EQ_NUM(w, a, b, counter_base);
     EQ_NUM(w, a, b, edge_needs_cmask);
     EQ_STR(w, a, b, offcore_style);
     EQ_STR(w, a, b, unit);
