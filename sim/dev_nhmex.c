@@ -386,7 +386,6 @@ static gboolean nx_edge_latch(const PmsSim *sim, guint i)
 
 const SimDeviceOps sim_nhmex_ops = {
     .name = "nhmex_cbox",
-    .program = &sim_nhmex_program,
     .init = nx_init,
     .finalize = nx_finalize,
     .reset = nx_reset,

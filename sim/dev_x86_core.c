@@ -718,7 +718,6 @@ static gboolean x86_edge_latch(const PmsSim *sim, guint i)
 
 const SimDeviceOps sim_x86_core_ops = {
     .name = "x86_core",
-    .program = &sim_x86_core_program,
     .init = x86_init,
     .finalize = x86_finalize,
     .reset = x86_reset,

@@ -317,7 +317,6 @@ static gboolean unc_edge_latch(const PmsSim *sim, guint i)
 
 const SimDeviceOps sim_x86_uncore_ops = {
     .name = "x86_uncore",
-    .program = &sim_x86_uncore_program,
     .init = unc_init,
     .finalize = unc_finalize,
     .reset = unc_reset,

@@ -1,14 +1,29 @@
 /* pmusim — the program step's dispatch: every call goes to the program step
- * of the model's architecture (program_<arch>.c), found through its device. */
+ * of the model's architecture (program_<arch>.c).  An architecture may have
+ * its program step before its simulator device. */
 #include "sim_internal.h"
 
 G_DEFINE_QUARK(pms-program-error-quark, pms_program_error)
 
+const SimProgramOps *sim_program_for(PmsArch arch)
+{
+    switch (arch) {
+    case PMS_ARCH_X86_CORE:
+        return &sim_x86_core_program;
+    case PMS_ARCH_X86_UNCORE:
+        return &sim_x86_uncore_program;
+    case PMS_ARCH_NHMEX_CBOX:
+        return &sim_nhmex_program;
+    default:
+        return NULL;
+    }
+}
+
 static const SimProgramOps *program_for(const PmsModel *m, GError **error)
 {
-    const SimDeviceOps *d = sim_device_for(m->arch);
-    if (d && d->program)
-        return d->program;
+    const SimProgramOps *p = sim_program_for(m->arch);
+    if (p)
+        return p;
     g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP,
                 "%s: no program step for architecture %s yet", m->name, pms_arch_name(m->arch));
     return NULL;

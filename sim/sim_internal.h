@@ -84,7 +84,8 @@ typedef struct {
 
 typedef struct SimDeviceOps SimDeviceOps;
 
-/* The architecture's program step (program.h), beside its device. */
+/* The architecture's program step (program.h), beside its device
+ * (sim_program_for). */
 typedef struct {
     gboolean (*place_on)(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
     gboolean (*place)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
@@ -116,7 +117,6 @@ struct PmsSim {
 
 struct SimDeviceOps {
     const char *name;
-    const SimProgramOps *program;
     /* Resolve the model's registers and fields, allocate s->dev. */
     gboolean (*init)(PmsSim *s, GError **error);
     void (*finalize)(PmsSim *s);
@@ -155,6 +155,8 @@ extern const SimProgramOps sim_nhmex_program;
 
 /* The device of an architecture; NULL when it is not simulated. */
 const SimDeviceOps *sim_device_for(PmsArch arch);
+/* The program step of an architecture; NULL when it has none. */
+const SimProgramOps *sim_program_for(PmsArch arch);
 
 /* sim_core.c */
 static inline guint64 *sim_storage(PmsSim *s, const PmsRegister *r)
