@@ -121,13 +121,22 @@ void pms_sim_set_trace(PmsSim *sim, PmsSimTraceFn fn, gpointer user_data);
 const PmsModel *pms_sim_model(const PmsSim *sim);
 guint pms_sim_threads(const PmsSim *sim);
 
-/* WRMSR / RDMSR.  A write to an unknown address, a read-only register or a
+/* WRMSR / RDMSR (the MSR space).  A write to an unknown address, a read-only register or a
  * reserved bit fails with PMS_SIM_ERROR_GP naming the register and the bits;
  * the register is left unchanged.  Reading an unknown address is a #GP too. */
 gboolean pms_sim_write(PmsSim *sim, guint32 address, guint64 value, GError **error);
 gboolean pms_sim_read(PmsSim *sim, guint32 address, guint64 *value, GError **error);
 
-/* Apply register writes in order (program.h): a partial write (mask not all
+/* The same in any register space of the model (model.h PmsRegSpace): the
+ * Itanium's PMC, PMD, IBR and DBR registers by number (PMS_SPACE_PMD, 4 is
+ * PMD4); PMS_SPACE_MSR is pms_sim_write / pms_sim_read.  Errors as above,
+ * the register named with its space ("#GP: read of PMD 37: no such
+ * register on montecito"). */
+gboolean pms_sim_write_at(PmsSim *sim, PmsRegSpace space, guint32 number, guint64 value, GError **error);
+gboolean pms_sim_read_at(PmsSim *sim, PmsRegSpace space, guint32 number, guint64 *value, GError **error);
+
+/* Apply register writes in order (program.h), each in its register's space
+ * (PmsRegWrite.reg->space; MSR when reg is NULL): a partial write (mask not all
  * ones) is a read-modify-write through the device.  Stops at the first #GP. */
 gboolean pms_sim_apply(PmsSim *sim, const PmsRegWrite *writes, guint n, GError **error);
 
@@ -152,6 +161,8 @@ guint64 pms_sim_status_bit(const PmsModel *m, guint counter, gboolean fixed);
  * width, bypassing the legacy sign extension: an experiment's preload, not a
  * WRMSR.  Fails for other registers and for values wider than the counter. */
 gboolean pms_sim_set_counter(PmsSim *sim, guint32 address, guint64 value, GError **error);
+/* The same for a counter of any space (the Itanium's PMD4..15). */
+gboolean pms_sim_set_counter_at(PmsSim *sim, PmsRegSpace space, guint32 number, guint64 value, GError **error);
 
 /* Advance by run->cycles identical cycles (validates threads, CPL, counts). */
 gboolean pms_sim_run(PmsSim *sim, const PmsSimRun *run, GError **error);

@@ -61,6 +61,13 @@ void sim_exact_codes(const PmsModel *m, gboolean *exact_code)
 
 gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint64 bad, const char *why)
 {
+    if (r->space != PMS_SPACE_MSR) {
+        /* an Itanium register: its name says its space and number */
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
+                    "#GP: write 0x%" G_GINT64_MODIFIER "x to %s: %s 0x%" G_GINT64_MODIFIER "x", value, r->name, why,
+                    bad);
+        return FALSE;
+    }
     g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
                 "#GP: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x): %s 0x%" G_GINT64_MODIFIER "x", value, r->name,
                 r->address, why, bad);
@@ -82,13 +89,17 @@ PmsSim *pms_sim_new(const PmsModel *m, GError **error)
     s->engine = PMS_SIM_FAST;
     s->n_threads = m->smt ? 2 : 1;
     s->val = g_new0(guint64, m->n_regs ? m->n_regs : 1);
-    s->by_addr = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (guint sp = 0; sp < SIM_N_SPACES; sp++)
+        s->by_addr[sp] = g_hash_table_new(g_direct_hash, g_direct_equal);
     s->pmis = g_array_new(FALSE, FALSE, sizeof(guint64));
-    /* RDMSR/WRMSR reach the MSR space; the first register of an address wins
-     * (v4's OVF_CTRL and STATUS_RESET share one), as in the model's index */
+    /* one index per register space (RDMSR/WRMSR reach the MSR space; the
+     * Itanium's PMC, PMD, IBR and DBR numbers are spaces of their own); the
+     * first register of an address wins (v4's OVF_CTRL and STATUS_RESET
+     * share one), as in the model's index */
     for (guint i = m->n_regs; i-- > 0;)
-        if (m->regs[i].space == PMS_SPACE_MSR)
-            g_hash_table_insert(s->by_addr, GUINT_TO_POINTER(m->regs[i].address), GUINT_TO_POINTER(i + 1));
+        if ((guint)m->regs[i].space < SIM_N_SPACES)
+            g_hash_table_insert(s->by_addr[m->regs[i].space], GUINT_TO_POINTER(m->regs[i].address),
+                                GUINT_TO_POINTER(i + 1));
     const char *skid = pms_model_option(m, "pmi_skid", "0");
     if (!g_ascii_string_to_unsigned(skid, 10, 0, 1u << 20, &s->pmi_skid, NULL)) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
@@ -108,8 +119,9 @@ void pms_sim_free(PmsSim *s)
     if (s->dev && s->ops->finalize)
         s->ops->finalize(s);
     g_free(s->val);
-    if (s->by_addr)
-        g_hash_table_destroy(s->by_addr);
+    for (guint sp = 0; sp < SIM_N_SPACES; sp++)
+        if (s->by_addr[sp])
+            g_hash_table_destroy(s->by_addr[sp]);
     if (s->pmis)
         g_array_free(s->pmis, TRUE);
     g_free(s);
@@ -145,37 +157,45 @@ const guint64 *pms_sim_pmis(const PmsSim *s, guint *n)
     return (const guint64 *)(void *)s->pmis->data;
 }
 
-/* ---- WRMSR / RDMSR ------------------------------------------------------- */
+/* ---- register access by space ---------------------------------------------- */
 
-static const PmsRegister *lookup(const PmsSim *s, guint32 addr)
+static const PmsRegister *lookup(const PmsSim *s, PmsRegSpace space, guint32 addr)
 {
-    guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(s->by_addr, GUINT_TO_POINTER(addr)));
+    if ((guint)space >= SIM_N_SPACES)
+        return NULL;
+    guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(s->by_addr[space], GUINT_TO_POINTER(addr)));
     return idx ? &s->model->regs[idx - 1] : NULL;
 }
 
-gboolean pms_sim_write(PmsSim *s, guint32 addr, guint64 value, GError **error)
+/* "MSR 0x186" / "PMC 40": a register number in its space, for messages. */
+static char *where(PmsRegSpace space, guint32 addr)
 {
-    const PmsRegister *r = lookup(s, addr);
+    if (space == PMS_SPACE_MSR)
+        return g_strdup_printf("MSR 0x%x", addr);
+    g_autofree char *up = g_ascii_strup(pms_reg_space_name(space), -1);
+    return g_strdup_printf("%s %u", up, addr);
+}
+
+gboolean pms_sim_write_at(PmsSim *s, PmsRegSpace space, guint32 addr, guint64 value, GError **error)
+{
+    const PmsRegister *r = lookup(s, space, addr);
     if (!r) {
+        g_autofree char *w = where(space, addr);
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
-                    "#GP: write 0x%" G_GINT64_MODIFIER "x to MSR 0x%x: no such register on %s", value, addr,
-                    s->model->name);
+                    "#GP: write 0x%" G_GINT64_MODIFIER "x to %s: no such register on %s", value, w, s->model->name);
         return FALSE;
     }
-    if (r->readonly) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
-                    "#GP: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x): register is read-only", value, r->name,
-                    r->address);
-        return FALSE;
-    }
+    if (r->readonly)
+        return sim_gp_error(error, r, value, value, "register is read-only:");
     return s->ops->write(s, r, value, error);
 }
 
-gboolean pms_sim_read(PmsSim *s, guint32 addr, guint64 *value, GError **error)
+gboolean pms_sim_read_at(PmsSim *s, PmsRegSpace space, guint32 addr, guint64 *value, GError **error)
 {
-    const PmsRegister *r = lookup(s, addr);
+    const PmsRegister *r = lookup(s, space, addr);
     if (!r) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "#GP: read of MSR 0x%x: no such register on %s", addr,
+        g_autofree char *w = where(space, addr);
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "#GP: read of %s: no such register on %s", w,
                     s->model->name);
         return FALSE;
     }
@@ -183,31 +203,63 @@ gboolean pms_sim_read(PmsSim *s, guint32 addr, guint64 *value, GError **error)
     return TRUE;
 }
 
-gboolean pms_sim_set_counter(PmsSim *s, guint32 addr, guint64 value, GError **error)
+gboolean pms_sim_write(PmsSim *s, guint32 addr, guint64 value, GError **error)
 {
-    const PmsRegister *r = lookup(s, addr);
+    const PmsRegister *r = lookup(s, PMS_SPACE_MSR, addr);
+    if (r && r->readonly) {
+        /* the MSR message as it always was */
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
+                    "#GP: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x): register is read-only", value, r->name,
+                    r->address);
+        return FALSE;
+    }
+    return pms_sim_write_at(s, PMS_SPACE_MSR, addr, value, error);
+}
+
+gboolean pms_sim_read(PmsSim *s, guint32 addr, guint64 *value, GError **error)
+{
+    return pms_sim_read_at(s, PMS_SPACE_MSR, addr, value, error);
+}
+
+gboolean pms_sim_set_counter_at(PmsSim *s, PmsRegSpace space, guint32 addr, guint64 value, GError **error)
+{
+    const PmsRegister *r = lookup(s, space, addr);
     if (!r || !s->ops->set_counter(s, r, value, error)) {
-        if (error && !*error)
-            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "0x%x is not a counter of %s", addr,
-                        s->model->name);
+        if (error && !*error) {
+            g_autofree char *w = where(space, addr);
+            if (space == PMS_SPACE_MSR)
+                g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "0x%x is not a counter of %s", addr,
+                            s->model->name);
+            else
+                g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "%s is not a counter of %s", w, s->model->name);
+        }
         return FALSE;
     }
     return TRUE;
+}
+
+gboolean pms_sim_set_counter(PmsSim *s, guint32 addr, guint64 value, GError **error)
+{
+    return pms_sim_set_counter_at(s, PMS_SPACE_MSR, addr, value, error);
 }
 
 gboolean pms_sim_apply(PmsSim *s, const PmsRegWrite *w, guint n, GError **error)
 {
     for (guint i = 0; i < n; i++) {
         guint64 v = w[i].value;
+        /* each write in its register's space (a write without its model
+         * register is an MSR write) */
+        PmsRegSpace sp = w[i].reg ? w[i].reg->space : PMS_SPACE_MSR;
         if (w[i].mask != G_MAXUINT64) {
             /* a partial write: read-modify-write through the device, so a
              * #GP is the device's, with its message */
             guint64 old;
-            if (!pms_sim_read(s, w[i].address, &old, error))
+            if (!pms_sim_read_at(s, sp, w[i].address, &old, error))
                 return FALSE;
             v = (old & ~w[i].mask) | (v & w[i].mask);
         }
-        if (!pms_sim_write(s, w[i].address, v, error))
+        if (sp == PMS_SPACE_MSR ? !pms_sim_write(s, w[i].address, v, error)
+                                : !pms_sim_write_at(s, sp, w[i].address, v, error))
             return FALSE;
     }
     return TRUE;

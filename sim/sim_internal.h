@@ -1,7 +1,7 @@
 /* pmusim — simulator internals: the device layer.  Not installed.
  *
  *   sim_core.c        PmsSim itself: register storage by model order, the
- *                     address index, the public read/write/run API, PMIs,
+ *                     index of every register space (msr, pmc, pmd, ibr, dbr), the public read/write/run API, PMIs,
  *                     trace hook; picks the device by the model's arch.
  *   sim_engine.c      the reference and fast engines, generic over units.
  *   sim_pipe.c        the pure threshold/invert/edge pipeline.
@@ -66,6 +66,7 @@ gboolean sim_require(const PmsRegister *r, SimField f, const char *what, GError 
 
 enum {
     SIM_MAX_UNITS = 64,  /* counters of one device */
+    SIM_N_SPACES = PMS_SPACE_DBR + 1, /* msr, pmc, pmd, ibr, dbr */
 };
 
 typedef guint64 SimOcc[PMS_SIM_MAX_THREADS];
@@ -106,7 +107,7 @@ struct PmsSim {
 
     /* Register storage: one value per model register (index = model order). */
     guint64 *val;
-    GHashTable *by_addr;           /* address -> index + 1 */
+    GHashTable *by_addr[SIM_N_SPACES]; /* per register space: number -> index + 1 */
     guint64 zero;                  /* backing store for absent registers */
 
     guint64 cycle;

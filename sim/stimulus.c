@@ -10,6 +10,7 @@ typedef struct {
     PmsStimKind kind;
     guint line;
     guint64 cycle;
+    PmsRegSpace space;   /* write/read: the register's space (MSR unless named otherwise) */
     guint32 address;
     guint64 value;
     gboolean check;
@@ -68,19 +69,31 @@ static Rec *append(PmsStim *st, PmsStimKind kind, guint line)
     return &g_array_index(st->recs, Rec, st->recs->len - 1);
 }
 
-void pms_stim_add_write(PmsStim *st, guint32 address, guint64 value)
+void pms_stim_add_write_at(PmsStim *st, PmsRegSpace space, guint32 number, guint64 value)
 {
     Rec *r = append(st, PMS_STIM_WRITE, 0);
-    r->address = address;
+    r->space = space;
+    r->address = number;
     r->value = value;
+}
+
+void pms_stim_add_read_at(PmsStim *st, PmsRegSpace space, guint32 number, gboolean check, guint64 expected)
+{
+    Rec *r = append(st, PMS_STIM_READ, 0);
+    r->space = space;
+    r->address = number;
+    r->check = check;
+    r->value = expected;
+}
+
+void pms_stim_add_write(PmsStim *st, guint32 address, guint64 value)
+{
+    pms_stim_add_write_at(st, PMS_SPACE_MSR, address, value);
 }
 
 void pms_stim_add_read(PmsStim *st, guint32 address, gboolean check, guint64 expected)
 {
-    Rec *r = append(st, PMS_STIM_READ, 0);
-    r->address = address;
-    r->check = check;
-    r->value = expected;
+    pms_stim_add_read_at(st, PMS_SPACE_MSR, address, check, expected);
 }
 
 static Rec *add_run(PmsStim *st, const PmsSimRun *run, guint line)
@@ -112,7 +125,7 @@ void pms_stim_record(const PmsStim *st, guint i, PmsStimRecord *out)
 {
     const Rec *r = &g_array_index(st->recs, Rec, i);
     *out = (PmsStimRecord){ r->kind, r->line, r->cycle, r->address, r->value, r->check,
-                            r->kind == PMS_STIM_RUN ? &r->run : NULL };
+                            r->kind == PMS_STIM_RUN ? &r->run : NULL, r->space };
 }
 
 /* ---- names ------------------------------------------------------------------ */
@@ -233,20 +246,33 @@ static gboolean parse_value(const char *s, guint64 *out)
     return parse_u64(s, out);
 }
 
-static gboolean parse_reg(Parser *p, const char *s, guint32 *addr)
+/* REGISTER: a model register name (any space: PMC4 and PMD4 are two
+ * registers), an MSR address, or SPACE:NUMBER (pmc:4, pmd:4, ibr:0, dbr:1,
+ * msr:0x186). */
+static gboolean parse_reg(Parser *p, const char *s, PmsRegSpace *space, guint32 *addr)
 {
     const PmsModel *m = p->st->model;
     const PmsRegister *r = pms_model_reg_by_name(m, s);
     if (r) {
+        *space = r->space;
         *addr = r->address;
         return TRUE;
     }
     guint64 v;
+    const char *colon = strchr(s, ':');
+    *space = PMS_SPACE_MSR;
+    if (colon) {
+        g_autofree char *sp = g_strndup(s, (gsize)(colon - s));
+        if (!pms_reg_space_from_name(sp, space))
+            return fail(p, "register '%s': unknown register space '%s': expected msr, pmc, pmd, ibr or dbr", s, sp);
+        s = colon + 1;
+    }
     if (parse_u64(s, &v) && v <= G_MAXUINT32) {
         *addr = (guint32)v;
         return TRUE;
     }
-    return fail(p, "unknown register '%s': expected a register name of model %s or an address", s, m->name);
+    return fail(p, "unknown register '%s': expected a register name of model %s, an address or SPACE:NUMBER "
+                "(e.g. pmd:4)", colon ? colon + 1 : s, m->name);
 }
 
 static gboolean parse_thread_list(Parser *p, const char *what, const char *s, guint64 max, guint64 *vals)
@@ -455,16 +481,18 @@ static gboolean parse_line(Parser *p, char *text)
     if (strcmp(cmd, "write") == 0 || strcmp(cmd, "read") == 0) {
         gboolean w = cmd[0] == 'w';
         guint32 addr = 0;
+        PmsRegSpace space = PMS_SPACE_MSR;
         guint64 v = 0;
         /* "write REG VALUE gp": the write must take #GP */
         gboolean gp = w && n == 4 && strcmp(tok[3], "gp") == 0;
         if (n < 2 || n > (w ? 4 : 3) || (w && n < 3) || (w && n == 4 && !gp))
             return fail(p, w ? "write: expected REGISTER VALUE [gp]" : "read: expected REGISTER [EXPECTED]");
-        if (!parse_reg(p, tok[1], &addr))
+        if (!parse_reg(p, tok[1], &space, &addr))
             return FALSE;
         if (n >= 3 && !parse_value(tok[2], &v))
             return fail(p, "%s: value '%s': expected a 64-bit number (decimal, 0x hex, -N, 2^K[+-N])", cmd, tok[2]);
         Rec *r = append(p->st, w ? PMS_STIM_WRITE : PMS_STIM_READ, p->line);
+        r->space = space;
         r->address = addr;
         r->value = v;
         r->check = w ? gp : n == 3;
@@ -529,10 +557,18 @@ PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error)
 
 /* ---- execution ---------------------------------------------------------------- */
 
-static const char *reg_name(const PmsModel *m, guint32 addr)
+static const char *reg_name(const PmsModel *m, PmsRegSpace space, guint32 addr)
 {
-    const PmsRegister *r = pms_model_reg_by_addr(m, addr);
+    const PmsRegister *r = pms_model_reg_at(m, space, addr);
     return r ? r->name : "?";
+}
+
+/* "IA32_PMC0 (0xc1)" for an MSR as always; "PMD4 (pmd 4)" in another space */
+static char *reg_label(const PmsModel *m, const Rec *r)
+{
+    if (r->space == PMS_SPACE_MSR)
+        return g_strdup_printf("%s (0x%x)", reg_name(m, r->space, r->address), r->address);
+    return g_strdup_printf("%s (%s %u)", reg_name(m, r->space, r->address), pms_reg_space_name(r->space), r->address);
 }
 
 static GString *cycles_str(const guint64 *c, guint n)
@@ -555,13 +591,15 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
             ok = pms_sim_run(sim, &r->run, &e);
             break;
         case PMS_STIM_WRITE:
-            ok = pms_sim_write(sim, r->address, r->value, &e);
+            ok = r->space == PMS_SPACE_MSR ? pms_sim_write(sim, r->address, r->value, &e)
+                                           : pms_sim_write_at(sim, r->space, r->address, r->value, &e);
             if (r->check) {
                 /* an expected #GP: the write must fail, and only with #GP */
                 if (ok) {
+                    g_autofree char *lab = reg_label(st->model, r);
                     g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH,
-                                "%s:%u: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x) succeeded, expected #GP",
-                                st->source, r->line, r->value, reg_name(st->model, r->address), r->address);
+                                "%s:%u: write 0x%" G_GINT64_MODIFIER "x to %s succeeded, expected #GP",
+                                st->source, r->line, r->value, lab);
                     return FALSE;
                 }
                 if (g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_GP)) {
@@ -571,13 +609,13 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
             }
             break;
         case PMS_STIM_READ:
-            ok = pms_sim_read(sim, r->address, &got, &e);
+            ok = pms_sim_read_at(sim, r->space, r->address, &got, &e);
             if (ok && r->check && got != r->value) {
+                g_autofree char *lab = reg_label(st->model, r);
                 g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH,
-                            "%s:%u: cycle %" G_GUINT64_FORMAT ": read %s (0x%x) = 0x%" G_GINT64_MODIFIER
+                            "%s:%u: cycle %" G_GUINT64_FORMAT ": read %s = 0x%" G_GINT64_MODIFIER
                             "x (%" G_GUINT64_FORMAT "), expected 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT ")",
-                            st->source, r->line, pms_sim_cycle(sim), reg_name(st->model, r->address), r->address,
-                            got, got, r->value, r->value);
+                            st->source, r->line, pms_sim_cycle(sim), lab, got, got, r->value, r->value);
                 return FALSE;
             }
             break;

@@ -28,6 +28,7 @@ typedef struct {
     guint64 value;       /* write: value; read: expected value */
     gboolean check;      /* read: compare with value; write: the write must take #GP */
     const PmsSimRun *run; /* run records */
+    PmsRegSpace space;   /* write/read: the register's space (PMS_SPACE_MSR unless named otherwise) */
 } PmsStimRecord;
 
 PmsStim *pms_stim_new(const PmsModel *m);
@@ -41,6 +42,9 @@ PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error)
 /* Builders: each appends at the stimulus's current end cycle. */
 void pms_stim_add_write(PmsStim *st, guint32 address, guint64 value);
 void pms_stim_add_read(PmsStim *st, guint32 address, gboolean check, guint64 expected);
+/* The same in any register space (PMS_SPACE_PMD, 4: PMD4). */
+void pms_stim_add_write_at(PmsStim *st, PmsRegSpace space, guint32 number, guint64 value);
+void pms_stim_add_read_at(PmsStim *st, PmsRegSpace space, guint32 number, gboolean check, guint64 expected);
 void pms_stim_add_run(PmsStim *st, const PmsSimRun *run); /* copies the arrays */
 /* Expect exactly these PMI cycles (checked after the last record). */
 void pms_stim_expect_pmis(PmsStim *st, const guint64 *cycles, guint n);

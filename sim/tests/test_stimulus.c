@@ -51,6 +51,48 @@ static void test_file_scenario(void)
     }
 }
 
+/* Registers of every space: by name (PMC4 and PMD4 are two registers of
+ * montecito) and by SPACE:NUMBER; a plain number stays an MSR address. */
+static void test_register_spaces(void)
+{
+    GError *e = NULL;
+    const char *t = "pmu montecito\n"
+                    "write PMC4 0x2000008\n"
+                    "write PMD4 5\n"
+                    "read pmd:4 5\n"
+                    "write pmc:0 0\n"
+                    "write IBR1 0\n"
+                    "read dbr:3\n"
+                    "read msr:0x186\n"
+                    "read 0x186\n";
+    g_autoptr(PmsStim) st = parse("montecito", t, &e);
+    if (!st)
+        fprintf(stderr, "# %s\n", e->message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    static const struct { PmsRegSpace sp; guint32 n; } want[] = {
+        { PMS_SPACE_PMC, 4 }, { PMS_SPACE_PMD, 4 }, { PMS_SPACE_PMD, 4 }, { PMS_SPACE_PMC, 0 },
+        { PMS_SPACE_IBR, 1 }, { PMS_SPACE_DBR, 3 }, { PMS_SPACE_MSR, 0x186 }, { PMS_SPACE_MSR, 0x186 },
+    };
+    CU_ASSERT_EQUAL_FATAL(pms_stim_n_records(st), G_N_ELEMENTS(want));
+    for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+        PmsStimRecord r;
+        pms_stim_record(st, i, &r);
+        CU_ASSERT_EQUAL(r.space, want[i].sp);
+        CU_ASSERT_EQUAL(r.address, want[i].n);
+    }
+    /* an unknown space is named */
+    CU_ASSERT_PTR_NULL(parse("montecito", "read pmx:4\n", &e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e->message, "t.stim:1: register 'pmx:4': unknown register space 'pmx'"));
+    g_clear_error(&e);
+    /* x86 models keep reading plain numbers as MSRs, names as before */
+    g_autoptr(PmsStim) x = parse("nhm", "write IA32_PERFEVTSEL0 0\nread 0xc1 0\n", &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    PmsStimRecord r;
+    pms_stim_record(x, 1, &r);
+    CU_ASSERT_EQUAL(r.space, PMS_SPACE_MSR);
+    CU_ASSERT_EQUAL(r.address, 0xc1);
+}
+
 static void test_text_features(void)
 {
     GError *e = NULL;
@@ -255,6 +297,7 @@ void register_stimulus_tests(void)
     CU_pSuite s = CU_add_suite("sim stimulus", NULL, NULL);
     CU_add_test(s, "file scenario: preload, PMI cycle, frozen counters", test_file_scenario);
     CU_add_test(s, "text features: threads, CPL, offcore, loads, values", test_text_features);
+    CU_add_test(s, "registers of every space: names and SPACE:NUMBER", test_register_spaces);
     CU_add_test(s, "builder API", test_api);
     CU_add_test(s, "signal names", test_signal_names);
     CU_add_test(s, "bad inputs name file:line", test_bad_inputs);
