@@ -191,6 +191,8 @@ typedef struct {
     gboolean cpl_gate_pre;  /* A3 alternative: gate thread T before the threshold */
     guint thread;           /* the programming thread T */
     guint n_threads;
+    gboolean per_level;     /* Itanium: the privilege filter is plm (bit k counts at CPL k), not usr/os */
+    guint plm;              /* with per_level: the 4-bit privilege-level mask */
 } PmsPipeCfg;
 
 typedef struct {

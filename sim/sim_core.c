@@ -18,6 +18,8 @@ const SimDeviceOps *sim_device_for(PmsArch arch)
         return &sim_x86_uncore_ops;
     case PMS_ARCH_NHMEX_CBOX:
         return &sim_nhmex_ops;
+    case PMS_ARCH_IA64:
+        return &sim_ia64_ops;
     default:
         return NULL;
     }

@@ -7,6 +7,7 @@
  *   sim_pipe.c        the pure threshold/invert/edge pipeline.
  *   sim_field.c       register fields resolved once, by name.
  *   dev_x86_core.c    PERFEVTSEL/PMC/FIXED, GLOBAL_*, DEBUGCTL freeze.
+ *   dev_ia64.c        Montecito PMC4-15/PMD4-15, PMC0 overflow bits and fr.
  *   program*.c        codes -> register writes, one step per architecture.
  *
  * A device owns the meaning of its registers (the storage is PmsSim.val, one
@@ -153,6 +154,7 @@ extern const SimDeviceOps sim_x86_uncore_ops;
 extern const SimProgramOps sim_x86_uncore_program;
 extern const SimDeviceOps sim_nhmex_ops;
 extern const SimProgramOps sim_nhmex_program;
+extern const SimDeviceOps sim_ia64_ops;
 
 /* The device of an architecture; NULL when it is not simulated. */
 const SimDeviceOps *sim_device_for(PmsArch arch);

@@ -4,11 +4,17 @@
  * call per cycle) and the fast engine (two calls per run: the run's first
  * cycle and its steady state) cannot disagree on a rule.  Order of the stages
  * (docs/semantics.md §1): privilege filter, any-thread combine, threshold
- * (cmask/inv), edge, then the CPL gate for own-thread counting (A3 post). */
+ * (cmask/inv), edge, then the CPL gate for own-thread counting (A3 post).
+ * The Itanium device uses the same stages with a per-level privilege mask
+ * (per_level, plm), no edge and no invert (semantics.md §11). */
 #include "sim.h"
 
 static gboolean qualifies(const PmsPipeCfg *c, guint8 cpl)
 {
+    /* Itanium (IA64 Vol 2 Table 7-4, registers.md 3): plm bit k counts at
+     * privilege level k. */
+    if (c->per_level)
+        return (c->plm >> cpl) & 1;
     /* SDM 18-4: OS counts at CPL 0, USR at CPL 1..3. */
     return cpl == 0 ? c->os : c->usr;
 }

@@ -47,3 +47,4 @@ void register_program_tests(void);
 void register_uncore_tests(void);
 void register_nhmex_tests(void);
 void register_diff_device_tests(void);
+void register_ia64_tests(void);

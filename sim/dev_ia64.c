@@ -1,0 +1,325 @@
+/* pmusim — the Itanium 2 9000 (Montecito) PMU device: the twelve counters
+ * PMC4..15 / PMD4..15, the overflow and freeze register PMC0, and every other
+ * PMC, PMD, IBR and DBR of the model as checked storage
+ * (reference/montecito/registers.md §1-3, semantics reference §8;
+ * docs/semantics.md §11).  Registers are reached by space and number
+ * (pms_sim_write_at(sim, PMS_SPACE_PMC, 4, ...)).
+ *
+ *   counting: counter n (PMDn, configured by PMCn) adds the occurrences of
+ *     the signal es.umask (event select 15:8, the 4-bit unit mask 19:16,
+ *     matched exactly: Montecito's unit masks are an enumeration, not a bit
+ *     set) of its own hardware thread, or of both threads when all (bit 26)
+ *     is set on PMC4-7 (and on PMC8-15 only with the model option
+ *     `all_on_pmc8_15 = both`), each thread's occurrences only at the
+ *     privilege levels whose plm bit is set (bit k: CPL k).  thres = 0 adds
+ *     every occurrence; thres = t adds 1 in a cycle with more than t
+ *     occurrences (option `thres_compare = gt`, the libpfm document) or at
+ *     least t (`ge`, the "at least" wording of Intel's manuals).  No
+ *     counter counts while PMC0.fr is set; a counter with plm = 0 counts
+ *     nothing.
+ *   overflow: PMDn is 47 bits and wraps modulo 2^47.  A carry out of bit 46
+ *     of a counter with oi (bit 5) sets PMC0 bit n and fr and raises one PMI
+ *     in that cycle however many counters overflowed (the counters count
+ *     through the overflow cycle and stop from the next).  With oi = 0 the
+ *     counter just wraps (option `overflow_without_oi = wrap`); `status`
+ *     also sets its PMC0 bit, without fr or a PMI.  Software clears fr (and
+ *     the overflow bits) by writing PMC0.
+ *   reads: PMD4-15 bits 63:47 copy bit 46 (option `pmd_read_upper =
+ *     sign_extend`) or read 0 (`zero`).
+ *   writes: any bit outside the register's writable and ignored masks is a
+ *     #GP naming the register, which stays unchanged; ignored bits read 0
+ *     (PMD4-15: bits 63:47 of a write are dropped; PMC1-3 read 0).
+ *
+ * Not modelled: the per-event maximum increment (max_inc) is the encoder's
+ * bound on a useful thres, not a limit of this device: a stimulus may give
+ * any count per cycle; the instruction-set mask ism (stored; the stimulus
+ * carries IA-64 instructions only), ev, pm and the PSR.up/PSR.pp gating (taken
+ * as open), the MESI qualifiers (stored; signals carry no line state), the
+ * active/floating/causal thread-activity types (every cycle of the stimulus
+ * is a cycle of an active thread), the EARs, the ETB and IP-EAR (PMC37, 39,
+ * 40, 42 and their PMDs are storage), the opcode matchers PMC32-36, and the
+ * IBR/DBR range restriction of PMC38 and PMC41: the stimulus has no
+ * instruction stream yet (instruction address, slot, 41-bit opcode, data
+ * address per occurrence), so no occurrence can be matched against an
+ * address range or an opcode; the IBR/DBR pairs are storage with their
+ * writable masks.  The next step is in docs/semantics.md §11.
+ */
+#include "sim_internal.h"
+
+#include <string.h>
+
+enum {
+    IA64_MAX_CTRS = 12,
+};
+
+typedef struct {
+    PmsSim *sim;
+    guint n;                      /* counters */
+    guint base;                   /* number of the first: 4 */
+    guint64 mask;                 /* 2^47 - 1 */
+    guint64 *pmc0;
+    guint64 *pmc[IA64_MAX_CTRS], *pmd[IA64_MAX_CTRS];
+    SimField fr, ovfl;
+    SimField plm[4], oi, es, umask, thres, all;
+    gboolean sign_extend;         /* pmd_read_upper */
+    gboolean ovf_status;          /* overflow_without_oi = status */
+    gboolean thres_ge;            /* thres_compare = ge */
+    gboolean all_high;            /* all_on_pmc8_15 = both */
+    PmsPipeCfg cfg[IA64_MAX_CTRS];
+    gboolean cfg_valid;
+} Ia64;
+
+static gboolean choice(const PmsModel *m, const char *key, const char *a, const char *b, gboolean *is_b,
+                       GError **error)
+{
+    const char *v = pms_model_option(m, key, a);
+    if (g_ascii_strcasecmp(v, a) == 0 || g_ascii_strcasecmp(v, b) == 0) {
+        *is_b = g_ascii_strcasecmp(v, b) == 0;
+        return TRUE;
+    }
+    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: option %s = '%s': expected %s or %s", m->name,
+                key, v, a, b);
+    return FALSE;
+}
+
+static gboolean field(const PmsRegister *r, const char *const *names, guint idx, const char *what, SimField *f,
+                      GError **error)
+{
+    *f = sim_resolve(r, names, idx, 0, -1, 0);
+    if (!f->present) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model register %s: no field '%s' in its layout",
+                    r->name, what);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean ia64_init(PmsSim *sim, GError **error)
+{
+    const PmsModel *m = sim->model;
+    if (m->n_gp < 1 || m->n_gp > IA64_MAX_CTRS || m->gp_width < 1 || m->gp_width > 63 || m->counter_base < 1 ||
+        m->counter_base + m->n_gp > 64) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                    "model %s: an Itanium PMU has 1..%d counters of widths 1..63 numbered from 1 up to 63 "
+                    "(has %u of width %u from %u)", m->name, IA64_MAX_CTRS, m->n_gp, m->gp_width, m->counter_base);
+        return FALSE;
+    }
+    Ia64 *s = g_new0(Ia64, 1);
+    sim->dev = s;
+    s->sim = sim;
+    s->n = m->n_gp;
+    s->base = m->counter_base;
+    s->mask = ((guint64)1 << m->gp_width) - 1;
+    const PmsRegister *p0 = pms_model_reg_at(m, PMS_SPACE_PMC, 0);
+    if (!p0) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no PMC0 (overflow status and freeze)",
+                    m->name);
+        return FALSE;
+    }
+    static const char *const n_fr[] = { "fr", NULL }, *const n_ovfl[] = { "ovfl", NULL };
+    if (!field(p0, n_fr, 0, "fr", &s->fr, error) || !field(p0, n_ovfl, 0, "ovfl", &s->ovfl, error))
+        return FALSE;
+    s->pmc0 = sim_storage(sim, p0);
+    for (guint i = 0; i < s->n; i++) {
+        const PmsRegister *c = pms_model_reg_at(m, PMS_SPACE_PMC, s->base + i);
+        const PmsRegister *d = pms_model_reg_at(m, PMS_SPACE_PMD, s->base + i);
+        if (!c || !d) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no %s%u for counter %u", m->name,
+                        c ? "PMD" : "PMC", s->base + i, s->base + i);
+            return FALSE;
+        }
+        s->pmc[i] = sim_storage(sim, c);
+        s->pmd[i] = sim_storage(sim, d);
+    }
+    /* PMC4's layout is every counter's (registers.md 3); the PMC0 overflow
+     * bits must reach the last counter */
+    const PmsRegister *c0 = pms_model_reg_at(m, PMS_SPACE_PMC, s->base);
+    static const char *const n_plm[] = { "plm%u", "plm", NULL }, *const n_oi[] = { "oi", NULL },
+                             *const n_es[] = { "es", NULL }, *const n_um[] = { "umask", NULL },
+                             *const n_th[] = { "thres", NULL }, *const n_all[] = { "all", NULL };
+    for (guint k = 0; k < 4; k++)
+        if (!field(c0, n_plm, k, "plm", &s->plm[k], error))
+            return FALSE;
+    if (!field(c0, n_oi, 0, "oi", &s->oi, error) || !field(c0, n_es, 0, "es", &s->es, error) ||
+        !field(c0, n_um, 0, "umask", &s->umask, error) || !field(c0, n_th, 0, "thres", &s->thres, error) ||
+        !field(c0, n_all, 0, "all", &s->all, error))
+        return FALSE;
+    if (s->ovfl.shift != s->base || s->ovfl.width < s->n) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                    "model %s: PMC0 ovfl (bits %u..%u) does not give counter n bit n for counters %u..%u", m->name,
+                    s->ovfl.shift, s->ovfl.shift + s->ovfl.width - 1, s->base, s->base + s->n - 1);
+        return FALSE;
+    }
+    gboolean zero, wrap_status, ge, both;
+    if (!choice(m, "pmd_read_upper", "sign_extend", "zero", &zero, error) ||
+        !choice(m, "overflow_without_oi", "wrap", "status", &wrap_status, error) ||
+        !choice(m, "thres_compare", "gt", "ge", &ge, error) || !choice(m, "all_on_pmc8_15", "own", "both", &both, error))
+        return FALSE;
+    s->sign_extend = !zero;
+    s->ovf_status = wrap_status;
+    s->thres_ge = ge;
+    s->all_high = both;
+    return TRUE;
+}
+
+static void ia64_finalize(PmsSim *sim)
+{
+    g_clear_pointer(&sim->dev, g_free);
+}
+
+static void ia64_reset(PmsSim *sim)
+{
+    Ia64 *s = sim->dev;
+    /* the model's reset values (PMC0 = 0, PMC4-15 = 0x2000000, PMD = 0) */
+    s->cfg_valid = FALSE;
+}
+
+static gboolean is_counter(const Ia64 *s, const PmsRegister *r, PmsRegSpace space)
+{
+    return r->space == space && r->address >= s->base && r->address < s->base + s->n;
+}
+
+static gboolean ia64_write(PmsSim *sim, const PmsRegister *r, guint64 value, GError **error)
+{
+    Ia64 *s = sim->dev;
+    /* registers.md 1-3, model writable/ignored: a reserved bit is a #GP
+     * naming the register, which stays unchanged; ignored bits read 0 */
+    guint64 bad = value & ~(r->writable | r->ignored);
+    if (bad)
+        return sim_gp_error(error, r, value, bad, "reserved bits set:");
+    guint64 v = value & r->writable;
+    if (is_counter(s, r, PMS_SPACE_PMD))
+        v &= s->mask; /* IA64 Table 7-3: writes to bits 63:W are ignored */
+    *sim_storage(sim, r) = v;
+    if (r->space == PMS_SPACE_PMC)
+        s->cfg_valid = FALSE;
+    return TRUE;
+}
+
+static guint64 ia64_read(PmsSim *sim, const PmsRegister *r)
+{
+    Ia64 *s = sim->dev;
+    guint64 v = *sim_storage(sim, r);
+    if (is_counter(s, r, PMS_SPACE_PMD)) {
+        v &= s->mask;
+        /* registers.md 2: bits 63:47 copy bit 46 (libpfm pmd_sxt47), or 0 */
+        if (s->sign_extend && (v >> (g_bit_nth_msf(s->mask, -1))) & 1)
+            v |= ~s->mask;
+    }
+    return v;
+}
+
+static gboolean ia64_set_counter(PmsSim *sim, const PmsRegister *r, guint64 value, GError **error)
+{
+    Ia64 *s = sim->dev;
+    if (!is_counter(s, r, PMS_SPACE_PMD))
+        return FALSE;
+    if (value & ~s->mask) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "value 0x%" G_GINT64_MODIFIER "x does not fit the %u-bit counter %s",
+                    value, (guint)g_bit_nth_msf(s->mask, -1) + 1, r->name);
+        return FALSE;
+    }
+    *sim_storage(sim, r) = value;
+    return TRUE;
+}
+
+/* Counter i's pipeline: plm per level, all (both threads: a sum), thres as
+ * the pipeline's cmask (n > t is n >= t + 1), no edge, no invert. */
+static void counter_cfg(const Ia64 *s, guint i, PmsPipeCfg *c)
+{
+    guint64 v = *s->pmc[i];
+    memset(c, 0, sizeof *c);
+    c->per_level = TRUE;
+    for (guint k = 0; k < 4; k++)
+        c->plm |= (guint)(sim_fget(s->plm[k], v) & 1) << k;
+    c->cpl_gate_pre = TRUE;
+    c->smt = s->sim->n_threads > 1;
+    c->n_threads = s->sim->n_threads;
+    c->any = sim_fget(s->all, v) && (s->base + i < 8 || s->all_high);
+    guint t = (guint)sim_fget(s->thres, v);
+    c->cmask = t == 0 ? 0 : s->thres_ge ? t : t + 1;
+}
+
+static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *u)
+{
+    Ia64 *s = sim->dev;
+    if (!s->cfg_valid) {
+        for (guint i = 0; i < s->n; i++)
+            counter_cfg(s, i, &s->cfg[i]);
+        s->cfg_valid = TRUE;
+    }
+    memset(occ, 0, sizeof(SimOcc) * s->n);
+    for (guint i = 0; i < s->n; i++) {
+        guint64 v = *s->pmc[i];
+        guint32 key = PMS_SIGNAL_KEY(sim_fget(s->es, v), sim_fget(s->umask, v));
+        for (guint k = 0; k < run->n_counts; k++)
+            if (run->counts[k].signal == key && run->counts[k].box == 0)
+                occ[i][run->counts[k].thread] += run->counts[k].count;
+        u[i] = (SimUnit){ s->pmd[i], s->mask, s->cfg[i], occ[i], NULL, FALSE, s->base + i, i, 0 };
+    }
+    return s->n;
+}
+
+static gboolean frozen(const Ia64 *s)
+{
+    return sim_fget(s->fr, *s->pmc0) != 0;
+}
+
+static gboolean ia64_enabled(const PmsSim *sim, const SimUnit *u)
+{
+    const Ia64 *s = sim->dev;
+    return !frozen(s) && s->cfg[u->id].plm != 0;
+}
+
+static gboolean ia64_pmi_enabled(const PmsSim *sim, const SimUnit *u)
+{
+    const Ia64 *s = sim->dev;
+    return sim_fget(s->oi, *s->pmc[u->id]) != 0;
+}
+
+static void ia64_overflow(PmsSim *sim, const SimUnit *u)
+{
+    Ia64 *s = sim->dev;
+    /* registers.md 1: the overflow bit only with oi = 1 (option status: always) */
+    if (s->ovf_status || sim_fget(s->oi, *s->pmc[u->id]))
+        *s->pmc0 |= (guint64)1 << (s->base + u->id);
+}
+
+static gboolean ia64_pmi(PmsSim *sim, guint64 cycle)
+{
+    Ia64 *s = sim->dev;
+    (void)cycle;
+    /* registers.md 1: fr set with the overflow bits; one edge-triggered PMI */
+    *s->pmc0 |= sim_fbit(s->fr);
+    return TRUE;
+}
+
+static guint64 ia64_status(const PmsSim *sim)
+{
+    const Ia64 *s = sim->dev;
+    return *s->pmc0;
+}
+
+static gboolean ia64_edge_latch(const PmsSim *sim, guint i)
+{
+    (void)sim;
+    (void)i;
+    return FALSE; /* no edge detector */
+}
+
+const SimDeviceOps sim_ia64_ops = {
+    .name = "ia64",
+    .init = ia64_init,
+    .finalize = ia64_finalize,
+    .reset = ia64_reset,
+    .write = ia64_write,
+    .read = ia64_read,
+    .set_counter = ia64_set_counter,
+    .units = ia64_units,
+    .enabled = ia64_enabled,
+    .pmi_enabled = ia64_pmi_enabled,
+    .overflow = ia64_overflow,
+    .pmi = ia64_pmi,
+    .status = ia64_status,
+    .edge_latch = ia64_edge_latch,
+};

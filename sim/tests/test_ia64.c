@@ -1,0 +1,431 @@
+/* The Montecito device (sim/dev_ia64.c) on models/montecito.pmu.  Registers
+ * are programmed by writes in their spaces (pms_sim_write_at), written by
+ * hand from reference/montecito/registers.md §1-3: PMC4-15 = plm 3:0, oi 5,
+ * es 15:8, umask 19:16, thres 22:20, ism 25:24 (always 10b here), all 26;
+ * PMC0 = fr bit 0, overflow bit n for PMDn; PMDn 47 bits.  Every expected
+ * value is derived in the comment above it and checked on both engines. */
+#include "fixtures.h"
+
+#include <string.h>
+
+#define M_PLM(p) ((guint64)(p))
+#define M_OI ((guint64)1 << 5)
+#define M_THRES(t) ((guint64)(t) << 20)
+#define M_ISM2 ((guint64)2 << 24)
+#define M_ALL ((guint64)1 << 26)
+#define M_PMC(es, um, bits) ((guint64)(es) << 8 | (guint64)(um) << 16 | M_ISM2 | (bits))
+#define M_FR ((guint64)1)
+#define W47 (((guint64)1 << 47) - 1)
+
+enum { NOPS = 0x50, BUS_ALL = 0x87 }; /* NOPS_RETIRED 0x50 (max_inc 6), BUS_ALL_* 0x87 */
+
+static const PmsSimEngine engines[] = { PMS_SIM_REFERENCE, PMS_SIM_FAST };
+
+static void wr(PmsSim *s, PmsRegSpace sp, guint32 n, guint64 v)
+{
+    GError *e = NULL;
+    gboolean ok = pms_sim_write_at(s, sp, n, v, &e);
+    if (!ok) {
+        fprintf(stderr, "# %s\n", e->message);
+        g_error_free(e);
+    }
+    CU_ASSERT_TRUE_FATAL(ok);
+}
+
+static guint64 rd(PmsSim *s, PmsRegSpace sp, guint32 n)
+{
+    guint64 v = 0xdead;
+    CU_ASSERT_TRUE(pms_sim_read_at(s, sp, n, &v, NULL));
+    return v;
+}
+
+#define PMC(s, n, v) wr(s, PMS_SPACE_PMC, n, v)
+#define PMD(s, n, v) wr(s, PMS_SPACE_PMD, n, v)
+#define RPMC(s, n) rd(s, PMS_SPACE_PMC, n)
+#define RPMD(s, n) (rd(s, PMS_SPACE_PMD, n) & W47)
+
+/* `cycles` cycles of signal (code, umask) n0 times on thread 0 / n1 on thread 1. */
+static void run(PmsSim *s, guint64 cycles, guint code, guint um, guint64 n0, guint64 n1, guint8 cpl0, guint8 cpl1)
+{
+    fx_run(s, cycles, PMS_SIGNAL_KEY(code, um), n0, n1, cpl0, cpl1);
+}
+
+static guint n_pmis(PmsSim *s, guint64 *first)
+{
+    guint n;
+    const guint64 *p = pms_sim_pmis(s, &n);
+    if (first)
+        *first = n ? p[0] : G_MAXUINT64;
+    return n;
+}
+
+static PmsSim *mont(PmsSimEngine e)
+{
+    return fx_sim(fx_model("montecito"), e);
+}
+
+/* Reset values from the model: PMC0 = 0, PMC4 = 0x2000000 (ism = 10b), PMDs
+ * 0; the device is found for arch ia64. */
+static void test_reset(void)
+{
+    g_autoptr(PmsSim) s = mont(PMS_SIM_FAST);
+    CU_ASSERT_EQUAL(RPMC(s, 0), 0);
+    CU_ASSERT_EQUAL(RPMC(s, 4), 0x2000000);
+    CU_ASSERT_EQUAL(RPMC(s, 38), 0xdb6);
+    CU_ASSERT_EQUAL(RPMD(s, 15), 0);
+    /* the MSR space is empty on montecito */
+    GError *e = NULL;
+    guint64 v;
+    CU_ASSERT_FALSE(pms_sim_read(s, 4, &v, &e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e->message, "MSR 0x4: no such register on montecito"));
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(pms_sim_read_at(s, PMS_SPACE_PMD, 37, &v, &e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e->message, "#GP: read of PMD 37: no such register on montecito"));
+    g_clear_error(&e);
+}
+
+/* 47-bit wrap, oi = 0 (registers.md 1, option overflow_without_oi = wrap):
+ * PMD4 = 2^47 - 3, NOPS_RETIRED twice a cycle: 2^47 - 1 after cycle 0, then
+ * 2^47 + 1 = 1 (mod 2^47) after cycle 1.  No PMC0 bit, no fr, no PMI; the
+ * counter keeps counting (cycle 2: 3).  With overflow_without_oi = status,
+ * PMC0 bit 4 is set, still without fr or a PMI. */
+static void test_wrap_without_oi(void)
+{
+    for (guint opt = 0; opt < 2; opt++) {
+        PmsModel *m = fx_model_with("montecito", "overflow_without_oi", opt ? "status" : "wrap");
+        for (guint e = 0; e < 2; e++) {
+            PmsSim *s = fx_sim(m, engines[e]);
+            PMC(s, 4, M_PMC(NOPS, 0, M_PLM(0xf)));
+            PMD(s, 4, W47 - 2);
+            run(s, 2, NOPS, 0, 2, 0, 3, 3);
+            CU_ASSERT_EQUAL(RPMD(s, 4), 1);
+            CU_ASSERT_EQUAL(RPMC(s, 0), opt ? (guint64)1 << 4 : 0);
+            run(s, 1, NOPS, 0, 2, 0, 3, 3);
+            CU_ASSERT_EQUAL(RPMD(s, 4), 3);
+            CU_ASSERT_EQUAL(n_pmis(s, NULL), 0);
+            pms_sim_free(s);
+        }
+        pms_model_free(m);
+    }
+}
+
+/* Reads of bits 63:47 (registers.md 2, option pmd_read_upper): 2^46 reads
+ * 0xffffc00000000000 sign-extended, 0x400000000000 with zero; 2^46 - 1 reads
+ * as written either way.  Writes of bits 63:47 are ignored (model ignored
+ * mask): writing 0xffff800000000005 stores 5. */
+static void test_pmd_upper(void)
+{
+    for (guint opt = 0; opt < 2; opt++) {
+        PmsModel *m = fx_model_with("montecito", "pmd_read_upper", opt ? "zero" : "sign_extend");
+        PmsSim *s = fx_sim(m, PMS_SIM_FAST);
+        PMD(s, 6, (guint64)1 << 46);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 6), opt ? 0x400000000000ull : 0xffffc00000000000ull);
+        PMD(s, 6, ((guint64)1 << 46) - 1);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 6), 0x3fffffffffffull);
+        PMD(s, 6, 0xffff800000000005ull);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 6), 5);
+        pms_sim_free(s);
+        pms_model_free(m);
+    }
+}
+
+/* Overflow with oi (registers.md 1): PMD5 = 2^47 - 4 with oi, PMD4 = 0
+ * without, both NOPS_RETIRED once a cycle for 10 cycles.  PMD5 reaches
+ * 2^47 - 1 after cycle 2 and carries in cycle 3: PMC0 = fr | bit 5 = 0x21,
+ * one PMI at cycle 3.  Both counters count in cycle 3 and nothing counts
+ * from cycle 4: PMD5 = 0, PMD4 = 4.  Software clears fr and keeps bit 5
+ * (PMC0 = 0x20, sticky bits are software's): 3 more cycles give PMD5 = 3,
+ * PMD4 = 7, no new PMI, PMC0 still 0x20. */
+static void test_oi_freeze_resume(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        PMC(s, 4, M_PMC(NOPS, 0, M_PLM(0x8)));
+        PMC(s, 5, M_PMC(NOPS, 0, M_PLM(0x8) | M_OI));
+        PMD(s, 5, W47 - 3);
+        run(s, 10, NOPS, 0, 1, 0, 3, 3);
+        guint64 at;
+        CU_ASSERT_EQUAL(n_pmis(s, &at), 1);
+        CU_ASSERT_EQUAL(at, 3);
+        CU_ASSERT_EQUAL(RPMC(s, 0), 0x21);
+        CU_ASSERT_EQUAL(RPMD(s, 5), 0);
+        CU_ASSERT_EQUAL(RPMD(s, 4), 4);
+        PMC(s, 0, 0x20);
+        run(s, 3, NOPS, 0, 1, 0, 3, 3);
+        CU_ASSERT_EQUAL(RPMD(s, 5), 3);
+        CU_ASSERT_EQUAL(RPMD(s, 4), 7);
+        CU_ASSERT_EQUAL(RPMC(s, 0), 0x20);
+        CU_ASSERT_EQUAL(n_pmis(s, NULL), 1);
+        /* software may set fr itself: nothing counts, no PMI */
+        PMC(s, 0, M_FR);
+        run(s, 5, NOPS, 0, 1, 0, 3, 3);
+        CU_ASSERT_EQUAL(RPMD(s, 4), 7);
+        CU_ASSERT_EQUAL(n_pmis(s, NULL), 1);
+    }
+}
+
+/* Several counters in one cycle (registers.md 1: several overflow bits in
+ * one cycle, one PMU interrupt): PMD4, PMD6 and PMD15 = 2^47 - 2 with oi
+ * carry together in cycle 1: PMC0 = 1 | 1<<4 | 1<<6 | 1<<15 = 0x8051 and
+ * one PMI at 1.  PMD7 = 2^47 - 3 with oi would carry in cycle 2, but fr
+ * stops it at 2^47 - 1 with no bit of its own.  A second overflow after
+ * resuming (fr cleared, PMD4 = 2^47 - 1) gives a second PMI in the first
+ * cycle counted. */
+static void test_many_one_pmi(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        static const guint ctr[] = { 4, 6, 15 };
+        for (guint i = 0; i < G_N_ELEMENTS(ctr); i++) {
+            PMC(s, ctr[i], M_PMC(NOPS, 0, M_PLM(0xf) | M_OI));
+            PMD(s, ctr[i], W47 - 1);
+        }
+        PMC(s, 7, M_PMC(NOPS, 0, M_PLM(0xf) | M_OI));
+        PMD(s, 7, W47 - 2);
+        run(s, 6, NOPS, 0, 1, 0, 0, 0);
+        guint64 at;
+        CU_ASSERT_EQUAL(n_pmis(s, &at), 1);
+        CU_ASSERT_EQUAL(at, 1);
+        CU_ASSERT_EQUAL(RPMC(s, 0), 0x8051);
+        CU_ASSERT_EQUAL(RPMD(s, 4), 0);
+        CU_ASSERT_EQUAL(RPMD(s, 15), 0);
+        CU_ASSERT_EQUAL(RPMD(s, 7), W47);
+        /* resume at cycle 6: PMD7 carries in cycle 6 */
+        PMC(s, 0, 0);
+        run(s, 4, NOPS, 0, 1, 0, 0, 0);
+        guint n;
+        const guint64 *p = pms_sim_pmis(s, &n);
+        CU_ASSERT_EQUAL_FATAL(n, 2);
+        CU_ASSERT_EQUAL(p[1], 6);
+        CU_ASSERT_EQUAL(RPMC(s, 0), 0x81);
+        CU_ASSERT_EQUAL(RPMD(s, 4), 1);
+    }
+}
+
+/* Privilege filter (registers.md 3: plm bit k counts at privilege level k):
+ * four cycles at CPL 0, 1, 2, 3 with 1, 2, 4, 8 occurrences.  plm 0x1 -> 1,
+ * 0x2 -> 2, 0x4 -> 4, 0x8 -> 8, 0x9 (levels 0 and 3, libpfm's k+u) -> 9,
+ * 0xf -> 15, 0 -> 0 (counts nothing). */
+static void test_plm(void)
+{
+    static const struct { guint plm; guint64 want; } c[] = {
+        { 0x1, 1 }, { 0x2, 2 }, { 0x4, 4 }, { 0x8, 8 }, { 0x9, 9 }, { 0xf, 15 }, { 0x0, 0 },
+    };
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        for (guint i = 0; i < G_N_ELEMENTS(c); i++)
+            PMC(s, 4 + i, M_PMC(NOPS, 0, M_PLM(c[i].plm)));
+        for (guint8 cpl = 0; cpl < 4; cpl++)
+            run(s, 1, NOPS, 0, (guint64)1 << cpl, 0, cpl, cpl);
+        for (guint i = 0; i < G_N_ELEMENTS(c); i++)
+            CU_ASSERT_EQUAL(RPMD(s, 4 + i), c[i].want);
+    }
+}
+
+/* Threshold (libpfm_montecito(3): thres n adds 1 only when the event occurs
+ * more than n times in a cycle; option thres_compare = ge reads "at least
+ * n").  NOPS_RETIRED (max_inc 6) occurs 0,1,...,6 and then 9 times (a count
+ * beyond max_inc: the device does not enforce it) in 8 cycles, on PMC4..11
+ * with thres 0..7:
+ *   thres 0: every occurrence, 0+1+...+6+9 = 30 (both readings);
+ *   gt: cycles with n > t: t=1..5 -> 6,5,4,3,2 (t = 5 = max_inc - 1 is the
+ *       highest useful threshold: only n = 6 and the 9); t=6 -> 1 (the 9
+ *       alone: at max_inc nothing legal passes); t=7 -> 1;
+ *   ge: cycles with n >= t: t=1..7 -> 7,6,5,4,3,2,1. */
+static void test_threshold(void)
+{
+    static const guint64 want_gt[8] = { 30, 6, 5, 4, 3, 2, 1, 1 };
+    static const guint64 want_ge[8] = { 30, 7, 6, 5, 4, 3, 2, 1 };
+    static const guint64 seq[] = { 0, 1, 2, 3, 4, 5, 6, 9 };
+    for (guint opt = 0; opt < 2; opt++) {
+        PmsModel *m = fx_model_with("montecito", "thres_compare", opt ? "ge" : "gt");
+        for (guint e = 0; e < 2; e++) {
+            PmsSim *s = fx_sim(m, engines[e]);
+            for (guint t = 0; t < 8; t++)
+                PMC(s, 4 + t, M_PMC(NOPS, 0, M_PLM(0x8) | M_THRES(t)));
+            fx_run_seq(s, PMS_SIGNAL_KEY(NOPS, 0), seq, G_N_ELEMENTS(seq), 3);
+            for (guint t = 0; t < 8; t++)
+                CU_ASSERT_EQUAL(RPMD(s, 4 + t), opt ? want_ge[t] : want_gt[t]);
+            pms_sim_free(s);
+        }
+        pms_model_free(m);
+    }
+}
+
+/* Signals: es.umask, the 4-bit umask matched exactly.  BUS_ALL_ANY
+ * (0x87.0x3) with BUS_ALL_IO-like 0x87.0x1 (1/cycle), 0x87.0x2 (2/cycle)
+ * and 0x87.0x3 (4/cycle) present for 3 cycles: umask 3 counts 12, umask 1
+ * counts 3, umask 0 counts nothing. */
+static void test_umask_exact(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        PMC(s, 4, M_PMC(BUS_ALL, 3, M_PLM(0xf)));
+        PMC(s, 5, M_PMC(BUS_ALL, 1, M_PLM(0xf)));
+        PMC(s, 6, M_PMC(BUS_ALL, 0, M_PLM(0xf)));
+        PmsSimCount c[3] = { { PMS_SIGNAL_KEY(BUS_ALL, 1), 0, 1, 0 }, { PMS_SIGNAL_KEY(BUS_ALL, 2), 0, 2, 0 },
+                             { PMS_SIGNAL_KEY(BUS_ALL, 3), 0, 4, 0 } };
+        PmsSimRun r = { 3, { 3, 3 }, c, 3, NULL, 0, NULL, 0 };
+        CU_ASSERT_TRUE(pms_sim_run(s, &r, NULL));
+        CU_ASSERT_EQUAL(RPMD(s, 4), 12);
+        CU_ASSERT_EQUAL(RPMD(s, 5), 3);
+        CU_ASSERT_EQUAL(RPMD(s, 6), 0);
+    }
+}
+
+/* Threads (registers.md 3: all = 1 counts both hardware threads; semantics
+ * reference 8.6; option all_on_pmc8_15): thread 0 at CPL 3 with 1, thread 1
+ * at CPL 0 with 2 occurrences, for 5 cycles.  plm 0xf: all = 0 -> 5 (own
+ * thread); all = 1 on PMC4 -> 15; all = 1 on PMC8 -> 5 (own) or 15 (both).
+ * plm 0x8 with all on PMC5: each thread filtered at its own CPL -> 5. */
+static void test_all_threads(void)
+{
+    for (guint opt = 0; opt < 2; opt++) {
+        PmsModel *m = fx_model_with("montecito", "all_on_pmc8_15", opt ? "both" : "own");
+        for (guint e = 0; e < 2; e++) {
+            PmsSim *s = fx_sim(m, engines[e]);
+            PMC(s, 4, M_PMC(NOPS, 0, M_PLM(0xf) | M_ALL));
+            PMC(s, 5, M_PMC(NOPS, 0, M_PLM(0x8) | M_ALL));
+            PMC(s, 6, M_PMC(NOPS, 0, M_PLM(0xf)));
+            PMC(s, 8, M_PMC(NOPS, 0, M_PLM(0xf) | M_ALL));
+            run(s, 5, NOPS, 0, 1, 2, 3, 0);
+            CU_ASSERT_EQUAL(RPMD(s, 4), 15);
+            CU_ASSERT_EQUAL(RPMD(s, 5), 5);
+            CU_ASSERT_EQUAL(RPMD(s, 6), 5);
+            CU_ASSERT_EQUAL(RPMD(s, 8), opt ? 15 : 5);
+            pms_sim_free(s);
+        }
+        pms_model_free(m);
+    }
+}
+
+/* Reserved bits (model writable/ignored masks from registers.md 1-12): PMC4
+ * bit 31 is reserved -> #GP naming PMC4, register unchanged; bits 7 and 23
+ * are ignored -> accepted, read 0; PMC0 bits 3:1 and 63:16 are ignored; PMC1
+ * ignores everything and reads 0; PMC37 bit 14 is reserved; IBR1 bits 62:60
+ * are ignored, DBR1 has none reserved; PMC 16 does not exist. */
+static void test_reserved(void)
+{
+    g_autoptr(PmsSim) s = mont(PMS_SIM_FAST);
+    GError *e = NULL;
+    guint64 v0 = M_PMC(NOPS, 0, M_PLM(0x8));
+    PMC(s, 4, v0);
+    CU_ASSERT_FALSE(pms_sim_write_at(s, PMS_SPACE_PMC, 4, v0 | ((guint64)1 << 31), &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_GP));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e->message, "#GP: write 0x82005008 to PMC4: reserved bits set: 0x80000000"));
+    g_clear_error(&e);
+    CU_ASSERT_EQUAL(RPMC(s, 4), v0);
+    PMC(s, 4, v0 | 0x800080);
+    CU_ASSERT_EQUAL(RPMC(s, 4), v0);
+    PMC(s, 0, 0xffff00000000000eull);
+    CU_ASSERT_EQUAL(RPMC(s, 0), 0);
+    PMC(s, 1, G_MAXUINT64);
+    CU_ASSERT_EQUAL(RPMC(s, 1), 0);
+    CU_ASSERT_FALSE(pms_sim_write_at(s, PMS_SPACE_PMC, 37, (guint64)1 << 14, &e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e->message, "PMC37: reserved bits set: 0x4000"));
+    g_clear_error(&e);
+    wr(s, PMS_SPACE_IBR, 1, 0xf0000000000000ffull);
+    CU_ASSERT_EQUAL(rd(s, PMS_SPACE_IBR, 1), 0x80000000000000ffull);
+    wr(s, PMS_SPACE_DBR, 1, G_MAXUINT64);
+    CU_ASSERT_EQUAL(rd(s, PMS_SPACE_DBR, 1), 0xcfffffffffffffffull);
+    CU_ASSERT_FALSE(pms_sim_write_at(s, PMS_SPACE_PMC, 16, 0, &e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e->message, "#GP: write 0x0 to PMC 16: no such register on montecito"));
+    g_clear_error(&e);
+    /* a preload that does not fit 47 bits is refused; one that does is taken */
+    CU_ASSERT_FALSE(pms_sim_set_counter_at(s, PMS_SPACE_PMD, 4, (guint64)1 << 47, &e));
+    g_clear_error(&e);
+    CU_ASSERT_TRUE(pms_sim_set_counter_at(s, PMS_SPACE_PMD, 4, W47, NULL));
+    CU_ASSERT_FALSE(pms_sim_set_counter_at(s, PMS_SPACE_PMC, 4, 0, &e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e->message, "PMC 4 is not a counter of montecito"));
+    g_clear_error(&e);
+}
+
+/* Model options are checked when the instance is made. */
+static void test_bad_option(void)
+{
+    PmsModel *m = fx_model_with("montecito", "thres_compare", "gte");
+    GError *e = NULL;
+    CU_ASSERT_PTR_NULL(pms_sim_new(m, &e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e->message, "option thres_compare = 'gte': expected gt or ge"));
+    g_clear_error(&e);
+    pms_model_free(m);
+}
+
+/* pms_sim_apply writes each register in its own space (PMC4 and PMD4 share
+ * the number 4), partial writes included. */
+static void test_apply_spaces(void)
+{
+    const PmsModel *m = fx_model("montecito");
+    g_autoptr(PmsSim) s = mont(PMS_SIM_FAST);
+    const PmsRegister *c4 = pms_model_reg_at(m, PMS_SPACE_PMC, 4), *d4 = pms_model_reg_at(m, PMS_SPACE_PMD, 4);
+    PmsRegWrite w[3] = {
+        { c4->name, 4, M_PMC(NOPS, 0, M_PLM(0x8)), G_MAXUINT64, c4 },
+        { d4->name, 4, 100, G_MAXUINT64, d4 },
+        { c4->name, 4, M_OI, M_OI, c4 }, /* set oi, keep the rest */
+    };
+    CU_ASSERT_TRUE(pms_sim_apply(s, w, 3, NULL));
+    CU_ASSERT_EQUAL(RPMC(s, 4), M_PMC(NOPS, 0, M_PLM(0x8) | M_OI));
+    CU_ASSERT_EQUAL(RPMD(s, 4), 100);
+}
+
+/* Long runs on the fast engine: PMD4 = 0 with oi, 3 per cycle: the carry
+ * comes in the cycle where 3(k+1) >= 2^47 first holds, k = ceil(2^47/3) - 1
+ * = 46912496118442; the reference engine is not run on 2^45 cycles. */
+static void test_long_run(void)
+{
+    g_autoptr(PmsSim) s = mont(PMS_SIM_FAST);
+    PMC(s, 4, M_PMC(NOPS, 0, M_PLM(0x8) | M_OI));
+    run(s, (guint64)1 << 48, NOPS, 0, 3, 0, 3, 3);
+    guint64 at;
+    CU_ASSERT_EQUAL(n_pmis(s, &at), 1);
+    CU_ASSERT_EQUAL(at, 46912496118442ull);
+    /* 3 * 46912496118443 - 2^47 = 1 */
+    CU_ASSERT_EQUAL(RPMD(s, 4), 1);
+    CU_ASSERT_EQUAL(RPMC(s, 0), 0x11);
+}
+
+/* A stimulus file on both engines: registers by name in the PMC and PMD
+ * spaces (sim/tests/data/montecito-freeze.stim). */
+static void test_stim_file(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        GError *err = NULL;
+        g_autoptr(PmsStim) st =
+            pms_stim_load_file(fx_model("montecito"), PMS_SRCDIR "/sim/tests/data/montecito-freeze.stim", &err);
+        if (!st)
+            fprintf(stderr, "# %s\n", err->message);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        gboolean ok = pms_stim_execute(st, s, &err);
+        if (!ok)
+            fprintf(stderr, "# %s\n", err->message);
+        CU_ASSERT_TRUE(ok);
+    }
+    /* a failing read names the register with its space */
+    GError *err = NULL;
+    g_autoptr(PmsStim) st = pms_stim_parse(fx_model("montecito"), "read pmd:4 5\n", -1, "t.stim", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    g_autoptr(PmsSim) s = mont(PMS_SIM_FAST);
+    CU_ASSERT_FALSE(pms_stim_execute(st, s, &err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, "t.stim:1: cycle 0: read PMD4 (pmd 4) = 0x0 (0), expected 0x5 (5)"));
+    g_clear_error(&err);
+}
+
+void register_ia64_tests(void)
+{
+    CU_pSuite s = CU_add_suite("ia64", NULL, NULL);
+    CU_add_test(s, "reset values, spaces", test_reset);
+    CU_add_test(s, "47-bit wrap without oi (wrap | status)", test_wrap_without_oi);
+    CU_add_test(s, "PMD bits 63:47 (sign_extend | zero)", test_pmd_upper);
+    CU_add_test(s, "oi: PMC0 bit and fr, freeze, resume by clearing fr", test_oi_freeze_resume);
+    CU_add_test(s, "several overflows in one cycle, one PMI", test_many_one_pmi);
+    CU_add_test(s, "privilege filter per plm bit", test_plm);
+    CU_add_test(s, "threshold gt vs ge at the max_inc edges", test_threshold);
+    CU_add_test(s, "umask matched exactly", test_umask_exact);
+    CU_add_test(s, "all: both threads (all_on_pmc8_15)", test_all_threads);
+    CU_add_test(s, "reserved and ignored bits", test_reserved);
+    CU_add_test(s, "bad model option", test_bad_option);
+    CU_add_test(s, "apply writes each register in its space", test_apply_spaces);
+    CU_add_test(s, "fast engine: overflow after 2^46.4 cycles", test_long_run);
+    CU_add_test(s, "stimulus file, PMC/PMD by name", test_stim_file);
+}
