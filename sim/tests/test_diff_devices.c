@@ -1,5 +1,7 @@
 /* Differential suite for every device beyond the x86 core (which test_diff.c
- * covers in depth): on the test-only uncore and Xeon 7500 models, seeded
+ * covers in depth): on the test-only uncore and Xeon 7500 models and on
+ * montecito (registers in the PMC/PMD/IBR/DBR spaces, its options drawn at
+ * random per case), seeded
  * random scenarios — register writes of random writable bits, counters
  * preloaded near the top, runs of 1..300 cycles with random occurrences of
  * the model's own signals (every box of the unit) — must leave every
@@ -41,12 +43,12 @@ static guint64 rand_evtsel(GRand *r, const PmsModel *m, const PmsRegister *reg)
 
 static void same(PmsSim *a, PmsSim *b, const PmsModel *m, guint c, guint op)
 {
+    /* every register of every space (the Itanium's PMC/PMD/IBR/DBR too) */
     for (guint i = 0; i < m->n_regs; i++) {
         const PmsRegister *reg = &m->regs[i];
-        if (reg->space != PMS_SPACE_MSR)
-            continue;
         guint64 va = 0, vb = 0;
-        gboolean ra = pms_sim_read(a, reg->address, &va, NULL), rb = pms_sim_read(b, reg->address, &vb, NULL);
+        gboolean ra = pms_sim_read_at(a, reg->space, reg->address, &va, NULL),
+                 rb = pms_sim_read_at(b, reg->space, reg->address, &vb, NULL);
         if (ra != rb || va != vb) {
             fprintf(stderr, "# %s case %u op %u: %s ref 0x%" G_GINT64_MODIFIER "x fast 0x%" G_GINT64_MODIFIER "x\n",
                     m->name, c, op, reg->name, va, vb);
@@ -138,9 +140,126 @@ static void test_diff_nhmex(void)
     CU_ASSERT(pmis > 50);
 }
 
+/* ---- Itanium (montecito): registers by space, fields by name ------------- */
+
+static guint64 fset(const PmsRegister *reg, const char *name, guint64 v, guint64 x)
+{
+    const PmsField *f = reg->layout ? pms_layout_field(reg->layout, name) : NULL;
+    return f ? pms_field_set(f, v, x) : v;
+}
+
+/* A counting PMC: random writable bits, then es/umask of one of the case's
+ * events, plm mostly non-zero, oi half the time, small thresholds. */
+static guint64 rand_ia64_pmc(GRand *r, const PmsRegister *reg, const guint32 *pool, guint npool)
+{
+    guint32 sig = pool[g_rand_int_range(r, 0, (gint32)npool)];
+    guint64 v = rand64(r) & reg->writable;
+    v = fset(reg, "es", v, sig >> 8);
+    v = fset(reg, "umask", v, sig & 0xf);
+    static const guint thr[] = { 0, 0, 0, 1, 2, 3, 5, 7 };
+    v = fset(reg, "thres", v, thr[g_rand_int_range(r, 0, G_N_ELEMENTS(thr))]);
+    if (g_rand_int_range(r, 0, 5))
+        for (guint k = 0; k < 4; k++)
+            if (g_rand_boolean(r) || k == 3) {
+                char nm[8];
+                g_snprintf(nm, sizeof nm, "plm%u", k);
+                v = fset(reg, nm, v, 1);
+            }
+    return v & reg->writable;
+}
+
+static gboolean ia64_counter(const PmsModel *m, const PmsRegister *reg)
+{
+    return reg->address >= m->counter_base && reg->address < m->counter_base + m->n_gp;
+}
+
+static void diff_ia64(const char *name, guint *pmis_seen)
+{
+    static const char *const opt[][3] = {
+        { "thres_compare", "gt", "ge" },
+        { "overflow_without_oi", "wrap", "status" },
+        { "pmd_read_upper", "sign_extend", "zero" },
+        { "all_on_pmc8_15", "own", "both" },
+    };
+    GRand *r = g_rand_new_with_seed(20261124);
+    for (guint c = 0; c < N_CASES; c++) {
+        PmsModel *m = fx_model_with(name, opt[0][0], opt[0][1 + g_rand_int_range(r, 0, 2)]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        for (guint o = 1; o < G_N_ELEMENTS(opt); o++)
+            g_hash_table_replace(m->options, g_strdup(opt[o][0]), g_strdup(opt[o][1 + g_rand_int_range(r, 0, 2)]));
+        PmsSim *a = fx_sim(m, PMS_SIM_REFERENCE), *b = fx_sim(m, PMS_SIM_FAST);
+        /* the case's signals: a few of the model's events (code.umask) */
+        guint32 pool[6];
+        for (guint i = 0; i < G_N_ELEMENTS(pool); i++) {
+            const PmsEvent *ev = &m->events[g_rand_int_range(r, 0, (gint32)m->n_events)];
+            pool[i] = PMS_SIGNAL_KEY(ev->code & 0xff, ev->base_umask & 0xf);
+        }
+        /* a start that counts: every counting PMC programmed */
+        for (guint i = 0; i < m->n_regs; i++) {
+            const PmsRegister *reg = &m->regs[i];
+            if (reg->space != PMS_SPACE_PMC || !ia64_counter(m, reg))
+                continue;
+            guint64 v = rand_ia64_pmc(r, reg, pool, G_N_ELEMENTS(pool));
+            CU_ASSERT_EQUAL(pms_sim_write_at(a, reg->space, reg->address, v, NULL),
+                            pms_sim_write_at(b, reg->space, reg->address, v, NULL));
+        }
+        for (guint op = 0; op < N_OPS; op++) {
+            const PmsRegister *reg = &m->regs[g_rand_int_range(r, 0, (gint32)m->n_regs)];
+            guint k = (guint)g_rand_int_range(r, 0, 10);
+            gboolean counter = ia64_counter(m, reg);
+            if (k < 3 && reg->space == PMS_SPACE_PMD && counter) {
+                guint64 mask = ((guint64)1 << reg->width) - 1;
+                guint64 v = (mask + 1 - (guint64)g_rand_int_range(r, 1, 400)) & mask;
+                CU_ASSERT_EQUAL(pms_sim_set_counter_at(a, reg->space, reg->address, v, NULL),
+                                pms_sim_set_counter_at(b, reg->space, reg->address, v, NULL));
+            } else if (k < 6) {
+                guint64 v;
+                if (reg->space == PMS_SPACE_PMC && counter)
+                    v = rand_ia64_pmc(r, reg, pool, G_N_ELEMENTS(pool));
+                else if (reg->space == PMS_SPACE_PMC && reg->address == 0)
+                    /* PMC0: fr mostly cleared (resume), overflow bits at random */
+                    v = fset(reg, "fr", rand64(r), g_rand_int_range(r, 0, 4) == 0);
+                else
+                    v = rand64(r) & (g_rand_int_range(r, 0, 8) ? reg->writable : G_MAXUINT64); /* some #GP */
+                gboolean wa = pms_sim_write_at(a, reg->space, reg->address, v, NULL),
+                         wb = pms_sim_write_at(b, reg->space, reg->address, v, NULL);
+                CU_ASSERT_EQUAL(wa, wb);
+            } else {
+                PmsSimCount cnt[6];
+                guint n = (guint)g_rand_int_range(r, 1, 7);
+                for (guint i = 0; i < n; i++)
+                    cnt[i] = (PmsSimCount){ pool[g_rand_int_range(r, 0, G_N_ELEMENTS(pool))],
+                                            (guint)g_rand_int_range(r, 0, 2), (guint64)g_rand_int_range(r, 0, 9), 0 };
+                guint64 len = g_rand_boolean(r) ? 1 : (guint64)g_rand_int_range(r, 2, 300);
+                PmsSimRun run = { len, { (guint8)g_rand_int_range(r, 0, 4), (guint8)g_rand_int_range(r, 0, 4) },
+                                  cnt, n, NULL, 0, NULL, 0 };
+                CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
+                CU_ASSERT_TRUE(pms_sim_run(b, &run, NULL));
+            }
+            same(a, b, m, c, op);
+        }
+        guint np;
+        pms_sim_pmis(a, &np);
+        *pmis_seen += np;
+        pms_sim_free(a);
+        pms_sim_free(b);
+        pms_model_free(m);
+    }
+    g_rand_free(r);
+}
+
+static void test_diff_ia64(void)
+{
+    guint pmis = 0;
+    diff_ia64("montecito", &pmis);
+    printf("# montecito differential: %d cases, %u PMIs\n", N_CASES, pmis);
+    CU_ASSERT(pmis > 50);
+}
+
 void register_diff_device_tests(void)
 {
     CU_pSuite s = CU_add_suite("diff-devices", NULL, NULL);
     CU_add_test(s, "x86 uncore: reference and fast engines agree", test_diff_uncore);
     CU_add_test(s, "Xeon 7500 uncore: reference and fast engines agree", test_diff_nhmex);
+    CU_add_test(s, "Montecito: reference and fast engines agree", test_diff_ia64);
 }
