@@ -67,7 +67,14 @@ typedef struct {
     gboolean all_high;            /* all_on_pmc8_15 = both */
     PmsPipeCfg cfg[IA64_MAX_CTRS];
     gboolean cfg_valid;
+    /* code-range restriction: IBR0..7, PMC38, PMC32 (absent: none) */
+    gboolean ranges;
+    guint64 *ibr[8], *pmc38, *pmc32;
+    SimField ig_ibrp[4], fine, inv, ig_ad, ibr_mask;
+    gboolean iarr[256][16];       /* (es, umask) of an event with the iarr qualifier */
 } Ia64;
+
+enum { IA64_RETIRED = 0x08 };     /* IA64_INST_RETIRED / IA64_TAGGED_INST_RETIRED_IBRPk */
 
 static gboolean choice(const PmsModel *m, const char *key, const char *a, const char *b, gboolean *is_b,
                        GError **error)
@@ -149,6 +156,36 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
                     "model %s: PMC0 ovfl (bits %u..%u) does not give counter n bit n for counters %u..%u", m->name,
                     s->ovfl.shift, s->ovfl.shift + s->ovfl.width - 1, s->base, s->base + s->n - 1);
         return FALSE;
+    }
+    /* code ranges (registers.md 4, 8, 12): optional, all or nothing */
+    const PmsRegister *p38 = pms_model_reg_at(m, PMS_SPACE_PMC, 38), *p32 = pms_model_reg_at(m, PMS_SPACE_PMC, 32);
+    s->ranges = p38 && p32 && p38->layout && p32->layout;
+    for (guint k = 0; k < 8 && s->ranges; k++) {
+        const PmsRegister *b = pms_model_reg_at(m, PMS_SPACE_IBR, k);
+        s->ranges = b != NULL;
+        if (b)
+            s->ibr[k] = sim_storage(sim, b);
+        if (b && k == 1) {
+            static const char *const n_mask[] = { "mask", NULL };
+            s->ibr_mask = sim_resolve(b, n_mask, 0, 0, 0, 56);
+        }
+    }
+    if (s->ranges) {
+        static const char *const n_ig[] = { "ig_ibrp%u", NULL }, *const n_fine[] = { "fine", NULL },
+                                 *const n_inv[] = { "inv", NULL }, *const n_igad[] = { "ig_ad", NULL };
+        for (guint k = 0; k < 4; k++)
+            if (!field(p38, n_ig, k, "ig_ibrp", &s->ig_ibrp[k], error))
+                return FALSE;
+        if (!field(p38, n_fine, 0, "fine", &s->fine, error) || !field(p32, n_inv, 0, "inv", &s->inv, error) ||
+            !field(p32, n_igad, 0, "ig_ad", &s->ig_ad, error))
+            return FALSE;
+        s->pmc38 = sim_storage(sim, p38);
+        s->pmc32 = sim_storage(sim, p32);
+        for (guint e = 0; e < m->n_events; e++) {
+            const PmsEvent *ev = &m->events[e];
+            if ((ev->qualifiers & PMS_IA64_QUAL_IARR) && ev->code <= 0xff && ev->base_umask <= 0xf)
+                s->iarr[ev->code][ev->base_umask] = TRUE;
+        }
     }
     gboolean zero, wrap_status, ge, both;
     if (!choice(m, "pmd_read_upper", "sign_extend", "zero", &zero, error) ||
@@ -240,6 +277,51 @@ static void counter_cfg(const Ia64 *s, guint i, PmsPipeCfg *c)
     c->cmask = t == 0 ? 0 : s->thres_ge ? t : t + 1;
 }
 
+/* ---- code-range restriction --------------------------------------------- */
+
+/* registers.md 12: pair k matches A when every address bit whose mask bit is
+ * 1 (and bits 63:56, which have no mask bit) equals the even register's;
+ * bits 3:0 are not compared (bundle granularity).  `ignore` adds bits not
+ * compared (fine mode: the offset within the 64 KB page). */
+static gboolean pair_match(const Ia64 *s, guint k, guint64 a, guint64 ignore)
+{
+    guint64 care = sim_fget(s->ibr_mask, *s->ibr[2 * k + 1]) | ((guint64)0xff << 56);
+    return ((a ^ *s->ibr[2 * k]) & care & ~(guint64)0xf & ~ignore) == 0;
+}
+
+/* The channels (bit k: IBRPk) that let an occurrence with instruction
+ * address a (valid: it has one) through.  A channel whose pair does not
+ * constrain (PMC38.ig_ibrpk = 1, or PMC32.ig_ad = 1 for all) passes every
+ * occurrence; a constraining one passes the occurrences whose address
+ * matches: coarse, pair k's address/mask; fine (PMC38.fine), range r = 0, 1
+ * from IBRPr (lower) to IBRPr+2 (upper), inclusive bundle addresses in one
+ * 64 KB page, on channel r, channels 2 and 3 passing everything.
+ * PMC32.inv inverts channel 0's test.  semantics.md §11. */
+static guint code_tags(const Ia64 *s, gboolean valid, guint64 a)
+{
+    if (!s->ranges || sim_fget(s->ig_ad, *s->pmc32))
+        return 0xf;
+    gboolean fine = sim_fget(s->fine, *s->pmc38) != 0;
+    guint tags = 0;
+    for (guint k = 0; k < 4; k++) {
+        gboolean constrained = sim_fget(s->ig_ibrp[k], *s->pmc38) == 0 && !(fine && k >= 2);
+        gboolean in = FALSE;
+        if (constrained && valid) {
+            if (!fine)
+                in = pair_match(s, k, a, 0);
+            else {
+                guint64 lo = *s->ibr[2 * k] & 0xfff0, hi = *s->ibr[2 * (k + 2)] & 0xfff0, off = a & 0xfff0;
+                in = pair_match(s, k, a, 0xffff) && pair_match(s, k + 2, a, 0xffff) && lo <= off && off <= hi;
+            }
+        }
+        if (constrained && k == 0 && sim_fget(s->inv, *s->pmc32))
+            in = valid && !in;
+        if (!constrained || in)
+            tags |= 1u << k;
+    }
+    return tags;
+}
+
 static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *u)
 {
     Ia64 *s = sim->dev;
@@ -248,13 +330,27 @@ static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit 
             counter_cfg(s, i, &s->cfg[i]);
         s->cfg_valid = TRUE;
     }
+    guint tags[PMS_SIM_MAX_THREADS];
+    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
+        tags[t] = code_tags(s, sim->ip_valid[t], sim->ip[t]);
     memset(occ, 0, sizeof(SimOcc) * s->n);
     for (guint i = 0; i < s->n; i++) {
         guint64 v = *s->pmc[i];
-        guint32 key = PMS_SIGNAL_KEY(sim_fget(s->es, v), sim_fget(s->umask, v));
-        for (guint k = 0; k < run->n_counts; k++)
-            if (run->counts[k].signal == key && run->counts[k].box == 0)
-                occ[i][run->counts[k].thread] += run->counts[k].count;
+        guint es = (guint)sim_fget(s->es, v), um = (guint)sim_fget(s->umask, v);
+        /* the retired-instruction family counts IA64_INST_RETIRED (0x08.0)
+         * tagged on channel umask; other iarr events are constrained by
+         * IBRP0; events without iarr are not constrained */
+        guint channel = 4;
+        guint32 key = PMS_SIGNAL_KEY(es, um);
+        if (es == IA64_RETIRED && um < 4)
+            channel = um, key = PMS_SIGNAL_KEY(IA64_RETIRED, 0);
+        else if (es <= 0xff && s->iarr[es][um & 0xf])
+            channel = 0;
+        for (guint k = 0; k < run->n_counts; k++) {
+            const PmsSimCount *c = &run->counts[k];
+            if (c->signal == key && c->box == 0 && (channel == 4 || (tags[c->thread] >> channel) & 1))
+                occ[i][c->thread] += c->count;
+        }
         u[i] = (SimUnit){ s->pmd[i], s->mask, s->cfg[i], occ[i], NULL, FALSE, s->base + i, i, 0 };
     }
     return s->n;

@@ -164,6 +164,13 @@ gboolean pms_sim_set_counter(PmsSim *sim, guint32 address, guint64 value, GError
 /* The same for a counter of any space (the Itanium's PMD4..15). */
 gboolean pms_sim_set_counter_at(PmsSim *sim, PmsRegSpace space, guint32 number, guint64 value, GError **error);
 
+/* The instruction address (IP) that the occurrences of `thread` carry in
+ * the following runs, until changed; valid = FALSE (the state after
+ * pms_sim_new and pms_sim_reset): they carry none.  Only the Itanium device
+ * reads it, for code-range restriction (docs/semantics.md §11); the
+ * stimulus's `ip=` run token sets it for one run. */
+void pms_sim_set_ip(PmsSim *sim, guint thread, gboolean valid, guint64 ip);
+
 /* Advance by run->cycles identical cycles (validates threads, CPL, counts). */
 gboolean pms_sim_run(PmsSim *sim, const PmsSimRun *run, GError **error);
 

@@ -138,6 +138,15 @@ void pms_sim_reset(PmsSim *s)
     s->ops->reset(s);
     s->cycle = 0;
     g_array_set_size(s->pmis, 0);
+    memset(s->ip_valid, 0, sizeof s->ip_valid);
+    memset(s->ip, 0, sizeof s->ip);
+}
+
+void pms_sim_set_ip(PmsSim *s, guint thread, gboolean valid, guint64 ip)
+{
+    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
+    s->ip_valid[thread] = valid;
+    s->ip[thread] = valid ? ip : 0;
 }
 
 void pms_sim_set_engine(PmsSim *s, PmsSimEngine e) { s->engine = e; }

@@ -113,6 +113,10 @@ struct PmsSim {
 
     guint64 cycle;
     GArray *pmis;                  /* guint64 cycles */
+    /* The instruction address the following runs' occurrences carry, per
+     * thread (pms_sim_set_ip); only the Itanium device reads it. */
+    gboolean ip_valid[PMS_SIM_MAX_THREADS];
+    guint64 ip[PMS_SIM_MAX_THREADS];
     PmsSimTraceFn trace;
     gpointer trace_data;
 };

@@ -15,6 +15,8 @@ typedef struct {
     guint64 value;
     gboolean check;
     PmsSimRun run;       /* arrays owned */
+    gboolean has_ip[PMS_SIM_MAX_THREADS]; /* run: the occurrences' instruction address (ip=) */
+    guint64 ip[PMS_SIM_MAX_THREADS];
 } Rec;
 
 struct PmsStim {
@@ -350,6 +352,8 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     g_autoptr(GArray) counts = g_array_new(FALSE, FALSE, sizeof(PmsSimCount));
     g_autoptr(GArray) oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
     g_autoptr(GArray) loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
+    gboolean has_ip[PMS_SIM_MAX_THREADS] = { FALSE };
+    guint64 ip[PMS_SIM_MAX_THREADS] = { 0 };
     for (guint i = 2; i < ntok; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1])
@@ -383,6 +387,21 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
                 return FALSE;
             t.inflight = infl;
             g_array_append_val(oc, t);
+        } else if (strcmp(key, "ip") == 0) {
+            /* ip=A0[,A1]: the instruction address of this run's occurrences
+             * per thread; '-' or an omitted thread: none */
+            g_auto(GStrv) parts = g_strsplit(val, ",", -1);
+            guint n = g_strv_length(parts);
+            if (n == 0 || n > p->threads)
+                return fail(p, "ip: expected 1..%u comma-separated addresses (one per thread), got '%s'", p->threads,
+                            val);
+            for (guint t = 0; t < n; t++) {
+                if (strcmp(parts[t], "-") == 0)
+                    continue;
+                if (!parse_u64(parts[t], &ip[t]))
+                    return fail(p, "ip: '%s' for thread %u: expected a 64-bit address or '-'", parts[t], t);
+                has_ip[t] = TRUE;
+            }
         } else if (strcmp(key, "load") == 0) {
             g_autofree char *item = NULL;
             PmsSimLoad l = { 0 };
@@ -431,7 +450,9 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     PmsSimRun run = { cycles, { 0 }, (PmsSimCount *)(void *)counts->data, counts->len,
                       (PmsSimOffcore *)(void *)oc->data, oc->len, (PmsSimLoad *)(void *)loads->data, loads->len };
     memcpy(run.cpl, p->st->cpl, sizeof run.cpl);
-    add_run(p->st, &run, p->line);
+    Rec *r = add_run(p->st, &run, p->line);
+    memcpy(r->has_ip, has_ip, sizeof has_ip);
+    memcpy(r->ip, ip, sizeof ip);
     return TRUE;
 }
 
@@ -588,6 +609,9 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
         guint64 got = 0;
         switch (r->kind) {
         case PMS_STIM_RUN:
+            /* ip= holds for this run only */
+            for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
+                pms_sim_set_ip(sim, t, r->has_ip[t], r->ip[t]);
             ok = pms_sim_run(sim, &r->run, &e);
             break;
         case PMS_STIM_WRITE:

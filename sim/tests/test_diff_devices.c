@@ -194,6 +194,13 @@ static void diff_ia64(const char *name, guint *pmis_seen)
             const PmsEvent *ev = &m->events[g_rand_int_range(r, 0, (gint32)m->n_events)];
             pool[i] = PMS_SIGNAL_KEY(ev->code & 0xff, ev->base_umask & 0xf);
         }
+        /* the retired-instruction family, which code ranges tag per channel */
+        pool[0] = PMS_SIGNAL_KEY(0x08, 0);
+        pool[1] = PMS_SIGNAL_KEY(0x08, g_rand_int_range(r, 0, 4));
+        /* a few code addresses for the IBRs and the runs' instruction addresses */
+        guint64 apool[3];
+        for (guint i = 0; i < G_N_ELEMENTS(apool); i++)
+            apool[i] = rand64(r) & (g_rand_boolean(r) ? 0x00ffffffffff0000ull : 0xffffffffffff0000ull);
         /* a start that counts: every counting PMC programmed */
         for (guint i = 0; i < m->n_regs; i++) {
             const PmsRegister *reg = &m->regs[i];
@@ -219,7 +226,13 @@ static void diff_ia64(const char *name, guint *pmis_seen)
                 else if (reg->space == PMS_SPACE_PMC && reg->address == 0)
                     /* PMC0: fr mostly cleared (resume), overflow bits at random */
                     v = fset(reg, "fr", rand64(r), g_rand_int_range(r, 0, 4) == 0);
-                else
+                else if (reg->space == PMS_SPACE_IBR && reg->address % 2 == 0)
+                    v = apool[g_rand_int_range(r, 0, G_N_ELEMENTS(apool))] + (guint64)g_rand_int_range(r, 0, 0x10000);
+                else if (reg->space == PMS_SPACE_IBR) {
+                    static const guint64 masks[] = { 0x00fffffffffff000ull, 0x00000000ffff0000ull, 0,
+                                                     0x00ffffffffffffffull, 0x00ffffffffff0000ull };
+                    v = masks[g_rand_int_range(r, 0, G_N_ELEMENTS(masks))] | (rand64(r) & 0x8f00000000000000ull);
+                } else
                     v = rand64(r) & (g_rand_int_range(r, 0, 8) ? reg->writable : G_MAXUINT64); /* some #GP */
                 gboolean wa = pms_sim_write_at(a, reg->space, reg->address, v, NULL),
                          wb = pms_sim_write_at(b, reg->space, reg->address, v, NULL);
@@ -233,6 +246,13 @@ static void diff_ia64(const char *name, guint *pmis_seen)
                 guint64 len = g_rand_boolean(r) ? 1 : (guint64)g_rand_int_range(r, 2, 300);
                 PmsSimRun run = { len, { (guint8)g_rand_int_range(r, 0, 4), (guint8)g_rand_int_range(r, 0, 4) },
                                   cnt, n, NULL, 0, NULL, 0 };
+                for (guint t = 0; t < 2; t++) {
+                    gboolean valid = g_rand_int_range(r, 0, 4) != 0;
+                    guint64 ip = apool[g_rand_int_range(r, 0, G_N_ELEMENTS(apool))] +
+                                 (guint64)g_rand_int_range(r, 0, 0x20000);
+                    pms_sim_set_ip(a, t, valid, ip);
+                    pms_sim_set_ip(b, t, valid, ip);
+                }
                 CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
                 CU_ASSERT_TRUE(pms_sim_run(b, &run, NULL));
             }

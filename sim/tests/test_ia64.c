@@ -411,6 +411,144 @@ static void test_stim_file(void)
     g_clear_error(&err);
 }
 
+/* Code-range restriction (registers.md 4, 8, 12; semantics.md §11).  IBR0 =
+ * 0x4000, IBR1 = mask of a 4 KB block (56 bits of ones above bit 11):
+ * IBRP0 matches [0x4000, 0x5000).  PMC38 = 0xdb6 & ~ig_ibrp0 enables it;
+ * PMC32 = 0x000f01ffffffffff (ig_ad = 0, inv = 0), as libpfm writes them.
+ * IA64_INST_RETIRED (0x08.0) occurs 2 per cycle, NOPS_RETIRED (0x50, iarr)
+ * 1 per cycle, BUS_ALL_SELF (0x87.2, no iarr) 1 per cycle, in three runs of
+ * 10 cycles: ip = 0x4ff0 (inside), ip = 0x5000 (outside), no ip.
+ *   PMC4 0x08 umask 0 (channel 0): 20 inside only -> 20;
+ *   PMC5 0x08 umask 1 (channel 1, ig_ibrp1 = 1, not constraining) -> 60;
+ *   PMC6 NOPS_RETIRED (iarr, channel 0) -> 10;
+ *   PMC7 BUS_ALL_SELF (no iarr: not constrained) -> 30.
+ * With inv (PMC32 bit 56) channel 0 passes the outside address: PMC4 20
+ * (0x5000 only: no ip matches nothing, inverted or not), PMC6 10.  With
+ * ig_ad = 1 nothing is constrained: PMC4 60, PMC6 30. */
+static void test_code_range_coarse(void)
+{
+    static const struct { guint64 pmc32; guint64 want4, want6; } c[] = {
+        { 0x000f01ffffffffffull, 20, 10 },
+        { 0x010f01ffffffffffull, 20, 10 },
+        { 0x020f01ffffffffffull, 60, 30 },
+    };
+    static const guint64 ips[3] = { 0x4ff0, 0x5000, 0 };
+    for (guint k = 0; k < G_N_ELEMENTS(c); k++)
+        for (guint e = 0; e < 2; e++) {
+            g_autoptr(PmsSim) s = mont(engines[e]);
+            wr(s, PMS_SPACE_IBR, 0, 0x4000);
+            wr(s, PMS_SPACE_IBR, 1, 0x00fffffffffff000ull);
+            PMC(s, 38, 0xdb6 & ~(guint64)0x2);
+            PMC(s, 32, c[k].pmc32);
+            PMC(s, 4, M_PMC(0x08, 0, M_PLM(0xf)));
+            PMC(s, 5, M_PMC(0x08, 1, M_PLM(0xf)));
+            PMC(s, 6, M_PMC(NOPS, 0, M_PLM(0xf)));
+            PMC(s, 7, M_PMC(BUS_ALL, 2, M_PLM(0xf)));
+            for (guint r = 0; r < 3; r++) {
+                pms_sim_set_ip(s, 0, r < 2, ips[r]);
+                PmsSimCount cnt[3] = { { PMS_SIGNAL_KEY(0x08, 0), 0, 2, 0 }, { PMS_SIGNAL_KEY(NOPS, 0), 0, 1, 0 },
+                                       { PMS_SIGNAL_KEY(BUS_ALL, 2), 0, 1, 0 } };
+                PmsSimRun run = { 10, { 3, 3 }, cnt, 3, NULL, 0, NULL, 0 };
+                CU_ASSERT_TRUE(pms_sim_run(s, &run, NULL));
+            }
+            CU_ASSERT_EQUAL(RPMD(s, 4), c[k].want4);
+            CU_ASSERT_EQUAL(RPMD(s, 5), 60);
+            CU_ASSERT_EQUAL(RPMD(s, 6), c[k].want6);
+            CU_ASSERT_EQUAL(RPMD(s, 7), 30);
+        }
+}
+
+/* Address bits 63:56 have no mask bit and are always compared (registers.md
+ * 12): IBR1 mask 0 (every maskable bit ignored) with IBR0 = 0 still rejects
+ * 0x0100000000000000 and passes 0x00ffffffffffff00; address bits 3:0 are
+ * never compared (IBR0 = 0x400f matches 0x4000 with a full mask). */
+static void test_code_range_top_bits(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        PMC(s, 38, 0xdb6 & ~(guint64)0x2);
+        PMC(s, 32, 0x000f01ffffffffffull);
+        PMC(s, 4, M_PMC(0x08, 0, M_PLM(0xf)));
+        static const struct { guint64 addr, mask, ip; guint64 want; } c[] = {
+            { 0, 0, 0x0100000000000000ull, 0 },
+            { 0, 0, 0x00ffffffffffff00ull, 1 },
+            { 0x400f, 0x00ffffffffffffffull, 0x4000, 1 },
+            { 0x4000, 0x00ffffffffffffffull, 0x4010, 0 },
+        };
+        guint64 total = 0;
+        for (guint k = 0; k < G_N_ELEMENTS(c); k++) {
+            wr(s, PMS_SPACE_IBR, 0, c[k].addr);
+            wr(s, PMS_SPACE_IBR, 1, c[k].mask);
+            pms_sim_set_ip(s, 0, TRUE, c[k].ip);
+            run(s, 1, 0x08, 0, 1, 0, 3, 3);
+            total += c[k].want;
+            CU_ASSERT_EQUAL(RPMD(s, 4), total);
+        }
+    }
+}
+
+/* Fine mode (registers.md 8, PMC38.fine): range 0 from IBRP0 (lower, IBR0 =
+ * 0x12340020) to IBRP2 (upper, IBR4 = 0x12340070), inclusive bundles, the
+ * odd registers 0x00000000ffff0000 (page bits 31:16, libpfm's fine mask).
+ * PMC38 = 0xdb6 & ~(ig_ibrp0 | ig_ibrp2) | fine.  One retired instruction
+ * per cycle at 0x12340010 (below), 0x12340020, 0x12340070 (both bounds),
+ * 0x12340080 (above), 0x12350020 (other page) and without ip: PMC4 (0x08.0,
+ * channel 0) counts 2; PMC5 (0x08.2, channel 2: an upper bound, not
+ * constraining) counts 6. */
+static void test_code_range_fine(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        wr(s, PMS_SPACE_IBR, 0, 0x12340020);
+        wr(s, PMS_SPACE_IBR, 1, 0x00000000ffff0000ull);
+        wr(s, PMS_SPACE_IBR, 4, 0x12340070);
+        wr(s, PMS_SPACE_IBR, 5, 0x00000000ffff0000ull);
+        PMC(s, 38, (0xdb6 & ~(guint64)0x82) | ((guint64)1 << 13));
+        PMC(s, 32, 0x000f01ffffffffffull);
+        PMC(s, 4, M_PMC(0x08, 0, M_PLM(0xf)));
+        PMC(s, 5, M_PMC(0x08, 2, M_PLM(0xf)));
+        static const guint64 ips[] = { 0x12340010, 0x12340020, 0x12340070, 0x12340080, 0x12350020 };
+        for (guint k = 0; k <= G_N_ELEMENTS(ips); k++) {
+            pms_sim_set_ip(s, 0, k < G_N_ELEMENTS(ips), k < G_N_ELEMENTS(ips) ? ips[k] : 0);
+            run(s, 1, 0x08, 0, 1, 0, 3, 3);
+        }
+        CU_ASSERT_EQUAL(RPMD(s, 4), 2);
+        CU_ASSERT_EQUAL(RPMD(s, 5), 6);
+    }
+}
+
+/* The stimulus's ip= token holds for its run only: the same ranges as the
+ * coarse test, written by name (IBR0, IBR1, PMC38, PMC32). */
+static void test_code_range_stim(void)
+{
+    const char *t = "pmu montecito\n"
+                    "write IBR0 0x4000\n"
+                    "write IBR1 0x00fffffffffff000\n"
+                    "write PMC38 0xdb4\n"
+                    "write PMC32 0x000f01ffffffffff\n"
+                    "write PMC4 0x200080f             # es 0x08, umask 0, plm 0xf\n"
+                    "run 5 IA64_INST_RETIRED=1 ip=0x4100\n"
+                    "run 5 IA64_INST_RETIRED=1\n"
+                    "run 5 IA64_INST_RETIRED=1,1 ip=-,0x4100  # own thread: none\n"
+                    "read PMD4 5\n";
+    for (guint e = 0; e < 2; e++) {
+        GError *err = NULL;
+        g_autoptr(PmsStim) st = pms_stim_parse(fx_model("montecito"), t, -1, "t.stim", &err);
+        if (!st)
+            fprintf(stderr, "# %s\n", err->message);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        gboolean ok = pms_stim_execute(st, s, &err);
+        if (!ok)
+            fprintf(stderr, "# %s\n", err->message);
+        CU_ASSERT_TRUE(ok);
+    }
+    GError *err = NULL;
+    CU_ASSERT_PTR_NULL(pms_stim_parse(fx_model("montecito"), "run 1 ip=0x1,0x2,0x3\n", -1, "t.stim", &err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, "t.stim:1: ip: expected 1..2 comma-separated addresses"));
+    g_clear_error(&err);
+}
+
 void register_ia64_tests(void)
 {
     CU_pSuite s = CU_add_suite("ia64", NULL, NULL);
@@ -428,4 +566,8 @@ void register_ia64_tests(void)
     CU_add_test(s, "apply writes each register in its space", test_apply_spaces);
     CU_add_test(s, "fast engine: overflow after 2^46.4 cycles", test_long_run);
     CU_add_test(s, "stimulus file, PMC/PMD by name", test_stim_file);
+    CU_add_test(s, "code range, coarse: channels, iarr, inv, ig_ad", test_code_range_coarse);
+    CU_add_test(s, "code range: bits 63:56 and 3:0", test_code_range_top_bits);
+    CU_add_test(s, "code range, fine mode: inclusive bounds in one page", test_code_range_fine);
+    CU_add_test(s, "code range from a stimulus: ip= per run", test_code_range_stim);
 }
