@@ -29,20 +29,37 @@
  *   writes: any bit outside the register's writable and ignored masks is a
  *     #GP naming the register, which stays unchanged; ignored bits read 0
  *     (PMD4-15: bits 63:47 of a write are dropped; PMC1-3 read 0).
+ *   code ranges: an occurrence carries its thread's instruction address
+ *     when the run has one (pms_sim_set_ip, the stimulus's ip= token).  IBR
+ *     pair k matches address A when ((A ^ IBR[2k]) & (mask | bits 63:56)) is
+ *     0, bits 3:0 never compared (registers.md 12); PMC38.ig_ibrpk = 0 makes
+ *     pair k constrain channel k; PMC38.fine turns IBRP0/IBRP2 and
+ *     IBRP1/IBRP3 into inclusive lower/upper bundle bounds inside one 64 KB
+ *     page for channels 0 and 1 (registers.md 8); PMC32.inv inverts channel
+ *     0, PMC32.ig_ad = 1 lifts every constraint (registers.md 4).  Counters
+ *     with es 0x08 and umask k (IA64_INST_RETIRED, IA64_TAGGED_INST_RETIRED_
+ *     IBRPk) count the retired-instruction signal 0x08.0x0 that channel k
+ *     passes; other events with the model's iarr qualifier are constrained
+ *     by channel 0; events without iarr are not constrained.  An occurrence
+ *     without an address passes only channels that do not constrain.
  *
  * Not modelled: the per-event maximum increment (max_inc) is the encoder's
  * bound on a useful thres, not a limit of this device: a stimulus may give
  * any count per cycle; the instruction-set mask ism (stored; the stimulus
- * carries IA-64 instructions only), ev, pm and the PSR.up/PSR.pp gating (taken
- * as open), the MESI qualifiers (stored; signals carry no line state), the
- * active/floating/causal thread-activity types (every cycle of the stimulus
- * is a cycle of an active thread), the EARs, the ETB and IP-EAR (PMC37, 39,
- * 40, 42 and their PMDs are storage), the opcode matchers PMC32-36, and the
- * IBR/DBR range restriction of PMC38 and PMC41: the stimulus has no
- * instruction stream yet (instruction address, slot, 41-bit opcode, data
- * address per occurrence), so no occurrence can be matched against an
- * address range or an opcode; the IBR/DBR pairs are storage with their
- * writable masks.  The next step is in docs/semantics.md §11.
+ * carries IA-64 instructions only), ev, pm and the PSR.up/PSR.pp gating
+ * (taken as open), the MESI qualifiers (stored; signals carry no line
+ * state), the active/floating/causal thread-activity types (every cycle of
+ * the stimulus is a cycle of an active thread), the EARs, the ETB and IP-EAR
+ * (PMC37, 39, 40, 42 and their PMDs are storage).  Of the instruction
+ * stream only the instruction address exists: the slot type and the 41-bit
+ * opcode that the opcode matchers PMC32-35 (and PMC36's channel bits)
+ * compare, and the data address that the DBR pairs and PMC41 compare, are
+ * not in the stimulus yet, so opcode matching and data-range restriction
+ * are not applied (every occurrence is taken to match the opcode matchers,
+ * which is what their reset values select) and the DBRs are storage.  The
+ * IBR plm and x fields, the prefetch events' use of IBRP1, and the fine-mode
+ * end-bound erratum are not modelled.  The next steps are in
+ * docs/semantics.md §11.
  */
 #include "sim_internal.h"
 
