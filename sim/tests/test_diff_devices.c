@@ -201,12 +201,25 @@ static void diff_ia64(const char *name, guint *pmis_seen)
         guint64 apool[3];
         for (guint i = 0; i < G_N_ELEMENTS(apool); i++)
             apool[i] = rand64(r) & (g_rand_boolean(r) ? 0x00ffffffffff0000ull : 0xffffffffffff0000ull);
-        /* a start that counts: every counting PMC programmed */
+        /* a start that counts: every counting PMC programmed; in half the
+         * cases code ranges on (PMC32.ig_ad = 0, random PMC38 pair enables
+         * and fine bit, IBR pairs from the address pool) */
+        gboolean ranges = g_rand_boolean(r);
         for (guint i = 0; i < m->n_regs; i++) {
             const PmsRegister *reg = &m->regs[i];
-            if (reg->space != PMS_SPACE_PMC || !ia64_counter(m, reg))
+            guint64 v;
+            if (reg->space == PMS_SPACE_PMC && ia64_counter(m, reg))
+                v = rand_ia64_pmc(r, reg, pool, G_N_ELEMENTS(pool));
+            else if (ranges && reg->space == PMS_SPACE_PMC && reg->address == 32)
+                v = fset(reg, "inv", fset(reg, "ig_ad", reg->reset, 0), g_rand_boolean(r));
+            else if (ranges && reg->space == PMS_SPACE_PMC && reg->address == 38)
+                v = reg->reset ^ (rand64(r) & 0x2492);
+            else if (ranges && reg->space == PMS_SPACE_IBR && reg->address % 2 == 0)
+                v = apool[g_rand_int_range(r, 0, G_N_ELEMENTS(apool))] + (guint64)g_rand_int_range(r, 0, 0x10000);
+            else if (ranges && reg->space == PMS_SPACE_IBR)
+                v = g_rand_boolean(r) ? 0x00fffffffffff000ull : 0x00000000ffff0000ull;
+            else
                 continue;
-            guint64 v = rand_ia64_pmc(r, reg, pool, G_N_ELEMENTS(pool));
             CU_ASSERT_EQUAL(pms_sim_write_at(a, reg->space, reg->address, v, NULL),
                             pms_sim_write_at(b, reg->space, reg->address, v, NULL));
         }
