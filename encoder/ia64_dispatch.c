@@ -208,9 +208,16 @@ typedef struct {
     guint64 seen;                                  /* counters visited by this search */
 } Match;
 
-/* Kuhn's augmenting path from event e. */
+/* Kuhn's augmenting path from event e.  A free counter (the lowest) is
+ * taken before any placed event is moved, so when a first fit in input
+ * order works the result is that first fit. */
 static gboolean augment(Match *mt, guint e)
 {
+    for (guint c = 0; c < 64; c++)
+        if ((mt->allowed[e] >> c & 1) && mt->owner[c] < 0) {
+            mt->owner[c] = (gint)e;
+            return TRUE;
+        }
     for (guint c = 0; c < 64; c++) {
         if (!(mt->allowed[e] >> c & 1) || (mt->seen >> c & 1))
             continue;
