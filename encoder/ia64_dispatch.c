@@ -483,14 +483,18 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
         const PmsEvent *ev = d->event;
         if (!ev)
             return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "event %u: no model event", e);
-        guint64 es, thres;
-        if (!fget(cnt, "es", d->pmc, &es, error) || !fget(cnt, "thres", d->pmc, &thres, error))
+        guint64 es, umask, thres;
+        if (!fget(cnt, "es", d->pmc, &es, error) || !fget(cnt, "umask", d->pmc, &umask, error) ||
+            !fget(cnt, "thres", d->pmc, &thres, error))
             return FALSE;
-        if (es != ev->code)
+        /* the value must select the event: its code, and its umask (an EAR
+         * event's umask goes to PMC37/PMC40, its counter's is 0) */
+        guint want_umask = ev->ear != PMS_IA64_EAR_NONE ? 0 : ev->base_umask;
+        if (es != ev->code || umask != want_umask)
             return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL,
-                        "%s: the counting value 0x%" G_GINT64_MODIFIER "x selects event code 0x%" G_GINT64_MODIFIER
-                        "x, not 0x%x",
-                        ev->name, d->pmc, es, ev->code);
+                        "%s: the counting value 0x%" G_GINT64_MODIFIER "x selects code 0x%" G_GINT64_MODIFIER
+                        "x umask 0x%" G_GINT64_MODIFIER "x, not code 0x%x umask 0x%x",
+                        ev->name, d->pmc, es, umask, ev->code, want_umask);
         value[e] = d->pmc;
         if (d->thres) {
             if (thres && thres != d->thres)

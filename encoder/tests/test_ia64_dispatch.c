@@ -313,6 +313,16 @@ static void test_inval(void)
     PmsIa64DispatchEvent *d = add(&r, "CPU_OP_CYCLES_ALL", UK);
     d->pmc = PMCV(0x13, 0, UK);
     expect_error(&r, PMS_IA64_DISPATCH_ERROR_INVAL);
+    /* ... or another umask: BUS_ALL_ANY has umask 3 */
+    req_init(&r, UK);
+    d = add(&r, "BUS_ALL_ANY", UK);
+    d->pmc = PMCV(0x87, 0x2, UK);
+    expect_error(&r, PMS_IA64_DISPATCH_ERROR_INVAL);
+    /* an EAR event's counter has umask 0 (DATA_EAR_TLB_ALL's 0xe goes to PMC40) */
+    req_init(&r, UK);
+    d = add(&r, "DATA_EAR_TLB_ALL", UK);
+    d->pmc = PMCV(0xc8, 0xe, UK);
+    expect_error(&r, PMS_IA64_DISPATCH_ERROR_INVAL);
     /* threshold: IA64_INST_RETIRED_THIS max_inc 6 -> 5 fits (thres field 22:20) */
     req_init(&r, UK);
     d = add(&r, "IA64_INST_RETIRED_THIS", UK);
@@ -726,6 +736,113 @@ static void test_ranges(void)
     expect_error(&r, PMS_IA64_DISPATCH_ERROR_IRRALIGN);
 }
 
+/* ---- property: the placement is found whenever one exists ---- */
+
+/* An independent reference: dynamic programming over (event, counters used,
+ * an L1D event already on PMC5): is there a placement of events e.. on
+ * unused allowed counters such that, when any event is L1D, one L1D event is
+ * on PMC5?  memo: 0 unknown, 1 no, 2 yes. */
+typedef struct {
+    guint n;
+    guint64 allowed[12];
+    gboolean l1d[12];
+    gboolean any_l1d;
+    guint8 memo[13][1u << 16][2];
+} Ref;
+
+static gboolean ref_can(Ref *f, guint e, guint used, guint on5)
+{
+    if (e == f->n)
+        return !f->any_l1d || on5;
+    guint8 *m = &f->memo[e][used][on5];
+    if (*m)
+        return *m == 2;
+    gboolean ok = FALSE;
+    for (guint c = 4; c <= 15 && !ok; c++)
+        if ((f->allowed[e] >> c & 1) && !(used >> c & 1))
+            ok = ref_can(f, e + 1, used | 1u << c, on5 || (f->l1d[e] && c == 5));
+    *m = ok ? 2 : 1;
+    return ok;
+}
+
+static void test_placement_property(void)
+{
+    /* Events: copies of CPU_OP_CYCLES_ALL (no group) and L1D_READS_SET0 (L1D
+     * set 0) whose counter masks are replaced by random subsets of PMC4-15,
+     * so that the matching meets far more shapes than the model's three
+     * masks.  Each success is checked (distinct allowed counters, an L1D
+     * event on PMC5); each NOASSIGN must be confirmed by the reference. */
+    enum { N = 3000 };
+    const PmsEvent *plain = ev("CPU_OP_CYCLES_ALL"), *l1d = ev("L1D_READS_SET0");
+    static PmsEvent copies[12];
+    Ref *f = g_new(Ref, 1);
+    GRand *g = g_rand_new_with_seed(20261123);
+    guint n_ok = 0, n_none = 0, n_greedy_fails = 0;
+    for (int t = 0; t < N; t++) {
+        Req r;
+        req_init(&r, UK);
+        memset(f, 0, sizeof *f);
+        guint n = (guint)g_rand_int_range(g, 1, 13);
+        gdouble density = g_rand_double_range(g, 0.1, 0.9);
+        for (guint e = 0; e < n; e++) {
+            gboolean is_l1d = g_rand_int_range(g, 0, 5) == 0;
+            copies[e] = *(is_l1d ? l1d : plain);
+            guint64 mask = 0;
+            while (!mask)
+                for (guint c = 4; c <= 15; c++)
+                    if (g_rand_double(g) < density)
+                        mask |= 1ull << c;
+            copies[e].counters = mask;
+            PmsIa64DispatchEvent *d = &r.evs[r.req.n_events++];
+            d->event = &copies[e];
+            d->pmc = PMCV(copies[e].code, 0, UK);
+            f->allowed[e] = mask;
+            f->l1d[e] = is_l1d;
+            f->any_l1d |= is_l1d;
+        }
+        f->n = n;
+        gboolean exists = ref_can(f, 0, 0, 0);
+        /* first fit in input order (the lowest free allowed counter) */
+        guint used = 0;
+        gboolean greedy = TRUE;
+        for (guint e = 0; e < n && greedy; e++) {
+            guint64 free_ok = f->allowed[e] & ~(guint64)used;
+            if (free_ok)
+                used |= 1u << g_bit_nth_lsf(free_ok, -1);
+            else
+                greedy = FALSE;
+        }
+        n_greedy_fails += exists && !greedy;
+        PmsIa64DispatchResult res;
+        g_autoptr(GError) err = NULL;
+        gboolean ok = pms_ia64_dispatch(&r.req, &res, &err);
+        if (ok != exists) {
+            fprintf(stderr, "# case %d: dispatch %s, reference %s\n", t, ok ? "placed" : err->message,
+                    exists ? "placeable" : "not placeable");
+            CU_FAIL("dispatch and the reference disagree");
+            break;
+        }
+        if (!ok) {
+            CU_ASSERT_TRUE(g_error_matches(err, PMS_IA64_DISPATCH_ERROR, PMS_IA64_DISPATCH_ERROR_NOASSIGN));
+            n_none++;
+            continue;
+        }
+        n_ok++;
+        check_placement(&r, &res);
+        if (f->any_l1d) {
+            gboolean on5 = FALSE;
+            for (guint e = 0; e < n; e++)
+                on5 |= f->l1d[e] && res.counter[e] == 5;
+            CU_ASSERT_TRUE(on5);
+        }
+    }
+    fprintf(stderr, "# placement property: %u placed (%u of them where a first fit fails), %u without placement\n",
+            n_ok, n_greedy_fails, n_none);
+    CU_ASSERT_TRUE(n_ok > N / 4 && n_none > N / 10 && n_greedy_fails > N / 20);
+    g_rand_free(g);
+    g_free(f);
+}
+
 static void test_default_pmc(void)
 {
     guint64 v = 0;
@@ -770,6 +887,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "assign_restricted", test_assign_restricted);
     CU_add_test(s, "assign_matching", test_assign_matching);
     CU_add_test(s, "groups", test_groups);
+    CU_add_test(s, "placement_property", test_placement_property);
     CU_add_test(s, "qualifiers", test_qualifiers);
     CU_add_test(s, "inval", test_inval);
     CU_add_test(s, "iear", test_iear);
