@@ -64,12 +64,54 @@ static PmsIa64DispatchEvent *add(Req *r, const char *name, guint plm)
     return d;
 }
 
+/* Invariants of every result, from the model and registers.md, not from a
+ * run: each write is a whole register of the model that software may write
+ * (no bit outside writable | ignored: the simulator would #GP), each
+ * register is written once, the writes ascend (PMCs, IBRs, DBRs), and the
+ * kernel's PMC32/38/41 check (registers.md §4) passes: not (no ena_dbrp set,
+ * PMC32.ig_ad = 0 and PMC38 enabling IBRP0 or IBRP1, bits 2:1 or 5:4 equal
+ * to 00 or 10). */
+static void check_invariants(const PmsIa64DispatchResult *res)
+{
+    static const guint rank[] = { [PMS_SPACE_PMC] = 0, [PMS_SPACE_IBR] = 1, [PMS_SPACE_DBR] = 2 };
+    for (guint i = 0; i < res->n_writes; i++) {
+        const PmsRegWrite *w = &res->writes[i];
+        CU_ASSERT_PTR_NOT_NULL_FATAL(w->reg);
+        CU_ASSERT_TRUE(w->reg->space == PMS_SPACE_PMC || w->reg->space == PMS_SPACE_IBR ||
+                       w->reg->space == PMS_SPACE_DBR);
+        CU_ASSERT_EQUAL(w->mask, G_MAXUINT64);
+        CU_ASSERT_EQUAL(w->address, w->reg->address);
+        CU_ASSERT_STRING_EQUAL(w->name, w->reg->name);
+        CU_ASSERT_FALSE(w->reg->readonly);
+        if (w->value & ~(w->reg->writable | w->reg->ignored))
+            fprintf(stderr, "# %s=0x%" G_GINT64_MODIFIER "x sets bits outside 0x%" G_GINT64_MODIFIER "x\n", w->name,
+                    w->value, w->reg->writable | w->reg->ignored);
+        CU_ASSERT_EQUAL(w->value & ~(w->reg->writable | w->reg->ignored), 0);
+        if (i > 0) {
+            const PmsRegWrite *p = &res->writes[i - 1];
+            guint rp = rank[p->reg->space], rw = rank[w->reg->space];
+            CU_ASSERT_TRUE(rp < rw || (rp == rw && p->address < w->address));
+        }
+    }
+    guint64 p32, p38, p41;
+    if (pms_ia64_dispatch_written(res, PMS_SPACE_PMC, 32, &p32) &&
+        pms_ia64_dispatch_written(res, PMS_SPACE_PMC, 38, &p38)) {
+        gboolean no_ena = !pms_ia64_dispatch_written(res, PMS_SPACE_PMC, 41, &p41) || !(p41 >> 45 & 0xf);
+        gboolean ig_ad0 = !(p32 >> 57 & 1);
+        guint f0 = (p38 >> 1) & 3, f1 = (p38 >> 4) & 3;
+        gboolean ibrp01 = f0 == 0 || f0 == 2 || f1 == 0 || f1 == 2;
+        CU_ASSERT_FALSE(no_ena && ig_ad0 && ibrp01);
+    }
+}
+
 static gboolean run(Req *r, PmsIa64DispatchResult *res)
 {
     g_autoptr(GError) err = NULL;
     gboolean ok = pms_ia64_dispatch(&r->req, res, &err);
     if (!ok)
         fprintf(stderr, "# dispatch failed: %s: %s\n", pms_ia64_dispatch_error_name(err->code), err->message);
+    else
+        check_invariants(res);
     return ok;
 }
 
@@ -720,7 +762,46 @@ static void test_ranges(void)
     CU_ASSERT_EQUAL(PMC(&res, 41), 0x2078fefefeeeull);
     CU_ASSERT_FALSE(res.irange.fine);
 
+    /* Coarse, retired events only, with the four tagged events (umask k =
+     * IBR pair k): [0x1010, 0x1070) (no fine).  last 0x106f, x = 0x7f, k = 6,
+     * c = 0x1040; L = R = 0x30 = 32 + 16, so four pairs cover it exactly,
+     * ascending: 0x1010 (16 B), 0x1020 (32 B), 0x1040 (32 B), 0x1060 (16 B).
+     * Odd: 16 B -> 8 << 56 | bits 55:4 = 0x08fffffffffffff0, 32 B ->
+     * 0x08ffffffffffffe0.  PMC38 = 0xdb6 without bits 1, 4, 7, 10 = 0x924.
+     * PMC41: four channels I -> cfg_dtag 1 (bytes 0xee), ena_dbrp0-3 ->
+     * 0x1e078eeeeeeee (registers.md §10's example). */
+    req_init(&r, U);
+    add(&r, "IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33", U);
+    add(&r, "IA64_TAGGED_INST_RETIRED_IBRP1_PMC34_35", U);
+    add(&r, "IA64_TAGGED_INST_RETIRED_IBRP2_PMC32_33", U);
+    add(&r, "IA64_TAGGED_INST_RETIRED_IBRP3_PMC34_35", U);
+    r.req.irange = (PmsIa64DispatchRange){ .used = TRUE, .flags = PMS_IA64_RANGE_NO_FINE, .n_ranges = 1 };
+    r.req.irange.ranges[0] = (PmsIa64Range){ 0x1010, 0x1070, 0 };
+    CU_ASSERT_FATAL(run(&r, &res));
+    static const guint64 want_ibr[8] = { 0x1010, 0x08fffffffffffff0ull, 0x1020, 0x08ffffffffffffe0ull,
+                                         0x1040, 0x08ffffffffffffe0ull, 0x1060, 0x08fffffffffffff0ull };
+    for (guint i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(val(&res, PMS_SPACE_IBR, i), want_ibr[i]);
+    CU_ASSERT_EQUAL(PMC(&res, 38), 0x924ull);
+    CU_ASSERT_EQUAL(PMC(&res, 41), 0x1e078eeeeeeeeull);
+    CU_ASSERT_EQUAL(PMC(&res, 32), 0x000f01ffffffffffull);
+    CU_ASSERT_EQUAL(res.irange.soff[0], 0);
+    CU_ASSERT_EQUAL(res.irange.eoff[0], 0);
+    /* the tagged events count umask k on the counter: PMC4..7 = 0x2000808 | k << 16 */
+    for (guint k = 0; k < 4; k++)
+        CU_ASSERT_EQUAL(PMC(&res, res.counter[k]), 0x2000808ull | (guint64)k << 16);
+    /* with matcher 2 (channels 1 and 3): I+O is still 1, nothing changes in PMC41 */
+    r.req.opcm2 = (PmsIa64OpcmCfg){ .used = TRUE, .m = TRUE, .i = TRUE, .f = TRUE, .b = TRUE,
+                                    .mask = 0x1ffffffffffull };
+    CU_ASSERT_FATAL(run(&r, &res));
+    CU_ASSERT_EQUAL(PMC(&res, 41), 0x1e078eeeeeeeeull);
+    /* PMC34 = mask all ones, all slots = 0xf01ffffffffff (the reset value) */
+    CU_ASSERT_EQUAL(PMC(&res, 34), 0xf01ffffffffffull);
+
     /* range errors keep their names */
+    req_init(&r, U);
+    add(&r, "IA64_INST_RETIRED_THIS", U);
+    r.req.irange = (PmsIa64DispatchRange){ .used = TRUE, .flags = PMS_IA64_RANGE_NO_FINE, .n_ranges = 1 };
     r.req.irange.ranges[0] = (PmsIa64Range){ 0x4008, 0x8000, 0 };
     expect_error(&r, PMS_IA64_DISPATCH_ERROR_IRRALIGN);
     r.req.irange.ranges[0] = (PmsIa64Range){ 0x8000, 0x4000, 0 };
