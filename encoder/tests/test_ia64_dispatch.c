@@ -387,6 +387,10 @@ static void test_inval(void)
     r.req.opcm1.used = TRUE;
     r.req.opcm1.match = 1ull << 41;
     expect_error(&r, PMS_IA64_DISPATCH_ERROR_INVAL);
+    /* an EAR configuration without a mode */
+    req_init(&r, UK);
+    r.req.dear.used = TRUE;
+    expect_error(&r, PMS_IA64_DISPATCH_ERROR_INVAL);
     /* I-EAR has no ALAT mode */
     req_init(&r, UK);
     r.req.iear.used = TRUE;
