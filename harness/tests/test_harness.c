@@ -196,6 +196,8 @@ static void test_batch_framing(void)
     }
     Run r = run_cli(in->str, in->len, "encode", "--batch", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
+    if (r.err[0])
+        fprintf(stderr, "# batch framing: unexpected stderr: %s\n", r.err);
     CU_ASSERT_STRING_EQUAL(r.err, "");
     gsize n;
     const char *out = g_bytes_get_data(r.out, &n);
