@@ -137,8 +137,9 @@ struct SimDeviceOps {
     /* An interrupt-enabled counter overflowed in this cycle: the side effects
      * (status, freeze); TRUE when a PMI reaches a processor (recorded). */
     gboolean (*pmi)(PmsSim *s, guint64 cycle);
-    /* The global status word for traces. */
-    guint64 (*status)(const PmsSim *s);
+    /* For traces: the status register where this unit's overflow shows
+     * (the one the program step names: GLOBAL_STATUS, a C-Box's status). */
+    guint64 (*status)(const PmsSim *s, const SimUnit *u);
     gboolean (*edge_latch)(const PmsSim *s, guint i);
     /* Optional: the cycle of the device's next action of its own (G_MAXUINT64:
      * none), and that action, run by the engines at the start of that cycle. */
