@@ -5,7 +5,7 @@
  *               name indexes of nameidx.c, per-event unit-mask bit sets)
  *   resolve.c   tokens -> PmsResolved (model, event, umask set, modifier values)
  *   rules.c     dispatch on PmsModel.arch to one rule set (rules_x86_core.c,
- *               rules_x86_uncore.c)
+ *               rules_x86_uncore.c, rules_nhmex_cbox.c, rules_ia64.c)
  *   fstr.c      canonical string
  *   encode.c    pms_encode(): the pipeline, one allocation per result
  *   decode.c    register values -> canonical string
@@ -292,6 +292,11 @@ G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *
 G_GNUC_INTERNAL gboolean pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice,
                                                  GError **error);
 G_GNUC_INTERNAL gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error);
+/* Itanium (rules_ia64.c): the counting PMC, and the EAR configuration register
+ * of EAR events; decode of those values back to the canonical string. */
+G_GNUC_INTERNAL gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error);
+G_GNUC_INTERNAL char *pms_ia64_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra,
+                                      GError **error);
 
 /* ---- encode.c ---- */
 

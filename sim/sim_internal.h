@@ -153,6 +153,7 @@ extern const SimDeviceOps sim_x86_uncore_ops;
 extern const SimProgramOps sim_x86_uncore_program;
 extern const SimDeviceOps sim_nhmex_ops;
 extern const SimProgramOps sim_nhmex_program;
+extern const SimProgramOps sim_ia64_program;
 
 /* The device of an architecture; NULL when it is not simulated. */
 const SimDeviceOps *sim_device_for(PmsArch arch);
