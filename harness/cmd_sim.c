@@ -271,8 +271,10 @@ int pms_cmd_sim(int argc, char **argv)
         return PMS_EXIT_USAGE;
     }
 
+    PmsPlacement pl = { m, enc->event, counter, fixed };
+    const PmsRegister *gs = pms_program_status_reg(&pl);
     PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, engine == PMS_SIM_FAST ? "fast" : "reference",
-                          engine == PMS_SIM_REFERENCE };
+                          engine == PMS_SIM_REFERENCE, gs ? gs->name : NULL };
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
     TraceSink sink = { fixed, counter, m->instance, rep };
     if (engine == PMS_SIM_REFERENCE)
@@ -283,8 +285,6 @@ int pms_cmd_sim(int argc, char **argv)
     }
 
     PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0 };
-    PmsPlacement pl = { m, enc->event, counter, fixed };
-    const PmsRegister *gs = pms_program_status_reg(&pl);
     if (!pms_sim_read(sim, ctr_addr, &sum.count, &err) || (gs && !pms_sim_read(sim, gs->address, &sum.status, &err))) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
