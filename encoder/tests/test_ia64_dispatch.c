@@ -19,6 +19,7 @@
  * Event facts (code, umask, counters, group/set, qualifiers) are the model's,
  * i.e. the reference events.tsv. */
 #include "cu_tap.h"
+#include "encoder.h"
 #include "ia64_dispatch.h"
 
 #include <stdio.h>
@@ -928,6 +929,59 @@ static void test_placement_property(void)
     g_free(f);
 }
 
+/* Cross-check with the Montecito encoder (encoder/rules_ia64.c, written
+ * independently from the same layouts): every event's string
+ * montecito::NAME at the default plm u+k.  Its codes[0] must dispatch alone
+ * without error on a counter of the event's mask, equal the counting value
+ * this module builds for a bare name, and, for an EAR event, its codes[1]
+ * (the EAR register as "method 1" programs it) must equal the dispatch's
+ * PMC37/PMC40. */
+static void test_encoder_agrees(void)
+{
+    guint n = 0, n_ear = 0;
+    for (guint i = 0; i < mont->n_events; i++) {
+        const PmsEvent *e = &mont->events[i];
+        g_autofree char *str = g_strdup_printf("montecito::%s", e->name);
+        g_autoptr(GError) err = NULL;
+        g_autoptr(PmsEncoding) enc = pms_encode(models, str, &err);
+        if (!enc) {
+            fprintf(stderr, "# %s: %s\n", str, err->message);
+            CU_FAIL("the encoder refuses an event of the model");
+            continue;
+        }
+        Req r;
+        req_init(&r, UK);
+        r.evs[0].event = enc->event;
+        r.evs[0].pmc = enc->codes[0];
+        r.req.n_events = 1;
+        PmsIa64DispatchResult res;
+        if (!run(&r, &res)) {
+            fprintf(stderr, "# %s: codes[0] 0x%" G_GINT64_MODIFIER "x refused\n", str, enc->codes[0]);
+            CU_FAIL("dispatch refuses the encoder's value");
+            continue;
+        }
+        guint64 mine = 0;
+        CU_ASSERT_TRUE(pms_ia64_dispatch_default_pmc(mont, enc->event, UK, &mine, NULL));
+        if (mine != enc->codes[0])
+            fprintf(stderr, "# %s: default value 0x%" G_GINT64_MODIFIER "x, encoder 0x%" G_GINT64_MODIFIER "x\n", str,
+                    mine, enc->codes[0]);
+        CU_ASSERT_EQUAL(mine, enc->codes[0]);
+        CU_ASSERT_EQUAL(PMC(&res, res.counter[0]), enc->codes[0]);
+        if (enc->event->ear != PMS_IA64_EAR_NONE) {
+            guint num = enc->event->ear == PMS_IA64_EAR_I ? 37 : 40;
+            CU_ASSERT_EQUAL_FATAL(enc->n_codes, 2);
+            CU_ASSERT_EQUAL(PMC(&res, num), enc->codes[1]);
+            CU_ASSERT_EQUAL(res.methods.iear, num == 37 ? 1u : 3u);
+            CU_ASSERT_EQUAL(res.methods.dear, num == 40 ? 1u : 3u);
+            n_ear++;
+        }
+        n++;
+    }
+    fprintf(stderr, "# encoder cross-check: %u events, %u EAR events\n", n, n_ear);
+    CU_ASSERT_EQUAL(n, mont->n_events);
+    CU_ASSERT_EQUAL(n_ear, 36); /* 17 I-EAR + 19 D-EAR (the reference README) */
+}
+
 static void test_default_pmc(void)
 {
     guint64 v = 0;
@@ -982,6 +1036,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "opcm", test_opcm);
     CU_add_test(s, "ranges", test_ranges);
     CU_add_test(s, "default_pmc", test_default_pmc);
+    CU_add_test(s, "encoder_agrees", test_encoder_agrees);
     CU_add_test(s, "error_names", test_error_names);
     int rc = pms_cu_tap_run();
     pms_model_set_free(models);
