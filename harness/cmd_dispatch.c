@@ -2,9 +2,11 @@
  * values plus the model-specific features into every register write and
  * the counter of each event (encoder/ia64_dispatch.h,
  * docs/montecito-dispatch.md).  Events are given as NAME=VALUE (any
- * encoder's codes[0]) or by NAME alone (the event by itself at plm u+k);
- * event strings will come through the Montecito encoder once it exists. */
+ * encoder's codes[0]), by NAME alone (the event by itself at the default
+ * plm), or as an event string PMU::EVENT[:MOD...] taken through the builtin
+ * encoder (its codes[0]). */
 #include "cli_common.h"
+#include "encoder.h"
 #include "ia64_dispatch.h"
 
 #include <stdio.h>
@@ -205,9 +207,38 @@ static gboolean parse_ipear(const char *text, PmsIa64IpearCfg *p)
     return parse_items("--ipear", text, parts, known, G_N_ELEMENTS(known));
 }
 
-/* "NAME[=VALUE][:thres=N][:noqual]" */
-static gboolean parse_event(const PmsModel *m, const char *text, guint plm, PmsIa64DispatchEvent *d)
+/* "PMU::EVENT[:MOD...][:noqual]": the builtin encoder's codes[0]; a
+ * trailing ":noqual" (no modifier of the encoder) is the dispatch flag. */
+static gboolean parse_string(const PmsModelSet *set, const PmsModel *m, const char *text, guint plm,
+                             PmsIa64DispatchEvent *d)
 {
+    g_autofree char *str = g_strdup(text);
+    gsize len = strlen(str);
+    if (len > 7 && strcmp(str + len - 7, ":noqual") == 0) {
+        str[len - 7] = '\0';
+        d->flags |= PMS_IA64_EVT_NO_QUALCHECK;
+    }
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsEncoding) enc = pms_encode_plm(set, str, plm, &err);
+    if (!enc) {
+        fprintf(stderr, CMD "-e '%s': %s: %s\n", text, pms_encode_error_name(err->code), err->message);
+        return FALSE;
+    }
+    if (enc->model != m) {
+        fprintf(stderr, CMD "-e '%s': an event of %s, not of %s\n", text, enc->model->name, m->name);
+        return FALSE;
+    }
+    d->event = enc->event;
+    d->pmc = enc->codes[0];
+    return TRUE;
+}
+
+/* "NAME[=VALUE][:thres=N][:noqual]" or an event string */
+static gboolean parse_event(const PmsModelSet *set, const PmsModel *m, const char *text, guint plm,
+                            PmsIa64DispatchEvent *d)
+{
+    if (strstr(text, "::"))
+        return parse_string(set, m, text, plm, d);
     g_auto(GStrv) parts = g_strsplit(text, ":", -1);
     const char *eq = strchr(parts[0], '=');
     g_autofree char *name = eq ? g_strndup(parts[0], (gsize)(eq - parts[0])) : g_strdup(parts[0]);
@@ -256,7 +287,8 @@ int pms_cmd_dispatch(int argc, char **argv)
     gboolean inv = FALSE, no_fine = FALSE, system_wide = FALSE;
     const GOptionEntry entries[] = {
         { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &events,
-          "an event and its counting PMC value (repeatable); without =VALUE the event by itself at the default plm",
+          "an event and its counting PMC value (repeatable); without =VALUE the event by itself at the default "
+          "plm; PMU::EVENT[:MOD...][:noqual] an event string through the builtin encoder",
           "NAME[=VALUE][:thres=N][:noqual]" },
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text, "default privilege levels (default 0,3)", "LEVELS" },
         { "system-wide", 0, 0, G_OPTION_ARG_NONE, &system_wide, "pm = 1 in PMC37, PMC39, PMC40, PMC42", NULL },
@@ -283,13 +315,14 @@ int pms_cmd_dispatch(int argc, char **argv)
         "DBRs), 'counter EVENT=PMCn' per event, the EAR/ETB methods used, and per range\n"
         "'irange|drange N soff=0x.. eoff=0x..' (the cover is [START - soff, END + eoff))\n"
         "with 'irange fine=yes|no'.  An event's VALUE is its counting PMC (codes[0] of\n"
-        "any encoder); a NAME alone is the event by itself (es, umask, plm, ism 2).\n"
-        "Event strings will be taken through the Montecito encoder once it exists.\n"
+        "any encoder); a NAME alone is the event by itself (es, umask, plm, ism 2);\n"
+        "an event string montecito::EVENT[:MOD...] is encoded by the builtin encoder.\n"
         "Errors print one line naming the libpfm error and exit with status 2.",
         entries, &model_files);
     pms_cli_examples(ctx,
         "  pmusim dispatch -e CPU_OP_CYCLES_ALL -e BUS_ALL_ANY=0x2038709\n"
         "  pmusim dispatch -e IA64_INST_RETIRED_THIS:thres=2 --opcm1 0x0/0x1ffffffffff:mi\n"
+        "  pmusim dispatch -e montecito::L3_INSERTS:u:mesi_i -e montecito::NOPS_RETIRED:thres=3\n"
         "  pmusim dispatch --plm 3 -e IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200\n"
         "  pmusim dispatch --plm 3 -e L1D_READS_SET0 --drange 0x1000-0x2000 --drange 0x8003-0x9000\n"
         "  pmusim dispatch -e DATA_EAR_CACHE_LAT4 --ear dcache:umask=0x4:plm=3     (EAR method 2)\n"
@@ -323,7 +356,7 @@ int pms_cmd_dispatch(int argc, char **argv)
     /* more than the counters: the library names the error */
     g_autofree PmsIa64DispatchEvent *evs = g_new0(PmsIa64DispatchEvent, n_ev + 1);
     for (guint i = 0; i < n_ev; i++)
-        if (!parse_event(m, events[i], req.plm, &evs[i]))
+        if (!parse_event(set, m, events[i], req.plm, &evs[i]))
             return PMS_EXIT_USAGE;
     req.n_events = n_ev;
     req.events = evs;

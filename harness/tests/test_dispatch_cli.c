@@ -144,6 +144,31 @@ static void test_features(void)
                "method iear=3 dear=3 etb=4\nirange 0 soff=0x0 eoff=0x0\nirange fine=yes\n");
 }
 
+static void test_strings(void)
+{
+    /* through the builtin encoder: :u -> plm 8, thres=2 -> bits 22:20:
+     * 0x8 | 0x08 << 8 | 0x200000 | 0x2000000 = 0x2200808; L3_INSERTS with
+     * mesi_i only (bit 27) at the default plm 9: 0x9 | 0xda00 | 0x2000000 |
+     * 0x8000000 = 0xa00da09 */
+    expect_out("-e montecito::IA64_INST_RETIRED_THIS:u:thres=2 -e montecito::L3_INSERTS:mesi_i",
+               "PMC4=0x2200808\nPMC5=0xa00da09\ncounter IA64_INST_RETIRED_THIS=PMC4\ncounter L3_INSERTS=PMC5\n"
+               "method iear=3 dear=3 etb=4\n");
+    /* an EAR event string: counter umask 0 (0x200c809), method 1 PMC40 from
+     * the event (TLB, umask 0xe, plm 9: 0x20e0089), PMC39 = 0 */
+    expect_out("-e montecito::DATA_EAR_TLB_ALL",
+               "PMC4=0x200c809\nPMC39=0x0\nPMC40=0x20e0089\ncounter DATA_EAR_TLB_ALL=PMC4\n"
+               "method iear=3 dear=1 etb=4\n");
+    /* :noqual is the dispatch's flag, not passed to the encoder */
+    expect_out("--plm 3 -e montecito::FE_BUBBLE_ALL:noqual --irange 0x4000-0x8000",
+               "PMC4=0x2007108\nPMC32=0xf01ffffffffff\nPMC38=0x2d34\nPMC41=0x2078fefefeee\nIBR0=0x4000\n"
+               "IBR1=0x8ffffffffff0000\nIBR4=0x7ff0\nIBR5=0x8ffffffffff0000\ncounter FE_BUBBLE_ALL=PMC4\n"
+               "method iear=3 dear=3 etb=4\nirange 0 soff=0x0 eoff=0x0\nirange fine=yes\n");
+    expect_fail("--plm 3 -e montecito::FE_BUBBLE_ALL --irange 0x4000-0x8000", "PFMLIB_ERR_FEATCOMB: ");
+    expect_fail("-e montecito::NO_SUCH_EVENT", "-e 'montecito::NO_SUCH_EVENT': PFM_ERR_NOTFOUND: ");
+    expect_fail("-e montecito::NOPS_RETIRED:thres=6", "-e 'montecito::NOPS_RETIRED:thres=6': PFM_ERR_ATTR_VAL: ");
+    expect_fail("-e wsm::INST_RETIRED:ANY_P", "-e 'wsm::INST_RETIRED:ANY_P': an event of wsm, not of montecito");
+}
+
 static void test_errors(void)
 {
     expect_fail("--plm 3 -e FE_BUBBLE_ALL --irange 0x4000-0x8000", "PFMLIB_ERR_FEATCOMB: ");
@@ -195,6 +220,7 @@ static void test_help(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "pmusim dispatch -e CPU_OP_CYCLES_ALL"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "--irange"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "encoder"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "montecito::"));
     run_clear(&r);
 }
 
@@ -209,6 +235,7 @@ int main(int argc, char **argv)
     CU_pSuite s = CU_add_suite("dispatch_cli", NULL, NULL);
     CU_add_test(s, "counters", test_counters);
     CU_add_test(s, "features", test_features);
+    CU_add_test(s, "strings", test_strings);
     CU_add_test(s, "errors", test_errors);
     CU_add_test(s, "help", test_help);
     return pms_cu_tap_run();
