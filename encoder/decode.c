@@ -164,6 +164,8 @@ pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, 
         g_set_error_literal(error, PMS_ENCODE_ERROR, p->error->code, p->error->message);
         return NULL;
     }
+    if (m->arch == PMS_ARCH_IA64)   /* the counting PMC (and an EAR event's PMC37/PMC40 value) */
+        return pms_ia64_decode(m, value, has_extra, extra, error);
     Dec d = { .m = m, .p = p, .value = value, .extra = extra, .has_extra = has_extra };
     guint64 ignore = pms_field_set(&p->en, 0, 1) | pms_field_set(&p->intr, 0, 1) | (G_GUINT64_CONSTANT(1) << 19);
     d.cmp_mask = ~ignore;

@@ -5,7 +5,7 @@
  *               name indexes of nameidx.c, per-event unit-mask bit sets)
  *   resolve.c   tokens -> PmsResolved (model, event, umask set, modifier values)
  *   rules.c     dispatch on PmsModel.arch to one rule set (rules_x86_core.c,
- *               rules_x86_uncore.c)
+ *               rules_x86_uncore.c, rules_nhmex_cbox.c, rules_ia64.c)
  *   fstr.c      canonical string
  *   encode.c    pms_encode(): the pipeline, one allocation per result
  *   decode.c    register values -> canonical string
@@ -259,6 +259,17 @@ G_GNUC_INTERNAL gboolean pms_resolve_model(const PmsModel *m, const PmsTokens *t
 /* "A, B, C" of the unit masks in mask (bit i = ev->umasks[i]), the first
  * eight and ", ..." after them: the list an error message names. */
 void pms_append_umask_names(GString *s, const PmsEvent *ev, guint64 mask);
+/* Rules every rule set shares (errors.c).  An event with more unit masks or
+ * groups than the encoder tracks is PFM_ERR_NOTSUPP; an uncore event (no
+ * privilege filter, libpfm_nehalem(3)) takes only the default privilege mask
+ * PLM0|PLM3, anything else is PFM_ERR_INVAL. */
+gboolean pms_rules_supported(const PmsResolved *r, GError **error);
+gboolean pms_rules_uncore_plm(const PmsResolved *r, GError **error);
+/* The column of the first-named (last: the last-named) unit mask of a
+ * non-empty set: where an error about the set points. */
+guint pms_umask_col(const PmsResolved *r, guint64 set, gboolean last);
+/* The name of the unit mask of the set named at that column ("?" if none). */
+const char *pms_umask_at_col(const PmsResolved *r, guint64 set, guint col);
 
 /* What a rule set produces; encode.c turns it into a PmsEncoding. */
 typedef struct {
@@ -281,6 +292,11 @@ G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *
 G_GNUC_INTERNAL gboolean pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice,
                                                  GError **error);
 G_GNUC_INTERNAL gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error);
+/* Itanium (rules_ia64.c): the counting PMC, and the EAR configuration register
+ * of EAR events; decode of those values back to the canonical string. */
+G_GNUC_INTERNAL gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error);
+G_GNUC_INTERNAL char *pms_ia64_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra,
+                                      GError **error);
 
 /* ---- encode.c ---- */
 

@@ -4,8 +4,8 @@
  * libpfm4-compatible codes and the canonical fstr.  Three stages, one file each:
  *   tokenize.c  syntax only (byte offsets kept for messages),
  *   resolve.c   names -> model entries (hash lookups, never a table scan),
- *   rules_*.c   one rule set per architecture (x86 core, x86 uncore; C-Box,
- *               Itanium later), chosen by PmsModel.arch.
+ *   rules_*.c   one rule set per architecture (x86 core, x86 uncore, Xeon 7500
+ *               C-Box, Itanium), chosen by PmsModel.arch.
  */
 #pragma once
 
@@ -78,7 +78,10 @@ enum {
  *  - x86 uncore (nhm_unc, wsm_unc): the counters have no privilege filter,
  *    they count at every level, so plm must be exactly PLM0|PLM3 (the rule
  *    of libpfm_nehalem(3)); anything else is PMS_ERR_INVAL.  libpfm4 4.13
- *    ignores dfl_plm there (docs/libpfm4-differences.md).
+ *    ignores dfl_plm there (docs/libpfm4-differences.md);
+ *  - Itanium (montecito): the mask goes whole into the counting PMC's plm
+ *    field (PLM1 and PLM2 included) when the string names neither u nor k
+ *    (docs/montecito.md).
  * A bit outside PLM0..PLM3 is PMS_ERR_INVAL. */
 PmsEncoding *pms_encode_plm(const PmsModelSet *models, const char *str, guint plm, GError **error);
 void pms_encoding_free(PmsEncoding *enc);

@@ -101,3 +101,45 @@ pms_append_umask_names(GString *s, const PmsEvent *ev, guint64 mask)
         g_string_append_printf(s, "%s%s", n++ ? ", " : "", ev->umasks[i].name);
     }
 }
+
+gboolean
+pms_rules_supported(const PmsResolved *r, GError **error)
+{
+    if (!r->pe->unsupported)
+        return TRUE;
+    pms_enc_fail(error, PMS_ERR_NOTSUPP, r->tok->ev_off + 1,
+                 "event %s has more unit masks or groups than the encoder handles", r->event->name);
+    return FALSE;
+}
+
+gboolean
+pms_rules_uncore_plm(const PmsResolved *r, GError **error)
+{
+    if (r->plm == PMS_PLM_DEFAULT)
+        return TRUE;
+    pms_enc_fail(error, PMS_ERR_INVAL, 0,
+                 "privilege mask 0x%x refused for uncore PMU %s: uncore events count at all privilege levels "
+                 "(no privilege filter) and need PLM0|PLM3 (0x9)", r->plm, r->model->name);
+    return FALSE;
+}
+
+guint
+pms_umask_col(const PmsResolved *r, guint64 set, gboolean last)
+{
+    guint col = 0;
+    for (; set; set &= set - 1) {
+        guint c = r->umask_col[pms_lsb(set)];
+        if (!col || (last ? c > col : c < col))
+            col = c;
+    }
+    return col;
+}
+
+const char *
+pms_umask_at_col(const PmsResolved *r, guint64 set, guint col)
+{
+    for (; set; set &= set - 1)
+        if (r->umask_col[pms_lsb(set)] == col)
+            return r->event->umasks[pms_lsb(set)].name;
+    return "?";
+}

@@ -233,8 +233,10 @@ prepare(const PmsModel *m)
             p->role_mod[pm->role] = (gint)i;
         PmsRegKind kind;
         const PmsRegister *reg = NULL;
+        /* the first counter's register of that kind: index counter_base (0
+         * on x86; Itanium's PMC0 is the status register, PMC4 the first counter) */
         if (m->mods[i].reg_kind && pms_reg_kind_from_name(m->mods[i].reg_kind, &kind))
-            reg = pms_model_reg_by_kind(m, kind, 0);
+            reg = pms_model_reg_by_kind(m, kind, m->counter_base);
         pm->in_evtsel = reg ? reg->kind == PMS_REG_EVTSEL
                             : (m->mods[i].reg_kind && strcmp(m->mods[i].reg_kind, "evtsel") == 0);
         pm->field = pms_layout_field(pm->in_evtsel ? l : (reg ? reg->layout : NULL), m->mods[i].field);

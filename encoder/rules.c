@@ -1,7 +1,6 @@
 /* pmusim encoder — one rule set per architecture, chosen by PmsModel.arch.
  * The Nehalem/Westmere uncore has rules_x86_uncore.c, the Xeon 7500 C-Box
- * rules_nhmex_cbox.c; Itanium (rules_ia64.c) plugs in here when its model
- * arrives. */
+ * rules_nhmex_cbox.c, Itanium (Montecito) rules_ia64.c. */
 #include "enc_internal.h"
 
 PmsRuleFn
@@ -15,6 +14,7 @@ pms_rules_for(PmsArch arch)
     case PMS_ARCH_NHMEX_CBOX:
         return pms_rules_nhmex_cbox;
     case PMS_ARCH_IA64:
+        return pms_rules_ia64;
     default:
         return NULL;
     }

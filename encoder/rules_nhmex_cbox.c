@@ -29,27 +29,6 @@
 
 #define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
 
-/* Column of the first-named unit mask of a set (the set is non-empty). */
-static guint
-col_of(const PmsResolved *r, guint64 set, gboolean last)
-{
-    guint col = 0;
-    for (guint64 u = set; u; u &= u - 1) {
-        guint c = r->umask_col[pms_lsb(u)];
-        if (!col || (last ? c > col : c < col))
-            col = c;
-    }
-    return col;
-}
-
-static const char *
-umask_at(const PmsResolved *r, guint64 set, guint col)
-{
-    for (guint64 u = set; u; u &= u - 1)
-        if (r->umask_col[pms_lsb(u)] == col)
-            return r->event->umasks[pms_lsb(u)].name;
-    return "?";
-}
 
 gboolean
 pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
@@ -59,19 +38,8 @@ pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
     const PmsEvent *ev = r->event;
     const guint evcol = r->tok->ev_off + 1;
 
-    if (pe->unsupported) {
-        pms_enc_fail(error, PMS_ERR_NOTSUPP, evcol, "event %s has more unit masks or groups than the encoder handles",
-                     ev->name);
+    if (!pms_rules_supported(r, error) || !pms_rules_uncore_plm(r, error))
         return FALSE;
-    }
-    /* the uncore has no privilege filter: as on the Nehalem/Westmere uncore
-     * (rules_x86_uncore.c, libpfm_nehalem(3)), only the default PLM0|PLM3 */
-    if (r->plm != PMS_PLM_DEFAULT) {
-        pms_enc_fail(error, PMS_ERR_INVAL, 0,
-                     "privilege mask 0x%x refused for uncore PMU %s: uncore events count at all privilege levels "
-                     "(no privilege filter) and need PLM0|PLM3 (0x9)", r->plm, r->model->name);
-        return FALSE;
-    }
     guint64 user = r->user_umasks;
 
     /* 1. unit masks: exclusive groups, then defaults, then required groups */
@@ -79,9 +47,9 @@ pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
         guint64 in = user & pe->group_mask[g];
         gboolean excl = (in & pe->excl_mask) || (g < ev->n_groups && ev->groups[g].exclusive);
         if (excl && (in & (in - 1))) {
-            guint c2 = col_of(r, in, TRUE), c1 = col_of(r, in, FALSE);
+            guint c2 = pms_umask_col(r, in, TRUE), c1 = pms_umask_col(r, in, FALSE);
             pms_enc_fail(error, PMS_ERR_FEATCOMB, c2, "unit mask %s cannot be combined with %s in event %s",
-                         umask_at(r, in, c2), umask_at(r, in, c1), ev->name);
+                         pms_umask_at_col(r, in, c2), pms_umask_at_col(r, in, c1), ev->name);
             return FALSE;
         }
     }
@@ -96,14 +64,7 @@ pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
         if (!error)
             return FALSE;
         g_autoptr(GString) s = g_string_new(NULL);
-        guint n = 0;
-        for (guint64 u = pe->group_mask[g]; u; u &= u - 1) {
-            if (n++ == 8) {
-                g_string_append(s, ", ...");
-                break;
-            }
-            g_string_append_printf(s, "%s%s", n > 1 ? ", " : "", ev->umasks[pms_lsb(u)].name);
-        }
+        pms_append_umask_names(s, ev, pe->group_mask[g]);
         pms_enc_fail(error, PMS_ERR_UMASK, evcol,
                      "event %s needs a unit mask (one or more of %s); no source names a default", ev->name, s->str);
         return FALSE;

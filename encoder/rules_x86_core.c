@@ -10,35 +10,6 @@
 
 #define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
 
-static guint
-first_col(const PmsResolved *r, guint64 set)
-{
-    guint col = 0;
-    for (guint i = 0; set; i++, set >>= 1)
-        if ((set & 1) && (!col || r->umask_col[i] < col))
-            col = r->umask_col[i];
-    return col;
-}
-
-static guint
-last_col(const PmsResolved *r, guint64 set)
-{
-    guint col = 0;
-    for (guint i = 0; set; i++, set >>= 1)
-        if ((set & 1) && r->umask_col[i] > col)
-            col = r->umask_col[i];
-    return col;
-}
-
-static const char *
-umask_at_col(const PmsResolved *r, guint64 set, guint col)
-{
-    for (guint i = 0; set; i++, set >>= 1)
-        if ((set & 1) && r->umask_col[i] == col)
-            return r->event->umasks[i].name;
-    return "?";
-}
-
 /* libpfm4's NCOMBO: in a group where any named umask (or the group itself)
  * is exclusive, at most one umask may be named.  Repetition counts the way
  * libpfm4 4.13's duplicate removal leaves it: it skips the entry after each
@@ -65,9 +36,9 @@ check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twic
                          "and %s cannot be combined", ev->umasks[i].name, ev->umasks[i].name);
             return FALSE;
         }
-        guint c2 = last_col(r, in), c1 = first_col(r, in);
+        guint c2 = pms_umask_col(r, in, TRUE), c1 = pms_umask_col(r, in, FALSE);
         pms_enc_fail(error, PMS_ERR_FEATCOMB, c2, "unit mask %s cannot be combined with %s in event %s",
-                     umask_at_col(r, in, c2), umask_at_col(r, in, c1), ev->name);
+                     pms_umask_at_col(r, in, c2), pms_umask_at_col(r, in, c1), ev->name);
         return FALSE;
     }
     return TRUE;
@@ -108,15 +79,15 @@ glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint64 *skip, GError 
     if (u & avg) {
         guint64 bad = u & (sup | snp);
         if (bad) {
-            guint c = first_col(r, bad);
+            guint c = pms_umask_col(r, bad, FALSE);
             pms_enc_fail(error, PMS_ERR_FEATCOMB, c, "%s (average latency) takes request unit masks only, not %s",
-                         umask_at_col(r, u & avg, first_col(r, u & avg)), umask_at_col(r, bad, c));
+                         pms_umask_at_col(r, u & avg, pms_umask_col(r, u & avg, FALSE)), pms_umask_at_col(r, bad, c));
             return FALSE;
         }
         if (pe->extra && pe->extra->index != 0) {
-            guint c = first_col(r, u & avg);
+            guint c = pms_umask_col(r, u & avg, FALSE);
             pms_enc_fail(error, PMS_ERR_FEATCOMB, c, "%s exists on OFFCORE_RESPONSE_0 only",
-                         umask_at_col(r, u & avg, c));
+                         pms_umask_at_col(r, u & avg, c));
             return FALSE;
         }
         *skip |= sup | snp;
@@ -127,9 +98,9 @@ glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint64 *skip, GError 
         guint64 bad = u & (sup | snp) & ~ovr;
         if (bad) {
             const char *oname = ev->umasks[pms_lsb(ovr)].name;
-            pms_enc_fail(error, PMS_ERR_FEATCOMB, last_col(r, bad | ovr),
+            pms_enc_fail(error, PMS_ERR_FEATCOMB, pms_umask_col(r, bad | ovr, TRUE),
                          "%s overrides supplier and snoop unit masks; it cannot be combined with %s in %s",
-                         oname, umask_at_col(r, bad, first_col(r, bad)), ev->name);
+                         oname, pms_umask_at_col(r, bad, pms_umask_col(r, bad, FALSE)), ev->name);
             return FALSE;
         }
         *skip |= (sup | snp);

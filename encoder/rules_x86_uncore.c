@@ -14,24 +14,14 @@
  * PFM_ERR_FEATCOMB), modifier ranges (libpfm4's uncore code answers
  * PFM_ERR_INVAL for c > 255, not the core PMUs' PFM_ERR_ATTR_VAL), a
  * missing unit mask (PFM_ERR_UMASK), and the default privilege mask: it must be
- * PLM0|PLM3 (libpfm_nehalem(3); PFM_ERR_INVAL).  No prepared shortcut serves
- * these PMUs (encode.c prepares x86 core events only). */
+ * PLM0|PLM3 (libpfm_nehalem(3); PFM_ERR_INVAL).  The prepared shortcuts serve
+ * these PMUs' plain strings too (prepared.c, encode.c: the same rules, run
+ * once per event and unit mask; PMUSIM_RULES_ONLY turns that off). */
 #include <string.h>
 #include "enc_internal.h"
 
 #define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
 
-static guint
-first_col(const PmsResolved *r, guint64 set)
-{
-    guint col = 0;
-    for (; set; set &= set - 1) {
-        guint i = pms_lsb(set);
-        if (!col || r->umask_col[i] < col)
-            col = r->umask_col[i];
-    }
-    return col;
-}
 
 static const char *
 group_label(const PmsEvent *ev, guint g)
@@ -48,17 +38,8 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
     const PmsEvent *ev = r->event;
     const guint evcol = r->tok->ev_off + 1;
 
-    if (pe->unsupported) {
-        pms_enc_fail(error, PMS_ERR_NOTSUPP, evcol, "event %s has more unit masks or groups than the encoder handles",
-                     ev->name);
+    if (!pms_rules_supported(r, error) || !pms_rules_uncore_plm(r, error))
         return FALSE;
-    }
-    if (r->plm != PMS_PLM_DEFAULT) {
-        pms_enc_fail(error, PMS_ERR_INVAL, 0,
-                     "privilege mask 0x%x refused for uncore PMU %s: uncore events count at all privilege levels "
-                     "(no privilege filter) and need PLM0|PLM3 (0x9)", r->plm, r->model->name);
-        return FALSE;
-    }
 
     /* 1. combinations: NCOMBO unit masks; a unit mask named three times is
      * kept twice by libpfm4 4.13 (rules_x86_core.c), a combination with itself */
@@ -84,7 +65,7 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
             guint g1 = pms_lsb(used), g2 = pms_lsb(used & (used - 1));
             guint64 a = u & pe->group_mask[g1], b = u & pe->group_mask[g2];
             /* the later of the two groups' first mentions is the offending one */
-            guint ca = first_col(r, a), cb = first_col(r, b);
+            guint ca = pms_umask_col(r, a, FALSE), cb = pms_umask_col(r, b, FALSE);
             guint64 bad = ca > cb ? a : b, ok = ca > cb ? b : a;
             guint bi = pms_lsb(bad), oi = pms_lsb(ok);
             for (guint64 v = bad; v; v &= v - 1)

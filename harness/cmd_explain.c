@@ -9,6 +9,7 @@
  * the simulator's pipeline (sim/sim_pipe.c) implements. */
 #include "cli_common.h"
 #include "encoder.h"
+#include "program.h"
 #include "sim_setup.h"
 
 #include <stdio.h>
@@ -300,11 +301,100 @@ static void explain_nhmex(GString *o, const PmsEncoding *enc)
     g_string_append_printf(o, "\nIn short: %s.\n", t->str);
 }
 
+/* Itanium 2 9000 (Montecito): the counting PMC (registers.md §3), the
+ * threshold rule of libpfm_montecito(3), the privilege mask, an EAR event's
+ * configuration register.  Which comparison the threshold makes is the model
+ * option thres_compare (gt: more than n, the document's words; ge). */
+static void explain_ia64(GString *o, const PmsEncoding *enc)
+{
+    const PmsModel *m = enc->model;
+    const PmsEvent *ev = enc->event;
+    const PmsRegister *pmc = enc->place.event ? pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, enc->place.counter)
+                                              : pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, m->counter_base);
+    const PmsRegister *pmd = enc->place.event ? pms_program_counter_reg(&enc->place) : NULL;
+    guint64 v = enc->codes[0];
+    guint64 es = evfield(pmc, v, "es"), umask = evfield(pmc, v, "umask"), thres = evfield(pmc, v, "thres");
+    guint64 oi = evfield(pmc, v, "oi");
+    guint plm = 0;
+    static const char *const plms[4] = { "plm0", "plm1", "plm2", "plm3" };
+    for (guint i = 0; i < 4; i++)
+        plm |= (guint)evfield(pmc, v, plms[i]) << i;
+    guint mesi = 0;
+    static const char *const ms[4] = { "mesi_i", "mesi_s", "mesi_e", "mesi_m" };
+    for (guint i = 0; i < 4; i++)
+        mesi |= (guint)evfield(pmc, v, ms[i]) << i;
+    gboolean ge = g_strcmp0(pms_model_option(m, "thres_compare", "gt"), "ge") == 0;
+    gboolean wrap = g_strcmp0(pms_model_option(m, "overflow_without_oi", "wrap"), "wrap") == 0;
+    guint width = pmd && pmd->width ? pmd->width : m->gp_width;
+
+    g_string_append(o, "\nWhat the counter counts (reference registers.md §3, libpfm_montecito(3)):\n");
+    if (pmd)
+        g_string_append_printf(o, "  counter: %s configures %s, %u bits wide (the lowest counter the event's mask "
+                                  "allows)\n", pmc ? pmc->name : "PMC?", pmd->name, width);
+    g_string_append_printf(o, "  signal: an occurrence is one %s (es 0x%02" G_GINT64_MODIFIER "x, umask 0x%"
+                           G_GINT64_MODIFIER "x); it occurs at most %u time%s per cycle (max_inc)\n",
+                           ev->equiv ? ev->equiv : ev->name, es, umask, ev->max_inc, ev->max_inc == 1 ? "" : "s");
+    if (ev->ear && enc->n_codes > 1) {
+        const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
+        g_string_append_printf(o, "  EAR: %s event in %s mode: the counter counts the EAR's events (its umask is 0); "
+                                  "the event's umask 0x%x goes to %s = 0x%" G_GINT64_MODIFIER "x\n",
+                               ev->ear == PMS_IA64_EAR_D ? "a D-EAR" : "an I-EAR", pms_ia64_ear_mode_name(ev->ear_mode),
+                               ev->base_umask, x ? x->name : "the EAR configuration register", enc->codes[1]);
+    }
+    GString *lv = g_string_new(NULL);
+    for (guint i = 0; i < 4; i++)
+        if (plm & (1u << i))
+            g_string_append_printf(lv, "%s%u", lv->len ? ", " : "", i);
+    if (plm)
+        g_string_append_printf(o, "  privilege: plm=0x%x: occurrences count at privilege level%s %s (bit k = level k; "
+                                  "k sets PLM0, u PLM3, PLM1/PLM2 come from the default mask)\n",
+                               plm, (plm & (plm - 1)) ? "s" : "", lv->str);
+    else
+        g_string_append(o, "  privilege: plm=0: no privilege level qualifies, so nothing is ever counted\n");
+    g_string_free(lv, TRUE);
+    if (thres == 0)
+        g_string_append(o, "  threshold: thres=0: no threshold; each cycle adds n, its number of occurrences\n");
+    else
+        g_string_append_printf(o, "  threshold: thres=%" G_GUINT64_FORMAT ": a cycle adds 1 when the event occurs "
+                                  "more than %" G_GUINT64_FORMAT " times in it (libpfm_montecito(3): \"a threshold of n "
+                                  "means that the counter will be incremented by one only when the event occurs more "
+                                  "than n times per cycle\"); thres must stay below max_inc %u; the simulator compares "
+                                  "n %s %" G_GUINT64_FORMAT " (model option thres_compare = %s)\n",
+                               thres, thres, ev->max_inc, ge ? ">=" : ">", thres, ge ? "ge" : "gt");
+    if (ev->mesi)
+        g_string_append_printf(o, "  MESI: only lines in state%s%s%s%s%s count (bits 27-30)\n", mesi ? "" : " (none)",
+                               mesi & 1 ? " I" : "", mesi & 2 ? " S" : "", mesi & 4 ? " E" : "", mesi & 8 ? " M" : "");
+    g_string_append_printf(o, "  overflow: a carry out of bit %u %s\n", width ? width - 1 : 46,
+                           oi ? "sets PMC0's overflow bit of the counter and fr (freeze), and raises a PMU interrupt "
+                                "(oi=1)"
+                              : wrap ? "wraps the counter; oi=0: no overflow bit, no freeze, no interrupt (model option "
+                                       "overflow_without_oi = wrap)"
+                                     : "sets PMC0's overflow bit of the counter; oi=0: no freeze, no interrupt (model "
+                                       "option overflow_without_oi = status)");
+
+    g_autoptr(GString) t = g_string_new(NULL);
+    const char *name = ev->equiv ? ev->equiv : ev->name;
+    if (!plm || (ev->mesi && !mesi))
+        g_string_append(t, "counts nothing");
+    else if (thres == 0)
+        g_string_append_printf(t, "adds, every cycle, the number of occurrences of %s (0..%u)", name, ev->max_inc);
+    else
+        g_string_append_printf(t, "counts cycles in which %s occurs %s %" G_GUINT64_FORMAT " times", name,
+                               ge ? "at least" : "more than", thres);
+    if (plm && !(ev->mesi && !mesi))
+        g_string_append_printf(t, ", at privilege mask 0x%x", plm);
+    g_string_append_printf(o, "\nIn short: %s.\n", t->str);
+}
+
 static void explain(GString *o, const PmsEncoding *enc)
 {
     const PmsModel *m = enc->model;
     if (m->arch == PMS_ARCH_NHMEX_CBOX) {
         explain_nhmex(o, enc);
+        return;
+    }
+    if (m->arch == PMS_ARCH_IA64) {
+        explain_ia64(o, enc);
         return;
     }
     guint counter = 0;
@@ -386,7 +476,8 @@ int pms_cmd_explain(int argc, char **argv)
     pms_cli_examples(ctx,
         "  pmusim explain 'wsm::INST_RETIRED:ANY_P:c=2:i'\n"
         "  pmusim explain --pmu glm INST_RETIRED:ANY_P:u\n"
-        "  pmusim explain nhm_unc::UNC_LLC_MISS:ANY\n");
+        "  pmusim explain nhm_unc::UNC_LLC_MISS:ANY\n"
+        "  pmusim explain montecito::NOPS_RETIRED:thres=3:u\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc != 2) {

@@ -64,7 +64,7 @@ char *pms_cu_strip_gcov(const char *err)
     g_auto(GStrv) lines = g_strsplit(err ? err : "", "\n", -1);
     GString *keep = g_string_new(NULL);
     for (guint i = 0; lines[i]; i++) {
-        if (g_str_has_prefix(lines[i], "profiling:"))
+        if (g_str_has_prefix(lines[i], "profiling:") || g_str_has_prefix(lines[i], "libgcov profiling error:"))
             continue;
         g_string_append(keep, lines[i]);
         if (lines[i + 1])

@@ -8,7 +8,8 @@
  * (0 when every test passed, 1 otherwise).  Cleans up the registry. */
 int pms_cu_tap_run(void);
 
-/* A child's stderr without the "profiling: ..." lines a coverage build's
+/* A child's stderr without the "profiling: ..." / "libgcov profiling
+ * error: ..." lines a coverage build's
  * runtime (libgcov) writes when two processes merge one .gcda file at once:
  * they are the build's, not the program's.  Returns a new string. */
 char *pms_cu_strip_gcov(const char *err);

@@ -17,6 +17,7 @@ static const PmsCommand commands[] = {
     { "sim", "count one event in the simulator, with its per-cycle trace", pms_cmd_sim },
     { "explain", "what an event's register fields make the counter count", pms_cmd_explain },
     { "ranges", "Montecito code/data range restriction: debug registers and PMCs", pms_cmd_ranges },
+    { "dispatch", "Montecito dispatch: counters, opcode matchers, EARs, ETB, IP-EAR, ranges", pms_cmd_dispatch },
 };
 
 static void usage(FILE *out)

@@ -1,4 +1,5 @@
-/* pmusim — perf syntax for x86 core encodings (and the Xeon 7500 C-Boxes).
+/* pmusim — perf syntax for x86 core encodings (and the Xeon 7500 C-Boxes;
+ * Itanium has none: the perfmon registers instead).
  *
  * perf's cpu PMU exposes the event-select bits as named format terms
  * (sysfs .../cpu/format: event config:0-7, umask 8-15, edge 18, pc 19, any 21,
@@ -74,11 +75,21 @@ static char *nhmex_symbolic(const PmsEncoding *enc, guint64 sel)
     return g_string_free(s, FALSE);
 }
 
+/* Itanium: Linux perf_events never had an Itanium PMU driver (its PMU was
+ * programmed through perfmon), so there is no perf syntax to give: say so,
+ * and give the registers as perfmon takes them. */
+static gboolean is_ia64(const PmsEncoding *enc)
+{
+    return enc->model && enc->model->arch == PMS_ARCH_IA64;
+}
+
 char *pms_perf_symbolic(const PmsEncoding *enc)
 {
     guint64 sel = enc->n_codes ? enc->codes[0] : 0;
     if (is_nhmex(enc))
         return nhmex_symbolic(enc, sel);
+    if (is_ia64(enc))
+        return g_strdup("(no perf syntax: perf_events has no Itanium PMU; perfmon programs the registers below)");
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "cpu/event=0x%02x,umask=0x%02x", (guint)SEL_EVENT(sel),
                            (guint)SEL_UMASK(sel));
@@ -107,6 +118,14 @@ char *pms_perf_symbolic(const PmsEncoding *enc)
 char *pms_perf_raw(const PmsEncoding *enc)
 {
     guint64 sel = enc->n_codes ? enc->codes[0] : 0;
+    if (is_ia64(enc)) {
+        GString *p = g_string_new("perfmon:");
+        for (guint i = 0; i < enc->n_writes; i++)
+            g_string_append_printf(p, " %s=0x%" G_GINT64_MODIFIER "x", enc->writes[i].name, enc->writes[i].value);
+        if (!enc->n_writes)
+            g_string_append_printf(p, " codes[0]=0x%" G_GINT64_MODIFIER "x", sel);
+        return g_string_free(p, FALSE);
+    }
     if (is_nhmex(enc))   /* rNNNN is the cpu PMU's: name the box's PMU */
         return g_strdup_printf("uncore_cbox_%u/config=0x%" G_GINT64_MODIFIER "x/", enc->model->instance,
                                sel & NHMEX_RAW_MASK);

@@ -18,14 +18,16 @@ typedef struct {
     guint width;           /* counter width in bits */
     const char *engine;    /* "reference" / "fast" */
     gboolean per_cycle;    /* FALSE: the fast engine, no per-cycle records */
+    const char *status_reg; /* the register holding the counter's overflow bit
+                             * (IA32_PERF_GLOBAL_STATUS, C3_MSR_PMON_GLOBAL_STATUS) */
 } PmsTraceMeta;
 
 /* The final state, after the last cycle. */
 typedef struct {
     guint64 cycles;        /* cycles simulated */
     guint64 count;         /* counter value */
-    gboolean overflow;     /* its GLOBAL_STATUS overflow bit */
-    guint64 status;        /* GLOBAL_STATUS */
+    gboolean overflow;     /* its overflow bit in meta.status_reg */
+    guint64 status;        /* meta.status_reg */
     const guint64 *pmis;   /* cycles with a PMI */
     guint n_pmis;
 } PmsTraceSummary;

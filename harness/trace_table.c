@@ -28,8 +28,8 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
 
 static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
 {
-    g_string_append_printf(r->out, "# %" G_GUINT64_FORMAT " cycles; GLOBAL_STATUS 0x%" G_GINT64_MODIFIER "x; PMI at",
-                           s->cycles, s->status);
+    g_string_append_printf(r->out, "# %" G_GUINT64_FORMAT " cycles; %s 0x%" G_GINT64_MODIFIER "x; PMI at",
+                           s->cycles, r->meta.status_reg ? r->meta.status_reg : "GLOBAL_STATUS", s->status);
     if (s->n_pmis == 0)
         g_string_append(r->out, " no cycle");
     for (guint i = 0; i < s->n_pmis; i++)

@@ -407,8 +407,9 @@ static gboolean ia64_pmi(PmsSim *sim, guint64 cycle)
     return TRUE;
 }
 
-static guint64 ia64_status(const PmsSim *sim)
+static guint64 ia64_status(const PmsSim *sim, const SimUnit *u)
 {
+    (void)u; /* every counter's overflow bit is in PMC0 */
     const Ia64 *s = sim->dev;
     return *s->pmc0;
 }

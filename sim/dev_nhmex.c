@@ -371,10 +371,10 @@ static void nx_fire(PmsSim *sim)
     s->freeze_at = G_MAXUINT64;
 }
 
-static guint64 nx_status(const PmsSim *sim)
+static guint64 nx_status(const PmsSim *sim, const SimUnit *u)
 {
     const Nhmex *s = sim->dev;
-    return *s->u_status;
+    return *s->box[u->box].status;
 }
 
 static gboolean nx_edge_latch(const PmsSim *sim, guint i)

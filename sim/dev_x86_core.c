@@ -704,7 +704,7 @@ static void x86_overflow(PmsSim *sim, const SimUnit *u)
     *s->global_status |= sim_fbit(u->fixed ? s->st_fixed[u->index] : s->st_pmc[u->index]);
 }
 
-static guint64 x86_status(const PmsSim *sim)
+static guint64 x86_status(const PmsSim *sim, const SimUnit *u)
 {
     const X86Core *s = sim->dev;
     return *s->global_status;

@@ -303,7 +303,7 @@ static gboolean unc_pmi(PmsSim *sim, guint64 cycle)
     return sim_fget(s->gc_pmi_core, gc) != 0;
 }
 
-static guint64 unc_status(const PmsSim *sim)
+static guint64 unc_status(const PmsSim *sim, const SimUnit *u)
 {
     const X86Uncore *s = sim->dev;
     return *s->global_status;

@@ -14,6 +14,8 @@ const SimProgramOps *sim_program_for(PmsArch arch)
         return &sim_x86_uncore_program;
     case PMS_ARCH_NHMEX_CBOX:
         return &sim_nhmex_program;
+    case PMS_ARCH_IA64:
+        return &sim_ia64_program;
     default:
         return NULL;
     }

@@ -97,7 +97,8 @@ typedef struct {
     guint64 inc;        /* amount added this cycle */
     guint64 value;      /* counter after this cycle */
     gboolean overflow;  /* carry out of the top bit this cycle */
-    guint64 status;     /* GLOBAL_STATUS after this cycle */
+    guint64 status;     /* the status register of the counter's overflow bit after this cycle
+                         * (GLOBAL_STATUS; a C-Box's own status on the Xeon 7500) */
     gboolean pmi;       /* a PMI was raised in this cycle (by any counter) */
     guint box;          /* the counter's box instance where a device has several (C-Box n) */
 } PmsSimTrace;

@@ -118,7 +118,7 @@ static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         if (s->trace) {
             for (guint k = 0; k < nu; k++) {
                 PmsSimTrace t = { s->cycle, u[k].fixed, u[k].index, en[k], out[k].n, out[k].cond,
-                                  out[k].edge, out[k].inc, *u[k].ctr, ovf[k], s->ops->status(s), pmi,
+                                  out[k].edge, out[k].inc, *u[k].ctr, ovf[k], s->ops->status(s, &u[k]), pmi,
                                   u[k].box };
                 s->trace(&t, s->trace_data);
             }

@@ -143,8 +143,9 @@ struct SimDeviceOps {
     /* An interrupt-enabled counter overflowed in this cycle: the side effects
      * (status, freeze); TRUE when a PMI reaches a processor (recorded). */
     gboolean (*pmi)(PmsSim *s, guint64 cycle);
-    /* The global status word for traces. */
-    guint64 (*status)(const PmsSim *s);
+    /* For traces: the status register where this unit's overflow shows
+     * (the one the program step names: GLOBAL_STATUS, a C-Box's status). */
+    guint64 (*status)(const PmsSim *s, const SimUnit *u);
     gboolean (*edge_latch)(const PmsSim *s, guint i);
     /* Optional: the cycle of the device's next action of its own (G_MAXUINT64:
      * none), and that action, run by the engines at the start of that cycle. */
@@ -159,6 +160,7 @@ extern const SimProgramOps sim_x86_uncore_program;
 extern const SimDeviceOps sim_nhmex_ops;
 extern const SimProgramOps sim_nhmex_program;
 extern const SimDeviceOps sim_ia64_ops;
+extern const SimProgramOps sim_ia64_program;
 
 /* The device of an architecture; NULL when it is not simulated. */
 const SimDeviceOps *sim_device_for(PmsArch arch);

@@ -196,6 +196,8 @@ static void test_batch_framing(void)
     }
     Run r = run_cli(in->str, in->len, "encode", "--batch", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
+    if (r.err[0])
+        fprintf(stderr, "# batch framing: unexpected stderr: %s\n", r.err);
     CU_ASSERT_STRING_EQUAL(r.err, "");
     gsize n;
     const char *out = g_bytes_get_data(r.out, &n);
@@ -574,6 +576,42 @@ static void test_nhmex_cli(void)
     run_clear(&r);
 }
 
+/* Montecito through the CLI: values by hand from registers.md §3 (PMC4-15)
+ * and §7 (PMC40); NOPS_RETIRED es 0x50, max_incr 6 (events.tsv). */
+static void test_montecito_cli(void)
+{
+    Run r = run_cli(NULL, 0, "decode", "montecito", "0x2305008", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *dec = out_text(&r);
+    CU_ASSERT_STRING_EQUAL(dec, "montecito::NOPS_RETIRED:k=0:u=1:thres=3:oi=0\n");
+    run_clear(&r);
+    r = run_cli(NULL, 0, "decode", "montecito", "0x200c808", "0x20e0088", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *dec2 = out_text(&r);
+    CU_ASSERT_STRING_EQUAL(dec2, "montecito::DATA_EAR_TLB_ALL:k=0:u=1:thres=0:oi=0\n");
+    run_clear(&r);
+    r = run_cli(NULL, 0, "explain", "montecito::NOPS_RETIRED:thres=3:u", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *ex = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "PMC4 (0x4) = 0x2305008"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "occurs more than 3 times in it"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "thres_compare = gt"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "plm=0x8: occurrences count at privilege level 3"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "In short: counts cycles in which NOPS_RETIRED occurs more than 3 times"));
+    run_clear(&r);
+    r = run_cli(NULL, 0, "encode", "--format=perf", "montecito::DATA_EAR_TLB_ALL:u", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *perf = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(perf, "no perf syntax"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(perf, "perfmon: PMC4=0x200c808 PMC40=0x20e0088\n"));
+    run_clear(&r);
+    r = run_cli("montecito::NOPS_RETIRED:thres=6\n", 32, "encode", "--batch", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *batch = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(batch, "montecito::NOPS_RETIRED:thres=6\tPFM_ERR_ATTR_VAL\t0\t"));
+    run_clear(&r);
+}
+
 /* ---- CLI usage ------------------------------------------------------ */
 
 static void test_usage_errors(void)
@@ -637,6 +675,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "decode, human and perf output", test_decode_and_perf);
     CU_add_test(cli, "uncore PMUs: decode, list, explain; --plm", test_uncore_and_plm);
     CU_add_test(cli, "Xeon 7500 C-Box: decode, explain, perf, batch, list", test_nhmex_cli);
+    CU_add_test(cli, "Montecito: decode, explain, perf, batch", test_montecito_cli);
     /* A skipped test still shows in the TAP stream, marked SKIP. */
     void *pfm = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
     if (pfm) {

@@ -361,6 +361,46 @@ static void test_builtin_nhmex(void)
     }
 }
 
+/* The Montecito folder (scripts/gen-montecito-vectors.py): every event alone,
+ * the threshold edges of every event, privilege and oi, MESI, invalid
+ * strings; each expectation from events.tsv and registers.md, never from
+ * pmusim. */
+static void test_builtin_montecito(void)
+{
+    g_autoptr(PmsVectorSet) set = pms_vector_set_new();
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_vector_set_load_builtin(set, &err));
+    static const char *const files[5] = { "events.enc", "thresholds.enc", "privilege.enc", "mesi.enc", "invalid.enc" };
+    guint per_file[5] = { 0 }, ok = 0, ear = 0;
+    for (guint i = 0; i < pms_vector_set_count(set); i++) {
+        const PmsVector *v = pms_vector_set_nth(set, i);
+        if (strcmp(v->pmu, "montecito") != 0)
+            continue;
+        CU_ASSERT_EQUAL(v->kind, PMS_VECTOR_ENCODE);
+        for (guint f = 0; f < 5; f++)
+            per_file[f] += g_str_has_suffix(v->file, files[f]);
+        if (strcmp(v->ret, "PFM_SUCCESS") != 0) {
+            CU_ASSERT_PTR_NOT_NULL(strstr(v->source, "column "));
+            continue;
+        }
+        ok++;
+        CU_ASSERT_TRUE(v->n_codes == 1 || v->n_codes == 2);
+        ear += v->n_codes == 2;
+        CU_ASSERT_EQUAL(v->codes[0] & 0x3000000, 0x2000000);   /* ism = 2 */
+        CU_ASSERT_EQUAL(v->codes[0] & 0x48000c0, 0);           /* pm, ig, all, bit 23 */
+        CU_ASSERT_PTR_NOT_NULL(v->fstr);
+        CU_ASSERT_TRUE(g_str_has_prefix(v->source, "tsv:montecito/events.tsv:"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(v->source, "registers.md"));
+    }
+    CU_ASSERT_EQUAL(per_file[0], 637);
+    CU_ASSERT_EQUAL(per_file[1], 2 * 637 + 9);
+    CU_ASSERT_TRUE(per_file[2] >= 150);
+    CU_ASSERT_EQUAL(per_file[3], 23 * 8 + 6);
+    CU_ASSERT_TRUE(per_file[4] >= 10);
+    CU_ASSERT_TRUE(ok >= 637 * 2 + 150);
+    CU_ASSERT_TRUE(ear >= 3 * 36);   /* every EAR event alone and at its threshold edge */
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -375,5 +415,6 @@ int main(void)
     CU_add_test(s, "load dir", test_load_dir);
     CU_add_test(s, "builtin set parses", test_builtin_parses);
     CU_add_test(s, "builtin Xeon 7500 C-Box vectors", test_builtin_nhmex);
+    CU_add_test(s, "builtin Montecito vectors", test_builtin_montecito);
     return pms_cu_tap_run();
 }
