@@ -241,8 +241,9 @@ int pms_cmd_sim(int argc, char **argv)
         fprintf(stderr, "pmusim: -e '%s': %s\n", qualified, err->message);
         return 1;
     }
-    guint32 ctr_addr = pms_sim_counter_address(m, counter, fixed);
-    const PmsRegister *ctr = pms_model_reg_by_addr(m, ctr_addr);
+    /* the counter in its register space (MSR; the Itanium's PMDn) */
+    PmsPlacement pl = { m, enc->event, counter, fixed };
+    const PmsRegister *ctr = pms_program_counter_reg(&pl);
     guint width = fixed ? m->fixed_width : m->gp_width;
     if (!ctr) {
         fprintf(stderr, "pmusim: %s has no register for %s counter %u\n", m->name, fixed ? "fixed" : "general",
@@ -254,7 +255,7 @@ int pms_cmd_sim(int argc, char **argv)
                 ctr->name, width);
         return PMS_EXIT_USAGE;
     }
-    if (!pms_sim_set_counter(sim, ctr_addr, preload, &err)) {
+    if (!pms_sim_set_counter_at(sim, ctr->space, ctr->address, preload, &err)) {
         fprintf(stderr, "pmusim: --preload: %s\n", err->message);
         return PMS_EXIT_USAGE;
     }
@@ -271,8 +272,9 @@ int pms_cmd_sim(int argc, char **argv)
         return PMS_EXIT_USAGE;
     }
 
+    const PmsRegister *gs = pms_program_status_reg(&pl);
     PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, engine == PMS_SIM_FAST ? "fast" : "reference",
-                          engine == PMS_SIM_REFERENCE };
+                          engine == PMS_SIM_REFERENCE, gs ? gs->name : NULL };
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
     TraceSink sink = { fixed, counter, m->instance, rep };
     if (engine == PMS_SIM_REFERENCE)
@@ -283,9 +285,8 @@ int pms_cmd_sim(int argc, char **argv)
     }
 
     PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0 };
-    PmsPlacement pl = { m, enc->event, counter, fixed };
-    const PmsRegister *gs = pms_program_status_reg(&pl);
-    if (!pms_sim_read(sim, ctr_addr, &sum.count, &err) || (gs && !pms_sim_read(sim, gs->address, &sum.status, &err))) {
+    if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
+        (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }

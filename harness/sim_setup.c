@@ -104,6 +104,16 @@ void pms_sim_own_input(const PmsModel *m, const PmsEvent *ev, const guint64 *cod
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     guint64 code = get_field(es, "event", codes[0], (Bits){ 0, 8 });
     guint64 umask = get_field(es, "umask", codes[0], (Bits){ 8, 8 });
+    if (m->arch == PMS_ARCH_IA64) {
+        /* Itanium: es 15:8 and umask 19:16 of the counting PMC (registers.md
+         * 3); the retired-instruction family (es 0x08, umask = IBR channel)
+         * counts the signal 0x08.0x0 (semantics.md §11.4) */
+        const PmsRegister *pmc = pms_model_reg_at(m, PMS_SPACE_PMC, m->counter_base);
+        code = get_field(pmc, "es", codes[0], (Bits){ 8, 8 });
+        umask = get_field(pmc, "umask", codes[0], (Bits){ 16, 4 });
+        if (code == 0x08 && umask < 4)
+            umask = 0;
+    }
     in->count = (PmsSimCount){ PMS_SIGNAL_KEY(code, umask), 0, n, 0 };
     in->run.counts = &in->count;
     in->run.n_counts = 1;

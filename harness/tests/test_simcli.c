@@ -669,6 +669,29 @@ static void test_cbox_one_liners(void)
     expect_unc("nhmex_cbox3", "nhmex_cbox3::LLC_MISSES:ALL:pmi", "1,2", NULL, "0xFFFFFFFFFFFF", "count=2 overflow=1");
 }
 
+/* Montecito end to end: the builtin encoder's codes, the program step's
+ * writes in the PMC space, the device (semantics.md §11), the counter read
+ * from PMD4 and the overflow bit from PMC0. */
+static void test_montecito_one_liners(void)
+{
+    /* thres 0 adds n: 3+0+1+2 = 6 */
+    expect_count("montecito::NOPS_RETIRED", "3,0,1,2", NULL, NULL, "count=6 overflow=0");
+    /* thres=2 (gt, the model's default): n > 2 in cycles 0 (3) and 4 (6) -> 2 */
+    expect_count("montecito::NOPS_RETIRED:thres=2", "3,0,1,2,6", NULL, NULL, "count=2 overflow=0");
+    /* u: plm 0x8, CPL 3 only: 1+4 = 5; k: plm 0x1, CPL 0 only: 2 */
+    expect_count("montecito::NOPS_RETIRED:u", "1,2,4", "3,0,3", NULL, "count=5 overflow=0");
+    expect_count("montecito::NOPS_RETIRED:k", "1,2,4", "3,0,3", NULL, "count=2 overflow=0");
+    /* oi: 2^47-2 + 1 + 1 carries in cycle 1 (PMC0 bit 4 and fr), frozen after: 0 */
+    expect_count("montecito::NOPS_RETIRED:oi", "1,1,1,1", NULL, "0x7ffffffffffe", "count=0 overflow=1");
+    /* without oi the counter wraps and counts on, no PMC0 bit: 2^47-2 + 4 -> 2 */
+    expect_count("montecito::NOPS_RETIRED", "1,1,1,1", NULL, "0x7ffffffffffe", "count=2 overflow=0");
+    Run r = run_cli("sim", "-e", "montecito::NOPS_RETIRED:oi", "--occurrences", "1,1,1,1", "--preload",
+                    "0x7ffffffffffe", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "PMC0 0x11; PMI at 1\n"));
+    run_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -694,6 +717,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "uncore_one_liners", test_uncore_one_liners);
     CU_add_test(s, "uncore_gp", test_uncore_gp);
     CU_add_test(s, "cbox_one_liners", test_cbox_one_liners);
+    CU_add_test(s, "montecito_one_liners", test_montecito_one_liners);
     int status = pms_cu_tap_run();
     /* remove the scratch directory (only files this test wrote) */
     GDir *d = g_dir_open(tmpdir, 0, NULL);
