@@ -549,6 +549,32 @@ static void test_code_range_stim(void)
     g_clear_error(&err);
 }
 
+/* The program step (sim/program_ia64.c) places NOPS_RETIRED (counters
+ * 0xfff0) on counter 4 and writes codes[0] to PMC4 through pms_sim_apply,
+ * in the PMC space; its counter is PMD4, its overflow bit PMC0 bit 4.
+ * codes[0] is written by hand here (plm 0x8, oi), not by the encoder. */
+static void test_program_step(void)
+{
+    const PmsModel *m = fx_model("montecito");
+    const PmsEvent *ev = pms_model_event(m, "NOPS_RETIRED");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+    guint64 code = M_PMC(NOPS, 0, M_PLM(0x8) | M_OI);
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        GError *err = NULL;
+        gboolean ok = pms_sim_program(s, m, ev, 4, &code, 1, &err);
+        if (!ok)
+            fprintf(stderr, "# %s\n", err->message);
+        CU_ASSERT_TRUE_FATAL(ok);
+        CU_ASSERT_EQUAL(RPMC(s, 4), code);
+        PMD(s, 4, W47);
+        run(s, 2, NOPS, 0, 1, 0, 3, 3);
+        CU_ASSERT_EQUAL(RPMD(s, 4), 0);
+        CU_ASSERT_EQUAL(RPMC(s, 0), 0x11);
+        CU_ASSERT_EQUAL(pms_sim_status_bit(m, 4, FALSE), (guint64)1 << 4);
+    }
+}
+
 void register_ia64_tests(void)
 {
     CU_pSuite s = CU_add_suite("ia64", NULL, NULL);
@@ -566,6 +592,7 @@ void register_ia64_tests(void)
     CU_add_test(s, "apply writes each register in its space", test_apply_spaces);
     CU_add_test(s, "fast engine: overflow after 2^46.4 cycles", test_long_run);
     CU_add_test(s, "stimulus file, PMC/PMD by name", test_stim_file);
+    CU_add_test(s, "program step writes land in the PMC space", test_program_step);
     CU_add_test(s, "code range, coarse: channels, iarr, inv, ig_ad", test_code_range_coarse);
     CU_add_test(s, "code range: bits 63:56 and 3:0", test_code_range_top_bits);
     CU_add_test(s, "code range, fine mode: inclusive bounds in one page", test_code_range_fine);
