@@ -14,6 +14,66 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+
+/* stdin as lines, read with read(2) so that we know when no complete line is
+ * buffered: only then is stdout flushed and more input waited for. */
+typedef struct {
+    GByteArray *buf;
+    gsize start;     /* first unread byte of buf */
+    gboolean eof;
+    int err;         /* errno of a failed read */
+} LineReader;
+
+/* The next line (without its '\n'; a last line without one is still a
+ * line), NUL-terminated in place; FALSE at the end of input or on a read
+ * error (*status = 2, rd->err set). */
+static gboolean next_line(LineReader *rd, const char **line, gsize *len, int *status)
+{
+    for (;;) {
+        guint8 *p = rd->buf->data + rd->start;
+        gsize avail = rd->buf->len - rd->start;
+        guint8 *nl = avail ? memchr(p, '\n', avail) : NULL;
+        if (nl || (rd->eof && avail)) {
+            gsize n = nl ? (gsize)(nl - p) : avail;
+            if (!nl) {
+                g_byte_array_append(rd->buf, (const guint8 *)"", 1);   /* room for the NUL */
+                p = rd->buf->data + rd->start;
+            }
+            p[n] = '\0';
+            *line = (const char *)p;
+            *len = n;
+            /* past the '\n', or past the NUL appended after the last line */
+            rd->start += n + 1;
+            return TRUE;
+        }
+        if (rd->eof)
+            return FALSE;
+        /* nothing complete left: answer what we have before waiting */
+        if (fflush(stdout) != 0) {
+            *status = 1;
+            fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
+            return FALSE;
+        }
+        g_byte_array_remove_range(rd->buf, 0, (guint)rd->start);
+        rd->start = 0;
+        guint8 chunk[65536];
+        ssize_t got;
+        do
+            got = read(STDIN_FILENO, chunk, sizeof chunk);
+        while (got < 0 && errno == EINTR);
+        if (got < 0) {
+            rd->err = errno;
+            *status = 2;
+            return FALSE;
+        }
+        if (got == 0)
+            rd->eof = TRUE;
+        else
+            g_byte_array_append(rd->buf, chunk, (guint)got);
+    }
+}
 
 static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_ms, guint plm)
 {
@@ -28,17 +88,22 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
         pms_backend_close(b);
         return PMS_EXIT_USAGE;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    LineReader rd = { g_byte_array_new(), 0, FALSE, 0 };
+    /* a large buffer: between two waits for input, answers cost one write per MB */
+    static char outbuf[1 << 20];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     GString *out = g_string_new(NULL);
     int status = 0;
-    /* getline: lines of any length; a last line without '\n' is still a line. */
-    while ((len = getline(&line, &cap, stdin)) >= 0) {
-        if (len > 0 && line[len - 1] == '\n')
-            line[--len] = '\0';
+    const char *line;
+    gsize len;
+    /* Answers are written through stdio's buffer and flushed only when the
+     * input holds no further complete line, i.e. just before pmusim would
+     * wait for more: a pipe of 100k lines costs a few writes, and a program
+     * driving us line by line (a cmd: backend) still gets each answer before
+     * it sends the next line. */
+    while (status == 0 && next_line(&rd, &line, &len, &status)) {
         PmsBackendResult r = { 0 };
-        if (memchr(line, '\0', (size_t)len) != NULL) {
+        if (memchr(line, '\0', len) != NULL) {
             /* A C-string encoder would only see the bytes before the NUL:
              * such a line cannot be an event string. */
             pms_result_set_ret(&r, "PFM_ERR_INVAL");
@@ -46,21 +111,22 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
             pms_backend_encode(b, line, &r);
         }
         g_string_truncate(out, 0);
-        pms_proto_format(out, line, (gsize)len, &r);
+        pms_proto_format(out, line, len, &r);
         pms_backend_result_clear(&r);
-        /* One flush per answer: a program driving us line by line (a cmd:
-         * backend) must see each answer before it sends the next line. */
-        if (fwrite(out->str, 1, out->len, stdout) != out->len || fflush(stdout) != 0) {
+        if (fwrite(out->str, 1, out->len, stdout) != out->len) {
             fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
             status = 1;
-            break;
         }
     }
-    if (status == 0 && ferror(stdin)) {
-        fprintf(stderr, "pmusim: reading stdin failed: %s\n", g_strerror(errno));
+    if (status == 0 && fflush(stdout) != 0) {
+        fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
         status = 1;
     }
-    free(line);
+    if (status == 2) {
+        fprintf(stderr, "pmusim: reading stdin failed: %s\n", g_strerror(rd.err));
+        status = 1;
+    }
+    g_byte_array_free(rd.buf, TRUE);
     g_string_free(out, TRUE);
     pms_backend_close(b);
     return status;
