@@ -1,7 +1,9 @@
 /* pmusim — the Itanium 2 9000 (Montecito) PMU device: the twelve counters
- * PMC4..15 / PMD4..15, the overflow and freeze register PMC0, and every other
- * PMC, PMD, IBR and DBR of the model as checked storage
- * (reference/montecito/registers.md §1-3, semantics reference §8;
+ * PMC4..15 / PMD4..15, the overflow and freeze register PMC0, the
+ * qualifiers of the instruction stream (code ranges: IBRs, PMC32, PMC38;
+ * opcode matchers: PMC32-36; data ranges: DBRs, PMC41), and every other
+ * PMC and PMD of the model as checked storage
+ * (reference/montecito/registers.md §1-5, 8, 10, 12, semantics reference §8;
  * docs/semantics.md §11).  Registers are reached by space and number
  * (pms_sim_write_at(sim, PMS_SPACE_PMC, 4, ...)).
  *
@@ -42,6 +44,30 @@
  *     passes; other events with the model's iarr qualifier are constrained
  *     by channel 0; events without iarr are not constrained.  An occurrence
  *     without an address passes only channels that do not constrain.
+ *   opcode matching: an occurrence carries its thread's instruction, slot
+ *     type M/I/F/B and 41-bit opcode, when the run has one
+ *     (pms_sim_set_insn, the insn= token).  Matcher 1 (PMC32 mask and slot
+ *     enables, PMC33 match) serves channels 0 and 2, matcher 2 (PMC34/35)
+ *     channels 1 and 3; an instruction matches when its slot is enabled and
+ *     every opcode bit whose mask bit is 0 equals the match value
+ *     (registers.md 4, 5); PMC36.chk_ig_opcm = 1 lets channel k ignore its
+ *     matcher.  Events with the opcm qualifier count on their channel (as
+ *     above) only what the matcher passes; events without opcm are not
+ *     constrained.  An occurrence without an instruction passes only a
+ *     matcher that matches everything (mask all ones, every slot enabled:
+ *     the reset values).  No opcode inversion (none is documented).
+ *   data ranges: an occurrence carries its thread's data address when the
+ *     run has one (pms_sim_set_daddr, the daddr= token).  DBR pair k covers
+ *     A when ((A ^ DBR[2k]) & (mask | bits 63:56)) is 0, every low bit
+ *     compared (registers.md 12); it constrains when PMC41.ena_dbrpk = 1 and
+ *     cfg_dtagk carries the data tag: 0 or 2 under libpfm's iod_tab (option
+ *     `pmc41_dtag = iod`), anything but 3 under the Linux reading
+ *     (`active`); registers.md 10 marks the encoding UNCONFIRMED.  Events
+ *     with the darr qualifier count only occurrences inside the union of
+ *     the constraining pairs (every occurrence when none constrains; none
+ *     without an address when one does); events without darr are not
+ *     constrained.  On one counter the code-range, opcode and data tests
+ *     must all pass.
  *
  * Not modelled: the per-event maximum increment (max_inc) is the encoder's
  * bound on a useful thres, not a limit of this device: a stimulus may give
@@ -50,16 +76,14 @@
  * (taken as open), the MESI qualifiers (stored; signals carry no line
  * state), the active/floating/causal thread-activity types (every cycle of
  * the stimulus is a cycle of an active thread), the EARs, the ETB and IP-EAR
- * (PMC37, 39, 40, 42 and their PMDs are storage).  Of the instruction
- * stream only the instruction address exists: the slot type and the 41-bit
- * opcode that the opcode matchers PMC32-35 (and PMC36's channel bits)
- * compare, and the data address that the DBR pairs and PMC41 compare, are
- * not in the stimulus yet, so opcode matching and data-range restriction
- * are not applied (every occurrence is taken to match the opcode matchers,
- * which is what their reset values select) and the DBRs are storage.  The
- * IBR plm and x fields, the prefetch events' use of IBRP1, and the fine-mode
- * end-bound erratum are not modelled.  The next steps are in
- * docs/semantics.md §11.
+ * (PMC37, 39, 40, 42 and their PMDs are storage).  The IBR plm and x fields
+ * and the DBR plm, r and w fields are not applied; PMC41's instruction-side
+ * tags (cfg_dtag 0 and 1 also name the IBR/opcode tags) are not applied:
+ * the instruction side acts through iarr/opcm as above whatever PMC41
+ * holds; the kernel's refusal of some PMC32/38/41 combinations is not a
+ * device rule.  The prefetch events' use of IBRP1 and the fine-mode
+ * end-bound erratum are not modelled, nor the inaccuracy of events counted
+ * under a qualifier they lack.  docs/semantics.md §11.
  */
 #include "sim_internal.h"
 
