@@ -291,6 +291,9 @@ def emit(events):
     w("thres_compare = gt")
     w("# own | both: the all bit on PMC8-15 (undocumented; semantics.md A24)")
     w("all_on_pmc8_15 = own")
+    w("# iod | active: PMC41 cfg_dtag values under which a DBR pair constrains (UNCONFIRMED, registers.md 10):")
+    w("# iod = 0 and 2 (libpfm iod_tab: the data tag), active = 0, 1 and 2 (Linux: cfg_dtag != 3)")
+    w("pmc41_dtag = iod")
     w("")
     for name, fields in LAYOUTS:
         w("[layout %s]" % name)

@@ -1,7 +1,9 @@
 /* pmusim — the Itanium 2 9000 (Montecito) PMU device: the twelve counters
- * PMC4..15 / PMD4..15, the overflow and freeze register PMC0, and every other
- * PMC, PMD, IBR and DBR of the model as checked storage
- * (reference/montecito/registers.md §1-3, semantics reference §8;
+ * PMC4..15 / PMD4..15, the overflow and freeze register PMC0, the
+ * qualifiers of the instruction stream (code ranges: IBRs, PMC32, PMC38;
+ * opcode matchers: PMC32-36; data ranges: DBRs, PMC41), and every other
+ * PMC and PMD of the model as checked storage
+ * (reference/montecito/registers.md §1-5, 8, 10, 12, semantics reference §8;
  * docs/semantics.md §11).  Registers are reached by space and number
  * (pms_sim_write_at(sim, PMS_SPACE_PMC, 4, ...)).
  *
@@ -42,6 +44,30 @@
  *     passes; other events with the model's iarr qualifier are constrained
  *     by channel 0; events without iarr are not constrained.  An occurrence
  *     without an address passes only channels that do not constrain.
+ *   opcode matching: an occurrence carries its thread's instruction, slot
+ *     type M/I/F/B and 41-bit opcode, when the run has one
+ *     (pms_sim_set_insn, the insn= token).  Matcher 1 (PMC32 mask and slot
+ *     enables, PMC33 match) serves channels 0 and 2, matcher 2 (PMC34/35)
+ *     channels 1 and 3; an instruction matches when its slot is enabled and
+ *     every opcode bit whose mask bit is 0 equals the match value
+ *     (registers.md 4, 5); PMC36.chk_ig_opcm = 1 lets channel k ignore its
+ *     matcher.  Events with the opcm qualifier count on their channel (as
+ *     above) only what the matcher passes; events without opcm are not
+ *     constrained.  An occurrence without an instruction passes only a
+ *     matcher that matches everything (mask all ones, every slot enabled:
+ *     the reset values).  No opcode inversion (none is documented).
+ *   data ranges: an occurrence carries its thread's data address when the
+ *     run has one (pms_sim_set_daddr, the daddr= token).  DBR pair k covers
+ *     A when ((A ^ DBR[2k]) & (mask | bits 63:56)) is 0, every low bit
+ *     compared (registers.md 12); it constrains when PMC41.ena_dbrpk = 1 and
+ *     cfg_dtagk carries the data tag: 0 or 2 under libpfm's iod_tab (option
+ *     `pmc41_dtag = iod`), anything but 3 under the Linux reading
+ *     (`active`); registers.md 10 marks the encoding UNCONFIRMED.  Events
+ *     with the darr qualifier count only occurrences inside the union of
+ *     the constraining pairs (every occurrence when none constrains; none
+ *     without an address when one does); events without darr are not
+ *     constrained.  On one counter the code-range, opcode and data tests
+ *     must all pass.
  *
  * Not modelled: the per-event maximum increment (max_inc) is the encoder's
  * bound on a useful thres, not a limit of this device: a stimulus may give
@@ -50,16 +76,14 @@
  * (taken as open), the MESI qualifiers (stored; signals carry no line
  * state), the active/floating/causal thread-activity types (every cycle of
  * the stimulus is a cycle of an active thread), the EARs, the ETB and IP-EAR
- * (PMC37, 39, 40, 42 and their PMDs are storage).  Of the instruction
- * stream only the instruction address exists: the slot type and the 41-bit
- * opcode that the opcode matchers PMC32-35 (and PMC36's channel bits)
- * compare, and the data address that the DBR pairs and PMC41 compare, are
- * not in the stimulus yet, so opcode matching and data-range restriction
- * are not applied (every occurrence is taken to match the opcode matchers,
- * which is what their reset values select) and the DBRs are storage.  The
- * IBR plm and x fields, the prefetch events' use of IBRP1, and the fine-mode
- * end-bound erratum are not modelled.  The next steps are in
- * docs/semantics.md §11.
+ * (PMC37, 39, 40, 42 and their PMDs are storage).  The IBR plm and x fields
+ * and the DBR plm, r and w fields are not applied; PMC41's instruction-side
+ * tags (cfg_dtag 0 and 1 also name the IBR/opcode tags) are not applied:
+ * the instruction side acts through iarr/opcm as above whatever PMC41
+ * holds; the kernel's refusal of some PMC32/38/41 combinations is not a
+ * device rule.  The prefetch events' use of IBRP1 and the fine-mode
+ * end-bound erratum are not modelled, nor the inaccuracy of events counted
+ * under a qualifier they lack.  docs/semantics.md §11.
  */
 #include "sim_internal.h"
 
@@ -88,8 +112,21 @@ typedef struct {
     gboolean ranges;
     guint64 *ibr[8], *pmc38, *pmc32;
     SimField ig_ibrp[4], fine, inv, ig_ad, ibr_mask;
-    gboolean iarr[256][16];       /* (es, umask) of an event with the iarr qualifier */
+    guint8 qual[256][16];         /* PMS_IA64_QUAL_* of the events with (es, umask) */
+    /* opcode matching: PMC32/33 (matcher 0) and PMC34/35 (matcher 1), PMC36
+     * (absent: every occurrence matches) */
+    gboolean opcm;
+    guint64 *om_mask[2], *om_match[2], *pmc36;
+    SimField om_bits[2], om_slot[2][4], om_val[2], ig_opcm[4];
+    /* data ranges: DBR0..7, PMC41 (absent: none) */
+    gboolean dranges;
+    guint64 *dbr[8], *pmc41;
+    SimField dbr_mask, cfg_dtag[4], ena_dbrp[4];
+    gboolean dtag_active;         /* pmc41_dtag = active */
 } Ia64;
+
+enum { OPCODE_BITS = 41 };
+#define OPCODE_MASK ((((guint64)1) << OPCODE_BITS) - 1)
 
 enum { IA64_RETIRED = 0x08 };     /* IA64_INST_RETIRED / IA64_TAGGED_INST_RETIRED_IBRPk */
 
@@ -198,17 +235,69 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
             return FALSE;
         s->pmc38 = sim_storage(sim, p38);
         s->pmc32 = sim_storage(sim, p32);
-        for (guint e = 0; e < m->n_events; e++) {
-            const PmsEvent *ev = &m->events[e];
-            if ((ev->qualifiers & PMS_IA64_QUAL_IARR) && ev->code <= 0xff && ev->base_umask <= 0xf)
-                s->iarr[ev->code][ev->base_umask] = TRUE;
+    }
+    /* every qualifier of the events with a given (es, umask), ORed */
+    for (guint e = 0; e < m->n_events; e++) {
+        const PmsEvent *ev = &m->events[e];
+        if (ev->code <= 0xff && ev->base_umask <= 0xf)
+            s->qual[ev->code][ev->base_umask] |= (guint8)ev->qualifiers;
+    }
+    /* opcode matchers (registers.md 4, 5): optional, all or nothing */
+    static const guint om_regs[2][2] = { { 32, 33 }, { 34, 35 } };
+    const PmsRegister *p36 = pms_model_reg_at(m, PMS_SPACE_PMC, 36);
+    s->opcm = p36 && p36->layout;
+    for (guint j = 0; j < 2 && s->opcm; j++) {
+        const PmsRegister *mk = pms_model_reg_at(m, PMS_SPACE_PMC, om_regs[j][0]),
+                          *mt = pms_model_reg_at(m, PMS_SPACE_PMC, om_regs[j][1]);
+        s->opcm = mk && mt && mk->layout && mt->layout;
+        if (!s->opcm)
+            break;
+        static const char *const n_mask[] = { "mask", NULL }, *const n_match[] = { "match", NULL };
+        static const char *const n_slot[4][2] = { { "m", NULL }, { "i", NULL }, { "f", NULL }, { "b", NULL } };
+        static const char *const what[4] = { "m", "i", "f", "b" };
+        if (!field(mk, n_mask, 0, "mask", &s->om_bits[j], error) || !field(mt, n_match, 0, "match", &s->om_val[j], error))
+            return FALSE;
+        for (guint k = 0; k < 4; k++) /* PmsSimSlot order */
+            if (!field(mk, n_slot[k], 0, what[k], &s->om_slot[j][k], error))
+                return FALSE;
+        s->om_mask[j] = sim_storage(sim, mk);
+        s->om_match[j] = sim_storage(sim, mt);
+    }
+    if (s->opcm) {
+        static const char *const n_igo[] = { "ch%u_ig_opcm", NULL };
+        for (guint k = 0; k < 4; k++)
+            if (!field(p36, n_igo, k, "ch_ig_opcm", &s->ig_opcm[k], error))
+                return FALSE;
+        s->pmc36 = sim_storage(sim, p36);
+    }
+    /* data ranges (registers.md 10, 12): optional, all or nothing */
+    const PmsRegister *p41 = pms_model_reg_at(m, PMS_SPACE_PMC, 41);
+    s->dranges = p41 && p41->layout;
+    for (guint k = 0; k < 8 && s->dranges; k++) {
+        const PmsRegister *b = pms_model_reg_at(m, PMS_SPACE_DBR, k);
+        s->dranges = b != NULL;
+        if (b)
+            s->dbr[k] = sim_storage(sim, b);
+        if (b && k == 1) {
+            static const char *const n_mask[] = { "mask", NULL };
+            s->dbr_mask = sim_resolve(b, n_mask, 0, 0, 0, 56);
         }
     }
-    gboolean zero, wrap_status, ge, both;
+    if (s->dranges) {
+        static const char *const n_dtag[] = { "cfg_dtag%u", NULL }, *const n_ena[] = { "ena_dbrp%u", NULL };
+        for (guint k = 0; k < 4; k++)
+            if (!field(p41, n_dtag, k, "cfg_dtag", &s->cfg_dtag[k], error) ||
+                !field(p41, n_ena, k, "ena_dbrp", &s->ena_dbrp[k], error))
+                return FALSE;
+        s->pmc41 = sim_storage(sim, p41);
+    }
+    gboolean zero, wrap_status, ge, both, active;
     if (!choice(m, "pmd_read_upper", "sign_extend", "zero", &zero, error) ||
         !choice(m, "overflow_without_oi", "wrap", "status", &wrap_status, error) ||
-        !choice(m, "thres_compare", "gt", "ge", &ge, error) || !choice(m, "all_on_pmc8_15", "own", "both", &both, error))
+        !choice(m, "thres_compare", "gt", "ge", &ge, error) || !choice(m, "all_on_pmc8_15", "own", "both", &both, error) ||
+        !choice(m, "pmc41_dtag", "iod", "active", &active, error))
         return FALSE;
+    s->dtag_active = active;
     s->sign_extend = !zero;
     s->ovf_status = wrap_status;
     s->thres_ge = ge;
@@ -339,6 +428,94 @@ static guint code_tags(const Ia64 *s, gboolean valid, guint64 a)
     return tags;
 }
 
+/* ---- opcode matching ------------------------------------------------------ */
+
+/* Matcher j (0: PMC32/33, 1: PMC34/35) in its match-everything state: every
+ * opcode bit ignored (mask 41 ones) and every slot type enabled (the reset
+ * values, and what libpfm leaves when no matcher is used). */
+static gboolean opcm_all(const Ia64 *s, guint j)
+{
+    guint64 v = *s->om_mask[j];
+    for (guint k = 0; k < 4; k++)
+        if (!sim_fget(s->om_slot[j][k], v))
+            return FALSE;
+    return (sim_fget(s->om_bits[j], v) & OPCODE_MASK) == OPCODE_MASK;
+}
+
+/* registers.md 4, semantics reference 8.8: an instruction of slot type
+ * `slot` and opcode `op` matches matcher j when j enables its slot type and
+ * every opcode bit whose mask bit is 0 equals the match register's.  An
+ * occurrence without an instruction (valid = FALSE) matches only a matcher
+ * that matches everything. */
+static gboolean opcm_match(const Ia64 *s, guint j, gboolean valid, PmsSimSlot slot, guint64 op)
+{
+    if (!valid)
+        return opcm_all(s, j);
+    guint64 v = *s->om_mask[j];
+    guint64 care = ~sim_fget(s->om_bits[j], v) & OPCODE_MASK;
+    return sim_fget(s->om_slot[j][slot], v) && ((op ^ sim_fget(s->om_val[j], *s->om_match[j])) & care) == 0;
+}
+
+/* The channels (bit k) whose opcode test an occurrence passes: channel k
+ * ignores the opcode matchers when PMC36.chk_ig_opcm = 1, else it takes
+ * matcher k % 2 (channels 0 and 2: PMC32/33, 1 and 3: PMC34/35, registers.md
+ * 5).  No inversion: none is documented for the opcode test. */
+static guint opcode_tags(const Ia64 *s, gboolean valid, PmsSimSlot slot, guint64 op)
+{
+    if (!s->opcm)
+        return 0xf;
+    gboolean m[2] = { opcm_match(s, 0, valid, slot, op), opcm_match(s, 1, valid, slot, op) };
+    guint tags = 0;
+    for (guint k = 0; k < 4; k++)
+        if (sim_fget(s->ig_opcm[k], *s->pmc36) || m[k % 2])
+            tags |= 1u << k;
+    return tags;
+}
+
+/* ---- data-range restriction ------------------------------------------------ */
+
+/* Does DBR pair k constrain?  ena_dbrpk = 1 and a cfg_dtagk that includes the
+ * data-address tag: libpfm's iod_tab (registers.md 10) gives 0 (I+O+D) and 2
+ * (D only), i.e. bit 0 clear (option pmc41_dtag = iod); the Linux reading
+ * (semantics reference 8.7: active when cfg_dtag != 3) gives 0, 1 and 2
+ * (pmc41_dtag = active). */
+static gboolean dbr_constrains(const Ia64 *s, guint k)
+{
+    guint64 v = *s->pmc41;
+    if (!sim_fget(s->ena_dbrp[k], v))
+        return FALSE;
+    guint64 tag = sim_fget(s->cfg_dtag[k], v);
+    return s->dtag_active ? tag != 3 : (tag & 1) == 0;
+}
+
+/* registers.md 12: pair k covers A when every address bit whose mask bit is 1
+ * (and bits 63:56, which have no mask bit) equals DBR[2k]'s; all low bits
+ * are compared (byte granularity).  The odd register's plm, r and w are not
+ * applied. */
+static gboolean dbr_match(const Ia64 *s, guint k, guint64 a)
+{
+    guint64 care = sim_fget(s->dbr_mask, *s->dbr[2 * k + 1]) | ((guint64)0xff << 56);
+    return ((a ^ *s->dbr[2 * k]) & care) == 0;
+}
+
+/* Does an occurrence with data address a (valid: it has one) pass the data
+ * ranges?  The cover is the union of the constraining pairs (libpfm covers
+ * one data range with up to four pairs, for every darr event): it passes
+ * when no pair constrains, or its address lies in a constraining pair. */
+static gboolean data_pass(const Ia64 *s, gboolean valid, guint64 a)
+{
+    if (!s->dranges)
+        return TRUE;
+    gboolean constrained = FALSE;
+    for (guint k = 0; k < 4; k++)
+        if (dbr_constrains(s, k)) {
+            constrained = TRUE;
+            if (valid && dbr_match(s, k, a))
+                return TRUE;
+        }
+    return !constrained;
+}
+
 static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *u)
 {
     Ia64 *s = sim->dev;
@@ -347,25 +524,36 @@ static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit 
             counter_cfg(s, i, &s->cfg[i]);
         s->cfg_valid = TRUE;
     }
-    guint tags[PMS_SIM_MAX_THREADS];
-    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
-        tags[t] = code_tags(s, sim->ip_valid[t], sim->ip[t]);
+    /* the tags are constant in a run: the addresses, the instruction and
+     * the registers do not change inside one */
+    guint ctags[PMS_SIM_MAX_THREADS], otags[PMS_SIM_MAX_THREADS];
+    gboolean dpass[PMS_SIM_MAX_THREADS];
+    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
+        ctags[t] = code_tags(s, sim->ip_valid[t], sim->ip[t]);
+        otags[t] = opcode_tags(s, sim->insn_valid[t], sim->insn_slot[t], sim->insn_op[t]);
+        dpass[t] = data_pass(s, sim->daddr_valid[t], sim->daddr[t]);
+    }
     memset(occ, 0, sizeof(SimOcc) * s->n);
     for (guint i = 0; i < s->n; i++) {
         guint64 v = *s->pmc[i];
         guint es = (guint)sim_fget(s->es, v), um = (guint)sim_fget(s->umask, v);
         /* the retired-instruction family counts IA64_INST_RETIRED (0x08.0)
-         * tagged on channel umask; other iarr events are constrained by
-         * IBRP0; events without iarr are not constrained */
-        guint channel = 4;
+         * tagged on channel umask; other events take channel 0.  The code
+         * range constrains the family and the iarr events, the opcode
+         * matcher the opcm events, the data ranges the darr events */
+        guint channel = 0, q = es <= 0xff ? s->qual[es][um & 0xf] : 0;
         guint32 key = PMS_SIGNAL_KEY(es, um);
-        if (es == IA64_RETIRED && um < 4)
+        gboolean retired = es == IA64_RETIRED && um < 4;
+        if (retired)
             channel = um, key = PMS_SIGNAL_KEY(IA64_RETIRED, 0);
-        else if (es <= 0xff && s->iarr[es][um & 0xf])
-            channel = 0;
+        gboolean pass[PMS_SIM_MAX_THREADS];
+        for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
+            pass[t] = ((!retired && !(q & PMS_IA64_QUAL_IARR)) || (ctags[t] >> channel) & 1) &&
+                      (!(q & PMS_IA64_QUAL_OPCM) || (otags[t] >> channel) & 1) &&
+                      (!(q & PMS_IA64_QUAL_DARR) || dpass[t]);
         for (guint k = 0; k < run->n_counts; k++) {
             const PmsSimCount *c = &run->counts[k];
-            if (c->signal == key && c->box == 0 && (channel == 4 || (tags[c->thread] >> channel) & 1))
+            if (c->signal == key && c->box == 0 && pass[c->thread])
                 occ[i][c->thread] += c->count;
         }
         u[i] = (SimUnit){ s->pmd[i], s->mask, s->cfg[i], occ[i], NULL, FALSE, s->base + i, i, 0 };

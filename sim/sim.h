@@ -172,6 +172,28 @@ gboolean pms_sim_set_counter_at(PmsSim *sim, PmsRegSpace space, guint32 number, 
  * stimulus's `ip=` run token sets it for one run. */
 void pms_sim_set_ip(PmsSim *sim, guint thread, gboolean valid, guint64 ip);
 
+/* The IA-64 slot type of an instruction (the opcode matchers' m/i/f/b
+ * enables, docs/semantics.md §11.5). */
+typedef enum {
+    PMS_SIM_SLOT_M, /* memory */
+    PMS_SIM_SLOT_I, /* integer ALU */
+    PMS_SIM_SLOT_F, /* floating point */
+    PMS_SIM_SLOT_B, /* branch */
+} PmsSimSlot;
+
+/* The instruction (slot type and 41-bit opcode; higher bits are dropped)
+ * that the occurrences of `thread` belong to in the following runs, until
+ * changed; valid = FALSE (after pms_sim_new and pms_sim_reset): none.  Only
+ * the Itanium device reads it, for opcode matching (PMC32-36, semantics.md
+ * §11.5); the stimulus's `insn=` run token sets it for one run. */
+void pms_sim_set_insn(PmsSim *sim, guint thread, gboolean valid, PmsSimSlot slot, guint64 opcode);
+
+/* The data address the occurrences of `thread` access in the following
+ * runs, until changed; valid = FALSE: none.  Only the Itanium device reads
+ * it, for data-range restriction (DBR pairs, PMC41, semantics.md §11.6);
+ * the stimulus's `daddr=` run token sets it for one run. */
+void pms_sim_set_daddr(PmsSim *sim, guint thread, gboolean valid, guint64 daddr);
+
 /* Advance by run->cycles identical cycles (validates threads, CPL, counts). */
 gboolean pms_sim_run(PmsSim *sim, const PmsSimRun *run, GError **error);
 

@@ -140,6 +140,11 @@ void pms_sim_reset(PmsSim *s)
     g_array_set_size(s->pmis, 0);
     memset(s->ip_valid, 0, sizeof s->ip_valid);
     memset(s->ip, 0, sizeof s->ip);
+    memset(s->insn_valid, 0, sizeof s->insn_valid);
+    memset(s->insn_slot, 0, sizeof s->insn_slot);
+    memset(s->insn_op, 0, sizeof s->insn_op);
+    memset(s->daddr_valid, 0, sizeof s->daddr_valid);
+    memset(s->daddr, 0, sizeof s->daddr);
 }
 
 void pms_sim_set_ip(PmsSim *s, guint thread, gboolean valid, guint64 ip)
@@ -147,6 +152,22 @@ void pms_sim_set_ip(PmsSim *s, guint thread, gboolean valid, guint64 ip)
     g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
     s->ip_valid[thread] = valid;
     s->ip[thread] = valid ? ip : 0;
+}
+
+void pms_sim_set_insn(PmsSim *s, guint thread, gboolean valid, PmsSimSlot slot, guint64 opcode)
+{
+    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
+    g_return_if_fail(slot <= PMS_SIM_SLOT_B);
+    s->insn_valid[thread] = valid;
+    s->insn_slot[thread] = valid ? slot : PMS_SIM_SLOT_M;
+    s->insn_op[thread] = valid ? opcode & (((guint64)1 << 41) - 1) : 0;
+}
+
+void pms_sim_set_daddr(PmsSim *s, guint thread, gboolean valid, guint64 daddr)
+{
+    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
+    s->daddr_valid[thread] = valid;
+    s->daddr[thread] = valid ? daddr : 0;
 }
 
 void pms_sim_set_engine(PmsSim *s, PmsSimEngine e) { s->engine = e; }

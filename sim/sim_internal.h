@@ -117,6 +117,14 @@ struct PmsSim {
      * thread (pms_sim_set_ip); only the Itanium device reads it. */
     gboolean ip_valid[PMS_SIM_MAX_THREADS];
     guint64 ip[PMS_SIM_MAX_THREADS];
+    /* The instruction (pms_sim_set_insn) and data address
+     * (pms_sim_set_daddr) of the following runs' occurrences, per thread;
+     * only the Itanium device reads them. */
+    gboolean insn_valid[PMS_SIM_MAX_THREADS];
+    PmsSimSlot insn_slot[PMS_SIM_MAX_THREADS];
+    guint64 insn_op[PMS_SIM_MAX_THREADS];
+    gboolean daddr_valid[PMS_SIM_MAX_THREADS];
+    guint64 daddr[PMS_SIM_MAX_THREADS];
     PmsSimTraceFn trace;
     gpointer trace_data;
 };

@@ -17,6 +17,11 @@ typedef struct {
     PmsSimRun run;       /* arrays owned */
     gboolean has_ip[PMS_SIM_MAX_THREADS]; /* run: the occurrences' instruction address (ip=) */
     guint64 ip[PMS_SIM_MAX_THREADS];
+    gboolean has_insn[PMS_SIM_MAX_THREADS]; /* run: the occurrences' instruction (insn=) */
+    PmsSimSlot slot[PMS_SIM_MAX_THREADS];
+    guint64 opcode[PMS_SIM_MAX_THREADS];
+    gboolean has_daddr[PMS_SIM_MAX_THREADS]; /* run: the occurrences' data address (daddr=) */
+    guint64 daddr[PMS_SIM_MAX_THREADS];
 } Rec;
 
 struct PmsStim {
@@ -289,6 +294,49 @@ static gboolean parse_thread_list(Parser *p, const char *what, const char *s, gu
     return TRUE;
 }
 
+/* A per-thread list of addresses (ip=, daddr=): A0[,A1], '-' for none. */
+static gboolean parse_addr_list(Parser *p, const char *what, const char *s, gboolean *has, guint64 *a)
+{
+    g_auto(GStrv) parts = g_strsplit(s, ",", -1);
+    guint n = g_strv_length(parts);
+    if (n == 0 || n > p->threads)
+        return fail(p, "%s: expected 1..%u comma-separated addresses (one per thread), got '%s'", what, p->threads, s);
+    for (guint t = 0; t < n; t++) {
+        if (strcmp(parts[t], "-") == 0)
+            continue;
+        if (!parse_u64(parts[t], &a[t]))
+            return fail(p, "%s: '%s' for thread %u: expected a 64-bit address or '-'", what, parts[t], t);
+        has[t] = TRUE;
+    }
+    return TRUE;
+}
+
+/* insn=SLOT:OPCODE[,SLOT:OPCODE]: the IA-64 slot type (m, i, f, b) and the
+ * 41-bit opcode of each thread's instruction, '-' for none. */
+static gboolean parse_insn_list(Parser *p, const char *s, gboolean *has, PmsSimSlot *slot, guint64 *op)
+{
+    g_auto(GStrv) parts = g_strsplit(s, ",", -1);
+    guint n = g_strv_length(parts);
+    if (n == 0 || n > p->threads)
+        return fail(p, "insn: expected 1..%u comma-separated SLOT:OPCODE (one per thread), got '%s'", p->threads, s);
+    for (guint t = 0; t < n; t++) {
+        if (strcmp(parts[t], "-") == 0)
+            continue;
+        const char *colon = strchr(parts[t], ':');
+        static const char slots[] = "mifb"; /* PmsSimSlot order */
+        const char *at = colon && colon - parts[t] == 1 ? strchr(slots, g_ascii_tolower(parts[t][0])) : NULL;
+        if (!at || !*at)
+            return fail(p, "insn: '%s' for thread %u: expected SLOT:OPCODE with SLOT m, i, f or b, or '-'", parts[t],
+                        t);
+        if (!parse_u64(colon + 1, &op[t]) || op[t] >> 41)
+            return fail(p, "insn: opcode '%s' for thread %u: expected a 41-bit number (below 0x20000000000)", colon + 1,
+                        t);
+        slot[t] = (PmsSimSlot)(at - slots);
+        has[t] = TRUE;
+    }
+    return TRUE;
+}
+
 /* ITEM[*COUNT][@THREAD] -> item text, count, thread */
 static gboolean split_item(Parser *p, const char *what, const char *s, char **item, guint64 *count, guint *thread)
 {
@@ -352,8 +400,10 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     g_autoptr(GArray) counts = g_array_new(FALSE, FALSE, sizeof(PmsSimCount));
     g_autoptr(GArray) oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
     g_autoptr(GArray) loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
-    gboolean has_ip[PMS_SIM_MAX_THREADS] = { FALSE };
-    guint64 ip[PMS_SIM_MAX_THREADS] = { 0 };
+    gboolean has_ip[PMS_SIM_MAX_THREADS] = { FALSE }, has_insn[PMS_SIM_MAX_THREADS] = { FALSE },
+             has_daddr[PMS_SIM_MAX_THREADS] = { FALSE };
+    guint64 ip[PMS_SIM_MAX_THREADS] = { 0 }, opcode[PMS_SIM_MAX_THREADS] = { 0 }, daddr[PMS_SIM_MAX_THREADS] = { 0 };
+    PmsSimSlot slot[PMS_SIM_MAX_THREADS] = { PMS_SIM_SLOT_M };
     for (guint i = 2; i < ntok; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1])
@@ -390,18 +440,16 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
         } else if (strcmp(key, "ip") == 0) {
             /* ip=A0[,A1]: the instruction address of this run's occurrences
              * per thread; '-' or an omitted thread: none */
-            g_auto(GStrv) parts = g_strsplit(val, ",", -1);
-            guint n = g_strv_length(parts);
-            if (n == 0 || n > p->threads)
-                return fail(p, "ip: expected 1..%u comma-separated addresses (one per thread), got '%s'", p->threads,
-                            val);
-            for (guint t = 0; t < n; t++) {
-                if (strcmp(parts[t], "-") == 0)
-                    continue;
-                if (!parse_u64(parts[t], &ip[t]))
-                    return fail(p, "ip: '%s' for thread %u: expected a 64-bit address or '-'", parts[t], t);
-                has_ip[t] = TRUE;
-            }
+            if (!parse_addr_list(p, "ip", val, has_ip, ip))
+                return FALSE;
+        } else if (strcmp(key, "daddr") == 0) {
+            /* daddr=A0[,A1]: the data address of this run's occurrences */
+            if (!parse_addr_list(p, "daddr", val, has_daddr, daddr))
+                return FALSE;
+        } else if (strcmp(key, "insn") == 0) {
+            /* insn=SLOT:OPCODE[,SLOT:OPCODE]: their instruction */
+            if (!parse_insn_list(p, val, has_insn, slot, opcode))
+                return FALSE;
         } else if (strcmp(key, "load") == 0) {
             g_autofree char *item = NULL;
             PmsSimLoad l = { 0 };
@@ -453,6 +501,11 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     Rec *r = add_run(p->st, &run, p->line);
     memcpy(r->has_ip, has_ip, sizeof has_ip);
     memcpy(r->ip, ip, sizeof ip);
+    memcpy(r->has_insn, has_insn, sizeof has_insn);
+    memcpy(r->slot, slot, sizeof slot);
+    memcpy(r->opcode, opcode, sizeof opcode);
+    memcpy(r->has_daddr, has_daddr, sizeof has_daddr);
+    memcpy(r->daddr, daddr, sizeof daddr);
     return TRUE;
 }
 
@@ -609,9 +662,12 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
         guint64 got = 0;
         switch (r->kind) {
         case PMS_STIM_RUN:
-            /* ip= holds for this run only */
-            for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
+            /* ip=, insn= and daddr= hold for this run only */
+            for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
                 pms_sim_set_ip(sim, t, r->has_ip[t], r->ip[t]);
+                pms_sim_set_insn(sim, t, r->has_insn[t], r->slot[t], r->opcode[t]);
+                pms_sim_set_daddr(sim, t, r->has_daddr[t], r->daddr[t]);
+            }
             ok = pms_sim_run(sim, &r->run, &e);
             break;
         case PMS_STIM_WRITE:

@@ -168,6 +168,44 @@ static guint64 rand_ia64_pmc(GRand *r, const PmsRegister *reg, const guint32 *po
     return v & reg->writable;
 }
 
+/* An opcode matcher's mask register (PMC32/34): the mask from a pool (all
+ * ones: match everything; the major opcode 40:37 compared; every bit
+ * compared; a random half), the slot enables mostly all on. */
+static guint64 rand_opcm_mask(GRand *r, const PmsRegister *reg, guint64 v)
+{
+    static const guint64 masks[] = { 0x1ffffffffffull, 0x01fffffffffull, 0, 0x1ffffffff00ull };
+    guint64 mk = g_rand_int_range(r, 0, 5) < 4 ? masks[g_rand_int_range(r, 0, G_N_ELEMENTS(masks))] : rand64(r);
+    v = fset(reg, "mask", v, mk);
+    static const char *const slots[] = { "m", "i", "f", "b" };
+    for (guint k = 0; k < 4; k++)
+        v = fset(reg, slots[k], v, g_rand_int_range(r, 0, 4) != 0);
+    return v & reg->writable;
+}
+
+/* PMC41: the reset value (its reserved ones kept) with random cfg_dtagk and
+ * ena_dbrpk. */
+static guint64 rand_pmc41(GRand *r, const PmsRegister *reg)
+{
+    guint64 v = reg->reset;
+    for (guint k = 0; k < 4; k++) {
+        char nm[16];
+        g_snprintf(nm, sizeof nm, "cfg_dtag%u", k);
+        v = fset(reg, nm, v, (guint64)g_rand_int_range(r, 0, 4));
+        g_snprintf(nm, sizeof nm, "ena_dbrp%u", k);
+        v = fset(reg, nm, v, g_rand_boolean(r));
+    }
+    return v;
+}
+
+/* A DBR mask (odd register): blocks of 8 KB, 4 KB, 256 bytes, one byte, all
+ * 56 bits ignored. */
+static guint64 rand_dbr_mask(GRand *r)
+{
+    static const guint64 masks[] = { 0x00ffffffffffe000ull, 0x00fffffffffff000ull, 0x00ffffffffffff00ull,
+                                     0x00ffffffffffffffull, 0 };
+    return masks[g_rand_int_range(r, 0, G_N_ELEMENTS(masks))];
+}
+
 static gboolean ia64_counter(const PmsModel *m, const PmsRegister *reg)
 {
     return reg->address >= m->counter_base && reg->address < m->counter_base + m->n_gp;
@@ -180,6 +218,7 @@ static void diff_ia64(const char *name, guint *pmis_seen)
         { "overflow_without_oi", "wrap", "status" },
         { "pmd_read_upper", "sign_extend", "zero" },
         { "all_on_pmc8_15", "own", "both" },
+        { "pmc41_dtag", "iod", "active" },
     };
     GRand *r = g_rand_new_with_seed(20261124);
     for (guint c = 0; c < N_CASES; c++) {
@@ -201,17 +240,42 @@ static void diff_ia64(const char *name, guint *pmis_seen)
         guint64 apool[3];
         for (guint i = 0; i < G_N_ELEMENTS(apool); i++)
             apool[i] = rand64(r) & (g_rand_boolean(r) ? 0x00ffffffffff0000ull : 0xffffffffffff0000ull);
+        /* a few opcodes for the matchers and the runs' instructions, a few
+         * data addresses for the DBRs and the runs' data addresses */
+        guint64 opool[3], dpool[3];
+        for (guint i = 0; i < G_N_ELEMENTS(opool); i++) {
+            opool[i] = rand64(r) & (((guint64)1 << 41) - 1);
+            dpool[i] = rand64(r) & (g_rand_boolean(r) ? 0x00ffffffffffe000ull : 0xffffffffffffe000ull);
+        }
         /* a start that counts: every counting PMC programmed; in half the
          * cases code ranges on (PMC32.ig_ad = 0, random PMC38 pair enables
-         * and fine bit, IBR pairs from the address pool) */
-        gboolean ranges = g_rand_boolean(r);
+         * and fine bit, IBR pairs from the address pool); independently, in
+         * half the cases opcode matchers and data ranges on (matchers with
+         * masks from a pool and random slot enables, match values from the
+         * opcode pool, random PMC36 channel bits; random PMC41 tags and
+         * enables, DBR pairs from the data pool) */
+        gboolean ranges = g_rand_boolean(r), quals = g_rand_boolean(r);
         for (guint i = 0; i < m->n_regs; i++) {
             const PmsRegister *reg = &m->regs[i];
             guint64 v;
             if (reg->space == PMS_SPACE_PMC && ia64_counter(m, reg))
                 v = rand_ia64_pmc(r, reg, pool, G_N_ELEMENTS(pool));
-            else if (ranges && reg->space == PMS_SPACE_PMC && reg->address == 32)
-                v = fset(reg, "inv", fset(reg, "ig_ad", reg->reset, 0), g_rand_boolean(r));
+            else if ((ranges || quals) && reg->space == PMS_SPACE_PMC && (reg->address == 32 || reg->address == 34)) {
+                v = reg->reset;
+                if (ranges && reg->address == 32)
+                    v = fset(reg, "inv", fset(reg, "ig_ad", v, 0), g_rand_boolean(r));
+                if (quals)
+                    v = rand_opcm_mask(r, reg, v);
+            } else if (quals && reg->space == PMS_SPACE_PMC && (reg->address == 33 || reg->address == 35))
+                v = opool[g_rand_int_range(r, 0, G_N_ELEMENTS(opool))];
+            else if (quals && reg->space == PMS_SPACE_PMC && reg->address == 36)
+                v = reg->reset | (guint64)g_rand_int_range(r, 0, 16);
+            else if (quals && reg->space == PMS_SPACE_PMC && reg->address == 41)
+                v = rand_pmc41(r, reg);
+            else if (quals && reg->space == PMS_SPACE_DBR && reg->address % 2 == 0)
+                v = dpool[g_rand_int_range(r, 0, G_N_ELEMENTS(dpool))] + (guint64)g_rand_int_range(r, 0, 0x2000);
+            else if (quals && reg->space == PMS_SPACE_DBR)
+                v = rand_dbr_mask(r);
             else if (ranges && reg->space == PMS_SPACE_PMC && reg->address == 38)
                 v = reg->reset ^ (rand64(r) & 0x2492);
             else if (ranges && reg->space == PMS_SPACE_IBR && reg->address % 2 == 0)
@@ -245,7 +309,19 @@ static void diff_ia64(const char *name, guint *pmis_seen)
                     static const guint64 masks[] = { 0x00fffffffffff000ull, 0x00000000ffff0000ull, 0,
                                                      0x00ffffffffffffffull, 0x00ffffffffff0000ull };
                     v = masks[g_rand_int_range(r, 0, G_N_ELEMENTS(masks))] | (rand64(r) & 0x8f00000000000000ull);
-                } else
+                } else if (reg->space == PMS_SPACE_DBR && reg->address % 2 == 0)
+                    v = dpool[g_rand_int_range(r, 0, G_N_ELEMENTS(dpool))] + (guint64)g_rand_int_range(r, 0, 0x2000);
+                else if (reg->space == PMS_SPACE_DBR)
+                    v = rand_dbr_mask(r) | (rand64(r) & 0xcf00000000000000ull);
+                else if (reg->space == PMS_SPACE_PMC && (reg->address == 32 || reg->address == 34) &&
+                         g_rand_boolean(r))
+                    v = rand_opcm_mask(r, reg, rand64(r) & reg->writable);
+                else if (reg->space == PMS_SPACE_PMC && (reg->address == 33 || reg->address == 35) &&
+                         g_rand_boolean(r))
+                    v = opool[g_rand_int_range(r, 0, G_N_ELEMENTS(opool))];
+                else if (reg->space == PMS_SPACE_PMC && reg->address == 41 && g_rand_boolean(r))
+                    v = rand_pmc41(r, reg);
+                else
                     v = rand64(r) & (g_rand_int_range(r, 0, 8) ? reg->writable : G_MAXUINT64); /* some #GP */
                 gboolean wa = pms_sim_write_at(a, reg->space, reg->address, v, NULL),
                          wb = pms_sim_write_at(b, reg->space, reg->address, v, NULL);
@@ -265,6 +341,18 @@ static void diff_ia64(const char *name, guint *pmis_seen)
                                  (guint64)g_rand_int_range(r, 0, 0x20000);
                     pms_sim_set_ip(a, t, valid, ip);
                     pms_sim_set_ip(b, t, valid, ip);
+                    /* the instruction: a pool opcode, sometimes one bit off */
+                    valid = g_rand_int_range(r, 0, 4) != 0;
+                    PmsSimSlot slot = (PmsSimSlot)g_rand_int_range(r, 0, 4);
+                    guint64 opc = opool[g_rand_int_range(r, 0, G_N_ELEMENTS(opool))] ^
+                                 (g_rand_boolean(r) ? (guint64)1 << g_rand_int_range(r, 0, 41) : 0);
+                    pms_sim_set_insn(a, t, valid, slot, opc);
+                    pms_sim_set_insn(b, t, valid, slot, opc);
+                    valid = g_rand_int_range(r, 0, 4) != 0;
+                    guint64 da = dpool[g_rand_int_range(r, 0, G_N_ELEMENTS(dpool))] +
+                                 (guint64)g_rand_int_range(r, 0, 0x4000);
+                    pms_sim_set_daddr(a, t, valid, da);
+                    pms_sim_set_daddr(b, t, valid, da);
                 }
                 CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
                 CU_ASSERT_TRUE(pms_sim_run(b, &run, NULL));

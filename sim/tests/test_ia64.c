@@ -549,6 +549,234 @@ static void test_code_range_stim(void)
     g_clear_error(&err);
 }
 
+/* Opcode matching (registers.md 4, 5; semantics reference 8.8).  A pattern
+ * matcher compares the major opcode (bits 40:37, mask bits 0 there, 1
+ * elsewhere: 0x01fffffffff) with 8 (match 0x10000000000) in M and I slots
+ * only (bits 51, 50); ig_ad = 1 keeps code ranges off: 0x020c001fffffffff
+ * in PMC32 (0x000c001fffffffff in PMC34).  The other matcher keeps its
+ * match-everything reset value.  Seven runs of 10 cycles, IA64_INST_RETIRED
+ * 2 per cycle, NOPS_RETIRED (opcm) and FP_OPS_RETIRED (iarr, no opcm) 1 per
+ * cycle, with the instruction
+ *   m:8<<37|0x123 (match), i:8<<37 (match), f:8<<37 (slot off), b:8<<37
+ *   (slot off), m:9<<37 (bit 37 compared: no), m:8<<37|0x1fffffffff (only
+ *   ignored bits differ: match), none (the matcher is not match-everything:
+ *   no)
+ * so the pattern passes 30 cycles of 70.
+ *   (a) pattern in PMC32/33: channels 0 and 2 (0x08.0, 0x08.2) 2 * 30 = 60,
+ *       channels 1 and 3 2 * 70 = 140, NOPS (channel 0) 30, FP_OPS 70;
+ *   (b) pattern in PMC34/35: channels 1 and 3 60, channels 0 and 2 140,
+ *       NOPS 70, FP_OPS 70;
+ *   (c) as (a) with PMC36 = 0xfffffff5 (ch0_ig_opcm, ch2_ig_opcm): every
+ *       channel 140, NOPS 70, FP_OPS 70. */
+static void test_opcode_match(void)
+{
+    static const guint64 all0 = 0x030f01ffffffffffull, all1 = 0x000f01ffffffffffull;
+    static const struct { guint64 pmc32, pmc33, pmc34, pmc35, pmc36; guint64 want[6]; } c[] = {
+        { 0x020c001fffffffffull, 0x10000000000ull, all1, 0, 0xfffffff0, { 60, 140, 60, 140, 30, 70 } },
+        { all0, 0, 0x000c001fffffffffull, 0x10000000000ull, 0xfffffff0, { 140, 60, 140, 60, 70, 70 } },
+        { 0x020c001fffffffffull, 0x10000000000ull, all1, 0, 0xfffffff5, { 140, 140, 140, 140, 70, 70 } },
+    };
+    static const struct { gboolean valid; PmsSimSlot slot; guint64 op; } in[7] = {
+        { TRUE, PMS_SIM_SLOT_M, 0x10000000123ull },  { TRUE, PMS_SIM_SLOT_I, 0x10000000000ull },
+        { TRUE, PMS_SIM_SLOT_F, 0x10000000000ull },  { TRUE, PMS_SIM_SLOT_B, 0x10000000000ull },
+        { TRUE, PMS_SIM_SLOT_M, 0x12000000000ull },  { TRUE, PMS_SIM_SLOT_M, 0x11fffffffffull },
+        { FALSE, PMS_SIM_SLOT_M, 0 },
+    };
+    for (guint k = 0; k < G_N_ELEMENTS(c); k++)
+        for (guint e = 0; e < 2; e++) {
+            g_autoptr(PmsSim) s = mont(engines[e]);
+            PMC(s, 32, c[k].pmc32);
+            PMC(s, 33, c[k].pmc33);
+            PMC(s, 34, c[k].pmc34);
+            PMC(s, 35, c[k].pmc35);
+            PMC(s, 36, c[k].pmc36);
+            for (guint ch = 0; ch < 4; ch++)
+                PMC(s, 4 + ch, M_PMC(0x08, ch, M_PLM(0xf)));
+            PMC(s, 8, M_PMC(NOPS, 0, M_PLM(0xf)));
+            PMC(s, 9, M_PMC(0x09, 0, M_PLM(0xf)));
+            for (guint r = 0; r < G_N_ELEMENTS(in); r++) {
+                pms_sim_set_insn(s, 0, in[r].valid, in[r].slot, in[r].op);
+                PmsSimCount cnt[3] = { { PMS_SIGNAL_KEY(0x08, 0), 0, 2, 0 }, { PMS_SIGNAL_KEY(NOPS, 0), 0, 1, 0 },
+                                       { PMS_SIGNAL_KEY(0x09, 0), 0, 1, 0 } };
+                PmsSimRun run = { 10, { 3, 3 }, cnt, 3, NULL, 0, NULL, 0 };
+                CU_ASSERT_TRUE(pms_sim_run(s, &run, NULL));
+            }
+            for (guint i = 0; i < 6; i++)
+                CU_ASSERT_EQUAL(RPMD(s, 4 + i), c[k].want[i]);
+        }
+}
+
+/* Opcode matching and code ranges on one channel: IBRP0 = [0x4000, 0x5000)
+ * as in the coarse test (PMC32.ig_ad = 0) and matcher 1 with the pattern of
+ * test_opcode_match: IA64_INST_RETIRED (channel 0) counts only occurrences
+ * inside the range AND matching: m:8<<37 at 0x4100 (1), m:8<<37 at 0x5000
+ * (0), f:8<<37 at 0x4100 (0) -> 1. */
+static void test_opcode_and_code_range(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        wr(s, PMS_SPACE_IBR, 0, 0x4000);
+        wr(s, PMS_SPACE_IBR, 1, 0x00fffffffffff000ull);
+        PMC(s, 38, 0xdb6 & ~(guint64)0x2);
+        PMC(s, 32, 0x000c001fffffffffull);
+        PMC(s, 33, 0x10000000000ull);
+        PMC(s, 4, M_PMC(0x08, 0, M_PLM(0xf)));
+        static const struct { guint64 ip; PmsSimSlot slot; } c[] = {
+            { 0x4100, PMS_SIM_SLOT_M }, { 0x5000, PMS_SIM_SLOT_M }, { 0x4100, PMS_SIM_SLOT_F } };
+        for (guint k = 0; k < G_N_ELEMENTS(c); k++) {
+            pms_sim_set_ip(s, 0, TRUE, c[k].ip);
+            pms_sim_set_insn(s, 0, TRUE, c[k].slot, 0x10000000000ull);
+            run(s, 1, 0x08, 0, 1, 0, 3, 3);
+        }
+        CU_ASSERT_EQUAL(RPMD(s, 4), 1);
+    }
+}
+
+/* Data-range restriction (registers.md 10, 12).  DBRP0 covers the 4 KB block
+ * [0x700000001000, 0x700000002000) (DBR1 = 0x00fffffffffff000), DBRP1 the
+ * 256-byte block [0x20000, 0x20100) (DBR3 = 0x00ffffffffffff00).
+ * DATA_REFERENCES_SET0 (0xc3, darr) and NOPS_RETIRED (no darr) occur once in
+ * each of eight 1-cycle runs with the data address
+ *   0x700000001000 (first byte), 0x700000001fff (last byte), 0x700000000fff
+ *   (one below), 0x700000002000 (one above), 0x20080 (in pair 1), 0x20100
+ *   (one above pair 1), 0x0100700000001000 (bit 56 differs: no mask bit
+ *   covers it), none.
+ * PMC41:
+ *   0x6078fefef6f6 (libpfm's D-only tag 2 on pairs 0 and 1, ena_dbrp0/1):
+ *     the cover is the union -> 3 (first, last, pair 1);
+ *   0x78fefef6f6 (the same tags, ena_dbrp0/1 = 0): nothing constrains -> 8;
+ *   0x2078fefefefe (reset: tags 3) -> 8;
+ *   0x2078fefefeee (cfg_dtag0 = 1, ena_dbrp0): iod (1 is the I-side tag)
+ *     -> 8; active (1 != 3) -> pair 0 alone: 2.
+ * NOPS_RETIRED always 8. */
+static void test_data_range(void)
+{
+    static const struct { guint64 pmc41; gboolean active; guint64 want; } c[] = {
+        { 0x6078fefef6f6ull, FALSE, 3 }, { 0x6078fefef6f6ull, TRUE, 3 }, { 0x78fefef6f6ull, FALSE, 8 },
+        { 0x2078fefefefeull, FALSE, 8 }, { 0x2078fefefeeeull, FALSE, 8 }, { 0x2078fefefeeeull, TRUE, 2 },
+    };
+    static const guint64 addrs[] = { 0x700000001000ull, 0x700000001fffull, 0x700000000fffull, 0x700000002000ull,
+                                     0x20080, 0x20100, 0x0100700000001000ull };
+    for (guint k = 0; k < G_N_ELEMENTS(c); k++)
+        for (guint e = 0; e < 2; e++) {
+            PmsModel *m = fx_model_with("montecito", "pmc41_dtag", c[k].active ? "active" : "iod");
+            CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+            PmsSim *s = fx_sim(m, engines[e]);
+            wr(s, PMS_SPACE_DBR, 0, 0x700000001000ull);
+            wr(s, PMS_SPACE_DBR, 1, 0x00fffffffffff000ull);
+            wr(s, PMS_SPACE_DBR, 2, 0x20000);
+            wr(s, PMS_SPACE_DBR, 3, 0x00ffffffffffff00ull);
+            PMC(s, 41, c[k].pmc41);
+            PMC(s, 4, M_PMC(0xc3, 0, M_PLM(0xf)));
+            PMC(s, 5, M_PMC(NOPS, 0, M_PLM(0xf)));
+            for (guint r = 0; r <= G_N_ELEMENTS(addrs); r++) {
+                pms_sim_set_daddr(s, 0, r < G_N_ELEMENTS(addrs), r < G_N_ELEMENTS(addrs) ? addrs[r] : 0);
+                PmsSimCount cnt[2] = { { PMS_SIGNAL_KEY(0xc3, 0), 0, 1, 0 }, { PMS_SIGNAL_KEY(NOPS, 0), 0, 1, 0 } };
+                PmsSimRun run = { 1, { 3, 3 }, cnt, 2, NULL, 0, NULL, 0 };
+                CU_ASSERT_TRUE(pms_sim_run(s, &run, NULL));
+            }
+            CU_ASSERT_EQUAL(RPMD(s, 4), c[k].want);
+            CU_ASSERT_EQUAL(RPMD(s, 5), 8);
+            pms_sim_free(s);
+            pms_model_free(m);
+        }
+    /* a bad option value is named */
+    PmsModel *m = fx_model_with("montecito", "pmc41_dtag", "both");
+    GError *e = NULL;
+    CU_ASSERT_PTR_NULL(pms_sim_new(m, &e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e->message, "option pmc41_dtag = 'both': expected iod or active"));
+    g_clear_error(&e);
+    pms_model_free(m);
+}
+
+/* Address bits 63:56 have no mask bit (registers.md 12): DBR0 =
+ * 0x0100000000000000 with mask 0 (DBR1 = 0: no maskable bit compared)
+ * covers [2^56, 2^57): 0x0100000000000000 and 0x01ffffffffffffff count,
+ * 0x00ffffffffffffff and 0x0200000000000000 do not.  With a full mask
+ * (0x00ffffffffffffff) every address bit is compared, bits 3:0 too:
+ * DBR0 = 0x4003 covers 0x4003 only, not 0x4000. */
+static void test_data_range_top_bits(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        PMC(s, 41, 0x2078fefefef6ull); /* cfg_dtag0 = 2, ena_dbrp0 */
+        PMC(s, 4, M_PMC(0xc3, 0, M_PLM(0xf)));
+        static const struct { guint64 addr, mask, a; guint64 want; } c[] = {
+            { 0x0100000000000000ull, 0, 0x0100000000000000ull, 1 },
+            { 0x0100000000000000ull, 0, 0x01ffffffffffffffull, 1 },
+            { 0x0100000000000000ull, 0, 0x00ffffffffffffffull, 0 },
+            { 0x0100000000000000ull, 0, 0x0200000000000000ull, 0 },
+            { 0x4003, 0x00ffffffffffffffull, 0x4003, 1 },
+            { 0x4003, 0x00ffffffffffffffull, 0x4000, 0 },
+        };
+        guint64 total = 0;
+        for (guint k = 0; k < G_N_ELEMENTS(c); k++) {
+            wr(s, PMS_SPACE_DBR, 0, c[k].addr);
+            wr(s, PMS_SPACE_DBR, 1, c[k].mask);
+            pms_sim_set_daddr(s, 0, TRUE, c[k].a);
+            run(s, 1, 0xc3, 0, 1, 0, 3, 3);
+            total += c[k].want;
+            CU_ASSERT_EQUAL(RPMD(s, 4), total);
+        }
+    }
+}
+
+/* insn= and daddr= in a stimulus, for their run only.  Matcher 1 = the
+ * pattern of test_opcode_match (M/I slots, major opcode 8), DBRP0 = the
+ * 4 KB block at 0x700000001000 with the D-only tag (PMC41 0x2078fefefef6).
+ * PMC4 counts IA64_INST_RETIRED (opcm): 5 (m:8) + 0 (f:8) + 0 (no insn) =
+ * 5.  PMC5 counts DATA_REFERENCES_SET0 (opcm and darr): 5 (inside, m:8) + 0
+ * (one above) + 0 (inside, no insn) + 0 (thread 1's address only) = 5. */
+static void test_insn_daddr_stim(void)
+{
+    const char *t = "pmu montecito\n"
+                    "write PMC32 0x020c001fffffffff\n"
+                    "write PMC33 0x10000000000\n"
+                    "write DBR0 0x700000001000\n"
+                    "write DBR1 0x00fffffffffff000\n"
+                    "write PMC41 0x2078fefefef6\n"
+                    "write PMC4 0x200080f              # es 0x08, umask 0, plm 0xf\n"
+                    "write PMC5 0x200c30f              # es 0xc3, plm 0xf\n"
+                    "run 5 IA64_INST_RETIRED=1 insn=m:0x10000000000\n"
+                    "run 5 IA64_INST_RETIRED=1 insn=F:0x10000000000\n"
+                    "run 5 IA64_INST_RETIRED=1\n"
+                    "run 5 DATA_REFERENCES_SET0=1 daddr=0x700000001800 insn=m:0x10000000000\n"
+                    "run 5 DATA_REFERENCES_SET0=1 daddr=0x700000002000 insn=m:0x10000000000\n"
+                    "run 5 DATA_REFERENCES_SET0=1 daddr=0x700000001800\n"
+                    "run 5 DATA_REFERENCES_SET0=1 daddr=-,0x700000001800 insn=m:0x10000000000,-\n"
+                    "read PMD4 5\n"
+                    "read PMD5 5\n";
+    for (guint e = 0; e < 2; e++) {
+        GError *err = NULL;
+        g_autoptr(PmsStim) st = pms_stim_parse(fx_model("montecito"), t, -1, "t.stim", &err);
+        if (!st)
+            fprintf(stderr, "# %s\n", err->message);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        gboolean ok = pms_stim_execute(st, s, &err);
+        if (!ok)
+            fprintf(stderr, "# %s\n", err->message);
+        CU_ASSERT_TRUE(ok);
+    }
+    static const struct { const char *text, *msg; } bad[] = {
+        { "\nrun 1 insn=x:1\n", "t.stim:2: insn: 'x:1' for thread 0: expected SLOT:OPCODE with SLOT m, i, f or b, or '-'" },
+        { "run 1 insn=m\n", "t.stim:1: insn: 'm' for thread 0: expected SLOT:OPCODE" },
+        { "run 1 insn=-,mi:1\n", "t.stim:1: insn: 'mi:1' for thread 1: expected SLOT:OPCODE" },
+        { "run 1 insn=m:0x20000000000\n", "t.stim:1: insn: opcode '0x20000000000' for thread 0: expected a 41-bit number" },
+        { "run 1 insn=m:1,m:2,m:3\n", "t.stim:1: insn: expected 1..2 comma-separated SLOT:OPCODE" },
+        { "run 1 daddr=1,2,3\n", "t.stim:1: daddr: expected 1..2 comma-separated addresses" },
+        { "run 1 daddr=0x1g\n", "t.stim:1: daddr: '0x1g' for thread 0: expected a 64-bit address or '-'" },
+    };
+    for (guint k = 0; k < G_N_ELEMENTS(bad); k++) {
+        GError *err = NULL;
+        CU_ASSERT_PTR_NULL(pms_stim_parse(fx_model("montecito"), bad[k].text, -1, "t.stim", &err));
+        if (!err || !strstr(err->message, bad[k].msg))
+            fprintf(stderr, "# got '%s', expected '%s'\n", err ? err->message : "(none)", bad[k].msg);
+        CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, bad[k].msg));
+        g_clear_error(&err);
+    }
+}
+
 /* The program step (sim/program_ia64.c) places NOPS_RETIRED (counters
  * 0xfff0) on counter 4 and writes codes[0] to PMC4 through pms_sim_apply,
  * in the PMC space; its counter is PMD4, its overflow bit PMC0 bit 4.
@@ -597,4 +825,9 @@ void register_ia64_tests(void)
     CU_add_test(s, "code range: bits 63:56 and 3:0", test_code_range_top_bits);
     CU_add_test(s, "code range, fine mode: inclusive bounds in one page", test_code_range_fine);
     CU_add_test(s, "code range from a stimulus: ip= per run", test_code_range_stim);
+    CU_add_test(s, "opcode matching: slots, mask bits, channels, PMC36, non-opcm events", test_opcode_match);
+    CU_add_test(s, "opcode matching AND code range on channel 0", test_opcode_and_code_range);
+    CU_add_test(s, "data range: cover edges, union of pairs, PMC41 enables and tags", test_data_range);
+    CU_add_test(s, "data range: bits 63:56 and full-mask byte granularity", test_data_range_top_bits);
+    CU_add_test(s, "insn= and daddr= in a stimulus, errors with file:line", test_insn_daddr_stim);
 }
