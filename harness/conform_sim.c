@@ -214,10 +214,45 @@ static guint64 umask_value(const PmsEvent *ev, const char *name)
     return u ? u->value : 0;
 }
 
+/* Itanium 2 9000 (docs/semantics.md §11): the counting PMC's fields and the
+ * registers the device keeps as storage.  counter: the PMC the vector
+ * programs (PMC4..15). */
+static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guint counter, guint code, guint bit)
+{
+    if (code == 1) {
+        const PmsRegister *x = ev && ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
+        if (x && ev->ear != PMS_IA64_EAR_NONE && ((x->writable >> bit) & 1))
+            return "EAR configuration (PMC37 I-EAR / PMC40 D-EAR) is storage: the EARs are not modelled, no count "
+                   "depends on it (semantics.md §11.6; registers.md 6-7)";
+        return NULL;
+    }
+    const PmsRegister *pmc = pms_model_reg_at(m, PMS_SPACE_PMC, counter);
+    if (code != 0 || !pmc)
+        return NULL;
+    if (field_bit(pmc, "ev", bit))
+        return "ev (external visibility, bit 4) drives no count (semantics.md §11.2: not modelled)";
+    if (field_bit(pmc, "pm", bit))
+        return "pm chooses PSR.pp over PSR.up as the gate; the stimulus has no PSR and both are taken as set "
+               "(semantics.md §11.2, §11.6)";
+    if (field_bit(pmc, "ism", bit))
+        return "ism (instruction-set mask) is stored, not applied: the stimulus carries IA-64 instructions only "
+               "(semantics.md §11.6; registers.md 3: must be 10b)";
+    if (field_bit(pmc, "mesi_i", bit) || field_bit(pmc, "mesi_s", bit) || field_bit(pmc, "mesi_e", bit) ||
+        field_bit(pmc, "mesi_m", bit))
+        return "MESI qualifiers are stored, not applied: signals carry no cache-line state (semantics.md §11.6)";
+    if (field_bit(pmc, "all", bit) && counter >= 8 &&
+        g_ascii_strcasecmp(pms_model_option(m, "all_on_pmc8_15", "own"), "own") == 0)
+        return "all on PMC8-15 is ignored under all_on_pmc8_15 = own (semantics.md §11.2, A24)";
+    return NULL;
+}
+
 /* Why a surviving mutant could not have been caught by any stimulus, by the
  * documented semantics; NULL when it could (a missing vector). */
-static const char *unobservable(const PmsModel *m, const PmsEvent *ev, const Codes *c, guint code, guint bit)
+static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint counter, const Codes *c, guint code,
+                                guint bit)
 {
+    if (m->arch == PMS_ARCH_IA64)
+        return unobservable_ia64(m, ev, counter, code, bit);
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     if (code == 0 && ev->counters == 0 && ev->fixed) {
         if (!field_bit(es, "usr", bit) && !field_bit(es, "os", bit) && !field_bit(es, "int", bit) &&
@@ -342,7 +377,7 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                 PmsMutant mu = { v, e, k, bit, PMS_MUTANT_CAUGHT, NULL };
                 if (!ok)
                     mu.fate = gp ? PMS_MUTANT_CAUGHT_GP : PMS_MUTANT_CAUGHT;
-                else if ((mu.why = unobservable(m, ev, &codes[e], k, bit)))
+                else if ((mu.why = unobservable(m, ev, sv->events[e].counter, &codes[e], k, bit)))
                     mu.fate = PMS_MUTANT_UNOBSERVABLE;
                 else
                     mu.fate = PMS_MUTANT_MISSED;

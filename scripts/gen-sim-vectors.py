@@ -26,7 +26,8 @@ import os
 import re
 import sys
 
-PMUS = ["glm", "wsm", "wsm_dp", "nhm", "nhm_ex", "nhm_unc", "wsm_unc"] + ["nhmex_cbox%d" % i for i in range(8)]
+PMUS = ["glm", "wsm", "wsm_dp", "nhm", "nhm_ex", "nhm_unc", "wsm_unc"] + ["nhmex_cbox%d" % i for i in range(8)] + \
+    ["montecito"]
 WIDTH = 48
 
 # The cycle pattern every generated vector uses: (cycles, n0, n1, cpl0, cpl1),
@@ -102,6 +103,12 @@ class Event:
         self.match = sec.get("match", "bits")
         self.umasks = [Umask(k[6:], v) for k, v in sec.items() if k.startswith("umask.")]
         self.groups = {"": sec.get("group", "required")}
+        # Itanium facts (docs/model-format.md "ia64 models")
+        self.max_inc = int(sec.get("max_inc", "1"))
+        self.ear = sec.get("ear")
+        self.mesi = sec.get("mesi", "false") == "true"
+        self.qualifiers = set(sec.get("qualifiers", "").split())
+        self.equiv = sec.get("equiv")
         for k, v in sec.items():
             if k.startswith("group."):
                 self.groups[k[6:]] = v
@@ -121,6 +128,8 @@ class Model:
         self.arch = pmu.get("arch", "x86_core")
         self.n_gp = int(pmu["gp_counters"])
         self.instance = int(pmu.get("instance", "0"))
+        self.counter_base = int(pmu.get("counter_base", "0"))
+        self.gp_width = int(pmu.get("gp_width", "48"))
         self.offcore_style = pmu.get("offcore_style")
         self.options = dict(cp["options"]) if cp.has_section("options") else {}
         self.layouts = {}
@@ -716,6 +725,177 @@ def nx_plain_vector(m, ev):
     return lines
 
 
+# ---- the Itanium 2 9000 Montecito (arch ia64, semantics.md §11) ------------
+#
+# Counter n (PMCn configuration, PMDn value, 47 bits) adds, per cycle, the
+# occurrences of its signal es.umask (the 4-bit umask matched exactly) of
+# thread 0 -- or of both threads when all (bit 26) is set on PMC4-7 -- each
+# thread's occurrences only at the CPLs whose plm bit is set; thres = 0 adds
+# them all, thres = t > 0 adds 1 in a cycle with more than t (thres_compare
+# = gt).  The carry out of bit 46 with oi sets PMC0 bit n and fr and raises
+# one PMI in that cycle; fr stops every counter from the next cycle.  Reads
+# of PMDn copy bit 46 into bits 63:47 (pmd_read_upper = sign_extend).  The
+# retired-instruction family (es 0x08, umask k <= 3) counts the signal
+# 0x08.0x0 that code-range channel k passes (§11.4).
+#
+# The stimulus never gives an event more occurrences per cycle than its
+# max_inc M (a real event cannot), and the string asks for thres = M - 1 (the
+# largest the encoder accepts): only cycles at M count, the edge M - 1 does
+# not under gt (it would under ge), and every thres bit flipped changes the
+# count.  The default privilege mask is PLM0|PLM3 (docs/montecito.md: the
+# string names neither k nor u), so CPL 1 and 2 cycles that do not count show
+# the plm1/plm2 bits.  Every string sets oi: the preload makes the carry come
+# in the last counting cycle before a final cycle that would count but for
+# the freeze.
+
+IA64_REGION = 0x10000          # pair k covers [0x10000*(k+1), +0xffff]
+IA64_IBR_MASK = 0x00ffffffffff0000
+IA64_PMC38_ALL_ON = 0xdb6 & ~0x492          # reset with ig_ibrp0..3 (bits 1,4,7,10) cleared
+IA64_PMC32_RANGES = 0x030f01ffffffffff & ~(3 << 56)   # reset with inv (56) and ig_ad (57) cleared
+
+
+def ia64_ip(k):
+    return IA64_REGION * (k + 1) + 0x120
+
+
+def ia64_count(cfg, cycles, preload, width):
+    """cycles: (n0, n1, cpl0, cpl1, pass0, pass1).  Returns (final, pmc0 bits
+    set, pmi cycles, increments)."""
+    mask = (1 << width) - 1
+    ctr, frozen, pmc0, pmis, incs = preload, False, 0, [], []
+    for k, (n0, n1, c0, c1, p0, p1) in enumerate(cycles):
+        inc = 0
+        if not frozen and cfg["plm"]:
+            x0 = n0 if (cfg["plm"] >> c0) & 1 and p0 else 0
+            x1 = n1 if (cfg["plm"] >> c1) & 1 and p1 else 0
+            N = x0 + (x1 if cfg["all"] else 0)
+            inc = N if cfg["thres"] == 0 else (1 if N > cfg["thres"] else 0)
+        s = ctr + inc
+        if s > mask and cfg["oi"]:
+            pmc0 |= 1 | (1 << cfg["counter"])
+            pmis.append(k)
+        ctr = s & mask
+        incs.append(inc)
+        if pmc0 & 1:
+            frozen = True
+    return ctr, pmc0, pmis, incs
+
+
+def ia64_pattern(M):
+    """(cycles, n0, n1, cpl0, cpl1, what) runs; the own signal's counts."""
+    return [
+        (2, M, 0, 3, 3, "M at CPL 3"),
+        (1, M - 1, 0, 3, 3, "the edge M-1 at CPL 3"),
+        (1, M, 0, 0, 3, "M at CPL 0"),
+        (1, M, 0, 1, 3, "M at CPL 1"),
+        (1, M, 0, 2, 3, "M at CPL 2"),
+        (1, 0, M, 3, 3, "thread 1 only"),
+        (1, 1, 0, 3, 3, "1 at CPL 3"),
+        (2, 0, 0, 3, 3, "neighbours"),
+        (1, M, M, 0, 0, "M on both threads at CPL 0"),
+        (1, M, 0, 3, 3, "after the carry"),
+    ]
+
+
+IA64_NEIGH_RUN = 7
+
+
+def ia64_neighbours(m, ev, code, umask):
+    """Another umask of the same code (an event of the model if there is
+    one), and another code (code^1 if the model has it, else the next code)."""
+    same = sorted({e.base_umask for e in m.events if e.code == code and e.base_umask != umask})
+    if code == 0x08 and umask <= 3:
+        # the retired family counts 0x08.0x0: its neighbour is the signal
+        # named by its own umask (0x08.0x1-0x3 feed no counter, §11.4)
+        same = [umask or 1]
+    out = [(code, same[0] if same else umask ^ 1)]
+    codes = sorted({e.code for e in m.events if e.code != code})
+    other = code ^ 1 if (code ^ 1) in codes else min(codes, key=lambda c: (bin(c ^ code).count("1"), c))
+    ou = min(e.base_umask for e in m.events if e.code == other)
+    out.append((other, ou))
+    return out
+
+
+def ia64_vector(m, ev):
+    counter = (ev.counters & -ev.counters).bit_length() - 1
+    M = ev.max_inc
+    T = min(M - 1, 7)
+    code = ev.code
+    umask = 0 if ev.ear else ev.base_umask
+    retired = code == 0x08 and umask <= 3
+    cfg = {"plm": 0x9, "all": 0, "thres": T, "oi": 1, "counter": counter}
+    estr = "montecito::%s%s:oi" % (ev.name, (":thres=%d" % T) if T else "")
+    own = tok_signal(0x08, 0) if retired else tok_signal(code, umask)
+    neigh = ia64_neighbours(m, ev, code, umask)
+    pattern = ia64_pattern(M)
+    runs = []          # (cycles, tokens, [(n0, n1, c0, c1, pass0, pass1)])
+    for i, (c, n0, n1, c0, c1, what) in enumerate(pattern):
+        toks = ["cpl=%d,%d" % (c0, c1)]
+        if n0 or n1:
+            toks.append("%s=%d,%d" % (own, n0, n1))
+        if retired:
+            toks.append("ip=0x%x,0x%x" % (ia64_ip(umask), ia64_ip(umask)))
+        if i == IA64_NEIGH_RUN:
+            toks += ["%s=%d" % (tok_signal(nc, nu), M) for nc, nu in neigh]
+        runs.append((c, toks, [(n0, n1, c0, c1, True, True)] * c))
+        if i == IA64_NEIGH_RUN and retired:
+            # the retired signal on the other channels' addresses, and without any
+            for j in range(4):
+                if j != umask:
+                    runs.append((1, ["cpl=3,3", "%s=%d" % (own, M), "ip=0x%x" % ia64_ip(j)],
+                                 [(M, 0, 3, 3, False, False)]))
+            runs.append((1, ["cpl=3,3", "%s=%d" % (own, M)], [(M, 0, 3, 3, False, False)]))
+    cycles = [x for r in runs for x in r[2]]
+    main = cycles[:-1]
+    _, _, _, incs = ia64_count(dict(cfg, oi=0), main, 0, m.gp_width)
+    K = sum(incs)
+    if K == 0:
+        raise SystemExit("montecito %s: the pattern gives a zero count" % ev.name)
+    preload = (1 << m.gp_width) - K
+    final, pmc0, pmis, allincs = ia64_count(cfg, cycles, preload, m.gp_width)
+    assert len(pmis) == 1 and pmis[0] < len(cycles) - 1, ev.name
+    sx = preload | (((1 << 64) - 1) ^ ((1 << m.gp_width) - 1))      # bit 46 is set: 63:47 copy it
+    ntext = ("Neighbours %s occur %d times per cycle in the neighbour cycles and are not selected (§11.2: the "
+             "4-bit umask is matched exactly, another code never) -> add 0." % (
+                 ", ".join(tok_signal(c, u) for c, u in neigh), M))
+    if retired:
+        ntext += (" Code ranges (written as a session's, §11.4): IBR%d/IBR%d = 0x%x/0x%x for pair k = 0..3 "
+                  "(addresses 0x%x*(k+1) .. +0xffff), PMC38 = 0x%x (ig_ibrp0..3 = 0), PMC32 = 0x%x (ig_ad = inv "
+                  "= 0); the own runs carry ip=0x%x (pair %d): umask %d counts 0x08.0x0 that channel %d passes. "
+                  "The same signal at pair j's address (j != %d) and without an ip passes no constraining "
+                  "channel %d -> add 0." % (
+                      0, 1, IA64_REGION, IA64_IBR_MASK, IA64_REGION, IA64_PMC38_ALL_ON, IA64_PMC32_RANGES,
+                      ia64_ip(umask), umask, umask, umask, umask, umask))
+    thr = ("thres=%d (max_inc %d - 1, gt): 1 per cycle with N > %d, so only cycles at %d count, the edge %d does "
+           "not" % (T, M, T, M, M - 1)) if T else "max_inc 1: thres=0 adds N"
+    src = ("derived (semantics.md §11.2-§11.3; registers.md 1-3; libpfm_montecito(3) threshold): own signal %s "
+           "(PMC%d: es 0x%02x umask 0x%x%s), max_inc %d; runs %s; thread 0 n=%s CPL=%s, thread 1 n=%s CPL=%s. "
+           "plm = PLM0|PLM3 (the string names neither k nor u; docs/montecito.md): CPL 1 and 2 do not count; "
+           "all = 0: thread 1 does not count; %s -> increments %s, %d before the last cycle. %s "
+           "Preload PMD%d = 2^47-%d (reads 0x%x: bits 63:47 copy bit 46); oi: the carry out of bit 46 comes in "
+           "cycle %d: PMC0 = fr | bit %d = 0x%x, one PMI then, fr stops the counter from cycle %d, so the last "
+           "cycle's increment is lost and PMD%d ends at %d." % (
+               own, counter, code, umask, (" (EAR event: its umask goes to %s)" % ev.extra) if ev.ear else "",
+               M, "; ".join("%d x %s" % (p[0], p[5]) for p in pattern),
+               fmt_seq(c[0] for c in cycles), fmt_seq(c[2] for c in cycles),
+               fmt_seq(c[1] for c in cycles), fmt_seq(c[3] for c in cycles),
+               thr, fmt_seq(allincs), K, ntext, counter, K, sx, pmis[0], counter, pmc0, pmis[0] + 1, counter,
+               final))
+    lines = ["vector ev_" + ev.name.lower(), 'event %d "%s"' % (counter, estr), "src " + src]
+    if retired:
+        for k in range(4):
+            lines.append("write ibr:%d 0x%x" % (2 * k, IA64_REGION * (k + 1)))
+            lines.append("write ibr:%d 0x%x" % (2 * k + 1, IA64_IBR_MASK))
+        lines.append("write pmc:38 0x%x" % IA64_PMC38_ALL_ON)
+        lines.append("write pmc:32 0x%x" % IA64_PMC32_RANGES)
+    lines.append("write pmd:%d 2^47-%d" % (counter, K))
+    lines.append("read pmd:%d 0x%x" % (counter, sx))
+    for c, toks, _ in runs:
+        lines.append("run %d %s" % (c, " ".join(toks)))
+    lines += ["read pmd:%d %d" % (counter, final), "read pmc:0 0x%x" % pmc0, "expect-pmi %d" % pmis[0], "end"]
+    return lines
+
+
 def generate(m):
     out = ["# vectors/%s/events.sim — one simulation vector per event of models/%s.pmu: its own signal" % (
         m.name, m.name),
@@ -724,7 +904,9 @@ def generate(m):
     n = 0
     skipped = []
     for ev in m.events:
-        if m.arch == "nhmex_cbox":
+        if m.arch == "ia64":
+            lines = ia64_vector(m, ev)
+        elif m.arch == "nhmex_cbox":
             lines = nx_plain_vector(m, ev)
         elif m.arch == "x86_uncore":
             lines = unc_fixed_vector(m, ev) if (ev.counters == 0 and ev.fixed) else unc_plain_vector(m, ev)

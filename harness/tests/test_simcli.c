@@ -681,6 +681,15 @@ static void test_montecito_one_liners(void)
     /* u: plm 0x8, CPL 3 only: 1+4 = 5; k: plm 0x1, CPL 0 only: 2 */
     expect_count("montecito::NOPS_RETIRED:u", "1,2,4", "3,0,3", NULL, "count=5 overflow=0");
     expect_count("montecito::NOPS_RETIRED:k", "1,2,4", "3,0,3", NULL, "count=2 overflow=0");
+    /* thres=5 (max_inc 6 - 1, the largest accepted), gt: n > 5 in the two 6s; n = 5 at the edge does not */
+    expect_count("montecito::NOPS_RETIRED:thres=5", "6,5,6,4", NULL, NULL, "count=2 overflow=0");
+    /* threshold after privilege: u:thres=3, CPL 0,3,3,3: the CPL-3 cycles with n > 3 (6, 4) -> 2 */
+    expect_count("montecito::NOPS_RETIRED:u:thres=3", "6,6,4,3", "0,3,3,3", NULL, "count=2 overflow=0");
+    /* one occurrence count per CPL 0..3: neither k nor u is the default PLM0|PLM3 (docs/montecito.md):
+     * CPL 0 and 3 count, 1 and 2 do not: 1+5 = 6; k:u the same; k=0 alone is plm 0: nothing */
+    expect_count("montecito::NOPS_RETIRED", "1,2,4,5", "0,1,2,3", NULL, "count=6 overflow=0");
+    expect_count("montecito::NOPS_RETIRED:k:u", "1,2,4,5", "0,1,2,3", NULL, "count=6 overflow=0");
+    expect_count("montecito::NOPS_RETIRED:k=0", "1,2,4,5", "0,1,2,3", NULL, "count=0 overflow=0");
     /* oi: 2^47-2 + 1 + 1 carries in cycle 1 (PMC0 bit 4 and fr), frozen after: 0 */
     expect_count("montecito::NOPS_RETIRED:oi", "1,1,1,1", NULL, "0x7ffffffffffe", "count=0 overflow=1");
     /* without oi the counter wraps and counts on, no PMC0 bit: 2^47-2 + 4 -> 2 */

@@ -175,7 +175,7 @@ static void test_builtin_has_sim_vectors(void)
     CU_ASSERT_TRUE_FATAL(pms_vector_set_load_builtin(set, &err));
     const char *pmus[] = { "glm", "wsm", "wsm_dp", "nhm", "nhm_ex", "nhm_unc", "wsm_unc",
                            "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3",
-                           "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6", "nhmex_cbox7" };
+                           "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6", "nhmex_cbox7", "montecito" };
     for (guint p = 0; p < G_N_ELEMENTS(pmus); p++) {
         guint n = 0, with_ref = 0;
         for (guint i = 0; i < pms_vector_set_count(set); i++) {
@@ -187,10 +187,12 @@ static void test_builtin_has_sim_vectors(void)
             }
         }
         /* One generated vector per event (34 on glm and on each C-Box, 42 on nhm_unc, 52 on wsm_unc,
-         * 90+ on the others) plus scenarios (none yet for C-Boxes other than 3). */
+         * 90+ on the others, 637 on montecito) plus scenarios (none yet for C-Boxes other than 3). */
         CU_ASSERT_TRUE(n >= 34);
         if (strcmp(pmus[p], "nhmex_cbox3") == 0)
             CU_ASSERT_TRUE(n >= 39);
+        if (strcmp(pmus[p], "montecito") == 0)
+            CU_ASSERT_TRUE(n >= 637 + 8); /* every one of its 637 events, 8 scenarios */
         if (strcmp(pmus[p], "nhm_ex") == 0)
             CU_ASSERT_TRUE(with_ref >= 1);
     }
