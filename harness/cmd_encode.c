@@ -182,6 +182,12 @@ int pms_cmd_encode(int argc, char **argv)
     gint timeout_ms = 0;
     g_autofree char *plm_text = NULL;
     g_auto(GStrv) model_files = NULL;
+    /* Montecito's measurement parameters: the events and these go to
+     * `pmusim dispatch` (encoder/ia64_dispatch.h), which places every event
+     * and programs the session's registers. */
+    g_auto(GStrv) iranges = NULL, dranges = NULL, ears = NULL;
+    g_autofree char *opcm1 = NULL, *opcm2 = NULL, *etb = NULL, *ipear = NULL;
+    gboolean inv = FALSE, no_fine = FALSE, system_wide = FALSE;
     const GOptionEntry entries[] = {
         { "batch", 'b', 0, G_OPTION_ARG_NONE, &batch,
           "Read one event string per line on stdin, answer in the batch protocol", NULL },
@@ -194,6 +200,16 @@ int pms_cmd_encode(int argc, char **argv)
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text,
           "Privilege levels counted when the event names neither u nor k, 0 to 3 (default 0,3; "
           "uncore PMUs take only 0,3)", "LEVELS" },
+        { "irange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &iranges, "Montecito: code range (as pmusim dispatch)", "START-END" },
+        { "drange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dranges, "Montecito: data range (as pmusim dispatch)", "START-END" },
+        { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "Montecito: count outside the code ranges", NULL },
+        { "no-fine", 0, 0, G_OPTION_ARG_NONE, &no_fine, "Montecito: code ranges never in fine mode", NULL },
+        { "opcm1", 0, 0, G_OPTION_ARG_STRING, &opcm1, "Montecito: opcode matcher 1", "MATCH/MASK[:mifb]" },
+        { "opcm2", 0, 0, G_OPTION_ARG_STRING, &opcm2, "Montecito: opcode matcher 2", "MATCH/MASK[:mifb]" },
+        { "ear", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ears, "Montecito: I-EAR or D-EAR parameters", "KIND[:...]" },
+        { "etb", 0, 0, G_OPTION_ARG_STRING, &etb, "Montecito: ETB parameters", "PARAMS" },
+        { "ipear", 0, 0, G_OPTION_ARG_STRING, &ipear, "Montecito: IP-EAR parameters", "PARAMS" },
+        { "system-wide", 0, 0, G_OPTION_ARG_NONE, &system_wide, "Montecito: pm = 1 in the EAR/ETB registers", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("[EVENT...]",
@@ -203,9 +219,51 @@ int pms_cmd_encode(int argc, char **argv)
         "  pmusim encode 'wsm::INST_RETIRED:ANY_P:c=1:i'\n"
         "  pmusim encode --plm=3 wsm::INST_RETIRED:ANY_P      user level only (u=1 k=0)\n"
         "  pmusim encode nhm_unc::UNC_LLC_MISS:ANY\n"
-        "  printf 'glm::INST_RETIRED\\n' | pmusim encode --batch --backend libpfm4\n");
+        "  printf 'glm::INST_RETIRED\\n' | pmusim encode --batch --backend libpfm4\n"
+        "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
+    if (iranges || dranges || ears || opcm1 || opcm2 || etb || ipear || inv || no_fine || system_wide) {
+        /* the whole Montecito measurement: the same command as `pmusim dispatch` */
+        if (batch || format) {
+            fprintf(stderr, "pmusim: encode: the Montecito measurement options take neither --batch nor --format\n");
+            return PMS_EXIT_USAGE;
+        }
+        g_autoptr(GPtrArray) d = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_add(d, g_strdup("dispatch"));
+        for (int i = 1; i < argc; i++) {
+            g_ptr_array_add(d, g_strdup("-e"));
+            g_ptr_array_add(d, g_strdup(argv[i]));
+        }
+#define PASS(opt, val) do { g_ptr_array_add(d, g_strdup(opt)); g_ptr_array_add(d, g_strdup(val)); } while (0)
+        for (char **p = model_files; p && *p; p++)
+            PASS("--model", *p);
+        if (plm_text)
+            PASS("--plm", plm_text);
+        for (char **p = iranges; p && *p; p++)
+            PASS("--irange", *p);
+        for (char **p = dranges; p && *p; p++)
+            PASS("--drange", *p);
+        for (char **p = ears; p && *p; p++)
+            PASS("--ear", *p);
+        if (opcm1)
+            PASS("--opcm1", opcm1);
+        if (opcm2)
+            PASS("--opcm2", opcm2);
+        if (etb)
+            PASS("--etb", etb);
+        if (ipear)
+            PASS("--ipear", ipear);
+#undef PASS
+        if (inv)
+            g_ptr_array_add(d, g_strdup("--inv"));
+        if (no_fine)
+            g_ptr_array_add(d, g_strdup("--no-fine"));
+        if (system_wide)
+            g_ptr_array_add(d, g_strdup("--system-wide"));
+        g_ptr_array_add(d, NULL);
+        return pms_cmd_dispatch((int)d->len - 1, (char **)d->pdata);
+    }
     guint plm = PMS_PLM_DEFAULT;
     if (plm_text && !pms_cli_parse_plm(plm_text, &plm))
         return PMS_EXIT_USAGE;

@@ -19,12 +19,12 @@ typedef struct {
     char *out, *err;
 } Run;
 
-static Run run_line(const char *args)
+static Run run_cmd(const char *cmd, const char *args)
 {
     g_auto(GStrv) v = g_strsplit_set(args, " ", -1);
     GPtrArray *argv = g_ptr_array_new();
     g_ptr_array_add(argv, (gpointer)pmusim_path);
-    g_ptr_array_add(argv, (gpointer) "dispatch");
+    g_ptr_array_add(argv, (gpointer)cmd);
     for (char **p = v; *p; p++)
         if (**p)
             g_ptr_array_add(argv, *p);
@@ -41,6 +41,11 @@ static Run run_line(const char *args)
     if (g_subprocess_get_if_exited(p))
         r.status = g_subprocess_get_exit_status(p);
     return r;
+}
+
+static Run run_line(const char *args)
+{
+    return run_cmd("dispatch", args);
 }
 
 static void run_clear(Run *r)
@@ -212,6 +217,31 @@ static void test_errors(void)
     expect_fail("--pmu wsm", "wsm is not an Itanium");
 }
 
+/* `pmusim encode` with a Montecito measurement option is the same command:
+ * the same output, and the same refusal of --batch. */
+static void test_encode_forwards(void)
+{
+    static const char *const cases[] = {
+        "montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200 --plm 3",
+        "montecito::L1D_READS_SET0 --drange 0x1000-0x2000 --plm 3",
+        "montecito::IA64_INST_RETIRED_THIS:thres=2 --opcm1 0x0/0x1ffffffffff:mi",
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *d = g_strdup_printf("-e %s", cases[i]);
+        Run a = run_cmd("encode", cases[i]), b = run_line(d);
+        CU_ASSERT_EQUAL(a.status, 0);
+        CU_ASSERT_EQUAL(b.status, 0);
+        CU_ASSERT_STRING_EQUAL(a.out, b.out);
+        CU_ASSERT_PTR_NOT_NULL(strstr(a.out, "PMC"));
+        run_clear(&a);
+        run_clear(&b);
+    }
+    Run r = run_cmd("encode", "--batch --irange 1-2");
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "take neither --batch nor --format"));
+    run_clear(&r);
+}
+
 static void test_help(void)
 {
     Run r = run_line("--help");
@@ -238,5 +268,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "strings", test_strings);
     CU_add_test(s, "errors", test_errors);
     CU_add_test(s, "help", test_help);
+    CU_add_test(s, "encode forwards Montecito measurement options", test_encode_forwards);
     return pms_cu_tap_run();
 }
