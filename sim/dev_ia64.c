@@ -123,6 +123,24 @@ typedef struct {
     guint64 *dbr[8], *pmc41;
     SimField dbr_mask, cfg_dtag[4], ena_dbrp[4];
     gboolean dtag_active;         /* pmc41_dtag = active */
+    /* MESI qualifiers: PMC bits 27-30, the events with the model's mesi flag */
+    gboolean mesi;                /* the fields exist */
+    SimField mesi_bit[4];         /* PmsSimMesi order: I, S, E, M */
+    guint8 mesi_ev[256][16];      /* (es, umask) of a mesi event */
+    gboolean mesi_zero_all;       /* mesi_zero = all */
+    /* EARs: PMC37 (I-EAR), PMC40 (D-EAR) and their data registers */
+    gboolean ears;
+    guint64 *pmc37, *pmc40, *pmd32, *pmd33, *pmd34, *pmd35, *pmd36;
+    SimField iear_plm, dear_plm, dear_mode, dear_umask;
+    gboolean ear_first;           /* ear_capture = first */
+    /* ETB / IP-EAR: PMC39, PMC42, PMD38, PMD39, PMD48-63 */
+    gboolean etb;
+    guint64 *pmc39, *pmc42, *pmd38, *pmd39, *etb_pmd[16];
+    SimField etb_plm, etb_ds, etb_tm, etb_ptm, etb_ppm, etb_brt;
+    SimField ipear_plm, ipear_mode, ipear_delay;
+    gboolean brt_man;             /* etb_brt = man */
+    gboolean pmi_seen;            /* a PMI set fr (IP-EAR delay), at pmi_cycle */
+    guint64 pmi_cycle;
 } Ia64;
 
 enum { OPCODE_BITS = 41 };
@@ -152,6 +170,72 @@ static gboolean field(const PmsRegister *r, const char *const *names, guint idx,
                     r->name, what);
         return FALSE;
     }
+    return TRUE;
+}
+
+/* A register of the model and a field of its layout, or FALSE (optional
+ * feature absent).  A register present without a field the device needs is
+ * an error. */
+static gboolean opt_field(const PmsModel *m, guint pmc, const char *name, SimField *f, gboolean *present,
+                          GError **error)
+{
+    const PmsRegister *r = pms_model_reg_at(m, PMS_SPACE_PMC, pmc);
+    if (!r || !r->layout) {
+        *present = FALSE;
+        return TRUE;
+    }
+    const char *const names[] = { name, NULL };
+    return field(r, names, 0, name, f, error);
+}
+
+static guint64 *pmd_storage(PmsSim *sim, guint n, gboolean *present)
+{
+    const PmsRegister *r = pms_model_reg_at(sim->model, PMS_SPACE_PMD, n);
+    if (!r)
+        *present = FALSE;
+    return sim_storage(sim, r);
+}
+
+/* EARs (registers.md 6, 7): PMC37, PMC40 and PMD32-36; optional, all or
+ * nothing */
+static gboolean ears_init(Ia64 *s, const PmsModel *m, GError **error)
+{
+    PmsSim *sim = s->sim;
+    s->ears = TRUE;
+    if (!opt_field(m, 37, "plm", &s->iear_plm, &s->ears, error) ||
+        !opt_field(m, 40, "plm", &s->dear_plm, &s->ears, error) ||
+        !opt_field(m, 40, "mode", &s->dear_mode, &s->ears, error) ||
+        !opt_field(m, 40, "umask", &s->dear_umask, &s->ears, error))
+        return FALSE;
+    s->pmc37 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 37));
+    s->pmc40 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 40));
+    s->pmd32 = pmd_storage(sim, 32, &s->ears);
+    s->pmd33 = pmd_storage(sim, 33, &s->ears);
+    s->pmd34 = pmd_storage(sim, 34, &s->ears);
+    s->pmd35 = pmd_storage(sim, 35, &s->ears);
+    s->pmd36 = pmd_storage(sim, 36, &s->ears);
+    return TRUE;
+}
+
+/* ETB and IP-EAR (registers.md 9, 11): PMC39, PMC42, PMD38, PMD39,
+ * PMD48-63; optional, all or nothing */
+static gboolean etb_init(Ia64 *s, const PmsModel *m, GError **error)
+{
+    PmsSim *sim = s->sim;
+    s->etb = TRUE;
+    if (!opt_field(m, 39, "plm", &s->etb_plm, &s->etb, error) || !opt_field(m, 39, "ds", &s->etb_ds, &s->etb, error) ||
+        !opt_field(m, 39, "tm", &s->etb_tm, &s->etb, error) || !opt_field(m, 39, "ptm", &s->etb_ptm, &s->etb, error) ||
+        !opt_field(m, 39, "ppm", &s->etb_ppm, &s->etb, error) || !opt_field(m, 39, "brt", &s->etb_brt, &s->etb, error) ||
+        !opt_field(m, 42, "plm", &s->ipear_plm, &s->etb, error) ||
+        !opt_field(m, 42, "mode", &s->ipear_mode, &s->etb, error) ||
+        !opt_field(m, 42, "delay", &s->ipear_delay, &s->etb, error))
+        return FALSE;
+    s->pmc39 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 39));
+    s->pmc42 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 42));
+    s->pmd38 = pmd_storage(sim, 38, &s->etb);
+    s->pmd39 = pmd_storage(sim, 39, &s->etb);
+    for (guint i = 0; i < 16; i++)
+        s->etb_pmd[i] = pmd_storage(sim, 48 + i, &s->etb);
     return TRUE;
 }
 
@@ -291,12 +375,33 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
                 return FALSE;
         s->pmc41 = sim_storage(sim, p41);
     }
-    gboolean zero, wrap_status, ge, both, active;
+    /* MESI qualifiers (registers.md 3): optional, all four or none */
+    static const char *const n_mesi[4][2] = { { "mesi_i", NULL }, { "mesi_s", NULL }, { "mesi_e", NULL },
+                                              { "mesi_m", NULL } };
+    s->mesi = TRUE;
+    for (guint k = 0; k < 4; k++) {
+        s->mesi_bit[k] = sim_resolve(c0, n_mesi[k], 0, 0, -1, 0);
+        s->mesi &= s->mesi_bit[k].present;
+    }
+    for (guint e = 0; e < m->n_events; e++) {
+        const PmsEvent *ev = &m->events[e];
+        if (ev->mesi && ev->code <= 0xff && ev->base_umask <= 0xf)
+            s->mesi_ev[ev->code][ev->base_umask] = 1;
+    }
+    if (!ears_init(s, m, error) || !etb_init(s, m, error))
+        return FALSE;
+    gboolean zero, wrap_status, ge, both, active, mesi_all, first, man;
     if (!choice(m, "pmd_read_upper", "sign_extend", "zero", &zero, error) ||
         !choice(m, "overflow_without_oi", "wrap", "status", &wrap_status, error) ||
         !choice(m, "thres_compare", "gt", "ge", &ge, error) || !choice(m, "all_on_pmc8_15", "own", "both", &both, error) ||
-        !choice(m, "pmc41_dtag", "iod", "active", &active, error))
+        !choice(m, "pmc41_dtag", "iod", "active", &active, error) ||
+        !choice(m, "mesi_zero", "none", "all", &mesi_all, error) ||
+        !choice(m, "ear_capture", "last", "first", &first, error) ||
+        !choice(m, "etb_brt", "code", "man", &man, error))
         return FALSE;
+    s->mesi_zero_all = mesi_all;
+    s->ear_first = first;
+    s->brt_man = man;
     s->dtag_active = active;
     s->sign_extend = !zero;
     s->ovf_status = wrap_status;
@@ -315,11 +420,18 @@ static void ia64_reset(PmsSim *sim)
     Ia64 *s = sim->dev;
     /* the model's reset values (PMC0 = 0, PMC4-15 = 0x2000000, PMD = 0) */
     s->cfg_valid = FALSE;
+    s->pmi_seen = FALSE;
+    s->pmi_cycle = 0;
 }
 
 static gboolean is_counter(const Ia64 *s, const PmsRegister *r, PmsRegSpace space)
 {
     return r->space == space && r->address >= s->base && r->address < s->base + s->n;
+}
+
+static gboolean v_is_pmc0(const Ia64 *s, PmsSim *sim, const PmsRegister *r)
+{
+    return sim_storage(sim, r) == s->pmc0;
 }
 
 static gboolean ia64_write(PmsSim *sim, const PmsRegister *r, guint64 value, GError **error)
@@ -336,6 +448,8 @@ static gboolean ia64_write(PmsSim *sim, const PmsRegister *r, guint64 value, GEr
     *sim_storage(sim, r) = v;
     if (r->space == PMS_SPACE_PMC)
         s->cfg_valid = FALSE;
+    if (v_is_pmc0(s, sim, r))
+        s->pmi_seen = FALSE; /* software owns fr now: no IP-EAR delay */
     return TRUE;
 }
 
@@ -516,6 +630,229 @@ static gboolean data_pass(const Ia64 *s, gboolean valid, guint64 a)
     return !constrained;
 }
 
+/* ---- MESI qualifiers ------------------------------------------------------ */
+
+/* Does counter configuration v let an occurrence in line state `state`
+ * (valid: the stimulus gave one) through?  Only events with the model's
+ * mesi flag are qualified (es, umask of PMC bits 15:8, 19:16); an
+ * occurrence without a state is not constrained.  The state's bit (27 + I,
+ * S, E, M, registers.md 3) must be set; with all four clear the option
+ * mesi_zero decides: none (default: the bits are enables, libpfm sets all
+ * four to "capture everything") or all (the qualifier is off). */
+static gboolean mesi_pass(const Ia64 *s, guint64 v, guint es, guint um, gboolean valid, PmsSimMesi state)
+{
+    if (!s->mesi || !valid || es > 0xff || !s->mesi_ev[es][um & 0xf])
+        return TRUE;
+    guint bits = 0;
+    for (guint k = 0; k < 4; k++)
+        bits |= (guint)(sim_fget(s->mesi_bit[k], v) & 1) << k;
+    if (bits == 0)
+        return s->mesi_zero_all;
+    return (bits >> state) & 1;
+}
+
+/* ---- EARs ------------------------------------------------------------------- */
+
+static gboolean plm_pass(SimField plm, guint64 v, guint cpl)
+{
+    return (sim_fget(plm, v) >> cpl) & 1;
+}
+
+/* A latency and its overflow bit in a field of `bits` bits: the field keeps
+ * the low bits (the latency counter wrapped), ov says it did. */
+static guint64 lat_field(guint32 lat, guint bits)
+{
+    guint64 max = ((guint64)1 << bits) - 1;
+    return ((guint64)lat & max) | ((guint64)(lat > max) << bits);
+}
+
+/* The TLB-mode umask bit of a translation level: D-EAR (registers.md 7,
+ * the DATA_EAR_TLB_* umasks) L2DTLB 0x2, VHPT 0x4, FAULT 0x8; I-EAR (6, the
+ * L1I_EAR_TLB_* umasks) L2TLB 0x1, VHPT 0x2, FAULT 0x4.  L1: none. */
+static guint tlb_bit(PmsSimTlb t, guint shift)
+{
+    return t == PMS_SIM_TLB_L1 ? 0 : (1u << (t - 1)) << shift;
+}
+
+/* D-EAR (PMC40, registers.md 7): cache mode (0) captures an access whose
+ * latency is at least 4 << umask (DATA_EAR_CACHE_LAT4 = umask 0 ... LAT4096
+ * = 0xa; larger umasks capture nothing); TLB mode (1) one whose translation
+ * level's umask bit is set; ALAT mode (2) an ALAT miss; mode 3 nothing.  The
+ * capture writes PMD32 = data address, PMD33 = latency 12:0 and ov 13 (cache
+ * mode; 0 otherwise) and stat 15:14 (cache, ALAT: 1; TLB: 1 L2, 2 VHPT, 3
+ * fault), PMD36 = the bundle pair's address (IP bits 63:5), bn (IP bit 4),
+ * vl = 1 and the slot. */
+static void dear_capture(Ia64 *s, const PmsSimDearEvent *e, guint cpl)
+{
+    guint64 cfg = *s->pmc40;
+    if (!plm_pass(s->dear_plm, cfg, cpl) || (s->ear_first && (*s->pmd36 >> 3) & 1))
+        return;
+    guint mode = (guint)sim_fget(s->dear_mode, cfg), um = (guint)sim_fget(s->dear_umask, cfg);
+    guint64 stat = 1, lat = 0;
+    switch (mode) {
+    case 0:
+        if (um > 0xa || e->latency < (4u << um))
+            return;
+        lat = lat_field(e->latency, 13);
+        break;
+    case 1:
+        if (!(um & tlb_bit(e->tlb, 1)))
+            return;
+        stat = e->tlb;
+        break;
+    case 2:
+        if (!e->alat)
+            return;
+        break;
+    default:
+        return;
+    }
+    *s->pmd32 = e->daddr;
+    *s->pmd33 = lat | stat << 14;
+    *s->pmd36 = (e->ip & ~(guint64)0x1f) | ((e->ip >> 4) & 1) << 2 | (guint64)1 << 3 | (e->slot & 3);
+}
+
+/* The I-EAR cache-mode latency thresholds by umask (the L1I_EAR_CACHE_LATn
+ * events' umasks, registers.md 6); RAB (umask 0) is separate, other umasks
+ * capture nothing. */
+static gboolean iear_threshold(guint um, guint32 *min)
+{
+    static const struct { guint8 um; guint16 lat; } tab[] = {
+        { 0x40, 0 }, { 0xff, 4 }, { 0xfe, 8 }, { 0xfc, 16 }, { 0xf8, 32 },
+        { 0xf0, 128 }, { 0xe0, 256 }, { 0xc0, 1024 }, { 0x80, 4096 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(tab); i++)
+        if (tab[i].um == um) {
+            *min = tab[i].lat;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+/* I-EAR (PMC37, registers.md 6): bit 13 (ct) = 1 cache mode with umask 12:5,
+ * bits 13:12 = 01 nothing, 00 TLB mode with umask 11:5.  Cache mode captures
+ * a miss whose latency reaches the umask's threshold (umask 0: a RAB hit);
+ * TLB mode one whose translation level's umask bit is set.  The capture
+ * writes PMD34 = IP bits 63:5 and stat 1:0 (cache: 1, 3 for a RAB hit; TLB:
+ * 1 L2, 2 VHPT, 3 fault) and PMD35 = latency 11:0 and ov 12 (cache mode; 0
+ * otherwise). */
+static void iear_capture(Ia64 *s, const PmsSimIearEvent *e, guint cpl)
+{
+    guint64 cfg = *s->pmc37;
+    if (!plm_pass(s->iear_plm, cfg, cpl) || (s->ear_first && (*s->pmd34 & 3)))
+        return;
+    guint64 stat, lat = 0;
+    if ((cfg >> 13) & 1) {
+        guint um = (guint)(cfg >> 5) & 0xff;
+        guint32 min;
+        if (um == 0) {
+            if (!e->rab)
+                return;
+        } else if (!iear_threshold(um, &min) || e->latency < min)
+            return;
+        stat = e->rab ? 3 : 1;
+        lat = lat_field(e->latency, 12);
+    } else if ((cfg >> 12) & 1) {
+        return;
+    } else {
+        guint um = (guint)(cfg >> 5) & 0x7f;
+        if (!(um & tlb_bit(e->tlb, 0)))
+            return;
+        stat = e->tlb;
+    }
+    *s->pmd34 = (e->ip & ~(guint64)0x1f) | stat;
+    *s->pmd35 = lat;
+}
+
+/* ---- ETB / IP-EAR ----------------------------------------------------------- */
+
+/* PMD39 holds 4 extension bits per entry, interleaved PMD48, 56, 49, 57, ...
+ * (registers.md 9): entry i's nibble. */
+static guint ext_shift(guint i)
+{
+    return 4 * (i < 8 ? 2 * i : 2 * (i - 8) + 1);
+}
+
+/* One entry into the ring at PMD38.ebi; ebi advances, and full (bit 5) is
+ * set when it wraps. */
+static void etb_put(Ia64 *s, guint64 entry, guint ext)
+{
+    guint i = (guint)(*s->pmd38 & 0xf);
+    *s->etb_pmd[i] = entry;
+    guint sh = ext_shift(i);
+    *s->pmd39 = (*s->pmd39 & ~((guint64)0xf << sh)) | (guint64)(ext & 0xf) << sh;
+    guint next = (i + 1) & 0xf;
+    *s->pmd38 = (*s->pmd38 & ~(guint64)0xf) | next | (next == 0 ? (guint64)1 << 5 : 0);
+}
+
+/* A 2-bit "which" mask of PMC39 (tm, ptm, ppm): bit 0 passes the first
+ * kind (not taken / mispredicted), bit 1 the second (taken / predicted). */
+static gboolean mask2(SimField f, guint64 v, gboolean second)
+{
+    return (sim_fget(f, v) >> (second ? 1 : 0)) & 1;
+}
+
+/* ETB (PMC39, registers.md 9): a branch is recorded when the plm bit of the
+ * CPL, tm (taken), ptm (target prediction), ppm (path prediction) and brt
+ * (type: option etb_brt) pass and ds = 0.  A taken branch writes a source
+ * entry (s = 1, its slot, mp) and a target entry (s = 0, slot 0, mp); a
+ * not-taken branch a source entry with slot 3.  mp = either prediction
+ * missed.  Extension bits are written 0. */
+static void etb_branch(Ia64 *s, const PmsSimBranch *b, guint cpl)
+{
+    guint64 cfg = *s->pmc39;
+    if (!plm_pass(s->etb_plm, cfg, cpl) || sim_fget(s->etb_ds, cfg) || !mask2(s->etb_tm, cfg, b->taken) ||
+        !mask2(s->etb_ptm, cfg, !b->mp_target) || !mask2(s->etb_ppm, cfg, !b->mp_path))
+        return;
+    guint brt = (guint)sim_fget(s->etb_brt, cfg);
+    if (brt == 0 ? s->brt_man : brt != (guint)b->type + 1)
+        return;
+    guint64 mp = (b->mp_target || b->mp_path) ? 2 : 0;
+    guint64 slot = b->taken ? (b->slot & 3) : 3;
+    etb_put(s, (b->from & ~(guint64)0xf) | slot << 2 | mp | 1, 0);
+    if (b->taken)
+        etb_put(s, (b->to & ~(guint64)0xf) | mp, 0);
+}
+
+/* IP-EAR (PMC42 mode 4, registers.md 11): a run whose thread 0 carries an
+ * instruction address records one entry (ef = 0): IP bits 63:4 in 59:0, the
+ * run's length in cycles (saturated at 63) bits 3:0 in 63:60 and bits 5:4
+ * in the entry's PMD39 bits 1:0 (f, ef = 0).  Other modes record nothing. */
+static void ipear_capture(Ia64 *s, guint64 ip, guint64 cycles)
+{
+    guint64 c = MIN(cycles, 63);
+    etb_put(s, ((ip >> 4) & (((guint64)1 << 60) - 1)) | (c & 0xf) << 60, (guint)(c >> 4));
+}
+
+/* The monitors' captures for a run's first cycle (every engine calls units
+ * once per run before counting): nothing while PMC0.fr is set (registers.md
+ * 1: fr freezes the model-specific monitors), except that the IP-EAR keeps
+ * capturing for PMC42.delay cycles after the PMI that set fr. */
+static void capture(Ia64 *s, PmsSim *sim, const PmsSimRun *run)
+{
+    gboolean fr = sim_fget(s->fr, *s->pmc0) != 0;
+    guint cpl = run->cpl[0];
+    if (s->ears && !fr) {
+        if (sim->dear_valid)
+            dear_capture(s, &sim->dear, cpl);
+        if (sim->iear_valid)
+            iear_capture(s, &sim->iear, cpl);
+    }
+    if (!s->etb)
+        return;
+    guint64 ip42 = *s->pmc42;
+    if (sim_fget(s->ipear_mode, ip42) == 4) {
+        gboolean open = !fr || (s->pmi_seen && sim->cycle <= s->pmi_cycle + sim_fget(s->ipear_delay, ip42));
+        if (open && sim->ip_valid[0] && plm_pass(s->ipear_plm, ip42, cpl))
+            ipear_capture(s, sim->ip[0], run->cycles);
+        return;
+    }
+    if (fr)
+        return;
+    for (guint k = 0; k < sim->n_branches; k++)
+        etb_branch(s, &sim->branches[k], cpl);
+}
+
 static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *u)
 {
     Ia64 *s = sim->dev;
@@ -524,6 +861,7 @@ static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit 
             counter_cfg(s, i, &s->cfg[i]);
         s->cfg_valid = TRUE;
     }
+    capture(s, sim, run);
     /* the tags are constant in a run: the addresses, the instruction and
      * the registers do not change inside one */
     guint ctags[PMS_SIM_MAX_THREADS], otags[PMS_SIM_MAX_THREADS];
@@ -550,7 +888,8 @@ static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit 
         for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
             pass[t] = ((!retired && !(q & PMS_IA64_QUAL_IARR)) || (ctags[t] >> channel) & 1) &&
                       (!(q & PMS_IA64_QUAL_OPCM) || (otags[t] >> channel) & 1) &&
-                      (!(q & PMS_IA64_QUAL_DARR) || dpass[t]);
+                      (!(q & PMS_IA64_QUAL_DARR) || dpass[t]) &&
+                      mesi_pass(s, v, es, um, sim->mesi_valid[t], sim->mesi[t]);
         for (guint k = 0; k < run->n_counts; k++) {
             const PmsSimCount *c = &run->counts[k];
             if (c->signal == key && c->box == 0 && pass[c->thread])
@@ -589,9 +928,10 @@ static void ia64_overflow(PmsSim *sim, const SimUnit *u)
 static gboolean ia64_pmi(PmsSim *sim, guint64 cycle)
 {
     Ia64 *s = sim->dev;
-    (void)cycle;
     /* registers.md 1: fr set with the overflow bits; one edge-triggered PMI */
     *s->pmc0 |= sim_fbit(s->fr);
+    s->pmi_seen = TRUE; /* the IP-EAR's delay counts from here */
+    s->pmi_cycle = cycle;
     return TRUE;
 }
 

@@ -36,6 +36,7 @@ typedef enum {
 
 enum {
     PMS_SIM_MAX_THREADS = 2,
+    PMS_SIM_MAX_BRANCHES = 64, /* pms_sim_set_branches */
 };
 
 typedef enum {
@@ -193,6 +194,84 @@ void pms_sim_set_insn(PmsSim *sim, guint thread, gboolean valid, PmsSimSlot slot
  * it, for data-range restriction (DBR pairs, PMC41, semantics.md §11.6);
  * the stimulus's `daddr=` run token sets it for one run. */
 void pms_sim_set_daddr(PmsSim *sim, guint thread, gboolean valid, guint64 daddr);
+
+/* The cache-line state (MESI) of the line the occurrences of `thread` touch
+ * in the following runs, until changed; valid = FALSE (after pms_sim_new and
+ * pms_sim_reset): none.  Only the Itanium device reads it: a counter of an
+ * event with the model's `mesi` flag counts such an occurrence only when its
+ * state's qualifier bit (PMC bits 27-30: I, S, E, M) is set
+ * (docs/semantics.md §11.9); the stimulus's `mesi=` run token sets it for
+ * one run. */
+typedef enum {
+    PMS_SIM_MESI_I,
+    PMS_SIM_MESI_S,
+    PMS_SIM_MESI_E,
+    PMS_SIM_MESI_M,
+} PmsSimMesi;
+void pms_sim_set_mesi(PmsSim *sim, guint thread, gboolean valid, PmsSimMesi state);
+
+/* Where a translation was found: the first-level TLB (no TLB miss), the
+ * second-level TLB, the VHPT walker, or a fault (the EARs' TLB modes). */
+typedef enum {
+    PMS_SIM_TLB_L1,
+    PMS_SIM_TLB_L2,
+    PMS_SIM_TLB_VHPT,
+    PMS_SIM_TLB_FAULT,
+} PmsSimTlb;
+
+/* One data access of the instance's thread (thread 0) that the D-EAR
+ * (PMC40; PMD32, 33, 36) may capture: its data address, the address and
+ * slot (0..2) of its instruction's bundle, its latency in cycles, where its
+ * translation came from, and whether it was an ALAT miss. */
+typedef struct {
+    guint64 daddr;
+    guint64 ip;
+    guint slot;
+    guint32 latency;
+    PmsSimTlb tlb;
+    gboolean alat;
+} PmsSimDearEvent;
+
+/* One instruction fetch of thread 0 that missed the L1I, which the I-EAR
+ * (PMC37; PMD34, 35) may capture: its address, its latency, where its
+ * translation came from, and whether it hit in the RAB (prefetch). */
+typedef struct {
+    guint64 ip;
+    guint32 latency;
+    PmsSimTlb tlb;
+    gboolean rab;
+} PmsSimIearEvent;
+
+/* The D-EAR / I-EAR event of thread 0 in the first cycle of each following
+ * run, until changed; NULL (after pms_sim_new and pms_sim_reset): none.
+ * Only the Itanium device reads them (docs/semantics.md §11.10); the
+ * stimulus's `dear=` / `iear=` run tokens set them for one run. */
+void pms_sim_set_dear(PmsSim *sim, const PmsSimDearEvent *ev);
+void pms_sim_set_iear(PmsSim *sim, const PmsSimIearEvent *ev);
+
+/* A branch type for the ETB's brt filter. */
+typedef enum {
+    PMS_SIM_BR_REL,      /* IP-relative */
+    PMS_SIM_BR_RET,      /* return */
+    PMS_SIM_BR_IND,      /* indirect, not a return */
+} PmsSimBrType;
+
+/* One resolved branch of thread 0 for the ETB (PMC39; PMD38, 39, 48-63). */
+typedef struct {
+    guint64 from, to;    /* bundle addresses of the branch and its target */
+    guint slot;          /* the branch's slot 0..2 */
+    gboolean taken;
+    gboolean mp_target;  /* target address mispredicted */
+    gboolean mp_path;    /* taken / not-taken mispredicted */
+    PmsSimBrType type;
+} PmsSimBranch;
+
+/* The branches of thread 0, in order, in the first cycle of each following
+ * run, until changed (n = 0: none, the state after pms_sim_new and
+ * pms_sim_reset; at most 64).  Only the Itanium device reads them
+ * (docs/semantics.md §11.11); the stimulus's `br=` run tokens set them for
+ * one run. */
+void pms_sim_set_branches(PmsSim *sim, const PmsSimBranch *br, guint n);
 
 /* Advance by run->cycles identical cycles (validates threads, CPL, counts). */
 gboolean pms_sim_run(PmsSim *sim, const PmsSimRun *run, GError **error);

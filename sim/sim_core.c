@@ -145,6 +145,11 @@ void pms_sim_reset(PmsSim *s)
     memset(s->insn_op, 0, sizeof s->insn_op);
     memset(s->daddr_valid, 0, sizeof s->daddr_valid);
     memset(s->daddr, 0, sizeof s->daddr);
+    memset(s->mesi_valid, 0, sizeof s->mesi_valid);
+    memset(s->mesi, 0, sizeof s->mesi);
+    pms_sim_set_dear(s, NULL);
+    pms_sim_set_iear(s, NULL);
+    pms_sim_set_branches(s, NULL, 0);
 }
 
 void pms_sim_set_ip(PmsSim *s, guint thread, gboolean valid, guint64 ip)
@@ -168,6 +173,35 @@ void pms_sim_set_daddr(PmsSim *s, guint thread, gboolean valid, guint64 daddr)
     g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
     s->daddr_valid[thread] = valid;
     s->daddr[thread] = valid ? daddr : 0;
+}
+
+void pms_sim_set_mesi(PmsSim *s, guint thread, gboolean valid, PmsSimMesi state)
+{
+    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
+    g_return_if_fail(state <= PMS_SIM_MESI_M);
+    s->mesi_valid[thread] = valid;
+    s->mesi[thread] = valid ? state : PMS_SIM_MESI_I;
+}
+
+void pms_sim_set_dear(PmsSim *s, const PmsSimDearEvent *ev)
+{
+    s->dear_valid = ev != NULL;
+    s->dear = ev ? *ev : (PmsSimDearEvent){ 0 };
+}
+
+void pms_sim_set_iear(PmsSim *s, const PmsSimIearEvent *ev)
+{
+    s->iear_valid = ev != NULL;
+    s->iear = ev ? *ev : (PmsSimIearEvent){ 0 };
+}
+
+void pms_sim_set_branches(PmsSim *s, const PmsSimBranch *br, guint n)
+{
+    g_return_if_fail(n <= PMS_SIM_MAX_BRANCHES);
+    g_return_if_fail(n == 0 || br != NULL);
+    s->n_branches = n;
+    if (n)
+        memcpy(s->branches, br, n * sizeof *br);
 }
 
 void pms_sim_set_engine(PmsSim *s, PmsSimEngine e) { s->engine = e; }

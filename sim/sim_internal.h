@@ -125,6 +125,16 @@ struct PmsSim {
     guint64 insn_op[PMS_SIM_MAX_THREADS];
     gboolean daddr_valid[PMS_SIM_MAX_THREADS];
     guint64 daddr[PMS_SIM_MAX_THREADS];
+    /* The line state (pms_sim_set_mesi) per thread, and thread 0's EAR
+     * events and branches (pms_sim_set_dear / _iear / _branches); only the
+     * Itanium device reads them. */
+    gboolean mesi_valid[PMS_SIM_MAX_THREADS];
+    PmsSimMesi mesi[PMS_SIM_MAX_THREADS];
+    gboolean dear_valid, iear_valid;
+    PmsSimDearEvent dear;
+    PmsSimIearEvent iear;
+    guint n_branches;
+    PmsSimBranch branches[PMS_SIM_MAX_BRANCHES];
     PmsSimTraceFn trace;
     gpointer trace_data;
 };

@@ -22,6 +22,13 @@ typedef struct {
     guint64 opcode[PMS_SIM_MAX_THREADS];
     gboolean has_daddr[PMS_SIM_MAX_THREADS]; /* run: the occurrences' data address (daddr=) */
     guint64 daddr[PMS_SIM_MAX_THREADS];
+    gboolean has_mesi[PMS_SIM_MAX_THREADS]; /* run: the occurrences' line state (mesi=) */
+    PmsSimMesi mesi[PMS_SIM_MAX_THREADS];
+    gboolean has_dear, has_iear;         /* run: thread 0's EAR events (dear=, iear=) */
+    PmsSimDearEvent dear;
+    PmsSimIearEvent iear;
+    guint n_br;                          /* run: thread 0's branches (br=), owned */
+    PmsSimBranch *br;
 } Rec;
 
 struct PmsStim {
@@ -41,6 +48,7 @@ static void rec_clear(gpointer p)
     g_free((gpointer)r->run.counts);
     g_free((gpointer)r->run.offcore);
     g_free((gpointer)r->run.loads);
+    g_free(r->br);
 }
 
 PmsStim *pms_stim_new(const PmsModel *m)
@@ -337,6 +345,136 @@ static gboolean parse_insn_list(Parser *p, const char *s, gboolean *has, PmsSimS
     return TRUE;
 }
 
+/* mesi=STATE[,STATE]: the line state (I, S, E, M, either case) of each
+ * thread's occurrences, '-' for none. */
+static gboolean parse_mesi_list(Parser *p, const char *s, gboolean *has, PmsSimMesi *state)
+{
+    g_auto(GStrv) parts = g_strsplit(s, ",", -1);
+    guint n = g_strv_length(parts);
+    if (n == 0 || n > p->threads)
+        return fail(p, "mesi: expected 1..%u comma-separated states (one per thread), got '%s'", p->threads, s);
+    for (guint t = 0; t < n; t++) {
+        if (strcmp(parts[t], "-") == 0)
+            continue;
+        static const char states[] = "isem"; /* PmsSimMesi order */
+        const char *at = parts[t][0] && !parts[t][1] ? strchr(states, g_ascii_tolower(parts[t][0])) : NULL;
+        if (!at || !*at)
+            return fail(p, "mesi: '%s' for thread %u: expected I, S, E, M or '-'", parts[t], t);
+        state[t] = (PmsSimMesi)(at - states);
+        has[t] = TRUE;
+    }
+    return TRUE;
+}
+
+/* The flags after the numbers of dear=, iear= and br= (FIELD:FIELD:...):
+ * each must be one of `allowed` (a NULL-terminated list); returns the bit
+ * set of the flags given (bit i: allowed[i]). */
+static gboolean parse_flags(Parser *p, const char *what, char **f, const char *const *allowed, guint *bits)
+{
+    *bits = 0;
+    for (; *f; f++) {
+        guint i = 0;
+        while (allowed[i] && g_ascii_strcasecmp(*f, allowed[i]) != 0)
+            i++;
+        if (!allowed[i]) {
+            g_autofree char *list = g_strjoinv(", ", (char **)allowed);
+            return fail(p, "%s: unknown flag '%s': expected %s", what, *f, list);
+        }
+        *bits |= 1u << i;
+    }
+    return TRUE;
+}
+
+/* At most one of the flags in `group` (bits) may be given. */
+static gboolean one_of(Parser *p, const char *what, guint bits, guint group, const char *names)
+{
+    if (bits & group & ((bits & group) - 1))
+        return fail(p, "%s: at most one of %s", what, names);
+    return TRUE;
+}
+
+enum { F_L2 = 1, F_VHPT = 2, F_FAULT = 4 }; /* the first three flags of dear= and iear= */
+
+static PmsSimTlb tlb_of(guint bits)
+{
+    return bits & F_FAULT ? PMS_SIM_TLB_FAULT : bits & F_VHPT ? PMS_SIM_TLB_VHPT : bits & F_L2 ? PMS_SIM_TLB_L2
+                                                                                              : PMS_SIM_TLB_L1;
+}
+
+static gboolean parse_lat(Parser *p, const char *what, const char *s, guint32 *lat)
+{
+    guint64 v;
+    if (!parse_u64(s, &v) || v > G_MAXUINT32)
+        return fail(p, "%s: latency '%s': expected a number of cycles below 2^32", what, s);
+    *lat = (guint32)v;
+    return TRUE;
+}
+
+/* dear=DADDR:IP:LAT[:l2|vhpt|fault][:alat][:s0|s1|s2] */
+static gboolean parse_dear(Parser *p, const char *s, PmsSimDearEvent *d)
+{
+    g_auto(GStrv) f = g_strsplit(s, ":", -1);
+    if (g_strv_length(f) < 3)
+        return fail(p, "dear: expected DADDR:IP:LATENCY[:FLAG...], got '%s'", s);
+    if (!parse_u64(f[0], &d->daddr))
+        return fail(p, "dear: data address '%s': expected a 64-bit number", f[0]);
+    if (!parse_u64(f[1], &d->ip))
+        return fail(p, "dear: instruction address '%s': expected a 64-bit number", f[1]);
+    if (!parse_lat(p, "dear", f[2], &d->latency))
+        return FALSE;
+    static const char *const fl[] = { "l2", "vhpt", "fault", "alat", "s0", "s1", "s2", NULL };
+    guint b;
+    if (!parse_flags(p, "dear", f + 3, fl, &b) || !one_of(p, "dear", b, 7, "l2, vhpt, fault") ||
+        !one_of(p, "dear", b, 0x70, "s0, s1, s2"))
+        return FALSE;
+    d->tlb = tlb_of(b);
+    d->alat = (b & 8) != 0;
+    d->slot = b & 0x20 ? 1 : b & 0x40 ? 2 : 0;
+    return TRUE;
+}
+
+/* iear=IP:LAT[:l2|vhpt|fault][:rab] */
+static gboolean parse_iear(Parser *p, const char *s, PmsSimIearEvent *e)
+{
+    g_auto(GStrv) f = g_strsplit(s, ":", -1);
+    if (g_strv_length(f) < 2)
+        return fail(p, "iear: expected IP:LATENCY[:FLAG...], got '%s'", s);
+    if (!parse_u64(f[0], &e->ip))
+        return fail(p, "iear: instruction address '%s': expected a 64-bit number", f[0]);
+    if (!parse_lat(p, "iear", f[1], &e->latency))
+        return FALSE;
+    static const char *const fl[] = { "l2", "vhpt", "fault", "rab", NULL };
+    guint b;
+    if (!parse_flags(p, "iear", f + 2, fl, &b) || !one_of(p, "iear", b, 7, "l2, vhpt, fault"))
+        return FALSE;
+    e->tlb = tlb_of(b);
+    e->rab = (b & 8) != 0;
+    return TRUE;
+}
+
+/* br=FROM:TO[:nt][:mpt][:mpp][:rel|ret|ind][:s0|s1|s2] */
+static gboolean parse_br(Parser *p, const char *s, PmsSimBranch *br)
+{
+    g_auto(GStrv) f = g_strsplit(s, ":", -1);
+    if (g_strv_length(f) < 2)
+        return fail(p, "br: expected FROM:TO[:FLAG...], got '%s'", s);
+    if (!parse_u64(f[0], &br->from))
+        return fail(p, "br: branch address '%s': expected a 64-bit number", f[0]);
+    if (!parse_u64(f[1], &br->to))
+        return fail(p, "br: target address '%s': expected a 64-bit number", f[1]);
+    static const char *const fl[] = { "nt", "mpt", "mpp", "rel", "ret", "ind", "s0", "s1", "s2", NULL };
+    guint b;
+    if (!parse_flags(p, "br", f + 2, fl, &b) || !one_of(p, "br", b, 0x38, "rel, ret, ind") ||
+        !one_of(p, "br", b, 0x1c0, "s0, s1, s2"))
+        return FALSE;
+    br->taken = !(b & 1);
+    br->mp_target = (b & 2) != 0;
+    br->mp_path = (b & 4) != 0;
+    br->type = b & 0x10 ? PMS_SIM_BR_RET : b & 0x20 ? PMS_SIM_BR_IND : PMS_SIM_BR_REL;
+    br->slot = b & 0x80 ? 1 : b & 0x100 ? 2 : 0;
+    return TRUE;
+}
+
 /* ITEM[*COUNT][@THREAD] -> item text, count, thread */
 static gboolean split_item(Parser *p, const char *what, const char *s, char **item, guint64 *count, guint *thread)
 {
@@ -404,6 +542,11 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
              has_daddr[PMS_SIM_MAX_THREADS] = { FALSE };
     guint64 ip[PMS_SIM_MAX_THREADS] = { 0 }, opcode[PMS_SIM_MAX_THREADS] = { 0 }, daddr[PMS_SIM_MAX_THREADS] = { 0 };
     PmsSimSlot slot[PMS_SIM_MAX_THREADS] = { PMS_SIM_SLOT_M };
+    gboolean has_mesi[PMS_SIM_MAX_THREADS] = { FALSE }, has_dear = FALSE, has_iear = FALSE;
+    PmsSimMesi mesi[PMS_SIM_MAX_THREADS] = { PMS_SIM_MESI_I };
+    PmsSimDearEvent dear = { 0 };
+    PmsSimIearEvent iear = { 0 };
+    g_autoptr(GArray) brs = g_array_new(FALSE, FALSE, sizeof(PmsSimBranch));
     for (guint i = 2; i < ntok; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1])
@@ -450,6 +593,26 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
             /* insn=SLOT:OPCODE[,SLOT:OPCODE]: their instruction */
             if (!parse_insn_list(p, val, has_insn, slot, opcode))
                 return FALSE;
+        } else if (strcmp(key, "mesi") == 0) {
+            /* mesi=STATE[,STATE]: the line state of this run's occurrences */
+            if (!parse_mesi_list(p, val, has_mesi, mesi))
+                return FALSE;
+        } else if (strcmp(key, "dear") == 0 || strcmp(key, "iear") == 0) {
+            /* one D-EAR / I-EAR event of thread 0 in the run's first cycle */
+            gboolean d = key[0] == 'd';
+            if (d ? has_dear : has_iear)
+                return fail(p, "%s: given twice in one run (one event per run; split the run)", key);
+            if (d ? !parse_dear(p, val, &dear) : !parse_iear(p, val, &iear))
+                return FALSE;
+            *(d ? &has_dear : &has_iear) = TRUE;
+        } else if (strcmp(key, "br") == 0) {
+            /* br=FROM:TO[:FLAG...]: a branch of thread 0, in token order */
+            PmsSimBranch b = { 0 };
+            if (brs->len == PMS_SIM_MAX_BRANCHES)
+                return fail(p, "br: at most %u branches per run", (guint)PMS_SIM_MAX_BRANCHES);
+            if (!parse_br(p, val, &b))
+                return FALSE;
+            g_array_append_val(brs, b);
         } else if (strcmp(key, "load") == 0) {
             g_autofree char *item = NULL;
             PmsSimLoad l = { 0 };
@@ -506,6 +669,14 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     memcpy(r->opcode, opcode, sizeof opcode);
     memcpy(r->has_daddr, has_daddr, sizeof has_daddr);
     memcpy(r->daddr, daddr, sizeof daddr);
+    memcpy(r->has_mesi, has_mesi, sizeof has_mesi);
+    memcpy(r->mesi, mesi, sizeof mesi);
+    r->has_dear = has_dear;
+    r->dear = dear;
+    r->has_iear = has_iear;
+    r->iear = iear;
+    r->n_br = brs->len;
+    r->br = brs->len ? g_memdup2(brs->data, sizeof(PmsSimBranch) * brs->len) : NULL;
     return TRUE;
 }
 
@@ -662,12 +833,16 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
         guint64 got = 0;
         switch (r->kind) {
         case PMS_STIM_RUN:
-            /* ip=, insn= and daddr= hold for this run only */
+            /* ip=, insn=, daddr=, mesi=, dear=, iear= and br= hold for this run only */
             for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
                 pms_sim_set_ip(sim, t, r->has_ip[t], r->ip[t]);
                 pms_sim_set_insn(sim, t, r->has_insn[t], r->slot[t], r->opcode[t]);
                 pms_sim_set_daddr(sim, t, r->has_daddr[t], r->daddr[t]);
+                pms_sim_set_mesi(sim, t, r->has_mesi[t], r->mesi[t]);
             }
+            pms_sim_set_dear(sim, r->has_dear ? &r->dear : NULL);
+            pms_sim_set_iear(sim, r->has_iear ? &r->iear : NULL);
+            pms_sim_set_branches(sim, r->br, r->n_br);
             ok = pms_sim_run(sim, &r->run, &e);
             break;
         case PMS_STIM_WRITE:

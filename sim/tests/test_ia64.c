@@ -803,6 +803,349 @@ static void test_program_step(void)
     }
 }
 
+/* ---- MESI, EARs, ETB / IP-EAR ------------------------------------------------ */
+
+#define M_MESI(i, s_, e_, m_) ((guint64)(i) << 27 | (guint64)(s_) << 28 | (guint64)(e_) << 29 | (guint64)(m_) << 30)
+enum { L3_INSERTS = 0xda }; /* a mesi event (events.tsv mesi_umask = yes), umask 0 */
+
+/* One cycle: signal (code, 0) once on each thread, with line states st0 /
+ * st1 (-1: none), CPL 3. */
+static void mesi_cycle(PmsSim *s, guint code, gint st0, gint st1)
+{
+    pms_sim_set_mesi(s, 0, st0 >= 0, st0 >= 0 ? (PmsSimMesi)st0 : PMS_SIM_MESI_I);
+    pms_sim_set_mesi(s, 1, st1 >= 0, st1 >= 0 ? (PmsSimMesi)st1 : PMS_SIM_MESI_I);
+    run(s, 1, code, 0, 1, 1, 3, 3);
+}
+
+/* registers.md 3: bits 27-30 qualify the 23 mesi events by line state.
+ * PMC4 = L3_INSERTS with S only: states I, S, E, M, none -> counts S and
+ * the stateless one = 2.  PMC5 = S|M: S, M, none = 3.  PMC6 = no bit:
+ * mesi_zero = none counts only the stateless occurrence (1); mesi_zero =
+ * all counts all 5.  PMC7 = L3_INSERTS S-only with all = 1: thread 1's
+ * states run I, S, E, M, none as thread 0's reversed (none, M, E, S, I):
+ * thread 0 gives S + none = 2, thread 1 gives S (cycle 4) + none (cycle 1)
+ * = 2: 4.  PMC8 = NOPS_RETIRED (no mesi flag) with only the I bit counts
+ * all 5 whatever the state. */
+static void test_mesi(void)
+{
+    for (guint z = 0; z < 2; z++)
+        for (guint e = 0; e < 2; e++) {
+            PmsModel *m = fx_model_with("montecito", "mesi_zero", z ? "all" : "none");
+            PmsSim *s = fx_sim(m, engines[e]);
+            PMC(s, 4, M_PMC(L3_INSERTS, 0, M_PLM(8) | M_MESI(0, 1, 0, 0)));
+            PMC(s, 5, M_PMC(L3_INSERTS, 0, M_PLM(8) | M_MESI(0, 1, 0, 1)));
+            PMC(s, 6, M_PMC(L3_INSERTS, 0, M_PLM(8)));
+            PMC(s, 7, M_PMC(L3_INSERTS, 0, M_PLM(8) | M_ALL | M_MESI(0, 1, 0, 0)));
+            static const gint st[5] = { PMS_SIM_MESI_I, PMS_SIM_MESI_S, PMS_SIM_MESI_E, PMS_SIM_MESI_M, -1 };
+            for (guint c = 0; c < 5; c++)
+                mesi_cycle(s, L3_INSERTS, st[c], st[4 - c]);
+            PMC(s, 8, M_PMC(NOPS, 0, M_PLM(8) | M_MESI(1, 0, 0, 0)));
+            for (guint c = 0; c < 5; c++)
+                mesi_cycle(s, NOPS, st[c], st[4 - c]);
+            CU_ASSERT_EQUAL(RPMD(s, 4), 2);
+            CU_ASSERT_EQUAL(RPMD(s, 5), 3);
+            CU_ASSERT_EQUAL(RPMD(s, 6), z ? 5 : 1);
+            CU_ASSERT_EQUAL(RPMD(s, 7), 4);
+            CU_ASSERT_EQUAL(RPMD(s, 8), 5);
+            /* the state set through the API holds until changed, reset clears it */
+            pms_sim_set_mesi(s, 0, TRUE, PMS_SIM_MESI_M);
+            run(s, 3, L3_INSERTS, 0, 1, 0, 3, 3);
+            CU_ASSERT_EQUAL(RPMD(s, 4), 2);
+            CU_ASSERT_EQUAL(RPMD(s, 5), 6);
+            pms_sim_reset(s);
+            PMC(s, 4, M_PMC(L3_INSERTS, 0, M_PLM(8) | M_MESI(0, 1, 0, 0)));
+            run(s, 2, L3_INSERTS, 0, 1, 0, 3, 3);
+            CU_ASSERT_EQUAL(RPMD(s, 4), 2);
+            pms_sim_free(s);
+            pms_model_free(m);
+        }
+}
+
+static void dear(PmsSim *s, guint64 daddr, guint64 ip, guint slot, guint32 lat, PmsSimTlb tlb, gboolean alat,
+                 guint8 cpl)
+{
+    PmsSimDearEvent ev = { daddr, ip, slot, lat, tlb, alat };
+    pms_sim_set_dear(s, &ev);
+    run(s, 1, NOPS, 0, 0, 0, cpl, cpl);
+    pms_sim_set_dear(s, NULL);
+}
+
+/* D-EAR (registers.md 7).  PMC40 = plm 8, mode 0, umask 2: latency >= 16
+ * (DATA_EAR_CACHE_LAT16).  Latency 15: nothing (PMD36.vl stays 0).  16 at
+ * 0x6000 from IP 0x4000010 slot 1: PMD32 = 0x6000; PMD33 = 16 | stat 1 <<
+ * 14 = 0x4010; PMD36 = 0x4000000 | bn (IP bit 4) << 2 | vl << 3 | 1 =
+ * 0x400000d.  At CPL 0 (plm 8): nothing.  Latency 9000 > 8191: 9000 & 0x1fff
+ * = 808 = 0x328, ov (bit 13): PMD33 = 0x4000 | 0x2000 | 0x328 = 0x6328.
+ * fr set: nothing.  TLB mode (mode 1 = bit 7) umask 4 (VHPT): an L2 hit is
+ * not captured, a VHPT hit at 0x9000 is, stat 2: PMD33 = 0x8000, latency 0.
+ * ALAT mode (2): a non-ALAT access not, an ALAT miss yes: stat 1.  Umask
+ * 0xb in cache mode captures nothing. */
+static void test_dear(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        PMC(s, 40, M_ISM2 | 2 << 16 | 8);
+        dear(s, 0x5000, 0x4000000, 0, 15, PMS_SIM_TLB_L1, FALSE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 36), 0);
+        dear(s, 0x6000, 0x4000010, 1, 16, PMS_SIM_TLB_L1, FALSE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0x6000);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 33), 0x4010);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 36), 0x400000d);
+        dear(s, 0x7000, 0x4000020, 0, 100, PMS_SIM_TLB_L1, FALSE, 0);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0x6000);
+        dear(s, 0x7000, 0x4000020, 2, 9000, PMS_SIM_TLB_L1, FALSE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0x7000);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 33), 0x6328);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 36), 0x400002a);
+        PMC(s, 0, M_FR);
+        dear(s, 0x8000, 0x4000020, 0, 100, PMS_SIM_TLB_L1, FALSE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0x7000);
+        PMC(s, 0, 0);
+        PMC(s, 40, M_ISM2 | 4 << 16 | 1 << 7 | 8);
+        dear(s, 0x8000, 0x4000020, 0, 100, PMS_SIM_TLB_L2, FALSE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0x7000);
+        dear(s, 0x9000, 0x4000020, 0, 100, PMS_SIM_TLB_VHPT, FALSE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0x9000);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 33), 0x8000);
+        PMC(s, 40, M_ISM2 | 2 << 7 | 8);
+        dear(s, 0xa000, 0x4000020, 0, 100, PMS_SIM_TLB_FAULT, FALSE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0x9000);
+        dear(s, 0xb000, 0x4000020, 0, 1, PMS_SIM_TLB_L1, TRUE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0xb000);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 33), 0x4000);
+        PMC(s, 40, M_ISM2 | 0xb << 16 | 8);
+        dear(s, 0xc000, 0x4000020, 0, 60000, PMS_SIM_TLB_L1, FALSE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0xb000);
+    }
+    /* ear_capture = first: the capture holds until software clears PMD36.vl */
+    for (guint e = 0; e < 2; e++) {
+        PmsModel *m = fx_model_with("montecito", "ear_capture", "first");
+        PmsSim *s = fx_sim(m, engines[e]);
+        PMC(s, 40, M_ISM2 | 8);
+        dear(s, 0x6000, 0x4000000, 0, 4, PMS_SIM_TLB_L1, FALSE, 3);
+        dear(s, 0x7000, 0x4000000, 0, 4, PMS_SIM_TLB_L1, FALSE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0x6000);
+        PMD(s, 36, 0);
+        dear(s, 0x7000, 0x4000000, 0, 4, PMS_SIM_TLB_L1, FALSE, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 32), 0x7000);
+        pms_sim_free(s);
+        pms_model_free(m);
+    }
+}
+
+static void iear(PmsSim *s, guint64 ip, guint32 lat, PmsSimTlb tlb, gboolean rab)
+{
+    PmsSimIearEvent ev = { ip, lat, tlb, rab };
+    pms_sim_set_iear(s, &ev);
+    run(s, 1, NOPS, 0, 0, 0, 3, 3);
+    pms_sim_set_iear(s, NULL);
+}
+
+/* I-EAR (registers.md 6).  PMC37 = ct 1 (bit 13), umask 0xfc (>= 16,
+ * L1I_EAR_CACHE_LAT16) << 5, plm 8 = 0x3f88.  Latency 15: nothing; 16 at
+ * 0x8030: PMD34 = 0x8020 | stat 1 = 0x8021, PMD35 = 16; latency 5000 >
+ * 4095: 5000 & 0xfff = 904 = 0x388 | ov 0x1000 = 0x1388.  Umask 0 (RAB):
+ * a RAB hit, stat 3.  Umask 0x40 (LAT0): latency 0.  ct bits 13:12 = 01
+ * (0x1000): nothing.  TLB mode (ct 00) umask 0x4 (FAULT): a VHPT hit no, a
+ * fault yes, stat 3, PMD35 = 0. */
+static void test_iear(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        PMC(s, 37, 0x2000 | 0xfc << 5 | 8);
+        iear(s, 0x8030, 15, PMS_SIM_TLB_L1, FALSE);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 34), 0);
+        iear(s, 0x8030, 16, PMS_SIM_TLB_L1, FALSE);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 34), 0x8021);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 35), 16);
+        iear(s, 0x9000, 5000, PMS_SIM_TLB_L1, FALSE);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 34), 0x9001);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 35), 0x1388);
+        PMC(s, 37, 0x2000 | 8);
+        iear(s, 0xa000, 100, PMS_SIM_TLB_L1, FALSE);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 34), 0x9001);
+        iear(s, 0xa000, 2, PMS_SIM_TLB_L1, TRUE);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 34), 0xa003);
+        PMC(s, 37, 0x2000 | 0x40 << 5 | 8);
+        iear(s, 0xb000, 0, PMS_SIM_TLB_L1, FALSE);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 34), 0xb001);
+        PMC(s, 37, 0x1000 | 0x7f << 5 | 8);
+        iear(s, 0xc000, 100, PMS_SIM_TLB_FAULT, FALSE);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 34), 0xb001);
+        PMC(s, 37, 0x4 << 5 | 8);
+        iear(s, 0xc000, 100, PMS_SIM_TLB_VHPT, FALSE);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 34), 0xb001);
+        iear(s, 0xd000, 100, PMS_SIM_TLB_FAULT, FALSE);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 34), 0xd003);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 35), 0);
+    }
+}
+
+static void branches(PmsSim *s, const PmsSimBranch *b, guint n, guint8 cpl)
+{
+    pms_sim_set_branches(s, b, n);
+    run(s, 1, NOPS, 0, 0, 0, cpl, cpl);
+    pms_sim_set_branches(s, NULL, 0);
+}
+
+/* ETB (registers.md 9).  PMC39 = tm 3, ptm 3, ppm 3, brt 0 (all, option
+ * etb_brt = code), plm 8 = 0x3f08.  A taken branch 0x4010 slot 2 -> 0x5000
+ * with the target mispredicted: PMD48 = 0x4010 | 2 << 2 | mp 2 | s 1 =
+ * 0x401b, PMD49 = 0x5000 | mp = 0x5002; a not-taken one at 0x4100: PMD50 =
+ * 0x4100 | 3 << 2 | s = 0x410d; PMD38 = 3.  At CPL 0: nothing.  tm = 2
+ * (taken only, 0x3e08): a not-taken branch is dropped.  brt = 2 (returns,
+ * 0xbf08): an IP-relative branch dropped, a return (0x6000 -> 0x7000)
+ * recorded in PMD51/52.  Then 7 more taken returns (14 entries) from ebi 5
+ * wrap: ebi = 19 & 15 = 3, full (bit 5): PMD38 = 0x23; PMD50 (entry 2) is
+ * the 7th return's target.  fr stops the ETB.  PMD39 stays 0. */
+static void test_etb(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        PMC(s, 39, 0x3f08);
+        PmsSimBranch b[2] = { { 0x4010, 0x5000, 2, TRUE, TRUE, FALSE, PMS_SIM_BR_REL },
+                              { 0x4100, 0x4110, 0, FALSE, FALSE, FALSE, PMS_SIM_BR_REL } };
+        branches(s, b, 2, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 48), 0x401b);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 49), 0x5002);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 50), 0x410d);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 3);
+        branches(s, b, 2, 0);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 3);
+        PMC(s, 39, 0x3e08);
+        branches(s, &b[1], 1, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 3);
+        PMC(s, 39, 0xbf08);
+        PmsSimBranch r = { 0x6000, 0x7000, 0, TRUE, FALSE, FALSE, PMS_SIM_BR_RET };
+        PmsSimBranch two[2] = { b[0], r };
+        branches(s, two, 2, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 5);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 51), 0x6001);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 52), 0x7000);
+        for (guint k = 1; k <= 7; k++) {
+            r.to = 0x7000 + 0x10 * k;
+            branches(s, &r, 1, 3);
+        }
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 0x23);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 50), 0x7070);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 39), 0);
+        PMC(s, 0, M_FR);
+        branches(s, &r, 1, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 0x23);
+    }
+    /* etb_brt = man: brt 0 records nothing */
+    for (guint e = 0; e < 2; e++) {
+        PmsModel *m = fx_model_with("montecito", "etb_brt", "man");
+        PmsSim *s = fx_sim(m, engines[e]);
+        PMC(s, 39, 0x3f08);
+        PmsSimBranch b = { 0x4010, 0x5000, 0, TRUE, FALSE, FALSE, PMS_SIM_BR_REL };
+        branches(s, &b, 1, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 0);
+        PMC(s, 39, 0x7f08); /* brt 1: IP-relative */
+        branches(s, &b, 1, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 2);
+        pms_sim_free(s);
+        pms_model_free(m);
+    }
+}
+
+/* IP-EAR (registers.md 11).  PMC42 = mode 4 (bits 10:8), delay 5 (bits
+ * 18:11), plm 8 = 0x2c08.  A 20-cycle run at IP 0x4000030: PMD48 =
+ * 0x400003 | (20 & 15) << 60 = 0x4000000000400003, PMD39 entry 0 (bits
+ * 3:0) = 20 >> 4 = 1.  A 100-cycle run saturates at 63: PMD49 = 0xf <<
+ * 60 | 0x400004, PMD39 bits 11:8 = 3.  PMD4 counts NOPS with oi, preloaded
+ * to 2^47 - 1: it overflows in cycle 120 (the run's first); the PMI sets fr.
+ * Runs starting at 121..125 (<= 120 + 5) still capture, from 126 not.  A
+ * software fr freezes at once.  The ETB does not record in IP-EAR mode. */
+static void test_ipear(void)
+{
+    for (guint e = 0; e < 2; e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        PMC(s, 42, 0x2c08);
+        PMC(s, 39, 0x3f08);
+        pms_sim_set_ip(s, 0, TRUE, 0x4000030);
+        run(s, 20, NOPS, 0, 0, 0, 3, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 48), 0x4000000000400003ull);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 39), 1);
+        pms_sim_set_ip(s, 0, TRUE, 0x4000040);
+        run(s, 100, NOPS, 0, 0, 0, 3, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 49), 0xf000000000400004ull);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 39), 0x301);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 2);
+        PMC(s, 4, M_PMC(NOPS, 0, M_PLM(8) | M_OI));
+        PMD(s, 4, W47);
+        run(s, 1, NOPS, 0, 1, 0, 3, 3); /* cycle 120: overflow, PMI, fr */
+        CU_ASSERT_EQUAL(RPMC(s, 0), 0x11);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 3);
+        for (guint c = 121; c <= 127; c++)
+            run(s, 1, NOPS, 0, 0, 0, 3, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 8); /* 3 + cycles 121..125 */
+        PmsSimBranch b = { 0x4010, 0x5000, 0, TRUE, FALSE, FALSE, PMS_SIM_BR_REL };
+        PMC(s, 0, 0);
+        branches(s, &b, 1, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 9); /* the IP, not the branch */
+        PMC(s, 0, M_FR);
+        run(s, 1, NOPS, 0, 0, 0, 3, 3);
+        CU_ASSERT_EQUAL(rd(s, PMS_SPACE_PMD, 38), 9);
+    }
+}
+
+/* The tokens: mesi=, dear=, iear=, br= in a stimulus, and their errors
+ * with file:line. */
+static void test_ear_stim(void)
+{
+    const PmsModel *m = fx_model("montecito");
+    static const char text[] =
+        "pmu montecito\n"
+        "write PMC4 0x1200da08\n"      /* L3_INSERTS, S only, plm 8 */
+        "write pmc:40 0x2000008\n"     /* D-EAR cache >= 4 */
+        "write pmc:37 0x3fe8\n"        /* I-EAR cache >= 4 */
+        "write pmc:39 0x3f08\n"        /* ETB: everything */
+        "run 4 L3_INSERTS=1 mesi=S dear=0x6000:0x4000010:12:s1 iear=0x8000:20 br=0x4000:0x5000:mpt "
+        "br=0x4100:0:nt\n"
+        "run 2 L3_INSERTS=1 mesi=m dear=0x7000:0x4000000:3\n"
+        "run 1 L3_INSERTS=1\n"
+        "read PMD4 5\n"
+        "read pmd:32 0x6000\nread pmd:33 0x400c\nread pmd:36 0x400000d\n"
+        "read pmd:34 0x8001\nread pmd:35 20\n"
+        "read pmd:38 3\nread pmd:48 0x4003\nread pmd:49 0x5002\nread pmd:50 0x410d\n";
+    for (guint e = 0; e < 2; e++) {
+        GError *err = NULL;
+        g_autoptr(PmsStim) st = pms_stim_parse(m, text, -1, "ear.stim", &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        gboolean ok = pms_stim_execute(st, s, &err);
+        if (!ok)
+            fprintf(stderr, "# %s\n", err->message);
+        CU_ASSERT_TRUE(ok);
+        g_clear_error(&err);
+    }
+    static const struct { const char *text, *msg; } bad[] = {
+        { "run 1\nrun 1 mesi=X\n", "t.stim:2: mesi: 'X' for thread 0: expected I, S, E, M or '-'" },
+        { "run 1 mesi=S,S,S\n", "t.stim:1: mesi: expected 1..2 comma-separated states" },
+        { "run 1 dear=1:2\n", "t.stim:1: dear: expected DADDR:IP:LATENCY[:FLAG...], got '1:2'" },
+        { "run 1 dear=1:2:x\n", "t.stim:1: dear: latency 'x': expected a number of cycles below 2^32" },
+        { "run 1 dear=1:2:3:l2:vhpt\n", "t.stim:1: dear: at most one of l2, vhpt, fault" },
+        { "run 1 dear=1:2:3 dear=1:2:3\n", "t.stim:1: dear: given twice in one run" },
+        { "run 1 iear=q:2\n", "t.stim:1: iear: instruction address 'q': expected a 64-bit number" },
+        { "run 1 iear=1:2:alat\n", "t.stim:1: iear: unknown flag 'alat': expected l2, vhpt, fault, rab" },
+        { "\n\nrun 1 br=1:2:zz\n", "t.stim:3: br: unknown flag 'zz': expected nt, mpt, mpp, rel, ret, ind, s0, s1, s2" },
+        { "run 1 br=1\n", "t.stim:1: br: expected FROM:TO[:FLAG...], got '1'" },
+        { "run 1 br=1:2:ret:ind\n", "t.stim:1: br: at most one of rel, ret, ind" },
+    };
+    for (guint k = 0; k < G_N_ELEMENTS(bad); k++) {
+        GError *err = NULL;
+        PmsStim *st = pms_stim_parse(m, bad[k].text, -1, "t.stim", &err);
+        CU_ASSERT_PTR_NULL(st);
+        gboolean hit = err && strstr(err->message, bad[k].msg);
+        if (!hit)
+            fprintf(stderr, "# case %u: %s\n", k, err ? err->message : "(no error)");
+        CU_ASSERT_TRUE(hit);
+        g_clear_error(&err);
+        pms_stim_free(st);
+    }
+}
+
 void register_ia64_tests(void)
 {
     CU_pSuite s = CU_add_suite("ia64", NULL, NULL);
@@ -830,4 +1173,10 @@ void register_ia64_tests(void)
     CU_add_test(s, "data range: cover edges, union of pairs, PMC41 enables and tags", test_data_range);
     CU_add_test(s, "data range: bits 63:56 and full-mask byte granularity", test_data_range_top_bits);
     CU_add_test(s, "insn= and daddr= in a stimulus, errors with file:line", test_insn_daddr_stim);
+    CU_add_test(s, "MESI qualifiers: state bits, mesi_zero, all, non-mesi events", test_mesi);
+    CU_add_test(s, "D-EAR: cache latency, TLB, ALAT modes, plm, fr, ear_capture", test_dear);
+    CU_add_test(s, "I-EAR: cache thresholds, RAB, ct = 01, TLB mode", test_iear);
+    CU_add_test(s, "ETB: filters, source/target entries, ring wrap, etb_brt", test_etb);
+    CU_add_test(s, "IP-EAR: entries, cycle bits, delay after the PMI", test_ipear);
+    CU_add_test(s, "mesi=, dear=, iear=, br= in a stimulus, errors with file:line", test_ear_stim);
 }
