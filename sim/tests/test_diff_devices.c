@@ -206,12 +206,58 @@ static guint64 rand_dbr_mask(GRand *r)
     return masks[g_rand_int_range(r, 0, G_N_ELEMENTS(masks))];
 }
 
+/* The monitors' configuration registers: PMC37 (I-EAR), PMC39 (ETB), PMC40
+ * (D-EAR), PMC42 (IP-EAR). */
+static gboolean is_monitor(const PmsRegister *reg)
+{
+    return reg->space == PMS_SPACE_PMC &&
+           (reg->address == 37 || reg->address == 39 || reg->address == 40 || reg->address == 42);
+}
+
+/* A monitor's configuration: random writable bits, plm mostly with CPL 3
+ * and 0, and most of the time a documented setting (PMC37: a cache umask of
+ * the L1I_EAR_CACHE_* events or TLB mode; PMC39: ds = 0; PMC40: umask
+ * 0..0xb, mode 0..2; PMC42: mode 4, delay 0..7). */
+static guint64 rand_monitor(GRand *r, const PmsRegister *reg)
+{
+    guint64 v = rand64(r) & reg->writable;
+    if (g_rand_int_range(r, 0, 5))
+        v = fset(reg, "plm", v, 0x9 | (rand64(r) & 0x6));
+    gboolean doc = g_rand_int_range(r, 0, 5) != 0;
+    static const guint64 um[] = { 0x40, 0xff, 0xfe, 0xfc, 0xf8, 0xf0, 0xe0, 0xc0, 0x80, 0 };
+    switch (reg->address) {
+    case 37:
+        if (doc && g_rand_boolean(r))
+            v = (v & ~(guint64)0x3fe0) | 0x2000 | um[g_rand_int_range(r, 0, G_N_ELEMENTS(um))] << 5;
+        else if (doc)
+            v = (v & ~(guint64)0x3fe0) | (guint64)g_rand_int_range(r, 0, 8) << 5;
+        break;
+    case 39:
+        if (doc)
+            v = fset(reg, "ds", v, 0);
+        break;
+    case 40:
+        if (doc) {
+            v = fset(reg, "umask", v, (guint64)g_rand_int_range(r, 0, 12));
+            v = fset(reg, "mode", v, (guint64)g_rand_int_range(r, 0, 3));
+        }
+        break;
+    case 42:
+        if (doc) {
+            v = fset(reg, "mode", v, 4);
+            v = fset(reg, "delay", v, (guint64)g_rand_int_range(r, 0, 8));
+        }
+        break;
+    }
+    return v & reg->writable;
+}
+
 static gboolean ia64_counter(const PmsModel *m, const PmsRegister *reg)
 {
     return reg->address >= m->counter_base && reg->address < m->counter_base + m->n_gp;
 }
 
-static void diff_ia64(const char *name, guint *pmis_seen)
+static void diff_ia64(const char *name, guint *pmis_seen, guint *captures)
 {
     static const char *const opt[][3] = {
         { "thres_compare", "gt", "ge" },
@@ -219,6 +265,9 @@ static void diff_ia64(const char *name, guint *pmis_seen)
         { "pmd_read_upper", "sign_extend", "zero" },
         { "all_on_pmc8_15", "own", "both" },
         { "pmc41_dtag", "iod", "active" },
+        { "mesi_zero", "none", "all" },
+        { "ear_capture", "last", "first" },
+        { "etb_brt", "code", "man" },
     };
     GRand *r = g_rand_new_with_seed(20261124);
     for (guint c = 0; c < N_CASES; c++) {
@@ -232,6 +281,14 @@ static void diff_ia64(const char *name, guint *pmis_seen)
         for (guint i = 0; i < G_N_ELEMENTS(pool); i++) {
             const PmsEvent *ev = &m->events[g_rand_int_range(r, 0, (gint32)m->n_events)];
             pool[i] = PMS_SIGNAL_KEY(ev->code & 0xff, ev->base_umask & 0xf);
+        }
+        /* an event with the MESI qualifiers (the model's mesi flag) */
+        for (guint tries = 0; tries < 1000; tries++) {
+            const PmsEvent *ev = &m->events[g_rand_int_range(r, 0, (gint32)m->n_events)];
+            if (ev->mesi) {
+                pool[2] = PMS_SIGNAL_KEY(ev->code & 0xff, ev->base_umask & 0xf);
+                break;
+            }
         }
         /* the retired-instruction family, which code ranges tag per channel */
         pool[0] = PMS_SIGNAL_KEY(0x08, 0);
@@ -282,6 +339,8 @@ static void diff_ia64(const char *name, guint *pmis_seen)
                 v = apool[g_rand_int_range(r, 0, G_N_ELEMENTS(apool))] + (guint64)g_rand_int_range(r, 0, 0x10000);
             else if (ranges && reg->space == PMS_SPACE_IBR)
                 v = g_rand_boolean(r) ? 0x00fffffffffff000ull : 0x00000000ffff0000ull;
+            else if (is_monitor(reg))
+                v = rand_monitor(r, reg); /* the EARs, the ETB, the IP-EAR */
             else
                 continue;
             CU_ASSERT_EQUAL(pms_sim_write_at(a, reg->space, reg->address, v, NULL),
@@ -321,6 +380,8 @@ static void diff_ia64(const char *name, guint *pmis_seen)
                     v = opool[g_rand_int_range(r, 0, G_N_ELEMENTS(opool))];
                 else if (reg->space == PMS_SPACE_PMC && reg->address == 41 && g_rand_boolean(r))
                     v = rand_pmc41(r, reg);
+                else if (is_monitor(reg) && g_rand_boolean(r))
+                    v = rand_monitor(r, reg);
                 else
                     v = rand64(r) & (g_rand_int_range(r, 0, 8) ? reg->writable : G_MAXUINT64); /* some #GP */
                 gboolean wa = pms_sim_write_at(a, reg->space, reg->address, v, NULL),
@@ -354,6 +415,36 @@ static void diff_ia64(const char *name, guint *pmis_seen)
                     pms_sim_set_daddr(a, t, valid, da);
                     pms_sim_set_daddr(b, t, valid, da);
                 }
+                for (guint t = 0; t < 2; t++) {
+                    gboolean valid = g_rand_int_range(r, 0, 4) != 0;
+                    PmsSimMesi st = (PmsSimMesi)g_rand_int_range(r, 0, 4);
+                    pms_sim_set_mesi(a, t, valid, st);
+                    pms_sim_set_mesi(b, t, valid, st);
+                }
+                /* thread 0's monitor events: a data access, a fetch miss,
+                 * up to 4 branches, addresses from the pools */
+                static const guint32 lats[] = { 0, 3, 4, 8, 15, 16, 100, 300, 1024, 4095, 4096, 8191, 9000 };
+                PmsSimDearEvent de = { dpool[g_rand_int_range(r, 0, 3)] + (guint64)g_rand_int_range(r, 0, 0x4000),
+                                       apool[g_rand_int_range(r, 0, 3)] + (guint64)g_rand_int_range(r, 0, 0x20000),
+                                       (guint)g_rand_int_range(r, 0, 3), lats[g_rand_int_range(r, 0, 13)],
+                                       (PmsSimTlb)g_rand_int_range(r, 0, 4), g_rand_boolean(r) };
+                PmsSimIearEvent ie = { apool[g_rand_int_range(r, 0, 3)] + (guint64)g_rand_int_range(r, 0, 0x20000),
+                                       lats[g_rand_int_range(r, 0, 13)], (PmsSimTlb)g_rand_int_range(r, 0, 4),
+                                       g_rand_int_range(r, 0, 4) == 0 };
+                gboolean dv = g_rand_boolean(r), iv = g_rand_boolean(r);
+                pms_sim_set_dear(a, dv ? &de : NULL);
+                pms_sim_set_dear(b, dv ? &de : NULL);
+                pms_sim_set_iear(a, iv ? &ie : NULL);
+                pms_sim_set_iear(b, iv ? &ie : NULL);
+                PmsSimBranch br[4];
+                guint nb = (guint)g_rand_int_range(r, 0, 5);
+                for (guint i = 0; i < nb; i++)
+                    br[i] = (PmsSimBranch){ apool[g_rand_int_range(r, 0, 3)] + (guint64)g_rand_int_range(r, 0, 0x20000),
+                                            apool[g_rand_int_range(r, 0, 3)] + (guint64)g_rand_int_range(r, 0, 0x20000),
+                                            (guint)g_rand_int_range(r, 0, 3), g_rand_boolean(r), g_rand_boolean(r),
+                                            g_rand_boolean(r), (PmsSimBrType)g_rand_int_range(r, 0, 3) };
+                pms_sim_set_branches(a, br, nb);
+                pms_sim_set_branches(b, br, nb);
                 CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
                 CU_ASSERT_TRUE(pms_sim_run(b, &run, NULL));
             }
@@ -362,6 +453,15 @@ static void diff_ia64(const char *name, guint *pmis_seen)
         guint np;
         pms_sim_pmis(a, &np);
         *pmis_seen += np;
+        /* cases ending with a D-EAR capture (PMD36.vl), an I-EAR capture
+         * (PMD34.stat), ETB / IP-EAR entries (PMD38) */
+        static const guint pmd[3] = { 36, 34, 38 };
+        static const guint64 bit[3] = { 8, 3, 0x2f };
+        for (guint i = 0; i < 3; i++) {
+            guint64 v = 0;
+            pms_sim_read_at(a, PMS_SPACE_PMD, pmd[i], &v, NULL);
+            captures[i] += (v & bit[i]) != 0;
+        }
         pms_sim_free(a);
         pms_sim_free(b);
         pms_model_free(m);
@@ -371,10 +471,12 @@ static void diff_ia64(const char *name, guint *pmis_seen)
 
 static void test_diff_ia64(void)
 {
-    guint pmis = 0;
-    diff_ia64("montecito", &pmis);
-    printf("# montecito differential: %d cases, %u PMIs\n", N_CASES, pmis);
+    guint pmis = 0, cap[3] = { 0 };
+    diff_ia64("montecito", &pmis, cap);
+    printf("# montecito differential: %d cases, %u PMIs; ending with a D-EAR capture %u, I-EAR %u, ETB/IP-EAR "
+           "entries %u\n", N_CASES, pmis, cap[0], cap[1], cap[2]);
     CU_ASSERT(pmis > 50);
+    CU_ASSERT(cap[0] > 50 && cap[1] > 50 && cap[2] > 50);
 }
 
 void register_diff_device_tests(void)
