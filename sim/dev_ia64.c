@@ -1,9 +1,11 @@
 /* pmusim — the Itanium 2 9000 (Montecito) PMU device: the twelve counters
  * PMC4..15 / PMD4..15, the overflow and freeze register PMC0, the
  * qualifiers of the instruction stream (code ranges: IBRs, PMC32, PMC38;
- * opcode matchers: PMC32-36; data ranges: DBRs, PMC41), and every other
- * PMC and PMD of the model as checked storage
- * (reference/montecito/registers.md §1-5, 8, 10, 12, semantics reference §8;
+ * opcode matchers: PMC32-36; data ranges: DBRs, PMC41), the MESI
+ * qualifiers, the D-EAR and I-EAR (PMC40, PMC37; PMD32-36), the ETB and
+ * IP-EAR (PMC39, PMC42; PMD38, 39, 48-63), and every other PMC and PMD of
+ * the model as checked storage
+ * (reference/montecito/registers.md §1-12, semantics reference §8;
  * docs/semantics.md §11).  Registers are reached by space and number
  * (pms_sim_write_at(sim, PMS_SPACE_PMC, 4, ...)).
  *
@@ -68,15 +70,42 @@
  *     without an address when one does); events without darr are not
  *     constrained.  On one counter the code-range, opcode and data tests
  *     must all pass.
+ *   MESI: an occurrence carries its thread's line state when the run has
+ *     one (pms_sim_set_mesi, the mesi= token).  A counter of an event with
+ *     the model's mesi flag counts it only when the state's bit (27 + I, S,
+ *     E, M) is set; with all four clear, none (option `mesi_zero = none`) or
+ *     all (`all`); an occurrence without a state is not qualified
+ *     (registers.md 3).
+ *   EARs: thread 0's D-EAR / I-EAR event (pms_sim_set_dear/iear, the dear=
+ *     and iear= tokens) happens in its run's first cycle and is captured
+ *     when PMC0.fr is clear, the EAR's plm has the CPL and the mode
+ *     qualifies it: D-EAR (PMC40) cache latency >= 4 << umask, TLB level's
+ *     umask bit, ALAT miss; I-EAR (PMC37) cache latency >= the umask's
+ *     L1I_EAR_CACHE_LATn threshold or a RAB hit for umask 0, ct = 01
+ *     nothing, TLB level's umask bit.  The capture fills PMD32/33/36 or
+ *     PMD34/35 (valid: PMD36.vl, PMD34.stat); the last event wins (option
+ *     `ear_capture = last`) or the first until software clears the valid
+ *     bits (`first`) (registers.md 6, 7).
+ *   ETB / IP-EAR: thread 0's branches (pms_sim_set_branches, br= tokens),
+ *     in their run's first cycle, fr clear and PMC39.plm, tm, ptm, ppm and
+ *     brt (option `etb_brt`: 0 = all under `code`, none under `man`)
+ *     passing, go into the 16-entry ring PMD48-63 at PMD38.ebi (full, bit 5,
+ *     when it wraps): a source entry, and for a taken branch a target
+ *     entry.  With PMC42.mode = 4 the ring records instead one IP-EAR entry
+ *     per run whose thread 0 has an IP (IP 63:4, the run length in cycles
+ *     saturated at 63), and keeps recording PMC42.delay cycles past the PMI
+ *     that set fr (registers.md 9, 11).
  *
  * Not modelled: the per-event maximum increment (max_inc) is the encoder's
  * bound on a useful thres, not a limit of this device: a stimulus may give
  * any count per cycle; the instruction-set mask ism (stored; the stimulus
  * carries IA-64 instructions only), ev, pm and the PSR.up/PSR.pp gating
- * (taken as open), the MESI qualifiers (stored; signals carry no line
- * state), the active/floating/causal thread-activity types (every cycle of
- * the stimulus is a cycle of an active thread), the EARs, the ETB and IP-EAR
- * (PMC37, 39, 40, 42 and their PMDs are storage).  The IBR plm and x fields
+ * (taken as open), the active/floating/causal thread-activity types (every
+ * cycle of the stimulus is a cycle of an active thread), the EAR/ETB
+ * counting events as captures (DATA_EAR_EVENTS etc. count the stimulus's
+ * signals), the ETB extension bits (written 0), PMC39.ds = 1 (records
+ * nothing), IP-EAR modes other than 4 and its ef/f bits, thread 1's
+ * monitor events.  The IBR plm and x fields
  * and the DBR plm, r and w fields are not applied; PMC41's instruction-side
  * tags (cfg_dtag 0 and 1 also name the IBR/opcode tags) are not applied:
  * the instruction side acts through iarr/opcm as above whatever PMC41

@@ -385,17 +385,19 @@ static void test_long_run(void)
 }
 
 /* A stimulus file on both engines: registers by name in the PMC and PMD
- * spaces (sim/tests/data/montecito-freeze.stim). */
+ * spaces (sim/tests/data/montecito-freeze.stim); the mesi=, dear= and br=
+ * example of docs/stimulus-format.md (sim/tests/data/montecito-ear.stim). */
 static void test_stim_file(void)
 {
-    for (guint e = 0; e < 2; e++) {
+    static const char *const files[] = { "montecito-freeze.stim", "montecito-ear.stim" };
+    for (guint e = 0; e < 2 * G_N_ELEMENTS(files); e++) {
         GError *err = NULL;
-        g_autoptr(PmsStim) st =
-            pms_stim_load_file(fx_model("montecito"), PMS_SRCDIR "/sim/tests/data/montecito-freeze.stim", &err);
+        g_autofree char *path = g_strdup_printf("%s/sim/tests/data/%s", PMS_SRCDIR, files[e / 2]);
+        g_autoptr(PmsStim) st = pms_stim_load_file(fx_model("montecito"), path, &err);
         if (!st)
             fprintf(stderr, "# %s\n", err->message);
         CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-        g_autoptr(PmsSim) s = mont(engines[e]);
+        g_autoptr(PmsSim) s = mont(engines[e % 2]);
         gboolean ok = pms_stim_execute(st, s, &err);
         if (!ok)
             fprintf(stderr, "# %s\n", err->message);
