@@ -222,8 +222,9 @@ static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guin
     if (code == 1) {
         const PmsRegister *x = ev && ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
         if (x && ev->ear != PMS_IA64_EAR_NONE && ((x->writable >> bit) & 1))
-            return "EAR configuration (PMC37 I-EAR / PMC40 D-EAR) is storage: the EARs are not modelled, no count "
-                   "depends on it (semantics.md §11.6; registers.md 6-7)";
+            return "EAR configuration (PMC37 I-EAR / PMC40 D-EAR) decides only the EAR captures (PMD32-36), "
+                   "never a count; the per-event vectors read counters only (semantics.md §11.10; registers.md "
+                   "6-7)";
         return NULL;
     }
     const PmsRegister *pmc = pms_model_reg_at(m, PMS_SPACE_PMC, counter);
@@ -237,9 +238,11 @@ static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guin
     if (field_bit(pmc, "ism", bit))
         return "ism (instruction-set mask) is stored, not applied: the stimulus carries IA-64 instructions only "
                "(semantics.md §11.6; registers.md 3: must be 10b)";
-    if (field_bit(pmc, "mesi_i", bit) || field_bit(pmc, "mesi_s", bit) || field_bit(pmc, "mesi_e", bit) ||
-        field_bit(pmc, "mesi_m", bit))
-        return "MESI qualifiers are stored, not applied: signals carry no cache-line state (semantics.md §11.6)";
+    /* the MESI bits are applied (semantics.md §11.9): the mesi events' vectors
+     * carry mesi= states, and on other events the bits do nothing */
+    if ((field_bit(pmc, "mesi_i", bit) || field_bit(pmc, "mesi_s", bit) || field_bit(pmc, "mesi_e", bit) ||
+         field_bit(pmc, "mesi_m", bit)) && !(ev && ev->mesi))
+        return "MESI qualifiers act only on the events with mesi = true (semantics.md §11.9; registers.md 3)";
     if (field_bit(pmc, "all", bit) && counter >= 8 &&
         g_ascii_strcasecmp(pms_model_option(m, "all_on_pmc8_15", "own"), "own") == 0)
         return "all on PMC8-15 is ignored under all_on_pmc8_15 = own (semantics.md §11.2, A24)";

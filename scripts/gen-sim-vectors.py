@@ -892,7 +892,21 @@ def ia64_vector(m, ev):
     lines.append("read pmd:%d 0x%x" % (counter, sx))
     for c, toks, _ in runs:
         lines.append("run %d %s" % (c, " ".join(toks)))
-    lines += ["read pmd:%d %d" % (counter, final), "read pmc:0 0x%x" % pmc0, "expect-pmi %d" % pmis[0], "end"]
+    lines += ["read pmd:%d %d" % (counter, final), "read pmc:0 0x%x" % pmc0]
+    if ev.mesi:
+        # MESI (semantics.md §11.9): the string names no state, so libpfm sets
+        # all four bits 27-30; runs of 1, 2, 4 and 8 cycles in states I, S, E, M
+        # make every qualifier bit worth a distinct power of two of the count
+        inc = M if T == 0 else 1
+        lines[2] += (" MESI tail (semantics.md §11.9; registers.md 3: bits 27-30 = I, S, E, M, all four set when "
+                     "the string names none): PMC0 and PMD%d cleared, then M on thread 0 at CPL 3 for 1, 2, 4, 8 "
+                     "cycles in states I, S, E, M: %d per cycle -> 15 x %d = %d; each state bit is worth 1, 2, 4 "
+                     "or 8 cycles of it." % (counter, inc, inc, 15 * inc))
+        lines += ["write pmc:0 0", "write pmd:%d 0" % counter]
+        for c, st in ((1, "I"), (2, "S"), (4, "E"), (8, "M")):
+            lines.append("run %d cpl=3,3 %s=%d,0 mesi=%s" % (c, own, M, st))
+        lines.append("read pmd:%d %d" % (counter, 15 * inc))
+    lines += ["expect-pmi %d" % pmis[0], "end"]
     return lines
 
 
