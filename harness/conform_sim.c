@@ -217,14 +217,36 @@ static guint64 umask_value(const PmsEvent *ev, const char *name)
 /* Itanium 2 9000 (docs/semantics.md §11): the counting PMC's fields and the
  * registers the device keeps as storage.  counter: the PMC the vector
  * programs (PMC4..15). */
-static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guint counter, guint code, guint bit)
+/* The EAR configuration bits (codes[1] of an EAR event: PMC37 / PMC40) that
+ * decide no capture under the value x the encoder wrote (semantics.md
+ * §11.10): pm and ism, the D-EAR umask in ALAT mode and its bit 0 in TLB
+ * mode, the I-EAR TLB-mode umask bits 3-6.  The EAR vectors' tails catch the
+ * rest (plm, mode / ct, the umask bits that select thresholds or levels). */
+static const char *unobservable_ear(const PmsRegister *x, const PmsEvent *ev, guint64 v, guint bit)
+{
+    if (field_bit(x, "pm", bit) || field_bit(x, "ism", bit))
+        return "pm / ism of the EAR configuration are stored, not applied (semantics.md §11.8, §11.10)";
+    if (ev->ear == PMS_IA64_EAR_D && field_bit(x, "umask", bit)) {
+        guint64 mode = field_value(x, "mode", v);
+        if (mode == 2)
+            return "the D-EAR umask selects nothing in ALAT mode (semantics.md §11.10)";
+        if (mode == 1 && bit == pms_layout_field(x->layout, "umask")->shift)
+            return "D-EAR TLB-mode umask bit 0 selects no translation level (DATA_EAR_TLB_*: bits 1-3; "
+                   "semantics.md §11.10)";
+    }
+    if (ev->ear == PMS_IA64_EAR_I && ((v >> 12) & 3) == 0 && bit >= 8 && bit <= 11)
+        return "I-EAR TLB-mode umask bits 3-6 select no translation level (L1I_EAR_TLB_*: bits 0-2; "
+               "semantics.md §11.10)";
+    return NULL;
+}
+
+static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guint counter, const Codes *c,
+                                     guint code, guint bit)
 {
     if (code == 1) {
         const PmsRegister *x = ev && ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
-        if (x && ev->ear != PMS_IA64_EAR_NONE && ((x->writable >> bit) & 1))
-            return "EAR configuration (PMC37 I-EAR / PMC40 D-EAR) decides only the EAR captures (PMD32-36), "
-                   "never a count; the per-event vectors read counters only (semantics.md §11.10; registers.md "
-                   "6-7)";
+        if (x && ev->ear != PMS_IA64_EAR_NONE && ((x->writable >> bit) & 1) && c->n > 1)
+            return unobservable_ear(x, ev, c->codes[1], bit);
         return NULL;
     }
     const PmsRegister *pmc = pms_model_reg_at(m, PMS_SPACE_PMC, counter);
@@ -255,7 +277,7 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint cou
                                 guint bit)
 {
     if (m->arch == PMS_ARCH_IA64)
-        return unobservable_ia64(m, ev, counter, code, bit);
+        return unobservable_ia64(m, ev, counter, c, code, bit);
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     if (code == 0 && ev->counters == 0 && ev->fixed) {
         if (!field_bit(es, "usr", bit) && !field_bit(es, "os", bit) && !field_bit(es, "int", bit) &&

@@ -106,6 +106,7 @@ class Event:
         # Itanium facts (docs/model-format.md "ia64 models")
         self.max_inc = int(sec.get("max_inc", "1"))
         self.ear = sec.get("ear")
+        self.ear_mode = sec.get("ear_mode")
         self.mesi = sec.get("mesi", "false") == "true"
         self.qualifiers = set(sec.get("qualifiers", "").split())
         self.equiv = sec.get("equiv")
@@ -906,8 +907,100 @@ def ia64_vector(m, ev):
         for c, st in ((1, "I"), (2, "S"), (4, "E"), (8, "M")):
             lines.append("run %d cpl=3,3 %s=%d,0 mesi=%s" % (c, own, M, st))
         lines.append("read pmd:%d %d" % (counter, 15 * inc))
+    if ev.ear:
+        tail, why = ia64_ear_tail(ev)
+        lines[2] += " " + why
+        lines += ["write pmc:0 0"] + tail
     lines += ["expect-pmi %d" % pmis[0], "end"]
     return lines
+
+
+# I-EAR cache-mode latency thresholds by PMC37 umask (the L1I_EAR_CACHE_LATn
+# events' umasks; 0 = RAB hits only) -- semantics.md §11.10
+IA64_IEAR_THR = {0x40: 0, 0xff: 4, 0xfe: 8, 0xfc: 16, 0xf8: 32, 0xf0: 128, 0xe0: 256, 0xc0: 1024, 0x80: 4096}
+IA64_TLB_FLAG = {1: "l2", 2: "vhpt", 3: "fault"}
+
+
+def ia64_ear_tail(ev):
+    """EAR tail (semantics.md §11.10): one EAR event per run, the capture
+    register read after each, so that every modelled bit of the event's
+    PMC37/PMC40 (plm, mode / ct, umask) changes an outcome.  The string's
+    plm is PLM0|PLM3.  Returns (lines, src text)."""
+    dear = ev.ear == "dear"
+    mode = {"cache": 0, "tlb": 1, "alat": 2}[ev.ear_mode]
+    um = ev.base_umask
+    # candidate events: (cpl, latency, tlb level 0..3, flag: alat (D) / rab (I)) -> captured?
+    if dear and mode == 0:
+        thr = 4 << um
+        cands = [(3, thr, 0, False), (3, thr - 1, 0, False)]
+        good = (thr, 0, False)
+        rule = "cache mode umask 0x%x: latency >= %d" % (um, thr)
+    elif dear and mode == 1:
+        cands = [(3, 0, lv, False) for lv in (1, 2, 3)]
+        lv = min(l for l in (1, 2, 3) if um & (1 << l))
+        good = (0, lv, False)
+        rule = "TLB mode umask 0x%x: levels L2 0x2, VHPT 0x4, FAULT 0x8" % um
+    elif dear:
+        cands = [(3, 0, 0, True), (3, 9000, 3, False)]
+        good = (0, 0, True)
+        rule = "ALAT mode: ALAT misses only"
+    elif mode == 0:
+        thr = IA64_IEAR_THR.get(um)
+        if um == 0:
+            cands = [(3, 0, 0, True), (3, 0, 0, False)]
+            good = (0, 0, True)
+            rule = "cache mode umask 0: RAB hits only"
+        else:
+            cands = [(3, thr, 0, False)] + ([(3, thr - 1, 0, False)] if thr else [])
+            good = (thr, 0, False)
+            rule = "cache mode umask 0x%x: latency >= %d" % (um, thr)
+    else:
+        cands = [(3, 0, lv, False) for lv in (1, 2, 3)]
+        lv = min(l for l in (1, 2, 3) if um & (1 << (l - 1)))
+        good = (0, lv, False)
+        rule = "TLB mode umask 0x%x: levels L2TLB 0x1, VHPT 0x2, FAULT 0x4" % um
+    cands += [(c,) + good for c in (0, 1, 2)]
+
+    def captured(cpl, lat, lv, flag):
+        if not (0x9 >> cpl) & 1:
+            return False
+        if dear:
+            return (lat >= 4 << um if mode == 0 else bool(um & (1 << lv)) if mode == 1 and lv else
+                    flag if mode == 2 else False)
+        if mode == 0:
+            return flag if um == 0 else lat >= IA64_IEAR_THR[um]
+        return bool(lv) and bool(um & (1 << (lv - 1)))
+
+    lines, seen, outcome = [], None, []
+    for k, (cpl, lat, lv, flag) in enumerate(cands):
+        flags = ([IA64_TLB_FLAG[lv]] if lv else []) + ([("alat" if dear else "rab")] if flag else [])
+        if dear:
+            da, ip = 0x600000000 + 0x1000 * k, 0x4000000 + 0x40 * k
+            tok = "dear=0x%x:0x%x:%d%s" % (da, ip, lat, "".join(":" + f for f in flags))
+        else:
+            ip = 0x8000000 + 0x100 * k
+            tok = "iear=0x%x:%d%s" % (ip, lat, "".join(":" + f for f in flags))
+        lines.append("run 1 cpl=%d,3 %s" % (cpl, tok))
+        if captured(cpl, lat, lv, flag):
+            if dear:
+                seen = da
+                lines.append("read pmd:36 0x%x" % (ip | 8))
+            else:
+                stat = (3 if flag else 1) if mode == 0 else lv
+                seen = ip | stat
+                # latency 11:0, ov (bit 12) when it does not fit; TLB mode: 0
+                lines.append("read pmd:35 0x%x" % (((lat & 0xfff) | (lat > 0xfff) << 12) if mode == 0 else 0))
+            outcome.append("yes")
+        else:
+            outcome.append("no")
+        lines.append("read pmd:%d 0x%x" % (32 if dear else 34, seen or 0))
+    why = ("EAR tail (semantics.md §11.10; registers.md %s): PMC0 cleared, then one %s event per run, the "
+           "capture register read after each; %s, plm PLM0|PLM3; events (CPL, latency, TLB level, %s) %s -> "
+           "captured %s (the last capture stays; PMD%s shows it).") % (
+               "7" if dear else "6", "D-EAR" if dear else "I-EAR", rule, "ALAT" if dear else "RAB",
+               ", ".join("(%d, %d, %s, %s)" % (c[0], c[1], IA64_TLB_FLAG.get(c[2], "L1"), "yes" if c[3] else "no")
+                         for c in cands), ", ".join(outcome), "32/36" if dear else "34/35")
+    return lines, why
 
 
 def generate(m):
