@@ -7,7 +7,8 @@
  *   sim_pipe.c        the pure threshold/invert/edge pipeline.
  *   sim_field.c       register fields resolved once, by name.
  *   dev_x86_core.c    PERFEVTSEL/PMC/FIXED, GLOBAL_*, DEBUGCTL freeze.
- *   dev_ia64.c        Montecito PMC4-15/PMD4-15, PMC0 overflow bits and fr.
+ *   dev_ia64.c        Montecito PMC4-15/PMD4-15, PMC0 overflow bits and fr,
+ *                     the qualifiers, the EARs, the ETB and IP-EAR.
  *   program*.c        codes -> register writes, one step per architecture.
  *
  * A device owns the meaning of its registers (the storage is PmsSim.val, one
