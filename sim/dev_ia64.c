@@ -458,7 +458,7 @@ static gboolean is_counter(const Ia64 *s, const PmsRegister *r, PmsRegSpace spac
     return r->space == space && r->address >= s->base && r->address < s->base + s->n;
 }
 
-static gboolean v_is_pmc0(const Ia64 *s, PmsSim *sim, const PmsRegister *r)
+static gboolean is_pmc0(const Ia64 *s, PmsSim *sim, const PmsRegister *r)
 {
     return sim_storage(sim, r) == s->pmc0;
 }
@@ -477,7 +477,7 @@ static gboolean ia64_write(PmsSim *sim, const PmsRegister *r, guint64 value, GEr
     *sim_storage(sim, r) = v;
     if (r->space == PMS_SPACE_PMC)
         s->cfg_valid = FALSE;
-    if (v_is_pmc0(s, sim, r))
+    if (is_pmc0(s, sim, r))
         s->pmi_seen = FALSE; /* software owns fr now: no IP-EAR delay */
     return TRUE;
 }
