@@ -4,7 +4,9 @@
  * random per case), seeded
  * random scenarios — register writes of random writable bits, counters
  * preloaded near the top, runs of 1..300 cycles with random occurrences of
- * the model's own signals (every box of the unit) — must leave every
+ * the model's own signals (every box of the unit; on montecito also line
+ * states, thread 0's EAR events and branches, and the monitor PMCs) — must
+ * leave every
  * register and every PMI cycle identical on the reference and the fast
  * engine after every step.  Nothing here is device-specific: it reads the
  * model. */
