@@ -225,10 +225,15 @@ registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64
     guint32 code = ev->code;
     /* a raw unit mask: the umask field ORed onto the event's own umask bits
      * (wsm::UNHALTED_REFERENCE_CYCLES:0x4 is 0x530700 in libpfm4 4.13), or
-     * an offcore event's whole extra register */
+     * an offcore event's whole extra register.  An alias of an event with a
+     * unit mask (wsm::LLC_REFERENCES = L3_LAT_CACHE:REFERENCE) has that
+     * unit mask's bits as its own: the raw value replaces them, as it
+     * replaces any named unit mask (wsm::LLC_REFERENCES:0x1 is 0x53012e) */
     if (r->raw) {
         if (offcore)
             extra = r->raw_val;
+        else if (ev->equiv && strchr(ev->equiv, ':'))
+            umask = r->raw_val;
         else
             umask |= r->raw_val;
     }

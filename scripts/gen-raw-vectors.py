@@ -84,6 +84,13 @@ def core(pmu):
                     "raw umask with AnyThread (bit 21); " + LAYOUT))
     v.append(ok(P + "UOPS_ISSUED:0x1:c=1:i=1", [sel(0x0e, 0x01, c=1, i=1)], P + "UOPS_ISSUED:0x1" + mods(t, c=1, i=1),
                 "raw umask on an event whose unit masks force modifiers: none is forced; " + LAYOUT + "; " + PROBE))
+    urc = P + "UNHALTED_REFERENCE_CYCLES"
+    v.append(ok(urc + ":0x4", [EN | INT | OS | USR | 0x07 << 8], urc + ":0x4:k=1:u=1" + (":t=0" if t else ""),
+                "fixed-counter event: its pseudo code's umask 03H stays, the raw umask is ORed onto it; " + LAYOUT + "; " + PROBE))
+    if pmu in ("wsm", "wsm_dp"):
+        v.append(ok(P + "LLC_REFERENCES:0x1", [sel(0x2e, 0x01)], P + "L3_LAT_CACHE:REFERENCE:0x1" + mods(t),
+                    "alias of L3_LAT_CACHE:REFERENCE (umask 4FH): the raw umask replaces the alias's unit mask, "
+                    "fstr names the aliased event; " + LAYOUT + "; " + PROBE))
     of = P + "OFFCORE_RESPONSE_0"
     v.append(ok(of + ":0x1", [sel(0xb7, 0x01), 0x1], of + ":0x1" + mods(t),
                 "offcore: the raw value is the OFFCORE_RSP_0 register (codes[1]), the event select keeps umask 0x01; "
