@@ -87,7 +87,7 @@ static PmsVectorPmuSummary *summary_for(PmsVectorReport *r, GHashTable *index, c
     return s;
 }
 
-static char *run_one(const PmsVector *v, const PmsVectorOps *ops)
+static char *run_one(const PmsVector *v, const PmsVectorOps *ops, gboolean *crashed)
 {
     if (v->kind == PMS_VECTOR_SIM) {
         if (!ops->sim)
@@ -97,6 +97,7 @@ static char *run_one(const PmsVector *v, const PmsVectorOps *ops)
             g_free(msg);
             return NULL;
         }
+        *crashed = msg && strstr(msg, "BACKEND_CRASH") != NULL;
         return msg ? msg : g_strdup_printf("%s:%u: simulation vector failed", v->file, v->line);
     }
     if (!ops->encode)
@@ -106,6 +107,7 @@ static char *run_one(const PmsVector *v, const PmsVectorOps *ops)
     ops->encode(v->event, v->event_len, &a, ops->user_data);
     a.ret[sizeof a.ret - 1] = '\0';
     char *msg = pms_vector_check_answer(v, &a);
+    *crashed = msg && strcmp(a.ret, "BACKEND_CRASH") == 0;
     g_free(a.fstr);
     return msg;
 }
@@ -122,7 +124,7 @@ PmsVectorReport *pms_vectors_run(const PmsVectorSet *set, guint kinds_mask, cons
             continue;
         PmsVectorOutcome *o = g_new0(PmsVectorOutcome, 1);
         o->vector = v;
-        o->message = run_one(v, ops);
+        o->message = run_one(v, ops, &o->crashed);
         o->passed = o->message == NULL;
         g_ptr_array_add(r->outcomes, o);
         PmsVectorPmuSummary *s = summary_for(r, index, v->pmu);
