@@ -340,7 +340,7 @@ int pms_cmd_conform(int argc, char **argv)
         { "strict", 0, 0, G_OPTION_ARG_NONE, &strict, "Use no expectations: every failure fails", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("",
+    g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
         "Run the golden vectors against an encoder backend; print a per-PMU table\n"
         "(kind, vectors, passed, failed, known) and every failure.  Simulation vectors\n"
         "program the simulator with the backend's codes.  --mutants instead flips each\n"
@@ -355,13 +355,16 @@ int pms_cmd_conform(int argc, char **argv)
     pms_cli_examples(ctx,
         "  pmusim conform\n"
         "  pmusim conform --backend libpfm4 --kind encode\n"
+        "  pmusim conform wsm nhm_unc\n"
         "  pmusim conform --backend libpfm4 --strict --junit report.xml\n"
         "  pmusim conform --backend cmd:./my-encoder --expect my-known-differences.txt\n"
         "  pmusim conform --mutants\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
-    if (argc > 1) {
-        fprintf(stderr, "pmusim: conform: unexpected argument '%s'\n", argv[1]);
+    /* PMU...: only the vectors reported under those PMUs (checked below) */
+    const char *const *pmus = argc > 1 ? (const char *const *)argv + 1 : NULL;
+    if (pmus && mutants) {
+        fprintf(stderr, "pmusim: conform: --mutants runs every sim vector: no PMU may be named\n");
         return PMS_EXIT_USAGE;
     }
     guint kinds = (1u << PMS_VECTOR_ENCODE) | (1u << PMS_VECTOR_SIM);
@@ -394,6 +397,15 @@ int pms_cmd_conform(int argc, char **argv)
     if (!loaded) {
         fprintf(stderr, "pmusim: conform: %s\n", err->message);
         return 1;
+    }
+    for (guint i = 0; pmus && pmus[i]; i++) {
+        gboolean found = FALSE;
+        for (guint k = 0; k < pms_vector_set_count(set) && !found; k++)
+            found = strcmp(pms_vector_set_nth(set, k)->pmu, pmus[i]) == 0;
+        if (!found) {
+            fprintf(stderr, "pmusim: conform: no vectors for PMU '%s'\n", pmus[i]);
+            return PMS_EXIT_USAGE;
+        }
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
@@ -449,7 +461,7 @@ int pms_cmd_conform(int argc, char **argv)
     }
     RunCtx run_ctx = { backend, sim };
     PmsVectorOps ops = { .encode = backend_encode, .sim = run_sim, .user_data = &run_ctx };
-    g_autoptr(PmsVectorReport) report = pms_vectors_run(set, kinds, &ops);
+    g_autoptr(PmsVectorReport) report = pms_vectors_run_pmus(set, kinds, pmus, &ops);
     pms_backend_close(backend);
 
     g_autoptr(PmsExpectResult) judged = pms_expectations_apply(expect, report, kinds);

@@ -114,13 +114,19 @@ static char *run_one(const PmsVector *v, const PmsVectorOps *ops, gboolean *cras
 
 PmsVectorReport *pms_vectors_run(const PmsVectorSet *set, guint kinds_mask, const PmsVectorOps *ops)
 {
+    return pms_vectors_run_pmus(set, kinds_mask, NULL, ops);
+}
+
+PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask, const char *const *pmus,
+                                      const PmsVectorOps *ops)
+{
     PmsVectorReport *r = g_new0(PmsVectorReport, 1);
     r->outcomes = g_ptr_array_new_with_free_func(outcome_free);
     r->pmus = g_ptr_array_new_with_free_func(summary_free);
     g_autoptr(GHashTable) index = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint i = 0; i < pms_vector_set_count(set); i++) {
         const PmsVector *v = pms_vector_set_nth(set, i);
-        if (!(kinds_mask & (1u << v->kind)))
+        if (!(kinds_mask & (1u << v->kind)) || (pmus && !g_strv_contains(pmus, v->pmu)))
             continue;
         PmsVectorOutcome *o = g_new0(PmsVectorOutcome, 1);
         o->vector = v;

@@ -154,6 +154,10 @@ typedef struct {
 
 /* Run every vector of the given kinds (kinds_mask: bit 1<<PmsVectorKind). */
 PmsVectorReport *pms_vectors_run(const PmsVectorSet *set, guint kinds_mask, const PmsVectorOps *ops);
+/* The same, only the vectors reported under one of the PMUs named in pmus
+ * (NULL-terminated; NULL: every PMU). */
+PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask, const char *const *pmus,
+                                      const PmsVectorOps *ops);
 void pms_vector_report_free(PmsVectorReport *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsVectorReport, pms_vector_report_free)
 

@@ -100,6 +100,17 @@ static void test_known(void)
     CU_ASSERT_PTR_NULL(strstr(xml, "<failure"));
     /* stable names: file and event string, no line number */
     CU_ASSERT_PTR_NOT_NULL(strstr(xml, "name=\"zz/a.enc &quot;wsm::INST_RETIRED:ANY_P&quot;\""));
+    /* restricted to a PMU: its vectors only; an unknown PMU is a usage error */
+    const char *a4[] = { "conform", "--vectors", v, "--expect", e, "zz", NULL };
+    r = run_cli(a4);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "total                     3"));
+    run_clear(&r);
+    const char *a5[] = { "conform", "--vectors", v, "yy", NULL };
+    r = run_cli(a5);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no vectors for PMU 'yy'"));
+    run_clear(&r);
     /* --strict ignores them */
     const char *a2[] = { "conform", "--vectors", v, "--strict", NULL };
     r = run_cli(a2);
@@ -247,6 +258,11 @@ static void test_shipped(void)
         fprintf(stderr, "# conform --backend libpfm4: %s\n", r.out);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "expectations vectors/expected/libpfm4.txt"));
+    run_clear(&r);
+    /* one PMU: the other PMUs' entries are not stale */
+    const char *d[] = { "conform", "--backend", "libpfm4", "glm", "montecito", NULL };
+    r = run_cli(d);
+    CU_ASSERT_EQUAL(r.status, 0);
     run_clear(&r);
     const char *c[] = { "conform", "--backend", "libpfm4", "--strict", "--kind", "encode", NULL };
     r = run_cli(c);
