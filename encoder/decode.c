@@ -4,7 +4,10 @@
  * unit mask equal to the umask field or a cover of its bits, the modifier
  * fields) and each is run through the encoder; the first one that reproduces
  * the value wins, and its fstr is the answer.  So decode can never disagree
- * with encode.  It walks the event table: decoding is not the hot path. */
+ * with encode.  It walks the event table: decoding is not the hot path.
+ * Where no unit mask (or cover of unit masks) reproduces the value, the
+ * event with a raw unit mask does on the x86 core and uncore PMUs
+ * ("wsm::INST_RETIRED:0xf0:..."; an offcore event's extra value likewise). */
 #include <stdlib.h>
 #include <string.h>
 #include "enc_internal.h"
@@ -72,6 +75,19 @@ try_umasks(Dec *d, const PmsEvent *ev, guint64 set)
         if (set & BIT(i))
             g_string_append_printf(s, ":%s", ev->umasks[i].name);
     append_mods(d, s, ev, (ev->flags & PMS_EVENT_LDLAT) != 0);
+    return try_string(d, s->str);
+}
+
+/* The event with a raw unit mask (EVENT:0xVALUE): where no named unit mask
+ * reproduces the value, on the PMUs that take raw unit masks. */
+static gboolean
+try_raw(Dec *d, const PmsEvent *ev, guint64 raw)
+{
+    if (!pms_arch_raw_umask(d->m->arch))
+        return FALSE;
+    g_autoptr(GString) s = g_string_new(d->m->name);
+    g_string_append_printf(s, "::%s:0x%" G_GINT64_MODIFIER "x", ev->name, raw);
+    append_mods(d, s, ev, FALSE);
     return try_string(d, s->str);
 }
 
@@ -177,6 +193,20 @@ pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, 
             continue;
         if (decode_event(&d, ev, umask))
             return d.found;
+    }
+    /* no named unit mask of any event: a raw one (INST_RETIRED's 0x5301c0
+     * stays ANY_P, not INSTRUCTION_RETIRED:0x1), on an event that has unit
+     * masks first (0x53f0c0 is INST_RETIRED:0xf0) */
+    for (guint k = 0; k < 2 * m->n_events; k++) {
+        const PmsEvent *ev = &m->events[k % m->n_events];
+        if (ev->code != code || ev->equiv || ev->n_umasks > PMS_ENC_MAX_UMASKS || (k < m->n_events) != (ev->n_umasks > 0))
+            continue;
+        if (ev->flags & PMS_EVENT_OFFCORE) {
+            if (umask == ev->base_umask && has_extra && try_raw(&d, ev, extra))
+                return d.found;
+        } else if ((umask & ev->base_umask) == ev->base_umask && try_raw(&d, ev, umask & ~(guint64)ev->base_umask)) {
+            return d.found;
+        }
     }
     pms_enc_fail(error, PMS_ERR_NOTFOUND, 0,
                  "no event of %s encodes as 0x%" G_GINT64_MODIFIER "x%s (event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02" G_GINT64_MODIFIER "x)",

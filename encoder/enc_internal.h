@@ -248,7 +248,34 @@ typedef struct {
     guint mod_vcol[PMS_ENC_MAX_MODS];   /* column of its value */
     guint plm;                          /* default privilege (PMS_PLM_*): PMS_PLM_DEFAULT
                                          * unless pms_encode_plm was asked otherwise */
+    /* A raw unit mask ("EVENT:0xff", libpfm4's PFM_ATTR_RAW_UMASK on the x86
+     * core and uncore PMUs): a number in place of the unit-mask names.  It
+     * excludes named unit masks; the rules check its width (raw_val is
+     * G_MAXUINT64 for a number too big for 64 bits, as strtoull reads it).
+     * Only the rule path takes it: the prepared shortcuts leave it alone. */
+    gboolean raw;
+    guint64 raw_val;
+    guint raw_col;
 } PmsResolved;
+
+/* Whether a model's PMU takes raw unit masks (libpfm4 4.13: the Intel x86
+ * core PMUs and nhm_unc/wsm_unc, PFMLIB_PMU_FL_RAW_UMASK). */
+static inline gboolean
+pms_arch_raw_umask(PmsArch a)
+{
+    return a == PMS_ARCH_X86_CORE || a == PMS_ARCH_X86_UNCORE;
+}
+
+/* The bits a raw unit mask may have on an event: the event-select umask
+ * field, or for an offcore event the writable bits of its extra register
+ * (rules_x86_core.c).  *where names the register for messages. */
+G_GNUC_INTERNAL guint64 pms_raw_umask_limit(const PmsResolved *r, const char **where);
+/* The raw unit mask's width check, in libpfm4's order: attributes are
+ * checked in string order, so a modifier out of range before the raw unit
+ * mask is reported first (by the caller, which returns FALSE afterwards
+ * only for this check's error).  TRUE when the raw unit mask fits or a
+ * modifier named before it is out of range. */
+G_GNUC_INTERNAL gboolean pms_raw_umask_check(const PmsResolved *r, GError **error);
 
 G_GNUC_INTERNAL gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error);
 /* The same after the PMU is known (decode uses it with its one model). */

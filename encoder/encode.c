@@ -299,8 +299,8 @@ encode(const PmsModelSet *models, const char *str, guint plm, GError **error)
         return NULL;
     r.plm = plm;
     guint64 u = r.user_umasks;
-    if (plm != PMS_PLM_DEFAULT) {
-        /* no shortcut: the rules below */
+    if (plm != PMS_PLM_DEFAULT || r.raw) {
+        /* no shortcut: the rules below (a raw unit mask: rare) */
     } else if (r.pe->plain_off && r.mod_set && !r.thrice && !(u & (u - 1))) {
         guint c = u ? pms_lsb(u) + 1 : 0;
         gint li = r.prep->role_mod[PMS_ROLE_LDLAT];

@@ -1,11 +1,14 @@
 /* pmusim — event string encoder.
  *
- * libpfm4 syntax  [pmu::]EVENT[:UMASK...][:mod[=val]...]  ->  register writes,
+ * libpfm4 syntax  [pmu::]EVENT[:UMASK...|:0xRAW][:mod[=val]...]  ->  register writes,
  * libpfm4-compatible codes and the canonical fstr.  Three stages, one file each:
  *   tokenize.c  syntax only (byte offsets kept for messages),
  *   resolve.c   names -> model entries (hash lookups, never a table scan),
  *   rules_*.c   one rule set per architecture (x86 core, x86 uncore, Xeon 7500
  *               C-Box, Itanium), chosen by PmsModel.arch.
+ * A raw unit mask (":0xff" in place of the unit-mask names, x86 core and
+ * uncore PMUs only) follows libpfm4 4.13; docs/libpfm4-differences.md,
+ * "Raw unit masks", says how and where pmusim differs.
  */
 #pragma once
 

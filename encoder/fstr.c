@@ -46,11 +46,19 @@ digits(guint64 v)
     return n;
 }
 
+static inline guint
+hex_digits(guint64 v)
+{
+    return v ? (pms_msb(v) >> 2) + 1 : 1;
+}
+
 gsize
 pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
 {
     const PmsPrepEvent *pe = r->pe;
     gsize n = pe->head_len;
+    if (G_UNLIKELY(r->raw))
+        n += 3 + hex_digits(r->raw_val);
     for (guint64 u = out->printed; u; u &= u - 1)
         n += pe->umask_len[pms_lsb(u)];
     if (out->mod_print == pe->allowed_mods) {
@@ -70,6 +78,16 @@ pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
     d = put(d, pe->fstr_head, pe->head_len);
+    if (G_UNLIKELY(r->raw)) {
+        /* ":0x" and the value in lowercase hex, no leading zeros, where
+         * libpfm4 4.13 prints it: right after the event (it prints only the
+         * low 32 bits, docs/libpfm4-differences.md; here the whole value) */
+        guint n = hex_digits(r->raw_val);
+        memcpy(d, ":0x", 3);
+        for (guint k = 0; k < n; k++)
+            d[3 + k] = "0123456789abcdef"[(r->raw_val >> (4 * (n - 1 - k))) & 15];
+        d += 3 + n;
+    }
     for (guint64 u = out->printed; u; u &= u - 1) {
         guint i = pms_lsb(u);
         d = put(d, pe->fstr_umasks + pe->umask_piece[i], pe->umask_len[i]);

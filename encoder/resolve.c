@@ -143,6 +143,57 @@ parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError *
     return TRUE;
 }
 
+/* A raw unit mask token "0xHEX" (libpfm4 4.13 pfmlib_parse_event_attr:
+ * hexadecimal only, read with strtoull; one per string and never with a
+ * named unit mask, PFM_ERR_ATTR; a value after '=' is PFM_ERR_ATTR_VAL once
+ * the number itself is well-formed).  Its width is the rules' to check. */
+static gboolean
+parse_raw(PmsResolved *r, const PmsTok *a, gsize nlen, GError **error)
+{
+    const char *p = r->tok->str + a->off;
+    guint col = a->off + 1;
+    char q[PMS_ENC_QUOTE_MAX];
+    if (r->raw) {
+        pms_enc_fail(error, PMS_ERR_ATTR, col, "a second raw unit mask '%s' (the first is at column %u; give one)",
+                     pms_enc_quote_buf(q, p, nlen), r->raw_col);
+        return FALSE;
+    }
+    if (r->user_umasks) {
+        pms_enc_fail(error, PMS_ERR_ATTR, col, "raw unit mask '%s' cannot be combined with unit mask %s (column %u)",
+                     pms_enc_quote_buf(q, p, nlen), r->event->umasks[pms_lsb(r->user_umasks)].name,
+                     r->umask_col[pms_lsb(r->user_umasks)]);
+        return FALSE;
+    }
+    guint64 v = 0;
+    gboolean over = FALSE;
+    for (gsize i = 2; i < nlen; i++) {
+        guchar c = (guchar)p[i];
+        gint d = (guint)(c - '0') < 10u ? c - '0' : (guint)((c | 0x20) - 'a') < 6u ? (c | 0x20) - 'a' + 10 : -1;
+        if (d < 0) {
+            nlen = 0;   /* not a number */
+            break;
+        }
+        if (v >> 60)
+            over = TRUE;
+        v = v << 4 | (guint)d;
+    }
+    if (nlen <= 2) {
+        if (error)
+            pms_enc_fail(error, PMS_ERR_ATTR, col, "raw unit mask '%s' is not a hexadecimal number (write 0x followed by hex digits)",
+                         pms_enc_quote_buf(q, p, a->eq < 0 ? a->len : (gsize)a->eq));
+        return FALSE;
+    }
+    if (a->eq >= 0) {
+        pms_enc_fail(error, PMS_ERR_ATTR_VAL, col + (guint)a->eq, "raw unit mask '%s' takes no value",
+                     pms_enc_quote_buf(q, p, nlen));
+        return FALSE;
+    }
+    r->raw = TRUE;
+    r->raw_val = over ? G_MAXUINT64 : v;   /* strtoull saturates */
+    r->raw_col = col;
+    return TRUE;
+}
+
 static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
                                  PmsResolved *r, GError **error);
 
@@ -214,6 +265,7 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
     r->user_umasks = 0;
     r->thrice = 0;
     r->mod_set = 0;
+    r->raw = FALSE;
     r->model = m;
     r->prep = prep;
     if (r->prep->error) {
@@ -266,6 +318,11 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
          * Modifier names are shorter than most events' unit-mask names. */
         gint ui = a->eq >= 0 || nlen < pe->umask_idx.min_len ? -1 : pms_tok_find(&pe->umask_idx, t, a->off, nlen);
         if (ui >= 0) {
+            if (G_UNLIKELY(r->raw)) {
+                pms_enc_fail(error, PMS_ERR_ATTR, col, "unit mask '%s' cannot be combined with the raw unit mask at column %u",
+                             ev->umasks[ui].name, r->raw_col);
+                return FALSE;
+            }
             if (!(r->user_umasks & (G_GUINT64_CONSTANT(1) << ui))) {
                 r->umask_col[ui] = col;
                 r->umask_count[ui] = 0;
@@ -273,6 +330,11 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
             if (++r->umask_count[ui] == 3)   /* at most 64 attributes: no overflow */
                 r->thrice |= G_GUINT64_CONSTANT(1) << ui;
             r->user_umasks |= G_GUINT64_CONSTANT(1) << ui;
+            continue;
+        }
+        if (G_UNLIKELY(s[a->off] == '0') && nlen >= 2 && (s[a->off + 1] | 0x20) == 'x' && pms_arch_raw_umask(m->arch)) {
+            if (!parse_raw(r, a, nlen, error))
+                return FALSE;
             continue;
         }
         guint letter;

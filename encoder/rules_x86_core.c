@@ -44,6 +44,45 @@ check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twic
     return TRUE;
 }
 
+guint64
+pms_raw_umask_limit(const PmsResolved *r, const char **where)
+{
+    const PmsPrepared *p = r->prep;
+    if ((r->event->flags & PMS_EVENT_OFFCORE) && r->pe->extra) {
+        /* libpfm4 4.13 takes 16 bits on wsm/wsm_dp and 38 bits on nhm,
+         * nhm_ex and glm.  Of those, only the register's writable bits: a
+         * value with others would fault when programmed (wsm's are its 16;
+         * nhm's 16 of the 38, glm's 0x360005ffbf; docs/libpfm4-differences.md) */
+        *where = r->pe->extra->name;
+        return r->pe->extra->writable & ((G_GUINT64_CONSTANT(1) << 38) - 1);
+    }
+    *where = "the umask field";
+    return p->umask_fmask;
+}
+
+gboolean
+pms_raw_umask_check(const PmsResolved *r, GError **error)
+{
+    const char *where;
+    guint64 lim = pms_raw_umask_limit(r, &where);
+    if (!(r->raw_val & ~lim))
+        return TRUE;
+    /* a modifier out of range named before it is reported instead */
+    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        const PmsModifier *mod = r->prep->mods[j].mod;
+        if (r->mod_col[j] < r->raw_col && (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max))
+            return TRUE;
+    }
+    if (r->raw_val == G_MAXUINT64 && error)
+        pms_enc_fail(error, PMS_ERR_ATTR, r->raw_col, "raw unit mask too big for 64 bits");
+    else
+        pms_enc_fail(error, PMS_ERR_ATTR, r->raw_col,
+                     "raw unit mask 0x%" G_GINT64_MODIFIER "x has bits outside %s (0x%" G_GINT64_MODIFIER "x) of event %s",
+                     r->raw_val, where, lim, r->event->name);
+    return FALSE;
+}
+
 /* The same for the uncore rules (a separate symbol, so that this file's
  * calls stay as the compiler had them). */
 gboolean
@@ -184,6 +223,20 @@ registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64
     guint64 umask = ev->base_umask;
     gboolean offcore = (ev->flags & PMS_EVENT_OFFCORE) != 0;
     guint32 code = ev->code;
+    /* a raw unit mask: the umask field ORed onto the event's own umask bits
+     * (wsm::UNHALTED_REFERENCE_CYCLES:0x4 is 0x530700 in libpfm4 4.13), or
+     * an offcore event's whole extra register.  An alias of an event with a
+     * unit mask (wsm::LLC_REFERENCES = L3_LAT_CACHE:REFERENCE) has that
+     * unit mask's bits as its own: the raw value replaces them, as it
+     * replaces any named unit mask (wsm::LLC_REFERENCES:0x1 is 0x53012e) */
+    if (r->raw) {
+        if (offcore)
+            extra = r->raw_val;
+        else if (ev->equiv && strchr(ev->equiv, ':'))
+            umask = r->raw_val;
+        else
+            umask |= r->raw_val;
+    }
     for (guint64 u = sel; u; u &= u - 1) {
         const PmsUmask *um = &ev->umasks[pms_lsb(u)];
         if (offcore)
@@ -247,7 +300,7 @@ rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
     guint64 u = r->user_umasks;
-    if (r->mod_set || r->thrice || (u & (u - 1)) || (u & pe->override_mask) ||
+    if (r->mod_set || r->thrice || r->raw || (u & (u - 1)) || (u & pe->override_mask) ||
         (pe->equiv && u && pe->equiv[pms_lsb(u)]) ||
         (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
         return FALSE;
@@ -296,7 +349,7 @@ rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
     const PmsModel *m = r->model;
     guint64 u = r->user_umasks;
     guint32 ms = r->mod_set;
-    if (!ms || r->thrice || (u & pe->override_mask) || (ms & ~p->evtsel_mods) ||
+    if (!ms || r->thrice || r->raw || (u & pe->override_mask) || (ms & ~p->evtsel_mods) ||
         (ev->flags & PMS_EVENT_LDLAT) || (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
         return 0;
     guint64 touched = 0;   /* groups holding a named unit mask */
@@ -429,7 +482,11 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         return FALSE;
     const guint64 xumasks = xr->user_umasks;
     guint64 skip = 0;   /* groups exempt from defaults and requirement */
-    if (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)) {
+    if (r->raw) {
+        /* a raw unit mask stands for every group: no defaults, nothing
+         * required (libpfm4 4.13 sets ugrpmsk = grpmsk) */
+        skip = ~G_GUINT64_CONSTANT(0);
+    } else if (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)) {
         if (!glm_offcore(xr, pe, &skip, error))
             return FALSE;
     } else if (xumasks & pe->override_mask) {
@@ -472,12 +529,14 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     /* libpfm4 prints ldlat=0 on the load-latency event's other unit masks;
      * ldlat=0 is accepted there (meaning "none") so that string re-encodes */
     gint li = role_idx(r, PMS_ROLE_LDLAT);
-    gboolean wants_ldlat = (sel & pe->ldlat_mask) ||
-                           ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask);
+    gboolean wants_ldlat = !r->raw && ((sel & pe->ldlat_mask) ||
+                                       ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask));
     gboolean ldlat_none = li >= 0 && (r->mod_set & (1u << li)) && r->mod_val[li] == 0 &&
                           !wants_ldlat && (ev->flags & PMS_EVENT_LDLAT);
 
-    /* 4. modifier ranges */
+    /* 4. modifier ranges, and the raw unit mask's width in string order */
+    if (r->raw && !pms_raw_umask_check(r, error))
+        return FALSE;
     for (guint32 given_set = r->mod_set; given_set; given_set &= given_set - 1) {
         guint j = pms_lsb(given_set);
         const PmsModifier *mod = p->mods[j].mod;

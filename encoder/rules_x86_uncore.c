@@ -59,7 +59,8 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
     for (guint g = 0; g < pe->n_groups; g++)
         if (u & pe->group_mask[g])
             used |= 1u << g;
-    guint32 active = (1u << pe->n_groups) - 1;   /* groups that get defaults and must be satisfied */
+    /* groups that get defaults and must be satisfied: none with a raw unit mask */
+    guint32 active = r->raw ? 0 : (1u << pe->n_groups) - 1;
     if (ev->flags & PMS_EVENT_GROUP_EXCL) {
         if (used & (used - 1)) {
             guint g1 = pms_lsb(used), g2 = pms_lsb(used & (used - 1));
@@ -80,11 +81,14 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
                          ev->umasks[oi].name, group_label(ev, ev->umasks[oi].group), ev->name);
             return FALSE;
         }
-        active = used ? used : 1u;
+        active = r->raw ? 0 : used ? used : 1u;
     }
 
     /* 2. modifier ranges: libpfm4 4.13's uncore encoder answers PFM_ERR_INVAL,
-     * before it looks for a missing unit mask (UNC_DRAM_OPEN:c=256 is INVAL) */
+     * before it looks for a missing unit mask (UNC_DRAM_OPEN:c=256 is INVAL);
+     * a raw unit mask's width in string order with them */
+    if (r->raw && !pms_raw_umask_check(r, error))
+        return FALSE;
     pms_zero_mod_vals(out->mod_val);
     for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
         guint j = pms_lsb(ms);
@@ -118,7 +122,7 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
 
     /* 4. the event select */
-    guint64 umask = ev->base_umask;
+    guint64 umask = ev->base_umask | (r->raw ? r->raw_val : 0);   /* ORed, as libpfm4 4.13 does */
     guint32 code = ev->code;
     for (guint64 v = sel; v; v &= v - 1) {
         const PmsUmask *um = &ev->umasks[pms_lsb(v)];

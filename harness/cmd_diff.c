@@ -137,6 +137,7 @@ int pms_cmd_diff(int argc, char **argv)
         pms_strings_names(m, strs);
         pms_strings_modifiers(m, strs);
         pms_strings_repeats(m, strs);
+        pms_strings_raw(m, strs);
         g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
         for (guint i = 0; i < strs->len; i++)
             if (g_hash_table_add(seen, strs->pdata[i])) /* each string once */

@@ -159,3 +159,40 @@ void pms_strings_repeats(const PmsModel *m, GPtrArray *out)
         g_ptr_array_add(out, g_string_free(t, FALSE));
     }
 }
+
+void pms_strings_raw(const PmsModel *m, GPtrArray *out)
+{
+    /* libpfm4 4.13 takes raw unit masks on the Intel x86 core PMUs and on
+     * nhm_unc/wsm_unc only; elsewhere the strings would only repeat the
+     * unknown-attribute answer */
+    if (m->arch != PMS_ARCH_X86_CORE && m->arch != PMS_ARCH_X86_UNCORE)
+        return;
+    /* every event with the value of its first unit mask (0x1 without one) */
+    for (guint e = 0; e < m->n_events; e++) {
+        const PmsEvent *ev = &m->events[e];
+        guint64 v = ev->n_umasks ? ev->umasks[0].value : 1;
+        g_ptr_array_add(out, g_strdup_printf("%s::%s:0x%" G_GINT64_MODIFIER "x", m->name, ev->name, v));
+    }
+    /* the edges on a plain event: width, spelling, combinations, order */
+    const PmsEvent *ev = pick_event(m, 0);
+    if (ev) {
+        g_autofree char *b = g_strdup_printf("%s::%s", m->name, ev->name);
+        const char *sfx[] = { ":0x0", ":0xff", ":0x100", ":0X1F", ":0x00ff", ":0x", ":0xfg", ":0xff=", ":0xff=1",
+                              ":0x1:0x1", ":0x1:k", ":u:0x1", ":0x1:c=1:i", ":0x1:e", ":0x1:c=1:e", ":0x1:t",
+                              ":0x100:c=300", ":c=300:0x100", ":255", ":-0x1", ":0x10000000000000000" };
+        for (gsize i = 0; i < G_N_ELEMENTS(sfx); i++)
+            add(out, b, sfx[i]);
+        if (ev->n_umasks) {
+            g_ptr_array_add(out, g_strdup_printf("%s:%s:0x1", b, ev->umasks[0].name));
+            g_ptr_array_add(out, g_strdup_printf("%s:0x1:%s", b, ev->umasks[0].name));
+        }
+    }
+    /* offcore: the value is the extra register; widths 16 and 38 bits */
+    const PmsEvent *oc = pick_event(m, PMS_EVENT_OFFCORE);
+    if (oc) {
+        const char *sfx[] = { ":0x1", ":0x40", ":0xffff", ":0x10000", ":0xffffffff", ":0x3fffffffff",
+                              ":0x4000000000", ":0xffff:k", ":0x1:c=1" };
+        for (gsize i = 0; i < G_N_ELEMENTS(sfx); i++)
+            g_ptr_array_add(out, g_strdup_printf("%s::%s%s", m->name, oc->name, sfx[i]));
+    }
+}

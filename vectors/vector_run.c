@@ -87,7 +87,7 @@ static PmsVectorPmuSummary *summary_for(PmsVectorReport *r, GHashTable *index, c
     return s;
 }
 
-static char *run_one(const PmsVector *v, const PmsVectorOps *ops)
+static char *run_one(const PmsVector *v, const PmsVectorOps *ops, gboolean *crashed)
 {
     if (v->kind == PMS_VECTOR_SIM) {
         if (!ops->sim)
@@ -97,6 +97,7 @@ static char *run_one(const PmsVector *v, const PmsVectorOps *ops)
             g_free(msg);
             return NULL;
         }
+        *crashed = msg && strstr(msg, "BACKEND_CRASH") != NULL;
         return msg ? msg : g_strdup_printf("%s:%u: simulation vector failed", v->file, v->line);
     }
     if (!ops->encode)
@@ -106,11 +107,18 @@ static char *run_one(const PmsVector *v, const PmsVectorOps *ops)
     ops->encode(v->event, v->event_len, &a, ops->user_data);
     a.ret[sizeof a.ret - 1] = '\0';
     char *msg = pms_vector_check_answer(v, &a);
+    *crashed = msg && strcmp(a.ret, "BACKEND_CRASH") == 0;
     g_free(a.fstr);
     return msg;
 }
 
 PmsVectorReport *pms_vectors_run(const PmsVectorSet *set, guint kinds_mask, const PmsVectorOps *ops)
+{
+    return pms_vectors_run_pmus(set, kinds_mask, NULL, ops);
+}
+
+PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask, const char *const *pmus,
+                                      const PmsVectorOps *ops)
 {
     PmsVectorReport *r = g_new0(PmsVectorReport, 1);
     r->outcomes = g_ptr_array_new_with_free_func(outcome_free);
@@ -118,11 +126,11 @@ PmsVectorReport *pms_vectors_run(const PmsVectorSet *set, guint kinds_mask, cons
     g_autoptr(GHashTable) index = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint i = 0; i < pms_vector_set_count(set); i++) {
         const PmsVector *v = pms_vector_set_nth(set, i);
-        if (!(kinds_mask & (1u << v->kind)))
+        if (!(kinds_mask & (1u << v->kind)) || (pmus && !g_strv_contains(pmus, v->pmu)))
             continue;
         PmsVectorOutcome *o = g_new0(PmsVectorOutcome, 1);
         o->vector = v;
-        o->message = run_one(v, ops);
+        o->message = run_one(v, ops, &o->crashed);
         o->passed = o->message == NULL;
         g_ptr_array_add(r->outcomes, o);
         PmsVectorPmuSummary *s = summary_for(r, index, v->pmu);

@@ -138,6 +138,7 @@ typedef struct {
     const PmsVector *vector;
     gboolean passed;
     char *message;        /* on failure: "file:line: \"event\": expected ..., got ..." */
+    gboolean crashed;     /* the backend answered BACKEND_CRASH (a failure) */
 } PmsVectorOutcome;
 
 typedef struct {
@@ -153,11 +154,61 @@ typedef struct {
 
 /* Run every vector of the given kinds (kinds_mask: bit 1<<PmsVectorKind). */
 PmsVectorReport *pms_vectors_run(const PmsVectorSet *set, guint kinds_mask, const PmsVectorOps *ops);
+/* The same, only the vectors reported under one of the PMUs named in pmus
+ * (NULL-terminated; NULL: every PMU). */
+PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask, const char *const *pmus,
+                                      const PmsVectorOps *ops);
 void pms_vector_report_free(PmsVectorReport *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsVectorReport, pms_vector_report_free)
 
 /* Compare one answer with a vector: NULL when it matches, else a message. */
 char *pms_vector_check_answer(const PmsVector *v, const PmsVectorAnswer *a);
+
+/* ---- expectations: known differences of a backend ----
+ *
+ * A text file (docs/vectors-format.md, "Expectations") listing the vectors a
+ * backend is known to fail, each with its reason: `FILE STRING REASON`
+ * (FILE "pmu/topic.enc" or ".sim", STRING the event string of an encoding
+ * vector or the name of a simulation vector, quoted like a vector's), or
+ * `pmu NAME REASON` for every vector of a PMU the backend does not describe.
+ * Applied to a report, a failing vector with an entry is an expected failure;
+ * a passing vector with an exact entry, an exact entry that matches no vector
+ * run, and a pmu entry none of whose vectors fails, are stale: failures. */
+typedef struct PmsExpectations PmsExpectations;
+
+/* Parse one file's text; errors (PMS_VECTOR_ERROR_PARSE) start "file:line:". */
+PmsExpectations *pms_expectations_parse(const char *data, gsize len, const char *file, GError **error);
+/* The expectations shipped for a backend name ("libpfm4" ->
+ * vectors/expected/libpfm4.txt, built in); NULL without error when there are none. */
+PmsExpectations *pms_expectations_builtin(const char *backend, GError **error);
+void pms_expectations_free(PmsExpectations *e);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsExpectations, pms_expectations_free)
+guint pms_expectations_count(const PmsExpectations *e);
+const char *pms_expectations_file(const PmsExpectations *e);
+
+typedef enum {
+    PMS_VERDICT_PASS,     /* passed, no entry (or a pmu entry) */
+    PMS_VERDICT_FAIL,     /* failed, no entry */
+    PMS_VERDICT_XFAIL,    /* failed, and an entry says it does: a known difference */
+    PMS_VERDICT_STALE,    /* passed although an exact entry says it fails: a failure */
+} PmsVerdict;
+
+typedef struct {
+    PmsVerdict *verdict;  /* per report outcome, in its order */
+    const char **reason;  /* per outcome: the entry's "FILE:LINE: reason", or NULL */
+    GPtrArray *unmatched; /* char*: stale entries that matched no failing vector ("FILE:LINE: ...") */
+    guint passed, failed, xfail, stale;   /* stale: outcomes; unmatched->len counts apart */
+} PmsExpectResult;
+
+/* Judge a report.  kinds_mask says which kinds were run: an exact entry of a
+ * kind not run, or of a PMU with no vector in the report, is not stale.
+ * e may be NULL (every failure is a failure). */
+PmsExpectResult *pms_expectations_apply(const PmsExpectations *e, const PmsVectorReport *r, guint kinds_mask);
+void pms_expect_result_free(PmsExpectResult *res);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsExpectResult, pms_expect_result_free)
+/* The key a vector is listed under: "pmu/topic.enc" (the last two parts of
+ * its file), and its event string or sim vector name. */
+char *pms_vector_expect_file(const PmsVector *v);
 
 /* Render bytes for a message or report: printable ASCII as is, everything else
  * as \xHH, long strings shortened in the middle (max_len 0: no limit). */

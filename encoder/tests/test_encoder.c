@@ -796,9 +796,81 @@ test_decode(void)
     CU_ASSERT_PTR_NULL(pms_decode(t, 0x5301b7, FALSE, 0, &err));
     CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTFOUND));
     g_clear_error(&err);
-    /* L2 umask 0x40 is no unit mask of L2 */
-    CU_ASSERT_PTR_NULL(pms_decode(t, 0x534024, FALSE, 0, &err));
-    CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTFOUND));
+    /* L2 umask 0x40 is no unit mask of L2: a raw unit mask */
+    dec_is("enct", 0x534024, FALSE, 0, "enct::L2:0x40:k=1:u=1:e=0:i=0:c=0:t=0");
+}
+
+/* ---- raw unit masks (libpfm4 4.13's PFM_ATTR_RAW_UMASK), on the built-in
+ * models: codes from the PERFEVTSEL layout (SDM Vol. 3B 18.2.1: umask 15:8,
+ * USR 16, OS 17, E 18, INT 20, EN 22, INV 23, CMASK 31:24); classes and fstr
+ * as probed on libpfm4 4.13 (docs/libpfm4-differences.md, Raw unit masks) */
+static void
+test_raw_umask(void)
+{
+    ok1("wsm::INST_RETIRED:0xff:k", 0x52ffc0, "wsm::INST_RETIRED:0xff:k=1:u=0:e=0:i=0:c=0:t=0");
+    ok1("wsm::INST_RETIRED:c=2:0X00FF:u", 0x251ffc0, "wsm::INST_RETIRED:0xff:k=0:u=1:e=0:i=0:c=2:t=0");
+    ok1("wsm::INST_RETIRED:0x0", 0x5300c0, "wsm::INST_RETIRED:0x0:k=1:u=1:e=0:i=0:c=0:t=0");
+    /* no forced modifier, no default unit mask, nothing required */
+    ok1("wsm::UOPS_RETIRED:0x1", 0x5301c2, "wsm::UOPS_RETIRED:0x1:k=1:u=1:e=0:i=0:c=0:t=0");
+    /* ORed onto the pseudo code's umask; an alias's unit mask is replaced */
+    ok1("wsm::UNHALTED_REFERENCE_CYCLES:0x4", 0x530700, "wsm::UNHALTED_REFERENCE_CYCLES:0x4:k=1:u=1:t=0");
+    ok1("wsm::LLC_REFERENCES:0x1", 0x53012e, "wsm::L3_LAT_CACHE:REFERENCE:0x1:k=1:u=1:e=0:i=0:c=0:t=0");
+    /* the load-latency event: one code, no threshold */
+    ok1("wsm::MEM_INST_RETIRED:0x10", 0x53100b, "wsm::MEM_INST_RETIRED:0x10:k=1:u=1:e=0:i=0:c=0:t=0:ldlat=0");
+    bad("wsm::MEM_INST_RETIRED:0x10:ldlat=3", PMS_ERR_ATTR, 28, "ldlat");
+    /* offcore: the extra register */
+    ok2("wsm::OFFCORE_RESPONSE_0:0xffff", 2, 0x5301b7, 0xffff, "wsm::OFFCORE_RESPONSE_0:0xffff:k=1:u=1:e=0:i=0:c=0:t=0");
+    ok2("glm::OFFCORE_RESPONSE_1:0x360005ffbf:k", 2, 0x5202b7, 0x360005ffbf,
+        "glm::OFFCORE_RESPONSE_1:0x360005ffbf:k=1:u=0:e=0:i=0:c=0");
+    bad("wsm::OFFCORE_RESPONSE_0:0x10000", PMS_ERR_ATTR, 25, "MSR_OFFCORE_RSP_0");
+    bad("glm::OFFCORE_RESPONSE_0:0x40", PMS_ERR_ATTR, 25, NULL);
+    bad("glm::OFFCORE_RESPONSE_0:0x4000000000", PMS_ERR_ATTR, 25, NULL);
+    /* uncore */
+    ok1("nhm_unc::UNC_DRAM_OPEN:0xff", 0x50ff60, "nhm_unc::UNC_DRAM_OPEN:0xff:e=0:i=0:c=0:o=0");
+    ok1("wsm_unc::UNC_CLK_UNHALTED:0x80", 0x5080ff, "wsm_unc::UNC_CLK_UNHALTED:0x80");
+    bad("nhm_unc::UNC_DRAM_OPEN:CH0:0x1", PMS_ERR_ATTR, 28, "cannot be combined");
+    bad("nhm_unc::UNC_DRAM_OPEN:c=300:0x100", PMS_ERR_INVAL, 0, NULL);
+    bad("nhm_unc::UNC_DRAM_OPEN:0x100:c=300", PMS_ERR_ATTR, 24, "0x100");
+    /* malformed, repeated, mixed, with a value; width and range in string order */
+    bad("wsm::INST_RETIRED:0x100", PMS_ERR_ATTR, 19, "umask field");
+    bad("wsm::INST_RETIRED:0x10000000000000000", PMS_ERR_ATTR, 19, "64 bits");
+    bad("wsm::INST_RETIRED:0xfg", PMS_ERR_ATTR, 19, "hexadecimal");
+    bad("wsm::INST_RETIRED:0x", PMS_ERR_ATTR, 19, "hexadecimal");
+    bad("wsm::INST_RETIRED:0xzz=1", PMS_ERR_ATTR, 19, "hexadecimal");
+    bad("wsm::UOPS_ISSUED:0xff=", PMS_ERR_ATTR_VAL, 22, "takes no value");
+    bad("wsm::INST_RETIRED:0x1:0x1", PMS_ERR_ATTR, 23, "second raw");
+    bad("wsm::INST_RETIRED:ANY_P:0x1", PMS_ERR_ATTR, 25, "ANY_P");
+    bad("wsm::INST_RETIRED:0x1:ANY_P", PMS_ERR_ATTR, 23, "ANY_P");
+    bad("wsm::INST_RETIRED:0x100:c=300", PMS_ERR_ATTR, 19, NULL);
+    bad("wsm::INST_RETIRED:c=300:0x100", PMS_ERR_ATTR_VAL, 21, NULL);
+    bad("wsm::INST_RETIRED:255", PMS_ERR_ATTR, 19, NULL);
+    /* only the x86 core and uncore PMUs take them */
+    bad("nhmex_cbox0::TRANS_IPQ:0x1", PMS_ERR_ATTR, 24, NULL);
+    /* decode falls back to a raw unit mask where no named one matches */
+    dec_is("wsm", 0x53f0c0, FALSE, 0, "wsm::INST_RETIRED:0xf0:k=1:u=1:e=0:i=0:c=0:t=0");
+    dec_is("wsm", 0x5301c0, FALSE, 0, "wsm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0");
+    dec_is("glm", 0x5301b7, TRUE, 0x1, "glm::OFFCORE_RESPONSE_0:0x1:k=1:u=1:e=0:i=0:c=0");
+    dec_is("nhm_unc", 0x50ff60, FALSE, 0, "nhm_unc::UNC_DRAM_OPEN:0xff:e=0:i=0:c=0:o=0");
+    /* the rule path alone gives the same answers (the shortcuts skip raw strings) */
+    g_setenv("PMUSIM_RULES_ONLY", "1", TRUE);
+    g_autoptr(PmsModelSet) fresh = pms_model_set_new_builtin(NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fresh);
+    /* the models are prepared at their first encoding: do it while the variable is set */
+    pms_encoding_free(pms_encode(fresh, "wsm::INST_RETIRED", NULL));
+    pms_encoding_free(pms_encode(fresh, "nhm_unc::UNC_CLK_UNHALTED", NULL));
+    g_unsetenv("PMUSIM_RULES_ONLY");
+    CU_ASSERT_PTR_NULL(pms_model_set_get(fresh, "wsm")->enc_cache ? ((const PmsPrepared *)pms_model_set_get(fresh, "wsm")->enc_cache)->events[0].plain_off : NULL);
+    static const char *const strs[] = { "wsm::INST_RETIRED:0xff:k", "wsm::OFFCORE_RESPONSE_0:0xffff:c=1",
+                                        "nhm_unc::UNC_DRAM_OPEN:0x3:o", "wsm::LLC_REFERENCES:0x1" };
+    for (guint i = 0; i < G_N_ELEMENTS(strs); i++) {
+        g_autoptr(PmsEncoding) a = pms_encode(set, strs[i], NULL);
+        g_autoptr(PmsEncoding) b = pms_encode(fresh, strs[i], NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+        CU_ASSERT_STRING_EQUAL(a->fstr, b->fstr);
+        CU_ASSERT_EQUAL(a->codes[0], b->codes[0]);
+        CU_ASSERT_EQUAL(a->codes[1], b->codes[1]);
+    }
 }
 
 /* ---- Xeon 7500 C-Box (arch nhmex_cbox), on the built-in models ----
@@ -1087,6 +1159,7 @@ main(int argc, char **argv)
     CU_add_test(s, "errors", test_errors);
     CU_add_test(s, "hostile input", test_hostile);
     CU_add_test(s, "decode", test_decode);
+    CU_add_test(s, "raw unit masks", test_raw_umask);
     CU_add_test(s, "no rules for the architecture", test_no_rules);
     CU_add_test(s, "uncore rules", test_uncore);
     CU_add_test(s, "default privilege mask", test_plm);

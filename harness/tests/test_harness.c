@@ -422,6 +422,10 @@ static void test_diff_self(void)
     g_autofree char *t2 = out_text(&r);
     CU_ASSERT_PTR_NOT_NULL(strstr(t2, "\nglm "));
     CU_ASSERT_PTR_NULL(strstr(t2, ": 0 differences"));
+    /* the generated strings carry raw unit masks: widths, spellings, offcore */
+    CU_ASSERT_PTR_NOT_NULL(strstr(t2, "\nglm::INST_RETIRED:0x100 ["));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t2, "\nglm::INST_RETIRED:0xff= ["));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t2, ":0x3fffffffff ["));
     run_clear(&r);
 }
 
@@ -432,6 +436,12 @@ static void test_decode_and_perf(void)
     CU_ASSERT_EQUAL(r.status, 0);
     g_autofree char *text = out_text(&r);
     CU_ASSERT_TRUE(g_str_has_prefix(text, "glm::INST_RETIRED:ANY_P:"));
+    run_clear(&r);
+    /* no unit mask of INST_RETIRED is 0xf0: a raw unit mask */
+    r = run_cli(NULL, 0, "decode", "wsm", "0x53f0c0", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *raw = out_text(&r);
+    CU_ASSERT_STRING_EQUAL(raw, "wsm::INST_RETIRED:0xf0:k=1:u=1:e=0:i=0:c=0:t=0\n");
     run_clear(&r);
     r = run_cli(NULL, 0, "encode", "--format=perf", "glm::INST_RETIRED:ANY_P:c=1:i:u", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
