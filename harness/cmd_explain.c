@@ -352,6 +352,18 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
     else
         g_string_append(o, "  privilege: plm=0: no privilege level qualifies, so nothing is ever counted\n");
     g_string_free(lv, TRUE);
+    /* the PSR gate and the instruction-set mask (docs/semantics.md §11.2) */
+    guint64 pm = evfield(pmc, v, "pm"), ism = evfield(pmc, v, "ism") & 3;
+    gboolean ism_enable = g_strcmp0(pms_model_option(m, "ism_bits", "mask"), "enable") == 0;
+    gboolean ia64 = ism_enable ? (ism >> 1) & 1 : !(ism & 1), ia32 = ism_enable ? ism & 1 : !((ism >> 1) & 1);
+    g_string_append_printf(o, "  gate: pm=%" G_GUINT64_FORMAT ": a %s monitor, counting a thread's occurrences only "
+                              "while its PSR.%s is set; ism=%" G_GUINT64_FORMAT ": %s%s (registers.md §3: 10b = "
+                              "IA-64 only; other values per model option ism_bits = %s)\n",
+                           pm, pm ? "privileged" : "user", pm ? "pp" : "up", ism,
+                           ia64 && ia32 ? "IA-64 and IA-32 instructions" : ia64 ? "IA-64 instructions only"
+                                                                          : ia32 ? "IA-32 instructions only"
+                                                                                 : "no instruction set",
+                           ia64 || ia32 ? " count" : " counts", ism_enable ? "enable" : "mask");
     if (thres == 0)
         g_string_append(o, "  threshold: thres=0: no threshold; each cycle adds n, its number of occurrences\n");
     else

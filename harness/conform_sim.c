@@ -254,12 +254,8 @@ static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guin
         return NULL;
     if (field_bit(pmc, "ev", bit))
         return "ev (external visibility, bit 4) drives no count (semantics.md §11.2: not modelled)";
-    if (field_bit(pmc, "pm", bit))
-        return "pm chooses PSR.pp over PSR.up as the gate; the stimulus has no PSR and both are taken as set "
-               "(semantics.md §11.2, §11.6)";
-    if (field_bit(pmc, "ism", bit))
-        return "ism (instruction-set mask) is stored, not applied: the stimulus carries IA-64 instructions only "
-               "(semantics.md §11.6; registers.md 3: must be 10b)";
+    /* pm and ism are applied (semantics.md §11.2): every vector's PSR /
+     * instruction-set tail clears PSR.up, PSR.pp and runs IA-32 code */
     /* the MESI bits are applied (semantics.md §11.9): the mesi events' vectors
      * carry mesi= states, and on other events the bits do nothing */
     if ((field_bit(pmc, "mesi_i", bit) || field_bit(pmc, "mesi_s", bit) || field_bit(pmc, "mesi_e", bit) ||

@@ -302,6 +302,10 @@ def emit(events):
     w("ear_capture = last")
     w("# code | man: PMC39.brt = 0 records every branch (libpfm code) or none (man page) (UNCONFIRMED, registers.md 9)")
     w("etb_brt = code")
+    w("# mask | enable: PMC4-15 ism (bits 25:24; only 10b = IA-64 only is documented, registers.md 3):")
+    w("# mask = bit 24 masks IA-64 and bit 25 IA-32 (00 both, 11 none), enable = bit 25 enables IA-64")
+    w("# and bit 24 IA-32 (00 none, 11 both); 01 = IA-32 only under both (UNCONFIRMED)")
+    w("ism_bits = mask")
     w("")
     for name, fields in LAYOUTS:
         w("[layout %s]" % name)

@@ -907,12 +907,66 @@ def ia64_vector(m, ev):
         for c, st in ((1, "I"), (2, "S"), (4, "E"), (8, "M")):
             lines.append("run %d cpl=3,3 %s=%d,0 mesi=%s" % (c, own, M, st))
         lines.append("read pmd:%d %d" % (counter, 15 * inc))
+    tail, why = ia64_gate_tail(m, counter, own, M, T, ("ip=0x%x,0x%x" % (ia64_ip(umask), ia64_ip(umask)))
+                               if retired else None)
+    lines[2] += " " + why
+    lines += tail
     if ev.ear:
         tail, why = ia64_ear_tail(ev)
         lines[2] += " " + why
         lines += ["write pmc:0 0"] + tail
     lines += ["expect-pmi %d" % pmis[0], "end"]
     return lines
+
+
+# The PSR gate and the instruction-set mask (semantics.md §11.2): a counter
+# whose pm is 0 counts a thread's occurrences only while that thread's
+# PSR.up is set, one whose pm is 1 only while PSR.pp is set (IA64 Table 7-4,
+# semantics reference 8.4); ism (bits 25:24) = 10b counts IA-64 only
+# (registers.md 3).  The other ism values follow the model option ism_bits:
+# mask -- bit 24 masks IA-64, bit 25 IA-32; enable -- bit 25 enables IA-64,
+# bit 24 IA-32.  An event string that is not a system-wide session gets
+# pm = 0 and ism = 10b.
+IA64_PSR_UP, IA64_PSR_PP = 1, 2
+IA64_PSR_TOK = {IA64_PSR_UP | IA64_PSR_PP: "up+pp", IA64_PSR_UP: "up", IA64_PSR_PP: "pp", 0: "none"}
+
+
+def ia64_gate(m, pm, ism, psr, ia32):
+    if not psr & (IA64_PSR_PP if pm else IA64_PSR_UP):
+        return False
+    if m.options.get("ism_bits", "mask") == "enable":
+        return bool((ism >> (0 if ia32 else 1)) & 1)
+    return not (ism >> (1 if ia32 else 0)) & 1
+
+
+def ia64_gate_tail(m, counter, own, M, T, ip_tok):
+    """Runs of 1, 2, 4 and 8 cycles (M per cycle on thread 0 at CPL 3) with
+    PSR.up clear, PSR.pp clear, both clear, and executing IA-32: each case is
+    worth its own power of two of the count, so flipping pm or either ism
+    bit changes it.  Returns (lines, src text)."""
+    inc = M if T == 0 else 1
+    cases = [(1, IA64_PSR_PP, False), (2, IA64_PSR_UP, False), (4, 0, False),
+             (8, IA64_PSR_UP | IA64_PSR_PP, True)]
+    lines = ["write pmc:0 0", "write pmd:%d 0" % counter]
+    total, got = 0, []
+    for c, psr, ia32 in cases:
+        toks = ["cpl=3,3", "%s=%d,0" % (own, M)] + ([ip_tok] if ip_tok else [])
+        if psr != IA64_PSR_UP | IA64_PSR_PP:
+            toks.append("psr=" + IA64_PSR_TOK[psr])
+        if ia32:
+            toks.append("isa=ia32")
+        lines.append("run %d %s" % (c, " ".join(toks)))
+        yes = ia64_gate(m, 0, 2, psr, ia32)
+        total += c * inc if yes else 0
+        got.append("yes" if yes else "no")
+    lines.append("read pmd:%d %d" % (counter, total))
+    why = ("PSR / instruction-set tail (semantics.md §11.2; registers.md 3 pm, ism; IA64 Table 7-4): PMC0 and "
+           "PMD%d cleared, then M on thread 0 at CPL 3 for 1 cycle with PSR.up clear (psr=pp), 2 with PSR.pp "
+           "clear (psr=up), 4 with both clear, 8 executing IA-32 (isa=ia32): pm = 0 (PSR.up gates), ism = 10b "
+           "(IA-64 only) -> counted %s, %d per cycle -> %d. pm = 1 would count the 1-cycle run instead of the "
+           "2-cycle one; ism 00 or 11 adds the IA-32 run or drops the IA-64 ones (ism_bits = %s)." % (
+               counter, ", ".join(got), inc, total, m.options.get("ism_bits", "mask")))
+    return lines, why
 
 
 # I-EAR cache-mode latency thresholds by PMC37 umask (the L1I_EAR_CACHE_LATn

@@ -21,6 +21,16 @@
  *     least t (`ge`, the "at least" wording of Intel's manuals).  No
  *     counter counts while PMC0.fr is set; a counter with plm = 0 counts
  *     nothing.
+ *   PSR gate and instruction set: each thread's occurrences count only
+ *     while its PSR.up (pm, bit 6, = 0: a user monitor) or PSR.pp (pm = 1:
+ *     a privileged monitor) is set (IA64 Table 7-4, semantics reference
+ *     8.4), and only when ism (bits 25:24) does not mask the instruction
+ *     set the thread executes (pms_sim_set_psr / _isa, the psr= and isa=
+ *     tokens; both PSR bits set and IA-64 unless a run says otherwise).
+ *     registers.md 3 documents only ism = 10b, IA-64 only; the other values
+ *     follow option `ism_bits`: `mask` (bit 24 masks IA-64, bit 25 IA-32:
+ *     00 both, 01 IA-32, 11 none) or `enable` (bit 25 enables IA-64, bit 24
+ *     IA-32: 00 none, 01 IA-32, 11 both).
  *   overflow: PMDn is 47 bits and wraps modulo 2^47.  A carry out of bit 46
  *     of a counter with oi (bit 5) sets PMC0 bit n and fr and raises one PMI
  *     in that cycle however many counters overflowed (the counters count
@@ -98,10 +108,10 @@
  *
  * Not modelled: the per-event maximum increment (max_inc) is the encoder's
  * bound on a useful thres, not a limit of this device: a stimulus may give
- * any count per cycle; the instruction-set mask ism (stored; the stimulus
- * carries IA-64 instructions only), ev, pm and the PSR.up/PSR.pp gating
- * (taken as open), the active/floating/causal thread-activity types (every
- * cycle of the stimulus is a cycle of an active thread), the EAR/ETB
+ * any count per cycle; ev, the pm and ism fields of the EAR and ETB
+ * configuration registers (stored: their captures take no PSR or
+ * instruction-set gate), the active/floating/causal thread-activity types
+ * (every cycle of the stimulus is a cycle of an active thread), the EAR/ETB
  * counting events as captures (DATA_EAR_EVENTS etc. count the stimulus's
  * signals), the ETB extension bits (written 0), PMC39.ds = 1 (records
  * nothing), IP-EAR modes other than 4 and its ef/f bits, thread 1's
@@ -135,6 +145,8 @@ typedef struct {
     gboolean ovf_status;          /* overflow_without_oi = status */
     gboolean thres_ge;            /* thres_compare = ge */
     gboolean all_high;            /* all_on_pmc8_15 = both */
+    SimField pm, ism;             /* PMC4 bit 6, bits 25:24 (absent: pm = 0, no mask) */
+    gboolean ism_enable;          /* ism_bits = enable */
     PmsPipeCfg cfg[IA64_MAX_CTRS];
     gboolean cfg_valid;
     /* code-range restriction: IBR0..7, PMC38, PMC32 (absent: none) */
@@ -318,6 +330,11 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
         !field(c0, n_um, 0, "umask", &s->umask, error) || !field(c0, n_th, 0, "thres", &s->thres, error) ||
         !field(c0, n_all, 0, "all", &s->all, error))
         return FALSE;
+    /* pm and ism (registers.md 3): optional; without pm PSR.up gates every
+     * counter, without ism no instruction set is masked */
+    static const char *const n_pm[] = { "pm", NULL }, *const n_ism[] = { "ism", NULL };
+    s->pm = sim_resolve(c0, n_pm, 0, 0, -1, 0);
+    s->ism = sim_resolve(c0, n_ism, 0, 0, -1, 0);
     if (s->ovfl.shift != s->base || s->ovfl.width < s->n) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: PMC0 ovfl (bits %u..%u) does not give counter n bit n for counters %u..%u", m->name,
@@ -419,15 +436,17 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     }
     if (!ears_init(s, m, error) || !etb_init(s, m, error))
         return FALSE;
-    gboolean zero, wrap_status, ge, both, active, mesi_all, first, man;
+    gboolean zero, wrap_status, ge, both, active, mesi_all, first, man, ism_enable;
     if (!choice(m, "pmd_read_upper", "sign_extend", "zero", &zero, error) ||
         !choice(m, "overflow_without_oi", "wrap", "status", &wrap_status, error) ||
         !choice(m, "thres_compare", "gt", "ge", &ge, error) || !choice(m, "all_on_pmc8_15", "own", "both", &both, error) ||
         !choice(m, "pmc41_dtag", "iod", "active", &active, error) ||
         !choice(m, "mesi_zero", "none", "all", &mesi_all, error) ||
         !choice(m, "ear_capture", "last", "first", &first, error) ||
-        !choice(m, "etb_brt", "code", "man", &man, error))
+        !choice(m, "etb_brt", "code", "man", &man, error) ||
+        !choice(m, "ism_bits", "mask", "enable", &ism_enable, error))
         return FALSE;
+    s->ism_enable = ism_enable;
     s->mesi_zero_all = mesi_all;
     s->ear_first = first;
     s->brt_man = man;
@@ -680,6 +699,34 @@ static gboolean mesi_pass(const Ia64 *s, guint64 v, guint es, guint um, gboolean
     return (bits >> state) & 1;
 }
 
+/* ---- PSR gate and instruction-set mask -------------------------------------- */
+
+/* registers.md 3 (pm, bit 6: privileged monitor), semantics reference 8.4
+ * (IA64 Table 7-4): a counter with pm = 0 is a user monitor, enabled by its
+ * thread's PSR.up; one with pm = 1 a privileged monitor, enabled by PSR.pp.
+ * The plm test is separate (pms pipeline, per level). */
+static gboolean psr_pass(const Ia64 *s, guint64 v, guint psr)
+{
+    guint need = s->pm.present && sim_fget(s->pm, v) ? PMS_SIM_PSR_PP : PMS_SIM_PSR_UP;
+    return (psr & need) != 0;
+}
+
+/* ism, bits 25:24 (registers.md 3: 10b = IA-64 only, the one value libpfm
+ * and the kernel write; the others are UNCONFIRMED).  Option ism_bits:
+ * mask (default; the field is named a mask) -- bit 24 + PSR.is set masks
+ * that instruction set (24: IA-64, 25: IA-32): 00 both, 01 IA-32 only, 10
+ * IA-64 only, 11 none; enable -- bit 25 enables IA-64 and bit 24 IA-32: 00
+ * none, 01 IA-32 only, 10 IA-64 only, 11 both.  semantics.md §11.2. */
+static gboolean ism_pass(const Ia64 *s, guint64 v, PmsSimIsa isa)
+{
+    if (!s->ism.present)
+        return TRUE;
+    guint ism = (guint)sim_fget(s->ism, v) & 3;
+    if (s->ism_enable)
+        return (ism >> (isa == PMS_SIM_ISA_IA64 ? 1 : 0)) & 1;
+    return !((ism >> (isa == PMS_SIM_ISA_IA64 ? 0 : 1)) & 1);
+}
+
 /* ---- EARs ------------------------------------------------------------------- */
 
 static gboolean plm_pass(SimField plm, guint64 v, guint cpl)
@@ -907,7 +954,8 @@ static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit 
         /* the retired-instruction family counts IA64_INST_RETIRED (0x08.0)
          * tagged on channel umask; other events take channel 0.  The code
          * range constrains the family and the iarr events, the opcode
-         * matcher the opcm events, the data ranges the darr events */
+         * matcher the opcm events, the data ranges the darr events; every
+         * thread's occurrences pass its PSR gate (pm) and the ism mask */
         guint channel = 0, q = es <= 0xff ? s->qual[es][um & 0xf] : 0;
         guint32 key = PMS_SIGNAL_KEY(es, um);
         gboolean retired = es == IA64_RETIRED && um < 4;
@@ -918,7 +966,8 @@ static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit 
             pass[t] = ((!retired && !(q & PMS_IA64_QUAL_IARR)) || (ctags[t] >> channel) & 1) &&
                       (!(q & PMS_IA64_QUAL_OPCM) || (otags[t] >> channel) & 1) &&
                       (!(q & PMS_IA64_QUAL_DARR) || dpass[t]) &&
-                      mesi_pass(s, v, es, um, sim->mesi_valid[t], sim->mesi[t]);
+                      mesi_pass(s, v, es, um, sim->mesi_valid[t], sim->mesi[t]) &&
+                      psr_pass(s, v, sim->psr[t]) && ism_pass(s, v, sim->isa[t]);
         for (guint k = 0; k < run->n_counts; k++) {
             const PmsSimCount *c = &run->counts[k];
             if (c->signal == key && c->box == 0 && pass[c->thread])

@@ -210,6 +210,31 @@ typedef enum {
 } PmsSimMesi;
 void pms_sim_set_mesi(PmsSim *sim, guint thread, gboolean valid, PmsSimMesi state);
 
+/* The processor status bits that gate the Itanium counters, per thread:
+ * PSR.up (user monitor enable) and PSR.pp (privileged monitor enable).  A
+ * counter whose PMC.pm is 0 counts only while its thread's PSR.up is set, one
+ * with pm = 1 only while PSR.pp is set (docs/semantics.md §11.2). */
+enum {
+    PMS_SIM_PSR_UP = 1 << 0,
+    PMS_SIM_PSR_PP = 1 << 1,
+};
+/* The PSR bits (PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, or a subset) of `thread`
+ * in the following runs, until changed; both set after pms_sim_new and
+ * pms_sim_reset.  Only the Itanium device reads them; the stimulus's `psr=`
+ * run token sets them for one run. */
+void pms_sim_set_psr(PmsSim *sim, guint thread, guint psr);
+
+/* The instruction set `thread` executes in the following runs (PSR.is: 0
+ * IA-64, 1 IA-32), until changed; IA-64 after pms_sim_new and
+ * pms_sim_reset.  Only the Itanium device reads it: PMC.ism masks
+ * occurrences by instruction set (docs/semantics.md §11.2); the stimulus's
+ * `isa=` run token sets it for one run. */
+typedef enum {
+    PMS_SIM_ISA_IA64,
+    PMS_SIM_ISA_IA32,
+} PmsSimIsa;
+void pms_sim_set_isa(PmsSim *sim, guint thread, PmsSimIsa isa);
+
 /* Where a translation was found: the first-level TLB (no TLB miss), the
  * second-level TLB, the VHPT walker, or a fault (the EARs' TLB modes). */
 typedef enum {

@@ -147,6 +147,10 @@ void pms_sim_reset(PmsSim *s)
     memset(s->daddr, 0, sizeof s->daddr);
     memset(s->mesi_valid, 0, sizeof s->mesi_valid);
     memset(s->mesi, 0, sizeof s->mesi);
+    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
+        s->psr[t] = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP;
+        s->isa[t] = PMS_SIM_ISA_IA64;
+    }
     pms_sim_set_dear(s, NULL);
     pms_sim_set_iear(s, NULL);
     pms_sim_set_branches(s, NULL, 0);
@@ -181,6 +185,20 @@ void pms_sim_set_mesi(PmsSim *s, guint thread, gboolean valid, PmsSimMesi state)
     g_return_if_fail(state <= PMS_SIM_MESI_M);
     s->mesi_valid[thread] = valid;
     s->mesi[thread] = valid ? state : PMS_SIM_MESI_I;
+}
+
+void pms_sim_set_psr(PmsSim *s, guint thread, guint psr)
+{
+    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
+    g_return_if_fail((psr & ~(guint)(PMS_SIM_PSR_UP | PMS_SIM_PSR_PP)) == 0);
+    s->psr[thread] = (guint8)psr;
+}
+
+void pms_sim_set_isa(PmsSim *s, guint thread, PmsSimIsa isa)
+{
+    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
+    g_return_if_fail(isa <= PMS_SIM_ISA_IA32);
+    s->isa[thread] = isa;
 }
 
 void pms_sim_set_dear(PmsSim *s, const PmsSimDearEvent *ev)

@@ -131,6 +131,10 @@ struct PmsSim {
      * Itanium device reads them. */
     gboolean mesi_valid[PMS_SIM_MAX_THREADS];
     PmsSimMesi mesi[PMS_SIM_MAX_THREADS];
+    /* PSR.up / PSR.pp (PMS_SIM_PSR_*) and the instruction set per thread
+     * (pms_sim_set_psr / _isa); only the Itanium device reads them. */
+    guint8 psr[PMS_SIM_MAX_THREADS];
+    PmsSimIsa isa[PMS_SIM_MAX_THREADS];
     gboolean dear_valid, iear_valid;
     PmsSimDearEvent dear;
     PmsSimIearEvent iear;

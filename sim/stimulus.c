@@ -24,6 +24,8 @@ typedef struct {
     guint64 daddr[PMS_SIM_MAX_THREADS];
     gboolean has_mesi[PMS_SIM_MAX_THREADS]; /* run: the occurrences' line state (mesi=) */
     PmsSimMesi mesi[PMS_SIM_MAX_THREADS];
+    guint8 psr[PMS_SIM_MAX_THREADS];     /* run: PSR.up / PSR.pp per thread (psr=; default both) */
+    PmsSimIsa isa[PMS_SIM_MAX_THREADS];  /* run: the instruction set per thread (isa=; default IA-64) */
     gboolean has_dear, has_iear;         /* run: thread 0's EAR events (dear=, iear=) */
     PmsSimDearEvent dear;
     PmsSimIearEvent iear;
@@ -118,6 +120,8 @@ static Rec *add_run(PmsStim *st, const PmsSimRun *run, guint line)
     r->run.counts = run->n_counts ? g_memdup2(run->counts, sizeof(PmsSimCount) * run->n_counts) : NULL;
     r->run.offcore = run->n_offcore ? g_memdup2(run->offcore, sizeof(PmsSimOffcore) * run->n_offcore) : NULL;
     r->run.loads = run->n_loads ? g_memdup2(run->loads, sizeof(PmsSimLoad) * run->n_loads) : NULL;
+    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) /* the defaults: PSR.up and .pp set, IA-64 */
+        r->psr[t] = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, r->isa[t] = PMS_SIM_ISA_IA64;
     st->end += run->cycles;
     return r;
 }
@@ -366,6 +370,28 @@ static gboolean parse_mesi_list(Parser *p, const char *s, gboolean *has, PmsSimM
     return TRUE;
 }
 
+/* psr=BITS[,BITS] and isa=SET[,SET]: one value per thread (up, pp, up+pp
+ * or pp+up, none; ia64 or ia32, either case); threads not listed take the
+ * last value given.  names: the accepted words, vals their values. */
+static gboolean parse_mode_list(Parser *p, const char *what, const char *s, const char *const *names,
+                                const guint *vals, const char *expected, guint *out)
+{
+    g_auto(GStrv) parts = g_strsplit(s, ",", -1);
+    guint n = g_strv_length(parts);
+    if (n == 0 || n > p->threads)
+        return fail(p, "%s: expected 1..%u comma-separated values (one per thread), got '%s'", what, p->threads, s);
+    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
+        const char *v = parts[MIN(t, n - 1)];
+        guint k = 0;
+        while (names[k] && g_ascii_strcasecmp(names[k], v) != 0)
+            k++;
+        if (!names[k])
+            return fail(p, "%s: '%s' for thread %u: expected %s", what, v, MIN(t, n - 1), expected);
+        out[t] = vals[k];
+    }
+    return TRUE;
+}
+
 /* The flags after the numbers of dear=, iear= and br= (FIELD:FIELD:...):
  * each must be one of `allowed` (a NULL-terminated list); returns the bit
  * set of the flags given (bit i: allowed[i]). */
@@ -544,6 +570,10 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     PmsSimSlot slot[PMS_SIM_MAX_THREADS] = { PMS_SIM_SLOT_M };
     gboolean has_mesi[PMS_SIM_MAX_THREADS] = { FALSE }, has_dear = FALSE, has_iear = FALSE;
     PmsSimMesi mesi[PMS_SIM_MAX_THREADS] = { PMS_SIM_MESI_I };
+    guint psr[PMS_SIM_MAX_THREADS], isa[PMS_SIM_MAX_THREADS];
+    gboolean has_psr = FALSE, has_isa = FALSE;
+    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
+        psr[t] = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, isa[t] = PMS_SIM_ISA_IA64;
     PmsSimDearEvent dear = { 0 };
     PmsSimIearEvent iear = { 0 };
     g_autoptr(GArray) brs = g_array_new(FALSE, FALSE, sizeof(PmsSimBranch));
@@ -597,6 +627,25 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
             /* mesi=STATE[,STATE]: the line state of this run's occurrences */
             if (!parse_mesi_list(p, val, has_mesi, mesi))
                 return FALSE;
+        } else if (strcmp(key, "psr") == 0) {
+            /* psr=BITS[,BITS]: PSR.up / PSR.pp of each thread in this run */
+            static const char *const names[] = { "up+pp", "pp+up", "up", "pp", "none", NULL };
+            static const guint vals[] = { PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, PMS_SIM_PSR_UP | PMS_SIM_PSR_PP,
+                                          PMS_SIM_PSR_UP, PMS_SIM_PSR_PP, 0 };
+            if (has_psr)
+                return fail(p, "psr: given twice in one run");
+            if (!parse_mode_list(p, "psr", val, names, vals, "up, pp, up+pp or none", psr))
+                return FALSE;
+            has_psr = TRUE;
+        } else if (strcmp(key, "isa") == 0) {
+            /* isa=SET[,SET]: the instruction set each thread executes */
+            static const char *const names[] = { "ia64", "ia32", NULL };
+            static const guint vals[] = { PMS_SIM_ISA_IA64, PMS_SIM_ISA_IA32 };
+            if (has_isa)
+                return fail(p, "isa: given twice in one run");
+            if (!parse_mode_list(p, "isa", val, names, vals, "ia64 or ia32", isa))
+                return FALSE;
+            has_isa = TRUE;
         } else if (strcmp(key, "dear") == 0 || strcmp(key, "iear") == 0) {
             /* one D-EAR / I-EAR event of thread 0 in the run's first cycle */
             gboolean d = key[0] == 'd';
@@ -671,6 +720,10 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     memcpy(r->daddr, daddr, sizeof daddr);
     memcpy(r->has_mesi, has_mesi, sizeof has_mesi);
     memcpy(r->mesi, mesi, sizeof mesi);
+    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
+        r->psr[t] = (guint8)psr[t];
+        r->isa[t] = (PmsSimIsa)isa[t];
+    }
     r->has_dear = has_dear;
     r->dear = dear;
     r->has_iear = has_iear;
@@ -833,12 +886,15 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
         guint64 got = 0;
         switch (r->kind) {
         case PMS_STIM_RUN:
-            /* ip=, insn=, daddr=, mesi=, dear=, iear= and br= hold for this run only */
+            /* ip=, insn=, daddr=, mesi=, psr=, isa=, dear=, iear= and br= hold for
+             * this run only (psr= and isa= fall back to up+pp and IA-64) */
             for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
                 pms_sim_set_ip(sim, t, r->has_ip[t], r->ip[t]);
                 pms_sim_set_insn(sim, t, r->has_insn[t], r->slot[t], r->opcode[t]);
                 pms_sim_set_daddr(sim, t, r->has_daddr[t], r->daddr[t]);
                 pms_sim_set_mesi(sim, t, r->has_mesi[t], r->mesi[t]);
+                pms_sim_set_psr(sim, t, r->psr[t]);
+                pms_sim_set_isa(sim, t, r->isa[t]);
             }
             pms_sim_set_dear(sim, r->has_dear ? &r->dear : NULL);
             pms_sim_set_iear(sim, r->has_iear ? &r->iear : NULL);

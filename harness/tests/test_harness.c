@@ -607,6 +607,8 @@ static void test_montecito_cli(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(ex, "occurs more than 3 times in it"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ex, "thres_compare = gt"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ex, "plm=0x8: occurrences count at privilege level 3"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "gate: pm=0: a user monitor, counting a thread's occurrences only while its "
+                                      "PSR.up is set; ism=2: IA-64 instructions only count"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ex, "In short: counts cycles in which NOPS_RETIRED occurs more than 3 times"));
     run_clear(&r);
     r = run_cli(NULL, 0, "encode", "--format=perf", "montecito::DATA_EAR_TLB_ALL:u", NULL);

@@ -5,7 +5,8 @@
  * random scenarios — register writes of random writable bits, counters
  * preloaded near the top, runs of 1..300 cycles with random occurrences of
  * the model's own signals (every box of the unit; on montecito also line
- * states, thread 0's EAR events and branches, and the monitor PMCs) — must
+ * states, each thread's PSR.up / PSR.pp and instruction set, thread 0's EAR
+ * events and branches, and the monitor PMCs) — must
  * leave every
  * register and every PMI cycle identical on the reference and the fast
  * engine after every step.  Nothing here is device-specific: it reads the
@@ -160,6 +161,10 @@ static guint64 rand_ia64_pmc(GRand *r, const PmsRegister *reg, const guint32 *po
     v = fset(reg, "umask", v, sig & 0xf);
     static const guint thr[] = { 0, 0, 0, 1, 2, 3, 5, 7 };
     v = fset(reg, "thres", v, thr[g_rand_int_range(r, 0, G_N_ELEMENTS(thr))]);
+    /* ism mostly 10b (IA-64 only, what software writes), else at random;
+     * pm stays random (the runs' PSR bits vary) */
+    if (g_rand_int_range(r, 0, 8))
+        v = fset(reg, "ism", v, 2);
     if (g_rand_int_range(r, 0, 5))
         for (guint k = 0; k < 4; k++)
             if (g_rand_boolean(r) || k == 3) {
@@ -270,6 +275,7 @@ static void diff_ia64(const char *name, guint *pmis_seen, guint *captures)
         { "mesi_zero", "none", "all" },
         { "ear_capture", "last", "first" },
         { "etb_brt", "code", "man" },
+        { "ism_bits", "mask", "enable" },
     };
     GRand *r = g_rand_new_with_seed(20261124);
     for (guint c = 0; c < N_CASES; c++) {
@@ -422,6 +428,15 @@ static void diff_ia64(const char *name, guint *pmis_seen, guint *captures)
                     PmsSimMesi st = (PmsSimMesi)g_rand_int_range(r, 0, 4);
                     pms_sim_set_mesi(a, t, valid, st);
                     pms_sim_set_mesi(b, t, valid, st);
+                    /* PSR.up / .pp mostly both set, else any; the
+                     * instruction set mostly IA-64 */
+                    guint psr = g_rand_int_range(r, 0, 8) ? PMS_SIM_PSR_UP | PMS_SIM_PSR_PP
+                                                          : (guint)g_rand_int_range(r, 0, 4);
+                    PmsSimIsa isa = g_rand_int_range(r, 0, 8) ? PMS_SIM_ISA_IA64 : PMS_SIM_ISA_IA32;
+                    pms_sim_set_psr(a, t, psr);
+                    pms_sim_set_psr(b, t, psr);
+                    pms_sim_set_isa(a, t, isa);
+                    pms_sim_set_isa(b, t, isa);
                 }
                 /* thread 0's monitor events: a data access, a fetch miss,
                  * up to 4 branches, addresses from the pools */

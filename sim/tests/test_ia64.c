@@ -1,7 +1,8 @@
 /* The Montecito device (sim/dev_ia64.c) on models/montecito.pmu.  Registers
  * are programmed by writes in their spaces (pms_sim_write_at), written by
  * hand from reference/montecito/registers.md §1-3: PMC4-15 = plm 3:0, oi 5,
- * es 15:8, umask 19:16, thres 22:20, ism 25:24 (always 10b here), all 26;
+ * pm 6, es 15:8, umask 19:16, thres 22:20, ism 25:24 (10b unless a test
+ * says otherwise), all 26;
  * PMC0 = fr bit 0, overflow bit n for PMDn; PMDn 47 bits.  Every expected
  * value is derived in the comment above it and checked on both engines. */
 #include "fixtures.h"
@@ -1148,6 +1149,130 @@ static void test_ear_stim(void)
     }
 }
 
+#define M_PM ((guint64)1 << 6)
+#define M_PMC_ISM(es, ism, bits) ((guint64)(es) << 8 | (guint64)(ism) << 24 | (bits))
+
+/* One run of NOPS_RETIRED (n0 / n1 per cycle, CPL 3) with each thread's PSR
+ * bits and instruction set. */
+static void gated_run(PmsSim *s, guint64 cycles, guint64 n0, guint64 n1, guint psr0, guint psr1, PmsSimIsa isa0,
+                      PmsSimIsa isa1)
+{
+    pms_sim_set_psr(s, 0, psr0);
+    pms_sim_set_psr(s, 1, psr1);
+    pms_sim_set_isa(s, 0, isa0);
+    pms_sim_set_isa(s, 1, isa1);
+    run(s, cycles, NOPS, 0, n0, n1, 3, 3);
+}
+
+/* pm and ism (registers.md 3; semantics reference 8.4: pm = 0 counters are
+ * gated by PSR.up, pm = 1 by PSR.pp).  NOPS_RETIRED, plm 8, one occurrence
+ * per cycle:
+ *   PMC4 pm 0, all, ism 10; PMC5 pm 1, ism 10; PMC8 ism 00; PMC9 ism 01;
+ *   PMC10 ism 11 (PMC8-10 pm 0).
+ * Runs of 1, 2, 4, 8, 16 cycles on thread 0 with PSR up+pp, up, pp, none,
+ * and up+pp executing IA-32; then thread 1 only for 32 cycles with PSR.pp
+ * only, 64 with PSR.up only, 128 with up+pp executing IA-32 (thread 0 up+pp,
+ * IA-64, nothing to count).
+ *   PMC4: 1 + 2 (up set, IA-64) + 64 (thread 1, all, up set) = 67.
+ *   PMC5: 1 + 4 (pp set) = 5.
+ *   ism_bits = mask: PMC8 (00, both) 1 + 2 + 16 = 19; PMC9 (01, IA-32 only)
+ *   16; PMC10 (11, none) 0.  ism_bits = enable: PMC8 (00, none) 0; PMC9
+ *   (01, IA-32 only) 16; PMC10 (11, both) 19.
+ * After pms_sim_reset the PSR is up+pp and the set IA-64 again: 3 cycles
+ * on PMC5 count 3. */
+static void test_pm_ism(void)
+{
+    const guint UPPP = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, UP = PMS_SIM_PSR_UP, PP = PMS_SIM_PSR_PP;
+    const PmsSimIsa I64 = PMS_SIM_ISA_IA64, I32 = PMS_SIM_ISA_IA32;
+    for (guint o = 0; o < 2; o++)
+        for (guint e = 0; e < 2; e++) {
+            PmsModel *m = fx_model_with("montecito", "ism_bits", o ? "enable" : "mask");
+            PmsSim *s = fx_sim(m, engines[e]);
+            PMC(s, 4, M_PMC_ISM(NOPS, 2, M_PLM(8) | M_ALL));
+            PMC(s, 5, M_PMC_ISM(NOPS, 2, M_PLM(8) | M_PM));
+            PMC(s, 8, M_PMC_ISM(NOPS, 0, M_PLM(8)));
+            PMC(s, 9, M_PMC_ISM(NOPS, 1, M_PLM(8)));
+            PMC(s, 10, M_PMC_ISM(NOPS, 3, M_PLM(8)));
+            gated_run(s, 1, 1, 0, UPPP, UPPP, I64, I64);
+            gated_run(s, 2, 1, 0, UP, UPPP, I64, I64);
+            gated_run(s, 4, 1, 0, PP, UPPP, I64, I64);
+            gated_run(s, 8, 1, 0, 0, UPPP, I64, I64);
+            gated_run(s, 16, 1, 0, UPPP, UPPP, I32, I64);
+            gated_run(s, 32, 0, 1, UPPP, PP, I64, I64);
+            gated_run(s, 64, 0, 1, UPPP, UP, I64, I64);
+            gated_run(s, 128, 0, 1, UPPP, UPPP, I64, I32);
+            CU_ASSERT_EQUAL(RPMD(s, 4), 67);
+            CU_ASSERT_EQUAL(RPMD(s, 5), 5);
+            CU_ASSERT_EQUAL(RPMD(s, 8), o ? 0 : 19);
+            CU_ASSERT_EQUAL(RPMD(s, 9), 16);
+            CU_ASSERT_EQUAL(RPMD(s, 10), o ? 19 : 0);
+            pms_sim_reset(s);
+            PMC(s, 5, M_PMC_ISM(NOPS, 2, M_PLM(8) | M_PM));
+            run(s, 3, NOPS, 0, 1, 0, 3, 3);
+            CU_ASSERT_EQUAL(RPMD(s, 5), 3);
+            pms_sim_free(s);
+            pms_model_free(m);
+        }
+}
+
+/* psr= and isa= in a stimulus: per run, per thread, threads not listed take
+ * the last value, runs without them up+pp and IA-64.  PMC4 NOPS_RETIRED
+ * plm 8 pm 0 ism 10 = 0x2005008; PMC5 the same with pm = 0x2005048; PMC6
+ * with all = 0x6005008.  Runs (thread 0 once per cycle, thread 1 too from
+ * the 32-cycle run):
+ *   1 psr=up: PMC4, PMC6 +1; 2 psr=pp: PMC5 +2; 4 psr=none, 8 isa=ia32:
+ *   nothing; 16 (defaults): all +16; 32 psr=none,up: PMC6 +32 (thread 1);
+ *   64 psr=NONE (both threads): nothing; 128 isa=ia64,ia32: +128 each
+ *   (thread 0; PMC6's thread 1 is IA-32).
+ *   PMD4 = 1 + 16 + 128 = 145, PMD5 = 2 + 16 + 128 = 146, PMD6 = 1 + 16 +
+ *   32 + 128 = 177. */
+static void test_psr_isa_stim(void)
+{
+    const PmsModel *m = fx_model("montecito");
+    static const char text[] =
+        "pmu montecito\n"
+        "write PMC4 0x2005008\nwrite PMC5 0x2005048\nwrite PMC6 0x6005008\n"
+        "run 1 NOPS_RETIRED=1 psr=up\n"
+        "run 2 NOPS_RETIRED=1 psr=pp\n"
+        "run 4 NOPS_RETIRED=1 psr=none\n"
+        "run 8 NOPS_RETIRED=1 isa=ia32\n"
+        "run 16 NOPS_RETIRED=1\n"
+        "run 32 NOPS_RETIRED=1,1 psr=none,up\n"
+        "run 64 NOPS_RETIRED=1,1 psr=NONE\n"
+        "run 128 NOPS_RETIRED=1,1 isa=ia64,IA32\n"
+        "read PMD4 145\nread PMD5 146\nread PMD6 177\n";
+    for (guint e = 0; e < 2; e++) {
+        GError *err = NULL;
+        g_autoptr(PmsStim) st = pms_stim_parse(m, text, -1, "psr.stim", &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        gboolean ok = pms_stim_execute(st, s, &err);
+        if (!ok)
+            fprintf(stderr, "# %s\n", err->message);
+        CU_ASSERT_TRUE(ok);
+        g_clear_error(&err);
+    }
+    static const struct { const char *text, *msg; } bad[] = {
+        { "run 1 psr=user\n", "t.stim:1: psr: 'user' for thread 0: expected up, pp, up+pp or none" },
+        { "run 1\nrun 1 psr=up,ppp\n", "t.stim:2: psr: 'ppp' for thread 1: expected up, pp, up+pp or none" },
+        { "run 1 psr=up,up,up\n", "t.stim:1: psr: expected 1..2 comma-separated values (one per thread)" },
+        { "run 1 isa=x86\n", "t.stim:1: isa: 'x86' for thread 0: expected ia64 or ia32" },
+        { "\nrun 1 isa=ia64 isa=ia32\n", "t.stim:2: isa: given twice in one run" },
+        { "run 1 psr=up psr=pp\n", "t.stim:1: psr: given twice in one run" },
+    };
+    for (guint k = 0; k < G_N_ELEMENTS(bad); k++) {
+        GError *err = NULL;
+        PmsStim *st = pms_stim_parse(m, bad[k].text, -1, "t.stim", &err);
+        CU_ASSERT_PTR_NULL(st);
+        gboolean hit = err && strstr(err->message, bad[k].msg);
+        if (!hit)
+            fprintf(stderr, "# case %u: %s\n", k, err ? err->message : "(no error)");
+        CU_ASSERT_TRUE(hit);
+        g_clear_error(&err);
+        pms_stim_free(st);
+    }
+}
+
 void register_ia64_tests(void)
 {
     CU_pSuite s = CU_add_suite("ia64", NULL, NULL);
@@ -1181,4 +1306,6 @@ void register_ia64_tests(void)
     CU_add_test(s, "ETB: filters, source/target entries, ring wrap, etb_brt", test_etb);
     CU_add_test(s, "IP-EAR: entries, cycle bits, delay after the PMI", test_ipear);
     CU_add_test(s, "mesi=, dear=, iear=, br= in a stimulus, errors with file:line", test_ear_stim);
+    CU_add_test(s, "pm: PSR.up / PSR.pp gate; ism: instruction-set mask (ism_bits)", test_pm_ism);
+    CU_add_test(s, "psr= and isa= in a stimulus, errors with file:line", test_psr_isa_stim);
 }
