@@ -3,10 +3,16 @@
 committed vectors/ and models/: OUTDIR/<target>/<n>.  Run by scripts/fuzz;
 nothing it writes is committed.  Deterministic; at most MAX seeds a target.
 
-    fuzz/mkseeds.py SRCDIR OUTDIR
+    fuzz/mkseeds.py SRCDIR OUTDIR [PMUSIM]
+
+With PMUSIM (the built CLI), a simulation vector's stimulus seed starts with
+the register writes `pmusim encode` gives for its first event, so the seed
+counts something (the vectors leave programming to the encoder under test).
 """
+import functools
 import os
 import re
+import subprocess
 import sys
 
 MAX = 1500
@@ -80,8 +86,25 @@ def sim_vectors(top):
     return out
 
 
+WRITE = re.compile(r"^  (\S+)\s+0x[0-9a-f]+ = (0x[0-9a-f]+)")
+
+
+@functools.lru_cache(maxsize=None)
+def program(pmusim, event):
+    """The stimulus writes that program EVENT on its counter, or []."""
+    if not pmusim:
+        return []
+    try:
+        out = subprocess.run([pmusim, "encode", event], capture_output=True, text=True,
+                             timeout=10, env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0")).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return ["write %s %s\n" % m.groups() for m in map(WRITE.match, out.splitlines()) if m]
+
+
 def main():
     top, outdir = sys.argv[1], sys.argv[2]
+    pmusim = sys.argv[3] if len(sys.argv) > 3 else None
     encs = enc_vectors(top)
     sims = sim_vectors(top)
     counts = {}
@@ -118,7 +141,10 @@ def main():
             continue
         body = [l for l in lines if l.split()[:1] and
                 (l.split()[0] in STIM_WORDS or l.startswith("@"))]
+        ev = [m.group(1) for m in (re.match(r'event \d+ "([^"\\]*)"', l) for l in lines) if m]
         seeds.append(bytes([STIM_MODELS.index(pmu)]) + "".join(body).encode())
+        if ev:
+            seeds.append(bytes([STIM_MODELS.index(pmu)]) + "".join(program(pmusim, ev[0]) + body).encode())
     for p in files(top, "sim/tests/data", ".stim") + files(top, "vectors", ".stim"):
         text = open(p, "rb").read()
         m = re.search(rb"(?m)^pmu (\S+)", text)
