@@ -32,8 +32,10 @@ typedef struct {
 static gboolean next_line(LineReader *rd, const char **line, gsize *len, int *status)
 {
     for (;;) {
-        guint8 *p = rd->buf->data + rd->start;
         gsize avail = rd->buf->len - rd->start;
+        /* An empty GByteArray's data is NULL: never offset it, even by 0
+         * (C11 6.5.6; clang's UBSan pointer-overflow, the fuzz build). */
+        guint8 *p = avail ? rd->buf->data + rd->start : NULL;
         guint8 *nl = avail ? memchr(p, '\n', avail) : NULL;
         if (nl || (rd->eof && avail)) {
             gsize n = nl ? (gsize)(nl - p) : avail;

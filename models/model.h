@@ -340,6 +340,11 @@ guint64 pms_field_set(const PmsField *f, guint64 reg, guint64 value);
  * any --model FILE replacing the built-in of the same name (or added). */
 typedef struct PmsModelSet PmsModelSet;
 PmsModelSet *pms_model_set_new_builtin(GError **error);
+/* An empty set, and adding a model already loaded (the set takes ownership;
+ * a model of the same name is replaced as by pms_model_set_add_file): for a
+ * caller that holds the model's text, not a file (the fuzz targets). */
+PmsModelSet *pms_model_set_new_empty(void);
+void pms_model_set_add_model(PmsModelSet *set, PmsModel *m);
 gboolean pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error);
 const PmsModel *pms_model_set_get(const PmsModelSet *set, const char *name);
 /* In a stable order (built-in order, then added). */

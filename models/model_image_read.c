@@ -137,7 +137,10 @@ read_layouts(Rd *r, PmsModel *m, Pools *pl)
         }
         l->fields = n ? pl->fields : NULL;
         l->n_fields = n;
-        pl->fields += n;
+        /* A pool may be NULL when the model has none of its items: never
+         * offset a null pointer, even by 0 (C11 6.5.6; clang's UBSan). */
+        if (n)
+            pl->fields += n;
         pl->n_fields -= n;
         for (guint j = 0; j < n; j++) {
             PmsField *f = &l->fields[j];
@@ -255,7 +258,8 @@ read_event(Rd *r, PmsEvent *e, Pools *pl)
     }
     e->groups = ng ? pl->groups : NULL;
     e->n_groups = ng;
-    pl->groups += ng;
+    if (ng)   /* the pool is NULL in a model without groups: no offset of NULL */
+        pl->groups += ng;
     pl->n_groups -= ng;
     for (guint i = 0; i < ng; i++) {
         e->groups[i].name = str(r, FALSE);
@@ -269,7 +273,8 @@ read_event(Rd *r, PmsEvent *e, Pools *pl)
     }
     e->umasks = nu ? pl->umasks : NULL;
     e->n_umasks = nu;
-    pl->umasks += nu;
+    if (nu)   /* likewise for a model without unit masks */
+        pl->umasks += nu;
     pl->n_umasks -= nu;
     e->umask_index = pms_ci_index_new();
     for (guint i = 0; i < nu && !r->problem; i++) {

@@ -64,12 +64,15 @@ pms_model_set_new_builtin(GError **error)
     return g_steal_pointer(&set);
 }
 
-gboolean
-pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error)
+PmsModelSet *
+pms_model_set_new_empty(void)
 {
-    PmsModel *m = pms_model_load_file(path, error);
-    if (!m)
-        return FALSE;
+    return set_new();
+}
+
+void
+pms_model_set_add_model(PmsModelSet *set, PmsModel *m)
+{
     for (guint i = 0; i < set->models->len; i++) {
         PmsModel *old = g_ptr_array_index(set->models, i);
         if (g_ascii_strcasecmp(old->name, m->name) == 0) {
@@ -78,11 +81,20 @@ pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error)
             pms_model_free(old);
             set->models->pdata[i] = m;
             g_hash_table_replace(set->by_name, m->name, m);
-            return TRUE;
+            return;
         }
     }
     g_ptr_array_add(set->models, m);
     g_hash_table_replace(set->by_name, m->name, m);
+}
+
+gboolean
+pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error)
+{
+    PmsModel *m = pms_model_load_file(path, error);
+    if (!m)
+        return FALSE;
+    pms_model_set_add_model(set, m);
     return TRUE;
 }
 
