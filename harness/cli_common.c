@@ -101,23 +101,29 @@ gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out)
     return TRUE;
 }
 
-gboolean pms_cli_parse_plm(const char *text, guint *plm)
+gboolean pms_cli_levels(const char *text, guint *plm)
 {
     guint mask = 0;
     const char *p = text;
-    gboolean ok = text && *text;
-    while (ok) {
+    if (!text || !*text)
+        return FALSE;
+    for (;;) {
         /* one level: a single digit 0..3, then ',' or the end */
-        if (p[0] < '0' || p[0] > '3' || (p[1] != ',' && p[1] != '\0')) {
-            ok = FALSE;
-            break;
-        }
+        if (p[0] < '0' || p[0] > '3' || (p[1] != ',' && p[1] != '\0'))
+            return FALSE;
         mask |= 1u << (p[0] - '0');   /* level n is PLMn = 1 << n */
         if (p[1] == '\0')
             break;
         p += 2;
     }
-    if (!ok) {
+    *plm = mask;
+    return TRUE;
+}
+
+gboolean pms_cli_parse_plm(const char *text, guint *plm)
+{
+    guint mask = 0;
+    if (!pms_cli_levels(text, &mask)) {
         fprintf(stderr, "pmusim: --plm: expected privilege levels 0 to 3 separated by commas "
                         "(e.g. --plm=3 or --plm=0,3), got '%s'\n", text ? text : "");
         return FALSE;

@@ -30,6 +30,9 @@ gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out);
 /* Parse --plm's LEVELS: privilege levels 0..3 separated by commas ("3",
  * "0,3") into a PMS_PLM* mask; FALSE (after one stderr line) otherwise. */
 gboolean pms_cli_parse_plm(const char *text, guint *plm);
+/* LEVELS ("0,3": digits 0..3 separated by commas) into a PLM mask (level n
+ * is 1 << n), printing nothing; FALSE when malformed. */
+gboolean pms_cli_levels(const char *text, guint *plm);
 /* Put "Examples:" and the given lines (each "  pmusim ...\n") at the end of
  * the command's --help. */
 void pms_cli_examples(GOptionContext *ctx, const char *lines);

@@ -18,19 +18,7 @@
 static gboolean parse_levels(const char *what, const char *text, guint *plm)
 {
     guint mask = 0;
-    const char *p = text;
-    gboolean ok = *p != '\0';
-    while (ok) {
-        if (p[0] < '0' || p[0] > '3' || (p[1] != ',' && p[1] != '\0')) {
-            ok = FALSE;
-            break;
-        }
-        mask |= 1u << (p[0] - '0');
-        if (p[1] == '\0')
-            break;
-        p += 2;
-    }
-    if (!ok) {
+    if (!pms_cli_levels(text, &mask)) {
         fprintf(stderr, CMD "%s: expected privilege levels 0 to 3 separated by commas (0,3), got '%s'\n", what, text);
         return FALSE;
     }
