@@ -321,14 +321,17 @@ int pms_cmd_conform(int argc, char **argv)
     gboolean strict = FALSE;
     gboolean tap = FALSE;
     gboolean mutants = FALSE;
+    gint timeout_ms = 0;
     double goal = 95.0;
     const GOptionEntry entries[] = {
         { "mutants", 0, 0, G_OPTION_ARG_NONE, &mutants,
           "Flip each bit of each code of every sim vector, one at a time, and report the share caught", NULL },
         { "goal", 0, 0, G_OPTION_ARG_DOUBLE, &goal,
           "With --mutants: exit 1 when less than PCT of the observable mutants are caught (default 95)", "PCT" },
-        { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_spec,
+        { "backend", 'B', 0, G_OPTION_ARG_STRING, &backend_spec,
           "Encoder backend: builtin (default), libpfm4 or cmd:PROGRAM", "B" },
+        { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
+          "Milliseconds a backend process may spend on one line (default 10000)", "MS" },
         { "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit, "Also write a JUnit XML report to FILE", "FILE" },
         { "tap", 0, 0, G_OPTION_ARG_NONE, &tap, "Print TAP on stdout (the table goes to stderr)", NULL },
         { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Run one kind of vector only: encode or sim", "KIND" },
@@ -361,6 +364,10 @@ int pms_cmd_conform(int argc, char **argv)
         "  pmusim conform --mutants\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
+    if (timeout_ms < 0) {
+        fprintf(stderr, "pmusim: --timeout: expected a positive number of milliseconds\n");
+        return PMS_EXIT_USAGE;
+    }
     /* PMU...: only the vectors reported under those PMUs (checked below) */
     const char *const *pmus = argc > 1 ? (const char *const *)argv + 1 : NULL;
     if (pmus && mutants) {
@@ -428,7 +435,7 @@ int pms_cmd_conform(int argc, char **argv)
         fprintf(stderr, "pmusim: conform: %s\n", err->message);
         return PMS_EXIT_USAGE;
     }
-    PmsBackend *backend = pms_backend_open(spec, models, &err);
+    PmsBackend *backend = pms_backend_open_full(spec, models, (guint)timeout_ms, &err);
     if (backend == NULL) {
         fprintf(stderr, "pmusim: conform: backend '%s': %s\n", spec, err->message);
         return 1;

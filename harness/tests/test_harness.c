@@ -642,6 +642,8 @@ static void test_usage_errors(void)
         { "frobnicate", NULL },
         { "encode", "--no-such-option", NULL },
         { "encode", "--batch", "--timeout", "soon" },
+        { "conform", "--timeout", "-5", NULL },
+        { "conform", "--timeout", "soon", NULL },
         { "encode", "--format=xml", "x", NULL },
         { "diff", "--backend", "builtin", NULL },
         { "bench", "nothing", NULL },
