@@ -79,14 +79,6 @@ typedef struct {
 
 G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
 
-#define resolve sim_resolve
-#define require sim_require
-
-static guint64 *storage(X86Core *s, const PmsRegister *r)
-{
-    return sim_storage(s->sim, r);
-}
-
 /* Fixed counter i counts the signals of the events that declare it (model key
  * `fixed`), e.g. INST_RETIRED.ANY_P and the architectural INSTRUCTION_RETIRED;
  * defaults from SDM Table 18-8 (REF as Linux's pseudo-encoding 0x0300).  The
@@ -189,14 +181,14 @@ static void resolve_offcore(X86Core *s)
     static const char *const n_sup[] = { "supplier", NULL }, *const n_snp[] = { "snoop", NULL };
     static const char *const n_out[] = { "outstanding", NULL };
     if (r && r->layout) {
-        SimField f = resolve(r, n_req, 0, 0, -1, 0);
+        SimField f = sim_resolve(r, n_req, 0, 0, -1, 0);
         if (f.present)
             s->oc_req_bits = sim_fbit(f);
-        guint64 rb = sim_fbit(resolve(r, n_resp, 0, 0, -1, 0)) | sim_fbit(resolve(r, n_sup, 0, 0, -1, 0)) |
-                     sim_fbit(resolve(r, n_snp, 0, 0, -1, 0));
+        guint64 rb = sim_fbit(sim_resolve(r, n_resp, 0, 0, -1, 0)) | sim_fbit(sim_resolve(r, n_sup, 0, 0, -1, 0)) |
+                     sim_fbit(sim_resolve(r, n_snp, 0, 0, -1, 0));
         if (rb)
             s->oc_resp_bits = rb;
-        f = resolve(r, n_out, 0, 0, -1, 0);
+        f = sim_resolve(r, n_out, 0, 0, -1, 0);
         if (f.present)
             s->oc_outstanding = sim_fbit(f);
     }
@@ -222,22 +214,22 @@ static gboolean resolve_fields(X86Core *s, GError **error)
         if (i > 0)
             continue;
         /* Architectural positions (SDM Fig 18-6) when the register has no layout. */
-        s->ev.event = resolve(r, n_event, 0, 0, 0, 8);
-        s->ev.umask = resolve(r, n_umask, 0, 0, 8, 8);
-        s->ev.usr = resolve(r, n_usr, 0, 0, 16, 1);
-        s->ev.os = resolve(r, n_os, 0, 0, 17, 1);
-        s->ev.edge = resolve(r, n_edge, 0, 0, 18, 1);
-        s->ev.pc = resolve(r, n_pc, 0, 0, 19, 1);
-        s->ev.intr = resolve(r, n_int, 0, 0, 20, 1);
-        s->ev.any = resolve(r, n_any, 0, 0, 21, 1);
-        s->ev.en = resolve(r, n_en, 0, 0, 22, 1);
-        s->ev.inv = resolve(r, n_inv, 0, 0, 23, 1);
-        s->ev.cmask = resolve(r, n_cmask, 0, 0, 24, 8);
-        if (!require(r, s->ev.event, "event", error) || !require(r, s->ev.umask, "umask", error) ||
-            !require(r, s->ev.usr, "usr", error) || !require(r, s->ev.os, "os", error) ||
-            !require(r, s->ev.edge, "edge", error) || !require(r, s->ev.intr, "int", error) ||
-            !require(r, s->ev.en, "en", error) || !require(r, s->ev.inv, "inv", error) ||
-            !require(r, s->ev.cmask, "cmask", error))
+        s->ev.event = sim_resolve(r, n_event, 0, 0, 0, 8);
+        s->ev.umask = sim_resolve(r, n_umask, 0, 0, 8, 8);
+        s->ev.usr = sim_resolve(r, n_usr, 0, 0, 16, 1);
+        s->ev.os = sim_resolve(r, n_os, 0, 0, 17, 1);
+        s->ev.edge = sim_resolve(r, n_edge, 0, 0, 18, 1);
+        s->ev.pc = sim_resolve(r, n_pc, 0, 0, 19, 1);
+        s->ev.intr = sim_resolve(r, n_int, 0, 0, 20, 1);
+        s->ev.any = sim_resolve(r, n_any, 0, 0, 21, 1);
+        s->ev.en = sim_resolve(r, n_en, 0, 0, 22, 1);
+        s->ev.inv = sim_resolve(r, n_inv, 0, 0, 23, 1);
+        s->ev.cmask = sim_resolve(r, n_cmask, 0, 0, 24, 8);
+        if (!sim_require(r, s->ev.event, "event", error) || !sim_require(r, s->ev.umask, "umask", error) ||
+            !sim_require(r, s->ev.usr, "usr", error) || !sim_require(r, s->ev.os, "os", error) ||
+            !sim_require(r, s->ev.edge, "edge", error) || !sim_require(r, s->ev.intr, "int", error) ||
+            !sim_require(r, s->ev.en, "en", error) || !sim_require(r, s->ev.inv, "inv", error) ||
+            !sim_require(r, s->ev.cmask, "cmask", error))
             return FALSE;
     }
     static const char *const f_en[] = { "en%u", NULL }, *const f_any[] = { "any%u", "anythread%u", NULL };
@@ -246,11 +238,11 @@ static gboolean resolve_fields(X86Core *s, GError **error)
     for (guint i = 0; i < s->n_fixed; i++) {
         /* Without FIXED_CTR_CTRL the fixed counters are never enabled.
          * SDM 18-7: four bits per counter at 4i: EN[1:0], AnyThread, PMI. */
-        s->fx[i].en = resolve(fc, f_en, i, 4, (gint)(4 * i), 2);
-        s->fx[i].any = resolve(fc, f_any, i, 4, (gint)(4 * i + 2), 1);
-        s->fx[i].pmi = resolve(fc, f_pmi, i, 4, (gint)(4 * i + 3), 1);
+        s->fx[i].en = sim_resolve(fc, f_en, i, 4, (gint)(4 * i), 2);
+        s->fx[i].any = sim_resolve(fc, f_any, i, 4, (gint)(4 * i + 2), 1);
+        s->fx[i].pmi = sim_resolve(fc, f_pmi, i, 4, (gint)(4 * i + 3), 1);
         g_autofree char *en = g_strdup_printf("en%u", i), *pmi = g_strdup_printf("pmi%u", i);
-        if (!require(fc, s->fx[i].en, en, error) || !require(fc, s->fx[i].pmi, pmi, error))
+        if (!sim_require(fc, s->fx[i].en, en, error) || !sim_require(fc, s->fx[i].pmi, pmi, error))
             return FALSE;
     }
     /* Global control/status: bit i for PMCi, 32+i for FIXED_CTRi (SDM 18-7, 18-10). */
@@ -265,37 +257,37 @@ static gboolean resolve_fields(X86Core *s, GError **error)
      * GLOBAL_STATUS overflows leave no trace but the PMI. */
     s->has_global_ctrl = gc != NULL;
     for (guint i = 0; i < s->n_gp; i++) {
-        s->gc_pmc[i] = resolve(gc, g_pmc, i, 0, (gint)i, 1);
-        s->st_pmc[i] = resolve(gs, s_pmc, i, 0, (gint)i, 1);
+        s->gc_pmc[i] = sim_resolve(gc, g_pmc, i, 0, (gint)i, 1);
+        s->st_pmc[i] = sim_resolve(gs, s_pmc, i, 0, (gint)i, 1);
         g_autofree char *a = g_strdup_printf("pmc%u", i), *b = g_strdup_printf("ovf_pmc%u", i);
-        if (!require(gc, s->gc_pmc[i], a, error) || !require(gs, s->st_pmc[i], b, error))
+        if (!sim_require(gc, s->gc_pmc[i], a, error) || !sim_require(gs, s->st_pmc[i], b, error))
             return FALSE;
     }
     for (guint i = 0; i < s->n_fixed; i++) {
-        s->gc_fixed[i] = resolve(gc, g_fix, i, 0, (gint)(32 + i), 1);
-        s->st_fixed[i] = resolve(gs, s_fix, i, 0, (gint)(32 + i), 1);
+        s->gc_fixed[i] = sim_resolve(gc, g_fix, i, 0, (gint)(32 + i), 1);
+        s->st_fixed[i] = sim_resolve(gs, s_fix, i, 0, (gint)(32 + i), 1);
         g_autofree char *a = g_strdup_printf("fixed%u", i), *b = g_strdup_printf("ovf_fixed%u", i);
-        if (!require(gc, s->gc_fixed[i], a, error) || !require(gs, s->st_fixed[i], b, error))
+        if (!sim_require(gc, s->gc_fixed[i], a, error) || !sim_require(gs, s->st_fixed[i], b, error))
             return FALSE;
     }
     /* v4 freeze bits (SDM 18-11/12): status 59 CTR_Frz, 58 LBR_Frz. */
-    s->st_ctr_frz = resolve(gs, s_cfrz, 0, 0, s->version >= 4 ? 59 : -1, 1);
-    s->st_lbr_frz = resolve(gs, s_lfrz, 0, 0, s->version >= 4 ? 58 : -1, 1);
-    if (s->version >= 4 && (!require(gs, s->st_ctr_frz, "ctr_frz", error) ||
-                            !require(gs, s->st_lbr_frz, "lbr_frz", error)))
+    s->st_ctr_frz = sim_resolve(gs, s_cfrz, 0, 0, s->version >= 4 ? 59 : -1, 1);
+    s->st_lbr_frz = sim_resolve(gs, s_lfrz, 0, 0, s->version >= 4 ? 58 : -1, 1);
+    if (s->version >= 4 && (!sim_require(gs, s->st_ctr_frz, "ctr_frz", error) ||
+                            !sim_require(gs, s->st_lbr_frz, "lbr_frz", error)))
         return FALSE;
     static const char *const d_lbr[] = { "lbr", NULL };
     static const char *const d_flbr[] = { "freeze_lbrs_on_pmi", "freeze_lbr_on_pmi", NULL };
     static const char *const d_fperf[] = { "freeze_perfmon_on_pmi", NULL };
     const PmsRegister *dbg = pms_model_reg_by_kind(m, PMS_REG_DEBUGCTL, 0);
     /* SDM 17-12: bit 0 LBR, 11 FREEZE_LBRS_ON_PMI, 12 FREEZE_PERFMON_ON_PMI. */
-    s->dbg_lbr = resolve(dbg, d_lbr, 0, 0, 0, 1);
-    s->dbg_frz_lbr = resolve(dbg, d_flbr, 0, 0, 11, 1);
-    s->dbg_frz_perf = resolve(dbg, d_fperf, 0, 0, 12, 1);
+    s->dbg_lbr = sim_resolve(dbg, d_lbr, 0, 0, 0, 1);
+    s->dbg_frz_lbr = sim_resolve(dbg, d_flbr, 0, 0, 11, 1);
+    s->dbg_frz_perf = sim_resolve(dbg, d_fperf, 0, 0, 12, 1);
     static const char *const l_thr[] = { "threshold", "ldlat", "lat", NULL };
     const PmsRegister *ll = pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0);
-    s->ldlat_thr = resolve(ll, l_thr, 0, 0, 0, 16); /* SDM 18-39: bits 15:0 */
-    if (ll && !require(ll, s->ldlat_thr, "threshold", error))
+    s->ldlat_thr = sim_resolve(ll, l_thr, 0, 0, 0, 16); /* SDM 18-39: bits 15:0 */
+    if (ll && !sim_require(ll, s->ldlat_thr, "threshold", error))
         return FALSE;
     return TRUE;
 }
@@ -304,21 +296,21 @@ static void bind_storage(X86Core *s)
 {
     const PmsModel *m = s->model;
     for (guint i = 0; i < PMS_SIM_MAX_GP; i++) {
-        s->evtsel[i] = storage(s, i < s->n_gp ? pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i) : NULL);
+        s->evtsel[i] = sim_storage(s->sim, i < s->n_gp ? pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i) : NULL);
         const PmsRegister *p = pms_model_reg_by_kind(m, PMS_REG_PMC, i);
         if (!p)
             p = pms_model_reg_by_kind(m, PMS_REG_A_PMC, i);
-        s->pmc[i] = storage(s, i < s->n_gp ? p : NULL);
+        s->pmc[i] = sim_storage(s->sim, i < s->n_gp ? p : NULL);
     }
     for (guint i = 0; i < PMS_SIM_MAX_FIXED; i++)
-        s->fixed_ctr[i] = storage(s, i < s->n_fixed ? pms_model_reg_by_kind(m, PMS_REG_FIXED_CTR, i) : NULL);
+        s->fixed_ctr[i] = sim_storage(s->sim, i < s->n_fixed ? pms_model_reg_by_kind(m, PMS_REG_FIXED_CTR, i) : NULL);
     for (guint i = 0; i < PMS_SIM_MAX_OFFCORE; i++)
-        s->offcore[i] = storage(s, pms_model_reg_by_kind(m, PMS_REG_OFFCORE_RSP, i));
-    s->fixed_ctrl = storage(s, pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0));
-    s->global_ctrl = storage(s, pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0));
-    s->global_status = storage(s, pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0));
-    s->debugctl = storage(s, pms_model_reg_by_kind(m, PMS_REG_DEBUGCTL, 0));
-    s->ld_lat = storage(s, pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0));
+        s->offcore[i] = sim_storage(s->sim, pms_model_reg_by_kind(m, PMS_REG_OFFCORE_RSP, i));
+    s->fixed_ctrl = sim_storage(s->sim, pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0));
+    s->global_ctrl = sim_storage(s->sim, pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0));
+    s->global_status = sim_storage(s->sim, pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0));
+    s->debugctl = sim_storage(s->sim, pms_model_reg_by_kind(m, PMS_REG_DEBUGCTL, 0));
+    s->ld_lat = sim_storage(s->sim, pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0));
 }
 
 /* ---- init, reset ----------------------------------------------------------- */
@@ -438,7 +430,7 @@ static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GErr
      * writes take EAX only (SDM 18-3; KVM likewise ignores EDX). */
     if (r->kind != PMS_REG_PMC && (value & ~r->writable))
         return sim_gp_error(error, r, value, value & ~r->writable, "reserved bits set:");
-    guint64 *v = storage(s, r);
+    guint64 *v = sim_storage(s->sim, r);
     s->cfg_valid = FALSE;
     switch (r->kind) {
     case PMS_REG_PMC:
@@ -494,7 +486,7 @@ static guint64 inuse(X86Core *s)
         pmi |= sim_fget(s->fx[i].pmi, *s->fixed_ctrl) != 0;
     }
     const PmsRegister *pe = pms_model_reg_by_kind(s->model, PMS_REG_PEBS_ENABLE, 0);
-    if (pe && *storage(s, pe))
+    if (pe && *sim_storage(s->sim, pe))
         pmi = TRUE;
     return v | (pmi ? (guint64)1 << 63 : 0);
 }
@@ -507,7 +499,7 @@ static guint64 x86_read(PmsSim *sim, const PmsRegister *r)
     case PMS_REG_A_PMC:
         return *s->pmc[r->index] & s->gp_mask;
     case PMS_REG_FIXED_CTR:
-        return *storage(s, r) & s->fixed_mask;
+        return *sim_storage(s->sim, r) & s->fixed_mask;
     case PMS_REG_GLOBAL_OVF_CTRL:
     case PMS_REG_GLOBAL_STATUS_RESET:
     case PMS_REG_GLOBAL_STATUS_SET:
@@ -515,7 +507,7 @@ static guint64 x86_read(PmsSim *sim, const PmsRegister *r)
     case PMS_REG_GLOBAL_INUSE:
         return inuse(s);
     default:
-        return *storage(s, r);
+        return *sim_storage(s->sim, r);
     }
 }
 
@@ -532,7 +524,7 @@ static gboolean x86_set_counter(PmsSim *sim, const PmsRegister *r, guint64 value
         return FALSE;
     }
     if (r->kind == PMS_REG_FIXED_CTR)
-        *storage(s, r) = value;
+        *sim_storage(s->sim, r) = value;
     else
         *s->pmc[r->index] = value;
     return TRUE;
