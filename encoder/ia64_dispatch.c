@@ -418,12 +418,7 @@ static gboolean check_params(const PmsIa64DispatchRequest *req, GError **error)
 /* The range module's event description of e. */
 static PmsIa64RangeEvent range_event(const PmsIa64DispatchEvent *e)
 {
-    PmsIa64RangeEvent r = { 0 };
-    r.name = e->event->name;
-    r.iarr = (e->event->qualifiers & PMS_IA64_QUAL_IARR) != 0;
-    r.darr = (e->event->qualifiers & PMS_IA64_QUAL_DARR) != 0;
-    r.retired = e->event->code == 0x08; /* the IA64_INST_RETIRED family */
-    r.retired_ibrp = e->event->base_umask;
+    PmsIa64RangeEvent r = pms_ia64_range_event_of(e->event);
     r.no_qualcheck = (e->flags & PMS_IA64_EVT_NO_QUALCHECK) != 0;
     return r;
 }

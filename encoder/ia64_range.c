@@ -4,7 +4,6 @@
  * algorithm is our own (an optimal outward rounding, not libpfm's recursive
  * split), so that the programmed cover always contains the request. */
 #include "ia64_range.h"
-#include "ia64_range_events.h"
 
 #include <string.h>
 
@@ -428,23 +427,13 @@ gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResu
     return TRUE;
 }
 
-gboolean pms_ia64_range_event_lookup(const char *name, PmsIa64RangeEvent *out)
+PmsIa64RangeEvent pms_ia64_range_event_of(const PmsEvent *ev)
 {
-    if (!name)
-        return FALSE;
-    for (guint i = 0; i < pms_ia64_range_n_events; i++) {
-        const PmsIa64RangeEventFlags *e = &pms_ia64_range_events[i];
-        if (g_ascii_strcasecmp(e->name, name) != 0)
-            continue;
-        if (out) {
-            memset(out, 0, sizeof *out);
-            out->name = e->name;
-            out->iarr = (e->flags & 1) != 0;
-            out->darr = (e->flags & 2) != 0;
-            out->retired = (e->flags & 4) != 0;
-            out->retired_ibrp = (e->flags >> 4) & 3;
-        }
-        return TRUE;
-    }
-    return FALSE;
+    PmsIa64RangeEvent r = { 0 };
+    r.name = ev->name;
+    r.iarr = (ev->qualifiers & PMS_IA64_QUAL_IARR) != 0;
+    r.darr = (ev->qualifiers & PMS_IA64_QUAL_DARR) != 0;
+    r.retired = ev->code == PMS_IA64_RETIRED_CODE;
+    r.retired_ibrp = r.retired ? (guint)ev->base_umask : 0;
+    return r;
 }

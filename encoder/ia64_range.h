@@ -6,7 +6,8 @@
  * reports how far the programmed cover extends beyond each range.  The
  * algorithm, its error conditions and every choice where it departs from
  * libpfm's are in docs/ia64-range.md.  Needs no model: the events the
- * restriction is for are described by flags (PmsIa64RangeEvent).
+ * restriction is for are described by flags (PmsIa64RangeEvent, from a
+ * model event by pms_ia64_range_event_of).
  *
  * Like the rest of the library it never prints; it reports with GError in
  * the PMS_IA64_RANGE_ERROR domain, whose codes are the error conditions of
@@ -110,7 +111,7 @@ gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResu
  * registers.md §12 (bits 63:56 always compared; code: bits 3:0 ignored)? */
 gboolean pms_ia64_br_match(PmsIa64RangeSide side, guint64 addr, guint64 even, guint64 odd);
 
-/* What the model of the CLI needs until a Montecito .pmu exists: the
- * range-related flags of a Montecito event by name (case-insensitive);
- * FALSE when the name is unknown.  Table generated from events.tsv. */
-gboolean pms_ia64_range_event_lookup(const char *name, PmsIa64RangeEvent *out);
+/* The range facts of a model's Montecito event (its iarr / darr qualifiers;
+ * the IA64_INST_RETIRED family by event code 0x08, whose unit mask names
+ * the IBR pair it counts): the model is their one source. */
+PmsIa64RangeEvent pms_ia64_range_event_of(const PmsEvent *ev);

@@ -35,7 +35,9 @@ int pms_cmd_ranges(int argc, char **argv)
     g_auto(GStrv) events = NULL;
     g_autofree char *plm_text = NULL;
     g_auto(GStrv) model_files = NULL;
+    g_autofree char *pmu = NULL;
     const GOptionEntry entries[] = {
+        { "pmu", 0, 0, G_OPTION_ARG_STRING, &pmu, "the ia64 model the events are of (default montecito)", "PMU" },
         { "code", 0, 0, G_OPTION_ARG_NONE, &code, "code ranges (IBRs, PMC38); START and END multiples of 16", NULL },
         { "data", 0, 0, G_OPTION_ARG_NONE, &data, "data ranges (DBRs)", NULL },
         { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "code: count outside the ranges (PMC32.inv)", NULL },
@@ -86,13 +88,25 @@ int pms_cmd_ranges(int argc, char **argv)
     for (int i = 1; i < argc && i <= PMS_IA64_RANGE_MAX; i++)
         if (!parse_range(argv[i], &req.ranges[i - 1]))
             return PMS_EXIT_USAGE;
+    g_autoptr(PmsModelSet) set = pms_cli_load_models(model_files);
+    if (!set)
+        return PMS_EXIT_USAGE;
+    const PmsModel *m = pms_cli_model(set, pmu ? pmu : "montecito");
+    if (!m)
+        return PMS_EXIT_USAGE;
+    if (m->arch != PMS_ARCH_IA64) {
+        fprintf(stderr, "pmusim: ranges: %s is not an Itanium (ia64) PMU\n", m->name);
+        return PMS_EXIT_USAGE;
+    }
     guint n_ev = events ? g_strv_length(events) : 0;
     g_autofree PmsIa64RangeEvent *evs = g_new0(PmsIa64RangeEvent, n_ev + 1);
     for (guint i = 0; i < n_ev; i++) {
-        if (!pms_ia64_range_event_lookup(events[i], &evs[i])) {
-            fprintf(stderr, "pmusim: ranges: unknown Montecito event '%s'\n", events[i]);
+        const PmsEvent *ev = pms_model_event(m, events[i]);
+        if (!ev) {
+            fprintf(stderr, "pmusim: ranges: unknown %s event '%s'\n", m->name, events[i]);
             return PMS_EXIT_USAGE;
         }
+        evs[i] = pms_ia64_range_event_of(ev);
     }
     req.n_events = n_ev;
     req.events = evs;

@@ -199,6 +199,11 @@ enum {
     PMS_IA64_QUAL_DARR = 1u << 2, /* ... under data-range restriction (DBRs, PMC41) */
 };
 
+/* The event code of the retired-instruction family (IA64_INST_RETIRED,
+ * IA64_TAGGED_INST_RETIRED_IBRPk): its unit mask k is the IBR pair whose
+ * tag it counts (reference range-restriction.md; registers.md 8). */
+enum { PMS_IA64_RETIRED_CODE = 0x08 };
+
 /* Event flags. */
 enum {
     PMS_EVENT_OFFCORE = 1u << 0, /* umask values go to an OFFCORE_RSP register */

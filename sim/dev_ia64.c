@@ -187,7 +187,7 @@ typedef struct {
 enum { OPCODE_BITS = 41 };
 #define OPCODE_MASK ((((guint64)1) << OPCODE_BITS) - 1)
 
-enum { IA64_RETIRED = 0x08 };     /* IA64_INST_RETIRED / IA64_TAGGED_INST_RETIRED_IBRPk */
+enum { IA64_RETIRED = PMS_IA64_RETIRED_CODE };
 
 static gboolean choice(const PmsModel *m, const char *key, const char *a, const char *b, gboolean *is_b,
                        GError **error)

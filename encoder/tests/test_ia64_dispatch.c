@@ -647,12 +647,34 @@ static void test_opcm(void)
     }
 }
 
+/* The range facts come from the model's events (case-insensitive names, as
+ * every lookup): the retired family by code 0x08 with its pair, iarr/darr
+ * from the qualifiers. */
+static void test_range_event_of(void)
+{
+    const char *names[] = { "ia64_tagged_inst_retired_ibrp3_pmc34_35", "IA64_INST_RETIRED", "FE_BUBBLE_ALL",
+                            "NOPS_RETIRED", "DATA_REFERENCES_SET0" };
+    PmsIa64RangeEvent e[G_N_ELEMENTS(names)];
+    for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+        const PmsEvent *ev = pms_model_event(mont, names[i]);
+        CU_ASSERT_FATAL(ev != NULL);
+        e[i] = pms_ia64_range_event_of(ev);
+    }
+    CU_ASSERT_TRUE(e[0].retired && e[0].retired_ibrp == 3 && e[0].iarr);
+    CU_ASSERT_TRUE(e[1].retired && e[1].retired_ibrp == 0);
+    CU_ASSERT_FALSE(e[2].iarr || e[2].darr || e[2].retired);
+    CU_ASSERT_TRUE(e[3].iarr && !e[3].darr && !e[3].retired);
+    CU_ASSERT_TRUE(e[4].darr && !e[4].retired);
+    CU_ASSERT_PTR_NULL(pms_model_event(mont, "NO_SUCH_EVENT"));
+}
+
 /* The range module's own result for the same request (for cross-checks). */
 static void range_alone(PmsIa64RangeSide side, guint plm, guint flags, guint64 s, guint64 e, const char *event,
                         PmsIa64RangeResult *res)
 {
-    PmsIa64RangeEvent rev;
-    CU_ASSERT_FATAL(pms_ia64_range_event_lookup(event, &rev));
+    const PmsEvent *ev = pms_model_event(mont, event);
+    CU_ASSERT_FATAL(ev != NULL);
+    PmsIa64RangeEvent rev = pms_ia64_range_event_of(ev);
     PmsIa64RangeRequest rq = { .side = side, .flags = flags, .plm = plm, .n_ranges = 1, .n_events = 1,
                                .events = &rev };
     rq.ranges[0] = (PmsIa64Range){ s, e, 0 };
@@ -1023,6 +1045,7 @@ int main(int argc, char **argv)
     CU_initialize_registry();
     CU_pSuite s = CU_add_suite("ia64_dispatch", NULL, NULL);
     CU_add_test(s, "one_event", test_one_event);
+    CU_add_test(s, "range_event_of", test_range_event_of);
     CU_add_test(s, "assign_restricted", test_assign_restricted);
     CU_add_test(s, "assign_matching", test_assign_matching);
     CU_add_test(s, "groups", test_groups);

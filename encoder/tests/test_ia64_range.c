@@ -560,22 +560,6 @@ static void test_plm(void)
             CU_ASSERT_EQUAL(res.regs[i].value & (PMS_IA64_BR_RX | PMS_IA64_DBR_W), 0);
 }
 
-static void test_event_lookup(void)
-{
-    PmsIa64RangeEvent e;
-    CU_ASSERT_TRUE(pms_ia64_range_event_lookup("ia64_tagged_inst_retired_ibrp3_pmc34_35", &e));
-    CU_ASSERT_TRUE(e.retired);
-    CU_ASSERT_EQUAL(e.retired_ibrp, 3);
-    CU_ASSERT_TRUE(e.iarr);
-    CU_ASSERT_TRUE(pms_ia64_range_event_lookup("IA64_INST_RETIRED", &e));
-    CU_ASSERT_TRUE(e.retired && e.retired_ibrp == 0);
-    CU_ASSERT_TRUE(pms_ia64_range_event_lookup("FE_BUBBLE_ALL", &e));
-    CU_ASSERT_FALSE(e.iarr || e.darr || e.retired);
-    CU_ASSERT_TRUE(pms_ia64_range_event_lookup("NOPS_RETIRED", &e));
-    CU_ASSERT_TRUE(e.iarr && !e.darr && !e.retired);
-    CU_ASSERT_FALSE(pms_ia64_range_event_lookup("NO_SUCH_EVENT", &e));
-}
-
 /* ---- property test ---- */
 
 /* Fine-mode match of range i (docs/ia64-range.md "Fine mode"): the lower
@@ -752,7 +736,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "data_multi", test_data_multi);
     CU_add_test(s, "errors", test_errors);
     CU_add_test(s, "plm", test_plm);
-    CU_add_test(s, "event_lookup", test_event_lookup);
     CU_add_test(s, "property", test_property);
     (void)argc;
     (void)argv;

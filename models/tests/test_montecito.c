@@ -11,7 +11,6 @@
 #include "cu_tap.h"
 #include "model.h"
 #include "model_image.h"
-#include "ia64_range.h"
 
 static const char *montecito_path;
 static PmsModelSet *set;
@@ -191,32 +190,6 @@ test_spot_checks(void)
     CU_ASSERT_TRUE(pms_model_event(mont, "IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33")->flags & PMS_EVENT_DUP);
 }
 
-/* The range-restriction module (encoder/ia64_range.c) carries its own table
- * of each event's range facts, generated from the same events.tsv: the
- * model must agree with it on every event. */
-static void
-test_agrees_with_range_table(void)
-{
-    guint bad = 0;
-    for (guint i = 0; i < mont->n_events; i++) {
-        const PmsEvent *e = &mont->events[i];
-        PmsIa64RangeEvent r = {0};
-        if (!pms_ia64_range_event_lookup(e->name, &r)) {
-            fprintf(stderr, "# %s: not in the range module's table\n", e->name);
-            bad++;
-            continue;
-        }
-        gboolean retired = e->code == 0x08;
-        if (r.iarr != ((e->qualifiers & PMS_IA64_QUAL_IARR) != 0) ||
-            r.darr != ((e->qualifiers & PMS_IA64_QUAL_DARR) != 0) || r.retired != retired ||
-            (retired && r.retired_ibrp != e->base_umask)) {
-            fprintf(stderr, "# %s: range facts differ from the model's\n", e->name);
-            bad++;
-        }
-    }
-    CU_ASSERT_EQUAL(bad, 0);
-}
-
 static void
 test_registers(void)
 {
@@ -393,7 +366,6 @@ main(int argc, char **argv)
     CU_add_test(s, "header and counts (637 events, README totals)", test_header_and_counts);
     CU_add_test(s, "spot checks against events.tsv", test_spot_checks);
     CU_add_test(s, "registers by space, number and kind", test_registers);
-    CU_add_test(s, "range facts agree with the range module's table", test_agrees_with_range_table);
     CU_add_test(s, "modifiers", test_modifiers);
     CU_add_test(s, "image equals text", test_image_equals_text);
     return pms_cu_tap_run();
