@@ -514,7 +514,8 @@ parse_ia64_facts(Ctx *c, const char *g, PmsEvent *e, GError **error)
     static const char *const types[] = {NULL, "active", "floating", "causal", "self_floating"};
     static const char *const ears[] = {"none", "iear", "dear"};
     static const char *const modes[] = {"none", "cache", "tlb", "alat"};
-    guint grp, type, ear, mode, set;
+    static const char *const code_ranges[] = {"ibrp0", "prefetch", "dual", "not_ibrp1"};
+    guint grp, type, ear, mode, set, code_range;
     if (!get_uint(c, g, "max_inc", FALSE, 0, 255, &e->max_inc, error))
         return FALSE;
     if (e->max_inc == 0 && g_key_file_has_key(c->kf, g, "max_inc", NULL))
@@ -525,6 +526,7 @@ parse_ia64_facts(Ctx *c, const char *g, PmsEvent *e, GError **error)
         || !get_word(c, g, "type", types, G_N_ELEMENTS(types), &type, error)
         || !get_word(c, g, "ear", ears, G_N_ELEMENTS(ears), &ear, error)
         || !get_word(c, g, "ear_mode", modes, G_N_ELEMENTS(modes), &mode, error)
+        || !get_word(c, g, "code_range", code_ranges, G_N_ELEMENTS(code_ranges), &code_range, error)
         || !get_bool(c, g, "etb", FALSE, &e->etb, error)
         || !get_bool(c, g, "mesi", FALSE, &e->mesi, error))
         return FALSE;
@@ -533,6 +535,7 @@ parse_ia64_facts(Ctx *c, const char *g, PmsEvent *e, GError **error)
     e->ev_type = (PmsIa64EventType)type;
     e->ear = (PmsIa64Ear)ear;
     e->ear_mode = (PmsIa64EarMode)mode;
+    e->code_range = (PmsIa64CodeRange)code_range;
     /* qualifiers = none | opcm iarr darr (any of them) */
     g_autofree char *q = get_raw(c, g, "qualifiers");
     if (q) {
@@ -569,7 +572,7 @@ parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error
     static const char *const allowed[] = {
         "code", "base_umask", "counters", "fixed", "flags", "extra", "match", "desc", "group",
         "equiv", "modifiers", "max_inc", "cache_group", "cache_set", "type", "qualifiers", "ear", "ear_mode",
-        "etb", "mesi", NULL};
+        "etb", "mesi", "code_range", NULL};
     static const char *const prefixes[] = {"umask.", "desc.", "group.", NULL};
     if (!name_ok(name))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL,

@@ -180,6 +180,19 @@ typedef enum {
     PMS_IA64_TYPE_SELF_FLOATING, /* floating when measured with .me, else causal */
 } PmsIa64EventType;
 
+/* Which instruction-address debug-register pair restricts an iarr event's
+ * code range (reference range-restriction.md §6, from libpfm's dispatch):
+ * IBRP0 for ordinary events (fine mode: IBRP0 + IBRP2); IBRP1 for the
+ * instruction-prefetch events; both for the "dual" fetch events, IBRP0 for
+ * their demand fetches and IBRP1 for their prefetches; the CPU_OP_CYCLES
+ * events cannot be measured while IBRP1 restricts prefetches. */
+typedef enum {
+    PMS_IA64_CODE_RANGE_IBRP0,   /* default */
+    PMS_IA64_CODE_RANGE_PREFETCH,
+    PMS_IA64_CODE_RANGE_DUAL,
+    PMS_IA64_CODE_RANGE_NOT_IBRP1,
+} PmsIa64CodeRange;
+
 typedef enum {
     PMS_IA64_EAR_NONE,
     PMS_IA64_EAR_I,          /* instruction EAR: umask to PMC37 */
@@ -243,6 +256,7 @@ typedef struct {
     PmsIa64Ear ear;        /* I-EAR / D-EAR event, or none */
     PmsIa64EarMode ear_mode; /* cache / tlb / alat (EAR events only) */
     gboolean etb;          /* programs the execution trace buffer (PMC39) */
+    PmsIa64CodeRange code_range; /* the IBR pair(s) of its code range */
     gboolean mesi;         /* takes the MESI qualifiers of the counting PMC */
 } PmsEvent;
 

@@ -29,7 +29,7 @@ static gboolean
 has_ia64_facts(const PmsEvent *e)
 {
     return e->max_inc || e->cache_group || e->cache_set >= 0 || e->ev_type || e->qualifiers || e->ear ||
-           e->ear_mode || e->etb || e->mesi;
+           e->ear_mode || e->etb || e->mesi || e->code_range;
 }
 
 /* The counting PMC of the first counter: its layout holds the umask field. */
@@ -77,7 +77,7 @@ pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GP
     if (m->arch != PMS_ARCH_IA64) {
         if (has_ia64_facts(e))
             add(msgs, "event %s: Itanium facts (max_inc, cache_group, cache_set, type, qualifiers, ear, "
-                "ear_mode, etb, mesi) on a %s model", e->name, pms_arch_name(m->arch));
+                "ear_mode, etb, mesi, code_range) on a %s model", e->name, pms_arch_name(m->arch));
         return;
     }
     if (e->max_inc == 0 && complete)
@@ -109,6 +109,11 @@ pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GP
         add(msgs, "event %s: the instruction EAR has no alat mode", e->name);
     if (e->ear != PMS_IA64_EAR_NONE && e->etb)
         add(msgs, "event %s: both an EAR event and an ETB event", e->name);
+    /* a prefetch or dual event's pair is a code-range fact: it needs iarr */
+    if ((e->code_range == PMS_IA64_CODE_RANGE_PREFETCH || e->code_range == PMS_IA64_CODE_RANGE_DUAL) &&
+        !(e->qualifiers & PMS_IA64_QUAL_IARR))
+        add(msgs, "event %s: code_range = %s without the iarr qualifier", e->name,
+            e->code_range == PMS_IA64_CODE_RANGE_DUAL ? "dual" : "prefetch");
     if (e->n_umasks)
         add(msgs, "event %s: Itanium events carry their one unit mask in base_umask, not umask.* keys", e->name);
 

@@ -251,6 +251,7 @@ read_event(Rd *r, PmsEvent *e, Pools *pl)
     e->ear_mode = upto(r, PMS_IA64_EAR_MODE_ALAT, "unknown EAR mode");
     e->etb = upto(r, 1, "etb is not 0 or 1");
     e->mesi = upto(r, 1, "mesi is not 0 or 1");
+    e->code_range = upto(r, PMS_IA64_CODE_RANGE_NOT_IBRP1, "unknown code-range pair");
     guint32 ng = u32(r);
     if (ng > pl->n_groups) {
         bad(r, "more groups than the header declares");

@@ -93,6 +93,7 @@ write_event(Wr *w, const PmsEvent *e)
     u32(w, e->ear_mode);
     u32(w, (guint32)e->etb);
     u32(w, (guint32)e->mesi);
+    u32(w, e->code_range);
     u32(w, e->n_groups);
     for (guint i = 0; i < e->n_groups; i++) {
         str(w, e->groups[i].name);

@@ -80,6 +80,15 @@ LAYOUTS = [
 ALL = (1 << 64) - 1
 
 
+# The IBR pair of an event's code range (range-restriction.md §6, libpfm's
+# dispatch matching by name/code): instruction prefetches go through IBRP1,
+# the "dual" fetch events through IBRP0 (demand) and IBRP1 (prefetch); the
+# CPU_OP_CYCLES events (code 0x12) cannot be measured while IBRP1 is used.
+CODE_RANGE = {
+    "L1I_PREFETCHES": "prefetch", "L1I_STRM_PREFETCHES": "prefetch", "L2I_PREFETCHES": "prefetch",
+    "ISB_BUNPAIRS_IN": "dual", "L1I_FETCH_RAB_HIT": "dual", "L1I_FETCH_ISB_HIT": "dual", "L1I_FILLS": "dual",
+}
+
 def reg(name, space, number, kind, layout=None, writable=None, ignored=0, reset=0, width=None, note=None):
     return dict(name=name, space=space, number=number, kind=kind, layout=layout, writable=writable,
                 ignored=ignored, reset=reset, width=width, note=note)
@@ -372,6 +381,8 @@ def emit(events):
             w("extra = %s" % cfg)
         if e["etb"]:
             w("etb = true")
+        if e["name"] in CODE_RANGE or e["code"] == 0x12:
+            w("code_range = %s" % CODE_RANGE.get(e["name"], "not_ibrp1"))
         if e["mesi"]:
             w("mesi = true")
         else:

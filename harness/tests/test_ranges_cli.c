@@ -172,7 +172,7 @@ static void test_usage(void)
     expect_fail("0x10-0x20", "give exactly one of --code and --data");
     expect_fail("--code --data 0x10-0x20", "give exactly one of --code and --data");
     expect_fail("--code", "expected at least one START-END");
-    expect_fail("--code -e NO_SUCH_EVENT 0x0-0x10", "unknown Montecito event 'NO_SUCH_EVENT'");
+    expect_fail("--code -e NO_SUCH_EVENT 0x0-0x10", "unknown montecito event 'NO_SUCH_EVENT'");
     Run r = run_line("--data --plm 5 0x0-0x10");
     CU_ASSERT_EQUAL(r.status, 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--plm"));

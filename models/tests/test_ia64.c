@@ -108,6 +108,10 @@ test_loader_refuses(void)
             "ear_mode tlb without an ear kind");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\near = dear\nextra = PMC40\nmodifiers = none\n",
             "ear dear without an ear_mode");
+    REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\ncode_range = prefetch\nmodifiers = none\n",
+            "code_range = prefetch without the iarr qualifier");
+    REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\ncode_range = ibrp1\nmodifiers = none\n",
+            "key 'code_range'", "ibrp0, prefetch, dual, not_ibrp1");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\near = iear\near_mode = alat\nextra = PMC40\n"
             "modifiers = none\n", "no alat mode");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\near = dear\near_mode = tlb\nmodifiers = none\n",
@@ -189,6 +193,7 @@ test_lint_catches(void)
     LINT_AFTER(D->ear_mode = PMS_IA64_EAR_MODE_NONE, "event D: ear dear without an ear_mode");
     LINT_AFTER((D->ear = PMS_IA64_EAR_I, D->ear_mode = PMS_IA64_EAR_MODE_ALAT), "event D: the instruction EAR has no alat");
     LINT_AFTER(D->etb = TRUE, "event D: both an EAR event and an ETB event");
+    LINT_AFTER(A->code_range = PMS_IA64_CODE_RANGE_DUAL, "event A: code_range = dual without the iarr qualifier");
     LINT_AFTER(D->base_umask = 0x1f, "event D: umask 0x1f does not fit the 4-bit umask field of PMC40");
     LINT_AFTER(A->base_umask = 0x10, "umask 0x10 does not fit the 4-bit umask field of the counting PMC");
     LINT_AFTER(A->modifiers = 1, "event A takes modifier mesi_i (a MESI qualifier) but mesi is not true");

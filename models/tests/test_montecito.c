@@ -188,6 +188,18 @@ test_spot_checks(void)
     /* L2D_OZQ_FULL_THIS repeats ER_REJECT_ALL_L1_REQ's code and umask (lines 250, 419) */
     CU_ASSERT_TRUE(pms_model_event(mont, "L2D_OZQ_FULL_THIS")->flags & PMS_EVENT_DUP);
     CU_ASSERT_TRUE(pms_model_event(mont, "IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33")->flags & PMS_EVENT_DUP);
+    /* the IBR pair of each event's code range (range-restriction.md §6): 3
+     * prefetch events, 4 dual fetch events, the 2 CPU_OP_CYCLES (code 0x12) */
+    guint per[4] = {0};
+    for (guint i = 0; i < mont->n_events; i++)
+        per[mont->events[i].code_range]++;
+    CU_ASSERT_EQUAL(per[PMS_IA64_CODE_RANGE_PREFETCH], 3);
+    CU_ASSERT_EQUAL(per[PMS_IA64_CODE_RANGE_DUAL], 4);
+    CU_ASSERT_EQUAL(per[PMS_IA64_CODE_RANGE_NOT_IBRP1], 2);
+    CU_ASSERT_EQUAL(pms_model_event(mont, "L2I_PREFETCHES")->code_range, PMS_IA64_CODE_RANGE_PREFETCH);
+    CU_ASSERT_EQUAL(pms_model_event(mont, "L1I_FILLS")->code_range, PMS_IA64_CODE_RANGE_DUAL);
+    CU_ASSERT_EQUAL(pms_model_event(mont, "CPU_OP_CYCLES_QUAL")->code_range, PMS_IA64_CODE_RANGE_NOT_IBRP1);
+    CU_ASSERT_EQUAL(pms_model_event(mont, "NOPS_RETIRED")->code_range, PMS_IA64_CODE_RANGE_IBRP0);
 }
 
 static void
@@ -332,7 +344,7 @@ test_image_equals_text(void)
             bad += strcmp(x->name, y->name) != 0 || x->code != y->code || x->base_umask != y->base_umask ||
                    x->counters != y->counters || x->max_inc != y->max_inc || x->cache_group != y->cache_group ||
                    x->cache_set != y->cache_set || x->ev_type != y->ev_type || x->qualifiers != y->qualifiers ||
-                   x->ear != y->ear || x->ear_mode != y->ear_mode || x->etb != y->etb || x->mesi != y->mesi ||
+                   x->ear != y->ear || x->ear_mode != y->ear_mode || x->etb != y->etb || x->mesi != y->mesi || x->code_range != y->code_range ||
                    x->modifiers != y->modifiers || x->flags != y->flags || g_strcmp0(x->equiv, y->equiv) != 0 ||
                    g_strcmp0(x->extra_reg, y->extra_reg) != 0;
         }
@@ -349,7 +361,7 @@ test_image_equals_text(void)
     gsize len;
     const guint8 *data = g_bytes_get_data(image, &len);
     CU_ASSERT_EQUAL(data[PMS_IMAGE_MAGIC_LEN], PMS_IMAGE_VERSION);
-    CU_ASSERT_EQUAL(PMS_IMAGE_VERSION, 4);
+    CU_ASSERT_EQUAL(PMS_IMAGE_VERSION, 5);
 }
 
 int
