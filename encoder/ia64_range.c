@@ -19,6 +19,7 @@ const char *pms_ia64_range_error_name(int code)
     case PMS_IA64_RANGE_ERROR_IRRTOOMANY: return "PFMLIB_ERR_IRRTOOMANY";
     case PMS_IA64_RANGE_ERROR_DRRINVAL: return "PFMLIB_ERR_DRRINVAL";
     case PMS_IA64_RANGE_ERROR_DRRTOOMANY: return "PFMLIB_ERR_DRRTOOMANY";
+    case PMS_IA64_RANGE_ERROR_IRRFLAGS: return "PFMLIB_ERR_IRRFLAGS";
     default: return "PFMLIB_ERR_INVAL";
     }
 }
@@ -316,6 +317,37 @@ gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResu
         else
             retired_only = FALSE;
     }
+    /* Which IBR pairs the events need (range-restriction.md §6): prefetches
+     * are seen by IBRP1 only, demand fetches and everything else by IBRP0.
+     * b is the first pair of the cover; dup repeats it on the next pair. */
+    gboolean need0 = code && req->n_events == 0, need1 = FALSE, cpu_cycles = FALSE;
+    for (guint i = 0; code && i < req->n_events; i++) {
+        const PmsIa64RangeEvent *ev = &req->events[i];
+        switch (ev->code_range) {
+        case PMS_IA64_CODE_RANGE_PREFETCH:
+            need1 = TRUE;
+            break;
+        case PMS_IA64_CODE_RANGE_DUAL:
+            if (!(req->flags & (PMS_IA64_RANGE_DEMAND_FETCH | PMS_IA64_RANGE_PREFETCH_MATCH)))
+                return fail(error, PMS_IA64_RANGE_ERROR_IRRFLAGS, "event %s counts demand fetches and prefetches: "
+                            "say which the code range restricts (demand-fetch and/or prefetch-match)",
+                            ev->name ? ev->name : "?");
+            need0 |= (req->flags & PMS_IA64_RANGE_DEMAND_FETCH) != 0;
+            need1 |= (req->flags & PMS_IA64_RANGE_PREFETCH_MATCH) != 0;
+            break;
+        case PMS_IA64_CODE_RANGE_NOT_IBRP1:
+            cpu_cycles = TRUE;
+            need0 = TRUE;
+            break;
+        default:
+            need0 = TRUE;
+        }
+    }
+    guint b = need0 || !need1 ? 0 : 1;
+    gboolean dup = need0 && need1;
+    if (cpu_cycles && need1)
+        return fail(error, PMS_IA64_RANGE_ERROR_FEATCOMB,
+                    "the CPU_OP_CYCLES events cannot be measured while IBRP1 restricts prefetches");
     if (!code && (req->flags & PMS_IA64_RANGE_INV))
         return fail(error, PMS_IA64_RANGE_ERROR_FEATCOMB, "inversion applies to code ranges only (PMC32.inv)");
     for (guint i = 0; i < req->n_ranges; i++)
@@ -348,22 +380,25 @@ gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResu
         if ((req->ranges[i].start >> 16) != ((req->ranges[i].end - 1) >> 16))
             fine = FALSE;
 
+    if (fine && need1 && n != 1)
+        return fail(error, PMS_IA64_RANGE_ERROR_IRRTOOMANY,
+                    "%u code ranges with prefetch events: fine mode takes one (IBRP1 and IBRP3)", n);
     if (fine) {
-        for (guint i = 0; i < n; i++) {
-            const PmsIa64Range *r = &req->ranges[i];
+        for (guint i = 0; i < n * (dup ? 2 : 1); i++) {
+            const PmsIa64Range *r = &req->ranges[i % n];
             guint64 lower = r->start & ~31ull;  /* the PMU sees bundle pairs */
             guint64 upper = r->end - BUNDLE;   /* inclusive bound */
             if ((upper & 31) == 0)
                 upper += BUNDLE;                /* erratum: the upper bound must be an odd bundle */
-            guint64 odd = ((guint64)range_plm(req, i) << PMS_IA64_BR_PLM_SHIFT) | FINE_MASK;
-            guint lo = i, up = i + 2;
+            guint64 odd = ((guint64)range_plm(req, i % n) << PMS_IA64_BR_PLM_SHIFT) | FINE_MASK;
+            guint lo = b + i, up = b + i + 2; /* dup: the one range again on IBRP1 / IBRP3 */
             br[2 * lo] = lower, br[2 * lo + 1] = odd;
             br[2 * up] = upper, br[2 * up + 1] = odd;
             out->pairs_used |= (1u << lo) | (1u << up);
-            out->range_pairs[i] = (1u << lo) | (1u << up);
-            out->soff[i] = r->start - lower;
-            out->eoff[i] = upper + BUNDLE - r->end; /* modulo 2^64: right even at the top */
-            tagged |= 1u << lo;                     /* PMC41 tags the lower pairs only */
+            out->range_pairs[i % n] |= (1u << lo) | (1u << up);
+            out->soff[i % n] = r->start - lower;
+            out->eoff[i % n] = upper + BUNDLE - r->end; /* modulo 2^64: right even at the top */
+            tagged |= 1u << lo;                         /* PMC41 tags the lower pairs only */
         }
     } else {
         guint avail[PMS_IA64_RANGE_PAIRS], n_avail = 0;
@@ -374,7 +409,7 @@ gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResu
                 if (retired_pairs & (1u << k))
                     avail[n_avail++] = k;
         } else if (code) {
-            avail[n_avail++] = 0; /* other events: one block on IBRP0 */
+            avail[n_avail++] = b; /* other events: one block on IBRP0 (prefetches: IBRP1) */
         } else {
             for (guint k = 0; k < PMS_IA64_RANGE_PAIRS; k++)
                 avail[n_avail++] = k;
@@ -394,15 +429,23 @@ gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResu
         }
         guint next = 0;
         for (guint i = 0; i < n; i++) {
-            for (guint b = 0; b < covers[i].n; b++) {
+            for (guint blk = 0; blk < covers[i].n; blk++) {
                 guint k = avail[next++];
-                br[2 * k] = covers[i].b[b].base;
-                br[2 * k + 1] = ((guint64)range_plm(req, i) << PMS_IA64_BR_PLM_SHIFT) | mask_of(covers[i].b[b].log2);
+                br[2 * k] = covers[i].b[blk].base;
+                br[2 * k + 1] = ((guint64)range_plm(req, i) << PMS_IA64_BR_PLM_SHIFT) |
+                                mask_of(covers[i].b[blk].log2);
                 out->pairs_used |= 1u << k;
                 out->range_pairs[i] |= 1u << k;
             }
             out->soff[i] = covers[i].soff;
             out->eoff[i] = covers[i].eoff;
+        }
+        if (dup) {
+            /* the demand fetches' block on IBRP0 again on IBRP1 for the
+             * prefetches (libpfm writes IBRP0 twice: quirk Q6, not kept) */
+            br[2] = br[0], br[3] = br[1];
+            out->pairs_used |= 1u << 1;
+            out->range_pairs[0] |= 1u << 1;
         }
         tagged = out->pairs_used;
     }
@@ -435,5 +478,6 @@ PmsIa64RangeEvent pms_ia64_range_event_of(const PmsEvent *ev)
     r.darr = (ev->qualifiers & PMS_IA64_QUAL_DARR) != 0;
     r.retired = ev->code == PMS_IA64_RETIRED_CODE;
     r.retired_ibrp = r.retired ? (guint)ev->base_umask : 0;
+    r.code_range = ev->code_range;
     return r;
 }

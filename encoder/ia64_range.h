@@ -23,6 +23,10 @@
 /* Request flags (rr_flags). */
 #define PMS_IA64_RANGE_INV 0x1u      /* code: count outside the ranges (PMC32.inv) */
 #define PMS_IA64_RANGE_NO_FINE 0x2u  /* code: never use fine mode */
+/* code, dual fetch events (code_range = dual) only: restrict their demand
+ * fetches (IBRP0) and / or their prefetches (IBRP1); one is required */
+#define PMS_IA64_RANGE_DEMAND_FETCH 0x4u
+#define PMS_IA64_RANGE_PREFETCH_MATCH 0x8u
 
 typedef enum {
     PMS_IA64_RANGE_CODE, /* instruction addresses: IBRs, PMC38 */
@@ -38,6 +42,7 @@ typedef enum {
     PMS_IA64_RANGE_ERROR_IRRTOOMANY, /* code: more ranges or pairs than the mode allows */
     PMS_IA64_RANGE_ERROR_DRRINVAL,   /* data: no range, or start >= end */
     PMS_IA64_RANGE_ERROR_DRRTOOMANY, /* data: the DBR pairs cannot cover the ranges */
+    PMS_IA64_RANGE_ERROR_IRRFLAGS,   /* code: a dual fetch event without DEMAND_FETCH or PREFETCH_MATCH */
 } PmsIa64RangeError;
 
 #define PMS_IA64_RANGE_ERROR (pms_ia64_range_error_quark())
@@ -53,6 +58,7 @@ typedef struct {
     gboolean retired;      /* IA64_INST_RETIRED family (event code 0x08) */
     guint retired_ibrp;    /* retired only: its umask = the IBR pair it counts (0..3) */
     gboolean no_qualcheck; /* PFMLIB_MONT_FL_EVT_NO_QUALCHECK: skip the support check */
+    PmsIa64CodeRange code_range; /* its IBR pair: IBRP0, prefetch (IBRP1), dual, not with IBRP1 */
 } PmsIa64RangeEvent;
 
 typedef struct {
@@ -62,7 +68,7 @@ typedef struct {
 
 typedef struct {
     PmsIa64RangeSide side;
-    guint flags;                 /* PMS_IA64_RANGE_INV | PMS_IA64_RANGE_NO_FINE */
+    guint flags;                 /* PMS_IA64_RANGE_INV | _NO_FINE | _DEMAND_FETCH | _PREFETCH_MATCH */
     guint plm;                   /* default privilege mask (non-zero, 4 bits) */
     guint n_ranges;              /* 1..4 */
     PmsIa64Range ranges[PMS_IA64_RANGE_MAX];

@@ -272,7 +272,7 @@ int pms_cmd_dispatch(int argc, char **argv)
 {
     g_auto(GStrv) events = NULL, iranges = NULL, dranges = NULL, ears = NULL, model_files = NULL;
     g_autofree char *plm_text = NULL, *pmu = NULL, *opcm1 = NULL, *opcm2 = NULL, *etb = NULL, *ipear = NULL;
-    gboolean inv = FALSE, no_fine = FALSE, system_wide = FALSE;
+    gboolean inv = FALSE, no_fine = FALSE, system_wide = FALSE, demand = FALSE, prefetch = FALSE;
     const GOptionEntry entries[] = {
         { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &events,
           "an event and its counting PMC value (repeatable); without =VALUE the event by itself at the default "
@@ -283,6 +283,10 @@ int pms_cmd_dispatch(int argc, char **argv)
         { "irange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &iranges, "code range (repeatable, up to 4)", "START-END" },
         { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "code ranges: count outside them (PMC32.inv)", NULL },
         { "no-fine", 0, 0, G_OPTION_ARG_NONE, &no_fine, "code ranges: never fine mode", NULL },
+        { "demand-fetch", 0, 0, G_OPTION_ARG_NONE, &demand, "code ranges, dual fetch events: restrict demand fetches",
+          NULL },
+        { "prefetch-match", 0, 0, G_OPTION_ARG_NONE, &prefetch, "code ranges, dual fetch events: restrict prefetches",
+          NULL },
         { "drange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dranges, "data range (repeatable, up to 4)", "START-END" },
         { "opcm1", 0, 0, G_OPTION_ARG_STRING, &opcm1,
           "opcode matcher 1 (PMC32/33): 41-bit match, mask (1 = ignore), slots (default all)", "MATCH/MASK[:mifb]" },
@@ -355,11 +359,12 @@ int pms_cmd_dispatch(int argc, char **argv)
     for (char **e = ears; e && *e; e++)
         if (!parse_ear(*e, &req))
             return PMS_EXIT_USAGE;
-    if ((inv || no_fine) && !iranges) {
-        fprintf(stderr, CMD "--inv and --no-fine apply to code ranges (--irange)\n");
+    if ((inv || no_fine || demand || prefetch) && !iranges) {
+        fprintf(stderr, CMD "--inv, --no-fine, --demand-fetch and --prefetch-match apply to code ranges (--irange)\n");
         return PMS_EXIT_USAGE;
     }
-    req.irange.flags = (inv ? PMS_IA64_RANGE_INV : 0) | (no_fine ? PMS_IA64_RANGE_NO_FINE : 0);
+    req.irange.flags = (inv ? PMS_IA64_RANGE_INV : 0) | (no_fine ? PMS_IA64_RANGE_NO_FINE : 0) |
+                       (demand ? PMS_IA64_RANGE_DEMAND_FETCH : 0) | (prefetch ? PMS_IA64_RANGE_PREFETCH_MATCH : 0);
 
     g_autofree PmsIa64DispatchResult *res = g_new0(PmsIa64DispatchResult, 1);
     g_autoptr(GError) err = NULL;

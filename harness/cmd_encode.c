@@ -189,7 +189,7 @@ int pms_cmd_encode(int argc, char **argv)
      * and programs the session's registers. */
     g_auto(GStrv) iranges = NULL, dranges = NULL, ears = NULL;
     g_autofree char *opcm1 = NULL, *opcm2 = NULL, *etb = NULL, *ipear = NULL;
-    gboolean inv = FALSE, no_fine = FALSE, system_wide = FALSE;
+    gboolean inv = FALSE, no_fine = FALSE, system_wide = FALSE, demand = FALSE, prefetch = FALSE;
     const GOptionEntry entries[] = {
         { "batch", 'b', 0, G_OPTION_ARG_NONE, &batch,
           "Read one event string per line on stdin, answer in the batch protocol", NULL },
@@ -206,6 +206,10 @@ int pms_cmd_encode(int argc, char **argv)
         { "drange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dranges, "Montecito: data range (as pmusim dispatch)", "START-END" },
         { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "Montecito: count outside the code ranges", NULL },
         { "no-fine", 0, 0, G_OPTION_ARG_NONE, &no_fine, "Montecito: code ranges never in fine mode", NULL },
+        { "demand-fetch", 0, 0, G_OPTION_ARG_NONE, &demand, "Montecito: dual fetch events' demand fetches in the code range",
+          NULL },
+        { "prefetch-match", 0, 0, G_OPTION_ARG_NONE, &prefetch, "Montecito: dual fetch events' prefetches in the code range",
+          NULL },
         { "opcm1", 0, 0, G_OPTION_ARG_STRING, &opcm1, "Montecito: opcode matcher 1", "MATCH/MASK[:mifb]" },
         { "opcm2", 0, 0, G_OPTION_ARG_STRING, &opcm2, "Montecito: opcode matcher 2", "MATCH/MASK[:mifb]" },
         { "ear", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ears, "Montecito: I-EAR or D-EAR parameters", "KIND[:...]" },
@@ -225,7 +229,8 @@ int pms_cmd_encode(int argc, char **argv)
         "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
-    if (iranges || dranges || ears || opcm1 || opcm2 || etb || ipear || inv || no_fine || system_wide) {
+    if (iranges || dranges || ears || opcm1 || opcm2 || etb || ipear || inv || no_fine || demand || prefetch ||
+        system_wide) {
         /* the whole Montecito measurement: the same command as `pmusim dispatch` */
         if (batch || format) {
             fprintf(stderr, "pmusim: encode: the Montecito measurement options take neither --batch nor --format\n");
@@ -261,6 +266,10 @@ int pms_cmd_encode(int argc, char **argv)
             g_ptr_array_add(d, g_strdup("--inv"));
         if (no_fine)
             g_ptr_array_add(d, g_strdup("--no-fine"));
+        if (demand)
+            g_ptr_array_add(d, g_strdup("--demand-fetch"));
+        if (prefetch)
+            g_ptr_array_add(d, g_strdup("--prefetch-match"));
         if (system_wide)
             g_ptr_array_add(d, g_strdup("--system-wide"));
         g_ptr_array_add(d, NULL);

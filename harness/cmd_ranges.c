@@ -31,7 +31,7 @@ static const char *reg_prefix(PmsRegSpace space)
 
 int pms_cmd_ranges(int argc, char **argv)
 {
-    gboolean code = FALSE, data = FALSE, inv = FALSE, no_fine = FALSE;
+    gboolean code = FALSE, data = FALSE, inv = FALSE, no_fine = FALSE, demand = FALSE, prefetch = FALSE;
     g_auto(GStrv) events = NULL;
     g_autofree char *plm_text = NULL;
     g_auto(GStrv) model_files = NULL;
@@ -42,6 +42,10 @@ int pms_cmd_ranges(int argc, char **argv)
         { "data", 0, 0, G_OPTION_ARG_NONE, &data, "data ranges (DBRs)", NULL },
         { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "code: count outside the ranges (PMC32.inv)", NULL },
         { "no-fine", 0, 0, G_OPTION_ARG_NONE, &no_fine, "code: never use fine mode", NULL },
+        { "demand-fetch", 0, 0, G_OPTION_ARG_NONE, &demand, "code, dual fetch events: restrict demand fetches (IBRP0)",
+          NULL },
+        { "prefetch-match", 0, 0, G_OPTION_ARG_NONE, &prefetch, "code, dual fetch events: restrict prefetches (IBRP1)",
+          NULL },
         { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &events,
           "a Montecito event the restriction is for (repeatable; default: one event that supports it)", "NAME" },
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text, "privilege levels of the ranges (default 3)", "LEVELS" },
@@ -62,7 +66,9 @@ int pms_cmd_ranges(int argc, char **argv)
         "  pmusim ranges --code --no-fine 0x4000a0-0x400200\n"
         "  pmusim ranges --code -e IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33 \\\n"
         "        -e IA64_TAGGED_INST_RETIRED_IBRP1_PMC34_35 --no-fine 0x10010-0x10030\n"
-        "  pmusim ranges --code --inv 0x4000-0x8000       count outside the range\n");
+        "  pmusim ranges --code --inv 0x4000-0x8000       count outside the range\n"
+        "  pmusim ranges --code -e L2I_PREFETCHES 0x4000a0-0x400200      prefetches: IBRP1/IBRP3\n"
+        "  pmusim ranges --code -e L1I_FILLS --demand-fetch --prefetch-match 0x4000a0-0x400200\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc > 1 && strcmp(argv[1], "--") == 0) { /* GOption leaves "--" in place */
@@ -79,7 +85,8 @@ int pms_cmd_ranges(int argc, char **argv)
     }
     PmsIa64RangeRequest req = { 0 };
     req.side = code ? PMS_IA64_RANGE_CODE : PMS_IA64_RANGE_DATA;
-    req.flags = (inv ? PMS_IA64_RANGE_INV : 0) | (no_fine ? PMS_IA64_RANGE_NO_FINE : 0);
+    req.flags = (inv ? PMS_IA64_RANGE_INV : 0) | (no_fine ? PMS_IA64_RANGE_NO_FINE : 0) |
+                (demand ? PMS_IA64_RANGE_DEMAND_FETCH : 0) | (prefetch ? PMS_IA64_RANGE_PREFETCH_MATCH : 0);
     req.plm = 0x8; /* PLM3: user level */
     if (plm_text && !pms_cli_parse_plm(plm_text, &req.plm))
         return PMS_EXIT_USAGE;

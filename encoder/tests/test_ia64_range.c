@@ -251,6 +251,111 @@ static void test_fine_taken(void)
     CU_ASSERT_EQUAL(res.n_regs, 7);
 }
 
+/* Prefetch events (range-restriction.md §6; model key code_range).  Hand
+ * derivation: [0xff0, 0x1010) in fine mode has lower 0xfe0 and upper 0x1010
+ * (test_fine_taken); a prefetch event starts at pair b = 1, so the bounds go
+ * to IBRP1 (ibr2/3) and IBRP3 (ibr6/7).  PMC38 = 0xdb6 without ig_ibrp1 (bit
+ * 4) and ig_ibrp3 (bit 10), plus fine (bit 13) = 0x29a6; PMC41 tags channel
+ * 1 (its cfg_dtag byte 0xee, the others 0xfe; ena_dbrp1 = bit 46 instead of
+ * the default's bit 45, registers.md §10).  A dual event with both flags needs
+ * IBRP0 and IBRP1: the range on pairs 0/2 and again on 1/3: PMC38 0xdb6 -
+ * 0x492 + 0x2000 = 0x2924, PMC41 channels 0 and 1 tagged.  Coarse, aligned
+ * [0x4000, 0x8000) is one 2^14 block: pair 1 for a prefetch event (PMC38
+ * 0xdb6 - 0x10 = 0xda6), pairs 0 and 1 for a dual event with both flags
+ * (0xdb6 - 0x12 = 0xda4; libpfm's Q6 writes pair 0 twice, not kept). */
+static const PmsIa64RangeEvent EV_PREFETCH = { "L2I_PREFETCHES", TRUE, FALSE, FALSE, 0, FALSE,
+                                               PMS_IA64_CODE_RANGE_PREFETCH };
+static const PmsIa64RangeEvent EV_DUAL = { "L1I_FILLS", TRUE, FALSE, FALSE, 0, FALSE, PMS_IA64_CODE_RANGE_DUAL };
+static const PmsIa64RangeEvent EV_CPU_QUAL = { "CPU_OP_CYCLES_QUAL", TRUE, FALSE, FALSE, 0, FALSE,
+                                               PMS_IA64_CODE_RANGE_NOT_IBRP1 };
+
+static void test_prefetch_events(void)
+{
+    PmsIa64RangeResult res;
+    PmsIa64RangeRequest r = req_new(PMS_IA64_RANGE_CODE, 0);
+    add(&r, 0xff0, 0x1010);
+    r.n_events = 1, r.events = &EV_PREFETCH;
+    if (run(&r, &res)) {
+        CU_ASSERT_TRUE(res.fine);
+        CU_ASSERT_EQUAL(res.pairs_used, 0xa);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 2), 0xfe0);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 3), FINE_ODD);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 6), 0x1010);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 7), FINE_ODD);
+        CU_ASSERT_FALSE(written(&res, PMS_SPACE_IBR, 0));
+        CU_ASSERT_EQUAL(res.soff[0], 0x10);
+        CU_ASSERT_EQUAL(res.eoff[0], 0x10);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_PMC, 38), 0x29a6);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_PMC, 41), 0x4078fefeeefeull);
+        CU_ASSERT_EQUAL(res.n_regs, 7);
+    }
+    add(&r, 0x1100, 0x1200); /* fine takes one range with prefetch events */
+    expect_error(&r, PMS_IA64_RANGE_ERROR_IRRTOOMANY);
+
+    PmsIa64RangeRequest c = req_new(PMS_IA64_RANGE_CODE, PMS_IA64_RANGE_NO_FINE);
+    add(&c, 0x4000, 0x8000);
+    c.n_events = 1, c.events = &EV_PREFETCH;
+    if (run(&c, &res)) {
+        CU_ASSERT_FALSE(res.fine);
+        CU_ASSERT_EQUAL(res.pairs_used, 0x2);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 2), 0x4000);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 3), ODD(14));
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_PMC, 38), 0xda6);
+    }
+    /* CPU_OP_CYCLES cannot be measured while IBRP1 restricts prefetches */
+    const PmsIa64RangeEvent with_cpu[2] = { EV_PREFETCH, EV_CPU_QUAL };
+    r.n_ranges = 1, r.n_events = 2, r.events = with_cpu;
+    expect_error(&r, PMS_IA64_RANGE_ERROR_FEATCOMB);
+}
+
+static void test_dual_events(void)
+{
+    PmsIa64RangeResult res;
+    PmsIa64RangeRequest r = req_new(PMS_IA64_RANGE_CODE, 0);
+    add(&r, 0xff0, 0x1010);
+    r.n_events = 1, r.events = &EV_DUAL;
+    expect_error(&r, PMS_IA64_RANGE_ERROR_IRRFLAGS); /* neither flag */
+    r.flags = PMS_IA64_RANGE_DEMAND_FETCH;
+    if (run(&r, &res))
+        CU_ASSERT_EQUAL(res.pairs_used, 0x5);
+    r.flags = PMS_IA64_RANGE_PREFETCH_MATCH;
+    if (run(&r, &res))
+        CU_ASSERT_EQUAL(res.pairs_used, 0xa);
+    r.flags = PMS_IA64_RANGE_DEMAND_FETCH | PMS_IA64_RANGE_PREFETCH_MATCH;
+    if (run(&r, &res)) {
+        CU_ASSERT_EQUAL(res.pairs_used, 0xf);
+        CU_ASSERT_EQUAL(res.range_pairs[0], 0xf);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 0), 0xfe0);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 2), 0xfe0);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 4), 0x1010);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 6), 0x1010);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_PMC, 38), 0x2924);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_PMC, 41), 0x6078fefeeeeeull);
+        CU_ASSERT_EQUAL(res.soff[0], 0x10);
+        CU_ASSERT_EQUAL(res.eoff[0], 0x10);
+    }
+    /* demand fetches only: IBRP1 stays free, so CPU_OP_CYCLES may come along */
+    const PmsIa64RangeEvent with_cpu[2] = { EV_DUAL, EV_CPU_QUAL };
+    r.flags = PMS_IA64_RANGE_DEMAND_FETCH, r.n_events = 2, r.events = with_cpu;
+    if (run(&r, &res))
+        CU_ASSERT_EQUAL(res.pairs_used, 0x5);
+    r.flags |= PMS_IA64_RANGE_PREFETCH_MATCH;
+    expect_error(&r, PMS_IA64_RANGE_ERROR_FEATCOMB);
+
+    PmsIa64RangeRequest c = req_new(PMS_IA64_RANGE_CODE,
+                                    PMS_IA64_RANGE_NO_FINE | PMS_IA64_RANGE_DEMAND_FETCH | PMS_IA64_RANGE_PREFETCH_MATCH);
+    add(&c, 0x4000, 0x8000);
+    c.n_events = 1, c.events = &EV_DUAL;
+    if (run(&c, &res)) {
+        CU_ASSERT_EQUAL(res.pairs_used, 0x3);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 0), 0x4000);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 1), ODD(14));
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 2), 0x4000);
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_IBR, 3), ODD(14));
+        CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_PMC, 38), 0xda4);
+    }
+}
+
 /* An exactly-64 KB page [0x10000, 0x20000) is fine here (the page test uses
  * end - 1; quirk Q7 not kept): lower 0x10000, upper 0x1fff0 (not a multiple
  * of 32: stays), offsets 0.  The last bundle of a page [0x1fff0, 0x20000):
@@ -383,10 +488,10 @@ static void test_inversion(void)
 }
 
 static const PmsIa64RangeEvent EV_TAG[4] = {
-    { "IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33", TRUE, FALSE, TRUE, 0, FALSE },
-    { "IA64_TAGGED_INST_RETIRED_IBRP1_PMC34_35", TRUE, FALSE, TRUE, 1, FALSE },
-    { "IA64_TAGGED_INST_RETIRED_IBRP2_PMC32_33", TRUE, FALSE, TRUE, 2, FALSE },
-    { "IA64_TAGGED_INST_RETIRED_IBRP3_PMC34_35", TRUE, FALSE, TRUE, 3, FALSE },
+    { "IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33", TRUE, FALSE, TRUE, 0, FALSE, PMS_IA64_CODE_RANGE_IBRP0 },
+    { "IA64_TAGGED_INST_RETIRED_IBRP1_PMC34_35", TRUE, FALSE, TRUE, 1, FALSE, PMS_IA64_CODE_RANGE_IBRP0 },
+    { "IA64_TAGGED_INST_RETIRED_IBRP2_PMC32_33", TRUE, FALSE, TRUE, 2, FALSE, PMS_IA64_CODE_RANGE_IBRP0 },
+    { "IA64_TAGGED_INST_RETIRED_IBRP3_PMC34_35", TRUE, FALSE, TRUE, 3, FALSE, PMS_IA64_CODE_RANGE_IBRP0 },
 };
 
 /* IA64_INST_RETIRED, coarse: [0x1010, 0x1070) with NO_FINE: x = 0x7f, k = 6,
@@ -442,7 +547,7 @@ static void test_retired_pairs(void)
         CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_PMC, 38), 0xd36); /* 0xdb6 without bit 7 */
     }
     /* Retired + an ordinary event: not retired-only -> one pair, 2 ranges fail */
-    const PmsIa64RangeEvent mixed[2] = { EV_TAG[0], { "NOPS_RETIRED", TRUE, FALSE, FALSE, 0, FALSE } };
+    const PmsIa64RangeEvent mixed[2] = { EV_TAG[0], { "NOPS_RETIRED", TRUE, FALSE, FALSE, 0, FALSE, PMS_IA64_CODE_RANGE_IBRP0 } };
     r.events = mixed;
     r.n_events = 2;
     add(&r, 0x9000, 0x9100);
@@ -521,13 +626,13 @@ static void test_errors(void)
     r.n_ranges = 5;
     expect_error(&r, PMS_IA64_RANGE_ERROR_IRRTOOMANY);
     /* events that do not support the restriction; NO_QUALCHECK overrides */
-    PmsIa64RangeEvent fe = { "FE_BUBBLE_ALL", FALSE, FALSE, FALSE, 0, FALSE };
+    PmsIa64RangeEvent fe = { "FE_BUBBLE_ALL", FALSE, FALSE, FALSE, 0, FALSE, PMS_IA64_CODE_RANGE_IBRP0 };
     r = req_new(PMS_IA64_RANGE_CODE, 0), add(&r, 0x1000, 0x1100);
     r.events = &fe, r.n_events = 1;
     expect_error(&r, PMS_IA64_RANGE_ERROR_FEATCOMB);
     fe.no_qualcheck = TRUE;
     run(&r, &res);
-    PmsIa64RangeEvent nops = { "NOPS_RETIRED", TRUE, FALSE, FALSE, 0, FALSE };
+    PmsIa64RangeEvent nops = { "NOPS_RETIRED", TRUE, FALSE, FALSE, 0, FALSE, PMS_IA64_CODE_RANGE_IBRP0 };
     r = req_new(PMS_IA64_RANGE_DATA, 0), add(&r, 0x1000, 0x1100);
     r.events = &nops, r.n_events = 1;
     expect_error(&r, PMS_IA64_RANGE_ERROR_FEATCOMB);
@@ -727,6 +832,8 @@ int main(int argc, char **argv)
     CU_add_test(s, "data_ends", test_data_ends);
     CU_add_test(s, "huge", test_huge);
     CU_add_test(s, "fine_taken", test_fine_taken);
+    CU_add_test(s, "prefetch_events", test_prefetch_events);
+    CU_add_test(s, "dual_events", test_dual_events);
     CU_add_test(s, "fine_page", test_fine_page);
     CU_add_test(s, "fine_refused", test_fine_refused);
     CU_add_test(s, "fine_forced_off", test_fine_forced_off);
