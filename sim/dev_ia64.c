@@ -53,8 +53,12 @@
  *     0, PMC32.ig_ad = 1 lifts every constraint (registers.md 4).  Counters
  *     with es 0x08 and umask k (IA64_INST_RETIRED, IA64_TAGGED_INST_RETIRED_
  *     IBRPk) count the retired-instruction signal 0x08.0x0 that channel k
- *     passes; other events with the model's iarr qualifier are constrained
- *     by channel 0; events without iarr are not constrained.  An occurrence
+ *     passes; the instruction-prefetch events (model code_range =
+ *     prefetch) are constrained by channel 1, the dual fetch events
+ *     (code_range = dual) by channel 0 for a thread's demand fetches and 1
+ *     for its prefetches (pms_sim_set_prefetch, the fetch= token); other
+ *     events with the model's iarr qualifier are constrained by channel 0;
+ *     events without iarr are not constrained.  An occurrence
  *     without an address passes only channels that do not constrain.
  *   opcode matching: an occurrence carries its thread's instruction, slot
  *     type M/I/F/B and 41-bit opcode, when the run has one
@@ -120,9 +124,8 @@
  * tags (cfg_dtag 0 and 1 also name the IBR/opcode tags) are not applied:
  * the instruction side acts through iarr/opcm as above whatever PMC41
  * holds; the kernel's refusal of some PMC32/38/41 combinations is not a
- * device rule.  The prefetch events' use of IBRP1 and the fine-mode
- * end-bound erratum are not modelled, nor the inaccuracy of events counted
- * under a qualifier they lack.  docs/semantics.md §11.
+ * device rule.  The fine-mode end-bound erratum is not modelled, nor the
+ * inaccuracy of events counted under a qualifier they lack.  docs/semantics.md §11.
  */
 #include "sim_internal.h"
 
@@ -154,6 +157,7 @@ typedef struct {
     guint64 *ibr[8], *pmc38, *pmc32;
     SimField ig_ibrp[4], fine, inv, ig_ad, ibr_mask;
     guint8 qual[256][16];         /* PMS_IA64_QUAL_* of the events with (es, umask) */
+    guint8 code_range[256][16];   /* PmsIa64CodeRange of the events with (es, umask) */
     /* opcode matching: PMC32/33 (matcher 0) and PMC34/35 (matcher 1), PMC36
      * (absent: every occurrence matches) */
     gboolean opcm;
@@ -369,8 +373,11 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     /* every qualifier of the events with a given (es, umask), ORed */
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
-        if (ev->code <= 0xff && ev->base_umask <= 0xf)
+        if (ev->code <= 0xff && ev->base_umask <= 0xf) {
             s->qual[ev->code][ev->base_umask] |= (guint8)ev->qualifiers;
+            if (ev->code_range)
+                s->code_range[ev->code][ev->base_umask] = (guint8)ev->code_range;
+        }
     }
     /* opcode matchers (registers.md 4, 5): optional, all or nothing */
     static const guint om_regs[2][2] = { { 32, 33 }, { 34, 35 } };
@@ -957,17 +964,23 @@ static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit 
          * matcher the opcm events, the data ranges the darr events; every
          * thread's occurrences pass its PSR gate (pm) and the ism mask */
         guint channel = 0, q = es <= 0xff ? s->qual[es][um & 0xf] : 0;
+        guint cr = es <= 0xff ? s->code_range[es][um & 0xf] : 0;
         guint32 key = PMS_SIGNAL_KEY(es, um);
         gboolean retired = es == IA64_RETIRED && um < 4;
         if (retired)
             channel = um, key = PMS_SIGNAL_KEY(IA64_RETIRED, 0);
+        else if (cr == PMS_IA64_CODE_RANGE_PREFETCH)
+            channel = 1; /* instruction prefetches: IBRP1's channel */
         gboolean pass[PMS_SIM_MAX_THREADS];
-        for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
-            pass[t] = ((!retired && !(q & PMS_IA64_QUAL_IARR)) || (ctags[t] >> channel) & 1) &&
-                      (!(q & PMS_IA64_QUAL_OPCM) || (otags[t] >> channel) & 1) &&
+        for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
+            /* a dual fetch event: demand fetches on channel 0, prefetches on 1 */
+            guint ch = cr == PMS_IA64_CODE_RANGE_DUAL ? (sim->prefetch[t] ? 1u : 0u) : channel;
+            pass[t] = ((!retired && !(q & PMS_IA64_QUAL_IARR)) || (ctags[t] >> ch) & 1) &&
+                      (!(q & PMS_IA64_QUAL_OPCM) || (otags[t] >> ch) & 1) &&
                       (!(q & PMS_IA64_QUAL_DARR) || dpass[t]) &&
                       mesi_pass(s, v, es, um, sim->mesi_valid[t], sim->mesi[t]) &&
                       psr_pass(s, v, sim->psr[t]) && ism_pass(s, v, sim->isa[t]);
+        }
         for (guint k = 0; k < run->n_counts; k++) {
             const PmsSimCount *c = &run->counts[k];
             if (c->signal == key && c->box == 0 && pass[c->thread])

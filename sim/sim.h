@@ -235,6 +235,14 @@ typedef enum {
 } PmsSimIsa;
 void pms_sim_set_isa(PmsSim *sim, guint thread, PmsSimIsa isa);
 
+/* Whether `thread`'s instruction-fetch occurrences in the following runs
+ * are prefetches (TRUE) or demand fetches, until changed; demand after
+ * pms_sim_new and pms_sim_reset.  Only the Itanium device reads it: a dual
+ * fetch event (model code_range = dual) has its demand fetches restricted
+ * by IBRP0's channel and its prefetches by IBRP1's (docs/semantics.md
+ * §11.4); the stimulus's `fetch=` run token sets it for one run. */
+void pms_sim_set_prefetch(PmsSim *sim, guint thread, gboolean prefetch);
+
 /* Where a translation was found: the first-level TLB (no TLB miss), the
  * second-level TLB, the VHPT walker, or a fault (the EARs' TLB modes). */
 typedef enum {

@@ -150,6 +150,7 @@ void pms_sim_reset(PmsSim *s)
     for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
         s->psr[t] = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP;
         s->isa[t] = PMS_SIM_ISA_IA64;
+        s->prefetch[t] = FALSE;
     }
     pms_sim_set_dear(s, NULL);
     pms_sim_set_iear(s, NULL);
@@ -199,6 +200,12 @@ void pms_sim_set_isa(PmsSim *s, guint thread, PmsSimIsa isa)
     g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
     g_return_if_fail(isa <= PMS_SIM_ISA_IA32);
     s->isa[thread] = isa;
+}
+
+void pms_sim_set_prefetch(PmsSim *s, guint thread, gboolean prefetch)
+{
+    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
+    s->prefetch[thread] = prefetch != FALSE;
 }
 
 void pms_sim_set_dear(PmsSim *s, const PmsSimDearEvent *ev)

@@ -135,6 +135,7 @@ struct PmsSim {
      * (pms_sim_set_psr / _isa); only the Itanium device reads them. */
     guint8 psr[PMS_SIM_MAX_THREADS];
     PmsSimIsa isa[PMS_SIM_MAX_THREADS];
+    gboolean prefetch[PMS_SIM_MAX_THREADS]; /* pms_sim_set_prefetch */
     gboolean dear_valid, iear_valid;
     PmsSimDearEvent dear;
     PmsSimIearEvent iear;

@@ -26,6 +26,7 @@ typedef struct {
     PmsSimMesi mesi[PMS_SIM_MAX_THREADS];
     guint8 psr[PMS_SIM_MAX_THREADS];     /* run: PSR.up / PSR.pp per thread (psr=; default both) */
     PmsSimIsa isa[PMS_SIM_MAX_THREADS];  /* run: the instruction set per thread (isa=; default IA-64) */
+    guint fetch[PMS_SIM_MAX_THREADS];    /* run: 1 when the fetches are prefetches (fetch=; default demand) */
     gboolean has_dear, has_iear;         /* run: thread 0's EAR events (dear=, iear=) */
     PmsSimDearEvent dear;
     PmsSimIearEvent iear;
@@ -570,8 +571,8 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     PmsSimSlot slot[PMS_SIM_MAX_THREADS] = { PMS_SIM_SLOT_M };
     gboolean has_mesi[PMS_SIM_MAX_THREADS] = { FALSE }, has_dear = FALSE, has_iear = FALSE;
     PmsSimMesi mesi[PMS_SIM_MAX_THREADS] = { PMS_SIM_MESI_I };
-    guint psr[PMS_SIM_MAX_THREADS], isa[PMS_SIM_MAX_THREADS];
-    gboolean has_psr = FALSE, has_isa = FALSE;
+    guint psr[PMS_SIM_MAX_THREADS], isa[PMS_SIM_MAX_THREADS], fetch[PMS_SIM_MAX_THREADS] = { 0 };
+    gboolean has_psr = FALSE, has_isa = FALSE, has_fetch = FALSE;
     for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
         psr[t] = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, isa[t] = PMS_SIM_ISA_IA64;
     PmsSimDearEvent dear = { 0 };
@@ -646,6 +647,16 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
             if (!parse_mode_list(p, "isa", val, names, vals, "ia64 or ia32", isa))
                 return FALSE;
             has_isa = TRUE;
+        } else if (strcmp(key, "fetch") == 0) {
+            /* fetch=KIND[,KIND]: each thread's instruction fetches are demand
+             * fetches or prefetches (the dual fetch events' IBR pair) */
+            static const char *const names[] = { "demand", "prefetch", NULL };
+            static const guint vals[] = { 0, 1 };
+            if (has_fetch)
+                return fail(p, "fetch: given twice in one run");
+            if (!parse_mode_list(p, "fetch", val, names, vals, "demand or prefetch", fetch))
+                return FALSE;
+            has_fetch = TRUE;
         } else if (strcmp(key, "dear") == 0 || strcmp(key, "iear") == 0) {
             /* one D-EAR / I-EAR event of thread 0 in the run's first cycle */
             gboolean d = key[0] == 'd';
@@ -723,6 +734,7 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
         r->psr[t] = (guint8)psr[t];
         r->isa[t] = (PmsSimIsa)isa[t];
+        r->fetch[t] = fetch[t];
     }
     r->has_dear = has_dear;
     r->dear = dear;
@@ -886,8 +898,9 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
         guint64 got = 0;
         switch (r->kind) {
         case PMS_STIM_RUN:
-            /* ip=, insn=, daddr=, mesi=, psr=, isa=, dear=, iear= and br= hold for
-             * this run only (psr= and isa= fall back to up+pp and IA-64) */
+            /* ip=, insn=, daddr=, mesi=, psr=, isa=, fetch=, dear=, iear= and br=
+             * hold for this run only (psr=, isa= and fetch= fall back to up+pp,
+             * IA-64 and demand) */
             for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
                 pms_sim_set_ip(sim, t, r->has_ip[t], r->ip[t]);
                 pms_sim_set_insn(sim, t, r->has_insn[t], r->slot[t], r->opcode[t]);
@@ -895,6 +908,7 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
                 pms_sim_set_mesi(sim, t, r->has_mesi[t], r->mesi[t]);
                 pms_sim_set_psr(sim, t, r->psr[t]);
                 pms_sim_set_isa(sim, t, r->isa[t]);
+                pms_sim_set_prefetch(sim, t, r->fetch[t] != 0);
             }
             pms_sim_set_dear(sim, r->has_dear ? &r->dear : NULL);
             pms_sim_set_iear(sim, r->has_iear ? &r->iear : NULL);

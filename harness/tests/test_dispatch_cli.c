@@ -110,6 +110,16 @@ static void test_features(void)
                "PMC41=0x2078fefefeee\nIBR0=0x4000a0\nIBR1=0x8ffffffffff0000\nIBR4=0x4001f0\n"
                "IBR5=0x8ffffffffff0000\ncounter IA64_INST_RETIRED_THIS=PMC4\nmethod iear=3 dear=3 etb=4\n"
                "irange 0 soff=0x0 eoff=0x0\nirange fine=yes\n");
+    /* A dual fetch event restricted for demand fetches and prefetches: the
+     * fine range on pairs 0/2 and again on 1/3 (range-restriction.md §6);
+     * PMC38 = 0xdb6 without bits 1, 4, 7, 10, with fine = 0x2924; PMC41
+     * channels 0 and 1 code (bytes 0xee), ena_dbrp0,1 = 0x6078fefeeeee;
+     * L1I_FILLS (0x41) at plm 8 on PMC4 = 0x2004108. */
+    expect_out("--plm 3 -e L1I_FILLS --irange 0x4000a0-0x400200 --demand-fetch --prefetch-match",
+               "PMC4=0x2004108\nPMC32=0xf01ffffffffff\nPMC38=0x2924\nPMC41=0x6078fefeeeee\nIBR0=0x4000a0\n"
+               "IBR1=0x8ffffffffff0000\nIBR2=0x4000a0\nIBR3=0x8ffffffffff0000\nIBR4=0x4001f0\n"
+               "IBR5=0x8ffffffffff0000\nIBR6=0x4001f0\nIBR7=0x8ffffffffff0000\ncounter L1I_FILLS=PMC4\n"
+               "method iear=3 dear=3 etb=4\nirange 0 soff=0x0 eoff=0x0\nirange fine=yes\n");
     /* Two data ranges: [0x1000, 0x2000) one 4 KB block on pair 0; [0x8003,
      * 0x9000): last 0x8fff, the smallest aligned block is 4 KB at 0x8000
      * (soff 3), and more pairs cannot do better than 3 bytes, so one pair
@@ -194,6 +204,8 @@ static void test_errors(void)
     expect_fail("--ipear delay=1 --etb all", "PFMLIB_ERR_FEATCOMB: ");
     expect_fail("-e IA64_INST_RETIRED_THIS --irange 0x4008-0x8000", "PFMLIB_ERR_IRRALIGN: ");
     expect_fail("-e L1D_READS_SET0 --drange 0x2000-0x1000", "PFMLIB_ERR_DRRINVAL: ");
+    expect_fail("-e L1I_FILLS --irange 0x4000a0-0x400200", "PFMLIB_ERR_IRRFLAGS: ");
+    expect_fail("-e L2I_PREFETCHES -e CPU_OP_CYCLES_QUAL --irange 0x4000a0-0x400200", "PFMLIB_ERR_FEATCOMB: ");
     expect_fail("-e L1D_READS_SET0 --drange 1-2 --drange 3-4 --drange 5-6 --drange 7-8 --drange 9-10",
                 "PFMLIB_ERR_DRRTOOMANY: ");
     expect_fail("-e IA64_INST_RETIRED_THIS:thres=6", "PFMLIB_ERR_INVAL: ");
@@ -212,7 +224,7 @@ static void test_errors(void)
     expect_fail("--etb tm=4", "tm: 4 is above 3");
     expect_fail("--ipear delay=1:plm=4", "plm: ");
     expect_fail("--plm 5", "--plm: ");
-    expect_fail("--inv", "--inv and --no-fine");
+    expect_fail("--inv", "--inv, --no-fine, --demand-fetch and --prefetch-match");
     expect_fail("CPU_OP_CYCLES_ALL", "unexpected argument");
     expect_fail("--pmu wsm", "wsm is not an Itanium");
 }
