@@ -851,6 +851,11 @@ pms_model_load_data(const char *data, gsize len, const char *source, GError **er
     if (!source)
         source = "<model>";
     Ctx c = {0};
+    if (*pms_text_bom_message(data, len)) {
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_PARSE, "%s:1: %s", source,
+                    pms_text_bom_message(data, len));
+        return NULL;
+    }
     if (!pms_keyscan_run(&c.scan, data ? data : "", len, source, error)) {
         pms_keyscan_clear(&c.scan);
         return NULL;
@@ -887,9 +892,8 @@ pms_model_load_file(const char *path, GError **error)
     g_autofree char *data = NULL;
     gsize len = 0;
     g_autoptr(GError) e = NULL;
-    if (!g_file_get_contents(path, &data, &len, &e)) {
-        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND, "%s: cannot read model: %s",
-                    path, e->message);
+    if (!pms_read_text_file(path, PMS_TEXT_FILE_MAX, &data, &len, &e)) {
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND, "cannot read model: %s", e->message);
         return NULL;
     }
     return pms_model_load_data(data, len, path, error);

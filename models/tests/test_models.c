@@ -298,6 +298,13 @@ test_syntax_errors(void)
     CU_ASSERT_PTR_NULL(pms_model_load_file("/nonexistent/x.pmu", &err));
     CU_ASSERT_TRUE(g_error_matches(err, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND));
     CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "/nonexistent/x.pmu"));
+    g_clear_error(&err);
+    /* issue 10: a byte-order mark is named, not an invisible bad character;
+     * a device is not read without end */
+    EXPECT_ERROR("\xef\xbb\xbf" HDR, PMS_MODEL_ERROR_PARSE, "snippet.pmu:1:", "UTF-8 byte-order mark (bytes EF BB BF)");
+    CU_ASSERT_PTR_NULL(pms_model_load_file("/dev/zero", &err));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "/dev/zero: larger than 67108864 bytes"));
 }
 
 static void
