@@ -307,6 +307,25 @@ test_syntax_errors(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "/dev/zero: larger than 67108864 bytes"));
 }
 
+/* issue 10: names and equiv values cannot carry the protocol's or the
+ * syntax's separators (a TAB in equiv added fields to an answer line). */
+static void
+test_name_separators(void)
+{
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nequiv = INST_RETIRED:ANY_P\tc=1\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8:", "key 'equiv'", "expected an event string");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nequiv = A::B\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'equiv'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nequiv = A:c=x\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'equiv'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nequiv = A.B\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'equiv'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1 default equiv=B,C\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8:", "equiv 'B,C'");
+    EXPECT_ERROR(HDR "[event E.F]\ncode = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "bad event name 'E.F'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A.B = 1 default\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:",
+                 "bad unit mask name 'A.B'");
+    EXPECT_ERROR(HDR "[modifier c=1]\ntype = int\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "bad modifier name 'c=1'");
+    EXPECT_ERROR(HDR "[modifier a.b]\ntype = int\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "bad modifier name 'a.b'");
+}
+
 static void
 test_header_errors(void)
 {
@@ -877,6 +896,7 @@ main(int argc, char **argv)
     s = CU_add_suite("malformed", NULL, NULL);
     CU_add_test(s, "syntax", test_syntax_errors);
     CU_add_test(s, "header", test_header_errors);
+    CU_add_test(s, "names and equiv values without separators", test_name_separators);
     CU_add_test(s, "layouts and registers", test_layout_register_errors);
     CU_add_test(s, "register spaces and unit instances", test_register_identity);
     CU_add_test(s, "modifiers", test_modifier_errors);
