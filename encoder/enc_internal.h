@@ -347,6 +347,11 @@ G_GNUC_INTERNAL void pms_fstr_build(GString *s, const PmsResolved *r, const PmsR
 /* Set a PMS_ENCODE_ERROR with "column N: " in front (col 0: no column). */
 G_GNUC_INTERNAL void pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
     G_GNUC_PRINTF(4, 5);
+/* The error for modifier j's value outside mod's range: a value written
+ * with a minus sign (which strtoull wraps, as libpfm4 reads it) is called
+ * negative instead of quoted as its 64-bit wrap. */
+G_GNUC_INTERNAL void pms_enc_mod_range_fail(GError **error, PmsEncodeError code, const PmsResolved *r, guint j,
+                                            const PmsModifier *mod);
 /* Append a user token for a message: at most 40 bytes, every byte outside
  * printable ASCII as \xNN (the input may hold control bytes or invalid UTF-8). */
 G_GNUC_INTERNAL void pms_enc_quote(GString *s, const char *p, gsize len);

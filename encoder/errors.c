@@ -143,3 +143,22 @@ pms_umask_at_col(const PmsResolved *r, guint64 set, guint col)
             return r->event->umasks[pms_lsb(set)].name;
     return "?";
 }
+
+void
+pms_enc_mod_range_fail(GError **error, PmsEncodeError code, const PmsResolved *r, guint j, const PmsModifier *mod)
+{
+    if (!error)
+        return;
+    guint col = r->mod_vcol[j];
+    const char *v = col > 0 && col <= r->tok->len ? r->tok->str + col - 1 : "";
+    if (*v == '-') {
+        char q[PMS_ENC_QUOTE_MAX];
+        pms_enc_fail(error, code, col,
+                     "value '%s' for modifier '%s' is negative: expected %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
+                     pms_enc_quote_buf(q, v, strcspn(v, ":")), mod->name, mod->min, mod->max);
+        return;
+    }
+    pms_enc_fail(error, code, col,
+                 "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
+                 r->mod_val[j], mod->name, mod->min, mod->max);
+}

@@ -130,9 +130,7 @@ pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
         const PmsModifier *mod = p->mods[j].mod;
         guint64 v = r->mod_val[j];
         if (v < mod->min || v > mod->max) {
-            pms_enc_fail(error, PMS_ERR_ATTR_VAL, r->mod_vcol[j],
-                         "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT
-                         "..%" G_GUINT64_FORMAT, v, mod->name, mod->min, mod->max);
+            pms_enc_mod_range_fail(error, PMS_ERR_ATTR_VAL, r, j, mod);
             return FALSE;
         }
         if (p->mods[j].field == f.thres && f.thres && v >= ev->max_inc) {

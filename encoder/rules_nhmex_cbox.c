@@ -86,9 +86,7 @@ pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
         guint j = pms_lsb(ms);
         const PmsModifier *mod = p->mods[j].mod;
         if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
-            pms_enc_fail(error, PMS_ERR_ATTR_VAL, r->mod_vcol[j],
-                         "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT
-                         "..%" G_GUINT64_FORMAT, r->mod_val[j], mod->name, mod->min, mod->max);
+            pms_enc_mod_range_fail(error, PMS_ERR_ATTR_VAL, r, j, mod);
             return FALSE;
         }
         if (!p->mods[j].in_evtsel || !p->mods[j].field) {

@@ -543,9 +543,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         if (ldlat_none && (gint)j == li)
             continue;
         if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
-            pms_enc_fail(error, PMS_ERR_ATTR_VAL, r->mod_vcol[j],
-                         "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
-                         r->mod_val[j], mod->name, mod->min, mod->max);
+            pms_enc_mod_range_fail(error, PMS_ERR_ATTR_VAL, r, j, mod);
             return FALSE;
         }
     }

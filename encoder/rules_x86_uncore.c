@@ -94,9 +94,7 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
         guint j = pms_lsb(ms);
         const PmsModifier *mod = p->mods[j].mod;
         if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
-            pms_enc_fail(error, PMS_ERR_INVAL, r->mod_vcol[j],
-                         "value %" G_GUINT64_FORMAT " for modifier '%s' out of range %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT,
-                         r->mod_val[j], mod->name, mod->min, mod->max);
+            pms_enc_mod_range_fail(error, PMS_ERR_INVAL, r, j, mod);
             return FALSE;
         }
         out->mod_val[j] = r->mod_val[j];

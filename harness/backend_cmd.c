@@ -1,27 +1,42 @@
 /* pmusim — the cmd:PROGRAM backend: any program that speaks the batch
  * protocol on stdin/stdout.  Lines go one at a time; each answer is checked
- * against the line sent.  A program that exits, hangs past the timeout or
- * answers something else costs that line (BACKEND_CRASH) and is restarted. */
+ * against the line sent.  A program that exits, hangs past the timeout (in
+ * writing the line or reading its answer) or answers something else costs
+ * that line (BACKEND_CRASH, with the reason on stderr) and is restarted. */
 #include "backend_impl.h"
 #include "protocol.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_ANSWER (64u * 1024 * 1024)
+/* A broken backend under `conform` would otherwise print a reason per vector. */
+#define MAX_REASONS 20
 
 typedef struct {
+    char *program;  /* as given after "cmd:", for messages */
     char **argv;
     guint timeout_ms;
     GPid pid;       /* 0: not running */
-    int in_fd;      /* its stdin */
+    int in_fd;      /* its stdin, non-blocking */
     int out_fd;     /* its stdout */
     GString *buf;   /* bytes read but not consumed yet */
+    guint64 lines;  /* lines sent so far (for messages) */
+    guint reasons;  /* BACKEND_CRASH reasons printed */
 } Cmd;
+
+/* How one line's exchange ended. */
+typedef enum {
+    EX_ANSWER,   /* a complete line came back */
+    EX_UNREAD,   /* the program was gone before it read the line: restart, resend */
+    EX_FAILED,   /* anything else; the reason says what */
+} Exchange;
 
 static void cmd_stop(Cmd *c, gboolean force)
 {
@@ -58,80 +73,180 @@ static gboolean cmd_start(Cmd *c, GError **error)
     c->pid = pid;
     c->in_fd = in_fd;
     c->out_fd = out_fd;
+    /* Writes must not block: a program that does not read would hang us
+     * past any deadline once the pipe is full. */
+    fcntl(in_fd, F_SETFL, fcntl(in_fd, F_GETFL) | O_NONBLOCK);
     return TRUE;
 }
 
-static gboolean write_all(int fd, const char *p, gsize len)
+/* After end of file: how the program ended, waiting up to 100 ms for it. */
+static char *exit_reason(Cmd *c)
 {
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return FALSE; /* EPIPE: SIGPIPE is ignored by the CLI */
-        p += n;
-        len -= (gsize)n;
-    }
-    return TRUE;
-}
-
-/* Read one '\n'-terminated answer (returned without it) before the deadline;
- * NULL on timeout, end of file or an answer that cannot be text. */
-static char *read_line(Cmd *c, gint64 deadline)
-{
-    for (;;) {
-        char *nl = memchr(c->buf->str, '\n', c->buf->len);
-        if (nl) {
-            /* An answer with a NUL byte cannot be an echo of our line. */
-            if (memchr(c->buf->str, '\0', (gsize)(nl - c->buf->str)) != NULL)
-                return NULL;
-            char *line = g_strndup(c->buf->str, (gsize)(nl - c->buf->str));
-            g_string_erase(c->buf, 0, nl - c->buf->str + 1);
-            return line;
+    int status;
+    for (int i = 0; i < 100; i++) {
+        pid_t r = waitpid(c->pid, &status, WNOHANG);
+        if (r == c->pid) {
+            g_spawn_close_pid(c->pid);
+            c->pid = 0;
+            if (WIFSIGNALED(status))
+                return g_strdup_printf("killed by signal %d (%s)", WTERMSIG(status),
+                                       g_strsignal(WTERMSIG(status)));
+            return g_strdup_printf("exited with status %d", WEXITSTATUS(status));
         }
-        if (c->buf->len > MAX_ANSWER)
-            return NULL;
-        gint64 left = (deadline - g_get_monotonic_time()) / 1000;
-        if (left <= 0)
-            return NULL;
-        struct pollfd pfd = { .fd = c->out_fd, .events = POLLIN };
-        int r = poll(&pfd, 1, (int)MIN(left, G_MAXINT));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return NULL;
-        char chunk[4096];
+        if (r < 0)
+            break;
+        g_usleep(1000);
+    }
+    return g_strdup("closed its output");
+}
+
+/* Move what the program wrote into c->buf; FALSE on end of file or error. */
+static gboolean drain(Cmd *c)
+{
+    char chunk[4096];
+    for (;;) {
         ssize_t n = read(c->out_fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return NULL; /* the program exited */
+            return FALSE;
         g_string_append_len(c->buf, chunk, n);
+        return TRUE;
+    }
+}
+
+/* Bytes still in the pipe to the program (it did not read them). */
+static int unread(Cmd *c)
+{
+    int n = 0;
+    if (ioctl(c->in_fd, FIONREAD, &n) < 0)
+        return 0;
+    return n;
+}
+
+/* Send `line` and its '\n', then read one answer line into *answer (without
+ * the '\n'), all before the deadline.  While writing, the program's output is
+ * read too: a program that echoes a long line as it reads it would otherwise
+ * block on its full stdout while we block on its full stdin. */
+static Exchange exchange(Cmd *c, const char *line, gint64 deadline, char **answer, char **why)
+{
+    g_autoptr(GString) req = g_string_new(line);
+    g_string_append_c(req, '\n');
+    gsize sent = 0;
+    for (;;) {
+        char *nl = memchr(c->buf->str, '\n', c->buf->len);
+        if (nl && sent == req->len) {
+            /* An answer with a NUL byte cannot be an echo of our line. */
+            if (memchr(c->buf->str, '\0', (gsize)(nl - c->buf->str)) != NULL) {
+                *why = g_strdup("the answer contains a NUL byte");
+                return EX_FAILED;
+            }
+            *answer = g_strndup(c->buf->str, (gsize)(nl - c->buf->str));
+            g_string_erase(c->buf, 0, nl - c->buf->str + 1);
+            return EX_ANSWER;
+        }
+        if (nl) {
+            *why = g_strdup("it answered before it had the whole line");
+            return EX_FAILED;
+        }
+        if (c->buf->len > MAX_ANSWER) {
+            *why = g_strdup_printf("an answer line longer than %u MiB", MAX_ANSWER >> 20);
+            return EX_FAILED;
+        }
+        gint64 left = (deadline - g_get_monotonic_time()) / 1000;
+        if (left <= 0) {
+            if (sent < req->len)
+                *why = g_strdup_printf("timed out after %u ms writing the line (%" G_GSIZE_FORMAT
+                                       " of %" G_GSIZE_FORMAT " bytes written): the program does"
+                                       " not read its input", c->timeout_ms, sent, req->len);
+            else
+                *why = g_strdup_printf("timed out after %u ms waiting for the answer", c->timeout_ms);
+            return EX_FAILED;
+        }
+        struct pollfd pfd[2] = { { .fd = c->out_fd, .events = POLLIN },
+                                 { .fd = c->in_fd, .events = POLLOUT } };
+        int r = poll(pfd, sent < req->len ? 2 : 1, (int)MIN(left, G_MAXINT));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            *why = g_strdup_printf("poll: %s", g_strerror(errno));
+            return EX_FAILED;
+        }
+        if (r == 0)
+            continue; /* the deadline check above reports it */
+        if (sent < req->len && (pfd[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+            ssize_t n = write(c->in_fd, req->str + sent, req->len - sent);
+            if (n < 0 && errno != EINTR && errno != EAGAIN) {
+                /* EPIPE (SIGPIPE is ignored by the CLI): nobody reads any more. */
+                if (sent == 0 && c->buf->len == 0)
+                    return EX_UNREAD;
+                *why = g_strdup_printf("it stopped reading: %s", g_strerror(errno));
+                return EX_FAILED;
+            }
+            if (n > 0)
+                sent += (gsize)n;
+        }
+        if (pfd[0].revents & (POLLIN | POLLERR | POLLHUP)) {
+            if (!drain(c)) {
+                /* Our whole line still in the pipe: it ended after its last
+                 * answer, before this line, as a one-shot program does. */
+                if (c->buf->len == 0 && sent == req->len && (gsize)unread(c) >= req->len)
+                    return EX_UNREAD;
+                if (c->buf->len == 0 && sent == 0)
+                    return EX_UNREAD;
+                g_autofree char *how = exit_reason(c);
+                *why = c->buf->len ? g_strdup_printf("%s in the middle of an answer line", how)
+                                   : g_strdup_printf("%s without answering", how);
+                return EX_FAILED;
+            }
+        }
     }
 }
 
 static void cmd_encode(void *priv, const char *line, PmsBackendResult *out)
 {
     Cmd *c = priv;
-    pms_result_set_ret(out, "BACKEND_CRASH");
-    /* A program that exited on its own after its last answer is restarted
-     * before this line rather than costing it. */
-    if (c->pid != 0 && waitpid(c->pid, NULL, WNOHANG) == c->pid) {
-        g_spawn_close_pid(c->pid);
-        c->pid = 0;
-        cmd_stop(c, FALSE);
-    }
-    if (c->pid == 0 && !cmd_start(c, NULL))
-        return;
-    gint64 deadline = g_get_monotonic_time() + (gint64)c->timeout_ms * 1000;
-    gsize len = strlen(line);
-    g_autofree char *answer = NULL;
-    if (write_all(c->in_fd, line, len) && write_all(c->in_fd, "\n", 1))
-        answer = read_line(c, deadline);
-    if (answer == NULL || !pms_proto_parse_answer(line, answer, out)) {
+    c->lines++;
+    g_autofree char *why = NULL;
+    /* A program that ended after its last answer is restarted and given the
+     * line again, once: it never saw it. */
+    for (int attempt = 0; attempt < 2 && why == NULL; attempt++) {
         pms_result_set_ret(out, "BACKEND_CRASH");
-        cmd_stop(c, TRUE);
+        if (c->pid != 0 && waitpid(c->pid, NULL, WNOHANG) == c->pid) {
+            g_spawn_close_pid(c->pid);
+            c->pid = 0;
+            cmd_stop(c, FALSE);
+        }
+        g_autoptr(GError) err = NULL;
+        if (c->pid == 0 && !cmd_start(c, &err)) {
+            why = g_strdup_printf("cannot restart it: %s", err->message);
+            break;
+        }
+        gint64 deadline = g_get_monotonic_time() + (gint64)c->timeout_ms * 1000;
+        g_autofree char *answer = NULL;
+        switch (exchange(c, line, deadline, &answer, &why)) {
+        case EX_ANSWER:
+            if (pms_proto_check_answer(line, answer, out, &err))
+                return;
+            why = g_strdup_printf("protocol violation: %s", err->message);
+            break;
+        case EX_UNREAD:
+            cmd_stop(c, TRUE);
+            if (attempt == 1)
+                why = g_strdup("it ended twice without reading the line");
+            break;
+        case EX_FAILED:
+            break;
+        }
     }
+    pms_result_set_ret(out, "BACKEND_CRASH");
+    cmd_stop(c, TRUE);
+    if (c->reasons < MAX_REASONS)
+        g_printerr("pmusim: backend cmd:%s: line %" G_GUINT64_FORMAT ": BACKEND_CRASH: %s\n",
+                   c->program, c->lines, why);
+    else if (c->reasons == MAX_REASONS)
+        g_printerr("pmusim: backend cmd:%s: further BACKEND_CRASH reasons not shown\n", c->program);
+    c->reasons++;
 }
 
 static void cmd_close(void *priv)
@@ -139,6 +254,7 @@ static void cmd_close(void *priv)
     Cmd *c = priv;
     cmd_stop(c, FALSE);
     g_strfreev(c->argv);
+    g_free(c->program);
     g_string_free(c->buf, TRUE);
     g_free(c);
 }
@@ -157,6 +273,7 @@ void *pms_backend_cmd_new(const char *program, guint timeout_ms, const PmsBacken
     }
     Cmd *c = g_new0(Cmd, 1);
     c->argv = argv;
+    c->program = g_strdup(program);
     c->timeout_ms = timeout_ms;
     c->in_fd = c->out_fd = -1;
     c->buf = g_string_new(NULL);

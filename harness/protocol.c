@@ -46,14 +46,19 @@ void pms_result_set_ret(PmsBackendResult *r, const char *ret)
     r->regs = NULL;
 }
 
-static gboolean valid_ret(const char *s)
+/* The RETs a foreign backend may answer: libpfm4's error names (4.13's
+ * pfm_strerror table) and BACKEND_CRASH from a backend that drives another. */
+static gboolean known_ret(const char *s)
 {
-    if (!*s || strlen(s) >= sizeof ((PmsBackendResult *)0)->ret)
-        return FALSE;
-    for (; *s; s++)
-        if (!g_ascii_isupper(*s) && !g_ascii_isdigit(*s) && *s != '_')
-            return FALSE;
-    return TRUE;
+    static const char *const names[] = {
+        "PFM_SUCCESS", "PFM_ERR_NOTSUPP", "PFM_ERR_INVAL", "PFM_ERR_NOINIT", "PFM_ERR_NOTFOUND",
+        "PFM_ERR_FEATCOMB", "PFM_ERR_UMASK", "PFM_ERR_NOMEM", "PFM_ERR_ATTR", "PFM_ERR_ATTR_VAL",
+        "PFM_ERR_ATTR_SET", "PFM_ERR_TOOMANY", "PFM_ERR_TOOSMALL", "BACKEND_CRASH",
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
+        if (strcmp(s, names[i]) == 0)
+            return TRUE;
+    return FALSE;
 }
 
 /* "0x" + lowercase hex, no leading zeros (a lone "0x0" allowed). */
@@ -70,32 +75,46 @@ static gboolean parse_code(const char *s, guint64 *v)
     return TRUE;
 }
 
-gboolean pms_proto_parse_answer(const char *line, const char *answer, PmsBackendResult *r)
+G_DEFINE_QUARK(pms-proto-error-quark, pms_proto_error)
+#define BAD(...) (g_set_error(error, pms_proto_error_quark(), 0, __VA_ARGS__), FALSE)
+
+gboolean pms_proto_check_answer(const char *line, const char *answer, PmsBackendResult *r,
+                                GError **error)
 {
     gsize ll = strlen(line);
     /* The EVENT field may itself contain TABs: match it as a prefix. */
     if (strncmp(answer, line, ll) != 0 || answer[ll] != '\t')
-        return FALSE;
+        return BAD("the answer does not start with the request line and a TAB");
+    /* Past the echo every byte is ours to judge: a CR (a CRLF line end) or
+     * another control character would end up in FSTR or REGS. */
+    for (const char *p = answer + ll + 1; *p; p++)
+        if ((guchar)*p < 0x20 && *p != '\t')
+            return BAD("control character 0x%02x after the EVENT field (a CRLF line end?)", (guchar)*p);
     g_auto(GStrv) f = g_strsplit(answer + ll + 1, "\t", 0);
     guint nf = g_strv_length(f);
     if (nf != 4 && nf != 5)
-        return FALSE;
-    if (!valid_ret(f[0]))
-        return FALSE;
+        return BAD("%u fields after EVENT, expected RET, COUNT, CODES, FSTR and an optional REGS", nf);
+    if (!known_ret(f[0]))
+        return BAD("unknown RET '%.40s': expected PFM_SUCCESS, a libpfm4 error name or BACKEND_CRASH", f[0]);
+    gboolean success = strcmp(f[0], "PFM_SUCCESS") == 0;
     guint64 count;
     if (!g_ascii_string_to_unsigned(f[1], 10, 0, PMS_BACKEND_MAX_CODES, &count, NULL))
-        return FALSE;
+        return BAD("COUNT '%.40s' is not a number from 0 to %d", f[1], PMS_BACKEND_MAX_CODES);
+    if (success && count == 0)
+        return BAD("PFM_SUCCESS with COUNT 0: a success carries at least one code");
+    if (!success && (count != 0 || f[2][0] || f[3][0]))
+        return BAD("%s carries codes or an FSTR: an error has COUNT 0 and empty CODES and FSTR", f[0]);
     guint64 codes[PMS_BACKEND_MAX_CODES];
     if (count == 0) {
         if (f[2][0])
-            return FALSE;
+            return BAD("CODES given with COUNT 0");
     } else {
         g_auto(GStrv) c = g_strsplit(f[2], ",", 0);
         if (g_strv_length(c) != count)
-            return FALSE;
+            return BAD("COUNT %u but %u values in CODES", (guint)count, g_strv_length(c));
         for (guint i = 0; i < count; i++)
             if (!parse_code(c[i], &codes[i]))
-                return FALSE;
+                return BAD("code '%.40s' is not 0x + lowercase hex without leading zeros", c[i]);
     }
     pms_result_set_ret(r, f[0]);
     r->n_codes = (guint)count;
@@ -105,6 +124,11 @@ gboolean pms_proto_parse_answer(const char *line, const char *answer, PmsBackend
     if (nf == 5)
         r->regs = g_strdup(f[4]);
     return TRUE;
+}
+
+gboolean pms_proto_parse_answer(const char *line, const char *answer, PmsBackendResult *r)
+{
+    return pms_proto_check_answer(line, answer, r, NULL);
 }
 
 gboolean pms_result_same_codes(const PmsBackendResult *a, const PmsBackendResult *b)

@@ -235,6 +235,90 @@ lint_ia64(const PmsModel *m, GPtrArray *out)
     }
 }
 
+/* The encoder's limits (encoder/enc_internal.h PMS_ENC_MAX_*): a model past
+ * them loads, and every event of it is then refused. */
+#define LINT_MAX_MODS 16
+#define LINT_MAX_UMASKS 63
+#define LINT_MAX_GROUPS 7
+
+/* Names an equiv string uses must exist: the target event (an event's
+ * equiv), its unit masks and the model's modifiers. */
+static void
+lint_equiv(const PmsModel *m, const PmsEvent *e, const char *equiv, gboolean of_event, guint line, GPtrArray *out)
+{
+    g_auto(GStrv) t = g_strsplit(equiv, ":", -1);
+    const PmsEvent *target = e;
+    guint i = 0;
+    if (of_event) {
+        target = t[0] ? pms_model_event(m, t[0]) : NULL;
+        if (!target) {
+            problem(out, m, line, "event %s: equiv names the unknown event %s", e->name, t[0] ? t[0] : "");
+            return;
+        }
+        i = 1;
+    }
+    for (; t[i]; i++) {
+        char *eq = strchr(t[i], '=');
+        if (eq) {
+            *eq = 0;
+            if (!pms_model_modifier(m, t[i]))
+                problem(out, m, line, "event %s: equiv '%s' names the unknown modifier %s", e->name, equiv, t[i]);
+        } else if (!pms_event_umask(target, t[i]) && !pms_model_modifier(m, t[i])) {
+            problem(out, m, line, "event %s: equiv '%s' names %s, neither a unit mask of %s nor a modifier",
+                    e->name, equiv, t[i], target->name);
+        }
+    }
+}
+
+/* What loads but makes other commands refuse the model or its events. */
+static void
+lint_limits(const PmsModel *m, GPtrArray *out)
+{
+    if (m->n_regs == 0)
+        problem(out, m, m->source_line, "model %s has no registers", m->name);
+    if (m->n_events == 0)
+        problem(out, m, m->source_line, "model %s has no events", m->name);
+    if (m->n_gp && (m->gp_width == 0 || m->gp_width >= 64))
+        problem(out, m, m->source_line, "gp_width %u: expected 1..63 bits", m->gp_width);
+    if (m->n_mods > LINT_MAX_MODS)
+        problem(out, m, m->mods[LINT_MAX_MODS].source_line, "%u modifiers: the encoder takes at most %u",
+                m->n_mods, LINT_MAX_MODS);
+    for (guint i = 0; i < m->n_mods; i++) {
+        const PmsModifier *mod = &m->mods[i];
+        /* the fstr prints a modifier not given as 0; ldlat only when given */
+        if (mod->min > 0 && strcmp(mod->name, "ldlat") != 0)
+            problem(out, m, mod->source_line, "modifier %s: range %" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
+                    " excludes 0, the value the fstr prints when it is not given", mod->name, mod->min, mod->max);
+    }
+    if (m->arch != PMS_ARCH_IA64) {
+        for (guint i = 0; i < m->n_gp; i++)
+            if (!pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i))
+                problem(out, m, m->source_line, "gp_counters %u but no event-select register (kind evtsel) of index %u",
+                        m->n_gp, i);
+        for (guint i = 0; i < m->n_regs; i++) {
+            const PmsRegister *r = &m->regs[i];
+            if (r->kind == PMS_REG_EVTSEL && r->index >= m->n_gp && g_strcmp0(r->unit, m->unit) == 0 &&
+                r->instance == m->instance)
+                problem(out, m, r->source_line, "register %s: event-select index %u, but there are %u counters",
+                        r->name, r->index, m->n_gp);
+        }
+    }
+    for (guint i = 0; i < m->n_events; i++) {
+        const PmsEvent *e = &m->events[i];
+        if (e->n_umasks > LINT_MAX_UMASKS)
+            problem(out, m, e->source_line, "event %s: %u unit masks: the encoder takes at most %u", e->name,
+                    e->n_umasks, LINT_MAX_UMASKS);
+        if (e->n_groups > LINT_MAX_GROUPS)
+            problem(out, m, e->source_line, "event %s: %u unit-mask groups: the encoder takes at most %u", e->name,
+                    e->n_groups, LINT_MAX_GROUPS);
+        if (e->equiv && e->equiv[0])
+            lint_equiv(m, e, e->equiv, TRUE, e->source_line, out);
+        for (guint u = 0; u < e->n_umasks; u++)
+            if (e->umasks[u].equiv)
+                lint_equiv(m, e, e->umasks[u].equiv, FALSE, e->umasks[u].source_line, out);
+    }
+}
+
 gboolean
 pms_model_lint(const PmsModel *m, GPtrArray *problems)
 {
@@ -244,5 +328,6 @@ pms_model_lint(const PmsModel *m, GPtrArray *problems)
     lint_modifiers(m, problems);
     lint_events(m, problems);
     lint_ia64(m, problems);
+    lint_limits(m, problems);
     return problems->len == before;
 }

@@ -293,9 +293,41 @@ parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError *
 
 /* ---- [modifier NAME] ---- */
 
+/* Names a batch-protocol line or an event string carries (events, unit masks,
+ * modifiers): no '.', which the stimulus's EVENT.UMASK splits on, besides the
+ * ':', '=', ',', TAB and blanks name_ok already refuses. */
+static gboolean
+string_name_ok(const char *s)
+{
+    return name_ok(s) && !strchr(s, '.');
+}
+
+/* An equiv value is an event string itself: NAME[:NAME|:MOD=NUMBER]... */
+static gboolean
+equiv_ok(const char *s)
+{
+    g_auto(GStrv) t = g_strsplit(s, ":", -1);
+    if (!t[0])
+        return FALSE;
+    for (guint i = 0; t[i]; i++) {
+        char *eq = strchr(t[i], '=');
+        guint64 v;
+        if (eq)
+            *eq = 0;
+        if (!string_name_ok(t[i]) || (eq && !pms_parse_u64(eq + 1, &v)))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+#define EQUIV_EXPECTED "expected an event string: NAME[:UMASK|:MOD=N]..., names of letters, digits, '_', '-'"
+
 static gboolean
 parse_modifier(Ctx *c, const char *g, const char *name, PmsModifier *mod, GError **error)
 {
+    if (!string_name_ok(name))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL,
+                    "bad modifier name '%s': expected letters, digits, '_', '-'", name);
     static const char *const allowed[] = {"type", "range", "register", "field", "desc", NULL};
     mod->name = g_ascii_strdown(name, -1);
     mod->source_line = pms_keyscan_group_line(&c->scan, g);
@@ -422,8 +454,9 @@ static gboolean
 parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e, guint group_cap, GError **error)
 {
     const char *uname = key + strlen("umask.");
-    if (!name_ok(uname))
-        return fail(c, error, PMS_MODEL_ERROR_KEY, g, key, "bad unit mask name '%s'", uname);
+    if (!string_name_ok(uname))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
+                    "bad unit mask name '%s': expected letters, digits, '_', '-'", uname);
     if (g_hash_table_contains(e->umask_index, uname))
         return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, key,
                     "unit mask %s declared twice (names are case-insensitive)", uname);
@@ -459,8 +492,11 @@ parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e, guint group_cap
             u->flags |= PMS_UMASK_LDLAT;
         else if (g_str_has_prefix(w, "group="))
             gname = w + strlen("group=");
-        else if (g_str_has_prefix(w, "equiv=") && w[6] && !u->equiv)
+        else if (g_str_has_prefix(w, "equiv=") && w[6] && !u->equiv) {
+            if (!equiv_ok(w + strlen("equiv=")))
+                return fail(c, error, PMS_MODEL_ERROR_KEY, g, key, "equiv '%s': " EQUIV_EXPECTED, w + 6);
             u->equiv = g_strdup(w + strlen("equiv="));
+        }
         else if (!parse_override(w, u, &forced))
             return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
                         "bad override '%s': expected code=0..0xff, counters=MASK or fixed=MASK", w);
@@ -574,9 +610,9 @@ parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error
         "equiv", "modifiers", "max_inc", "cache_group", "cache_set", "type", "qualifiers", "ear", "ear_mode",
         "etb", "mesi", "code_range", NULL};
     static const char *const prefixes[] = {"umask.", "desc.", "group.", NULL};
-    if (!name_ok(name))
+    if (!string_name_ok(name))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL,
-                    "bad event name '%s': expected letters, digits, '_', '-', '.'", name);
+                    "bad event name '%s': expected letters, digits, '_', '-'", name);
     e->name = g_ascii_strup(name, -1);
     e->source_line = pms_keyscan_group_line(&c->scan, g);
     e->umask_index = pms_ci_index_new();
@@ -657,6 +693,8 @@ parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error
     else
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "match", "expected bits or exact, got '%s'", match);
     e->equiv = get_raw(c, g, "equiv");
+    if (e->equiv && *e->equiv && !equiv_ok(e->equiv))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "equiv", "'%s': " EQUIV_EXPECTED, e->equiv);
     e->extra_reg = get_raw(c, g, "extra");
     if (e->extra_reg) {
         char *up = g_ascii_strup(e->extra_reg, -1);
@@ -854,6 +892,11 @@ pms_model_load_data(const char *data, gsize len, const char *source, GError **er
     if (!source)
         source = "<model>";
     Ctx c = {0};
+    if (*pms_text_bom_message(data, len)) {
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_PARSE, "%s:1: %s", source,
+                    pms_text_bom_message(data, len));
+        return NULL;
+    }
     if (!pms_keyscan_run(&c.scan, data ? data : "", len, source, error)) {
         pms_keyscan_clear(&c.scan);
         return NULL;
@@ -890,9 +933,8 @@ pms_model_load_file(const char *path, GError **error)
     g_autofree char *data = NULL;
     gsize len = 0;
     g_autoptr(GError) e = NULL;
-    if (!g_file_get_contents(path, &data, &len, &e)) {
-        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND, "%s: cannot read model: %s",
-                    path, e->message);
+    if (!pms_read_text_file(path, PMS_TEXT_FILE_MAX, &data, &len, &e)) {
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND, "cannot read model: %s", e->message);
         return NULL;
     }
     return pms_model_load_data(data, len, path, error);

@@ -308,6 +308,14 @@ typedef struct PmsModel {
     GBytes *image;
 } PmsModel;
 
+/* Read a whole text file of at most `max` bytes (a model, a stimulus):
+ * FALSE with an error naming the file and the limit when it is larger, so a
+ * device such as /dev/zero is not read without end. */
+#define PMS_TEXT_FILE_MAX (64u * 1024 * 1024)
+gboolean pms_read_text_file(const char *path, gsize max, char **data, gsize *len, GError **error);
+/* "" or, when text starts with a UTF-8 byte-order mark, a message naming it. */
+const char *pms_text_bom_message(const char *text, gsize len);
+
 /* Load one model from a file, or from text with a name for messages. */
 PmsModel *pms_model_load_file(const char *path, GError **error);
 PmsModel *pms_model_load_data(const char *data, gsize len, const char *source, GError **error);

@@ -13,6 +13,7 @@
 struct PmsModelSet {
     GPtrArray *models; /* PmsModel*, owned, in built-in order then added */
     GHashTable *by_name; /* model name (case-insensitive) -> PmsModel* */
+    GHashTable *files;   /* upper-cased name -> path, of models added from files */
 };
 
 static PmsModelSet *
@@ -21,6 +22,7 @@ set_new(void)
     PmsModelSet *s = g_new0(PmsModelSet, 1);
     s->models = g_ptr_array_new_with_free_func((GDestroyNotify)pms_model_free);
     s->by_name = pms_ci_index_new();
+    s->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     return s;
 }
 
@@ -94,6 +96,19 @@ pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error)
     PmsModel *m = pms_model_load_file(path, error);
     if (!m)
         return FALSE;
+    /* A file replaces a built-in model; a second file of the same name
+     * would replace the first silently. */
+    char *key = g_ascii_strup(m->name, -1);
+    const char *prev = g_hash_table_lookup(set->files, key);
+    if (prev) {
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_CONFLICT,
+                    "%s:%u: model %s was already loaded from %s: two --model files with one name",
+                    path, m->source_line, m->name, prev);
+        g_free(key);
+        pms_model_free(m);
+        return FALSE;
+    }
+    g_hash_table_insert(set->files, key, g_strdup(path));
     pms_model_set_add_model(set, m);
     return TRUE;
 }
@@ -122,6 +137,7 @@ pms_model_set_free(PmsModelSet *set)
     if (!set)
         return;
     g_hash_table_unref(set->by_name);
+    g_hash_table_unref(set->files);
     g_ptr_array_unref(set->models);
     g_free(set);
 }

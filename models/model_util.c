@@ -1,4 +1,6 @@
 /* pmusim models — lookups, field access, names of enums, freeing. */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include "model.h"
 #include "model_priv.h"
@@ -373,4 +375,44 @@ pms_model_free(PmsModel *m)
     if (m->image)
         g_bytes_unref(m->image);
     g_free(m);
+}
+
+gboolean
+pms_read_text_file(const char *path, gsize max, char **data, gsize *len, GError **error)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path, g_strerror(e));
+        return FALSE;
+    }
+    GString *s = g_string_new(NULL);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && s->len <= max)
+        g_string_append_len(s, buf, (gssize)n);
+    gboolean bad = ferror(f) != 0;
+    int e = errno;
+    fclose(f);
+    if (bad || s->len > max) {
+        if (bad)
+            g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path, g_strerror(e));
+        else
+            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                        "%s: larger than %" G_GSIZE_FORMAT " bytes: not a text file this command reads",
+                        path, max);
+        g_string_free(s, TRUE);
+        return FALSE;
+    }
+    *len = s->len;
+    *data = g_string_free(s, FALSE);
+    return TRUE;
+}
+
+const char *
+pms_text_bom_message(const char *text, gsize len)
+{
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        return "the file starts with a UTF-8 byte-order mark (bytes EF BB BF): save it without one";
+    return "";
 }

@@ -150,14 +150,23 @@ void pms_stim_record(const PmsStim *st, guint i, PmsStimRecord *out)
 
 /* ---- names ------------------------------------------------------------------ */
 
+/* Decimal or 0x hex.  A leading 0 does not make a number octal: "010" is
+ * ten, as the format promises (strtoull's base 0 read it as eight). */
 static gboolean parse_u64(const char *s, guint64 *out)
 {
     if (!s || !*s || *s == '-' || *s == '+')
         return FALSE;
+    gboolean hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *d = hex ? s + 2 : s;
+    if (!*d)
+        return FALSE;
+    for (const char *q = d; *q; q++)
+        if (!(hex ? g_ascii_isxdigit(*q) : g_ascii_isdigit(*q)))
+            return FALSE;
     char *end = NULL;
     errno = 0;
-    guint64 v = g_ascii_strtoull(s, &end, 0);
-    if (errno || end == s || *end)
+    guint64 v = g_ascii_strtoull(d, &end, hex ? 16 : 10);
+    if (errno || *end)
         return FALSE;
     *out = v;
     return TRUE;
@@ -526,13 +535,17 @@ static gboolean split_item(Parser *p, const char *what, const char *s, char **it
 
 /* Offcore request/response: '+'-joined unit-mask names of the model's offcore
  * event, or a number (raw register bits). */
-static gboolean parse_oc_bits(Parser *p, const char *s, guint64 *bits)
+static gboolean parse_oc_bits(Parser *p, const char *what, const char *s, guint64 *bits)
 {
     const PmsModel *m = p->st->model;
     g_auto(GStrv) names = g_strsplit(s, "+", -1);
     *bits = 0;
+    if (!names[0])
+        return fail(p, "%s: empty request or response: expected unit-mask names joined by '+' or a number", what);
     for (guint i = 0; names[i]; i++) {
         guint64 v;
+        if (!*names[i])
+            return fail(p, "%s: empty name in '%s': expected unit-mask names joined by '+' or a number", what, s);
         if (parse_u64(names[i], &v)) {
             *bits |= v;
             continue;
@@ -549,15 +562,26 @@ static gboolean parse_oc_bits(Parser *p, const char *s, guint64 *bits)
                 }
         }
         if (!found)
-            return fail(p, "offcore: '%s' is neither a number nor a unit mask of an offcore event of %s",
-                        names[i], m->name);
+            return fail(p, "%s: '%s' is neither a number nor a unit mask of an offcore event of %s",
+                        what, names[i], m->name);
     }
     return TRUE;
+}
+
+/* inflight= feeds only an offcore event's OUTSTANDING (occupancy) mode. */
+static gboolean has_outstanding(const PmsModel *m)
+{
+    for (guint e = 0; e < m->n_events; e++)
+        if ((m->events[e].flags & PMS_EVENT_OFFCORE) && pms_event_umask(&m->events[e], "OUTSTANDING"))
+            return TRUE;
+    return FALSE;
 }
 
 static gboolean parse_run(Parser *p, char **tok, guint ntok)
 {
     guint64 cycles;
+    if (ntok >= 2 && tok[1][0] == '-')
+        return fail(p, "run: a cycle count cannot be negative, got '%s'", tok[1]);
     if (ntok < 2 || !parse_value(tok[1], &cycles) || cycles == 0)
         return fail(p, "run: expected a number of cycles >= 1, got '%s'", ntok > 1 ? tok[1] : "");
     if (cycles > G_MAXINT64 || p->st->end > G_MAXINT64 - cycles)
@@ -607,7 +631,10 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
                 return fail(p, "offcore: expected REQUEST/RESPONSE[*COUNT][@THREAD], got '%s'", val);
             if (slash)
                 *slash++ = 0;
-            if (!parse_oc_bits(p, item, &t.req) || (slash && !parse_oc_bits(p, slash, &t.resp)))
+            if (infl && !has_outstanding(p->st->model))
+                return fail(p, "inflight: model %s has no offcore OUTSTANDING unit mask to count "
+                            "requests in flight", p->st->model->name);
+            if (!parse_oc_bits(p, key, item, &t.req) || (slash && !parse_oc_bits(p, key, slash, &t.resp)))
                 return FALSE;
             t.inflight = infl;
             g_array_append_val(oc, t);
@@ -763,6 +790,8 @@ static gboolean parse_line(Parser *p, char *text)
         return TRUE;
     if (tok[0][0] == '@') {
         guint64 at;
+        if (tok[0][1] == '-')
+            return fail(p, "@CYCLE: a cycle cannot be negative, got '%s'", tok[0]);
         if (!parse_value(tok[0] + 1, &at) || at > G_MAXINT64)
             return fail(p, "expected @CYCLE, got '%s'", tok[0]);
         if (at < p->st->end)
@@ -781,9 +810,12 @@ static gboolean parse_line(Parser *p, char *text)
     }
     const char *cmd = tok[0];
     if (strcmp(cmd, "pmu") == 0) {
-        if (n != 2 || g_ascii_strcasecmp(tok[1], p->st->model->name) != 0)
-            return fail(p, "pmu: this stimulus is for '%s', the model is '%s'", n > 1 ? tok[1] : "",
-                        p->st->model->name);
+        if (n < 2)
+            return fail(p, "pmu: expected the model's name (%s)", p->st->model->name);
+        if (n > 2)
+            return fail(p, "pmu: extra word '%s' after the name '%s': expected one name", tok[2], tok[1]);
+        if (g_ascii_strcasecmp(tok[1], p->st->model->name) != 0)
+            return fail(p, "pmu: this stimulus is for '%s', the model is '%s'", tok[1], p->st->model->name);
         return TRUE;
     }
     if (strcmp(cmd, "run") == 0)
@@ -838,6 +870,11 @@ PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const c
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s: contains a NUL byte", st->source);
         return NULL;
     }
+    if (*pms_text_bom_message(text, len < 0 ? strlen(text) : (gsize)len)) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s:1: %s", st->source,
+                    pms_text_bom_message(text, len < 0 ? strlen(text) : (gsize)len));
+        return NULL;
+    }
     Parser p = { st, st->source, 0, m->smt ? 2 : 1, error };
     char *line = copy;
     while (line) {
@@ -857,7 +894,7 @@ PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error)
     g_autofree char *text = NULL;
     gsize len;
     GError *e = NULL;
-    if (!g_file_get_contents(path, &text, &len, &e)) {
+    if (!pms_read_text_file(path, PMS_TEXT_FILE_MAX, &text, &len, &e)) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s", e->message);
         g_error_free(e);
         return NULL;
@@ -881,12 +918,35 @@ static char *reg_label(const PmsModel *m, const Rec *r)
     return g_strdup_printf("%s (%s %u)", reg_name(m, r->space, r->address), pms_reg_space_name(r->space), r->address);
 }
 
-static GString *cycles_str(const guint64 *c, guint n)
+/* At most PMI_SHOWN cycles from c[from]: a run of 10^6 cycles with a PMI in
+ * each must not make a message of megabytes. */
+#define PMI_SHOWN 8
+
+static GString *cycles_str(const guint64 *c, guint n, guint from)
 {
     GString *s = g_string_new(n ? "" : "none");
-    for (guint i = 0; i < n; i++)
-        g_string_append_printf(s, "%s%" G_GUINT64_FORMAT, i ? " " : "", c[i]);
+    guint i;
+    for (i = from; i < n && i < from + PMI_SHOWN; i++)
+        g_string_append_printf(s, "%s%" G_GUINT64_FORMAT, i > from ? " " : "", c[i]);
+    if (i < n)
+        g_string_append_printf(s, " ... (%u more)", n - i);
     return s;
+}
+
+static char *pmi_mismatch(const guint64 *got, guint n, const guint64 *want, guint m)
+{
+    if (n <= PMI_SHOWN && m <= PMI_SHOWN) {
+        g_autoptr(GString) a = cycles_str(got, n, 0);
+        g_autoptr(GString) b = cycles_str(want, m, 0);
+        return g_strdup_printf("PMIs at cycles %s, expected %s", a->str, b->str);
+    }
+    guint d = 0;
+    while (d < n && d < m && got[d] == want[d])
+        d++;
+    g_autoptr(GString) a = cycles_str(got, n, MIN(d, n));
+    g_autoptr(GString) b = cycles_str(want, m, MIN(d, m));
+    return g_strdup_printf("%u PMIs, expected %u; they differ from PMI %u on: cycles %s, expected %s",
+                           n, m, d + 1, d < n ? a->str : "none", d < m ? b->str : "none");
 }
 
 gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
@@ -955,10 +1015,8 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
         guint n;
         const guint64 *got = pms_sim_pmis(sim, &n);
         if (n != st->pmis->len || (n && memcmp(got, st->pmis->data, n * sizeof(guint64)) != 0)) {
-            g_autoptr(GString) a = cycles_str(got, n);
-            g_autoptr(GString) b = cycles_str((const guint64 *)(void *)st->pmis->data, st->pmis->len);
-            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH,
-                        "%s:%u: PMIs at cycles %s, expected %s", st->source, st->pmi_line, a->str, b->str);
+            g_autofree char *msg = pmi_mismatch(got, n, (const guint64 *)(void *)st->pmis->data, st->pmis->len);
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH, "%s:%u: %s", st->source, st->pmi_line, msg);
             return FALSE;
         }
     }

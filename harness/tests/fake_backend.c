@@ -6,15 +6,19 @@
  *   crash    dies with SIGSEGV before answering
  *   hang     sleeps far longer than any test timeout
  *   garbage  answers a line that is not a protocol answer
- *   exit     exits without answering */
+ *   exit     exits without answering
+ *   crlf     answers with a CR before the '\n'
+ * With the argument --oneshot it answers its first line PFM_ERR_NOTFOUND and
+ * exits, as a program run once per line does. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int oneshot = argc > 1 && strcmp(argv[1], "--oneshot") == 0;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -28,8 +32,14 @@ int main(void)
             sleep(60);
         if (strcmp(line, "exit") == 0)
             return 0;
+        if (oneshot) {
+            printf("%s\tPFM_ERR_NOTFOUND\t0\t\t\n", line);
+            break;
+        }
         if (strcmp(line, "garbage") == 0)
             printf("this is not an answer\n");
+        else if (strcmp(line, "crlf") == 0)
+            printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\r\n", line, ++served, line);
         else
             printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\n", line, ++served, line);
         fflush(stdout);

@@ -138,6 +138,30 @@ static void test_parse_answer(void)
         CU_ASSERT_FALSE(pms_proto_parse_answer("x", bad[i], &r));
         pms_backend_result_clear(&r);
     }
+    /* issue 10: answers that were accepted, each with its reason */
+    const struct { const char *answer, *why; } violations[] = {
+        { "x\tWHATEVER\t0\t\t", "unknown RET 'WHATEVER'" },
+        { "x\tPFM_SUCCESS\t0\t\tf", "PFM_SUCCESS with COUNT 0" },
+        { "x\tPFM_ERR_UMASK\t1\t0x1\t", "PFM_ERR_UMASK carries codes" },
+        { "x\tPFM_ERR_UMASK\t0\t\tp::X", "PFM_ERR_UMASK carries codes or an FSTR" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\r", "control character 0x0d" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tR=0x1\r", "(a CRLF line end?)" },
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(violations); i++) {
+        g_autoptr(GError) err = NULL;
+        CU_ASSERT_FALSE(pms_proto_check_answer("x", violations[i].answer, &r, &err));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+        if (!strstr(err->message, violations[i].why))
+            fprintf(stderr, "# violation %zu: '%s'\n", i, err->message);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err->message, violations[i].why));
+        pms_backend_result_clear(&r);
+    }
+    /* a CR inside the request line is the request's own byte */
+    CU_ASSERT_TRUE(pms_proto_parse_answer("x\r", "x\r\tPFM_ERR_INVAL\t0\t\t", &r));
+    pms_backend_result_clear(&r);
+    /* a cmd: backend may itself drive one that crashed */
+    CU_ASSERT_TRUE(pms_proto_parse_answer("x", "x\tBACKEND_CRASH\t0\t\t", &r));
+    pms_backend_result_clear(&r);
 }
 
 /* ---- perf forms (fabricated encodings; bit layout by hand) --------- */
@@ -267,7 +291,68 @@ static void test_cmd_backend_crash_restart(void)
     CU_ASSERT_EQUAL_FATAL(lines->len, G_N_ELEMENTS(want));
     for (gsize i = 0; i < G_N_ELEMENTS(want); i++)
         CU_ASSERT_STRING_EQUAL(lines->pdata[i], want[i]);
+    /* stderr says why, one line per crash (issue 10) */
+    CU_ASSERT_EQUAL(count_lines(r.err), 4);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ": line 2: BACKEND_CRASH: killed by signal 11"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ": line 5: BACKEND_CRASH: timed out after 500 ms waiting for the answer"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ": line 7: BACKEND_CRASH: protocol violation: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ": line 9: BACKEND_CRASH: exited with status 0 without answering"));
     run_clear(&r);
+    /* a CRLF answer is a violation, not an FSTR ending in CR */
+    r = run_cli("crlf\nz\n", 7, "encode", "--batch", "--backend", spec, NULL);
+    g_autoptr(GPtrArray) crlf = out_lines(&r);
+    CU_ASSERT_EQUAL_FATAL(crlf->len, 2);
+    CU_ASSERT_STRING_EQUAL(crlf->pdata[0], "crlf\tBACKEND_CRASH\t0\t\t");
+    CU_ASSERT_STRING_EQUAL(crlf->pdata[1], "z\tPFM_SUCCESS\t1\t0x1\tfake::z");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "control character 0x0d"));
+    run_clear(&r);
+}
+
+/* issue 10: writing a line is under the same deadline as reading its answer.
+ * A program that never reads, and one that echoes as it reads (cat: its full
+ * stdout would block it while we wrote), each given a line over the pipe
+ * size. */
+static void test_cmd_backend_write_deadline(void)
+{
+    GString *in = g_string_new("wsm::");
+    for (int i = 0; i < 200000; i++)
+        g_string_append_c(in, 'A');
+    g_string_append_c(in, '\n');
+    const char *const specs[] = { "cmd:sleep 100", "cmd:cat" };
+    const char *const why[] = { "timed out after 500 ms writing the line", "protocol violation" };
+    for (gsize i = 0; i < G_N_ELEMENTS(specs); i++) {
+        gint64 t0 = g_get_monotonic_time();
+        Run r = run_cli(in->str, in->len, "encode", "--batch", "--backend", specs[i], "--timeout", "500", NULL);
+        CU_ASSERT(g_get_monotonic_time() - t0 < 5 * G_USEC_PER_SEC);
+        CU_ASSERT_EQUAL(r.status, 0);
+        g_autoptr(GPtrArray) lines = out_lines(&r);
+        CU_ASSERT_EQUAL_FATAL(lines->len, 1);
+        CU_ASSERT_TRUE(g_str_has_suffix(lines->pdata[0], "AAA\tBACKEND_CRASH\t0\t\t"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.err, why[i]));
+        run_clear(&r);
+    }
+    g_string_free(in, TRUE);
+}
+
+/* issue 10: a program that answers one line and exits is restarted before
+ * the next line; it used to lose about half of them to a waitpid race. */
+static void test_cmd_backend_oneshot(void)
+{
+    GString *in = g_string_new(NULL);
+    for (int i = 0; i < 20; i++)
+        g_string_append_printf(in, "line%d\n", i);
+    g_autofree char *spec = g_strdup_printf("cmd:'%s' --oneshot", fake_path);
+    Run r = run_cli(in->str, in->len, "encode", "--batch", "--backend", spec, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autoptr(GPtrArray) lines = out_lines(&r);
+    CU_ASSERT_EQUAL_FATAL(lines->len, 20);
+    for (guint i = 0; i < 20; i++) {
+        g_autofree char *want = g_strdup_printf("line%u\tPFM_ERR_NOTFOUND\t0\t\t", i);
+        CU_ASSERT_STRING_EQUAL(lines->pdata[i], want);
+    }
+    CU_ASSERT_STRING_EQUAL(r.err, "");
+    run_clear(&r);
+    g_string_free(in, TRUE);
 }
 
 static void test_cmd_backend_roundtrip(void)
@@ -681,6 +766,8 @@ int main(int argc, char **argv)
     CU_add_test(cli, "batch known values", test_batch_known_values);
     CU_add_test(cli, "cmd backend: crash, hang, garbage, exit -> BACKEND_CRASH + restart", test_cmd_backend_crash_restart);
     CU_add_test(cli, "cmd backend: pmusim round trip", test_cmd_backend_roundtrip);
+    CU_add_test(cli, "cmd backend: writing a line has the deadline too", test_cmd_backend_write_deadline);
+    CU_add_test(cli, "cmd backend: one line per process, every line answered", test_cmd_backend_oneshot);
     CU_add_test(cli, "cmd backend: missing program", test_cmd_backend_missing);
     CU_add_test(cli, "usage errors exit 2 with one line", test_usage_errors);
     CU_add_test(cli, "list --names", test_list_names);

@@ -13,6 +13,10 @@ static const char *tiny_path;
 
 /* A minimal valid header used by the snippets below. */
 #define HDR "[pmu]\nname = t\narch = x86_core\ngp_counters = 2\nfixed_counters = 1\n"
+/* A header for models the lint must find clean: a counter width and the
+ * one counter's event-select register. */
+#define HDR1 "[pmu]\nname = t\narch = x86_core\ngp_counters = 1\ngp_width = 48\nfixed_counters = 1\n"
+#define CLEAN HDR1 "[layout cl_sel]\nevent = 7:0\n[register CL_SEL0]\naddress = 0x186\nkind = evtsel\nlayout = cl_sel\n"
 
 static PmsModel *
 load_text(const char *text, GError **error)
@@ -298,6 +302,32 @@ test_syntax_errors(void)
     CU_ASSERT_PTR_NULL(pms_model_load_file("/nonexistent/x.pmu", &err));
     CU_ASSERT_TRUE(g_error_matches(err, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND));
     CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "/nonexistent/x.pmu"));
+    g_clear_error(&err);
+    /* issue 10: a byte-order mark is named, not an invisible bad character;
+     * a device is not read without end */
+    EXPECT_ERROR("\xef\xbb\xbf" HDR, PMS_MODEL_ERROR_PARSE, "snippet.pmu:1:", "UTF-8 byte-order mark (bytes EF BB BF)");
+    CU_ASSERT_PTR_NULL(pms_model_load_file("/dev/zero", &err));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "/dev/zero: larger than 67108864 bytes"));
+}
+
+/* issue 10: names and equiv values cannot carry the protocol's or the
+ * syntax's separators (a TAB in equiv added fields to an answer line). */
+static void
+test_name_separators(void)
+{
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nequiv = INST_RETIRED:ANY_P\tc=1\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8:", "key 'equiv'", "expected an event string");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nequiv = A::B\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'equiv'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nequiv = A:c=x\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'equiv'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nequiv = A.B\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'equiv'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1 default equiv=B,C\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8:", "equiv 'B,C'");
+    EXPECT_ERROR(HDR "[event E.F]\ncode = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "bad event name 'E.F'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A.B = 1 default\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:",
+                 "bad unit mask name 'A.B'");
+    EXPECT_ERROR(HDR "[modifier c=1]\ntype = int\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "bad modifier name 'c=1'");
+    EXPECT_ERROR(HDR "[modifier a.b]\ntype = int\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "bad modifier name 'a.b'");
 }
 
 static void
@@ -441,7 +471,7 @@ test_event_modifiers_key(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) m = load_text(
-        HDR "[layout l]\nedge = 18\ncmask = 31:24\n[register S]\naddress = 1\nkind = evtsel\nlayout = l\n"
+        HDR1 "[layout l]\nedge = 18\ncmask = 31:24\n[register S]\naddress = 1\nkind = evtsel\nlayout = l\n"
         "[modifier e]\ntype = bool\nregister = evtsel\nfield = edge\n"
         "[modifier c]\ntype = int\nrange = 0:255\nregister = evtsel\nfield = cmask\n"
         "[event ALL]\ncode = 1\n[event NONE]\ncode = 2\nmodifiers = none\n"
@@ -615,6 +645,12 @@ test_set_add_file(void)
     CU_ASSERT_FALSE(pms_model_set_add_file(set, path, &err));
     CU_ASSERT_PTR_NOT_NULL(err);
     CU_ASSERT_EQUAL(pms_model_set_get(set, "glm")->n_gp, 8);
+    g_clear_error(&err);
+    /* issue 10: a second file of the same name is refused, not last-wins */
+    CU_ASSERT_FALSE(pms_model_set_add_file(set, tiny_path, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, PMS_MODEL_ERROR, PMS_MODEL_ERROR_CONFLICT));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, "model tiny was already loaded from"));
+    CU_ASSERT_EQUAL(pms_model_set_count(set), n + 1);
     g_unlink(path);
     g_rmdir(dir);
 }
@@ -710,6 +746,35 @@ test_lint_problems(void)
     EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default\n[event F]\ncode = 1\nbase_umask = 1\n",
                 "snippet.pmu:9:", "F has the same encoding as E:A");
     EXPECT_LINT(HDR "[event E]\ncode = 1\n[event F]\ncode = 1\n", "F has the same encoding as E");
+    /* issue 10: what loads but other commands refuse */
+    EXPECT_LINT("[pmu]\nname = t\narch = x86_core\n", "snippet.pmu:1:", "has no registers");
+    EXPECT_LINT("[pmu]\nname = t\narch = x86_core\n", "snippet.pmu:1:", "has no events");
+    EXPECT_LINT("[pmu]\nname = t\narch = x86_core\ngp_counters = 1\ngp_width = 0\n", "gp_width 0: expected 1..63");
+    EXPECT_LINT("[pmu]\nname = t\narch = x86_core\ngp_counters = 1\ngp_width = 64\n", "gp_width 64: expected 1..63");
+    EXPECT_LINT(HDR EVTSEL, "snippet.pmu:1:", "gp_counters 2 but no event-select register (kind evtsel) of index 1");
+    EXPECT_LINT(HDR EVTSEL "[register SEL5]\naddress = 0x18b\nkind = evtsel\nindex = 5\nlayout = evtsel\n",
+                "snippet.pmu:14:", "register SEL5: event-select index 5, but there are 2 counters");
+    EXPECT_LINT(HDR EVTSEL "[modifier c]\ntype = int\nrange = 10:255\nregister = evtsel\nfield = cmask\n",
+                "snippet.pmu:14:", "range 10:255 excludes 0");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default equiv=B:C\n", "snippet.pmu:8:",
+                "equiv 'B:C' names B, neither a unit mask of E nor a modifier");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\nequiv = F:X\n", "snippet.pmu:6:", "equiv names the unknown event F");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\nequiv = E:q=1\n", "snippet.pmu:6:", "names the unknown modifier q");
+    {
+        GString *t = g_string_new(HDR EVTSEL);
+        for (guint i = 0; i < 17; i++)
+            g_string_append_printf(t, "[modifier m%u]\ntype = bool\nregister = evtsel\nfield = umask\n", i);
+        EXPECT_LINT(t->str, "17 modifiers: the encoder takes at most 16");
+        g_string_assign(t, HDR "[event E]\ncode = 1\ngroup = optional\n");
+        for (guint i = 0; i < 64; i++)
+            g_string_append_printf(t, "umask.U%u = %u\n", i, i);
+        EXPECT_LINT(t->str, "snippet.pmu:6:", "event E: 64 unit masks: the encoder takes at most 63");
+        g_string_assign(t, HDR "[event E]\ncode = 1\n");
+        for (guint i = 0; i < 8; i++)
+            g_string_append_printf(t, "group.g%u = optional\numask.U%u = %u group=g%u\n", i, i, i, i);
+        EXPECT_LINT(t->str, "event E: 8 unit-mask groups: the encoder takes at most 7");
+        g_string_free(t, TRUE);
+    }
     /* the same kind and index twice in one unit instance */
     EXPECT_LINT(HDR "[register A]\naddress = 1\nkind = pmc\nunit = cbox\ninstance = 2\n"
                 "[register B]\naddress = 2\nkind = pmc\nunit = cbox\ninstance = 2\n",
@@ -721,7 +786,7 @@ test_lint_problems(void)
 static void
 test_lint_units_and_spaces(void)
 {
-    g_autoptr(PmsModel) m = load_text(HDR
+    g_autoptr(PmsModel) m = load_text(CLEAN "[event E]\ncode = 1\n"
         "[register C0_CTR0]\naddress = 0xd11\nkind = pmc\nunit = cbox\ninstance = 0\n"
         "[register C1_CTR0]\naddress = 0xd91\nkind = pmc\nunit = cbox\ninstance = 1\n"
         "[register U_CTR]\naddress = 0xc11\nkind = pmc\nunit = ubox\n"
@@ -838,7 +903,7 @@ static void
 test_lint_exemptions(void)
 {
     /* forced modifiers, aliases and declared duplicates are distinct encodings */
-    g_autoptr(PmsModel) m = load_text(HDR
+    g_autoptr(PmsModel) m = load_text(CLEAN
         "[event E]\ncode = 1\numask.A = 1 default\numask.B = 1 c=1\numask.C = 1 equiv=A\n"
         "umask.D = 1 dup\n[event F]\ncode = 1\nbase_umask = 1\nflags = dup\n"
         "[event G]\ncode = 1\nbase_umask = 1\nequiv = E:A\n", NULL);
@@ -870,6 +935,7 @@ main(int argc, char **argv)
     s = CU_add_suite("malformed", NULL, NULL);
     CU_add_test(s, "syntax", test_syntax_errors);
     CU_add_test(s, "header", test_header_errors);
+    CU_add_test(s, "names and equiv values without separators", test_name_separators);
     CU_add_test(s, "layouts and registers", test_layout_register_errors);
     CU_add_test(s, "register spaces and unit instances", test_register_identity);
     CU_add_test(s, "modifiers", test_modifier_errors);

@@ -216,6 +216,18 @@ static void test_bad_inputs(void)
         { "nhm", "pmu glm", "t.stim:1: pmu: this stimulus is for 'glm', the model is 'nhm'" },
         { "nhm", "frobnicate", "t.stim:1: unknown record 'frobnicate'" },
         { "nhm", "run 2^63", "t.stim:1: run: the stimulus would exceed 2^63 cycles" },
+        /* issue 10 */
+        { "nhm", "run -5", "t.stim:1: run: a cycle count cannot be negative, got '-5'" },
+        { "nhm", "@-5 run 1", "t.stim:1: @CYCLE: a cycle cannot be negative, got '@-5'" },
+        { "nhm", "pmu nhm nhm", "t.stim:1: pmu: extra word 'nhm' after the name 'nhm': expected one name" },
+        { "nhm", "pmu", "t.stim:1: pmu: expected the model's name (nhm)" },
+        { "nhm", "run 5 offcore=/", "t.stim:1: offcore: empty request or response" },
+        { "nhm", "run 5 offcore=1/", "t.stim:1: offcore: empty request or response" },
+        { "nhm", "run 5 offcore=1++2/1", "t.stim:1: offcore: empty name in '1++2'" },
+        { "nhm", "run 5 inflight=1", "t.stim:1: inflight: model nhm has no offcore OUTSTANDING unit mask" },
+        { "nhm", "\xef\xbb\xbfrun 1", "t.stim:1: the file starts with a UTF-8 byte-order mark (bytes EF BB BF)" },
+        { "nhm", "run 0x", "t.stim:1: run: expected a number of cycles" },
+        { "nhm", "run 08x", "t.stim:1: run: expected a number of cycles" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         GError *e = NULL;
@@ -237,6 +249,46 @@ static void test_bad_inputs(void)
     CU_ASSERT_PTR_NULL(pms_stim_load_file(fx_model("nhm"), PMS_SRCDIR "/sim/tests/data/missing.stim", &e));
     CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS));
     g_clear_error(&e);
+    /* issue 10: a device is not read without end */
+    CU_ASSERT_PTR_NULL(pms_stim_load_file(fx_model("nhm"), "/dev/zero", &e));
+    CU_ASSERT_TRUE(e && strstr(e->message, "/dev/zero: larger than 67108864 bytes"));
+    g_clear_error(&e);
+}
+
+/* issue 10: numbers with a leading 0 are decimal (the format says decimal or
+ * 0x); inflight= where the model has OUTSTANDING. */
+static void test_decimal_numbers(void)
+{
+    GError *e = NULL;
+    g_autoptr(PmsStim) st = parse("nhm", "write IA32_PMC0 010\nrun 010\n@020 run 0010", &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+    CU_ASSERT_EQUAL(pms_stim_end_cycle(st), 30);
+    PmsStimRecord r;
+    pms_stim_record(st, 0, &r);
+    CU_ASSERT_EQUAL(r.value, 10);
+    g_autoptr(PmsStim) hex = parse("nhm", "run 0X10 0xc0.0x00=0x01", &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hex);
+    CU_ASSERT_EQUAL(pms_stim_end_cycle(hex), 16);
+    g_autoptr(PmsStim) infl = parse("glm", "run 5 inflight=DMND_DATA_RD", &e);
+    CU_ASSERT_PTR_NOT_NULL(infl);
+    g_clear_error(&e);
+}
+
+/* issue 10: a PMI mismatch over many cycles is a bounded message: the first
+ * differing cycles and how many there are. */
+static void test_pmi_mismatch_bounded(void)
+{
+    GString *t = g_string_new("run 3");
+    for (guint c = 0; c < 100000; c++)
+        g_string_append_printf(t, c % 50 ? " %u" : "\nexpect-pmi %u", c);
+    GError *e = NULL;
+    CU_ASSERT_FALSE(exec_text("nhm", t->str, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT(strlen(e->message) < 200);
+    CU_ASSERT_STRING_EQUAL(e->message, "t.stim:2001: 0 PMIs, expected 100000; they differ from PMI 1 on: "
+                                       "cycles none, expected 0 1 2 3 4 5 6 7 ... (99992 more)");
+    g_clear_error(&e);
+    g_string_free(t, TRUE);
 }
 
 /* Execution errors: #GP, failed read, PMI mismatch, each with the line. */
@@ -302,4 +354,6 @@ void register_stimulus_tests(void)
     CU_add_test(s, "signal names", test_signal_names);
     CU_add_test(s, "bad inputs name file:line", test_bad_inputs);
     CU_add_test(s, "execution errors name the line", test_exec_errors);
+    CU_add_test(s, "numbers with a leading 0 are decimal; inflight on glm", test_decimal_numbers);
+    CU_add_test(s, "a PMI mismatch over many cycles is bounded", test_pmi_mismatch_bounded);
 }
