@@ -11,7 +11,8 @@ int pms_cmd_decode(int argc, char **argv)
         "Decode an event-select value (and the extra register value of offcore\n"
         "or load-latency events) into the canonical event string.",
         NULL, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 decoded; 1 the value is no event of the PMU (or needs its EXTRA value); 2 usage "
+                      "error, a malformed number, an unknown PMU or a model file that does not load.",
         "  pmusim decode wsm 0x5301c0\n"
         "  pmusim decode nhm 0x5301b7 0x2013     an offcore event with its MSR_OFFCORE_RSP_0 value\n"
         "  pmusim decode nhm_unc 0x500309\n");
@@ -27,10 +28,10 @@ int pms_cmd_decode(int argc, char **argv)
         return PMS_EXIT_USAGE;
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
-        return 1;
+        return PMS_EXIT_USAGE;
     const PmsModel *m = pms_cli_model(models, argv[1]);
     if (m == NULL)
-        return 1;
+        return PMS_EXIT_USAGE;
     g_autoptr(GError) err = NULL;
     g_autofree char *s = pms_decode(m, value, argc == 4, extra, &err);
     if (s == NULL) {

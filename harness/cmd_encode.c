@@ -9,6 +9,7 @@
 #include "encoder.h"
 #include "perf_format.h"
 #include "protocol.h"
+#include "sim_setup.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -183,6 +184,7 @@ int pms_cmd_encode(int argc, char **argv)
     g_autofree char *format = NULL;
     gint timeout_ms = 0;
     g_autofree char *plm_text = NULL;
+    g_autofree char *pmu = NULL;
     g_auto(GStrv) model_files = NULL;
     /* Montecito's measurement parameters: the events and these go to
      * `pmusim dispatch` (encoder/ia64_dispatch.h), which places every event
@@ -199,6 +201,7 @@ int pms_cmd_encode(int argc, char **argv)
           "Milliseconds a backend process may spend on one line (default 10000)", "MS" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
           "Output of the non-batch form: human (default) or perf", "FMT" },
+        { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of an EVENT written without PMU::", "PMU" },
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text,
           "Privilege levels counted when the event names neither u nor k, 0 to 3 (default 0,3; "
           "uncore PMUs take only 0,3)", "LEVELS" },
@@ -217,10 +220,13 @@ int pms_cmd_encode(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = pms_cli_context("[EVENT...]",
         "Encode event strings with the built-in encoder, or run the batch protocol.",
         entries, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 every EVENT encoded (--batch: every line answered, whatever the answer); 1 an EVENT "
+                      "the encoder rejects or --format cannot express, or --batch could not start its backend or "
+                      "read or write; 2 usage error or a model file that does not load.",
         "  pmusim encode 'wsm::INST_RETIRED:ANY_P:c=1:i'\n"
         "  pmusim encode --plm=3 wsm::INST_RETIRED:ANY_P      user level only (u=1 k=0)\n"
         "  pmusim encode nhm_unc::UNC_LLC_MISS:ANY\n"
+        "  pmusim encode --pmu wsm INST_RETIRED:ANY_P:u UOPS_ISSUED:STALL_CYCLES\n"
         "  printf 'glm::INST_RETIRED\\n' | pmusim encode --batch --backend libpfm4\n"
         "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
@@ -242,6 +248,8 @@ int pms_cmd_encode(int argc, char **argv)
             PASS("--model", *p);
         if (plm_text)
             PASS("--plm", plm_text);
+        if (pmu)
+            PASS("--pmu", pmu);
         for (char **p = iranges; p && *p; p++)
             PASS("--irange", *p);
         for (char **p = dranges; p && *p; p++)
@@ -280,6 +288,11 @@ int pms_cmd_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: --format: expected human or perf, got '%s'\n", format);
         return PMS_EXIT_USAGE;
     }
+    if (batch && pmu) {
+        /* a request line is a whole event string (docs/encoder-protocol.md) */
+        fprintf(stderr, "pmusim: --pmu applies to EVENT arguments; --batch lines name their PMU themselves\n");
+        return PMS_EXIT_USAGE;
+    }
     if (batch && (argc > 1 || format)) {
         fprintf(stderr, "pmusim: --batch reads events from stdin; it takes no EVENT and no --format\n");
         return PMS_EXIT_USAGE;
@@ -294,16 +307,23 @@ int pms_cmd_encode(int argc, char **argv)
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
-        return 1;
+        return PMS_EXIT_USAGE;
     if (batch)
         return run_batch(backend ? backend : "builtin", models, (guint)timeout_ms, plm);
 
     int status = 0;
     for (int i = 1; i < argc; i++) {
         g_autoptr(GError) err = NULL;
-        g_autoptr(PmsEncoding) enc = pms_encode_plm(models, argv[i], plm, &err);
+        /* without --pmu a string without PMU:: goes to the encoder as it is
+         * (PFM_ERR_NOTFOUND, as libpfm4 on a host without that event) */
+        g_autofree char *event = pmu ? pms_sim_qualify_event(pmu, argv[i], &err) : g_strdup(argv[i]);
+        if (event == NULL) {
+            fprintf(stderr, "pmusim: encode: %s\n", err->message);
+            return PMS_EXIT_USAGE;
+        }
+        g_autoptr(PmsEncoding) enc = pms_encode_plm(models, event, plm, &err);
         if (enc == NULL) {
-            fprintf(stderr, "pmusim: '%s': %s: %s\n", argv[i],
+            fprintf(stderr, "pmusim: '%s': %s: %s\n", event,
                     err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error",
                     err->message);
             status = 1;

@@ -241,7 +241,7 @@ int pms_cmd_list(int argc, char **argv)
         "Without PMU: the PMUs.  With PMU: its events, unit masks and modifiers (Itanium: a table of each\n"
         "event's facts).  With an EVENT after its PMU, or PMU::EVENT: that event in full.",
         entries, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 listed; 2 usage error, an unknown PMU or event, or a model file that does not load.",
         "  pmusim list\n"
         "  pmusim list nhm_unc\n"
         "  pmusim list montecito L3_READS_ALL_HIT\n"
@@ -250,7 +250,7 @@ int pms_cmd_list(int argc, char **argv)
         return PMS_EXIT_USAGE;
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
-        return 1;
+        return PMS_EXIT_USAGE;
     g_autoptr(GArray) items = g_array_new(FALSE, TRUE, sizeof(ListItem));
     if (!list_items(models, argc, argv, items))
         return PMS_EXIT_USAGE; /* an unknown PMU or event name is a bad argument, as in diff and bench */

@@ -34,6 +34,7 @@ int pms_cmd_ranges(int argc, char **argv)
     gboolean code = FALSE, data = FALSE, inv = FALSE, no_fine = FALSE;
     g_auto(GStrv) events = NULL;
     g_autofree char *plm_text = NULL;
+    g_autofree char *pmu = NULL;
     g_auto(GStrv) model_files = NULL;
     const GOptionEntry entries[] = {
         { "code", 0, 0, G_OPTION_ARG_NONE, &code, "code ranges (IBRs, PMC38); START and END multiples of 16", NULL },
@@ -42,6 +43,7 @@ int pms_cmd_ranges(int argc, char **argv)
         { "no-fine", 0, 0, G_OPTION_ARG_NONE, &no_fine, "code: never use fine mode", NULL },
         { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &events,
           "a Montecito event the restriction is for (repeatable; default: one event that supports it)", "NAME" },
+        { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of the events: montecito (the only one with ranges)", "PMU" },
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text, "privilege levels of the ranges (default 3)", "LEVELS" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
@@ -50,10 +52,10 @@ int pms_cmd_ranges(int argc, char **argv)
         "half-open ranges [START, END) with debug-register pairs and print every\n"
         "register written (REG=0xVALUE), each range's cover offsets (the cover is\n"
         "[START - soff, END + eoff)) and whether fine mode was used.  Numbers are\n"
-        "decimal or 0x-hex.  Errors print one line naming the libpfm error and\n"
-        "exit with status 2.",
+        "decimal or 0x-hex.  Errors print one line naming the libpfm error.",
         entries, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 the ranges are covered; 2 usage error, or ranges or events the restriction refuses "
+                      "(the line names the libpfm error).",
         "  pmusim ranges --data 0x1000-0x2000            one aligned 4 KB block: dbr0/dbr1\n"
         "  pmusim ranges --data 0x1003-0x2005            several DBR pairs, soff/eoff show the excess\n"
         "  pmusim ranges --code 0x4000a0-0x400200        fine mode (one 64 KB page)\n"
@@ -88,8 +90,14 @@ int pms_cmd_ranges(int argc, char **argv)
             return PMS_EXIT_USAGE;
     guint n_ev = events ? g_strv_length(events) : 0;
     g_autofree PmsIa64RangeEvent *evs = g_new0(PmsIa64RangeEvent, n_ev + 1);
+    if (pmu && g_ascii_strcasecmp(pmu, "montecito") != 0) {
+        fprintf(stderr, "pmusim: ranges: --pmu %s: the range restriction is Montecito's (--pmu montecito)\n", pmu);
+        return PMS_EXIT_USAGE;
+    }
     for (guint i = 0; i < n_ev; i++) {
-        if (!pms_ia64_range_event_lookup(events[i], &evs[i])) {
+        /* montecito::NAME as in every other command's event strings */
+        const char *name = g_ascii_strncasecmp(events[i], "montecito::", 11) == 0 ? events[i] + 11 : events[i];
+        if (!pms_ia64_range_event_lookup(name, &evs[i])) {
             fprintf(stderr, "pmusim: ranges: unknown Montecito event '%s'\n", events[i]);
             return PMS_EXIT_USAGE;
         }

@@ -93,6 +93,100 @@ static void test_help_locale(void)
     run_clear(&r);
 }
 
+/* Every command's --help: its options, its exit statuses, its examples. */
+static const char *const helps[][2] = {
+    { "encode", NULL }, { "decode", NULL }, { "list", NULL }, { "lint", NULL }, { "conform", NULL },
+    { "diff", NULL }, { "sim", NULL }, { "explain", NULL }, { "ranges", NULL }, { "dispatch", NULL },
+    { "bench", "encode" }, { "bench", "sim" },
+};
+
+static void test_short_options(void)
+{
+    /* a short option means the same long option in every command */
+    g_autoptr(GHashTable) meaning = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    g_autoptr(GRegex) opt = g_regex_new("^  -(.), --([a-z-]+)", G_REGEX_MULTILINE, 0, NULL);
+    for (gsize i = 0; i < G_N_ELEMENTS(helps); i++) {
+        Run r = helps[i][1] ? run_cli(helps[i][0], helps[i][1], "--help", NULL) : run_cli(helps[i][0], "--help", NULL);
+        CU_ASSERT_EQUAL(r.status, 0);
+        g_autoptr(GMatchInfo) mi = NULL;
+        for (g_regex_match(opt, r.out, 0, &mi); g_match_info_matches(mi); g_match_info_next(mi, NULL)) {
+            g_autofree char *s = g_match_info_fetch(mi, 1), *l = g_match_info_fetch(mi, 2);
+            if (strcmp(s, "h") == 0)
+                continue;
+            const char *before = g_hash_table_lookup(meaning, s);
+            if (before && strcmp(before, l) != 0)
+                fprintf(stderr, "# %s: -%s is --%s, elsewhere --%s\n", helps[i][0], s, l, before);
+            CU_ASSERT(before == NULL || strcmp(before, l) == 0);
+            if (!before)
+                g_hash_table_insert(meaning, g_strdup(s), g_strdup(l));
+        }
+        /* every help states the exit statuses and gives an example */
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nExit status: 0 "));
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Examples:\n  pmusim "));
+        /* --pmu wherever an event string is taken, always as -p */
+        if (strcmp(helps[i][0], "encode") == 0 || strcmp(helps[i][0], "explain") == 0 ||
+            strcmp(helps[i][0], "sim") == 0 || strcmp(helps[i][0], "ranges") == 0 ||
+            strcmp(helps[i][0], "dispatch") == 0) {
+            if (!strstr(r.out, "  -p, --pmu=PMU"))
+                fprintf(stderr, "# %s: no -p, --pmu\n", helps[i][0]);
+            CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "  -p, --pmu=PMU"));
+        }
+        run_clear(&r);
+    }
+}
+
+static void test_pmu_option(void)
+{
+    Run a = run_cli("encode", "wsm::INST_RETIRED:ANY_P:u", NULL);
+    Run b = run_cli("encode", "-p", "wsm", "INST_RETIRED:ANY_P:u", NULL);
+    CU_ASSERT_EQUAL(b.status, 0);
+    CU_ASSERT_STRING_EQUAL(a.out, b.out);
+    run_clear(&a);
+    run_clear(&b);
+    /* another PMU in the string than --pmu: a usage error */
+    Run r = run_cli("encode", "--pmu", "wsm", "glm::INST_RETIRED:ANY_P", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_clear(&r);
+    /* batch lines are whole event strings (the protocol) */
+    r = run_cli("encode", "--batch", "--pmu", "wsm", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_clear(&r);
+    a = run_cli("ranges", "--code", "-e", "IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33", "0x10010-0x10030", NULL);
+    b = run_cli("ranges", "--code", "-p", "montecito", "-e", "montecito::IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33",
+                "0x10010-0x10030", NULL);
+    CU_ASSERT_EQUAL(b.status, 0);
+    CU_ASSERT_STRING_EQUAL(a.out, b.out);
+    run_clear(&a);
+    run_clear(&b);
+    r = run_cli("ranges", "--code", "-p", "wsm", "0x10010-0x10030", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_clear(&r);
+    r = run_cli("dispatch", "-p", "montecito", "-e", "CPU_OP_CYCLES_ALL", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "counter CPU_OP_CYCLES_ALL=PMC"));
+    run_clear(&r);
+}
+
+static void test_explain_error_class(void)
+{
+    /* the same line as encode's: 'STRING': PFM_ERR_class: message */
+    Run e = run_cli("encode", "wsm::NO_SUCH_EVENT", NULL);
+    Run x = run_cli("explain", "wsm::NO_SUCH_EVENT", NULL);
+    CU_ASSERT_EQUAL(x.status, 1);
+    CU_ASSERT_EQUAL(count_lines(x.err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(x.err, "'wsm::NO_SUCH_EVENT': PFM_ERR_NOTFOUND: "));
+    CU_ASSERT_STRING_EQUAL(e.err, x.err);
+    run_clear(&e);
+    run_clear(&x);
+    x = run_cli("explain", "wsm::INST_RETIRED:ANY_P:c=256", NULL);
+    CU_ASSERT_EQUAL(x.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(x.err, ": PFM_ERR_ATTR_VAL: "));
+    run_clear(&x);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -105,5 +199,8 @@ int main(int argc, char **argv)
     CU_pSuite s = CU_add_suite("cli", NULL, NULL);
     CU_add_test(s, "--version and -V", test_version);
     CU_add_test(s, "help in the user's locale", test_help_locale);
+    CU_add_test(s, "short options, exit statuses and examples in every --help", test_short_options);
+    CU_add_test(s, "--pmu wherever an event string is taken", test_pmu_option);
+    CU_add_test(s, "explain errors carry the PFM_ERR_ class", test_explain_error_class);
     return pms_cu_tap_run();
 }
