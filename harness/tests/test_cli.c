@@ -187,6 +187,60 @@ static void test_explain_error_class(void)
     run_clear(&x);
 }
 
+/* ---- C: encode forms that must not change what is counted -------------- */
+
+static void test_perf_refusals(void)
+{
+    /* perf's cpu/.../ without :u or :k counts at both levels: no string says "neither" */
+    Run r = run_cli("encode", "--format=perf", "wsm::INST_RETIRED:ANY_P:u=0:k=0", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "k=0 and u=0"));
+    run_clear(&r);
+    /* the uncore's OCC_CTR_RST has no perf term */
+    r = run_cli("encode", "--format=perf", "nhm_unc::UNC_LLC_MISS:ANY:o", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "o=1"));
+    run_clear(&r);
+    /* the Nehalem uncore is perf's "uncore" PMU, not cpu: event 0x09 umask
+     * 0x03 (SDM Table 19-18), cmask 2 at bit 24, inv bit 23 */
+    r = run_cli("encode", "--format=perf", "nhm_unc::UNC_LLC_MISS:ANY:c=2:i", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n  uncore/event=0x09,umask=0x03,cmask=2,inv/\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n  uncore/config=0x2800309/\n"));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "cpu/"));
+    run_clear(&r);
+    /* one privilege level is fine, and the other strings still print */
+    r = run_cli("encode", "--format=perf", "wsm::INST_RETIRED:ANY_P:k", "wsm::INST_RETIRED:ANY_P:u=0:k=0", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "cpu/event=0xc0,umask=0x01/k\n"));
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_clear(&r);
+}
+
+static void test_encode_json(void)
+{
+    /* OFFCORE_RESPONSE_0 is event 0xb7 umask 0x01 with its request and
+     * response bits in MSR_OFFCORE_RSP_0 (0x1a6) */
+    Run r = run_cli("encode", "--format=json", "wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM", "wsm::NO_SUCH",
+                    "wsm::\"q\"\x01", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);   /* two of them are errors */
+    CU_ASSERT_TRUE(g_str_has_prefix(r.out, "[\n  {\"event\": \"wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM\", "));
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "}\n]\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"codes\": [\"0x5301b7\", \"0x2033\"]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"register\": \"MSR_OFFCORE_RSP_0\", \"address\": 422, "
+                                         "\"value\": \"0x2033\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"event\": 183, \"umask\": 1, \"usr\": 1, \"os\": 1"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"event\": \"wsm::NO_SUCH\", \"error\": \"PFM_ERR_NOTFOUND\", "
+                                         "\"message\": \"column 6: "));
+    /* quotes and control characters escaped */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"event\": \"wsm::\\\"q\\\"\\u0001\", \"error\": "));
+    CU_ASSERT_EQUAL(count_lines(r.err), 2);
+    run_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -202,5 +256,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "short options, exit statuses and examples in every --help", test_short_options);
     CU_add_test(s, "--pmu wherever an event string is taken", test_pmu_option);
     CU_add_test(s, "explain errors carry the PFM_ERR_ class", test_explain_error_class);
+    CU_add_test(s, "encode --format=perf refuses what perf cannot count the same", test_perf_refusals);
+    CU_add_test(s, "encode --format=json", test_encode_json);
     return pms_cu_tap_run();
 }
