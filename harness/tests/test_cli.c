@@ -187,6 +187,62 @@ static void test_explain_error_class(void)
     run_clear(&x);
 }
 
+/* ---- B: decode says what is missing ------------------------------------ */
+
+static void test_decode_says_what_is_missing(void)
+{
+    /* event 0xb7 umask 0x01 is OFFCORE_RESPONSE_0: its request and response
+     * bits are in MSR_OFFCORE_RSP_0, not in the event select */
+    Run r = run_cli("decode", "wsm", "0x5301b7", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "wsm::OFFCORE_RESPONSE_0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "MSR_OFFCORE_RSP_0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "EXTRA"));
+    run_clear(&r);
+    /* MEM_INST_RETIRED umask 0x10 is the load-latency unit mask: its threshold */
+    r = run_cli("decode", "wsm", "0x53100b", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "LATENCY_ABOVE_THRESHOLD"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "MSR_PEBS_LD_LAT"));
+    run_clear(&r);
+    /* an EXTRA for an event that takes none */
+    r = run_cli("decode", "wsm", "0x5301c0", "5", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "wsm::INST_RETIRED:ANY_P"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "takes no extra register value"));
+    run_clear(&r);
+    /* bit 32 of IA32_PERFEVTSEL0 is reserved on Westmere (writable 0xffffffff) */
+    r = run_cli("decode", "wsm", "0x1005301c0", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "bits 0x100000000"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "IA32_PERFEVTSEL0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "#GP"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "without them it is wsm::INST_RETIRED:ANY_P:"));
+    run_clear(&r);
+    /* EN (22) clear, PC (19) set: the string cannot carry them, the lines after it do */
+    r = run_cli("decode", "wsm", "0x1b01c0", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_str_has_prefix(r.out, "wsm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n  en=0 in IA32_PERFEVTSEL0 (the string encodes en=1): the counter is "
+                                         "disabled"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n  pc=1 in IA32_PERFEVTSEL0"));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "int="));   /* INT as the string encodes it */
+    run_clear(&r);
+    /* INT (20) clear on the uncore */
+    r = run_cli("decode", "nhm_unc", "0x400309", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n  int=0 in MSR_UNCORE_PERFEVTSEL0 (the string encodes int=1): an "
+                                         "overflow raises no PMI\n"));
+    run_clear(&r);
+    /* EN and INT as encoded: the one line, as before */
+    r = run_cli("decode", "wsm", "0x5301c0", NULL);
+    CU_ASSERT_STRING_EQUAL(r.out, "wsm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0\n");
+    run_clear(&r);
+}
+
 /* ---- C: encode forms that must not change what is counted -------------- */
 
 static void test_perf_refusals(void)
@@ -256,6 +312,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "short options, exit statuses and examples in every --help", test_short_options);
     CU_add_test(s, "--pmu wherever an event string is taken", test_pmu_option);
     CU_add_test(s, "explain errors carry the PFM_ERR_ class", test_explain_error_class);
+    CU_add_test(s, "decode: missing EXTRA, reserved bits, EN/INT/PC", test_decode_says_what_is_missing);
     CU_add_test(s, "encode --format=perf refuses what perf cannot count the same", test_perf_refusals);
     CU_add_test(s, "encode --format=json", test_encode_json);
     return pms_cu_tap_run();
