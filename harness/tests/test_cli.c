@@ -187,6 +187,107 @@ static void test_explain_error_class(void)
     run_clear(&x);
 }
 
+/* ---- A: list ------------------------------------------------------------ */
+
+static void test_list_names_encode(void)
+{
+    /* every printed string encodes as printed (the load-latency unit mask
+     * gets the smallest threshold it takes) */
+    Run r = run_cli("list", "--names", NULL);
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    g_auto(GStrv) names = g_strsplit(r.out, "\n", -1);
+    g_autoptr(GPtrArray) argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (gpointer)pmusim_path);
+    g_ptr_array_add(argv, (gpointer)"encode");
+    for (char **n = names; *n && **n; n++)
+        g_ptr_array_add(argv, *n);
+    CU_ASSERT(argv->len > 3000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nwsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3\n"));
+    g_ptr_array_add(argv, NULL);
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
+        G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    g_autofree char *errs = NULL;
+    CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, NULL, &errs, &err));
+    g_autofree char *errs_clean = pms_cu_strip_gcov(errs ? errs : "");
+    if (*errs_clean)
+        fprintf(stderr, "# %s", errs_clean);
+    CU_ASSERT_STRING_EQUAL(errs_clean, "");
+    CU_ASSERT_TRUE(g_subprocess_get_if_exited(p) && g_subprocess_get_exit_status(p) == 0);
+    run_clear(&r);
+    /* one event without a default unit mask: its unit masks, each encodable */
+    r = run_cli("list", "--names", "wsm", "MEM_INST_RETIRED", "INST_RETIRED", NULL);
+    CU_ASSERT_STRING_EQUAL(r.out, "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3\n"
+                                  "wsm::MEM_INST_RETIRED:LOADS\nwsm::MEM_INST_RETIRED:STORES\nwsm::INST_RETIRED\n");
+    run_clear(&r);
+}
+
+static void test_list_grep(void)
+{
+    Run a = run_cli("list", "wsm", "--grep", "cache", NULL);
+    Run b = run_cli("list", "wsm", "-g", "CaChE", NULL);
+    CU_ASSERT_EQUAL(a.status, 0);
+    CU_ASSERT_STRING_EQUAL(a.out, b.out);   /* any case */
+    CU_ASSERT_PTR_NOT_NULL(strstr(a.out, "\n    LONGEST_LAT_CACHE "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(a.out, "\n    CACHE_LOCK_CYCLES "));
+    CU_ASSERT_PTR_NULL(strstr(a.out, "INST_RETIRED"));
+    run_clear(&a);
+    run_clear(&b);
+    /* --names and every PMU */
+    a = run_cli("list", "--names", "--grep", "longest_lat", NULL);
+    CU_ASSERT_EQUAL(a.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(a.out, "wsm::LONGEST_LAT_CACHE:MISS\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(a.out, "nhm::"));
+    CU_ASSERT_PTR_NULL(strstr(a.out, "INST_RETIRED"));
+    run_clear(&a);
+    /* descriptions too: the C-Box models carry them */
+    a = run_cli("list", "nhmex_cbox0", "--names", "--grep", "victim", NULL);
+    CU_ASSERT_EQUAL(a.status, 0);
+    CU_ASSERT(count_lines(a.out) > 0);
+    run_clear(&a);
+    /* nothing matched: exit 1, nothing printed (as grep) */
+    a = run_cli("list", "wsm", "--grep", "no such text", NULL);
+    CU_ASSERT_EQUAL(a.status, 1);
+    CU_ASSERT_STRING_EQUAL(a.out, "");
+    run_clear(&a);
+}
+
+static void test_list_details(void)
+{
+    Run r = run_cli("list", "wsm", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    /* modifiers with their ranges */
+    CU_ASSERT_TRUE(g_regex_match_simple("\n    c +0\\.\\.255 +counter mask", r.out, 0, 0));
+    CU_ASSERT_TRUE(g_regex_match_simple("\n    ldlat +3\\.\\.65535 ", r.out, 0, 0));
+    /* INST_RETIRED: event 0xc0, any generic counter and fixed counter 0, PEBS;
+     * TOTAL_CYCLES is the alias ANY_P with c=16 i=1 */
+    CU_ASSERT_TRUE(g_regex_match_simple("\n    INST_RETIRED +code 0xc0  counters 0-3  fixed 0  PEBS\n", r.out, 0, 0));
+    CU_ASSERT_TRUE(g_regex_match_simple("\n      :TOTAL_CYCLES +0x1 += ANY_P:c=16:i=1\n", r.out, 0, 0));
+    CU_ASSERT_TRUE(g_regex_match_simple("\n      :ANY +0x1 +default = ANY_P\n", r.out, 0, 0));
+    CU_ASSERT_TRUE(g_regex_match_simple("\n      :LATENCY_ABOVE_THRESHOLD +0x10 +needs ldlat\n", r.out, 0, 0));
+    CU_ASSERT_TRUE(g_regex_match_simple("\n    OFFCORE_RESPONSE_0 +code 0xb7  counters 0-3  umask 0x01  extra "
+                                        "MSR_OFFCORE_RSP_0\n", r.out, 0, 0));
+    CU_ASSERT_FALSE(g_regex_match_simple(" \n", r.out, 0, 0));   /* no trailing blanks */
+    run_clear(&r);
+    r = run_cli("list", "--format=json", "wsm", "INST_RETIRED", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_str_has_prefix(r.out, "[\n  {\"name\": \"wsm\", "));
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "]}\n]\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"name\": \"c\", \"type\": \"int\", \"min\": 0, \"max\": 255}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"name\": \"INST_RETIRED\", \"code\": 192, "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"pebs\": true"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"name\": \"TOTAL_CYCLES\", \"value\": \"0x1\", \"default\": false, "
+                                         "\"exclusive\": false, \"needs_ldlat\": false, \"group\": null, \"forced\": "
+                                         "{\"c\": 16, \"i\": 1}, \"alias_of\": \"ANY_P:c=16:i=1\""));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "UOPS_ISSUED"));   /* that event only */
+    run_clear(&r);
+    r = run_cli("list", "--format=xml", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_clear(&r);
+}
+
 /* ---- B: decode says what is missing ------------------------------------ */
 
 static void test_decode_says_what_is_missing(void)
@@ -312,6 +413,9 @@ int main(int argc, char **argv)
     CU_add_test(s, "short options, exit statuses and examples in every --help", test_short_options);
     CU_add_test(s, "--pmu wherever an event string is taken", test_pmu_option);
     CU_add_test(s, "explain errors carry the PFM_ERR_ class", test_explain_error_class);
+    CU_add_test(s, "list --names: every string encodes", test_list_names_encode);
+    CU_add_test(s, "list --grep", test_list_grep);
+    CU_add_test(s, "list: counters, PEBS, aliases, ranges; --format=json", test_list_details);
     CU_add_test(s, "decode: missing EXTRA, reserved bits, EN/INT/PC", test_decode_says_what_is_missing);
     CU_add_test(s, "encode --format=perf refuses what perf cannot count the same", test_perf_refusals);
     CU_add_test(s, "encode --format=json", test_encode_json);
