@@ -354,7 +354,7 @@ int pms_bench_encode(int argc, char **argv)
     const GOptionEntry entries[] = {
         { "backend", 'B', 0, G_OPTION_ARG_STRING, &backend,
           "Backend to compare with builtin: libpfm4 (default) or cmd:PROGRAM", "B" },
-        { "seconds", 's', 0, G_OPTION_ARG_DOUBLE, &seconds,
+        { "seconds", 0, 0, G_OPTION_ARG_DOUBLE, &seconds,
           "Minimum time each encoder spends encoding (default 1.0)", "S" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
@@ -362,7 +362,8 @@ int pms_bench_encode(int argc, char **argv)
         "Encodings per second and model-load time, builtin against another backend,\n"
         "on the same strings (every event and unit mask plus a modifier sample).",
         entries, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 the benchmark ran; 1 a backend failed; 2 usage error, unknown PMU or a model file that "
+                      "does not load.",
         "  pmusim bench encode\n"
         "  pmusim bench encode --seconds 3 glm wsm\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
@@ -374,7 +375,7 @@ int pms_bench_encode(int argc, char **argv)
     const char *other = backend ? backend : "libpfm4";
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
-        return 1;
+        return PMS_EXIT_USAGE;
     g_autoptr(GPtrArray) strs = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) selected = pms_cli_models_named(models, argc, argv);
     if (selected == NULL)

@@ -19,7 +19,7 @@ int pms_bench_sim(int argc, char **argv)
     g_autofree char *pmu = NULL;
     g_auto(GStrv) model_files = NULL;
     const GOptionEntry entries[] = {
-        { "seconds", 's', 0, G_OPTION_ARG_DOUBLE, &seconds, "Minimum time per engine (default 0.5)", "S" },
+        { "seconds", 0, 0, G_OPTION_ARG_DOUBLE, &seconds, "Minimum time per engine (default 0.5)", "S" },
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "Model to simulate (default: every x86 core model)", "PMU" },
         { "max-run", 0, 0, G_OPTION_ARG_INT, &max_run, "Longest run of identical cycles (default 1000)", "N" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -27,6 +27,10 @@ int pms_bench_sim(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = pms_cli_context("",
         "Cycles and records per second of the fast and reference engines on the same stimulus.", entries,
         &model_files);
+    pms_cli_help(ctx, "0 the benchmark ran (whatever PASS/MISS says); 1 a simulation failed; 2 usage error, "
+                      "unknown PMU or a model file that does not load.",
+        "  pmusim bench sim\n"
+        "  pmusim bench sim --pmu wsm --seconds 2\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc > 1) {
@@ -43,7 +47,7 @@ int pms_bench_sim(int argc, char **argv)
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (!models)
-        return 1;
+        return PMS_EXIT_USAGE;
     if (pmu && !pms_cli_model(models, pmu))
         return PMS_EXIT_USAGE;
     int status = 0;

@@ -132,8 +132,22 @@ gboolean pms_cli_parse_plm(const char *text, guint *plm)
     return TRUE;
 }
 
-void pms_cli_examples(GOptionContext *ctx, const char *lines)
+void pms_cli_help(GOptionContext *ctx, const char *exits, const char *lines)
 {
-    g_autofree char *text = g_strconcat("Examples:\n", lines, NULL);
-    g_option_context_set_description(ctx, text);
+    /* GLib prints the description as it is: wrap the sentence at 79 columns */
+    g_autoptr(GString) text = g_string_new("Exit status:");
+    g_auto(GStrv) words = g_strsplit(exits, " ", -1);
+    gsize col = text->len;
+    for (char **w = words; *w; w++) {
+        if (!**w)
+            continue;
+        if (col + 1 + strlen(*w) > 79) {
+            g_string_append(text, "\n ");
+            col = 1;
+        }
+        g_string_append_printf(text, " %s", *w);
+        col += 1 + strlen(*w);
+    }
+    g_string_append_printf(text, "\n\nExamples:\n%s", lines);
+    g_option_context_set_description(ctx, text->str);
 }

@@ -33,6 +33,7 @@ gboolean pms_cli_parse_plm(const char *text, guint *plm);
 /* LEVELS ("0,3": digits 0..3 separated by commas) into a PLM mask (level n
  * is 1 << n), printing nothing; FALSE when malformed. */
 gboolean pms_cli_levels(const char *text, guint *plm);
-/* Put "Examples:" and the given lines (each "  pmusim ...\n") at the end of
- * the command's --help. */
-void pms_cli_examples(GOptionContext *ctx, const char *lines);
+/* End the command's --help with "Exit status:" (what 0, 1 and 2 mean for
+ * this command: `exits`, e.g. "0 ..., 1 ..., 2 ...") and "Examples:" with
+ * the given lines (each "  pmusim ...\n").  Every command states both. */
+void pms_cli_help(GOptionContext *ctx, const char *exits, const char *lines);

@@ -351,11 +351,10 @@ int pms_cmd_conform(int argc, char **argv)
         "A failure the expectations list (--expect FILE; by default the backend's shipped\n"
         "file, vectors/expected/libpfm4.txt for libpfm4; --strict: none) is a known\n"
         "difference: it does not fail the run, but a listed vector that passes, or an\n"
-        "entry that matches nothing, does (stale entry).  Format: docs/vectors-format.md.\n"
-        "Exit status: 0 no failure but known ones, 1 a failure (or nothing ran), 2 a usage\n"
-        "error or an expectations file that cannot be read or parsed.",
+        "entry that matches nothing, does (stale entry).  Format: docs/vectors-format.md.",
         entries, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 no failure but known ones; 1 a failure (or nothing ran); 2 a usage error, a model "
+                      "file that does not load or an expectations file that cannot be read or parsed.",
         "  pmusim conform\n"
         "  pmusim conform --backend libpfm4 --kind encode\n"
         "  pmusim conform wsm nhm_unc\n"
@@ -416,7 +415,7 @@ int pms_cmd_conform(int argc, char **argv)
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
-        return 1;
+        return PMS_EXIT_USAGE;
     const char *spec = backend_spec ? backend_spec : "builtin";
     /* the expectations: read and checked before anything runs */
     g_autoptr(PmsExpectations) expect = NULL;

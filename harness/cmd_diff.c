@@ -89,7 +89,7 @@ int pms_cmd_diff(int argc, char **argv)
     const GOptionEntry entries[] = {
         { "backend", 'B', 0, G_OPTION_ARG_STRING_ARRAY, &backends,
           "A backend to compare (give exactly two): builtin, libpfm4, cmd:PROGRAM", "B" },
-        { "strings", 's', 0, G_OPTION_ARG_FILENAME, &strings_file,
+        { "strings", 0, 0, G_OPTION_ARG_FILENAME, &strings_file,
           "Also compare the event strings in FILE (one per line, # comments)", "FILE" },
         { "summary", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the per-PMU summary", NULL },
         { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
@@ -100,7 +100,8 @@ int pms_cmd_diff(int argc, char **argv)
         "Encode every event, every unit mask and a sample of modifiers of each PMU\n"
         "(default: all models) with two backends and list every difference.",
         entries, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 no difference; 1 a difference; 2 usage error, unknown PMU, or a model or strings "
+                      "file that cannot be read.",
         "  pmusim diff --backend builtin --backend libpfm4 nhm_unc wsm_unc\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
@@ -114,13 +115,13 @@ int pms_cmd_diff(int argc, char **argv)
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
-        return 1;
+        return PMS_EXIT_USAGE;
     g_autoptr(GPtrArray) pmus = pms_cli_models_named(models, argc, argv);
     if (pmus == NULL)
         return PMS_EXIT_USAGE;
     g_autoptr(GPtrArray) extra = g_ptr_array_new_with_free_func(g_free);
     if (strings_file && !read_strings(strings_file, extra))
-        return 1;
+        return PMS_EXIT_USAGE;
 
     g_autoptr(GError) err = NULL;
     PmsBackend *a = pms_backend_open_full(backends[0], models, (guint)timeout_ms, &err);

@@ -296,7 +296,7 @@ int pms_cmd_dispatch(int argc, char **argv)
         { "etb", 0, 0, G_OPTION_ARG_STRING, &etb, "ETB parameters (PMC39); unnamed: tm, ptm, ppm 3, brt 0",
           "all|tm=N:ptm=N:ppm=N:brt=N:plm=LEVELS" },
         { "ipear", 0, 0, G_OPTION_ARG_STRING, &ipear, "IP-EAR parameters (PMC42)", "delay=N[:plm=LEVELS]" },
-        { "pmu", 0, 0, G_OPTION_ARG_STRING, &pmu, "the ia64 model (default montecito)", "PMU" },
+        { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of the events, an ia64 model (default montecito)", "PMU" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("",
@@ -309,9 +309,10 @@ int pms_cmd_dispatch(int argc, char **argv)
         "with 'irange fine=yes|no'.  An event's VALUE is its counting PMC (codes[0] of\n"
         "any encoder); a NAME alone is the event by itself (es, umask, plm, ism 2);\n"
         "an event string montecito::EVENT[:MOD...] is encoded by the builtin encoder.\n"
-        "Errors print one line naming the libpfm error and exit with status 2.",
+        "Errors print one line naming the libpfm error.",
         entries, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 dispatched; 2 usage error, an event or parameter the dispatch refuses (the line "
+                      "names the libpfm error), or a model file that does not load.",
         "  pmusim dispatch -e CPU_OP_CYCLES_ALL -e BUS_ALL_ANY=0x2038709\n"
         "  pmusim dispatch -e IA64_INST_RETIRED_THIS:thres=2 --opcm1 0x0/0x1ffffffffff:mi\n"
         "  pmusim dispatch -e montecito::L3_INSERTS:u:mesi_i -e montecito::NOPS_RETIRED:thres=3\n"

@@ -7,8 +7,10 @@
  *                                          builtin encoder only */
 #include "cli_common.h"
 #include "encoder.h"
+#include "json_out.h"
 #include "perf_format.h"
 #include "protocol.h"
+#include "sim_setup.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -165,6 +167,64 @@ static void print_write(const PmsModel *m, const PmsRegWrite *w)
     g_string_free(line, TRUE);
 }
 
+/* One encoding as a JSON object: the string, its codes and every register
+ * write with the fields it sets (values that may pass 2^53 as hex strings). */
+static void json_encoding(GString *o, const char *event, const PmsEncoding *enc)
+{
+    g_string_append(o, "  {\"event\": ");
+    pms_json_str(o, event);
+    g_string_append(o, ", \"fstr\": ");
+    pms_json_str(o, enc->fstr);
+    g_string_append(o, ", \"pmu\": ");
+    pms_json_str(o, enc->model->name);
+    g_string_append(o, ",\n   \"codes\": [");
+    for (guint i = 0; i < enc->n_codes; i++) {
+        g_string_append(o, i ? ", " : "");
+        pms_json_hex(o, enc->codes[i]);
+    }
+    g_string_append(o, "],\n   \"writes\": [");
+    for (guint i = 0; i < enc->n_writes; i++) {
+        const PmsRegWrite *w = &enc->writes[i];
+        g_string_append(o, i ? ",\n     {\"register\": " : "\n     {\"register\": ");
+        pms_json_str(o, w->name);
+        g_string_append_printf(o, ", \"address\": %u, \"value\": ", w->address);
+        pms_json_hex(o, w->value);
+        g_string_append(o, ", \"mask\": ");
+        pms_json_hex(o, w->mask);
+        g_string_append(o, ", \"fields\": {");
+        const PmsLayout *lay = w->reg ? w->reg->layout : NULL;
+        gboolean first = TRUE;
+        for (guint f = 0; lay && f < lay->n_fields; f++) {
+            const PmsField *fl = &lay->fields[f];
+            if (!pms_field_get(fl, w->mask))
+                continue;   /* a partial write leaves this field as it is */
+            g_string_append(o, first ? "" : ", ");
+            first = FALSE;
+            pms_json_str(o, fl->name);
+            g_string_append(o, ": ");
+            guint64 v = pms_field_get(fl, w->value);
+            if (fl->width <= 53)
+                g_string_append_printf(o, "%" G_GUINT64_FORMAT, v);
+            else
+                pms_json_hex(o, v);
+        }
+        g_string_append(o, "}}");
+    }
+    g_string_append(o, enc->n_writes ? "\n   ]}" : "]}");
+}
+
+/* An event the encoder rejects (or perf cannot express), in the JSON array. */
+static void json_error(GString *o, const char *event, const char *error, const char *message)
+{
+    g_string_append(o, "  {\"event\": ");
+    pms_json_str(o, event);
+    g_string_append(o, ", \"error\": ");
+    pms_json_str(o, error);
+    g_string_append(o, ", \"message\": ");
+    pms_json_str(o, message);
+    g_string_append_c(o, '}');
+}
+
 static void print_human(const PmsEncoding *enc)
 {
     printf("%s\n", enc->fstr);
@@ -183,6 +243,7 @@ int pms_cmd_encode(int argc, char **argv)
     g_autofree char *format = NULL;
     gint timeout_ms = 0;
     g_autofree char *plm_text = NULL;
+    g_autofree char *pmu = NULL;
     g_auto(GStrv) model_files = NULL;
     /* Montecito's measurement parameters: the events and these go to
      * `pmusim dispatch` (encoder/ia64_dispatch.h), which places every event
@@ -198,7 +259,8 @@ int pms_cmd_encode(int argc, char **argv)
         { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
           "Milliseconds a backend process may spend on one line (default 10000)", "MS" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-          "Output of the non-batch form: human (default) or perf", "FMT" },
+          "Output of the non-batch form: human (default), perf or json", "FMT" },
+        { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of an EVENT written without PMU::", "PMU" },
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text,
           "Privilege levels counted when the event names neither u nor k, 0 to 3 (default 0,3; "
           "uncore PMUs take only 0,3)", "LEVELS" },
@@ -221,10 +283,14 @@ int pms_cmd_encode(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = pms_cli_context("[EVENT...]",
         "Encode event strings with the built-in encoder, or run the batch protocol.",
         entries, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 every EVENT encoded (--batch: every line answered, whatever the answer); 1 an EVENT "
+                      "the encoder rejects or --format cannot express, or --batch could not start its backend or "
+                      "read or write; 2 usage error or a model file that does not load.",
         "  pmusim encode 'wsm::INST_RETIRED:ANY_P:c=1:i'\n"
         "  pmusim encode --plm=3 wsm::INST_RETIRED:ANY_P      user level only (u=1 k=0)\n"
         "  pmusim encode nhm_unc::UNC_LLC_MISS:ANY\n"
+        "  pmusim encode --pmu wsm INST_RETIRED:ANY_P:u UOPS_ISSUED:STALL_CYCLES\n"
+        "  pmusim encode --format=json wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM\n"
         "  printf 'glm::INST_RETIRED\\n' | pmusim encode --batch --backend libpfm4\n"
         "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
@@ -247,6 +313,8 @@ int pms_cmd_encode(int argc, char **argv)
             PASS("--model", *p);
         if (plm_text)
             PASS("--plm", plm_text);
+        if (pmu)
+            PASS("--pmu", pmu);
         for (char **p = iranges; p && *p; p++)
             PASS("--irange", *p);
         for (char **p = dranges; p && *p; p++)
@@ -282,11 +350,15 @@ int pms_cmd_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: --timeout: expected a positive number of milliseconds\n");
         return PMS_EXIT_USAGE;
     }
-    gboolean perf = FALSE;
-    if (format && strcmp(format, "perf") == 0)
-        perf = TRUE;
-    else if (format && strcmp(format, "human") != 0) {
-        fprintf(stderr, "pmusim: --format: expected human or perf, got '%s'\n", format);
+    gboolean perf = format && strcmp(format, "perf") == 0;
+    gboolean json = format && strcmp(format, "json") == 0;
+    if (format && !perf && !json && strcmp(format, "human") != 0) {
+        fprintf(stderr, "pmusim: --format: expected human, perf or json, got '%s'\n", format);
+        return PMS_EXIT_USAGE;
+    }
+    if (batch && pmu) {
+        /* a request line is a whole event string (docs/encoder-protocol.md) */
+        fprintf(stderr, "pmusim: --pmu applies to EVENT arguments; --batch lines name their PMU themselves\n");
         return PMS_EXIT_USAGE;
     }
     if (batch && (argc > 1 || format)) {
@@ -303,18 +375,42 @@ int pms_cmd_encode(int argc, char **argv)
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
-        return 1;
+        return PMS_EXIT_USAGE;
     if (batch)
         return run_batch(backend ? backend : "builtin", models, (guint)timeout_ms, plm);
 
     int status = 0;
+    /* JSON: one array, an object per EVENT in order (errors too, so that a
+     * reader sees every argument; they also go to stderr as always) */
+    g_autoptr(GString) js = g_string_new("[\n");
     for (int i = 1; i < argc; i++) {
+        if (json && i > 1)
+            g_string_append(js, ",\n");
         g_autoptr(GError) err = NULL;
-        g_autoptr(PmsEncoding) enc = pms_encode_plm(models, argv[i], plm, &err);
+        /* without --pmu a string without PMU:: goes to the encoder as it is
+         * (PFM_ERR_NOTFOUND, as libpfm4 on a host without that event) */
+        g_autofree char *event = pmu ? pms_sim_qualify_event(pmu, argv[i], &err) : g_strdup(argv[i]);
+        if (event == NULL) {
+            fprintf(stderr, "pmusim: encode: %s\n", err->message);
+            return PMS_EXIT_USAGE;
+        }
+        g_autoptr(PmsEncoding) enc = pms_encode_plm(models, event, plm, &err);
         if (enc == NULL) {
-            fprintf(stderr, "pmusim: '%s': %s: %s\n", argv[i],
-                    err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error",
-                    err->message);
+            const char *cls = err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error";
+            fprintf(stderr, "pmusim: '%s': %s: %s\n", event, cls, err->message);
+            if (json)
+                json_error(js, event, cls, err->message);
+            status = 1;
+            continue;
+        }
+        if (json) {
+            json_encoding(js, event, enc);
+            continue;
+        }
+        g_autofree char *why = perf ? pms_perf_inexpressible(enc) : NULL;
+        if (why) {
+            /* printing a string that counts something else would be worse than nothing */
+            fprintf(stderr, "pmusim: '%s': no perf form counts the same: %s\n", enc->fstr, why);
             status = 1;
             continue;
         }
@@ -325,6 +421,10 @@ int pms_cmd_encode(int argc, char **argv)
         } else {
             print_human(enc);
         }
+    }
+    if (json) {
+        g_string_append(js, "\n]\n");
+        fputs(js->str, stdout);
     }
     return status;
 }

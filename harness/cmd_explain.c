@@ -485,7 +485,8 @@ int pms_cmd_explain(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = pms_cli_context("EVENT",
         "Show the register fields an event string sets and what the counter will count with them.", entries,
         &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 explained; 1 the encoder rejects the event (the line names its PFM_ERR_ class); 2 "
+                      "usage error, an event without PMU, or a model file that does not load.",
         "  pmusim explain 'wsm::INST_RETIRED:ANY_P:c=2:i'\n"
         "  pmusim explain --pmu glm INST_RETIRED:ANY_P:u\n"
         "  pmusim explain nhm_unc::UNC_LLC_MISS:ANY\n"
@@ -504,10 +505,12 @@ int pms_cmd_explain(int argc, char **argv)
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (!models)
-        return 1;
+        return PMS_EXIT_USAGE;
     g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
     if (!enc) {
-        fprintf(stderr, "pmusim: '%s': %s\n", qualified, err->message);
+        /* the same line as encode's: the libpfm4 error class first */
+        fprintf(stderr, "pmusim: '%s': %s: %s\n", qualified,
+                err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error", err->message);
         return 1;
     }
     g_autoptr(GString) o = g_string_new(NULL);

@@ -11,7 +11,8 @@ pms_cmd_lint(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
         "Check model files for inconsistencies (duplicate encodings, empty unit-mask groups,\n"
         "missing defaults, bad counter masks, overlapping fields, ...).", NULL, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 no problem; 1 a problem found, or a model file that does not load; 2 usage error or "
+                      "unknown PMU.",
         "  pmusim lint\n"
         "  pmusim lint --model my-wsm.pmu\n");
     if (!pms_cli_parse(ctx, &argc, &argv))

@@ -1,17 +1,65 @@
 /* pmusim list — what the models hold: PMUs, events, unit masks, modifiers. */
 #include "cli_common.h"
+#include "encoder.h"
+#include "json_out.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static void print_names(const PmsModel *m)
+/* --grep: a case-insensitive substring of the event's name or description,
+ * or of one of its unit masks' names or descriptions (NULL: every event). */
+static gboolean has_ci(const char *text, const char *pat)
+{
+    if (!text)
+        return FALSE;
+    g_autofree char *t = g_ascii_strdown(text, -1);
+    return strstr(t, pat) != NULL;
+}
+
+static gboolean event_matches(const PmsEvent *ev, const char *pat)
+{
+    if (!pat || has_ci(ev->name, pat) || has_ci(ev->desc, pat))
+        return TRUE;
+    for (guint u = 0; u < ev->n_umasks; u++)
+        if (has_ci(ev->umasks[u].name, pat) || has_ci(ev->umasks[u].desc, pat))
+            return TRUE;
+    return FALSE;
+}
+
+/* Events of m that --grep keeps. */
+static guint n_matching(const PmsModel *m, const char *pat)
+{
+    guint n = 0;
+    for (guint e = 0; e < m->n_events; e++)
+        n += event_matches(&m->events[e], pat);
+    return n;
+}
+
+/* The modifiers a unit mask needs to encode on its own: the load-latency
+ * unit mask has no default threshold, so it gets the smallest one. */
+static char *required_mods(const PmsModel *m, const PmsUmask *um)
+{
+    if (!(um->flags & PMS_UMASK_LDLAT))
+        return g_strdup("");
+    for (guint j = 0; j < m->n_mods; j++)
+        if (g_str_equal(m->mods[j].name, "ldlat"))
+            return g_strdup_printf(":ldlat=%" G_GUINT64_FORMAT, m->mods[j].min);
+    return g_strdup("");
+}
+
+/* One string per event or unit mask, each one that encodes as printed. */
+static void print_names(const PmsModel *m, const char *pat)
 {
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
+        if (!event_matches(ev, pat))
+            continue;
         if (ev->n_umasks == 0)
             printf("%s::%s\n", m->name, ev->name);
-        for (guint u = 0; u < ev->n_umasks; u++)
-            printf("%s::%s:%s\n", m->name, ev->name, ev->umasks[u].name);
+        for (guint u = 0; u < ev->n_umasks; u++) {
+            g_autofree char *mods = required_mods(m, &ev->umasks[u]);
+            printf("%s::%s:%s%s\n", m->name, ev->name, ev->umasks[u].name, mods);
+        }
     }
 }
 
@@ -20,7 +68,98 @@ static const char *group_name(const PmsEvent *ev, guint g)
     return g < ev->n_groups && ev->groups[g].name && ev->groups[g].name[0] ? ev->groups[g].name : NULL;
 }
 
-static void print_model(const PmsModel *m)
+/* "c=16 i=1": the modifier values a unit mask hard-wires. */
+static char *forced_mods(const PmsUmask *um)
+{
+    GString *f = g_string_new(NULL);
+    const struct { const char *name; gint v; } mods[] = {
+        { "c", um->cmask }, { "i", um->inv }, { "e", um->edge }, { "t", um->any } };
+    for (gsize i = 0; i < G_N_ELEMENTS(mods); i++)
+        if (mods[i].v >= 0)
+            g_string_append_printf(f, "%s%s=%d", f->len ? ":" : "", mods[i].name, mods[i].v);
+    return g_string_free(f, FALSE);
+}
+
+/* "0-3", "0,2", "none": a counter mask as counter numbers. */
+static char *counter_list(guint64 mask)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < 64; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        guint j = i;
+        while (j + 1 < 64 && (mask >> (j + 1) & 1))
+            j++;
+        g_string_append_printf(s, "%s%u", s->len ? "," : "", i);
+        if (j > i)
+            g_string_append_printf(s, "-%u", j);
+        i = j;
+    }
+    if (!s->len)
+        g_string_append(s, "-");
+    return g_string_free(s, FALSE);
+}
+
+/* The event's facts after its name: code, counters, flags, extra register. */
+static char *event_facts(const PmsEvent *ev)
+{
+    g_autofree char *gp = counter_list(ev->counters);
+    g_autofree char *fx = counter_list(ev->fixed);
+    GString *f = g_string_new(NULL);
+    g_string_append_printf(f, "code 0x%02x  counters %s", ev->code, ev->flags & PMS_EVENT_FIXED_ONLY ? "-" : gp);
+    if (ev->fixed)
+        g_string_append_printf(f, "  fixed %s", fx);
+    if (ev->base_umask)
+        g_string_append_printf(f, "  umask 0x%02x", ev->base_umask);
+    if (ev->flags & PMS_EVENT_PEBS)
+        g_string_append(f, "  PEBS");
+    if (ev->extra_reg)
+        g_string_append_printf(f, "  extra %s", ev->extra_reg);
+    if (ev->flags & PMS_EVENT_LDLAT)
+        g_string_append(f, "  ldlat");
+    if (ev->flags & PMS_EVENT_FIXED_ONLY)
+        g_string_append(f, "  fixed counter only");
+    if (ev->modifiers == 0)
+        g_string_append(f, "  no modifiers");
+    if (ev->flags & PMS_EVENT_GROUP_EXCL)
+        g_string_append(f, "  unit masks of one group only");
+    if (ev->equiv)
+        g_string_append_printf(f, "  alias of %s", ev->equiv);
+    if (ev->flags & PMS_EVENT_DUP)
+        g_string_append(f, "  dup (same encoding as an earlier event)");
+    return g_string_free(f, FALSE);
+}
+
+/* One unit mask's facts: value, default, group, the modifiers it hard-wires
+ * and what it is an alias of (libpfm4's fstr prints the expansion). */
+static char *umask_facts(const PmsEvent *ev, const PmsUmask *um)
+{
+    const char *g = group_name(ev, um->group);
+    g_autofree char *forced = forced_mods(um);
+    GString *f = g_string_new(NULL);
+    g_string_append_printf(f, "0x%-6" G_GINT64_MODIFIER "x", um->value);
+    if (um->flags & PMS_UMASK_DEFAULT)
+        g_string_append(f, " default");
+    if (um->flags & PMS_UMASK_EXCL)
+        g_string_append(f, " exclusive");
+    if (um->flags & PMS_UMASK_OVERRIDE)
+        g_string_append(f, " override");
+    if (g)
+        g_string_append_printf(f, " group %s", g);
+    if (um->flags & PMS_UMASK_LDLAT)
+        g_string_append(f, " needs ldlat");
+    if (um->equiv)
+        g_string_append_printf(f, " = %s", um->equiv);
+    else if (*forced)
+        g_string_append_printf(f, " with %s", forced);
+    if (um->code >= 0 && (guint32)um->code != ev->code)
+        g_string_append_printf(f, " code 0x%02x", um->code);
+    if (um->desc)
+        g_string_append_printf(f, "  %s", um->desc);
+    return g_string_free(f, FALSE);
+}
+
+static void print_model(const PmsModel *m, const char *pat)
 {
     printf("%s: %s\n  source %s; %u generic counters (%u bits), %u fixed (%u bits)%s\n",
            m->name, m->desc ? m->desc : "", m->source ? m->source : "?", m->n_gp, m->gp_width,
@@ -30,30 +169,30 @@ static void print_model(const PmsModel *m)
     printf("  modifiers:\n");
     for (guint i = 0; i < m->n_mods; i++) {
         const PmsModifier *mod = &m->mods[i];
-        if (mod->type == PMS_MOD_BOOL)
-            printf("    %-6s bool            %s\n", mod->name, mod->desc ? mod->desc : "");
-        else
-            printf("    %-6s [%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "]%*s%s\n", mod->name,
-                   mod->min, mod->max, 6, "", mod->desc ? mod->desc : "");
+        g_autofree char *range = mod->type == PMS_MOD_BOOL ? g_strdup("bool")
+            : g_strdup_printf("%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT, mod->min, mod->max);
+        printf("    %-6s %-15s %s\n", mod->name, range, mod->desc ? mod->desc : "");
+    }
+    int namew = 5, umw = 5;   /* columns as wide as the longest names */
+    for (guint e = 0; e < m->n_events; e++) {
+        namew = MAX(namew, (int)strlen(m->events[e].name));
+        for (guint u = 0; u < m->events[e].n_umasks; u++)
+            umw = MAX(umw, (int)strlen(m->events[e].umasks[u].name) + 1);
     }
     printf("  events:\n");
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
-        printf("    %-36s code 0x%02x%s%s%s%s%s%s%s\n", ev->name, ev->code,
-               ev->extra_reg ? "  extra " : "", ev->extra_reg ? ev->extra_reg : "",
-               ev->flags & PMS_EVENT_LDLAT ? "  ldlat" : "",
-               ev->flags & PMS_EVENT_FIXED_ONLY ? "  fixed counter only" : "",
-               ev->modifiers == 0 ? "  no modifiers" : "",
-               ev->flags & PMS_EVENT_GROUP_EXCL ? "  unit masks of one group only" : "",
-               ev->flags & PMS_EVENT_DUP ? "  dup (same encoding as an earlier event)" : "");
+        if (!event_matches(ev, pat))
+            continue;
+        g_autofree char *facts = event_facts(ev);
+        printf("    %-*s %s\n", namew, ev->name, facts);
+        if (ev->desc)
+            printf("      %s\n", ev->desc);
         for (guint u = 0; u < ev->n_umasks; u++) {
-            const PmsUmask *um = &ev->umasks[u];
-            const char *g = group_name(ev, um->group);
-            printf("      :%-32s 0x%" G_GINT64_MODIFIER "x%s%s%s%s%s\n", um->name, um->value,
-                   um->flags & PMS_UMASK_DEFAULT ? " default" : "",
-                   um->flags & PMS_UMASK_EXCL ? " exclusive" : "",
-                   um->flags & PMS_UMASK_OVERRIDE ? " override" : "",
-                   g ? " group " : "", g ? g : "");
+            g_autofree char *uf = umask_facts(ev, &ev->umasks[u]);
+            g_autofree char *col = g_strconcat(":", ev->umasks[u].name, NULL);
+            g_autofree char *row = g_strdup_printf("      %-*s %s", umw, col, uf);
+            printf("%s\n", g_strchomp(row));   /* no trailing blanks */
         }
     }
 }
@@ -103,7 +242,7 @@ static char *ia64_ear(const PmsEvent *ev)
     return g_strdup_printf("%s %s", ev->ear == PMS_IA64_EAR_I ? "I" : "D", pms_ia64_ear_mode_name(ev->ear_mode));
 }
 
-static void print_model_ia64(const PmsModel *m)
+static void print_model_ia64(const PmsModel *m, const char *pat)
 {
     printf("%s: %s\n  source %s; %u counters PMC%u-%u/PMD%u-%u (%u bits)%s\n", m->name, m->desc ? m->desc : "",
            m->source ? m->source : "?", m->n_gp, m->counter_base, m->counter_base + m->n_gp - 1, m->counter_base,
@@ -126,6 +265,8 @@ static void print_model_ia64(const PmsModel *m)
            "counters", "group", "type", "qual", "EAR", "ETB", "MESI", "alias of");
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
+        if (!event_matches(ev, pat))
+            continue;
         g_autofree char *ctr = ia64_counters(ev->counters);
         g_autofree char *q = ia64_quals(ev);
         g_autofree char *grp = ia64_group(ev);
@@ -192,6 +333,118 @@ static void print_event(const PmsModel *m, const PmsEvent *ev)
         printf("  %s\n", ev->desc);
 }
 
+/* --names for one event: the event alone when that encodes (a default unit
+ * mask), else each of its unit masks (MEM_INST_RETIRED has no default). */
+static void print_event_names(const PmsModelSet *set, const PmsModel *m, const PmsEvent *ev)
+{
+    g_autofree char *alone = g_strdup_printf("%s::%s", m->name, ev->name);
+    g_autoptr(PmsEncoding) enc = pms_encode(set, alone, NULL);
+    if (enc || ev->n_umasks == 0) {
+        printf("%s\n", alone);
+        return;
+    }
+    for (guint u = 0; u < ev->n_umasks; u++) {
+        g_autofree char *mods = required_mods(m, &ev->umasks[u]);
+        printf("%s:%s%s\n", alone, ev->umasks[u].name, mods);
+    }
+}
+
+/* ---- --format=json: the same facts for programs ---- */
+
+static void json_event(GString *o, const PmsModel *m, const PmsEvent *ev)
+{
+    g_string_append(o, "    {\"name\": ");
+    pms_json_str(o, ev->name);
+    g_string_append_printf(o, ", \"code\": %u, \"base_umask\": %u, \"counters\": ", ev->code, ev->base_umask);
+    pms_json_hex(o, ev->counters);
+    g_string_append_printf(o, ", \"fixed\": %u, \"pebs\": %s, \"fixed_only\": %s", ev->fixed,
+                           ev->flags & PMS_EVENT_PEBS ? "true" : "false",
+                           ev->flags & PMS_EVENT_FIXED_ONLY ? "true" : "false");
+    const struct { const char *key; const char *v; } strs[] = {
+        { "extra", ev->extra_reg }, { "alias_of", ev->equiv }, { "desc", ev->desc } };
+    for (gsize i = 0; i < G_N_ELEMENTS(strs); i++) {
+        g_string_append_printf(o, ", \"%s\": ", strs[i].key);
+        if (strs[i].v)
+            pms_json_str(o, strs[i].v);
+        else
+            g_string_append(o, "null");
+    }
+    g_string_append(o, ", \"modifiers\": [");
+    for (guint j = 0, n = 0; j < m->n_mods && j < 32; j++)
+        if (ev->modifiers & (1u << j)) {
+            g_string_append(o, n++ ? ", " : "");
+            pms_json_str(o, m->mods[j].name);
+        }
+    g_string_append(o, "], \"umasks\": [");
+    for (guint u = 0; u < ev->n_umasks; u++) {
+        const PmsUmask *um = &ev->umasks[u];
+        const char *g = group_name(ev, um->group);
+        g_string_append(o, u ? ",\n      {\"name\": " : "\n      {\"name\": ");
+        pms_json_str(o, um->name);
+        g_string_append(o, ", \"value\": ");
+        pms_json_hex(o, um->value);
+        g_string_append_printf(o, ", \"default\": %s, \"exclusive\": %s, \"needs_ldlat\": %s, \"group\": ",
+                               um->flags & PMS_UMASK_DEFAULT ? "true" : "false",
+                               um->flags & PMS_UMASK_EXCL ? "true" : "false",
+                               um->flags & PMS_UMASK_LDLAT ? "true" : "false");
+        if (g)
+            pms_json_str(o, g);
+        else
+            g_string_append(o, "null");
+        g_string_append(o, ", \"forced\": {");
+        const struct { const char *name; gint v; } mods[] = {
+            { "c", um->cmask }, { "i", um->inv }, { "e", um->edge }, { "t", um->any } };
+        for (gsize i = 0, n = 0; i < G_N_ELEMENTS(mods); i++)
+            if (mods[i].v >= 0)
+                g_string_append_printf(o, "%s\"%s\": %d", n++ ? ", " : "", mods[i].name, mods[i].v);
+        g_string_append(o, "}, \"alias_of\": ");
+        if (um->equiv)
+            pms_json_str(o, um->equiv);
+        else
+            g_string_append(o, "null");
+        g_string_append(o, ", \"desc\": ");
+        if (um->desc)
+            pms_json_str(o, um->desc);
+        else
+            g_string_append(o, "null");
+        g_string_append_c(o, '}');
+    }
+    g_string_append(o, ev->n_umasks ? "\n    ]}" : "]}");
+}
+
+/* One PMU: its header facts, modifiers with their ranges, and its events
+ * (only `only` when given, else those --grep keeps). */
+static void json_model(GString *o, const PmsModel *m, const PmsEvent *only, const char *pat)
+{
+    g_string_append(o, "  {\"name\": ");
+    pms_json_str(o, m->name);
+    g_string_append(o, ", \"desc\": ");
+    if (m->desc)
+        pms_json_str(o, m->desc);
+    else
+        g_string_append(o, "null");
+    g_string_append_printf(o, ", \"gp_counters\": %u, \"gp_width\": %u, \"fixed_counters\": %u, "
+                           "\"fixed_width\": %u, \"smt\": %s,\n   \"modifiers\": [", m->n_gp, m->gp_width,
+                           m->n_fixed, m->fixed_width, m->smt ? "true" : "false");
+    for (guint i = 0; i < m->n_mods; i++) {
+        const PmsModifier *mod = &m->mods[i];
+        g_string_append(o, i ? ", {\"name\": " : "{\"name\": ");
+        pms_json_str(o, mod->name);
+        g_string_append_printf(o, ", \"type\": \"%s\", \"min\": %" G_GUINT64_FORMAT ", \"max\": %" G_GUINT64_FORMAT
+                               "}", mod->type == PMS_MOD_BOOL ? "bool" : "int", mod->min, mod->max);
+    }
+    g_string_append(o, "],\n   \"events\": [\n");
+    guint n = 0;
+    for (guint e = 0; e < m->n_events; e++) {
+        const PmsEvent *ev = &m->events[e];
+        if (only ? ev != only : !event_matches(ev, pat))
+            continue;
+        g_string_append(o, n++ ? ",\n" : "");
+        json_event(o, m, ev);
+    }
+    g_string_append(o, "\n  ]}");
+}
+
 /* PMU, PMU::EVENT, or an EVENT of the PMU named just before it. */
 typedef struct {
     const PmsModel *m;
@@ -231,26 +484,44 @@ static gboolean list_items(const PmsModelSet *set, int argc, char **argv, GArray
 int pms_cmd_list(int argc, char **argv)
 {
     gboolean names = FALSE;
+    g_autofree char *grep = NULL, *format = NULL;
     g_auto(GStrv) model_files = NULL;
     const GOptionEntry entries[] = {
         { "names", 'n', 0, G_OPTION_ARG_NONE, &names,
-          "One fully qualified pmu::EVENT:UMASK per line (events without unit masks once)", NULL },
+          "One fully qualified pmu::EVENT:UMASK per line (events without unit masks once), each a string that "
+          "encodes as printed", NULL },
+        { "grep", 'g', 0, G_OPTION_ARG_STRING, &grep,
+          "Only events whose name or description, or a unit mask's, contains TEXT (any case)", "TEXT" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "text (default) or json", "FMT" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU [EVENT...] | PMU::EVENT ...]",
         "Without PMU: the PMUs.  With PMU: its events, unit masks and modifiers (Itanium: a table of each\n"
         "event's facts).  With an EVENT after its PMU, or PMU::EVENT: that event in full.",
         entries, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 listed; 1 --grep matched no event; 2 usage error, an unknown PMU or event, or a model "
+                      "file that does not load.",
         "  pmusim list\n"
         "  pmusim list nhm_unc\n"
         "  pmusim list montecito L3_READS_ALL_HIT\n"
-        "  pmusim list --names glm wsm\n");
+        "  pmusim list --names glm wsm\n"
+        "  pmusim list wsm --grep cache\n"
+        "  pmusim list --format=json wsm INST_RETIRED\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
+    gboolean json = format && strcmp(format, "json") == 0;
+    if (format && !json && strcmp(format, "text") != 0) {
+        fprintf(stderr, "pmusim: list: --format '%s': expected text or json\n", format);
+        return PMS_EXIT_USAGE;
+    }
+    if (json && names) {
+        fprintf(stderr, "pmusim: list: --names prints plain lines; it takes no --format\n");
+        return PMS_EXIT_USAGE;
+    }
+    g_autofree char *pat = grep ? g_ascii_strdown(grep, -1) : NULL;
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
-        return 1;
+        return PMS_EXIT_USAGE;
     g_autoptr(GArray) items = g_array_new(FALSE, TRUE, sizeof(ListItem));
     if (!list_items(models, argc, argv, items))
         return PMS_EXIT_USAGE; /* an unknown PMU or event name is a bad argument, as in diff and bench */
@@ -261,6 +532,16 @@ int pms_cmd_list(int argc, char **argv)
     int width = 10;   /* the PMU column of the list, as wide as its longest name */
     for (guint i = 0; i < items->len; i++)
         width = MAX(width, (int)strlen(g_array_index(items, ListItem, i).m->name));
+    guint matched = 0;
+    for (guint i = 0; pat && i < items->len; i++) {
+        const ListItem *it = &g_array_index(items, ListItem, i);
+        matched += it->ev ? (guint)event_matches(it->ev, pat) : n_matching(it->m, pat);
+    }
+    if (pat && !matched)
+        return 1;   /* as grep: nothing matched, nothing printed */
+    /* --grep without PMU searches every PMU's events, not the PMU summary */
+    gboolean summary = argc < 2 && !pat;
+    g_autoptr(GString) js = g_string_new("[\n");
     for (guint i = 0; i < items->len; i++) {
         const ListItem *it = &g_array_index(items, ListItem, i);
         const PmsModel *m = it->m;
@@ -268,20 +549,27 @@ int pms_cmd_list(int argc, char **argv)
         gboolean pmu_then_events = !it->ev && i + 1 < items->len &&
                                    g_array_index(items, ListItem, i + 1).ev &&
                                    g_array_index(items, ListItem, i + 1).m == m;
-        if (it->ev && names)
-            printf("%s::%s\n", m->name, it->ev->name);
-        else if (it->ev)
-            print_event(m, it->ev);
-        else if (pmu_then_events)
+        if (pmu_then_events || (pat && !(it->ev ? (guint)event_matches(it->ev, pat) : n_matching(m, pat))))
             continue;
+        if (json) {
+            g_string_append(js, js->len > 2 ? ",\n" : "");
+            json_model(js, m, it->ev, pat);
+        } else if (it->ev && names) {
+            print_event_names(models, m, it->ev);
+        } else if (it->ev)
+            print_event(m, it->ev);
         else if (names)
-            print_names(m);
-        else if (argc < 2)
+            print_names(m, pat);
+        else if (summary)
             printf("%-*s %4u events  %s\n", width, m->name, m->n_events, m->desc ? m->desc : "");
         else if (m->arch == PMS_ARCH_IA64)
-            print_model_ia64(m);
+            print_model_ia64(m, pat);
         else
-            print_model(m);
+            print_model(m, pat);
+    }
+    if (json) {
+        g_string_append(js, "\n]\n");
+        fputs(js->str, stdout);
     }
     return 0;
 }

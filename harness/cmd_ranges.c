@@ -37,7 +37,6 @@ int pms_cmd_ranges(int argc, char **argv)
     g_auto(GStrv) model_files = NULL;
     g_autofree char *pmu = NULL;
     const GOptionEntry entries[] = {
-        { "pmu", 0, 0, G_OPTION_ARG_STRING, &pmu, "the ia64 model the events are of (default montecito)", "PMU" },
         { "code", 0, 0, G_OPTION_ARG_NONE, &code, "code ranges (IBRs, PMC38); START and END multiples of 16", NULL },
         { "data", 0, 0, G_OPTION_ARG_NONE, &data, "data ranges (DBRs)", NULL },
         { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "code: count outside the ranges (PMC32.inv)", NULL },
@@ -48,6 +47,7 @@ int pms_cmd_ranges(int argc, char **argv)
           NULL },
         { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &events,
           "a Montecito event the restriction is for (repeatable; default: one event that supports it)", "NAME" },
+        { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "the ia64 model the events are of (default montecito)", "PMU" },
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text, "privilege levels of the ranges (default 3)", "LEVELS" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
@@ -56,10 +56,10 @@ int pms_cmd_ranges(int argc, char **argv)
         "half-open ranges [START, END) with debug-register pairs and print every\n"
         "register written (REG=0xVALUE), each range's cover offsets (the cover is\n"
         "[START - soff, END + eoff)) and whether fine mode was used.  Numbers are\n"
-        "decimal or 0x-hex.  Errors print one line naming the libpfm error and\n"
-        "exit with status 2.",
+        "decimal or 0x-hex.  Errors print one line naming the libpfm error.",
         entries, &model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 the ranges are covered; 2 usage error, or ranges or events the restriction refuses "
+                      "(the line names the libpfm error).",
         "  pmusim ranges --data 0x1000-0x2000            one aligned 4 KB block: dbr0/dbr1\n"
         "  pmusim ranges --data 0x1003-0x2005            several DBR pairs, soff/eoff show the excess\n"
         "  pmusim ranges --code 0x4000a0-0x400200        fine mode (one 64 KB page)\n"
@@ -108,7 +108,11 @@ int pms_cmd_ranges(int argc, char **argv)
     guint n_ev = events ? g_strv_length(events) : 0;
     g_autofree PmsIa64RangeEvent *evs = g_new0(PmsIa64RangeEvent, n_ev + 1);
     for (guint i = 0; i < n_ev; i++) {
-        const PmsEvent *ev = pms_model_event(m, events[i]);
+        /* PMU::NAME as in every other command's event strings */
+        gsize pl = strlen(m->name);
+        const char *name = g_ascii_strncasecmp(events[i], m->name, pl) == 0 && strncmp(events[i] + pl, "::", 2) == 0
+                               ? events[i] + pl + 2 : events[i];
+        const PmsEvent *ev = pms_model_event(m, name);
         if (!ev) {
             fprintf(stderr, "pmusim: ranges: unknown %s event '%s'\n", m->name, events[i]);
             return PMS_EXIT_USAGE;

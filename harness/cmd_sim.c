@@ -185,7 +185,9 @@ int pms_cmd_sim(int argc, char **argv)
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("",
         "Count one event in the simulator and print its counter's per-cycle trace.", entries, &o.model_files);
-    pms_cli_examples(ctx,
+    pms_cli_help(ctx, "0 simulated (and every read and expect-pmi of the stimulus held); 1 the encoder rejects "
+                      "the event, a stimulus that cannot be read, parsed or whose checks fail, or a simulation "
+                      "error; 2 usage error or a model file that does not load.",
         "  pmusim sim --pmu wsm -e 'INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n"
         "  pmusim sim --pmu nhm_unc -e 'UNC_LLC_MISS:ANY:c=2:i' --occurrences 3,0,1,2\n"
         "  pmusim sim --pmu nhm_unc -e UNC_CLK_UNHALTED --occurrences 1,1,1 --preload 0xfffffffffffe\n"
@@ -222,7 +224,7 @@ int pms_cmd_sim(int argc, char **argv)
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(o.model_files);
     if (!models)
-        return 1;
+        return PMS_EXIT_USAGE;
     g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
     if (!enc) {
         fprintf(stderr, "pmusim: -e '%s': %s\n", qualified, err->message);

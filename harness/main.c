@@ -1,6 +1,8 @@
 /* pmusim — entry point: dispatch to one subcommand (cmd_<name>.c). */
 #include "cli_common.h"
+#include "pmusim_config.h"
 
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,16 +24,23 @@ static const PmsCommand commands[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "Usage: pmusim COMMAND [OPTION...] [ARG...]\n\nCommands:\n");
+    fprintf(out, "Usage: pmusim COMMAND [OPTION...] [ARG...]\n       pmusim --version\n\nCommands:\n");
     for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\nEvery command accepts --help and --model FILE.\n");
+    fprintf(out, "\nEvery command accepts --help and --model FILE.  pmusim --version prints the version.\n"
+                 "Exit status: 0 success, 1 failure or difference, 2 usage error (each command's --help\n"
+                 "says what its 1 and 2 mean).\n");
 }
 
 int main(int argc, char **argv)
 {
     /* Writes to a backend program that died must fail with EPIPE, not kill us. */
     signal(SIGPIPE, SIG_IGN);
+    /* The user's locale, so that --help prints in the terminal's charset
+     * ("[OPTION…]", not "[OPTION?]"); numbers stay in the C locale, because
+     * every output here (tables, CSV, JSON) is read by programs too. */
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
     if (argc < 2) {
         usage(stderr);
         return PMS_EXIT_USAGE;
@@ -39,6 +48,10 @@ int main(int argc, char **argv)
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         usage(stdout);
+        return 0;
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        printf("pmusim %s\n", PMUSIM_VERSION);
         return 0;
     }
     int status;

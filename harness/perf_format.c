@@ -18,6 +18,9 @@
 #define SEL_ANY       ((guint64)1 << 21)
 #define SEL_INV       ((guint64)1 << 23)
 #define SEL_CMASK(v)  (((v) >> 24) & 0xff)
+#define SEL_OCC_RST   ((guint64)1 << 17)   /* the uncore's OCC_CTR_RST, where the core has OS */
+#define SEL_INT       ((guint64)1 << 20)
+#define SEL_EN        ((guint64)1 << 22)
 /* Bits perf takes from a raw config (event, umask, edge, pc, any, inv, cmask). */
 #define RAW_MASK      ((guint64)0xffff | SEL_EDGE | SEL_PC | SEL_ANY | SEL_INV | ((guint64)0xff << 24))
 
@@ -75,6 +78,30 @@ static char *nhmex_symbolic(const PmsEncoding *enc, guint64 sel)
     return g_string_free(s, FALSE);
 }
 
+/* Nehalem/Westmere uncore: Linux registers it as the PMU "uncore", with the
+ * format terms event, umask, edge, inv and cmask (config:24-31) and the raw
+ * mask 0xFF84FFFF (no OCC_CTR_RST, no INT, no EN); its fixed counter is the
+ * pseudo-event event=0xff,umask=0x00 ("clockticks"), which is what the
+ * encoder's codes[0] holds for UNC_CLK_UNHALTED. */
+static gboolean is_x86_uncore(const PmsEncoding *enc)
+{
+    return enc->model && enc->model->arch == PMS_ARCH_X86_UNCORE;
+}
+
+static char *uncore_symbolic(guint64 sel)
+{
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "uncore/event=0x%02x,umask=0x%02x", (guint)SEL_EVENT(sel), (guint)SEL_UMASK(sel));
+    if (SEL_CMASK(sel))
+        g_string_append_printf(s, ",cmask=%u", (guint)SEL_CMASK(sel));
+    if (sel & SEL_INV)
+        g_string_append(s, ",inv");
+    if (sel & SEL_EDGE)
+        g_string_append(s, ",edge");
+    g_string_append_c(s, '/');
+    return g_string_free(s, FALSE);
+}
+
 /* Itanium: Linux perf_events never had an Itanium PMU driver (its PMU was
  * programmed through perfmon), so there is no perf syntax to give: say so,
  * and give the registers as perfmon takes them. */
@@ -88,6 +115,8 @@ char *pms_perf_symbolic(const PmsEncoding *enc)
     guint64 sel = enc->n_codes ? enc->codes[0] : 0;
     if (is_nhmex(enc))
         return nhmex_symbolic(enc, sel);
+    if (is_x86_uncore(enc))
+        return uncore_symbolic(sel);
     if (is_ia64(enc))
         return g_strdup("(no perf syntax: perf_events has no Itanium PMU; perfmon programs the registers below)");
     GString *s = g_string_new(NULL);
@@ -129,6 +158,8 @@ char *pms_perf_raw(const PmsEncoding *enc)
     if (is_nhmex(enc))   /* rNNNN is the cpu PMU's: name the box's PMU */
         return g_strdup_printf("uncore_cbox_%u/config=0x%" G_GINT64_MODIFIER "x/", enc->model->instance,
                                sel & NHMEX_RAW_MASK);
+    if (is_x86_uncore(enc))
+        return g_strdup_printf("uncore/config=0x%" G_GINT64_MODIFIER "x/", sel & NHMEX_RAW_MASK);
     const char *suffix = priv_suffix(sel);
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "r%" G_GINT64_MODIFIER "x%s%s", sel & RAW_MASK, *suffix ? ":" : "", suffix);
@@ -139,4 +170,40 @@ char *pms_perf_raw(const PmsEncoding *enc)
         g_string_append_printf(s, "  cpu/config=0x%" G_GINT64_MODIFIER "x,config1=0x%"
                                G_GINT64_MODIFIER "x/%s", sel & RAW_MASK, enc->codes[1], suffix);
     return g_string_free(s, FALSE);
+}
+
+char *pms_perf_inexpressible(const PmsEncoding *enc)
+{
+    if (is_ia64(enc))
+        return NULL;   /* no perf form at all; the perfmon registers are printed instead */
+    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
+    /* bits perf sets or clears itself whatever the string says */
+    guint64 perf_owned = SEL_INT | SEL_EN;
+    guint64 expressible;
+    if (is_nhmex(enc) || is_x86_uncore(enc)) {
+        expressible = NHMEX_RAW_MASK;
+        if (is_x86_uncore(enc) && (sel & SEL_OCC_RST))
+            return g_strdup("o=1 (OCC_CTR_RST, bit 17) has no perf term and perf's uncore PMU drops it from a raw "
+                            "config: perf would count without the occupancy reset");
+    } else {
+        expressible = RAW_MASK | SEL_USR | SEL_OS;
+        /* perf's cpu/.../ without :u or :k counts both rings: an encoding
+         * that counts in neither cannot be written */
+        if (!(sel & (SEL_USR | SEL_OS)))
+            return g_strdup("k=0 and u=0 count at no privilege level, and perf cannot say so: cpu/.../ "
+                            "without :u or :k counts at both");
+        const char *term;
+        gboolean decimal;
+        if (enc->n_codes > 1 && !extra_term(enc, &term, &decimal))
+            return g_strdup_printf("the event's extra register value 0x%" G_GINT64_MODIFIER "x has no perf term",
+                                   enc->codes[1]);
+    }
+    guint64 lost = sel & ~(expressible | perf_owned);
+    if (lost)
+        return g_strdup_printf("bits 0x%" G_GINT64_MODIFIER "x of 0x%" G_GINT64_MODIFIER "x have no perf term: "
+                               "perf would program a different value", lost, sel);
+    if (enc->n_codes > 2)
+        return g_strdup_printf("the encoding has %u values; perf takes one event select and one extra register",
+                               enc->n_codes);
+    return NULL;
 }
