@@ -252,8 +252,8 @@ static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guin
     const PmsRegister *pmc = pms_model_reg_at(m, PMS_SPACE_PMC, counter);
     if (code != 0 || !pmc)
         return NULL;
-    if (field_bit(pmc, "ev", bit))
-        return "ev (external visibility, bit 4) drives no count (semantics.md §11.2: not modelled)";
+    /* ev is applied (semantics.md §11.3): every vector expects no external
+     * notification (expect-ext none) and carries a carry */
     /* pm and ism are applied (semantics.md §11.2): every vector's PSR /
      * instruction-set tail clears PSR.up, PSR.pp and runs IA-32 code */
     /* the MESI bits are applied (semantics.md §11.9): the mesi events' vectors

@@ -915,7 +915,11 @@ def ia64_vector(m, ev):
         tail, why = ia64_ear_tail(ev)
         lines[2] += " " + why
         lines += ["write pmc:0 0"] + tail
-    lines += ["expect-pmi %d" % pmis[0], "end"]
+    # ev (registers.md 3 bit 4; IA64 Table 7-4): the string leaves it 0, so
+    # the carry above gives no external notification (ev = 1 would give one)
+    lines[2] += (" External visibility (IA64 Table 7-4; semantics.md §11.3): the string leaves ev = 0, so the "
+                 "carry gives no external notification (ev = 1 would give one in cycle %d)." % pmis[0])
+    lines += ["expect-pmi %d" % pmis[0], "expect-ext none", "end"]
     return lines
 
 

@@ -37,7 +37,9 @@
  *     through the overflow cycle and stop from the next).  With oi = 0 the
  *     counter just wraps (option `overflow_without_oi = wrap`); `status`
  *     also sets its PMC0 bit, without fr or a PMI.  Software clears fr (and
- *     the overflow bits) by writing PMC0.
+ *     the overflow bits) by writing PMC0.  ev (bit 4) gives an external
+ *     notification on every overflow whatever oi (IA64 Table 7-4; option
+ *     `ev_notify = overflow | none`), recorded by the engines.
  *   reads: PMD4-15 bits 63:47 copy bit 46 (option `pmd_read_upper =
  *     sign_extend`) or read 0 (`zero`).
  *   writes: any bit outside the register's writable and ignored masks is a
@@ -112,7 +114,7 @@
  *
  * Not modelled: the per-event maximum increment (max_inc) is the encoder's
  * bound on a useful thres, not a limit of this device: a stimulus may give
- * any count per cycle; ev, the pm and ism fields of the EAR and ETB
+ * any count per cycle; the pm and ism fields of the EAR and ETB
  * configuration registers (stored: their captures take no PSR or
  * instruction-set gate), the active/floating/causal thread-activity types
  * (every cycle of the stimulus is a cycle of an active thread), the EAR/ETB
@@ -149,6 +151,8 @@ typedef struct {
     gboolean thres_ge;            /* thres_compare = ge */
     gboolean all_high;            /* all_on_pmc8_15 = both */
     SimField pm, ism;             /* PMC4 bit 6, bits 25:24 (absent: pm = 0, no mask) */
+    SimField ev;                  /* PMC4 bit 4 (absent: no external notification) */
+    gboolean ev_none;             /* ev_notify = none */
     gboolean ism_enable;          /* ism_bits = enable */
     PmsPipeCfg cfg[IA64_MAX_CTRS];
     gboolean cfg_valid;
@@ -339,6 +343,8 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     static const char *const n_pm[] = { "pm", NULL }, *const n_ism[] = { "ism", NULL };
     s->pm = sim_resolve(c0, n_pm, 0, 0, -1, 0);
     s->ism = sim_resolve(c0, n_ism, 0, 0, -1, 0);
+    static const char *const n_ev[] = { "ev", NULL };
+    s->ev = sim_resolve(c0, n_ev, 0, 0, -1, 0);
     if (s->ovfl.shift != s->base || s->ovfl.width < s->n) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: PMC0 ovfl (bits %u..%u) does not give counter n bit n for counters %u..%u", m->name,
@@ -443,7 +449,7 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     }
     if (!ears_init(s, m, error) || !etb_init(s, m, error))
         return FALSE;
-    gboolean zero, wrap_status, ge, both, active, mesi_all, first, man, ism_enable;
+    gboolean zero, wrap_status, ge, both, active, mesi_all, first, man, ism_enable, ev_none;
     if (!choice(m, "pmd_read_upper", "sign_extend", "zero", &zero, error) ||
         !choice(m, "overflow_without_oi", "wrap", "status", &wrap_status, error) ||
         !choice(m, "thres_compare", "gt", "ge", &ge, error) || !choice(m, "all_on_pmc8_15", "own", "both", &both, error) ||
@@ -451,8 +457,10 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
         !choice(m, "mesi_zero", "none", "all", &mesi_all, error) ||
         !choice(m, "ear_capture", "last", "first", &first, error) ||
         !choice(m, "etb_brt", "code", "man", &man, error) ||
-        !choice(m, "ism_bits", "mask", "enable", &ism_enable, error))
+        !choice(m, "ism_bits", "mask", "enable", &ism_enable, error) ||
+        !choice(m, "ev_notify", "overflow", "none", &ev_none, error))
         return FALSE;
+    s->ev_none = ev_none;
     s->ism_enable = ism_enable;
     s->mesi_zero_all = mesi_all;
     s->ear_first = first;
@@ -1008,6 +1016,15 @@ static gboolean ia64_pmi_enabled(const PmsSim *sim, const SimUnit *u)
     return sim_fget(s->oi, *s->pmc[u->id]) != 0;
 }
 
+/* ev (IA64 Table 7-4): an external notification on every overflow of the
+ * counter, whatever its oi; option ev_notify = none for a part without the
+ * capability ("if the capability is present"). */
+static gboolean ia64_ext_enabled(const PmsSim *sim, const SimUnit *u)
+{
+    const Ia64 *s = sim->dev;
+    return !s->ev_none && s->ev.present && sim_fget(s->ev, *s->pmc[u->id]) != 0;
+}
+
 static void ia64_overflow(PmsSim *sim, const SimUnit *u)
 {
     Ia64 *s = sim->dev;
@@ -1051,6 +1068,7 @@ const SimDeviceOps sim_ia64_ops = {
     .units = ia64_units,
     .enabled = ia64_enabled,
     .pmi_enabled = ia64_pmi_enabled,
+    .ext_enabled = ia64_ext_enabled,
     .overflow = ia64_overflow,
     .pmi = ia64_pmi,
     .status = ia64_status,

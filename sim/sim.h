@@ -317,6 +317,14 @@ guint64 pms_sim_cycle(const PmsSim *sim);
  * after the overflow, while status and freeze stay in the overflow cycle). */
 const guint64 *pms_sim_pmis(const PmsSim *sim, guint *n);
 
+/* External notifications (Itanium's PMC.ev, "external visibility": one on
+ * every overflow of a counter with ev set, whatever its oi; IA64 Table 7-4,
+ * docs/semantics.md §11.3).  Returns the cycles of the first ones, in order
+ * (at most PMS_SIM_EXT_LISTED; two counters in one cycle give two entries
+ * of that cycle), *n_listed of them, and the total in *total. */
+#define PMS_SIM_EXT_LISTED 64u
+const guint64 *pms_sim_ext_notifications(const PmsSim *sim, guint *n_listed, guint64 *total);
+
 /* Edge latch of general counter i (for tests and traces). */
 gboolean pms_sim_edge_latch(const PmsSim *sim, guint i);
 

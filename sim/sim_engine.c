@@ -14,6 +14,7 @@
  */
 #include "sim_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static gboolean validate(const PmsSim *s, const PmsSimRun *run, GError **error)
@@ -60,6 +61,11 @@ static gboolean unit_enabled(const PmsSim *s, const Unit *u)
 static gboolean unit_pmi(const PmsSim *s, const Unit *u)
 {
     return s->ops->pmi_enabled(s, u);
+}
+
+static gboolean unit_ext(const PmsSim *s, const Unit *u)
+{
+    return s->ops->ext_enabled && s->ops->ext_enabled(s, u);
 }
 
 /* An interrupt-enabled counter overflowed in this cycle: the device applies
@@ -109,6 +115,8 @@ static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
                 ovf[k] = TRUE;
                 s->ops->overflow(s, &u[k]); /* status: always, INT or not */
                 pmi |= unit_pmi(s, &u[k]);
+                if (unit_ext(s, &u[k]))
+                    sim_ext_record(s, s->cycle);
             }
             *u[k].ctr = sum & u[k].mask;
         }
@@ -142,6 +150,52 @@ static guint64 overflow_cycle(guint64 ctr, guint64 mask, guint64 f, guint64 r)
     return 1 + rest / r + (rest % r ? 1 : 0);
 }
 
+/* The external notifications of a segment of K cycles starting at cycle c0:
+ * every carry of every unit with ext[k], in the order the reference engine
+ * records them (by cycle, then unit).  Only the first PMS_SIM_EXT_LISTED
+ * need their cycle; the rest are counted from the segment's sum, so the work
+ * stays bounded however many times a counter wraps. */
+typedef struct {
+    guint64 cycle;
+    guint unit;
+} ExtHit;
+
+static gint ext_hit_cmp(gconstpointer a, gconstpointer b)
+{
+    const ExtHit *x = a, *y = b;
+    if (x->cycle != y->cycle)
+        return x->cycle < y->cycle ? -1 : 1;
+    return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext, const guint64 *ctr0,
+                        const guint64 *f, const guint64 *r, guint64 c0, guint64 K)
+{
+    ExtHit hits[SIM_MAX_UNITS * PMS_SIM_EXT_LISTED];
+    guint nh = 0;
+    guint64 total = 0;
+    for (guint k = 0; k < nu; k++) {
+        if (!ext[k])
+            continue;
+        unsigned __int128 sum = (unsigned __int128)ctr0[k] + f[k] + (unsigned __int128)(K - 1) * r[k];
+        guint64 carries = (guint64)(sum / ((unsigned __int128)u[k].mask + 1));
+        total += carries;
+        /* the first carries' cycles: walk from one carry to the next */
+        guint64 v = ctr0[k], at = 0, inc = f[k];
+        for (guint j = 0; j < carries && j < PMS_SIM_EXT_LISTED; j++) {
+            guint64 kc = overflow_cycle(v, u[k].mask, inc, r[k]);
+            at += kc;
+            hits[nh++] = (ExtHit){ c0 + at - 1, k };
+            v = (v + inc + (kc - 1) * r[k]) & u[k].mask;
+            inc = r[k];
+        }
+    }
+    qsort(hits, nh, sizeof hits[0], ext_hit_cmp);
+    for (guint i = 0; i < nh && s->n_ext < PMS_SIM_EXT_LISTED; i++)
+        s->ext[s->n_ext++] = hits[i].cycle;
+    s->ext_total += total;
+}
+
 static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
 {
     gboolean first[SIM_MAX_UNITS];
@@ -149,6 +203,8 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
     guint64 kc[SIM_MAX_UNITS];
     gboolean en[SIM_MAX_UNITS], pmi_en[SIM_MAX_UNITS];
     gboolean latch_after[SIM_MAX_UNITS];
+    gboolean ext[SIM_MAX_UNITS];
+    guint64 ctr0[SIM_MAX_UNITS];
     for (guint k = 0; k < nu; k++)
         first[k] = TRUE;
     guint64 rem = run->cycles;
@@ -161,6 +217,7 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         gboolean any_en = FALSE;
         for (guint k = 0; k < nu; k++) {
             en[k] = unit_enabled(s, &u[k]);
+            ext[k] = FALSE;
             if (!en[k])
                 continue;
             any_en = TRUE;
@@ -172,6 +229,7 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             latch_after[k] = o2.latch;
             kc[k] = overflow_cycle(*u[k].ctr, u[k].mask, f[k], r[k]);
             pmi_en[k] = unit_pmi(s, &u[k]);
+            ext[k] = unit_ext(s, &u[k]);
             if (pmi_en[k] && kc[k] < K)
                 K = kc[k];
         }
@@ -188,12 +246,14 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
                 s->ops->overflow(s, &u[k]);
                 pmi |= kc[k] == K && pmi_en[k];
             }
+            ctr0[k] = *u[k].ctr;
             /* mod 2^64 arithmetic is exact mod 2^W since 2^W divides 2^64 */
             *u[k].ctr = (*u[k].ctr + f[k] + (K - 1) * r[k]) & u[k].mask;
             if (u[k].latch)
                 *u[k].latch = latch_after[k];
             first[k] = FALSE;
         }
+        segment_ext(s, u, nu, ext, ctr0, f, r, s->cycle, K);
         s->cycle += K;
         rem -= K;
         if (pmi)

@@ -114,6 +114,9 @@ struct PmsSim {
 
     guint64 cycle;
     GArray *pmis;                  /* guint64 cycles */
+    guint64 ext_total;             /* external notifications (PMC.ev) */
+    guint n_ext;                   /* the first ones' cycles */
+    guint64 ext[PMS_SIM_EXT_LISTED];
     /* The instruction address the following runs' occurrences carry, per
      * thread (pms_sim_set_ip); only the Itanium device reads it. */
     gboolean ip_valid[PMS_SIM_MAX_THREADS];
@@ -162,6 +165,9 @@ struct SimDeviceOps {
     guint (*units)(PmsSim *s, const PmsSimRun *run, SimOcc *occ, SimUnit *u);
     gboolean (*enabled)(const PmsSim *s, const SimUnit *u);
     gboolean (*pmi_enabled)(const PmsSim *s, const SimUnit *u);
+    /* Optional: does the unit's every overflow give an external notification
+     * (Itanium PMC.ev)?  The engines record them (sim_ext_record). */
+    gboolean (*ext_enabled)(const PmsSim *s, const SimUnit *u);
     /* The carry out of the unit's top bit: status bits. */
     void (*overflow)(PmsSim *s, const SimUnit *u);
     /* An interrupt-enabled counter overflowed in this cycle: the side effects
@@ -196,6 +202,9 @@ static inline guint64 *sim_storage(PmsSim *s, const PmsRegister *r)
 {
     return r ? &s->val[r - s->model->regs] : &s->zero;
 }
+/* One external notification in `cycle` (PMS_SIM_EXT_LISTED kept, all
+ * counted). */
+void sim_ext_record(PmsSim *s, guint64 cycle);
 gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint64 bad, const char *why);
 /* Does signal key `sig` feed an event select with event code E and unit mask
  * U?  BITS (default): the umask bits of the signal all lie inside U (a signal

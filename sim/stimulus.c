@@ -42,6 +42,9 @@ struct PmsStim {
     gboolean expect_pmis;
     GArray *pmis;        /* guint64 */
     guint pmi_line;
+    gboolean expect_ext; /* expect-ext: the external notifications' cycles */
+    GArray *ext;         /* guint64, non-decreasing */
+    guint ext_line;
     guint8 cpl[PMS_SIM_MAX_THREADS]; /* parser: sticky CPL */
 };
 
@@ -62,6 +65,7 @@ PmsStim *pms_stim_new(const PmsModel *m)
     st->recs = g_array_new(FALSE, TRUE, sizeof(Rec));
     g_array_set_clear_func(st->recs, rec_clear);
     st->pmis = g_array_new(FALSE, FALSE, sizeof(guint64));
+    st->ext = g_array_new(FALSE, FALSE, sizeof(guint64));
     for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
         st->cpl[t] = 3;
     return st;
@@ -73,6 +77,7 @@ void pms_stim_free(PmsStim *st)
         return;
     g_array_free(st->recs, TRUE);
     g_array_free(st->pmis, TRUE);
+    g_array_free(st->ext, TRUE);
     g_free(st->source);
     g_free(st);
 }
@@ -857,7 +862,28 @@ static gboolean parse_line(Parser *p, char *text)
         }
         return TRUE;
     }
-    return fail(p, "unknown record '%s': expected run, write, read, expect-pmi, pmu or @CYCLE", cmd);
+    if (strcmp(cmd, "expect-ext") == 0) {
+        /* Itanium PMC.ev: the cycle of every external notification, one
+         * entry per counter (two counters in one cycle: the cycle twice) */
+        if (n < 2)
+            return fail(p, "expect-ext: expected CYCLE... or none");
+        if (p->st->expect_ext)
+            return fail(p, "expect-ext: given twice (line %u)", p->st->ext_line);
+        p->st->expect_ext = TRUE;
+        p->st->ext_line = p->line;
+        if (n == 2 && strcmp(tok[1], "none") == 0)
+            return TRUE;
+        for (guint i = 1; i < n; i++) {
+            guint64 c;
+            if (!parse_value(tok[i], &c))
+                return fail(p, "expect-ext: '%s': expected a cycle number", tok[i]);
+            if (p->st->ext->len && c < g_array_index(p->st->ext, guint64, p->st->ext->len - 1))
+                return fail(p, "expect-ext: cycles out of order at '%s'", tok[i]);
+            g_array_append_val(p->st->ext, c);
+        }
+        return TRUE;
+    }
+    return fail(p, "unknown record '%s': expected run, write, read, expect-pmi, expect-ext, pmu or @CYCLE", cmd);
 }
 
 PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const char *source, GError **error)
@@ -933,20 +959,21 @@ static GString *cycles_str(const guint64 *c, guint n, guint from)
     return s;
 }
 
-static char *pmi_mismatch(const guint64 *got, guint n, const guint64 *want, guint m)
+/* what: "PMIs" / "external notifications"; one: "PMI" / "notification" */
+static char *cycles_mismatch(const char *what, const char *one, const guint64 *got, guint n, const guint64 *want, guint m)
 {
     if (n <= PMI_SHOWN && m <= PMI_SHOWN) {
         g_autoptr(GString) a = cycles_str(got, n, 0);
         g_autoptr(GString) b = cycles_str(want, m, 0);
-        return g_strdup_printf("PMIs at cycles %s, expected %s", a->str, b->str);
+        return g_strdup_printf("%s at cycles %s, expected %s", what, a->str, b->str);
     }
     guint d = 0;
     while (d < n && d < m && got[d] == want[d])
         d++;
     g_autoptr(GString) a = cycles_str(got, n, MIN(d, n));
     g_autoptr(GString) b = cycles_str(want, m, MIN(d, m));
-    return g_strdup_printf("%u PMIs, expected %u; they differ from PMI %u on: cycles %s, expected %s",
-                           n, m, d + 1, d < n ? a->str : "none", d < m ? b->str : "none");
+    return g_strdup_printf("%u %s, expected %u; they differ from %s %u on: cycles %s, expected %s", n, what,
+                           m, one, d + 1, d < n ? a->str : "none", d < m ? b->str : "none");
 }
 
 gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
@@ -1015,8 +1042,24 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
         guint n;
         const guint64 *got = pms_sim_pmis(sim, &n);
         if (n != st->pmis->len || (n && memcmp(got, st->pmis->data, n * sizeof(guint64)) != 0)) {
-            g_autofree char *msg = pmi_mismatch(got, n, (const guint64 *)(void *)st->pmis->data, st->pmis->len);
+            g_autofree char *msg =
+                cycles_mismatch("PMIs", "PMI", got, n, (const guint64 *)(void *)st->pmis->data, st->pmis->len);
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH, "%s:%u: %s", st->source, st->pmi_line, msg);
+            return FALSE;
+        }
+    }
+    if (st->expect_ext) {
+        guint n;
+        guint64 total;
+        const guint64 *got = pms_sim_ext_notifications(sim, &n, &total);
+        const guint64 *want = (const guint64 *)(void *)st->ext->data;
+        guint m = st->ext->len, listed = MIN(m, PMS_SIM_EXT_LISTED);
+        if (total != m || n != listed || (n && memcmp(got, want, n * sizeof(guint64)) != 0)) {
+            /* beyond the first PMS_SIM_EXT_LISTED only the total is known */
+            g_autofree char *msg = total != n
+                ? g_strdup_printf("%" G_GUINT64_FORMAT " external notifications, expected %u", total, m)
+                : cycles_mismatch("external notifications", "notification", got, n, want, m);
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH, "%s:%u: %s", st->source, st->ext_line, msg);
             return FALSE;
         }
     }

@@ -6,7 +6,7 @@
  *     event N "EVENT STRING"        (one or more)
  *     src HOW THE EXPECTATION WAS DERIVED   (one or more lines, joined)
  *     [stimulus FILE]
- *     stimulus records: run / write / read / expect-pmi / @CYCLE ...
+ *     stimulus records: run / write / read / expect-pmi / expect-ext / @CYCLE ...
  *     end
  * The stimulus records are kept as text aligned with the file's lines and
  * parsed against the PMU's model when the vector runs (the model is not known
@@ -39,7 +39,8 @@ const PmsSimVector *pms_vector_sim(const PmsVector *v)
 static gboolean is_stim_record(const char *word)
 {
     return word[0] == '@' || strcmp(word, "run") == 0 || strcmp(word, "write") == 0 ||
-           strcmp(word, "read") == 0 || strcmp(word, "expect-pmi") == 0 || strcmp(word, "pmu") == 0;
+           strcmp(word, "read") == 0 || strcmp(word, "expect-pmi") == 0 || strcmp(word, "expect-ext") == 0 ||
+           strcmp(word, "pmu") == 0;
 }
 
 gboolean pms_vector_sim_text_has_expectation(const char *text)
@@ -59,7 +60,7 @@ gboolean pms_vector_sim_text_has_expectation(const char *text)
         w[n] = NULL;
         if (n && w[0][0] == '@')
             k = 1;
-        if (k < n && strcmp(w[k], "expect-pmi") == 0)
+        if (k < n && (strcmp(w[k], "expect-pmi") == 0 || strcmp(w[k], "expect-ext") == 0))
             return TRUE;
         if (k < n && strcmp(w[k], "read") == 0 && n - k >= 3)
             return TRUE;
@@ -234,7 +235,7 @@ static gboolean parse_block_line(PmsVecLexer *lx, Block *b, const char *word, gs
     lx->pos = word_pos;
     return pms_vlex_fail(lx, error,
                          "unknown record '%s': expected event, src, stimulus, end or a stimulus record "
-                         "(run, write, read, expect-pmi, @CYCLE)", word);
+                         "(run, write, read, expect-pmi, expect-ext, @CYCLE)", word);
 }
 
 gboolean pms_vector_sim_parse(GPtrArray *out, const char *data, gsize len, const char *file, const char *pmu,
