@@ -219,13 +219,12 @@ static guint64 umask_value(const PmsEvent *ev, const char *name)
  * programs (PMC4..15). */
 /* The EAR configuration bits (codes[1] of an EAR event: PMC37 / PMC40) that
  * decide no capture under the value x the encoder wrote (semantics.md
- * §11.10): pm and ism, the D-EAR umask in ALAT mode and its bit 0 in TLB
- * mode, the I-EAR TLB-mode umask bits 3-6.  The EAR vectors' tails catch the
- * rest (plm, mode / ct, the umask bits that select thresholds or levels). */
+ * §11.10): the D-EAR umask in ALAT mode and its bit 0 in TLB mode, the
+ * I-EAR TLB-mode umask bits 3-6.  The EAR vectors' tails catch the rest
+ * (plm, pm, ism, mode / ct, the umask bits that select thresholds or
+ * levels). */
 static const char *unobservable_ear(const PmsRegister *x, const PmsEvent *ev, guint64 v, guint bit)
 {
-    if (field_bit(x, "pm", bit) || field_bit(x, "ism", bit))
-        return "pm / ism of the EAR configuration are stored, not applied (semantics.md §11.8, §11.10)";
     if (ev->ear == PMS_IA64_EAR_D && field_bit(x, "umask", bit)) {
         guint64 mode = field_value(x, "mode", v);
         if (mode == 2)

@@ -181,12 +181,14 @@ typedef struct {
     gboolean ears;
     guint64 *pmc37, *pmc40, *pmd32, *pmd33, *pmd34, *pmd35, *pmd36;
     SimField iear_plm, dear_plm, dear_mode, dear_umask;
+    SimField iear_pm, dear_pm, dear_ism; /* optional: the monitors' PSR gate and set mask */
     gboolean ear_first;           /* ear_capture = first */
     /* ETB / IP-EAR: PMC39, PMC42, PMD38, PMD39, PMD48-63 */
     gboolean etb;
     guint64 *pmc39, *pmc42, *pmd38, *pmd39, *etb_pmd[16];
     SimField etb_plm, etb_ds, etb_tm, etb_ptm, etb_ppm, etb_brt;
     SimField ipear_plm, ipear_mode, ipear_delay;
+    SimField etb_pm, ipear_pm;    /* optional */
     gboolean brt_man;             /* etb_brt = man */
     gboolean pmi_seen;            /* a PMI set fr (IP-EAR delay), at pmi_cycle */
     guint64 pmi_cycle;
@@ -258,6 +260,12 @@ static gboolean ears_init(Ia64 *s, const PmsModel *m, GError **error)
         return FALSE;
     s->pmc37 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 37));
     s->pmc40 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 40));
+    static const char *const n_pm[] = { "pm", NULL }, *const n_ism[] = { "ism", NULL };
+    if (s->ears) {
+        s->iear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 37), n_pm, 0, 0, -1, 0);
+        s->dear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_pm, 0, 0, -1, 0);
+        s->dear_ism = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_ism, 0, 0, -1, 0);
+    }
     s->pmd32 = pmd_storage(sim, 32, &s->ears);
     s->pmd33 = pmd_storage(sim, 33, &s->ears);
     s->pmd34 = pmd_storage(sim, 34, &s->ears);
@@ -281,6 +289,11 @@ static gboolean etb_init(Ia64 *s, const PmsModel *m, GError **error)
         return FALSE;
     s->pmc39 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 39));
     s->pmc42 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 42));
+    static const char *const n_pm[] = { "pm", NULL };
+    if (s->etb) {
+        s->etb_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 39), n_pm, 0, 0, -1, 0);
+        s->ipear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 42), n_pm, 0, 0, -1, 0);
+    }
     s->pmd38 = pmd_storage(sim, 38, &s->etb);
     s->pmd39 = pmd_storage(sim, 39, &s->etb);
     for (guint i = 0; i < 16; i++)
@@ -720,10 +733,15 @@ static gboolean mesi_pass(const Ia64 *s, guint64 v, guint es, guint um, gboolean
  * (IA64 Table 7-4): a counter with pm = 0 is a user monitor, enabled by its
  * thread's PSR.up; one with pm = 1 a privileged monitor, enabled by PSR.pp.
  * The plm test is separate (pms pipeline, per level). */
+static gboolean psr_gate(SimField pm, guint64 v, guint psr)
+{
+    guint need = pm.present && sim_fget(pm, v) ? PMS_SIM_PSR_PP : PMS_SIM_PSR_UP;
+    return (psr & need) != 0;
+}
+
 static gboolean psr_pass(const Ia64 *s, guint64 v, guint psr)
 {
-    guint need = s->pm.present && sim_fget(s->pm, v) ? PMS_SIM_PSR_PP : PMS_SIM_PSR_UP;
-    return (psr & need) != 0;
+    return psr_gate(s->pm, v, psr);
 }
 
 /* ism, bits 25:24 (registers.md 3: 10b = IA-64 only, the one value libpfm
@@ -732,14 +750,19 @@ static gboolean psr_pass(const Ia64 *s, guint64 v, guint psr)
  * that instruction set (24: IA-64, 25: IA-32): 00 both, 01 IA-32 only, 10
  * IA-64 only, 11 none; enable -- bit 25 enables IA-64 and bit 24 IA-32: 00
  * none, 01 IA-32 only, 10 IA-64 only, 11 both.  semantics.md §11.2. */
-static gboolean ism_pass(const Ia64 *s, guint64 v, PmsSimIsa isa)
+static gboolean ism_gate(const Ia64 *s, SimField f, guint64 v, PmsSimIsa isa)
 {
-    if (!s->ism.present)
+    if (!f.present)
         return TRUE;
-    guint ism = (guint)sim_fget(s->ism, v) & 3;
+    guint ism = (guint)sim_fget(f, v) & 3;
     if (s->ism_enable)
         return (ism >> (isa == PMS_SIM_ISA_IA64 ? 1 : 0)) & 1;
     return !((ism >> (isa == PMS_SIM_ISA_IA64 ? 0 : 1)) & 1);
+}
+
+static gboolean ism_pass(const Ia64 *s, guint64 v, PmsSimIsa isa)
+{
+    return ism_gate(s, s->ism, v, isa);
 }
 
 /* ---- EARs ------------------------------------------------------------------- */
@@ -923,10 +946,14 @@ static void capture(Ia64 *s, PmsSim *sim, const PmsSimRun *run)
 {
     gboolean fr = sim_fget(s->fr, *s->pmc0) != 0;
     guint cpl = run->cpl[0];
+    /* every monitor is gated by thread 0's PSR.up (pm = 0) or PSR.pp (pm =
+     * 1), as the counters (IA64 Table 7-4); the D-EAR also by its ism */
+    guint psr = sim->psr[0];
     if (s->ears && !fr) {
-        if (sim->dear_valid)
+        if (sim->dear_valid && psr_gate(s->dear_pm, *s->pmc40, psr) &&
+            ism_gate(s, s->dear_ism, *s->pmc40, sim->isa[0]))
             dear_capture(s, &sim->dear, cpl);
-        if (sim->iear_valid)
+        if (sim->iear_valid && psr_gate(s->iear_pm, *s->pmc37, psr))
             iear_capture(s, &sim->iear, cpl);
     }
     if (!s->etb)
@@ -934,11 +961,11 @@ static void capture(Ia64 *s, PmsSim *sim, const PmsSimRun *run)
     guint64 ip42 = *s->pmc42;
     if (sim_fget(s->ipear_mode, ip42) == 4) {
         gboolean open = !fr || (s->pmi_seen && sim->cycle <= s->pmi_cycle + sim_fget(s->ipear_delay, ip42));
-        if (open && sim->ip_valid[0] && plm_pass(s->ipear_plm, ip42, cpl))
+        if (open && sim->ip_valid[0] && plm_pass(s->ipear_plm, ip42, cpl) && psr_gate(s->ipear_pm, ip42, psr))
             ipear_capture(s, sim->ip[0], run->cycles);
         return;
     }
-    if (fr)
+    if (fr || !psr_gate(s->etb_pm, *s->pmc39, psr))
         return;
     for (guint k = 0; k < sim->n_branches; k++)
         etb_branch(s, &sim->branches[k], cpl);
