@@ -26,12 +26,16 @@ int main(int argc, char **argv)
     while ((len = getline(&line, &cap, stdin)) >= 0) {
         if (len > 0 && line[len - 1] == '\n')
             line[--len] = '\0';
-        if (strcmp(line, "crash") == 0)
+        if (strcmp(line, "crash") == 0) {
+            signal(SIGSEGV, SIG_DFL); /* a sanitizer's handler would turn it into a report and an exit */
             raise(SIGSEGV);
+        }
         if (strcmp(line, "hang") == 0)
             sleep(60);
-        if (strcmp(line, "exit") == 0)
+        if (strcmp(line, "exit") == 0) {
+            free(line);
             return 0;
+        }
         if (oneshot) {
             printf("%s\tPFM_ERR_NOTFOUND\t0\t\t\n", line);
             break;
