@@ -314,8 +314,12 @@ guint64 pms_sim_cycle(const PmsSim *sim);
 
 /* Cycles in which a PMI was raised, in order (one per cycle however many
  * counters overflowed in it; model option pmi_skid = k records it k cycles
- * after the overflow, while status and freeze stay in the overflow cycle). */
+ * after the overflow, while status and freeze stay in the overflow cycle):
+ * the first PMS_SIM_PMI_LISTED of them; pms_sim_pmi_total counts them all
+ * (a run may raise 2^47, and the simulator's memory stays bounded). */
+#define PMS_SIM_PMI_LISTED 4096u
 const guint64 *pms_sim_pmis(const PmsSim *sim, guint *n);
+guint64 pms_sim_pmi_total(const PmsSim *sim);
 
 /* External notifications (Itanium's PMC.ev, "external visibility": one on
  * every overflow of a counter with ev set, whatever its oi; IA64 Table 7-4,

@@ -138,6 +138,7 @@ void pms_sim_reset(PmsSim *s)
     s->ops->reset(s);
     s->cycle = 0;
     g_array_set_size(s->pmis, 0);
+    s->pmi_total = 0;
     s->ext_total = 0;
     s->n_ext = 0;
     memset(s->ip_valid, 0, sizeof s->ip_valid);
@@ -243,6 +244,15 @@ void pms_sim_set_trace(PmsSim *s, PmsSimTraceFn fn, gpointer data)
     s->trace = fn;
     s->trace_data = data;
 }
+
+void sim_pmi_record(PmsSim *s, guint64 cycle)
+{
+    s->pmi_total++;
+    if (s->pmis->len < PMS_SIM_PMI_LISTED)
+        g_array_append_val(s->pmis, cycle);
+}
+
+guint64 pms_sim_pmi_total(const PmsSim *s) { return s->pmi_total; }
 
 void sim_ext_record(PmsSim *s, guint64 cycle)
 {

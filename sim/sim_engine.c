@@ -76,8 +76,7 @@ static gboolean raise_pmi(PmsSim *s, guint64 cycle)
 {
     if (!s->ops->pmi(s, cycle))
         return FALSE;
-    guint64 at = cycle + s->pmi_skid;
-    g_array_append_val(s->pmis, at);
+    sim_pmi_record(s, cycle + s->pmi_skid);
     return TRUE;
 }
 

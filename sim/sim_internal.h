@@ -113,7 +113,8 @@ struct PmsSim {
     guint64 zero;                  /* backing store for absent registers */
 
     guint64 cycle;
-    GArray *pmis;                  /* guint64 cycles */
+    GArray *pmis;                  /* guint64 cycles: the first PMS_SIM_PMI_LISTED */
+    guint64 pmi_total;             /* every PMI */
     guint64 ext_total;             /* external notifications (PMC.ev) */
     guint n_ext;                   /* the first ones' cycles */
     guint64 ext[PMS_SIM_EXT_LISTED];
@@ -202,6 +203,9 @@ static inline guint64 *sim_storage(PmsSim *s, const PmsRegister *r)
 {
     return r ? &s->val[r - s->model->regs] : &s->zero;
 }
+/* One PMI recorded in `cycle` (the first PMS_SIM_PMI_LISTED kept, all
+ * counted). */
+void sim_pmi_record(PmsSim *s, guint64 cycle);
 /* One external notification in `cycle` (PMS_SIM_EXT_LISTED kept, all
  * counted). */
 void sim_ext_record(PmsSim *s, guint64 cycle);
