@@ -97,6 +97,10 @@ typedef struct {
     const PmsRegister *(*counter_reg)(const PmsPlacement *pl);
     guint64 (*status_bit)(const PmsPlacement *pl);
     const PmsRegister *(*status_reg)(const PmsPlacement *pl);
+    /* For a set (pms_program_place_set): the general (bit k) and fixed (bit i)
+     * counters this encoding may use; NULL when the architecture places no sets. */
+    void (*set_counters)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                         guint n_codes, guint64 *gp, guint32 *fixed);
 } SimProgramOps;
 
 struct PmsSim {
@@ -226,3 +230,5 @@ gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_m
 gboolean sim_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
                                GError **error);
 void sim_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
+/* Every counter sim_place_lowest chooses from: general (bit k) and fixed (bit i). */
+void sim_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed);
