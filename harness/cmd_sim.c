@@ -343,15 +343,12 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
     const guint64 *pmis = pms_sim_pmis(sim, &n_pmis);
     g_string_append_printf(out, "# %" G_GUINT64_FORMAT " cycles; %s 0x%" G_GINT64_MODIFIER "x; PMI at",
                            pms_sim_cycle(sim), gs ? gs->name : "GLOBAL_STATUS", status);
-    if (n_pmis == 0)
-        g_string_append(out, " no cycle");
-    for (guint i = 0; i < n_pmis; i++)
-        g_string_append_printf(out, "%s %" G_GUINT64_FORMAT, i ? "," : "", pmis[i]);
+    pms_trace_pmi_list(out, pmis, n_pmis, pms_sim_pmi_total(sim));
     g_string_append_c(out, '\n');
     /* the answer: each counter's last line, prefixed by its name */
     g_autoptr(GString) lines = g_string_new(NULL);
     for (guint i = 0; i < n; i++) {
-        PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, status, pmis, n_pmis };
+        PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, status, pmis, n_pmis, pms_sim_pmi_total(sim) };
         if (!pms_sim_read_at(sim, ctr[i]->space, ctr[i]->address, &sum.count, &err)) {
             fprintf(stderr, "pmusim: %s\n", err->message);
             return 1;
@@ -545,7 +542,7 @@ int pms_cmd_sim(int argc, char **argv)
         return 1;
     }
 
-    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0 };
+    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0 };
     if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
         (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
         fprintf(stderr, "pmusim: %s\n", err->message);
@@ -553,6 +550,7 @@ int pms_cmd_sim(int argc, char **argv)
     }
     sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
+    sum.pmi_total = pms_sim_pmi_total(sim);
     pms_trace_end(rep, &sum);
     if (!write_output(o.output, rep->out))
         return 1;

@@ -195,6 +195,35 @@ static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext,
     s->ext_total += total;
 }
 
+/* The PMIs of a steady segment's one interrupting unit: one per carry, at
+ * the carries' cycles (the first PMS_SIM_PMI_LISTED walked, the rest counted
+ * from the sum).  The device's PMI action changes nothing in a steady run,
+ * so it runs once, for the last carry, and says whether PMIs reach a
+ * processor at all. */
+static void segment_pmis(PmsSim *s, const Unit *u, guint64 ctr0, guint64 f, guint64 r, guint64 c0, guint64 K)
+{
+    unsigned __int128 sum = (unsigned __int128)ctr0 + f + (unsigned __int128)(K - 1) * r;
+    guint64 carries = (guint64)(sum / ((unsigned __int128)u->mask + 1));
+    if (carries == 0)
+        return;
+    /* the last carry's cycle: the segment's last cycle minus the cycles
+     * since the counter last passed a multiple of 2^W */
+    guint64 after = (guint64)(sum % ((unsigned __int128)u->mask + 1));
+    guint64 last = r ? c0 + K - 1 - MIN(after / r, K - 1) : c0; /* r = 0: only the first cycle carries */
+    if (!s->ops->pmi(s, last))
+        return;
+    guint64 v = ctr0, at = 0, inc = f, listed = 0;
+    while (listed < carries && s->pmis->len < PMS_SIM_PMI_LISTED) {
+        guint64 kc = overflow_cycle(v, u->mask, inc, r);
+        at += kc;
+        sim_pmi_record(s, c0 + at - 1 + s->pmi_skid);
+        v = (v + inc + (kc - 1) * r) & u->mask;
+        inc = r;
+        listed++;
+    }
+    s->pmi_total += carries - listed;
+}
+
 static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
 {
     gboolean first[SIM_MAX_UNITS];
@@ -206,11 +235,17 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
     guint64 ctr0[SIM_MAX_UNITS];
     for (guint k = 0; k < nu; k++)
         first[k] = TRUE;
+    /* steady: the last PMI changed no unit's enabled or interrupt state (no
+     * freeze), so the following ones change nothing either and one counter's
+     * PMIs can be counted from a segment's sum instead of one segment each */
+    gboolean steady = FALSE;
     guint64 rem = run->cycles;
     while (rem > 0) {
         guint64 K = rem;
         /* a segment ends where the device acts on its own */
         guint64 next = device_events(s);
+        if (next != G_MAXUINT64)
+            steady = FALSE; /* its action may change what the PMIs do */
         if (next - s->cycle < K)
             K = next - s->cycle;
         gboolean any_en = FALSE;
@@ -229,9 +264,17 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             kc[k] = overflow_cycle(*u[k].ctr, u[k].mask, f[k], r[k]);
             pmi_en[k] = unit_pmi(s, &u[k]);
             ext[k] = unit_ext(s, &u[k]);
-            if (pmi_en[k] && kc[k] < K)
-                K = kc[k];
         }
+        /* the one interrupting counter of a steady run takes the whole
+         * segment; otherwise the segment ends at the first PMI */
+        guint n_int = 0, pk = 0;
+        for (guint k = 0; k < nu; k++)
+            if (en[k] && pmi_en[k])
+                n_int++, pk = k;
+        gboolean counted = steady && n_int == 1;
+        for (guint k = 0; k < nu; k++)
+            if (en[k] && pmi_en[k] && kc[k] < K && !counted)
+                K = kc[k];
         if (!any_en) {
             s->cycle += K;
             rem -= K;
@@ -243,7 +286,7 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
                 continue;
             if (kc[k] <= K) {
                 s->ops->overflow(s, &u[k]);
-                pmi |= kc[k] == K && pmi_en[k];
+                pmi |= kc[k] == K && pmi_en[k] && !counted;
             }
             ctr0[k] = *u[k].ctr;
             /* mod 2^64 arithmetic is exact mod 2^W since 2^W divides 2^64 */
@@ -253,10 +296,19 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             first[k] = FALSE;
         }
         segment_ext(s, u, nu, ext, ctr0, f, r, s->cycle, K);
+        if (counted && kc[pk] <= K)
+            segment_pmis(s, &u[pk], ctr0[pk], f[pk], r[pk], s->cycle, K);
         s->cycle += K;
         rem -= K;
-        if (pmi)
+        if (pmi) {
+            gboolean en_before[SIM_MAX_UNITS], int_before[SIM_MAX_UNITS];
+            for (guint k = 0; k < nu; k++)
+                en_before[k] = unit_enabled(s, &u[k]), int_before[k] = unit_pmi(s, &u[k]);
             raise_pmi(s, s->cycle - 1);
+            steady = TRUE;
+            for (guint k = 0; k < nu; k++)
+                steady &= en_before[k] == unit_enabled(s, &u[k]) && int_before[k] == unit_pmi(s, &u[k]);
+        }
     }
 }
 
