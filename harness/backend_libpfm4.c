@@ -57,7 +57,7 @@ static void libpfm4_close(void *priv)
     g_free(p);
 }
 
-static const PmsBackendOps libpfm4_ops = { libpfm4_encode, libpfm4_close };
+static const PmsBackendOps libpfm4_ops = { libpfm4_encode, libpfm4_close, NULL };
 
 void *pms_backend_libpfm4_new(guint timeout_ms, const PmsBackendOps **ops, GError **error)
 {

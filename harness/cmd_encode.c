@@ -24,7 +24,16 @@ typedef struct {
     gsize start;     /* first unread byte of buf */
     gboolean eof;
     int err;         /* errno of a failed read */
+    GString *answers;  /* answered, not yet handed to stdio: written before any wait */
 } LineReader;
+
+/* Hand the pending answers to stdio (one fwrite for many lines). */
+static gboolean put_answers(LineReader *rd)
+{
+    gboolean ok = fwrite(rd->answers->str, 1, rd->answers->len, stdout) == rd->answers->len;
+    g_string_truncate(rd->answers, 0);
+    return ok;
+}
 
 /* The next line (without its '\n'; a last line without one is still a
  * line), NUL-terminated in place; FALSE at the end of input or on a read
@@ -53,7 +62,7 @@ static gboolean next_line(LineReader *rd, const char **line, gsize *len, int *st
         if (rd->eof)
             return FALSE;
         /* nothing complete left: answer what we have before waiting */
-        if (fflush(stdout) != 0) {
+        if (!put_answers(rd) || fflush(stdout) != 0) {
             *status = 1;
             fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
             return FALSE;
@@ -90,11 +99,11 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
         pms_backend_close(b);
         return PMS_EXIT_USAGE;
     }
-    LineReader rd = { g_byte_array_new(), 0, FALSE, 0 };
+    GString *out = g_string_sized_new(1 << 17);
+    LineReader rd = { g_byte_array_new(), 0, FALSE, 0, out };
     /* a large buffer: between two waits for input, answers cost one write per MB */
     static char outbuf[1 << 20];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    GString *out = g_string_new(NULL);
     int status = 0;
     const char *line;
     gsize len;
@@ -104,21 +113,24 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
      * driving us line by line (a cmd: backend) still gets each answer before
      * it sends the next line. */
     while (status == 0 && next_line(&rd, &line, &len, &status)) {
-        PmsBackendResult r = { 0 };
         if (memchr(line, '\0', len) != NULL) {
             /* A C-string encoder would only see the bytes before the NUL:
              * such a line cannot be an event string. */
+            PmsBackendResult r = { 0 };
             pms_result_set_ret(&r, "PFM_ERR_INVAL");
+            pms_proto_format(out, line, len, &r);
+            pms_backend_result_clear(&r);
         } else {
-            pms_backend_encode(b, line, &r);
+            pms_backend_answer(b, line, len, out);
         }
-        g_string_truncate(out, 0);
-        pms_proto_format(out, line, len, &r);
-        pms_backend_result_clear(&r);
-        if (fwrite(out->str, 1, out->len, stdout) != out->len) {
+        if (out->len >= (1 << 16) && !put_answers(&rd)) {
             fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
             status = 1;
         }
+    }
+    if (status == 0 && !put_answers(&rd)) {
+        fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
+        status = 1;
     }
     if (status == 0 && fflush(stdout) != 0) {
         fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
