@@ -26,7 +26,26 @@ typedef struct {
     gsize start;     /* first unread byte of buf */
     gboolean eof;
     int err;         /* errno of a failed read */
+    GString *answers;  /* answered, not yet handed to stdio: written before any wait */
 } LineReader;
+
+/* Write the pending answers (one write(2) for many lines; not through
+ * stdio, whose buffer would be one more copy of every answer). */
+static gboolean put_answers(LineReader *rd)
+{
+    gsize done = 0;
+    while (done < rd->answers->len) {
+        ssize_t w = write(STDOUT_FILENO, rd->answers->str + done, rd->answers->len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (gsize)w;
+    }
+    gboolean ok = done == rd->answers->len;
+    g_string_truncate(rd->answers, 0);
+    return ok;
+}
 
 /* The next line (without its '\n'; a last line without one is still a
  * line), NUL-terminated in place; FALSE at the end of input or on a read
@@ -55,18 +74,22 @@ static gboolean next_line(LineReader *rd, const char **line, gsize *len, int *st
         if (rd->eof)
             return FALSE;
         /* nothing complete left: answer what we have before waiting */
-        if (fflush(stdout) != 0) {
+        if (!put_answers(rd)) {
             *status = 1;
             fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
             return FALSE;
         }
         g_byte_array_remove_range(rd->buf, 0, (guint)rd->start);
         rd->start = 0;
-        guint8 chunk[65536];
+        /* straight into the buffer's end: no copy through a chunk */
+        guint have = rd->buf->len;
+        const guint chunk = 1 << 16;
+        g_byte_array_set_size(rd->buf, have + chunk);
         ssize_t got;
         do
-            got = read(STDIN_FILENO, chunk, sizeof chunk);
+            got = read(STDIN_FILENO, rd->buf->data + have, chunk);
         while (got < 0 && errno == EINTR);
+        g_byte_array_set_size(rd->buf, have + (guint)MAX(got, 0));
         if (got < 0) {
             rd->err = errno;
             *status = 2;
@@ -74,8 +97,6 @@ static gboolean next_line(LineReader *rd, const char **line, gsize *len, int *st
         }
         if (got == 0)
             rd->eof = TRUE;
-        else
-            g_byte_array_append(rd->buf, chunk, (guint)got);
     }
 }
 
@@ -92,37 +113,33 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
         pms_backend_close(b);
         return PMS_EXIT_USAGE;
     }
-    LineReader rd = { g_byte_array_new(), 0, FALSE, 0 };
-    /* a large buffer: between two waits for input, answers cost one write per MB */
-    static char outbuf[1 << 20];
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    GString *out = g_string_new(NULL);
+    GString *out = g_string_sized_new(1 << 17);
+    LineReader rd = { g_byte_array_new(), 0, FALSE, 0, out };
     int status = 0;
     const char *line;
     gsize len;
-    /* Answers are written through stdio's buffer and flushed only when the
-     * input holds no further complete line, i.e. just before pmusim would
-     * wait for more: a pipe of 100k lines costs a few writes, and a program
-     * driving us line by line (a cmd: backend) still gets each answer before
-     * it sends the next line. */
+    /* Answers are collected and written 64 KB at a time, and whatever is
+     * pending when the input holds no further complete line, i.e. just
+     * before pmusim would wait for more: a pipe of 100k lines costs a few
+     * hundred writes, and a program driving us line by line (a cmd: backend)
+     * still gets each answer before it sends the next line. */
     while (status == 0 && next_line(&rd, &line, &len, &status)) {
-        PmsBackendResult r = { 0 };
         if (memchr(line, '\0', len) != NULL) {
             /* A C-string encoder would only see the bytes before the NUL:
              * such a line cannot be an event string. */
+            PmsBackendResult r = { 0 };
             pms_result_set_ret(&r, "PFM_ERR_INVAL");
+            pms_proto_format(out, line, len, &r);
+            pms_backend_result_clear(&r);
         } else {
-            pms_backend_encode(b, line, &r);
+            pms_backend_answer(b, line, len, out);
         }
-        g_string_truncate(out, 0);
-        pms_proto_format(out, line, len, &r);
-        pms_backend_result_clear(&r);
-        if (fwrite(out->str, 1, out->len, stdout) != out->len) {
+        if (out->len >= (1 << 16) && !put_answers(&rd)) {
             fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
             status = 1;
         }
     }
-    if (status == 0 && fflush(stdout) != 0) {
+    if (status == 0 && !put_answers(&rd)) {
         fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
         status = 1;
     }

@@ -180,7 +180,7 @@ def header(pmu):
 
 
 OPTIONS = [
-    ("# What-if switches read by the simulator (semantics.md section 9).", None),
+    ("# What-if switches read by the simulator (semantics.md section 6).", None),
     ("cpl_gate", "post"),
     ("global_ctrl_reset", "gp"),
     ("anythread_combine", "clock-or"),

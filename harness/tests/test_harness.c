@@ -9,8 +9,10 @@
 
 #include <dlfcn.h>
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *pmusim_path;
 static const char *fake_path;
@@ -488,6 +490,33 @@ static void test_list_montecito(void)
     run_clear(&r);
 }
 
+/* lint reports what the simulator would refuse: an [options] value it does
+ * not know is a problem, in the simulator's words. */
+static void test_lint_simulator(void)
+{
+    /* a whole model (a register, a layout, an event), so that the option is
+     * its one problem */
+    static const char model[] = "[pmu]\nname = whatif\narch = x86_core\ngp_counters = 1\ngp_width = 48\n"
+                                "[options]\ncpl_gate = bogus\n"
+                                "[layout evtsel]\nevent = 7:0\numask = 15:8\nusr = 16\nos = 17\nen = 22\n"
+                                "[register PERFEVTSEL0]\naddress = 0x186\nkind = evtsel\nindex = 0\nlayout = evtsel\n"
+                                "[register PMC0]\naddress = 0xc1\nkind = pmc\nindex = 0\nwidth = 48\n"
+                                "[event E]\ncode = 0x3c\n";
+    g_autofree char *path = NULL;
+    int fd = g_file_open_tmp("pmusim-lint-XXXXXX.pmu", &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_FATAL(g_file_set_contents(path, model, -1, NULL));
+    Run r = run_cli(NULL, 0, "lint", "--model", path, "whatif", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    g_autofree char *text = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "the simulator refuses the model"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "option cpl_gate = 'bogus': expected post or pre"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 problem\n"));
+    run_clear(&r);
+    g_unlink(path);
+}
+
 static void test_diff_self(void)
 {
     /* builtin against itself through the protocol: no difference, and the
@@ -772,6 +801,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "usage errors exit 2 with one line", test_usage_errors);
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
+    CU_add_test(cli, "lint: what the simulator refuses", test_lint_simulator);
     CU_add_test(cli, "diff: self agreement, misbehaving backend", test_diff_self);
     CU_add_test(cli, "decode, human and perf output", test_decode_and_perf);
     CU_add_test(cli, "uncore PMUs: decode, list, explain; --plm", test_uncore_and_plm);
