@@ -27,6 +27,11 @@ GPtrArray *pms_cli_models_named(const PmsModelSet *set, int argc, char **argv);
 /* Parse a decimal or 0x-hex 64-bit value; FALSE (after one stderr line naming
  * `what`) when it is not one. */
 gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out);
+/* Write an output file whole: a regular file (or a new one) through a
+ * temporary file renamed over it, so readers never see a partial one; a
+ * device or a pipe (/dev/null, /dev/stdout, a FIFO) written in place, never
+ * replaced -- renaming over /dev/null as root would destroy it. */
+gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GError **error);
 /* Parse --plm's LEVELS: privilege levels 0..3 separated by commas ("3",
  * "0,3") into a PMS_PLM* mask; FALSE (after one stderr line) otherwise. */
 gboolean pms_cli_parse_plm(const char *text, guint *plm);

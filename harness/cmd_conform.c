@@ -307,7 +307,7 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
         g_string_append(s, "  </testsuite>\n");
     }
     g_string_append(s, "</testsuites>\n");
-    return g_file_set_contents(path, s->str, (gssize)s->len, error);
+    return pms_cli_write_file(path, s->str, s->len, error);
 }
 
 int pms_cmd_conform(int argc, char **argv)

@@ -96,7 +96,7 @@ static gboolean write_output(const char *path, const GString *text)
     /* g_file_set_contents writes a temporary file and renames it over path:
      * readers never see a partial trace. */
     g_autoptr(GError) err = NULL;
-    if (!g_file_set_contents(path, text->str, (gssize)text->len, &err)) {
+    if (!pms_cli_write_file(path, text->str, text->len, &err)) {
         fprintf(stderr, "pmusim: --output: %s\n", err->message);
         return FALSE;
     }

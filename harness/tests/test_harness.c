@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *pmusim_path;
@@ -490,6 +491,32 @@ static void test_list_montecito(void)
     run_clear(&r);
 }
 
+/* An output that is not a regular file (a FIFO here; /dev/null in real use)
+ * is written in place: the atomic replace of a regular file would rename a
+ * temporary file over it, and as root that turns /dev/null into a file. */
+static void test_output_special_file(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("pmusim-fifo-XXXXXX", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    g_autofree char *fifo = g_build_filename(dir, "out", NULL);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+    const char *cat_argv[] = { "cat", fifo, NULL };
+    g_autoptr(GSubprocess) cat = g_subprocess_newv(cat_argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cat);
+    Run r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "wsm::INST_RETIRED:ANY_P", "--occurrences", "1,2",
+                    "--format", "csv", "-o", fifo, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *got = NULL;
+    CU_ASSERT_TRUE(g_subprocess_communicate_utf8(cat, NULL, NULL, &got, NULL, NULL));
+    CU_ASSERT_PTR_NOT_NULL(got && strstr(got, "cycle"));
+    GStatBuf st;
+    CU_ASSERT_EQUAL(g_stat(fifo, &st), 0);
+    CU_ASSERT_TRUE(S_ISFIFO(st.st_mode));
+    run_clear(&r);
+    g_unlink(fifo);
+    g_rmdir(dir);
+}
+
 /* lint reports what the simulator would refuse: an [options] value it does
  * not know is a problem, in the simulator's words. */
 static void test_lint_simulator(void)
@@ -802,6 +829,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
     CU_add_test(cli, "lint: what the simulator refuses", test_lint_simulator);
+    CU_add_test(cli, "an output that is a FIFO or device is written in place, not replaced", test_output_special_file);
     CU_add_test(cli, "diff: self agreement, misbehaving backend", test_diff_self);
     CU_add_test(cli, "decode, human and perf output", test_decode_and_perf);
     CU_add_test(cli, "uncore PMUs: decode, list, explain; --plm", test_uncore_and_plm);
