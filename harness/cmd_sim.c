@@ -297,8 +297,11 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
             return PMS_EXIT_USAGE;
         }
     }
-    g_autoptr(PmsStim) st = o->stim ? pms_stim_load_file(m, o->stim, &err) : occurrence_stim_set(enc, n, occ, cpl);
-    if (!st) {
+    /* the fast engine runs a stimulus file as it reads it (bounded memory) */
+    gboolean stream = o->stim && engine == PMS_SIM_FAST;
+    g_autoptr(PmsStim) st = stream ? NULL
+                          : o->stim ? pms_stim_load_file(m, o->stim, &err) : occurrence_stim_set(enc, n, occ, cpl);
+    if (!st && !stream) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
@@ -328,7 +331,7 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
     } else {
         g_string_append(out, "# the fast engine advances whole runs: no per-cycle trace\n");
     }
-    if (!pms_stim_execute(st, sim, &err)) {
+    if (stream ? !pms_stim_run_file(m, o->stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
@@ -518,8 +521,10 @@ int pms_cmd_sim(int argc, char **argv)
         return PMS_EXIT_USAGE;
     }
 
-    g_autoptr(PmsStim) st = o.stim ? pms_stim_load_file(m, o.stim, &err) : occurrence_stim(enc, occ, cpl);
-    if (!st) {
+    /* the fast engine runs a stimulus file as it reads it (bounded memory) */
+    gboolean stream = o.stim && engine == PMS_SIM_FAST;
+    g_autoptr(PmsStim) st = stream ? NULL : o.stim ? pms_stim_load_file(m, o.stim, &err) : occurrence_stim(enc, occ, cpl);
+    if (!st && !stream) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
@@ -537,7 +542,7 @@ int pms_cmd_sim(int argc, char **argv)
     TraceSink sink = { fixed, counter, m->instance, rep };
     if (engine == PMS_SIM_REFERENCE)
         pms_sim_set_trace(sim, on_trace, &sink);
-    if (!pms_stim_execute(st, sim, &err)) {
+    if (stream ? !pms_stim_run_file(m, o.stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }

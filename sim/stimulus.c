@@ -4,6 +4,8 @@
 #include "stimulus.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -976,9 +978,10 @@ static char *cycles_mismatch(const char *what, const char *one, const guint64 *g
                            m, one, d + 1, d < n ? a->str : "none", d < m ? b->str : "none");
 }
 
-gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
+/* Records [from, to) on sim. */
+static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint to, GError **error)
 {
-    for (guint i = 0; i < st->recs->len; i++) {
+    for (guint i = from; i < to; i++) {
         const Rec *r = &g_array_index(st->recs, Rec, i);
         GError *e = NULL;
         gboolean ok = TRUE;
@@ -1038,6 +1041,12 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
             return FALSE;
         }
     }
+    return TRUE;
+}
+
+/* After the last record: the expect-pmi / expect-ext lines. */
+static gboolean check_expectations(const PmsStim *st, PmsSim *sim, GError **error)
+{
     if (st->expect_pmis) {
         guint n;
         const guint64 *got = pms_sim_pmis(sim, &n);
@@ -1069,4 +1078,64 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
         }
     }
     return TRUE;
+}
+
+gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
+{
+    return exec_records(st, sim, 0, st->recs->len, error) && check_expectations(st, sim, error);
+}
+
+/* A stimulus file run as it is read: each line is parsed and its record
+ * executed at once, and the executed records are dropped, so memory stays
+ * bounded whatever the file's length (a stimulus of 10^7 runs).  Lines are
+ * read up to PMS_STIM_LINE_MAX. */
+#define PMS_STIM_LINE_MAX (16u * 1024 * 1024)
+
+gboolean pms_stim_run_file(const PmsModel *m, const char *path, PmsSim *sim, GError **error)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int e = errno;
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s: %s", path, g_strerror(e));
+        return FALSE;
+    }
+    g_autoptr(PmsStim) st = pms_stim_new(m);
+    g_free(st->source);
+    st->source = g_strdup(path);
+    Parser p = { st, st->source, 0, m->smt ? 2 : 1, error };
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    gboolean ok = TRUE;
+    guint done = 0;
+    while (ok && (len = getline(&buf, &cap, f)) >= 0) {
+        p.line++;
+        if ((size_t)len > PMS_STIM_LINE_MAX) {
+            ok = fail(&p, "line of %zd bytes: at most %u", len, PMS_STIM_LINE_MAX);
+            break;
+        }
+        if (memchr(buf, 0, (size_t)len)) {
+            ok = fail(&p, "contains a NUL byte");
+            break;
+        }
+        if (p.line == 1 && *pms_text_bom_message(buf, (gsize)len)) {
+            ok = fail(&p, "%s", pms_text_bom_message(buf, (gsize)len));
+            break;
+        }
+        if (len > 0 && buf[len - 1] == '\n')
+            buf[--len] = 0;
+        ok = parse_line(&p, buf) && exec_records(st, sim, done, st->recs->len, error);
+        done = st->recs->len;
+        if (done >= 1024) { /* executed: drop them (their run arrays too) */
+            g_array_set_size(st->recs, 0);
+            done = 0;
+        }
+    }
+    if (ok && ferror(f)) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s: read error: %s", path, g_strerror(errno));
+        ok = FALSE;
+    }
+    free(buf);
+    fclose(f);
+    return ok && check_expectations(st, sim, error);
 }
