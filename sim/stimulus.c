@@ -237,7 +237,34 @@ typedef struct {
     guint line;
     guint threads;
     GError **error;
+    /* scratch reused by every run line (no allocation per record), and the
+     * signal names resolved so far (a long stimulus repeats a few) */
+    GArray *counts, *oc, *loads, *brs;
+    GHashTable *sig_cache; /* name -> signal key + 1 */
 } Parser;
+
+static void parser_init(Parser *p, PmsStim *st, guint threads, GError **error)
+{
+    memset(p, 0, sizeof *p);
+    p->st = st;
+    p->source = st->source;
+    p->threads = threads;
+    p->error = error;
+    p->counts = g_array_new(FALSE, FALSE, sizeof(PmsSimCount));
+    p->oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
+    p->loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
+    p->brs = g_array_new(FALSE, FALSE, sizeof(PmsSimBranch));
+    p->sig_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+}
+
+static void parser_clear(Parser *p)
+{
+    g_array_free(p->counts, TRUE);
+    g_array_free(p->oc, TRUE);
+    g_array_free(p->loads, TRUE);
+    g_array_free(p->brs, TRUE);
+    g_hash_table_destroy(p->sig_cache);
+}
 
 G_GNUC_PRINTF(2, 3)
 static gboolean fail(Parser *p, const char *fmt, ...)
@@ -593,9 +620,11 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
         return fail(p, "run: expected a number of cycles >= 1, got '%s'", ntok > 1 ? tok[1] : "");
     if (cycles > G_MAXINT64 || p->st->end > G_MAXINT64 - cycles)
         return fail(p, "run: the stimulus would exceed 2^63 cycles");
-    g_autoptr(GArray) counts = g_array_new(FALSE, FALSE, sizeof(PmsSimCount));
-    g_autoptr(GArray) oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
-    g_autoptr(GArray) loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
+    GArray *counts = p->counts, *oc = p->oc, *loads = p->loads, *brs = p->brs;
+    g_array_set_size(counts, 0);
+    g_array_set_size(oc, 0);
+    g_array_set_size(loads, 0);
+    g_array_set_size(brs, 0);
     gboolean has_ip[PMS_SIM_MAX_THREADS] = { FALSE }, has_insn[PMS_SIM_MAX_THREADS] = { FALSE },
              has_daddr[PMS_SIM_MAX_THREADS] = { FALSE };
     guint64 ip[PMS_SIM_MAX_THREADS] = { 0 }, opcode[PMS_SIM_MAX_THREADS] = { 0 }, daddr[PMS_SIM_MAX_THREADS] = { 0 };
@@ -608,7 +637,6 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
         psr[t] = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, isa[t] = PMS_SIM_ISA_IA64;
     PmsSimDearEvent dear = { 0 };
     PmsSimIearEvent iear = { 0 };
-    g_autoptr(GArray) brs = g_array_new(FALSE, FALSE, sizeof(PmsSimBranch));
     for (guint i = 2; i < ntok; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1])
@@ -736,10 +764,15 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
                 box = (guint)inst + 1;
                 name = slash + 1;
             }
-            if (!pms_stim_signal_key(p->st->model, name, &sig, &e)) {
+            gpointer cached = g_hash_table_lookup(p->sig_cache, name);
+            if (cached) {
+                sig = GPOINTER_TO_UINT(cached) - 1;
+            } else if (!pms_stim_signal_key(p->st->model, name, &sig, &e)) {
                 fail(p, "%s", e->message);
                 g_error_free(e);
                 return FALSE;
+            } else if (g_hash_table_size(p->sig_cache) < 4096) {
+                g_hash_table_insert(p->sig_cache, g_strdup(name), GUINT_TO_POINTER(sig + 1));
             }
             guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
             if (!parse_thread_list(p, name, val, G_MAXUINT32, v))
@@ -903,18 +936,20 @@ PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const c
                     pms_text_bom_message(text, len < 0 ? strlen(text) : (gsize)len));
         return NULL;
     }
-    Parser p = { st, st->source, 0, m->smt ? 2 : 1, error };
+    Parser p;
+    parser_init(&p, st, m->smt ? 2 : 1, error);
     char *line = copy;
-    while (line) {
+    gboolean ok = TRUE;
+    while (ok && line) {
         char *nl = strchr(line, '\n');
         if (nl)
             *nl = 0;
         p.line++;
-        if (!parse_line(&p, line))
-            return NULL;
+        ok = parse_line(&p, line);
         line = nl ? nl + 1 : NULL;
     }
-    return g_steal_pointer(&st);
+    parser_clear(&p);
+    return ok ? g_steal_pointer(&st) : NULL;
 }
 
 PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error)
@@ -1102,7 +1137,8 @@ gboolean pms_stim_run_file(const PmsModel *m, const char *path, PmsSim *sim, GEr
     g_autoptr(PmsStim) st = pms_stim_new(m);
     g_free(st->source);
     st->source = g_strdup(path);
-    Parser p = { st, st->source, 0, m->smt ? 2 : 1, error };
+    Parser p;
+    parser_init(&p, st, m->smt ? 2 : 1, error);
     char *buf = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -1137,5 +1173,6 @@ gboolean pms_stim_run_file(const PmsModel *m, const char *path, PmsSim *sim, GEr
     }
     free(buf);
     fclose(f);
+    parser_clear(&p);
     return ok && check_expectations(st, sim, error);
 }
