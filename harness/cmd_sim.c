@@ -12,6 +12,7 @@
  * the run fails.  Exit status: 0, 1 (event, stimulus or simulation error),
  * 2 (bad option). */
 #include "cli_common.h"
+#include "sim_stim_only.h"
 #include "encoder.h"
 #include "sim_setup.h"
 #include "stimulus.h"
@@ -455,6 +456,9 @@ int pms_cmd_sim(int argc, char **argv)
         fprintf(stderr, "pmusim: sim: unexpected argument '%s' (the event goes after -e)\n", argv[1]);
         return PMS_EXIT_USAGE;
     }
+    /* a stimulus that programs the registers itself: no event to encode */
+    if (!o.event && o.stim && !o.occurrences && !o.preload && !o.output)
+        return pms_sim_stim_only(o.pmu, o.stim, o.model_files, o.engine, o.format);
     const PmsTraceFormat *fmt;
     PmsSimEngine engine;
     if (!check_opts(&o, &fmt, &engine))

@@ -491,6 +491,42 @@ static void test_list_montecito(void)
     run_clear(&r);
 }
 
+/* `sim --stim FILE` without -e: the stimulus programs the registers itself
+ * (issue 9).  wsm (SDM Fig 18-6 layout): PERFEVTSEL0 = INST_RETIRED.ANY_P
+ * (0xc0, umask 0x01) | usr | os | en = 0x4301c0; PERFEVTSEL1 =
+ * UOPS_ISSUED.ANY (0x0e, 0x01) | usr | os | int | en = 0x53010e; PMC1
+ * preloaded 2^48 - 2; GLOBAL_CTRL = 3.  Three cycles of 2 and 1: PMC0 = 6;
+ * PMC1 reaches 2^48 - 1, carries in cycle 1 (PMI then; v3 without the
+ * DEBUGCTL freeze bit goes on counting) and ends at 1 with its
+ * GLOBAL_STATUS bit set.  The model comes from the file's pmu line. */
+static void test_sim_stim_without_event(void)
+{
+    static const char stim[] = "pmu wsm\nwrite IA32_PERFEVTSEL0 0x4301c0\nwrite IA32_PERFEVTSEL1 0x53010e\n"
+                               "write IA32_PMC1 0xfffffffffffe\nwrite IA32_PERF_GLOBAL_CTRL 3\n"
+                               "run 3 INST_RETIRED.ANY_P=2 UOPS_ISSUED.ANY=1\n";
+    g_autofree char *path = NULL;
+    int fd = g_file_open_tmp("pmusim-raw-XXXXXX.stim", &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_FATAL(g_file_set_contents(path, stim, -1, NULL));
+    Run r = run_cli(NULL, 0, "sim", "--stim", path, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *out = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "3 cycles; PMI at 1\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nIA32_PMC0 count=6 overflow=0\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nIA32_PMC1 count=1 overflow=1\n"));
+    run_clear(&r);
+    /* another model than the file's: its pmu line refuses it (exit 1) */
+    r = run_cli(NULL, 0, "sim", "--pmu", "nhm", "--stim", path, NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    run_clear(&r);
+    /* no trace without an event */
+    r = run_cli(NULL, 0, "sim", "--stim", path, "--format", "csv", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    run_clear(&r);
+    g_unlink(path);
+}
+
 /* An output that is not a regular file (a FIFO here; /dev/null in real use)
  * is written in place: the atomic replace of a regular file would rename a
  * temporary file over it, and as root that turns /dev/null into a file. */
@@ -829,6 +865,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
     CU_add_test(cli, "lint: what the simulator refuses", test_lint_simulator);
+    CU_add_test(cli, "sim --stim without -e: the stimulus programs the registers", test_sim_stim_without_event);
     CU_add_test(cli, "an output that is a FIFO or device is written in place, not replaced", test_output_special_file);
     CU_add_test(cli, "diff: self agreement, misbehaving backend", test_diff_self);
     CU_add_test(cli, "decode, human and perf output", test_decode_and_perf);
