@@ -93,6 +93,16 @@ GPtrArray *pms_cli_models_named(const PmsModelSet *set, int argc, char **argv)
     return g_steal_pointer(&models);
 }
 
+const PmsModel *pms_cli_ia64_model(const PmsModelSet *set, const char *pmu, const char *cmd)
+{
+    const PmsModel *m = pms_cli_model(set, pmu ? pmu : "montecito");
+    if (m && m->arch != PMS_ARCH_IA64) {
+        fprintf(stderr, "%s%s is not an Itanium (ia64) PMU\n", cmd, m->name);
+        return NULL;
+    }
+    return m;
+}
+
 gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GError **error)
 {
     GStatBuf st;

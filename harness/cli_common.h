@@ -20,6 +20,9 @@ gboolean pms_cli_dispatch(const PmsCommand *cmds, gsize n_cmds, const char *prog
                           int *status);
 /* The named model, or NULL after printing one line naming the known ones. */
 const PmsModel *pms_cli_model(const PmsModelSet *set, const char *name);
+/* The Itanium model --pmu names (montecito when NULL), or NULL after one
+ * line on stderr prefixed by `cmd` ("pmusim: ranges: "). */
+const PmsModel *pms_cli_ia64_model(const PmsModelSet *set, const char *pmu, const char *cmd);
 /* The PMUs named by argv[1..argc-1] in that order, or every model of the set
  * when there are none (const PmsModel*); NULL after pms_cli_model's line for
  * the first unknown name, so that a command checks all names before output. */

@@ -167,32 +167,43 @@ static gint ext_hit_cmp(gconstpointer a, gconstpointer b)
     return x->unit < y->unit ? -1 : x->unit > y->unit;
 }
 
+/* A segment's carries of one unit: their number from the sum (exact however
+ * many), and the cycles of the first `max` of them, walked from one carry
+ * to the next; returns the number of cycles stored in at[]. */
+static guint segment_carries(const Unit *u, guint64 ctr0, guint64 f, guint64 r, guint64 c0, guint64 K, guint max,
+                             guint64 *at, guint64 *carries)
+{
+    unsigned __int128 sum = (unsigned __int128)ctr0 + f + (unsigned __int128)(K - 1) * r;
+    *carries = (guint64)(sum / ((unsigned __int128)u->mask + 1));
+    guint64 v = ctr0, cyc = c0, inc = f;
+    guint n = 0;
+    for (; n < *carries && n < max; n++) {
+        guint64 kc = overflow_cycle(v, u->mask, inc, r);
+        cyc += kc;
+        at[n] = cyc - 1;
+        v = (v + inc + (kc - 1) * r) & u->mask;
+        inc = r;
+    }
+    return n;
+}
+
 static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext, const guint64 *ctr0,
                         const guint64 *f, const guint64 *r, guint64 c0, guint64 K)
 {
     ExtHit hits[SIM_MAX_UNITS * PMS_SIM_EXT_LISTED];
     guint nh = 0;
-    guint64 total = 0;
     for (guint k = 0; k < nu; k++) {
         if (!ext[k])
             continue;
-        unsigned __int128 sum = (unsigned __int128)ctr0[k] + f[k] + (unsigned __int128)(K - 1) * r[k];
-        guint64 carries = (guint64)(sum / ((unsigned __int128)u[k].mask + 1));
-        total += carries;
-        /* the first carries' cycles: walk from one carry to the next */
-        guint64 v = ctr0[k], at = 0, inc = f[k];
-        for (guint j = 0; j < carries && j < PMS_SIM_EXT_LISTED; j++) {
-            guint64 kc = overflow_cycle(v, u[k].mask, inc, r[k]);
-            at += kc;
-            hits[nh++] = (ExtHit){ c0 + at - 1, k };
-            v = (v + inc + (kc - 1) * r[k]) & u[k].mask;
-            inc = r[k];
-        }
+        guint64 at[PMS_SIM_EXT_LISTED], carries;
+        guint n = segment_carries(&u[k], ctr0[k], f[k], r[k], c0, K, PMS_SIM_EXT_LISTED, at, &carries);
+        for (guint j = 0; j < n; j++)
+            hits[nh++] = (ExtHit){ at[j], k };
+        s->ext_total += carries;
     }
     qsort(hits, nh, sizeof hits[0], ext_hit_cmp);
     for (guint i = 0; i < nh && s->n_ext < PMS_SIM_EXT_LISTED; i++)
         s->ext[s->n_ext++] = hits[i].cycle;
-    s->ext_total += total;
 }
 
 /* The PMIs of a steady segment's one interrupting unit: one per carry, at
@@ -202,26 +213,23 @@ static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext,
  * processor at all. */
 static void segment_pmis(PmsSim *s, const Unit *u, guint64 ctr0, guint64 f, guint64 r, guint64 c0, guint64 K)
 {
-    unsigned __int128 sum = (unsigned __int128)ctr0 + f + (unsigned __int128)(K - 1) * r;
-    guint64 carries = (guint64)(sum / ((unsigned __int128)u->mask + 1));
+    guint room = PMS_SIM_PMI_LISTED - MIN(s->pmis->len, PMS_SIM_PMI_LISTED);
+    g_autofree guint64 *at = g_new(guint64, MAX(room, 1u));
+    guint64 carries;
+    guint n = segment_carries(u, ctr0, f, r, c0, K, room, at, &carries);
     if (carries == 0)
         return;
     /* the last carry's cycle: the segment's last cycle minus the cycles
-     * since the counter last passed a multiple of 2^W */
+     * since the counter last passed a multiple of 2^W (r = 0: only the
+     * first cycle carries) */
+    unsigned __int128 sum = (unsigned __int128)ctr0 + f + (unsigned __int128)(K - 1) * r;
     guint64 after = (guint64)(sum % ((unsigned __int128)u->mask + 1));
-    guint64 last = r ? c0 + K - 1 - MIN(after / r, K - 1) : c0; /* r = 0: only the first cycle carries */
+    guint64 last = r ? c0 + K - 1 - MIN(after / r, K - 1) : c0;
     if (!s->ops->pmi(s, last))
         return;
-    guint64 v = ctr0, at = 0, inc = f, listed = 0;
-    while (listed < carries && s->pmis->len < PMS_SIM_PMI_LISTED) {
-        guint64 kc = overflow_cycle(v, u->mask, inc, r);
-        at += kc;
-        sim_pmi_record(s, c0 + at - 1 + s->pmi_skid);
-        v = (v + inc + (kc - 1) * r) & u->mask;
-        inc = r;
-        listed++;
-    }
-    s->pmi_total += carries - listed;
+    for (guint j = 0; j < n; j++)
+        sim_pmi_record(s, at[j] + s->pmi_skid);
+    s->pmi_total += carries - n;
 }
 
 static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
