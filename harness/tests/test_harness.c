@@ -491,6 +491,20 @@ static void test_list_montecito(void)
     run_clear(&r);
 }
 
+/* `bench conform` runs the built-in suite and a synthetic corpus (the .enc
+ * files parsed again until there are N): every vector passes in both; the
+ * figures are the bench's business, not a test's. */
+static void test_bench_conform(void)
+{
+    Run r = run_cli(NULL, 0, "bench", "conform", "--vectors", "20000", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *out = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "built-in suite: "));
+    CU_ASSERT_TRUE(g_regex_match_simple("synthetic corpus: (\\d+) encoding vectors \\(\\1 passed\\)", out, 0, 0));
+    CU_ASSERT_TRUE(g_regex_match_simple("built-in suite: (\\d+) vectors \\(\\1 passed\\)", out, 0, 0));
+    run_clear(&r);
+}
+
 /* `sim --stim FILE` without -e: the stimulus programs the registers itself
  * (issue 9).  wsm (SDM Fig 18-6 layout): PERFEVTSEL0 = INST_RETIRED.ANY_P
  * (0xc0, umask 0x01) | usr | os | en = 0x4301c0; PERFEVTSEL1 =
@@ -865,6 +879,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
     CU_add_test(cli, "lint: what the simulator refuses", test_lint_simulator);
+    CU_add_test(cli, "bench conform: every vector of the suite and of a synthetic corpus passes", test_bench_conform);
     CU_add_test(cli, "sim --stim without -e: the stimulus programs the registers", test_sim_stim_without_event);
     CU_add_test(cli, "an output that is a FIFO or device is written in place, not replaced", test_output_special_file);
     CU_add_test(cli, "diff: self agreement, misbehaving backend", test_diff_self);
