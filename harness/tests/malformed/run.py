@@ -15,7 +15,8 @@ FILE    the input, relative to this directory; '-' for none; 'gen:NAME' for
         one generate() writes at test time (too big to commit).
 ARGS    pmusim's arguments, split like a shell line; '{}' is FILE's path,
         '{fake}' the fake backend, '{out}' a path in a fresh empty directory,
-        '{dir}' this directory.  A word 'x:TEXT' is TEXT with \\xHH escapes
+        '{dir}' this directory, '{vdir}' the folder two levels above FILE
+        (a vector file's DIR for conform --vectors: DIR/wsm/FILE).  A word 'x:TEXT' is TEXT with \\xHH escapes
         decoded to bytes (argv may hold invalid UTF-8).
 EXIT    the expected exit status (0, 1 or 2; never a signal).
 STDERR-REGEX
@@ -78,7 +79,7 @@ def generate(name, path):
             base = f.read()
         write(base + b'\n[event BIG]\ncode = 0x1\numask.' + b'U' * mib + b' = 0x1\n')
     elif name == 'mib-string.enc':
-        write(b'"wsm::' + b'A' * mib + b'" PFM_ERR_NOTFOUND - src a literal 1 MiB line\n')
+        write(b'"wsm::' + b'A' * (mib - 5) + b'" PFM_ERR_NOTFOUND - src a literal line of a 1 MiB string\n')
     elif name == 'mib-over.enc':
         # 1 MiB + 1 byte of expanded string: over the documented limit
         write(b'"wsm::INST_RETIRED" PFM_SUCCESS 0x5300c0 src ok\n'
@@ -129,9 +130,13 @@ def run_case(c, pmusim, fake, gendir, show):
     file = c['file']
     path = None
     if file.startswith('gen:'):
-        path = os.path.join(gendir, file[4:])
+        name = file[4:]
+        # vector files go in a folder laid out as conform --vectors reads it
+        sub = os.path.join(name + '.d', 'wsm') if name.endswith(('.enc', '.sim')) else ''
+        os.makedirs(os.path.join(gendir, sub), exist_ok=True)
+        path = os.path.join(gendir, sub, name)
         if not os.path.exists(path):
-            generate(file[4:], path)
+            generate(name, path)
     elif file != '-':
         path = os.path.join(HERE, file)
         if not os.path.exists(path):
@@ -141,7 +146,8 @@ def run_case(c, pmusim, fake, gendir, show):
         words = []
         for w in shlex.split(c['args']):
             w = (w.replace('{}', path or '').replace('{fake}', fake)
-                  .replace('{out}', os.path.join(outdir, 'out')).replace('{dir}', HERE))
+                  .replace('{out}', os.path.join(outdir, 'out')).replace('{dir}', HERE)
+                  .replace('{vdir}', os.path.dirname(os.path.dirname(path or '')) if path else ''))
             words.append(unescape(w))
         stdin = b''
         timeout = 60
