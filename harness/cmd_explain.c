@@ -506,6 +506,9 @@ int pms_cmd_explain(int argc, char **argv)
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (!models)
         return PMS_EXIT_USAGE;
+    /* --pmu names a PMU of the model set: an unknown one is a usage error (exit 2) */
+    if (pmu && !pms_cli_model(models, pmu))
+        return PMS_EXIT_USAGE;
     g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
     if (!enc) {
         /* the same line as encode's: the libpfm4 error class first */

@@ -488,6 +488,9 @@ int pms_cmd_sim(int argc, char **argv)
     g_autoptr(PmsModelSet) models = pms_cli_load_models(o.model_files);
     if (!models)
         return PMS_EXIT_USAGE;
+    /* --pmu names a PMU of the model set: an unknown one is a usage error (exit 2) */
+    if (o.pmu && !pms_cli_model(models, o.pmu))
+        return PMS_EXIT_USAGE;
     g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
     if (!enc) {
         fprintf(stderr, "pmusim: -e '%s': %s\n", qualified, err->message);
