@@ -107,6 +107,7 @@ typedef struct {
     char *pmu, *event, *stim, *occurrences, *cpl, *preload, *format, *engine, *output;
     char **events;   /* every -e; event is the first */
     gint64 max_cycles;
+    gboolean explain;
     char **model_files;
 } SimOpts;
 
@@ -156,6 +157,11 @@ static gboolean check_opts(const SimOpts *o, const PmsTraceFormat **fmt, PmsSimE
     if (*engine == PMS_SIM_FAST && (*fmt == &pms_trace_csv || *fmt == &pms_trace_vcd)) {
         fprintf(stderr, "pmusim: --format %s: needs the per-cycle trace of --engine reference "
                         "(the fast engine gives table or json summaries)\n", (*fmt)->name);
+        return FALSE;
+    }
+    if (o->explain && *fmt != &pms_trace_table) {
+        fprintf(stderr, "pmusim: --explain: the sentences go with the table format (svg and html carry them "
+                        "anyway), not --format %s\n", (*fmt)->name);
         return FALSE;
     }
     if (o->max_cycles < 1) {
@@ -435,6 +441,8 @@ int pms_cmd_sim(int argc, char **argv)
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the trace to FILE (atomically)", "FILE" },
         { "max-cycles", 0, 0, G_OPTION_ARG_INT64, &o.max_cycles,
           "Longest per-cycle trace accepted (default 1000000)", "N" },
+        { "explain", 0, 0, G_OPTION_ARG_NONE, &o.explain,
+          "After the table, one sentence per cycle where something changes", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("",
@@ -537,7 +545,8 @@ int pms_cmd_sim(int argc, char **argv)
 
     const PmsRegister *gs = pms_program_status_reg(&pl);
     PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, engine == PMS_SIM_FAST ? "fast" : "reference",
-                          engine == PMS_SIM_REFERENCE, gs ? gs->name : NULL };
+                          engine == PMS_SIM_REFERENCE, gs ? gs->name : NULL, m->smt && pms_sim_threads(sim) > 1,
+                          o.explain, enc->writes, enc->n_writes, preload };
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
     TraceSink sink = { fixed, counter, m->instance, rep };
     if (engine == PMS_SIM_REFERENCE)

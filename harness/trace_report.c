@@ -33,6 +33,8 @@ void pms_trace_reporter_free(PmsTraceReporter *r)
 {
     if (!r)
         return;
+    if (r->fmt->clear)
+        r->fmt->clear(r);
     g_string_free(r->out, TRUE);
     g_free(r->priv);
     g_free(r);

@@ -87,4 +87,4 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
         g_string_append_printf(r->out, "#%" G_GUINT64_FORMAT "\n", st->next_time);
 }
 
-const PmsTraceFormat pms_trace_vcd = { "vcd", sizeof(VcdState), begin, record, end };
+const PmsTraceFormat pms_trace_vcd = { "vcd", sizeof(VcdState), begin, record, end, NULL };

@@ -1,0 +1,210 @@
+/* teach tests: the teaching outputs of `pmusim sim` and `pmusim explain`
+ * (the stage columns of the table, --explain sentences, VCD stage signals,
+ * the SVG timing diagram and the HTML page), run as subprocesses.
+ *
+ * Run by meson as: test_teach PMUSIM [SRCDIR].  Every expected value is
+ * derived by hand from docs/semantics.md beside its assertion, never
+ * recorded from a run. */
+#include "cu_tap.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *pmusim_path;
+static const char *srcdir;
+static char *tmpdir;
+
+typedef struct {
+    int status;
+    char *out, *err;
+} Run;
+
+static void run_clear(Run *r)
+{
+    g_free(r->out);
+    g_free(r->err);
+}
+
+static Run run_argv(const char *const *args)
+{
+    GPtrArray *argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (gpointer)pmusim_path);
+    for (guint i = 0; args[i]; i++)
+        g_ptr_array_add(argv, (gpointer)args[i]);
+    g_ptr_array_add(argv, NULL);
+    Run r = { -1, NULL, NULL };
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
+        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
+    g_ptr_array_free(argv, TRUE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &r.err, &err));
+    if (g_subprocess_get_if_exited(p))
+        r.status = g_subprocess_get_exit_status(p);
+    if (r.status != 0)
+        fprintf(stderr, "# %s: exit %d: %s\n", args[0], r.status, r.err);
+    return r;
+}
+
+#define RUN(...) run_argv((const char *const[]){ __VA_ARGS__, NULL })
+
+static char *write_tmp(const char *name, const char *text)
+{
+    char *path = g_build_filename(tmpdir, name, NULL);
+    CU_ASSERT_FATAL(g_file_set_contents(path, text, -1, NULL));
+    return path;
+}
+
+/* The whitespace-separated cells of the table line starting with `cycle`
+ * (right-aligned: the line's first cell), NULL when there is none. */
+static char **table_row(const char *out, const char *cycle)
+{
+    g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+    for (guint i = 0; lines[i]; i++) {
+        char **cells = g_strsplit_set(g_strstrip(lines[i]), " ", -1);
+        /* drop the empty cells between runs of spaces */
+        guint k = 0;
+        for (guint j = 0; cells[j]; j++) {
+            if (*cells[j])
+                cells[k++] = cells[j];
+            else
+                g_free(cells[j]);
+        }
+        cells[k] = NULL;
+        if (k && strcmp(cells[0], cycle) == 0)
+            return cells;
+        g_strfreev(cells);
+    }
+    return NULL;
+}
+
+static void expect_row(const char *out, const char *cycle, const char *want)
+{
+    g_auto(GStrv) cells = table_row(out, cycle);
+    g_autofree char *got = cells ? g_strjoinv(" ", cells) : g_strdup("<no row>");
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "# row %s: got '%s', want '%s'\n", cycle, got, want);
+    CU_ASSERT_STRING_EQUAL(got, want);
+}
+
+/* wsm (SMT) 'INST_RETIRED:ANY_P:u:c=2' on n = 3,3,3 at CPL 0,3,0: usr counts
+ * at CPL 1-3 (SDM 18-4); the own thread's gate applies to the increment
+ * after the threshold (A3 post), so n = 3 >= 2 in every cycle and only
+ * cycle 1 (CPL 3) adds 1.  Thread 1 is idle at the same CPL
+ * (--occurrences, docs/sim-cli.md). */
+static void test_table_stages(void)
+{
+    Run r = RUN("sim", "--pmu", "wsm", "-e", "wsm::INST_RETIRED:ANY_P:u:c=2", "--occurrences", "3,3,3", "--cpl",
+                "0,3,0");
+    CU_ASSERT_EQUAL(r.status, 0);
+    expect_row(r.out, "cycle", "cycle occ occ1 cpl gate n thr cond latch edge inc counter ovf status pmi en why");
+    expect_row(r.out, "0", "0 3 0 0/0 0/0 3 1 1 - - 0 0x0000_0000_0000 0 0x0000000000000000 0 1 -");
+    expect_row(r.out, "1", "1 3 0 3/3 1/1 3 1 1 - - 1 0x0000_0000_0001 0 0x0000000000000000 0 1 -");
+    expect_row(r.out, "2", "2 3 0 0/0 0/0 3 1 1 - - 0 0x0000_0000_0001 0 0x0000000000000000 0 1 -");
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "\ncount=1 overflow=0\n"));
+    run_clear(&r);
+
+    /* glm (no SMT) c=2 e on 3,3,0,2, preload 2^48 - 2: cond 1,1,0,1; the latch
+     * starts clear (A4): edges at cycles 0 and 3; the second carries out of
+     * bit 47 (2^48 - 1 + 1) and wraps to 0, status bit 0, PMI (int=1) */
+    r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P:c=2:e", "--occurrences", "3,3,0,2", "--preload", "0xfffffffffffe");
+    CU_ASSERT_EQUAL(r.status, 0);
+    expect_row(r.out, "cycle", "cycle occ cpl gate n thr cond latch edge inc counter ovf status pmi en why");
+    expect_row(r.out, "0", "0 3 3 1 3 1 1 0 1 1 0xffff_ffff_ffff 0 0x0000000000000000 0 1 -");
+    expect_row(r.out, "1", "1 3 3 1 3 1 1 1 0 0 0xffff_ffff_ffff 0 0x0000000000000000 0 1 -");
+    expect_row(r.out, "2", "2 0 3 1 0 0 0 1 0 0 0xffff_ffff_ffff 0 0x0000000000000000 0 1 -");
+    expect_row(r.out, "3", "3 2 3 1 2 1 1 0 1 1 0x0000_0000_0000 1 0x0000000000000001 1 1 -");
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "\ncount=0 overflow=1\n"));
+    run_clear(&r);
+
+    /* c=2 i: thr is the comparison n >= 2, cond its inverse (SDM 18-4) */
+    r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P:c=2:i", "--occurrences", "3,1");
+    expect_row(r.out, "0", "0 3 3 1 3 1 0 - - 0 0x0000_0000_0000 0 0x0000000000000000 0 1 -");
+    expect_row(r.out, "1", "1 1 3 1 1 0 1 - - 1 0x0000_0000_0001 0 0x0000000000000000 0 1 -");
+    run_clear(&r);
+}
+
+/* Freeze on PMI on glm (perfmon v4): FREEZE_PERFMON_ON_PMI (DEBUGCTL bit
+ * 12) sets CTR_Frz (GLOBAL_STATUS bit 59) in the overflow cycle (A8,
+ * SDM 18-11): preload 2^48 - 1, one instruction in cycle 0 carries (status
+ * bit 0, PMI), cycles 1-2 do not count: en 0, why frozen, the counter stays
+ * 0.  Then GLOBAL_CTRL cleared by a write: why global-off (SDM 18-7). */
+static void test_table_off_reasons(void)
+{
+    g_autofree char *stim = write_tmp("frz.stim", "pmu glm\n"
+                                                  "write IA32_DEBUGCTL 0x1000\n"
+                                                  "run 3 INST_RETIRED.ANY_P=1\n"
+                                                  "write IA32_PERF_GLOBAL_STATUS_RESET 0x0800000000000001\n"
+                                                  "write IA32_PERF_GLOBAL_CTRL 0\n"
+                                                  "run 1 INST_RETIRED.ANY_P=1\n");
+    Run r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P", "--stim", stim, "--preload", "0xffffffffffff", "--explain");
+    CU_ASSERT_EQUAL(r.status, 0);
+    expect_row(r.out, "0", "0 1 3 1 1 1 1 - - 1 0x0000_0000_0000 1 0x0800000000000001 1 1 -");
+    expect_row(r.out, "1", "1 1 3 - - - - - - - 0x0000_0000_0000 0 0x0800000000000001 0 0 frozen");
+    expect_row(r.out, "2", "2 1 3 - - - - - - - 0x0000_0000_0000 0 0x0800000000000001 0 0 frozen");
+    expect_row(r.out, "3", "3 1 3 - - - - - - - 0x0000_0000_0000 0 0x0000000000000000 0 0 global-off");
+    /* the sentences: one per span of alike cycles; cycles 1-2 are one */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 0: n=1 (c=0: no threshold, adds n): +1 \u2192 0x0000_0000_0000; "
+                                         "a carry out of bit 47: the counter wraps and sets its overflow bit in "
+                                         "IA32_PERF_GLOBAL_STATUS; a PMI is raised.\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycles 1-2 (2 cycles): not counting: counting is frozen"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 3: not counting: the global control does not enable it"));
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "\ncount=0 overflow=0\n"));
+    run_clear(&r);
+}
+
+/* --explain on the issue's example: cycles 0 and 2 are filtered (CPL 0,
+ * usr only, A3 post), cycle 1 adds 1. */
+static void test_explain_sentences(void)
+{
+    Run r = RUN("sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P:u:c=2", "--occurrences", "3,3,3", "--cpl", "0,3,0",
+                "--explain");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 0: n=3 \u2265 c=2 but CPL 0 is filtered by usr-only (u): nothing "
+                                         "added, counter 0x0000_0000_0000.\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 1: n=3 \u2265 c=2: +1 \u2192 0x0000_0000_0001.\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 2: n=3 \u2265 c=2 but CPL 0 is filtered by usr-only (u)"));
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "\ncount=1 overflow=0\n"));
+    run_clear(&r);
+    /* a run of alike cycles is one sentence: c=0 on 1,1,1,1 adds 1 each cycle */
+    r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P", "--occurrences", "1,1,1,1", "--explain");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycles 0-3 (4 cycles): n=1 (c=0: no threshold, adds n): +1 each cycle "
+                                         "\u2192 0x0000_0000_0004 after cycle 3.\n"));
+    run_clear(&r);
+    /* --explain belongs to the table */
+    r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P", "--occurrences", "1", "--explain", "-f", "csv");
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--explain"));
+    run_clear(&r);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_teach PMUSIM [SRCDIR]\n");
+        return 2;
+    }
+    pmusim_path = argv[1];
+    srcdir = argc > 2 ? argv[2] : ".";
+    tmpdir = g_dir_make_tmp("teach-XXXXXX", NULL);
+    if (!tmpdir)
+        return 1;
+    CU_initialize_registry();
+    CU_pSuite s = CU_add_suite("teach", NULL, NULL);
+    CU_add_test(s, "table: the stage columns", test_table_stages);
+    CU_add_test(s, "table: why a counter is off", test_table_off_reasons);
+    CU_add_test(s, "--explain sentences", test_explain_sentences);
+    int status = pms_cu_tap_run();
+    GDir *d = g_dir_open(tmpdir, 0, NULL);
+    for (const char *n; d && (n = g_dir_read_name(d));) {
+        g_autofree char *p = g_build_filename(tmpdir, n, NULL);
+        g_remove(p);
+    }
+    if (d)
+        g_dir_close(d);
+    g_rmdir(tmpdir);
+    g_free(tmpdir);
+    return status;
+}
