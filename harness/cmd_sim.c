@@ -423,6 +423,63 @@ static int sim_set(const SimOpts *o, const PmsTraceFormat *fmt, PmsSimEngine eng
     return status;
 }
 
+int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const char *cpl_text, guint64 preload,
+                           GString *out)
+{
+    g_autoptr(GArray) occ = parse_list("--occurrences", occ_text, G_MAXUINT32);
+    g_autoptr(GArray) cpl = NULL;
+    if (!occ || (cpl_text && !(cpl = parse_list("--cpl", cpl_text, 3))))
+        return PMS_EXIT_USAGE;
+    if (cpl && cpl->len != occ->len) {
+        fprintf(stderr, "pmusim: --cpl: %u values for %u --occurrences values: expected one CPL per cycle\n",
+                cpl->len, occ->len);
+        return PMS_EXIT_USAGE;
+    }
+    const PmsModel *m = enc->model;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsSim) sim = pms_sim_new(m, &err);
+    guint counter;
+    gboolean fixed;
+    if (!sim || !pms_sim_program_encoding(sim, enc, &counter, &fixed, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    PmsPlacement pl = { m, enc->event, counter, fixed };
+    const PmsRegister *ctr = pms_program_counter_reg(&pl);
+    const PmsRegister *gs = pms_program_status_reg(&pl);
+    guint width = fixed ? m->fixed_width : m->gp_width;
+    if (!ctr) {
+        fprintf(stderr, "pmusim: %s has no register for the event's counter\n", m->name);
+        return 1;
+    }
+    if (!pms_sim_set_counter_at(sim, ctr->space, ctr->address, preload, &err)) {
+        fprintf(stderr, "pmusim: --preload: %s\n", err->message);
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(PmsStim) st = occurrence_stim(enc, occ, cpl);
+    PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, "reference", TRUE, gs ? gs->name : NULL,
+                          m->smt && pms_sim_threads(sim) > 1, TRUE, enc->writes, enc->n_writes, preload };
+    g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(&pms_trace_table, &meta);
+    TraceSink sink = { fixed, counter, m->instance, rep };
+    pms_sim_set_trace(sim, on_trace, &sink);
+    if (!pms_stim_execute(st, sim, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0 };
+    if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
+        (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
+    sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
+    sum.pmi_total = pms_sim_pmi_total(sim);
+    pms_trace_end(rep, &sum);
+    g_string_append(out, rep->out->str);
+    return 0;
+}
+
 int pms_cmd_sim(int argc, char **argv)
 {
     g_auto(SimOpts) o = { .max_cycles = DEFAULT_MAX_CYCLES };

@@ -180,6 +180,36 @@ static void test_explain_sentences(void)
     run_clear(&r);
 }
 
+/* explain --occurrences: the rules, then the worked example with its
+ * sentences; the answer (count=) stays the last line.  The example is the
+ * issue's: only cycle 1 (CPL 3) counts -> 1. */
+static void test_explain_worked_example(void)
+{
+    Run r = RUN("explain", "wsm::INST_RETIRED:ANY_P:u:c=2", "--occurrences", "3,3,3", "--cpl", "0,3,0");
+    CU_ASSERT_EQUAL(r.status, 0);
+    const char *rules = strstr(r.out, "\nIn short: ");
+    const char *example = strstr(r.out, "\nWorked example (pmusim sim -e 'wsm::INST_RETIRED:ANY_P:u:c=2' "
+                                        "--occurrences 3,3,3 --cpl 0,3,0 --explain):\n");
+    CU_ASSERT_PTR_NOT_NULL(rules);
+    CU_ASSERT_PTR_NOT_NULL(example);
+    CU_ASSERT_TRUE(rules && example && rules < example);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 1: n=3 \u2265 c=2: +1 \u2192 0x0000_0000_0001.\n"));
+    expect_row(r.out, "1", "1 3 0 3/3 1/1 3 1 1 - - 1 0x0000_0000_0001 0 0x0000000000000000 0 1 -");
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "\ncount=1 overflow=0\n"));
+    run_clear(&r);
+    /* without --occurrences: the rules only */
+    r = RUN("explain", "wsm::INST_RETIRED:ANY_P:u:c=2");
+    CU_ASSERT_PTR_NULL(strstr(r.out, "Worked example"));
+    run_clear(&r);
+    r = RUN("explain", "wsm::INST_RETIRED:ANY_P", "--cpl", "0");
+    CU_ASSERT_EQUAL(r.status, 2);
+    run_clear(&r);
+    r = RUN("explain", "wsm::INST_RETIRED:ANY_P", "--occurrences", "1,x");
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    run_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -196,6 +226,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "table: the stage columns", test_table_stages);
     CU_add_test(s, "table: why a counter is off", test_table_off_reasons);
     CU_add_test(s, "--explain sentences", test_explain_sentences);
+    CU_add_test(s, "explain --occurrences: the worked example", test_explain_worked_example);
     int status = pms_cu_tap_run();
     GDir *d = g_dir_open(tmpdir, 0, NULL);
     for (const char *n; d && (n = g_dir_read_name(d));) {
