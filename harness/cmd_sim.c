@@ -177,6 +177,7 @@ typedef struct {
     guint n;
     gboolean fixed[PMS_PROGRAM_MAX_SET];
     guint index[PMS_PROGRAM_MAX_SET];
+    guint width[PMS_PROGRAM_MAX_SET];
     guint box;
     GString *out;
     gboolean have_row;
@@ -191,8 +192,11 @@ static void set_flush(SetTable *t)
     if (!t->have_row)
         return;
     g_string_append_printf(t->out, "%10" G_GUINT64_FORMAT, t->cycle);
-    for (guint i = 0; i < t->n; i++)
-        g_string_append_printf(t->out, " %20" G_GUINT64_FORMAT "%c", t->value[i], t->ovf[i] ? '*' : ' ');
+    for (guint i = 0; i < t->n; i++) {
+        g_autoptr(GString) hex = g_string_new(NULL);
+        pms_trace_hex(hex, t->value[i], t->width[i]);
+        g_string_append_printf(t->out, " %20s%c", hex->str, t->ovf[i] ? '*' : ' ');
+    }
     g_string_append_printf(t->out, " 0x%016" G_GINT64_MODIFIER "x %3d\n", t->status, t->pmi);
     t->have_row = FALSE;
 }
@@ -327,6 +331,7 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
     for (guint i = 0; i < n; i++) {
         tab.fixed[i] = pl[i].fixed;
         tab.index[i] = pl[i].counter;
+        tab.width[i] = pl[i].fixed ? m->fixed_width : m->gp_width;
     }
     if (engine == PMS_SIM_REFERENCE) {
         g_string_append_printf(out, "%10s", "cycle");

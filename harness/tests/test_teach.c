@@ -210,6 +210,48 @@ static void test_explain_worked_example(void)
     run_clear(&r);
 }
 
+/* The text of a VCD's time step #t (up to the next time stamp). */
+static char *vcd_step(const char *vcd, guint64 t)
+{
+    g_autofree char *stamp = g_strdup_printf("\n#%" G_GUINT64_FORMAT "\n", t);
+    const char *p = strstr(vcd, stamp);
+    if (!p)
+        return g_strdup("");
+    p += strlen(stamp);
+    const char *e = strstr(p, "\n#");
+    return e ? g_strndup(p, (gsize)(e - p + 1)) : g_strdup(p);
+}
+
+/* VCD: the clock, CPL and the stage signals.  The issue's example: cycle 1
+ * runs at CPL 3 (cpl0 = 0b11), the gate passes and the increment is 1;
+ * cycle 2 back at CPL 0.  clk toggles every cycle: 0, 1, 0. */
+static void test_vcd_stages(void)
+{
+    Run r = RUN("sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P:u:c=2", "--occurrences", "3,3,3", "--cpl", "0,3,0",
+                "-f", "vcd");
+    CU_ASSERT_EQUAL(r.status, 0);
+    const char *decl[] = { "$var wire 1 k clk $end", "$var wire 2 l cpl0 $end", "$var wire 2 m cpl1 $end",
+                           "$var wire 32 a occ0 $end", "$var wire 32 b occ1 $end", "$var wire 1 g gate0 $end",
+                           "$var wire 1 t thr $end", "$var wire 1 q latch $end", "$var wire 5 w off_why $end",
+                           "one time unit is one cycle" };
+    for (guint i = 0; i < G_N_ELEMENTS(decl); i++)
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.out, decl[i]));
+    g_autofree char *s1 = vcd_step(r.out, 1), *s2 = vcd_step(r.out, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s1, "1k\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s1, "b11 l\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s1, "1g\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s1, "b1 i\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s2, "0k\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s2, "b0 l\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s2, "0g\n"));
+    run_clear(&r);
+    /* no second thread on glm: no occ1/cpl1/gate1 */
+    r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P", "--occurrences", "1", "-f", "vcd");
+    CU_ASSERT_PTR_NULL(strstr(r.out, " occ1 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " occ0 "));
+    run_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -227,6 +269,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "table: why a counter is off", test_table_off_reasons);
     CU_add_test(s, "--explain sentences", test_explain_sentences);
     CU_add_test(s, "explain --occurrences: the worked example", test_explain_worked_example);
+    CU_add_test(s, "vcd: clock, CPL and stage signals", test_vcd_stages);
     int status = pms_cu_tap_run();
     GDir *d = g_dir_open(tmpdir, 0, NULL);
     for (const char *n; d && (n = g_dir_read_name(d));) {
