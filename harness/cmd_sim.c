@@ -497,7 +497,8 @@ int pms_cmd_sim(int argc, char **argv)
           "Occurrences of the event's own signal, one per cycle", "N,N,..." },
         { "cpl", 0, 0, G_OPTION_ARG_STRING, &o.cpl, "CPL (0..3) of each --occurrences cycle (default 3)", "C,C,..." },
         { "preload", 0, 0, G_OPTION_ARG_STRING, &o.preload, "Counter value before cycle 0 (default 0)", "VALUE" },
-        { "format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Trace format: table (default), csv, json, vcd", "FMT" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &o.format,
+          "Trace format: table (default), csv, json, vcd, svg, html (timing diagrams)", "FMT" },
         { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine,
           "reference (default, per-cycle trace) or fast (summary only)", "ENGINE" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the trace to FILE (atomically)", "FILE" },
@@ -517,7 +518,8 @@ int pms_cmd_sim(int argc, char **argv)
         "  pmusim sim --pmu nhm_unc -e 'UNC_LLC_MISS:ANY:c=2:i' --occurrences 3,0,1,2\n"
         "  pmusim sim --pmu nhm_unc -e UNC_CLK_UNHALTED --occurrences 1,1,1 --preload 0xfffffffffffe\n"
         "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-freeze.stim --format vcd -o t.vcd\n"
-        "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n");
+        "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n"
+        "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     o.event = o.events ? o.events[0] : NULL;
@@ -611,8 +613,11 @@ int pms_cmd_sim(int argc, char **argv)
                           o.explain, enc->writes, enc->n_writes, preload };
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
     TraceSink sink = { fixed, counter, m->instance, rep };
-    if (engine == PMS_SIM_REFERENCE)
+    /* the timing diagrams draw spans: the fast engine reports its segments */
+    gboolean diagram = fmt == &pms_trace_svg || fmt == &pms_trace_html;
+    if (engine == PMS_SIM_REFERENCE || diagram)
         pms_sim_set_trace(sim, on_trace, &sink);
+    pms_sim_set_trace_spans(sim, diagram);
     if (stream ? !pms_stim_run_file(m, o.stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;

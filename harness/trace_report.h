@@ -41,16 +41,19 @@ typedef struct {
 typedef struct PmsTraceReporter PmsTraceReporter;
 
 /* A trace record kept past its callback: the record with its own copies of
- * the pipeline configuration and outputs (rec.cfg / rec.pipe point into it),
- * and the first cycle of the cycles it stands for. */
+ * the pipeline configuration and outputs (t.cfg and t.pipe are NULL: the
+ * record may move; pms_trace_rec_pipe), and the first cycle of the cycles
+ * it stands for. */
 typedef struct {
     PmsSimTrace t;
     PmsPipeCfg cfg;
     PmsPipeOut pipe;
+    gboolean has_pipe;    /* the counter counted: pipe holds the stages */
     guint64 first;        /* first cycle; t.cycle is the last */
     guint64 cycles;       /* t.cycle - first + 1 */
 } PmsTraceRec;
 
+static inline const PmsPipeOut *pms_trace_rec_pipe(const PmsTraceRec *r) { return r->has_pipe ? &r->pipe : NULL; }
 /* Copy t into r (cycles: t->cycles). */
 void pms_trace_rec_set(PmsTraceRec *r, const PmsSimTrace *t);
 /* Do a and b behave alike (the same inputs, the same stage outputs, no

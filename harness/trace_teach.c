@@ -21,8 +21,9 @@ void pms_trace_rec_set(PmsTraceRec *r, const PmsSimTrace *t)
         r->pipe = *t->pipe;
     else
         memset(&r->pipe, 0, sizeof r->pipe);
-    r->t.cfg = &r->cfg;
-    r->t.pipe = t->pipe ? &r->pipe : NULL;
+    r->has_pipe = t->pipe != NULL;
+    r->t.cfg = NULL;
+    r->t.pipe = NULL;
     r->cycles = t->cycles ? t->cycles : 1;
     r->first = t->cycle - (r->cycles - 1);
 }
@@ -51,7 +52,7 @@ gboolean pms_trace_rec_same(const PmsTraceRec *a, const PmsSimTrace *b)
     for (guint i = 0; i < PMS_SIM_MAX_THREADS; i++)
         if (x->occ[i] != b->occ[i] || x->cpl[i] != b->cpl[i])
             return FALSE;
-    return pipe_same(x->pipe, b->pipe);
+    return pipe_same(pms_trace_rec_pipe(a), b->pipe);
 }
 
 void pms_trace_rec_extend(PmsTraceRec *r, const PmsSimTrace *b)
@@ -139,7 +140,7 @@ void pms_trace_sentence(GString *o, const PmsTraceMeta *m, const PmsTraceRec *r)
 {
     const PmsSimTrace *t = &r->t;
     const PmsPipeCfg *c = &r->cfg;
-    const PmsPipeOut *p = t->pipe;
+    const PmsPipeOut *p = pms_trace_rec_pipe(r);
     if (r->cycles == 1)
         g_string_append_printf(o, "cycle %" G_GUINT64_FORMAT ": ", r->first);
     else

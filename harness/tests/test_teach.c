@@ -252,6 +252,189 @@ static void test_vcd_stages(void)
     run_clear(&r);
 }
 
+/* ---- the timing diagram ---------------------------------------------------
+ * Layout (harness/trace_svg.c, docs/sim-cli.md): span i's column starts at
+ * x = 140 + the widths before it, 110 for a single cycle; a waveform is high
+ * (data-hi) where its stage is 1. */
+typedef struct {
+    guint svg, waves, spans;
+    GHashTable *wave_pts;   /* stage -> points */
+    GHashTable *wave_hi;    /* stage -> high y */
+    GString *ctr;           /* "x:text;" of the counter row */
+    GString *marks;         /* "class@x;" of the ovf/pmi markers */
+    char *cur_class;
+    double cur_x;
+} SvgScan;
+
+static void svg_start(GMarkupParseContext *ctx, const char *el, const char **names, const char **vals, gpointer data,
+                      GError **err)
+{
+    SvgScan *sc = data;
+    const char *cls = NULL, *stage = NULL, *pts = NULL, *hi = NULL, *x = NULL, *spans = NULL;
+    for (guint i = 0; names[i]; i++) {
+        if (!strcmp(names[i], "class")) cls = vals[i];
+        else if (!strcmp(names[i], "data-stage")) stage = vals[i];
+        else if (!strcmp(names[i], "points")) pts = vals[i];
+        else if (!strcmp(names[i], "data-hi")) hi = vals[i];
+        else if (!strcmp(names[i], "x")) x = vals[i];
+        else if (!strcmp(names[i], "data-spans")) spans = vals[i];
+    }
+    if (!strcmp(el, "svg")) {
+        sc->svg++;
+        sc->spans = spans ? (guint)g_ascii_strtoull(spans, NULL, 10) : 0;
+    }
+    if (!strcmp(el, "polyline") && cls && !strcmp(cls, "wave") && stage && pts && hi) {
+        sc->waves++;
+        g_hash_table_insert(sc->wave_pts, g_strdup(stage), g_strdup(pts));
+        g_hash_table_insert(sc->wave_hi, g_strdup(stage), g_strdup(hi));
+    }
+    g_free(sc->cur_class);
+    sc->cur_class = !strcmp(el, "text") && cls ? g_strdup(cls) : NULL;
+    sc->cur_x = x ? g_ascii_strtod(x, NULL) : 0;
+}
+
+static void svg_text(GMarkupParseContext *ctx, const char *text, gsize len, gpointer data, GError **err)
+{
+    SvgScan *sc = data;
+    if (!sc->cur_class)
+        return;
+    if (!strcmp(sc->cur_class, "ctr"))
+        g_string_append_printf(sc->ctr, "%.0f:%.*s;", sc->cur_x, (int)len, text);
+    if (!strcmp(sc->cur_class, "ovf") || !strcmp(sc->cur_class, "pmi"))
+        g_string_append_printf(sc->marks, "%s@%.0f;", sc->cur_class, sc->cur_x);
+}
+
+static void svg_end(GMarkupParseContext *ctx, const char *el, gpointer data, GError **err)
+{
+    SvgScan *sc = data;
+    g_free(sc->cur_class);
+    sc->cur_class = NULL;
+}
+
+/* Parse an SVG document (skipping an XML declaration) with GMarkup. */
+static gboolean svg_scan(const char *doc, SvgScan *sc)
+{
+    const char *p = strstr(doc, "<svg");
+    const char *e = p ? strstr(p, "</svg>") : NULL;
+    if (!p || !e)
+        return FALSE;
+    GMarkupParser parser = { svg_start, svg_end, svg_text, NULL, NULL };
+    memset(sc, 0, sizeof *sc);
+    sc->wave_pts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    sc->wave_hi = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    sc->ctr = g_string_new(NULL);
+    sc->marks = g_string_new(NULL);
+    GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, 0, sc, NULL);
+    g_autoptr(GError) err = NULL;
+    gboolean ok = g_markup_parse_context_parse(ctx, p, (gssize)(e + 6 - p), &err) &&
+                  g_markup_parse_context_end_parse(ctx, &err);
+    if (!ok)
+        fprintf(stderr, "# svg: %s\n", err->message);
+    g_markup_parse_context_free(ctx);
+    return ok;
+}
+
+static void svg_scan_clear(SvgScan *sc)
+{
+    g_hash_table_unref(sc->wave_pts);
+    g_hash_table_unref(sc->wave_hi);
+    g_string_free(sc->ctr, TRUE);
+    g_string_free(sc->marks, TRUE);
+    g_free(sc->cur_class);
+}
+
+/* The stage's value at x: its polyline's level over x (1 when at data-hi). */
+static int wave_at(const SvgScan *sc, const char *stage, double x)
+{
+    const char *pts = g_hash_table_lookup(sc->wave_pts, stage);
+    const char *hi = g_hash_table_lookup(sc->wave_hi, stage);
+    if (!pts || !hi)
+        return -1;
+    g_auto(GStrv) p = g_strsplit(pts, " ", -1);
+    for (guint i = 0; p[i] && p[i + 1]; i++) {
+        double x0 = g_ascii_strtod(p[i], NULL), x1 = g_ascii_strtod(p[i + 1], NULL);
+        double y0 = g_ascii_strtod(strchr(p[i], ',') + 1, NULL), y1 = g_ascii_strtod(strchr(p[i + 1], ',') + 1, NULL);
+        if (x0 <= x && x < x1 && y0 == y1)
+            return y0 == g_ascii_strtod(hi, NULL);
+    }
+    return -1;
+}
+
+/* glm 'INST_RETIRED:ANY_P:c=2:e' on 3,3,0,2 from 2^48 - 2 (as in the table
+ * test, semantics.md §3/§4, A4): thr = cond 1,1,0,1; latch before 0,1,1,0;
+ * edge = inc 1,0,0,1; gate and en 1 throughout; the counter 2^48 - 1 from
+ * cycle 0 to 2, then wraps to 0 in cycle 3 with a carry and a PMI.  Four
+ * single-cycle spans: centres at x = 195, 305, 415, 525. */
+static void test_svg(void)
+{
+    Run r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P:c=2:e", "--occurrences", "3,3,0,2", "--preload", "0xfffffffffffe",
+                "-f", "svg");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_str_has_prefix(r.out, "<?xml"));
+    SvgScan sc;
+    CU_ASSERT_FATAL(svg_scan(r.out, &sc));
+    CU_ASSERT_EQUAL(sc.svg, 1);
+    CU_ASSERT_EQUAL(sc.spans, 4);
+    const char *stages[] = { "gate", "thr", "cond", "latch", "edge", "inc", "en" };
+    CU_ASSERT_EQUAL(sc.waves, G_N_ELEMENTS(stages)); /* one waveform per stage */
+    const int want[][4] = { { 1, 1, 1, 1 }, { 1, 1, 0, 1 }, { 1, 1, 0, 1 }, { 0, 1, 1, 0 },
+                            { 1, 0, 0, 1 }, { 1, 0, 0, 1 }, { 1, 1, 1, 1 } };
+    const double cx[4] = { 195, 305, 415, 525 };
+    for (guint s = 0; s < G_N_ELEMENTS(stages); s++)
+        for (guint c = 0; c < 4; c++) {
+            int got = wave_at(&sc, stages[s], cx[c]);
+            if (got != want[s][c])
+                fprintf(stderr, "# %s at cycle %u: %d, want %d\n", stages[s], c, got, want[s][c]);
+            CU_ASSERT_EQUAL(got, want[s][c]);
+        }
+    CU_ASSERT_STRING_EQUAL(sc.ctr->str, "195:0xffff_ffff_ffff;305:0xffff_ffff_ffff;415:0xffff_ffff_ffff;"
+                                        "525:0x0000_0000_0000;");
+    CU_ASSERT_STRING_EQUAL(sc.marks->str, "ovf@525;pmi@525;");
+    svg_scan_clear(&sc);
+    CU_ASSERT_PTR_NULL(strstr(r.out, "href"));
+    run_clear(&r);
+
+    /* 2^47 cycles from 2^47 (fast engine): cycle 0, then one span of
+     * 2^47 - 1 cycles ending in the carry 2^47 + 2^47 = 2^48 and its PMI;
+     * drawn in well under a second */
+    g_autofree char *big = write_tmp("big.stim", "pmu nhm\nrun 2^47 INST_RETIRED.ANY_P=1\n");
+    gint64 t0 = g_get_monotonic_time();
+    r = RUN("sim", "-e", "nhm::INST_RETIRED:ANY_P", "--stim", big, "--engine", "fast", "--preload", "0x800000000000",
+            "-f", "svg");
+    gint64 us = g_get_monotonic_time() - t0;
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(us < 1000000);
+    CU_ASSERT_FATAL(svg_scan(r.out, &sc));
+    CU_ASSERT_EQUAL(sc.spans, 2);
+    CU_ASSERT_EQUAL(sc.waves, 7);
+    CU_ASSERT_STRING_EQUAL(sc.marks->str, "ovf@335;pmi@335;"); /* the second column: 250 + 170 / 2 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(140737488355327 cycles)"));
+    svg_scan_clear(&sc);
+    run_clear(&r);
+}
+
+/* HTML: the SVG inline, the registers as bit fields (cmask = 2 in bits
+ * 31:24, e in bit 18), the sentences for the hover, nothing fetched. */
+static void test_html(void)
+{
+    Run r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P:c=2:e", "--occurrences", "3,3,0,2", "-f", "html");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_str_has_prefix(r.out, "<!DOCTYPE html>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "<table class=\"bits\">"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "title=\"bits 31:24\">cmask<br/>0x2</td>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "title=\"bits 18:18\">edge<br/>0x1</td>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"cycle 0: n=3 \u2265 c=2, rising edge (the latch was clear): +1 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "<script>"));
+    CU_ASSERT_PTR_NULL(strstr(r.out, " src="));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "<link"));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "@import"));
+    SvgScan sc;
+    CU_ASSERT_FATAL(svg_scan(r.out, &sc));
+    CU_ASSERT_EQUAL(sc.waves, 7);
+    svg_scan_clear(&sc);
+    run_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -270,6 +453,8 @@ int main(int argc, char **argv)
     CU_add_test(s, "--explain sentences", test_explain_sentences);
     CU_add_test(s, "explain --occurrences: the worked example", test_explain_worked_example);
     CU_add_test(s, "vcd: clock, CPL and stage signals", test_vcd_stages);
+    CU_add_test(s, "svg: one waveform per stage, values at known x", test_svg);
+    CU_add_test(s, "html: registers, sentences, standalone", test_html);
     int status = pms_cu_tap_run();
     GDir *d = g_dir_open(tmpdir, 0, NULL);
     for (const char *n; d && (n = g_dir_read_name(d));) {
