@@ -108,6 +108,7 @@ typedef struct {
     char *pmu, *event, *stim, *occurrences, *cpl, *preload, *format, *engine, *output;
     char **events;   /* every -e; event is the first */
     gint64 max_cycles;
+    gboolean explain;
     char **model_files;
 } SimOpts;
 
@@ -159,6 +160,11 @@ static gboolean check_opts(const SimOpts *o, const PmsTraceFormat **fmt, PmsSimE
                         "(the fast engine gives table or json summaries)\n", (*fmt)->name);
         return FALSE;
     }
+    if (o->explain && *fmt != &pms_trace_table) {
+        fprintf(stderr, "pmusim: --explain: the sentences go with the table format (svg and html carry them "
+                        "anyway), not --format %s\n", (*fmt)->name);
+        return FALSE;
+    }
     if (o->max_cycles < 1) {
         fprintf(stderr, "pmusim: --max-cycles: expected a positive number of cycles\n");
         return FALSE;
@@ -172,6 +178,7 @@ typedef struct {
     guint n;
     gboolean fixed[PMS_PROGRAM_MAX_SET];
     guint index[PMS_PROGRAM_MAX_SET];
+    guint width[PMS_PROGRAM_MAX_SET];
     guint box;
     GString *out;
     gboolean have_row;
@@ -186,8 +193,11 @@ static void set_flush(SetTable *t)
     if (!t->have_row)
         return;
     g_string_append_printf(t->out, "%10" G_GUINT64_FORMAT, t->cycle);
-    for (guint i = 0; i < t->n; i++)
-        g_string_append_printf(t->out, " %20" G_GUINT64_FORMAT "%c", t->value[i], t->ovf[i] ? '*' : ' ');
+    for (guint i = 0; i < t->n; i++) {
+        g_autoptr(GString) hex = g_string_new(NULL);
+        pms_trace_hex(hex, t->value[i], t->width[i]);
+        g_string_append_printf(t->out, " %20s%c", hex->str, t->ovf[i] ? '*' : ' ');
+    }
     g_string_append_printf(t->out, " 0x%016" G_GINT64_MODIFIER "x %3d\n", t->status, t->pmi);
     t->have_row = FALSE;
 }
@@ -322,6 +332,7 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
     for (guint i = 0; i < n; i++) {
         tab.fixed[i] = pl[i].fixed;
         tab.index[i] = pl[i].counter;
+        tab.width[i] = pl[i].fixed ? m->fixed_width : m->gp_width;
     }
     if (engine == PMS_SIM_REFERENCE) {
         g_string_append_printf(out, "%10s", "cycle");
@@ -418,6 +429,63 @@ static int sim_set(const SimOpts *o, const PmsTraceFormat *fmt, PmsSimEngine eng
     return status;
 }
 
+int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const char *cpl_text, guint64 preload,
+                           GString *out)
+{
+    g_autoptr(GArray) occ = parse_list("--occurrences", occ_text, G_MAXUINT32);
+    g_autoptr(GArray) cpl = NULL;
+    if (!occ || (cpl_text && !(cpl = parse_list("--cpl", cpl_text, 3))))
+        return PMS_EXIT_USAGE;
+    if (cpl && cpl->len != occ->len) {
+        fprintf(stderr, "pmusim: --cpl: %u values for %u --occurrences values: expected one CPL per cycle\n",
+                cpl->len, occ->len);
+        return PMS_EXIT_USAGE;
+    }
+    const PmsModel *m = enc->model;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsSim) sim = pms_sim_new(m, &err);
+    guint counter;
+    gboolean fixed;
+    if (!sim || !pms_sim_program_encoding(sim, enc, &counter, &fixed, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    PmsPlacement pl = { m, enc->event, counter, fixed };
+    const PmsRegister *ctr = pms_program_counter_reg(&pl);
+    const PmsRegister *gs = pms_program_status_reg(&pl);
+    guint width = fixed ? m->fixed_width : m->gp_width;
+    if (!ctr) {
+        fprintf(stderr, "pmusim: %s has no register for the event's counter\n", m->name);
+        return 1;
+    }
+    if (!pms_sim_set_counter_at(sim, ctr->space, ctr->address, preload, &err)) {
+        fprintf(stderr, "pmusim: --preload: %s\n", err->message);
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(PmsStim) st = occurrence_stim(enc, occ, cpl);
+    PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, "reference", TRUE, gs ? gs->name : NULL,
+                          m->smt && pms_sim_threads(sim) > 1, TRUE, enc->writes, enc->n_writes, preload };
+    g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(&pms_trace_table, &meta);
+    TraceSink sink = { fixed, counter, m->instance, rep };
+    pms_sim_set_trace(sim, on_trace, &sink);
+    if (!pms_stim_execute(st, sim, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0 };
+    if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
+        (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
+    sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
+    sum.pmi_total = pms_sim_pmi_total(sim);
+    pms_trace_end(rep, &sum);
+    g_string_append(out, rep->out->str);
+    return 0;
+}
+
 int pms_cmd_sim(int argc, char **argv)
 {
     g_auto(SimOpts) o = { .max_cycles = DEFAULT_MAX_CYCLES };
@@ -430,12 +498,15 @@ int pms_cmd_sim(int argc, char **argv)
           "Occurrences of the event's own signal, one per cycle", "N,N,..." },
         { "cpl", 0, 0, G_OPTION_ARG_STRING, &o.cpl, "CPL (0..3) of each --occurrences cycle (default 3)", "C,C,..." },
         { "preload", 0, 0, G_OPTION_ARG_STRING, &o.preload, "Counter value before cycle 0 (default 0)", "VALUE" },
-        { "format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Trace format: table (default), csv, json, vcd", "FMT" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &o.format,
+          "Trace format: table (default), csv, json, vcd, svg, html (timing diagrams)", "FMT" },
         { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine,
           "reference (default, per-cycle trace) or fast (summary only)", "ENGINE" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the trace to FILE (atomically)", "FILE" },
         { "max-cycles", 0, 0, G_OPTION_ARG_INT64, &o.max_cycles,
           "Longest per-cycle trace accepted (default 1000000)", "N" },
+        { "explain", 0, 0, G_OPTION_ARG_NONE, &o.explain,
+          "After the table, one sentence per cycle where something changes", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("",
@@ -448,7 +519,8 @@ int pms_cmd_sim(int argc, char **argv)
         "  pmusim sim --pmu nhm_unc -e 'UNC_LLC_MISS:ANY:c=2:i' --occurrences 3,0,1,2\n"
         "  pmusim sim --pmu nhm_unc -e UNC_CLK_UNHALTED --occurrences 1,1,1 --preload 0xfffffffffffe\n"
         "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-freeze.stim --format vcd -o t.vcd\n"
-        "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n");
+        "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n"
+        "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     o.event = o.events ? o.events[0] : NULL;
@@ -544,11 +616,15 @@ int pms_cmd_sim(int argc, char **argv)
 
     const PmsRegister *gs = pms_program_status_reg(&pl);
     PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, engine == PMS_SIM_FAST ? "fast" : "reference",
-                          engine == PMS_SIM_REFERENCE, gs ? gs->name : NULL };
+                          engine == PMS_SIM_REFERENCE, gs ? gs->name : NULL, m->smt && pms_sim_threads(sim) > 1,
+                          o.explain, enc->writes, enc->n_writes, preload };
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
     TraceSink sink = { fixed, counter, m->instance, rep };
-    if (engine == PMS_SIM_REFERENCE)
+    /* the timing diagrams draw spans: the fast engine reports its segments */
+    gboolean diagram = fmt == &pms_trace_svg || fmt == &pms_trace_html;
+    if (engine == PMS_SIM_REFERENCE || diagram)
         pms_sim_set_trace(sim, on_trace, &sink);
+    pms_sim_set_trace_spans(sim, diagram);
     if (stream ? !pms_stim_run_file(m, o.stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;

@@ -256,6 +256,11 @@ guint pms_sim_threads(const PmsSim *s) { return s->n_threads; }
 guint64 pms_sim_cycle(const PmsSim *s) { return s->cycle; }
 gboolean pms_sim_edge_latch(const PmsSim *s, guint i) { return s->ops->edge_latch && s->ops->edge_latch(s, i); }
 
+void pms_sim_set_trace_spans(PmsSim *s, gboolean spans)
+{
+    s->trace_spans = spans;
+}
+
 void pms_sim_set_trace(PmsSim *s, PmsSimTraceFn fn, gpointer data)
 {
     s->trace = fn;
