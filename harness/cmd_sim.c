@@ -202,6 +202,68 @@ static void set_flush(SetTable *t)
     t->have_row = FALSE;
 }
 
+/* Several counters' timing diagrams (svg / html): one reporter each. */
+typedef struct {
+    guint n, box;
+    gboolean fixed[PMS_PROGRAM_MAX_SET];
+    guint index[PMS_PROGRAM_MAX_SET];
+    PmsTraceReporter *rep[PMS_PROGRAM_MAX_SET];
+} SetDiagrams;
+
+static void on_set_diagram(const PmsSimTrace *r, gpointer data)
+{
+    SetDiagrams *d = data;
+    for (guint i = 0; i < d->n; i++)
+        if (r->box == d->box && r->fixed == d->fixed[i] && r->index == d->index[i])
+            pms_trace_record(d->rep[i], r);
+}
+
+/* The value of attribute `name` in the first tag of an SVG document. */
+static guint svg_attr(const char *svg, const char *name)
+{
+    g_autofree char *key = g_strdup_printf(" %s=\"", name);
+    const char *tag = strstr(svg, "<svg"), *p = tag ? strstr(tag, key) : NULL;
+    return p ? (guint)g_ascii_strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+/* One document of n diagrams: SVG, each counter's <svg> placed below the
+ * previous one in an outer <svg>; HTML, each counter's page body in turn
+ * (their hover scripts serve their own diagram). */
+static GString *compose_diagrams(PmsTraceReporter **rep, guint n, gboolean html)
+{
+    GString *o = g_string_new(NULL);
+    if (html) {
+        const char *first = rep[0]->out->str, *body = strstr(first, "<body>\n");
+        g_string_append_len(o, first, body ? body + 7 - first : 0);
+        for (guint i = 0; i < n; i++) {
+            const char *s = rep[i]->out->str, *b = strstr(s, "<body>\n"), *e = strstr(s, "</body>");
+            if (b && e)
+                g_string_append_len(o, b + 7, e - (b + 7));
+        }
+        g_string_append(o, "</body></html>\n");
+        return o;
+    }
+    guint w = 0, h = 0;
+    for (guint i = 0; i < n; i++) {
+        w = MAX(w, svg_attr(rep[i]->out->str, "width"));
+        h += svg_attr(rep[i]->out->str, "height");
+    }
+    g_string_append_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                              "class=\"pmusim-timing-set\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n",
+                           w, h, w, h);
+    guint y = 0;
+    for (guint i = 0; i < n; i++) {
+        const char *s = strstr(rep[i]->out->str, "<svg");
+        if (!s)
+            continue;
+        g_string_append_printf(o, "<svg x=\"0\" y=\"%u\"", y);
+        g_string_append(o, s + 4);
+        y += svg_attr(s, "height");
+    }
+    g_string_append(o, "</svg>\n");
+    return o;
+}
+
 static void on_set_trace(const PmsSimTrace *r, gpointer data)
 {
     SetTable *t = data;
@@ -262,8 +324,8 @@ static PmsStim *occurrence_stim_set(PmsEncoding **enc, guint n, const GArray *oc
     return st;
 }
 
-static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngine engine, const GArray *occ,
-                       const GArray *cpl, guint64 preload)
+static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding **enc, guint n,
+                       PmsSimEngine engine, const GArray *occ, const GArray *cpl, guint64 preload)
 {
     const PmsModel *m = enc[0]->model;
     for (guint i = 1; i < n; i++)
@@ -334,7 +396,22 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
         tab.index[i] = pl[i].counter;
         tab.width[i] = pl[i].fixed ? m->fixed_width : m->gp_width;
     }
-    if (engine == PMS_SIM_REFERENCE) {
+    gboolean diagram = fmt == &pms_trace_svg || fmt == &pms_trace_html;
+    const PmsRegister *gsr = pms_program_status_reg(&pl[0]);
+    SetDiagrams dia = { .n = n, .box = m->instance };
+    for (guint i = 0; diagram && i < n; i++) {
+        PmsTraceMeta meta = { m->name, enc[i]->fstr, ctr[i]->name, tab.width[i],
+                              engine == PMS_SIM_FAST ? "fast" : "reference", engine == PMS_SIM_REFERENCE,
+                              gsr ? gsr->name : NULL, m->smt && pms_sim_threads(sim) > 1, FALSE, w, nw, preload };
+        dia.fixed[i] = pl[i].fixed;
+        dia.index[i] = pl[i].counter;
+        dia.rep[i] = pms_trace_reporter_new(fmt, &meta);
+    }
+    if (diagram) {
+        /* the diagrams draw spans: the fast engine reports its segments */
+        pms_sim_set_trace(sim, on_set_diagram, &dia);
+        pms_sim_set_trace_spans(sim, TRUE);
+    } else if (engine == PMS_SIM_REFERENCE) {
         g_string_append_printf(out, "%10s", "cycle");
         for (guint i = 0; i < n; i++)
             g_string_append_printf(out, " %20s ", ctr[i]->name);
@@ -345,6 +422,8 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
     }
     if (stream ? !pms_stim_run_file(m, o->stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
+        for (guint i = 0; diagram && i < n; i++)
+            pms_trace_reporter_free(dia.rep[i]);
         return 1;
     }
     set_flush(&tab);
@@ -371,10 +450,21 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
         sum.overflow = (status & pms_program_status_bit(&pl[i])) != 0;
         g_string_append_printf(lines, "%s ", ctr[i]->name);
         pms_trace_summary_line(lines, &sum);
+        if (diagram)
+            pms_trace_end(dia.rep[i], &sum);
     }
     g_string_append(out, lines->str);
+    if (diagram) {
+        /* the document replaces the table; the answer lines still end stdout */
+        g_string_free(out, TRUE);
+        out = compose_diagrams(dia.rep, n, fmt == &pms_trace_html);
+        for (guint i = 0; i < n; i++)
+            pms_trace_reporter_free(dia.rep[i]);
+    }
     if (!write_output(o->output, out))
         return 1;
+    if (diagram && !o->output)
+        return 0;
     if (o->output)
         fputs(lines->str, stdout);
     return 0;
@@ -384,8 +474,9 @@ static int sim_set(const SimOpts *o, const PmsTraceFormat *fmt, PmsSimEngine eng
                    const GArray *cpl, guint64 preload)
 {
     guint n = g_strv_length(o->events);
-    if (fmt != &pms_trace_table) {
-        fprintf(stderr, "pmusim: --format %s: several -e print the table format only\n", fmt->name);
+    if (fmt != &pms_trace_table && fmt != &pms_trace_svg && fmt != &pms_trace_html) {
+        fprintf(stderr, "pmusim: --format %s: several -e print the table or the timing diagrams (svg, html)\n",
+                fmt->name);
         return PMS_EXIT_USAGE;
     }
     if (n > PMS_PROGRAM_MAX_SET) {
@@ -420,7 +511,7 @@ static int sim_set(const SimOpts *o, const PmsTraceFormat *fmt, PmsSimEngine eng
         /* the messages name the events as qualified */
         SimOpts oq = *o;
         oq.events = q;
-        status = sim_set_run(&oq, enc, n, engine, occ, cpl, preload);
+        status = sim_set_run(&oq, fmt, enc, n, engine, occ, cpl, preload);
     }
     for (guint i = 0; i < n; i++) {
         pms_encoding_free(enc[i]);

@@ -312,16 +312,18 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *sum)
                               "table.bits{border-collapse:collapse;margin-bottom:1em}"
                               "table.bits td{border:1px solid #555;text-align:center;padding:2px 4px;"
                               "font-size:11px;min-width:6px}td.rsvd{background:#eee;color:#888}"
-                              "td.field{background:#e3f2fd}#say{min-height:2.5em;padding:4px;"
+                              "td.field{background:#e3f2fd}.say{min-height:2.5em;padding:4px;"
                               "background:#fffde7;border:1px solid #ccc}</style></head>\n<body>\n"
                               "<h1>%s</h1>\n<h2>Registers the encoder sets</h2>\n",
                            title, title);
     for (guint i = 0; i < m->n_writes; i++)
         reg_fields(o, &m->writes[i]);
-    g_string_append(o, "<h2>Timing</h2>\n<div id=\"say\">Hover a cycle to read what happened in it.</div>\n");
+    g_string_append(o, "<h2>Timing</h2>\n<div class=\"say\">Hover a cycle to read what happened in it.</div>\n");
     draw(o, m, st->spans, sum);
     /* the sentences, in span order, for the hover */
-    g_string_append(o, "<script>\nconst said = [\n");
+    /* the script serves the diagram just before it (a page may hold several) */
+    g_string_append(o, "<script>\n{\nconst svg = document.currentScript.previousElementSibling;\n"
+                       "const say = svg.previousElementSibling;\nconst said = [\n");
     g_autoptr(GString) buf = g_string_new(NULL);
     for (guint i = 0; i < st->spans->len; i++) {
         g_string_truncate(buf, 0);
@@ -337,10 +339,10 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *sum)
         }
         g_string_append(o, "\",\n");
     }
-    g_string_append(o, "];\nfor (const h of document.querySelectorAll('rect.hit'))\n"
+    g_string_append(o, "];\nfor (const h of svg.querySelectorAll('rect.hit'))\n"
                        "  h.addEventListener('mouseenter', () => {\n"
-                       "    document.getElementById('say').textContent = said[+h.dataset.i];\n"
-                       "  });\n</script>\n");
+                       "    say.textContent = said[+h.dataset.i];\n"
+                       "  });\n}\n</script>\n");
     g_autofree char *foot = g_strdup_printf("count=%" G_GUINT64_FORMAT " overflow=%d", sum->count,
                                             sum->overflow ? 1 : 0);
     g_string_append_printf(o, "<p>%s</p>\n</body></html>\n", foot);
