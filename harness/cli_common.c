@@ -103,6 +103,24 @@ const PmsModel *pms_cli_ia64_model(const PmsModelSet *set, const char *pmu, cons
     return m;
 }
 
+char *pms_cli_printable(const char *s)
+{
+    GString *o = g_string_new(NULL);
+    const char *end = s + strlen(s);
+    while (s < end) {
+        gunichar c = g_utf8_get_char_validated(s, end - s);
+        if (c == (gunichar)-1 || c == (gunichar)-2 || c < 0x20 || c == 0x7f || c == '\\') {
+            g_string_append_printf(o, "\\x%02x", (guchar)*s);
+            s++;
+            continue;
+        }
+        const char *next = g_utf8_next_char(s);
+        g_string_append_len(o, s, next - s);
+        s = next;
+    }
+    return g_string_free(o, FALSE);
+}
+
 gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GError **error)
 {
     GStatBuf st;

@@ -34,6 +34,9 @@ gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out);
  * temporary file renamed over it, so readers never see a partial one; a
  * device or a pipe (/dev/null, /dev/stdout, a FIFO) written in place, never
  * replaced -- renaming over /dev/null as root would destroy it. */
+/* `s` fit for one terminal line: control bytes, backslashes and bytes that
+ * are not UTF-8 as \xHH (an event string is the user's bytes). */
+char *pms_cli_printable(const char *s);
 gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GError **error);
 /* Parse --plm's LEVELS: privilege levels 0..3 separated by commas ("3",
  * "0,3") into a PMS_PLM* mask; FALSE (after one stderr line) otherwise. */

@@ -284,7 +284,8 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, int ar
         enc[i] = pms_encode_plm(models, event, plm, &err);
         if (enc[i] == NULL) {
             const char *cls = err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error";
-            fprintf(stderr, "pmusim: '%s': %s: %s\n", event, cls, err->message);
+            g_autofree char *shown = pms_cli_printable(event);
+            fprintf(stderr, "pmusim: '%s': %s: %s\n", shown, cls, err->message);
             g_clear_error(&err);
             status = 1;
             continue;
@@ -504,7 +505,8 @@ int pms_cmd_encode(int argc, char **argv)
         g_autoptr(PmsEncoding) enc = pms_encode_plm(models, event, plm, &err);
         if (enc == NULL) {
             const char *cls = err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error";
-            fprintf(stderr, "pmusim: '%s': %s: %s\n", event, cls, err->message);
+            g_autofree char *shown = pms_cli_printable(event);
+            fprintf(stderr, "pmusim: '%s': %s: %s\n", shown, cls, err->message);
             if (json)
                 json_error(js, event, cls, err->message);
             status = 1;

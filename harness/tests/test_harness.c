@@ -491,6 +491,18 @@ static void test_list_montecito(void)
     run_clear(&r);
 }
 
+/* An event string with bytes that are not text: the error line shows them
+ * as \xHH, never raw (they would garble a terminal or a CI log). */
+static void test_encode_error_printable(void)
+{
+    Run r = run_cli(NULL, 0, "encode", "wsm::\xff\x01INST", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "'wsm::\\xff\\x01INST'"));
+    CU_ASSERT_PTR_NULL(strchr(r.err, '\xff'));
+    CU_ASSERT_PTR_NULL(strchr(r.err, '\x01'));
+    run_clear(&r);
+}
+
 /* Several -e: one timing diagram per counter in one document (issue 11):
  * the SVG is well-formed XML with an outer <svg> holding one <svg> per
  * counter placed one below the other; the HTML holds both diagrams, each
@@ -931,6 +943,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
     CU_add_test(cli, "lint: what the simulator refuses", test_lint_simulator);
+    CU_add_test(cli, "encode: an event string's non-text bytes are shown as \\xHH", test_encode_error_printable);
     CU_add_test(cli, "several -e: one timing diagram per counter (svg, html)", test_set_diagrams);
     CU_add_test(cli, "bench conform: every vector of the suite and of a synthetic corpus passes", test_bench_conform);
     CU_add_test(cli, "sim --stim without -e: the stimulus programs the registers", test_sim_stim_without_event);
