@@ -22,7 +22,7 @@ int pms_cmd_lint(int argc, char **argv);     /* cmd_lint.c */
 int pms_cmd_sim(int argc, char **argv);      /* cmd_sim.c: per-cycle trace of one event */
 int pms_cmd_explain(int argc, char **argv);  /* cmd_explain.c: register fields in plain words */
 int pms_cmd_ranges(int argc, char **argv);   /* cmd_ranges.c: Montecito IBR/DBR range restriction */
-int pms_cmd_dispatch(int argc, char **argv); /* cmd_dispatch.c: Montecito dispatch (encoder/ia64_dispatch.h) */
+int pms_cmd_dispatch(int argc, char **argv); /* cmd_dispatch.c: Montecito dispatch (include/pmusim/ia64_dispatch.h) */
 
 /* Shared option handling (cli_common.c): every subcommand accepts
  * --model FILE (repeatable).  Returns the model set, or NULL after printing

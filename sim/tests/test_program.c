@@ -1,4 +1,4 @@
-/* The program step (sim/program.h): placement, codes -> writes, partial
+/* The program step (include/pmusim/program.h): placement, codes -> writes, partial
  * writes applied through the device.  Expected registers are written from the
  * SDM layout (Fig 18-6, 18-7, 18-10), never from another run. */
 #include <string.h>
