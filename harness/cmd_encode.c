@@ -341,7 +341,11 @@ int pms_cmd_encode(int argc, char **argv)
         if (system_wide)
             g_ptr_array_add(d, g_strdup("--system-wide"));
         g_ptr_array_add(d, NULL);
-        return pms_cmd_dispatch((int)d->len - 1, (char **)d->pdata);
+        /* g_option_context_parse() drops the options it parses from the argv
+         * it is given without freeing them: dispatch gets a copy of the
+         * pointers, so d still frees every string. */
+        g_autofree char **args = g_memdup2(d->pdata, d->len * sizeof(char *));
+        return pms_cmd_dispatch((int)d->len - 1, args);
     }
     guint plm = PMS_PLM_DEFAULT;
     if (plm_text && !pms_cli_parse_plm(plm_text, &plm))
