@@ -26,8 +26,12 @@ int main(int argc, char **argv)
     while ((len = getline(&line, &cap, stdin)) >= 0) {
         if (len > 0 && line[len - 1] == '\n')
             line[--len] = '\0';
-        if (strcmp(line, "crash") == 0)
+        if (strcmp(line, "crash") == 0) {
+            /* the default action: in a sanitizer build ASan's handler would
+             * turn the SIGSEGV into a report and SIGABRT */
+            signal(SIGSEGV, SIG_DFL);
             raise(SIGSEGV);
+        }
         if (strcmp(line, "hang") == 0)
             sleep(60);
         if (strcmp(line, "exit") == 0)
