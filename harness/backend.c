@@ -1,5 +1,6 @@
 /* pmusim — backend dispatch: parse the spec, hand lines to the chosen kind. */
 #include "backend_impl.h"
+#include "protocol.h"
 
 #include <string.h>
 
@@ -63,6 +64,18 @@ void pms_backend_encode(PmsBackend *b, const char *line, PmsBackendResult *out)
     b->ops->encode(b->priv, line, out);
     if (out->fstr == NULL)
         out->fstr = g_strdup("");
+}
+
+void pms_backend_answer(PmsBackend *b, const char *line, gsize len, GString *out)
+{
+    if (b->ops->answer) {
+        b->ops->answer(b->priv, line, len, out);
+        return;
+    }
+    PmsBackendResult r;
+    pms_backend_encode(b, line, &r);
+    pms_proto_format(out, line, len, &r);
+    pms_backend_result_clear(&r);
 }
 
 void pms_backend_close(PmsBackend *b)

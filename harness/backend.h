@@ -31,6 +31,9 @@ gboolean pms_backend_set_plm(PmsBackend *b, guint plm, GError **error);
 const char *pms_backend_name(const PmsBackend *b);
 /* Always answers: a crash becomes RET "BACKEND_CRASH". */
 void pms_backend_encode(PmsBackend *b, const char *line, PmsBackendResult *out);
+/* Append the batch protocol's answer line (with its '\n') for `line`, len
+ * bytes without a NUL: what pms_backend_encode + pms_proto_format give. */
+void pms_backend_answer(PmsBackend *b, const char *line, gsize len, GString *out);
 void pms_backend_result_clear(PmsBackendResult *r);
 void pms_backend_close(PmsBackend *b);
 

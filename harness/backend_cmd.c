@@ -259,7 +259,7 @@ static void cmd_close(void *priv)
     g_free(c);
 }
 
-static const PmsBackendOps cmd_ops = { cmd_encode, cmd_close };
+static const PmsBackendOps cmd_ops = { cmd_encode, cmd_close, NULL };
 
 void *pms_backend_cmd_new(const char *program, guint timeout_ms, const PmsBackendOps **ops,
                           GError **error)

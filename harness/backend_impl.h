@@ -6,6 +6,10 @@
 typedef struct {
     void (*encode)(void *priv, const char *line, PmsBackendResult *out);
     void (*close)(void *priv);
+    /* Optional: append the protocol's answer line for `line` (len bytes) to
+     * out, the same bytes as encode + pms_proto_format, without the
+     * PmsBackendResult in between (the builtin backend's batch speed). */
+    void (*answer)(void *priv, const char *line, gsize len, GString *out);
 } PmsBackendOps;
 
 /* Constructors, one file each. */

@@ -4,3 +4,4 @@
 
 int pms_bench_encode(int argc, char **argv);  /* bench_encode.c */
 int pms_bench_sim(int argc, char **argv);     /* bench_sim.c */
+int pms_bench_conform(int argc, char **argv); /* bench_conform.c */

@@ -1,5 +1,8 @@
 /* pmusim — option handling shared by every subcommand. */
 #include "cli_common.h"
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -88,6 +91,36 @@ GPtrArray *pms_cli_models_named(const PmsModelSet *set, int argc, char **argv)
     for (guint i = 0; argc < 2 && i < pms_model_set_count(set); i++)
         g_ptr_array_add(models, (gpointer)pms_model_set_nth(set, i));
     return g_steal_pointer(&models);
+}
+
+const PmsModel *pms_cli_ia64_model(const PmsModelSet *set, const char *pmu, const char *cmd)
+{
+    const PmsModel *m = pms_cli_model(set, pmu ? pmu : "montecito");
+    if (m && m->arch != PMS_ARCH_IA64) {
+        fprintf(stderr, "%s%s is not an Itanium (ia64) PMU\n", cmd, m->name);
+        return NULL;
+    }
+    return m;
+}
+
+gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GError **error)
+{
+    GStatBuf st;
+    if (g_stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return g_file_set_contents(path, data, (gssize)len, error);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path, g_strerror(e));
+        return FALSE;
+    }
+    gboolean ok = fwrite(data, 1, len, f) == len;
+    int e = errno;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok)
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e ? e : errno), "%s: %s", path,
+                    g_strerror(e ? e : errno));
+    return ok;
 }
 
 gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out)

@@ -20,6 +20,9 @@ gboolean pms_cli_dispatch(const PmsCommand *cmds, gsize n_cmds, const char *prog
                           int *status);
 /* The named model, or NULL after printing one line naming the known ones. */
 const PmsModel *pms_cli_model(const PmsModelSet *set, const char *name);
+/* The Itanium model --pmu names (montecito when NULL), or NULL after one
+ * line on stderr prefixed by `cmd` ("pmusim: ranges: "). */
+const PmsModel *pms_cli_ia64_model(const PmsModelSet *set, const char *pmu, const char *cmd);
 /* The PMUs named by argv[1..argc-1] in that order, or every model of the set
  * when there are none (const PmsModel*); NULL after pms_cli_model's line for
  * the first unknown name, so that a command checks all names before output. */
@@ -27,6 +30,11 @@ GPtrArray *pms_cli_models_named(const PmsModelSet *set, int argc, char **argv);
 /* Parse a decimal or 0x-hex 64-bit value; FALSE (after one stderr line naming
  * `what`) when it is not one. */
 gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out);
+/* Write an output file whole: a regular file (or a new one) through a
+ * temporary file renamed over it, so readers never see a partial one; a
+ * device or a pipe (/dev/null, /dev/stdout, a FIFO) written in place, never
+ * replaced -- renaming over /dev/null as root would destroy it. */
+gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GError **error);
 /* Parse --plm's LEVELS: privilege levels 0..3 separated by commas ("3",
  * "0,3") into a PMS_PLM* mask; FALSE (after one stderr line) otherwise. */
 gboolean pms_cli_parse_plm(const char *text, guint *plm);

@@ -10,6 +10,7 @@
 static const PmsCommand benches[] = {
     { "encode", "encodings per second and model-load time, builtin vs another backend", pms_bench_encode },
     { "sim", "simulated cycles and records per second, fast vs reference engine", pms_bench_sim },
+    { "conform", "vectors per second: the built-in suite and a synthetic corpus of 10^6", pms_bench_conform },
 };
 
 static void usage(FILE *out)

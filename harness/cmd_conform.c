@@ -91,8 +91,9 @@ static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backe
 {
     fprintf(out, "mutants: backend %s; one bit of codes[0]/codes[1] flipped at a time, bits 0..63\n", backend);
     if (r->equivalent)
-        fprintf(out, "not counted: %u flips of bits the written register ignores (model key 'ignored': they read "
-                     "0 and program the same contents)\n", r->equivalent);
+        fprintf(out, "not counted: %u flips that program the same register contents (bits the written register "
+                     "ignores, model key 'ignored'; bits no register holds, a fixed-only event's codes[0] beyond "
+                     "FIXED_CTR_CTRL's fields)\n", r->equivalent);
     /* caught%: over every mutant; excl.unobs%: over the observable ones (the
      * goal); by-count%: the observable ones the simulator accepted, i.e. the
      * share decided by a wrong count rather than by a #GP. */
@@ -307,7 +308,7 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
         g_string_append(s, "  </testsuite>\n");
     }
     g_string_append(s, "</testsuites>\n");
-    return g_file_set_contents(path, s->str, (gssize)s->len, error);
+    return pms_cli_write_file(path, s->str, s->len, error);
 }
 
 int pms_cmd_conform(int argc, char **argv)

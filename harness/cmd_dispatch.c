@@ -332,13 +332,9 @@ int pms_cmd_dispatch(int argc, char **argv)
     g_autoptr(PmsModelSet) set = pms_cli_load_models(model_files);
     if (!set)
         return PMS_EXIT_USAGE;
-    const PmsModel *m = pms_cli_model(set, pmu ? pmu : "montecito");
+    const PmsModel *m = pms_cli_ia64_model(set, pmu, CMD);
     if (!m)
         return PMS_EXIT_USAGE;
-    if (m->arch != PMS_ARCH_IA64) {
-        fprintf(stderr, CMD "%s is not an Itanium (ia64) PMU\n", m->name);
-        return PMS_EXIT_USAGE;
-    }
     PmsIa64DispatchRequest req = { 0 };
     req.model = m;
     req.plm = 0x9; /* PLM0 | PLM3: user and kernel */

@@ -26,7 +26,26 @@ typedef struct {
     gsize start;     /* first unread byte of buf */
     gboolean eof;
     int err;         /* errno of a failed read */
+    GString *answers;  /* answered, not yet handed to stdio: written before any wait */
 } LineReader;
+
+/* Write the pending answers (one write(2) for many lines; not through
+ * stdio, whose buffer would be one more copy of every answer). */
+static gboolean put_answers(LineReader *rd)
+{
+    gsize done = 0;
+    while (done < rd->answers->len) {
+        ssize_t w = write(STDOUT_FILENO, rd->answers->str + done, rd->answers->len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (gsize)w;
+    }
+    gboolean ok = done == rd->answers->len;
+    g_string_truncate(rd->answers, 0);
+    return ok;
+}
 
 /* The next line (without its '\n'; a last line without one is still a
  * line), NUL-terminated in place; FALSE at the end of input or on a read
@@ -55,18 +74,22 @@ static gboolean next_line(LineReader *rd, const char **line, gsize *len, int *st
         if (rd->eof)
             return FALSE;
         /* nothing complete left: answer what we have before waiting */
-        if (fflush(stdout) != 0) {
+        if (!put_answers(rd)) {
             *status = 1;
             fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
             return FALSE;
         }
         g_byte_array_remove_range(rd->buf, 0, (guint)rd->start);
         rd->start = 0;
-        guint8 chunk[65536];
+        /* straight into the buffer's end: no copy through a chunk */
+        guint have = rd->buf->len;
+        const guint chunk = 1 << 16;
+        g_byte_array_set_size(rd->buf, have + chunk);
         ssize_t got;
         do
-            got = read(STDIN_FILENO, chunk, sizeof chunk);
+            got = read(STDIN_FILENO, rd->buf->data + have, chunk);
         while (got < 0 && errno == EINTR);
+        g_byte_array_set_size(rd->buf, have + (guint)MAX(got, 0));
         if (got < 0) {
             rd->err = errno;
             *status = 2;
@@ -74,8 +97,6 @@ static gboolean next_line(LineReader *rd, const char **line, gsize *len, int *st
         }
         if (got == 0)
             rd->eof = TRUE;
-        else
-            g_byte_array_append(rd->buf, chunk, (guint)got);
     }
 }
 
@@ -92,37 +113,33 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
         pms_backend_close(b);
         return PMS_EXIT_USAGE;
     }
-    LineReader rd = { g_byte_array_new(), 0, FALSE, 0 };
-    /* a large buffer: between two waits for input, answers cost one write per MB */
-    static char outbuf[1 << 20];
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    GString *out = g_string_new(NULL);
+    GString *out = g_string_sized_new(1 << 17);
+    LineReader rd = { g_byte_array_new(), 0, FALSE, 0, out };
     int status = 0;
     const char *line;
     gsize len;
-    /* Answers are written through stdio's buffer and flushed only when the
-     * input holds no further complete line, i.e. just before pmusim would
-     * wait for more: a pipe of 100k lines costs a few writes, and a program
-     * driving us line by line (a cmd: backend) still gets each answer before
-     * it sends the next line. */
+    /* Answers are collected and written 64 KB at a time, and whatever is
+     * pending when the input holds no further complete line, i.e. just
+     * before pmusim would wait for more: a pipe of 100k lines costs a few
+     * hundred writes, and a program driving us line by line (a cmd: backend)
+     * still gets each answer before it sends the next line. */
     while (status == 0 && next_line(&rd, &line, &len, &status)) {
-        PmsBackendResult r = { 0 };
         if (memchr(line, '\0', len) != NULL) {
             /* A C-string encoder would only see the bytes before the NUL:
              * such a line cannot be an event string. */
+            PmsBackendResult r = { 0 };
             pms_result_set_ret(&r, "PFM_ERR_INVAL");
+            pms_proto_format(out, line, len, &r);
+            pms_backend_result_clear(&r);
         } else {
-            pms_backend_encode(b, line, &r);
+            pms_backend_answer(b, line, len, out);
         }
-        g_string_truncate(out, 0);
-        pms_proto_format(out, line, len, &r);
-        pms_backend_result_clear(&r);
-        if (fwrite(out->str, 1, out->len, stdout) != out->len) {
+        if (out->len >= (1 << 16) && !put_answers(&rd)) {
             fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
             status = 1;
         }
     }
-    if (status == 0 && fflush(stdout) != 0) {
+    if (status == 0 && !put_answers(&rd)) {
         fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
         status = 1;
     }
@@ -236,9 +253,81 @@ static void print_human(const PmsEncoding *enc)
         print_write(enc->model, &enc->writes[i]);
 }
 
+/* --set: every EVENT encoded, placed together (pms_program_place_set) and the
+ * composed registers of the whole set printed.  Exit 1 when an EVENT does not
+ * encode, the events are not one PMU's, or no placement exists (the message
+ * names the conflicting events). */
+static int run_set(const PmsModelSet *models, const char *pmu, guint plm, int argc, char **argv)
+{
+    int n = argc - 1;
+    if (n > PMS_PROGRAM_MAX_SET) {
+        fprintf(stderr, "pmusim: encode --set: %d events, at most %d in a set\n", n, (int)PMS_PROGRAM_MAX_SET);
+        return 1;
+    }
+    PmsEncoding *enc[PMS_PROGRAM_MAX_SET] = { NULL };
+    char *names[PMS_PROGRAM_MAX_SET] = { NULL };   /* the strings as qualified: the messages' names */
+    PmsSetEvent evs[PMS_PROGRAM_MAX_SET];
+    PmsPlacement pl[PMS_PROGRAM_MAX_SET];
+    PmsRegWrite *w = NULL;
+    guint nw = 0;
+    GError *err = NULL;
+    int status = 0;
+    for (int i = 0; i < n; i++) {
+        char *event = names[i] = pmu ? pms_sim_qualify_event(pmu, argv[i + 1], &err) : g_strdup(argv[i + 1]);
+        if (event == NULL) {
+            fprintf(stderr, "pmusim: encode: %s\n", err->message);
+            status = PMS_EXIT_USAGE;
+            goto out;
+        }
+        enc[i] = pms_encode_plm(models, event, plm, &err);
+        if (enc[i] == NULL) {
+            const char *cls = err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error";
+            fprintf(stderr, "pmusim: '%s': %s: %s\n", event, cls, err->message);
+            g_clear_error(&err);
+            status = 1;
+            continue;
+        }
+        evs[i] = (PmsSetEvent){ enc[i]->event, enc[i]->umask_mask, enc[i]->codes, enc[i]->n_codes, event };
+    }
+    if (status)
+        goto out;
+    const PmsModel *m = enc[0]->model;
+    for (int i = 1; i < n; i++)
+        if (enc[i]->model != m) {
+            fprintf(stderr, "pmusim: encode --set: %s is a %s event and %s a %s one: a set is one PMU's\n",
+                    names[0], m->name, names[i], enc[i]->model->name);
+            status = 1;
+            goto out;
+        }
+    if (!pms_program_place_set(m, evs, (guint)n, pl, &err) ||
+        !(w = pms_program_set_writes(m, evs, pl, (guint)n, &nw, &err))) {
+        fprintf(stderr, "pmusim: encode --set: %s\n", err->message);
+        status = 1;
+        goto out;
+    }
+    printf("%s: %d event%s\n", m->name, n, n == 1 ? "" : "s");
+    for (int i = 0; i < n; i++) {
+        const PmsRegister *ctr = pms_program_counter_reg(&pl[i]);
+        GString *codes = g_string_new(NULL);
+        pms_proto_format_codes(codes, enc[i]->codes, enc[i]->n_codes);
+        printf("  %-16s %s\n  %-16s codes: %s\n", ctr ? ctr->name : "?", enc[i]->fstr, "", codes->str);
+        g_string_free(codes, TRUE);
+    }
+    for (guint i = 0; i < nw; i++)
+        print_write(m, &w[i]);
+out:
+    g_clear_error(&err);
+    g_free(w);
+    for (int i = 0; i < n; i++) {
+        pms_encoding_free(enc[i]);
+        g_free(names[i]);
+    }
+    return status;
+}
+
 int pms_cmd_encode(int argc, char **argv)
 {
-    gboolean batch = FALSE;
+    gboolean batch = FALSE, set = FALSE;
     g_autofree char *backend = NULL;
     g_autofree char *format = NULL;
     gint timeout_ms = 0;
@@ -261,6 +350,8 @@ int pms_cmd_encode(int argc, char **argv)
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
           "Output of the non-batch form: human (default), perf or json", "FMT" },
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of an EVENT written without PMU::", "PMU" },
+        { "set", 0, 0, G_OPTION_ARG_NONE, &set,
+          "Count the EVENTs together: one counter each, and the registers of the whole set", NULL },
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text,
           "Privilege levels counted when the event names neither u nor k, 0 to 3 (default 0,3; "
           "uncore PMUs take only 0,3)", "LEVELS" },
@@ -284,13 +375,14 @@ int pms_cmd_encode(int argc, char **argv)
         "Encode event strings with the built-in encoder, or run the batch protocol.",
         entries, &model_files);
     pms_cli_help(ctx, "0 every EVENT encoded (--batch: every line answered, whatever the answer); 1 an EVENT "
-                      "the encoder rejects or --format cannot express, or --batch could not start its backend or "
+                      "the encoder rejects or --format cannot express, a --set no placement can count together, or --batch could not start its backend or "
                       "read or write; 2 usage error or a model file that does not load.",
         "  pmusim encode 'wsm::INST_RETIRED:ANY_P:c=1:i'\n"
         "  pmusim encode --plm=3 wsm::INST_RETIRED:ANY_P      user level only (u=1 k=0)\n"
         "  pmusim encode nhm_unc::UNC_LLC_MISS:ANY\n"
         "  pmusim encode --pmu wsm INST_RETIRED:ANY_P:u UOPS_ISSUED:STALL_CYCLES\n"
         "  pmusim encode --format=json wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM\n"
+        "  pmusim encode --set --pmu nhm UOPS_ISSUED:ANY L1D:REPL L1D:M_REPL     one counter each, the set's registers\n"
         "  printf 'glm::INST_RETIRED\\n' | pmusim encode --batch --backend libpfm4\n"
         "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
@@ -298,8 +390,9 @@ int pms_cmd_encode(int argc, char **argv)
     if (iranges || dranges || ears || opcm1 || opcm2 || etb || ipear || inv || no_fine || demand || prefetch ||
         system_wide) {
         /* the whole Montecito measurement: the same command as `pmusim dispatch` */
-        if (batch || format) {
-            fprintf(stderr, "pmusim: encode: the Montecito measurement options take neither --batch nor --format\n");
+        if (batch || format || set) {
+            fprintf(stderr, "pmusim: encode: the Montecito measurement options take neither --batch nor --format, "
+                            "nor --set (they place the set themselves)\n");
             return PMS_EXIT_USAGE;
         }
         g_autoptr(GPtrArray) d = g_ptr_array_new_with_free_func(g_free);
@@ -341,9 +434,8 @@ int pms_cmd_encode(int argc, char **argv)
         if (system_wide)
             g_ptr_array_add(d, g_strdup("--system-wide"));
         g_ptr_array_add(d, NULL);
-        /* g_option_context_parse() drops the options it parses from the argv
-         * it is given without freeing them: dispatch gets a copy of the
-         * pointers, so d still frees every string. */
+        /* GOption compacts the argv it parses: give it a copy of the
+         * pointers, so that d still frees every string */
         g_autofree char **args = g_memdup2(d->pdata, d->len * sizeof(char *));
         return pms_cmd_dispatch((int)d->len - 1, args);
     }
@@ -365,6 +457,10 @@ int pms_cmd_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: --pmu applies to EVENT arguments; --batch lines name their PMU themselves\n");
         return PMS_EXIT_USAGE;
     }
+    if (set && (batch || (format && strcmp(format, "human") != 0))) {
+        fprintf(stderr, "pmusim: encode: --set prints the registers of the set; it takes neither --batch nor --format\n");
+        return PMS_EXIT_USAGE;
+    }
     if (batch && (argc > 1 || format)) {
         fprintf(stderr, "pmusim: --batch reads events from stdin; it takes no EVENT and no --format\n");
         return PMS_EXIT_USAGE;
@@ -382,6 +478,8 @@ int pms_cmd_encode(int argc, char **argv)
         return PMS_EXIT_USAGE;
     if (batch)
         return run_batch(backend ? backend : "builtin", models, (guint)timeout_ms, plm);
+    if (set)
+        return run_set(models, pmu, plm, argc, argv);
 
     int status = 0;
     /* JSON: one array, an object per EVENT in order (errors too, so that a

@@ -98,13 +98,9 @@ int pms_cmd_ranges(int argc, char **argv)
     g_autoptr(PmsModelSet) set = pms_cli_load_models(model_files);
     if (!set)
         return PMS_EXIT_USAGE;
-    const PmsModel *m = pms_cli_model(set, pmu ? pmu : "montecito");
+    const PmsModel *m = pms_cli_ia64_model(set, pmu, "pmusim: ranges: ");
     if (!m)
         return PMS_EXIT_USAGE;
-    if (m->arch != PMS_ARCH_IA64) {
-        fprintf(stderr, "pmusim: ranges: %s is not an Itanium (ia64) PMU\n", m->name);
-        return PMS_EXIT_USAGE;
-    }
     guint n_ev = events ? g_strv_length(events) : 0;
     g_autofree PmsIa64RangeEvent *evs = g_new0(PmsIa64RangeEvent, n_ev + 1);
     for (guint i = 0; i < n_ev; i++) {

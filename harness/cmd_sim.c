@@ -12,6 +12,7 @@
  * the run fails.  Exit status: 0, 1 (event, stimulus or simulation error),
  * 2 (bad option). */
 #include "cli_common.h"
+#include "sim_stim_only.h"
 #include "encoder.h"
 #include "sim_setup.h"
 #include "stimulus.h"
@@ -96,7 +97,7 @@ static gboolean write_output(const char *path, const GString *text)
     /* g_file_set_contents writes a temporary file and renames it over path:
      * readers never see a partial trace. */
     g_autoptr(GError) err = NULL;
-    if (!g_file_set_contents(path, text->str, (gssize)text->len, &err)) {
+    if (!pms_cli_write_file(path, text->str, text->len, &err)) {
         fprintf(stderr, "pmusim: --output: %s\n", err->message);
         return FALSE;
     }
@@ -105,6 +106,7 @@ static gboolean write_output(const char *path, const GString *text)
 
 typedef struct {
     char *pmu, *event, *stim, *occurrences, *cpl, *preload, *format, *engine, *output;
+    char **events;   /* every -e; event is the first */
     gint64 max_cycles;
     char **model_files;
 } SimOpts;
@@ -112,7 +114,7 @@ typedef struct {
 static void opts_clear(SimOpts *o)
 {
     g_free(o->pmu);
-    g_free(o->event);
+    g_strfreev(o->events);
     g_free(o->stim);
     g_free(o->occurrences);
     g_free(o->cpl);
@@ -164,12 +166,265 @@ static gboolean check_opts(const SimOpts *o, const PmsTraceFormat **fmt, PmsSimE
     return TRUE;
 }
 
+/* ---- several -e: a set counted together (docs/sets.md) --------------------- */
+
+typedef struct {
+    guint n;
+    gboolean fixed[PMS_PROGRAM_MAX_SET];
+    guint index[PMS_PROGRAM_MAX_SET];
+    guint box;
+    GString *out;
+    gboolean have_row;
+    guint64 cycle, status;
+    gboolean pmi;
+    guint64 value[PMS_PROGRAM_MAX_SET];
+    gboolean ovf[PMS_PROGRAM_MAX_SET];
+} SetTable;
+
+static void set_flush(SetTable *t)
+{
+    if (!t->have_row)
+        return;
+    g_string_append_printf(t->out, "%10" G_GUINT64_FORMAT, t->cycle);
+    for (guint i = 0; i < t->n; i++)
+        g_string_append_printf(t->out, " %20" G_GUINT64_FORMAT "%c", t->value[i], t->ovf[i] ? '*' : ' ');
+    g_string_append_printf(t->out, " 0x%016" G_GINT64_MODIFIER "x %3d\n", t->status, t->pmi);
+    t->have_row = FALSE;
+}
+
+static void on_set_trace(const PmsSimTrace *r, gpointer data)
+{
+    SetTable *t = data;
+    if (r->box != t->box)
+        return;
+    for (guint i = 0; i < t->n; i++) {
+        if (r->fixed != t->fixed[i] || r->index != t->index[i])
+            continue;
+        if (t->have_row && r->cycle != t->cycle)
+            set_flush(t);
+        t->have_row = TRUE;
+        t->cycle = r->cycle;
+        t->status = r->status;
+        t->pmi = r->pmi;
+        t->value[i] = r->value;
+        t->ovf[i] = r->overflow;
+    }
+}
+
+/* --occurrences for a set: each cycle every event's own signal that many
+ * times (pms_sim_own_input per event, merged into one run). */
+static PmsStim *occurrence_stim_set(PmsEncoding **enc, guint n, const GArray *occ, const GArray *cpl)
+{
+    PmsStim *st = pms_stim_new(enc[0]->model);
+    PmsOwnInput in[PMS_PROGRAM_MAX_SET];
+    PmsSimCount counts[PMS_PROGRAM_MAX_SET];
+    PmsSimOffcore oc[PMS_PROGRAM_MAX_SET];
+    PmsSimLoad loads[PMS_PROGRAM_MAX_SET];
+    for (guint i = 0; i < occ->len;) {
+        guint64 v = g_array_index(occ, guint64, i);
+        guint8 c = cpl ? (guint8)g_array_index(cpl, guint64, i) : 3;
+        guint j = i + 1;
+        while (j < occ->len && g_array_index(occ, guint64, j) == v &&
+               (cpl ? (guint8)g_array_index(cpl, guint64, j) : 3) == c)
+            j++;
+        PmsSimRun run = { 0 };
+        guint nc = 0, no = 0, nl = 0;
+        for (guint e = 0; e < n; e++) {
+            pms_sim_own_input(enc[e]->model, enc[e]->event, enc[e]->codes, enc[e]->n_codes, v, c, j - i, &in[e]);
+            if (e == 0)
+                run = in[0].run;
+            for (guint k = 0; k < in[e].run.n_counts; k++)
+                counts[nc++] = in[e].run.counts[k];
+            for (guint k = 0; k < in[e].run.n_offcore; k++)
+                oc[no++] = in[e].run.offcore[k];
+            for (guint k = 0; k < in[e].run.n_loads; k++)
+                loads[nl++] = in[e].run.loads[k];
+        }
+        run.counts = nc ? counts : NULL;
+        run.n_counts = nc;
+        run.offcore = no ? oc : NULL;
+        run.n_offcore = no;
+        run.loads = nl ? loads : NULL;
+        run.n_loads = nl;
+        pms_stim_add_run(st, &run);
+        i = j;
+    }
+    return st;
+}
+
+static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngine engine, const GArray *occ,
+                       const GArray *cpl, guint64 preload)
+{
+    const PmsModel *m = enc[0]->model;
+    for (guint i = 1; i < n; i++)
+        if (enc[i]->model != m) {
+            fprintf(stderr, "pmusim: -e '%s' is a %s event and -e '%s' a %s one: a set is one PMU's\n", o->events[0],
+                    m->name, o->events[i], enc[i]->model->name);
+            return 1;
+        }
+    PmsSetEvent evs[PMS_PROGRAM_MAX_SET];
+    PmsPlacement pl[PMS_PROGRAM_MAX_SET];
+    const PmsRegister *ctr[PMS_PROGRAM_MAX_SET];
+    for (guint i = 0; i < n; i++)
+        evs[i] = (PmsSetEvent){ enc[i]->event, enc[i]->umask_mask, enc[i]->codes, enc[i]->n_codes, o->events[i] };
+    g_autoptr(GError) err = NULL;
+    guint nw = 0;
+    g_autofree PmsRegWrite *w = NULL;
+    if (!pms_program_place_set(m, evs, n, pl, &err) || !(w = pms_program_set_writes(m, evs, pl, n, &nw, &err))) {
+        fprintf(stderr, "pmusim: sim: %s\n", err->message);
+        return 1;
+    }
+    g_autoptr(PmsSim) sim = pms_sim_new(m, &err);
+    if (!sim || !pms_sim_apply(sim, w, nw, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    pms_sim_set_engine(sim, engine);
+    for (guint i = 0; i < n; i++) {
+        ctr[i] = pms_program_counter_reg(&pl[i]);
+        guint width = pl[i].fixed ? m->fixed_width : m->gp_width;
+        if (!ctr[i]) {
+            fprintf(stderr, "pmusim: %s has no register for %s counter %u\n", m->name,
+                    pl[i].fixed ? "fixed" : "general", pl[i].counter);
+            return 1;
+        }
+        if (width < 64 && preload >> width) {
+            fprintf(stderr, "pmusim: --preload %s: expected a value below 2^%u (%s is %u bits wide)\n", o->preload,
+                    width, ctr[i]->name, width);
+            return PMS_EXIT_USAGE;
+        }
+        if (!pms_sim_set_counter_at(sim, ctr[i]->space, ctr[i]->address, preload, &err)) {
+            fprintf(stderr, "pmusim: --preload: %s\n", err->message);
+            return PMS_EXIT_USAGE;
+        }
+    }
+    /* the fast engine runs a stimulus file as it reads it (bounded memory) */
+    gboolean stream = o->stim && engine == PMS_SIM_FAST;
+    g_autoptr(PmsStim) st = stream ? NULL
+                          : o->stim ? pms_stim_load_file(m, o->stim, &err) : occurrence_stim_set(enc, n, occ, cpl);
+    if (!st && !stream) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    if (engine == PMS_SIM_REFERENCE && pms_stim_end_cycle(st) > (guint64)o->max_cycles) {
+        fprintf(stderr, "pmusim: the stimulus runs %" G_GUINT64_FORMAT " cycles, more than --max-cycles %" G_GINT64_FORMAT
+                        " for a per-cycle trace: raise --max-cycles or use --engine fast (summary only)\n",
+                pms_stim_end_cycle(st), o->max_cycles);
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(GString) out = g_string_new(NULL);
+    g_string_append_printf(out, "# %u events on %s, %s engine\n", n, m->name,
+                           engine == PMS_SIM_FAST ? "fast" : "reference");
+    for (guint i = 0; i < n; i++)
+        g_string_append_printf(out, "#   %-20s (%u bits) %s\n", ctr[i]->name,
+                               pl[i].fixed ? m->fixed_width : m->gp_width, enc[i]->fstr);
+    SetTable tab = { .n = n, .box = m->instance, .out = out };
+    for (guint i = 0; i < n; i++) {
+        tab.fixed[i] = pl[i].fixed;
+        tab.index[i] = pl[i].counter;
+    }
+    if (engine == PMS_SIM_REFERENCE) {
+        g_string_append_printf(out, "%10s", "cycle");
+        for (guint i = 0; i < n; i++)
+            g_string_append_printf(out, " %20s ", ctr[i]->name);
+        g_string_append_printf(out, " %18s %3s\n", "status", "pmi");
+        pms_sim_set_trace(sim, on_set_trace, &tab);
+    } else {
+        g_string_append(out, "# the fast engine advances whole runs: no per-cycle trace\n");
+    }
+    if (stream ? !pms_stim_run_file(m, o->stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    set_flush(&tab);
+    const PmsRegister *gs = pms_program_status_reg(&pl[0]);
+    guint64 status = 0;
+    if (gs && !pms_sim_read_at(sim, gs->space, gs->address, &status, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    guint n_pmis = 0;
+    const guint64 *pmis = pms_sim_pmis(sim, &n_pmis);
+    g_string_append_printf(out, "# %" G_GUINT64_FORMAT " cycles; %s 0x%" G_GINT64_MODIFIER "x; PMI at",
+                           pms_sim_cycle(sim), gs ? gs->name : "GLOBAL_STATUS", status);
+    pms_trace_pmi_list(out, pmis, n_pmis, pms_sim_pmi_total(sim));
+    g_string_append_c(out, '\n');
+    /* the answer: each counter's last line, prefixed by its name */
+    g_autoptr(GString) lines = g_string_new(NULL);
+    for (guint i = 0; i < n; i++) {
+        PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, status, pmis, n_pmis, pms_sim_pmi_total(sim) };
+        if (!pms_sim_read_at(sim, ctr[i]->space, ctr[i]->address, &sum.count, &err)) {
+            fprintf(stderr, "pmusim: %s\n", err->message);
+            return 1;
+        }
+        sum.overflow = (status & pms_program_status_bit(&pl[i])) != 0;
+        g_string_append_printf(lines, "%s ", ctr[i]->name);
+        pms_trace_summary_line(lines, &sum);
+    }
+    g_string_append(out, lines->str);
+    if (!write_output(o->output, out))
+        return 1;
+    if (o->output)
+        fputs(lines->str, stdout);
+    return 0;
+}
+
+static int sim_set(const SimOpts *o, const PmsTraceFormat *fmt, PmsSimEngine engine, const GArray *occ,
+                   const GArray *cpl, guint64 preload)
+{
+    guint n = g_strv_length(o->events);
+    if (fmt != &pms_trace_table) {
+        fprintf(stderr, "pmusim: --format %s: several -e print the table format only\n", fmt->name);
+        return PMS_EXIT_USAGE;
+    }
+    if (n > PMS_PROGRAM_MAX_SET) {
+        fprintf(stderr, "pmusim: sim: %u -e, at most %u in a set\n", n, (guint)PMS_PROGRAM_MAX_SET);
+        return PMS_EXIT_USAGE;
+    }
+    char *q[PMS_PROGRAM_MAX_SET] = { NULL };
+    for (guint i = 0; i < n; i++) {
+        g_autoptr(GError) err = NULL;
+        q[i] = pms_sim_qualify_event(o->pmu, o->events[i], &err);
+        if (!q[i]) {
+            fprintf(stderr, "pmusim: -e: %s\n", err->message);
+            for (guint k = 0; k < i; k++)
+                g_free(q[k]);
+            return PMS_EXIT_USAGE;
+        }
+    }
+    int status = 0;
+    PmsEncoding *enc[PMS_PROGRAM_MAX_SET] = { NULL };
+    g_autoptr(PmsModelSet) models = pms_cli_load_models(o->model_files);
+    if (!models)
+        status = PMS_EXIT_USAGE;
+    for (guint i = 0; status == 0 && i < n; i++) {
+        g_autoptr(GError) err = NULL;
+        enc[i] = pms_encode(models, q[i], &err);
+        if (!enc[i]) {
+            fprintf(stderr, "pmusim: -e '%s': %s\n", q[i], err->message);
+            status = 1;
+        }
+    }
+    if (status == 0) {
+        /* the messages name the events as qualified */
+        SimOpts oq = *o;
+        oq.events = q;
+        status = sim_set_run(&oq, enc, n, engine, occ, cpl, preload);
+    }
+    for (guint i = 0; i < n; i++) {
+        pms_encoding_free(enc[i]);
+        g_free(q[i]);
+    }
+    return status;
+}
+
 int pms_cmd_sim(int argc, char **argv)
 {
     g_auto(SimOpts) o = { .max_cycles = DEFAULT_MAX_CYCLES };
     const GOptionEntry entries[] = {
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &o.pmu, "PMU of an event written without PMU:: (glm, wsm, ...)", "PMU" },
-        { "event", 'e', 0, G_OPTION_ARG_STRING, &o.event, "Event string to encode and count", "EVENT" },
+        { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &o.events,
+          "Event string to encode and count (several: counted together, one counter each)", "EVENT" },
         { "stim", 's', 0, G_OPTION_ARG_FILENAME, &o.stim, "Stimulus file (docs/stimulus-format.md)", "FILE" },
         { "occurrences", 0, 0, G_OPTION_ARG_STRING, &o.occurrences,
           "Occurrences of the event's own signal, one per cycle", "N,N,..." },
@@ -184,20 +439,26 @@ int pms_cmd_sim(int argc, char **argv)
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("",
-        "Count one event in the simulator and print its counter's per-cycle trace.", entries, &o.model_files);
+        "Count one event (or, with several -e, a set of events, each on its own counter) in the simulator and "
+        "print the per-cycle trace.", entries, &o.model_files);
     pms_cli_help(ctx, "0 simulated (and every read and expect-pmi of the stimulus held); 1 the encoder rejects "
                       "the event, a stimulus that cannot be read, parsed or whose checks fail, or a simulation "
                       "error; 2 usage error or a model file that does not load.",
         "  pmusim sim --pmu wsm -e 'INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n"
         "  pmusim sim --pmu nhm_unc -e 'UNC_LLC_MISS:ANY:c=2:i' --occurrences 3,0,1,2\n"
         "  pmusim sim --pmu nhm_unc -e UNC_CLK_UNHALTED --occurrences 1,1,1 --preload 0xfffffffffffe\n"
-        "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-freeze.stim --format vcd -o t.vcd\n");
+        "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-freeze.stim --format vcd -o t.vcd\n"
+        "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
+    o.event = o.events ? o.events[0] : NULL;
     if (argc > 1) {
         fprintf(stderr, "pmusim: sim: unexpected argument '%s' (the event goes after -e)\n", argv[1]);
         return PMS_EXIT_USAGE;
     }
+    /* a stimulus that programs the registers itself: no event to encode */
+    if (!o.event && o.stim && !o.occurrences && !o.preload && !o.output)
+        return pms_sim_stim_only(o.pmu, o.stim, o.model_files, o.engine, o.format);
     const PmsTraceFormat *fmt;
     PmsSimEngine engine;
     if (!check_opts(&o, &fmt, &engine))
@@ -215,6 +476,8 @@ int pms_cmd_sim(int argc, char **argv)
     guint64 preload = 0;
     if (o.preload && !pms_cli_parse_u64("--preload", o.preload, &preload))
         return PMS_EXIT_USAGE;
+    if (o.events[1])
+        return sim_set(&o, fmt, engine, occ, cpl, preload);
 
     g_autoptr(GError) err = NULL;
     g_autofree char *qualified = pms_sim_qualify_event(o.pmu, o.event, &err);
@@ -262,8 +525,10 @@ int pms_cmd_sim(int argc, char **argv)
         return PMS_EXIT_USAGE;
     }
 
-    g_autoptr(PmsStim) st = o.stim ? pms_stim_load_file(m, o.stim, &err) : occurrence_stim(enc, occ, cpl);
-    if (!st) {
+    /* the fast engine runs a stimulus file as it reads it (bounded memory) */
+    gboolean stream = o.stim && engine == PMS_SIM_FAST;
+    g_autoptr(PmsStim) st = stream ? NULL : o.stim ? pms_stim_load_file(m, o.stim, &err) : occurrence_stim(enc, occ, cpl);
+    if (!st && !stream) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
@@ -281,12 +546,12 @@ int pms_cmd_sim(int argc, char **argv)
     TraceSink sink = { fixed, counter, m->instance, rep };
     if (engine == PMS_SIM_REFERENCE)
         pms_sim_set_trace(sim, on_trace, &sink);
-    if (!pms_stim_execute(st, sim, &err)) {
+    if (stream ? !pms_stim_run_file(m, o.stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
 
-    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0 };
+    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0 };
     if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
         (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
         fprintf(stderr, "pmusim: %s\n", err->message);
@@ -294,6 +559,7 @@ int pms_cmd_sim(int argc, char **argv)
     }
     sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
+    sum.pmi_total = pms_sim_pmi_total(sim);
     pms_trace_end(rep, &sum);
     if (!write_output(o.output, rep->out))
         return 1;

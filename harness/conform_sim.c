@@ -219,13 +219,12 @@ static guint64 umask_value(const PmsEvent *ev, const char *name)
  * programs (PMC4..15). */
 /* The EAR configuration bits (codes[1] of an EAR event: PMC37 / PMC40) that
  * decide no capture under the value x the encoder wrote (semantics.md
- * §11.10): pm and ism, the D-EAR umask in ALAT mode and its bit 0 in TLB
- * mode, the I-EAR TLB-mode umask bits 3-6.  The EAR vectors' tails catch the
- * rest (plm, mode / ct, the umask bits that select thresholds or levels). */
+ * §11.10): the D-EAR umask in ALAT mode and its bit 0 in TLB mode, the
+ * I-EAR TLB-mode umask bits 3-6.  The EAR vectors' tails catch the rest
+ * (plm, pm, ism, mode / ct, the umask bits that select thresholds or
+ * levels). */
 static const char *unobservable_ear(const PmsRegister *x, const PmsEvent *ev, guint64 v, guint bit)
 {
-    if (field_bit(x, "pm", bit) || field_bit(x, "ism", bit))
-        return "pm / ism of the EAR configuration are stored, not applied (semantics.md §11.8, §11.10)";
     if (ev->ear == PMS_IA64_EAR_D && field_bit(x, "umask", bit)) {
         guint64 mode = field_value(x, "mode", v);
         if (mode == 2)
@@ -252,8 +251,8 @@ static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guin
     const PmsRegister *pmc = pms_model_reg_at(m, PMS_SPACE_PMC, counter);
     if (code != 0 || !pmc)
         return NULL;
-    if (field_bit(pmc, "ev", bit))
-        return "ev (external visibility, bit 4) drives no count (semantics.md §11.2: not modelled)";
+    /* ev is applied (semantics.md §11.3): every vector expects no external
+     * notification (expect-ext none) and carries a carry */
     /* pm and ism are applied (semantics.md §11.2): every vector's PSR /
      * instruction-set tail clears PSR.up, PSR.pp and runs IA-32 code */
     /* the MESI bits are applied (semantics.md §11.9): the mesi events' vectors
@@ -275,16 +274,7 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint cou
     if (m->arch == PMS_ARCH_IA64)
         return unobservable_ia64(m, ev, counter, c, code, bit);
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
-    if (code == 0 && ev->counters == 0 && ev->fixed) {
-        if (!field_bit(es, "usr", bit) && !field_bit(es, "os", bit) && !field_bit(es, "int", bit) &&
-            !field_bit(es, "en", bit) && !(m->smt && field_bit(es, "any", bit)))
-            return m->arch == PMS_ARCH_X86_UNCORE
-                       ? "fixed-only event: MSR_UNCORE_FIXED_CTR_CTRL takes only en/int of codes[0] (its EN and PMI); "
-                         "no register holds the other bits (SDM Fig 18-29; semantics.md §9 'Program step')"
-                       : "fixed-only event: FIXED_CTR_CTRL takes only usr/os/int/en(/any) of codes[0]; "
-                         "no register holds the other bits (SDM 18-7, sim/program_x86_core.c)";
-        return NULL;
-    }
+    /* a fixed-only event's other bits reach no register: equivalent() */
     if (code == 0 && field_bit(es, "occ_ctr_rst", bit))
         return "OCC_CTR_RST (o) is a command that reads 0; the queue-occupancy accumulators it resets are not "
                "modelled (the stimulus gives an occupancy event's per-cycle value), so no count can show it "
@@ -325,9 +315,11 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint cou
 }
 
 /* Does the mutant program the same register contents?  Both codes go through
- * the program step; TRUE when some write differs and every difference lies
- * in bits the written register ignores (they read 0 and change nothing: the
- * Xeon 7500's "ig" fields).  Such a flip is not a mutant of the programming. */
+ * the program step; TRUE when every difference lies in bits the written
+ * register ignores (they read 0 and change nothing: the Xeon 7500's "ig"
+ * fields) or there is none at all (bits no register holds: a fixed-only
+ * event's codes[0] beyond the fields of FIXED_CTR_CTRL).  Such a flip is not
+ * a mutant of the programming: no hardware could tell it apart. */
 static gboolean equivalent(const PmsModel *m, const PmsEvent *ev, guint counter, const Codes *a, const Codes *b)
 {
     PmsPlacement pl;
@@ -338,14 +330,12 @@ static gboolean equivalent(const PmsModel *m, const PmsEvent *ev, guint counter,
         !pms_program_writes(&pl, a->codes, a->n, wa, &na, NULL) ||
         !pms_program_writes(&pl, b->codes, b->n, wb, &nb, NULL) || na != nb)
         return FALSE;
-    gboolean differs = FALSE;
     for (guint i = 0; i < na; i++) {
         guint64 d = wa[i].value ^ wb[i].value;
         if (wa[i].reg != wb[i].reg || (d & ~wa[i].reg->ignored))
             return FALSE;
-        differs |= d != 0;
     }
-    return differs;
+    return TRUE;
 }
 
 static PmsMutantPmu *pmu_row(PmsMutantReport *r, GHashTable *index, const char *pmu)

@@ -6,10 +6,28 @@
 
 #include <string.h>
 
+char *pms_proto_put_hex(char *d, guint64 v)
+{
+    static const char digits[] = "0123456789abcdef";
+    /* nibbles below the highest set one (v | 1: "0x0" for zero) */
+    guint n = (67 - (guint)__builtin_clzll(v | 1)) / 4;
+    d[0] = '0';
+    d[1] = 'x';
+    for (guint i = n; i > 0; i--, v >>= 4)
+        d[1 + i] = digits[v & 15];
+    return d + 2 + n;
+}
+
 void pms_proto_format_codes(GString *out, const guint64 *codes, guint n)
 {
-    for (guint i = 0; i < n; i++)
-        g_string_append_printf(out, "%s0x%" G_GINT64_MODIFIER "x", i ? "," : "", codes[i]);
+    char buf[PMS_BACKEND_MAX_CODES * (PMS_PROTO_HEX_MAX + 1)];
+    char *d = buf;
+    for (guint i = 0; i < MIN(n, PMS_BACKEND_MAX_CODES); i++) {
+        if (i)
+            *d++ = ',';
+        d = pms_proto_put_hex(d, codes[i]);
+    }
+    g_string_append_len(out, buf, d - buf);
 }
 
 void pms_proto_format(GString *out, const char *line, gsize len, const PmsBackendResult *r)
@@ -17,7 +35,8 @@ void pms_proto_format(GString *out, const char *line, gsize len, const PmsBacken
     g_string_append_len(out, line, (gssize)len);
     g_string_append_c(out, '\t');
     g_string_append(out, r->ret);
-    g_string_append_printf(out, "\t%u\t", r->n_codes);
+    char count[16];
+    g_string_append_len(out, count, g_snprintf(count, sizeof count, "\t%u\t", r->n_codes));
     pms_proto_format_codes(out, r->codes, r->n_codes);
     g_string_append_c(out, '\t');
     if (r->fstr)

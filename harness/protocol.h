@@ -8,6 +8,11 @@
 /* Append one answer line (with its final '\n') for input `line` (len bytes). */
 void pms_proto_format(GString *out, const char *line, gsize len, const PmsBackendResult *r);
 
+/* Write v as a CODES item ("0x" + lowercase hex, no leading zeros) at d,
+ * at most PMS_PROTO_HEX_MAX bytes, no NUL; returns the end. */
+#define PMS_PROTO_HEX_MAX 18
+char *pms_proto_put_hex(char *d, guint64 v);
+
 /* Append the CODES field ("0x1,0x2"; "" when there are none). */
 void pms_proto_format_codes(GString *out, const guint64 *codes, guint n);
 

@@ -54,7 +54,8 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
                            st->any ? "\n  " : "", s->cycles, s->count, s->overflow ? 1 : 0, s->status);
     for (guint i = 0; i < s->n_pmis; i++)
         g_string_append_printf(r->out, "%s%" G_GUINT64_FORMAT, i ? ", " : "", s->pmis[i]);
-    g_string_append(r->out, "]\n}\n");
+    /* pmis lists the first PMS_SIM_PMI_LISTED; pmi_total counts them all */
+    g_string_append_printf(r->out, "],\n  \"pmi_total\": %" G_GUINT64_FORMAT "\n}\n", s->pmi_total);
 }
 
 const PmsTraceFormat pms_trace_json = { "json", sizeof(JsonState), begin, record, end };

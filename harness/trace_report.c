@@ -38,6 +38,17 @@ void pms_trace_reporter_free(PmsTraceReporter *r)
     g_free(r);
 }
 
+void pms_trace_pmi_list(GString *out, const guint64 *pmis, guint n, guint64 total)
+{
+    enum { SHOWN = 16 };
+    if (total == 0)
+        g_string_append(out, " no cycle");
+    for (guint i = 0; i < n && i < SHOWN; i++)
+        g_string_append_printf(out, "%s %" G_GUINT64_FORMAT, i ? "," : "", pmis[i]);
+    if (total > SHOWN)
+        g_string_append_printf(out, " ... (%" G_GUINT64_FORMAT " PMIs in all)", total);
+}
+
 void pms_trace_summary_line(GString *out, const PmsTraceSummary *s)
 {
     g_string_append_printf(out, "count=%" G_GUINT64_FORMAT " overflow=%d\n", s->count, s->overflow ? 1 : 0);

@@ -28,8 +28,9 @@ typedef struct {
     guint64 count;         /* counter value */
     gboolean overflow;     /* its overflow bit in meta.status_reg */
     guint64 status;        /* meta.status_reg */
-    const guint64 *pmis;   /* cycles with a PMI */
+    const guint64 *pmis;   /* cycles with a PMI: the first ones (pms_sim_pmis) */
     guint n_pmis;
+    guint64 pmi_total;     /* every PMI (pms_sim_pmi_total) */
 } PmsTraceSummary;
 
 typedef struct PmsTraceReporter PmsTraceReporter;
@@ -65,5 +66,8 @@ static inline void pms_trace_end(PmsTraceReporter *r, const PmsTraceSummary *s) 
 
 /* The last line every human-facing output ends with. */
 void pms_trace_summary_line(GString *out, const PmsTraceSummary *s);
+/* " no cycle" or " C1, C2, ..." with at most 16 cycles, then the total when
+ * there are more: a run may raise 2^47 PMIs. */
+void pms_trace_pmi_list(GString *out, const guint64 *pmis, guint n, guint64 total);
 
 G_END_DECLS

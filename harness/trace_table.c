@@ -30,10 +30,7 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
 {
     g_string_append_printf(r->out, "# %" G_GUINT64_FORMAT " cycles; %s 0x%" G_GINT64_MODIFIER "x; PMI at",
                            s->cycles, r->meta.status_reg ? r->meta.status_reg : "GLOBAL_STATUS", s->status);
-    if (s->n_pmis == 0)
-        g_string_append(r->out, " no cycle");
-    for (guint i = 0; i < s->n_pmis; i++)
-        g_string_append_printf(r->out, "%s %" G_GUINT64_FORMAT, i ? "," : "", s->pmis[i]);
+    pms_trace_pmi_list(r->out, s->pmis, s->n_pmis, s->pmi_total);
     g_string_append_c(r->out, '\n');
     pms_trace_summary_line(r->out, s);
 }

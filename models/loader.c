@@ -272,6 +272,21 @@ parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError *
         return FALSE;
     if (r->width == 0)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "width", "expected 1..64");
+    /* A counter's width has one source, [pmu] gp_width / fixed_width, which
+     * the simulator counts with: a counter register takes it when it gives
+     * none, and one that gives another is refused (an edit there would
+     * otherwise change nothing).  Itanium's counting PMDs: model_ia64.c. */
+    gboolean gp_ctr = r->kind == PMS_REG_PMC || r->kind == PMS_REG_A_PMC;
+    if ((gp_ctr && c->m->gp_width) || (r->kind == PMS_REG_FIXED_CTR && c->m->fixed_width)) {
+        guint want = gp_ctr ? c->m->gp_width : c->m->fixed_width;
+        g_autofree char *given = get_raw(c, g, "width");
+        if (!given)
+            r->width = want;
+        else if (r->width != want)
+            return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, "width",
+                        "%u, but [pmu] %s = %u: a counter's width is set there (or leave this key out)",
+                        r->width, gp_ctr ? "gp_width" : "fixed_width", want);
+    }
     if (r->ignored & r->writable)
         return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, "ignored",
                     "bits 0x%" G_GINT64_MODIFIER "x are both writable and ignored", r->ignored & r->writable);

@@ -29,7 +29,10 @@ for path in sys.argv[1:]:
             print(f"skipped: {case.get('classname')} {case.get('name')}", file=sys.stderr)
         else:
             passed += 1
-    log = os.path.join(os.path.dirname(path), "testlog.json")
+    # testlog.junit.xml -> testlog.json; a setup's testlog-NAME.junit.xml -> testlog-NAME.json
+    base = os.path.basename(path)
+    log = os.path.join(os.path.dirname(path),
+                       base[:-len(".junit.xml")] + ".json" if base.endswith(".junit.xml") else "testlog.json")
     try:
         with open(log, encoding="utf-8") as f:
             for line in f:

@@ -195,7 +195,7 @@ gp_width = 48
 fixed_counters = 0
 
 [options]
-# What-if switches read by the simulator (semantics.md section 7, section 9).
+# What-if switches read by the simulator (semantics.md section 10; pmi_skid: section 6).
 # pmi_freeze_delay: uncore clocks between a counter's PMI reaching the U-Box
 # and the U-Box clearing en_all (freeze; frz_all set); counters keep counting
 # meanwhile (Guide p.2-15: they wrap and go on until the disable).

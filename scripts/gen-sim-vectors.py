@@ -915,7 +915,11 @@ def ia64_vector(m, ev):
         tail, why = ia64_ear_tail(ev)
         lines[2] += " " + why
         lines += ["write pmc:0 0"] + tail
-    lines += ["expect-pmi %d" % pmis[0], "end"]
+    # ev (registers.md 3 bit 4; IA64 Table 7-4): the string leaves it 0, so
+    # the carry above gives no external notification (ev = 1 would give one)
+    lines[2] += (" External visibility (IA64 Table 7-4; semantics.md §11.3): the string leaves ev = 0, so the "
+                 "carry gives no external notification (ev = 1 would give one in cycle %d)." % pmis[0])
+    lines += ["expect-pmi %d" % pmis[0], "expect-ext none", "end"]
     return lines
 
 
@@ -1014,9 +1018,13 @@ def ia64_ear_tail(ev):
         good = (0, lv, False)
         rule = "TLB mode umask 0x%x: levels L2TLB 0x1, VHPT 0x2, FAULT 0x4" % um
     cands += [(c,) + good for c in (0, 1, 2)]
+    # the monitor's PSR gate and (D-EAR) instruction-set mask (semantics.md
+    # §11.10): the string's pm = 0 needs PSR.up, ism = 10b IA-64 code
+    gates = ["psr=pp"] + (["isa=ia32"] if dear else [])
+    cands += [(3,) + good + (g,) for g in gates]
 
-    def captured(cpl, lat, lv, flag):
-        if not (0x9 >> cpl) & 1:
+    def captured(cpl, lat, lv, flag, gate=None):
+        if gate or not (0x9 >> cpl) & 1:
             return False
         if dear:
             return (lat >= 4 << um if mode == 0 else bool(um & (1 << lv)) if mode == 1 and lv else
@@ -1026,7 +1034,9 @@ def ia64_ear_tail(ev):
         return bool(lv) and bool(um & (1 << (lv - 1)))
 
     lines, seen, outcome = [], None, []
-    for k, (cpl, lat, lv, flag) in enumerate(cands):
+    for k, cand in enumerate(cands):
+        cpl, lat, lv, flag = cand[:4]
+        gate = cand[4] if len(cand) > 4 else None
         flags = ([IA64_TLB_FLAG[lv]] if lv else []) + ([("alat" if dear else "rab")] if flag else [])
         if dear:
             da, ip = 0x600000000 + 0x1000 * k, 0x4000000 + 0x40 * k
@@ -1034,8 +1044,8 @@ def ia64_ear_tail(ev):
         else:
             ip = 0x8000000 + 0x100 * k
             tok = "iear=0x%x:%d%s" % (ip, lat, "".join(":" + f for f in flags))
-        lines.append("run 1 cpl=%d,3 %s" % (cpl, tok))
-        if captured(cpl, lat, lv, flag):
+        lines.append("run 1 cpl=%d,3 %s%s" % (cpl, tok, " " + gate if gate else ""))
+        if captured(cpl, lat, lv, flag, gate):
             if dear:
                 seen = da
                 lines.append("read pmd:36 0x%x" % (ip | 8))
@@ -1052,8 +1062,12 @@ def ia64_ear_tail(ev):
            "capture register read after each; %s, plm PLM0|PLM3; events (CPL, latency, TLB level, %s) %s -> "
            "captured %s (the last capture stays; PMD%s shows it).") % (
                "7" if dear else "6", "D-EAR" if dear else "I-EAR", rule, "ALAT" if dear else "RAB",
-               ", ".join("(%d, %d, %s, %s)" % (c[0], c[1], IA64_TLB_FLAG.get(c[2], "L1"), "yes" if c[3] else "no")
+               ", ".join("(%d, %d, %s, %s%s)" % (c[0], c[1], IA64_TLB_FLAG.get(c[2], "L1"), "yes" if c[3] else "no",
+                                                ", " + c[4] if len(c) > 4 else "")
                          for c in cands), ", ".join(outcome), "32/36" if dear else "34/35")
+    why += (" The monitor's gates (semantics.md §11.10; IA64 Table 7-4): the string's pm = 0 captures only while "
+            "PSR.up is set, so the psr=pp event is not captured%s." % (
+                ", and ism = 10b only IA-64 code, so the isa=ia32 one is not either" if dear else ""))
     return lines, why
 
 

@@ -37,7 +37,9 @@
  *     through the overflow cycle and stop from the next).  With oi = 0 the
  *     counter just wraps (option `overflow_without_oi = wrap`); `status`
  *     also sets its PMC0 bit, without fr or a PMI.  Software clears fr (and
- *     the overflow bits) by writing PMC0.
+ *     the overflow bits) by writing PMC0.  ev (bit 4) gives an external
+ *     notification on every overflow whatever oi (IA64 Table 7-4; option
+ *     `ev_notify = overflow | none`), recorded by the engines.
  *   reads: PMD4-15 bits 63:47 copy bit 46 (option `pmd_read_upper =
  *     sign_extend`) or read 0 (`zero`).
  *   writes: any bit outside the register's writable and ignored masks is a
@@ -112,7 +114,7 @@
  *
  * Not modelled: the per-event maximum increment (max_inc) is the encoder's
  * bound on a useful thres, not a limit of this device: a stimulus may give
- * any count per cycle; ev, the pm and ism fields of the EAR and ETB
+ * any count per cycle; the pm and ism fields of the EAR and ETB
  * configuration registers (stored: their captures take no PSR or
  * instruction-set gate), the active/floating/causal thread-activity types
  * (every cycle of the stimulus is a cycle of an active thread), the EAR/ETB
@@ -149,6 +151,8 @@ typedef struct {
     gboolean thres_ge;            /* thres_compare = ge */
     gboolean all_high;            /* all_on_pmc8_15 = both */
     SimField pm, ism;             /* PMC4 bit 6, bits 25:24 (absent: pm = 0, no mask) */
+    SimField ev;                  /* PMC4 bit 4 (absent: no external notification) */
+    gboolean ev_none;             /* ev_notify = none */
     gboolean ism_enable;          /* ism_bits = enable */
     PmsPipeCfg cfg[IA64_MAX_CTRS];
     gboolean cfg_valid;
@@ -177,12 +181,14 @@ typedef struct {
     gboolean ears;
     guint64 *pmc37, *pmc40, *pmd32, *pmd33, *pmd34, *pmd35, *pmd36;
     SimField iear_plm, dear_plm, dear_mode, dear_umask;
+    SimField iear_pm, dear_pm, dear_ism; /* optional: the monitors' PSR gate and set mask */
     gboolean ear_first;           /* ear_capture = first */
     /* ETB / IP-EAR: PMC39, PMC42, PMD38, PMD39, PMD48-63 */
     gboolean etb;
     guint64 *pmc39, *pmc42, *pmd38, *pmd39, *etb_pmd[16];
     SimField etb_plm, etb_ds, etb_tm, etb_ptm, etb_ppm, etb_brt;
     SimField ipear_plm, ipear_mode, ipear_delay;
+    SimField etb_pm, ipear_pm;    /* optional */
     gboolean brt_man;             /* etb_brt = man */
     gboolean pmi_seen;            /* a PMI set fr (IP-EAR delay), at pmi_cycle */
     guint64 pmi_cycle;
@@ -254,6 +260,12 @@ static gboolean ears_init(Ia64 *s, const PmsModel *m, GError **error)
         return FALSE;
     s->pmc37 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 37));
     s->pmc40 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 40));
+    static const char *const n_pm[] = { "pm", NULL }, *const n_ism[] = { "ism", NULL };
+    if (s->ears) {
+        s->iear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 37), n_pm, 0, 0, -1, 0);
+        s->dear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_pm, 0, 0, -1, 0);
+        s->dear_ism = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_ism, 0, 0, -1, 0);
+    }
     s->pmd32 = pmd_storage(sim, 32, &s->ears);
     s->pmd33 = pmd_storage(sim, 33, &s->ears);
     s->pmd34 = pmd_storage(sim, 34, &s->ears);
@@ -277,6 +289,11 @@ static gboolean etb_init(Ia64 *s, const PmsModel *m, GError **error)
         return FALSE;
     s->pmc39 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 39));
     s->pmc42 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 42));
+    static const char *const n_pm[] = { "pm", NULL };
+    if (s->etb) {
+        s->etb_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 39), n_pm, 0, 0, -1, 0);
+        s->ipear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 42), n_pm, 0, 0, -1, 0);
+    }
     s->pmd38 = pmd_storage(sim, 38, &s->etb);
     s->pmd39 = pmd_storage(sim, 39, &s->etb);
     for (guint i = 0; i < 16; i++)
@@ -339,6 +356,8 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     static const char *const n_pm[] = { "pm", NULL }, *const n_ism[] = { "ism", NULL };
     s->pm = sim_resolve(c0, n_pm, 0, 0, -1, 0);
     s->ism = sim_resolve(c0, n_ism, 0, 0, -1, 0);
+    static const char *const n_ev[] = { "ev", NULL };
+    s->ev = sim_resolve(c0, n_ev, 0, 0, -1, 0);
     if (s->ovfl.shift != s->base || s->ovfl.width < s->n) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: PMC0 ovfl (bits %u..%u) does not give counter n bit n for counters %u..%u", m->name,
@@ -443,7 +462,7 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     }
     if (!ears_init(s, m, error) || !etb_init(s, m, error))
         return FALSE;
-    gboolean zero, wrap_status, ge, both, active, mesi_all, first, man, ism_enable;
+    gboolean zero, wrap_status, ge, both, active, mesi_all, first, man, ism_enable, ev_none;
     if (!choice(m, "pmd_read_upper", "sign_extend", "zero", &zero, error) ||
         !choice(m, "overflow_without_oi", "wrap", "status", &wrap_status, error) ||
         !choice(m, "thres_compare", "gt", "ge", &ge, error) || !choice(m, "all_on_pmc8_15", "own", "both", &both, error) ||
@@ -451,8 +470,10 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
         !choice(m, "mesi_zero", "none", "all", &mesi_all, error) ||
         !choice(m, "ear_capture", "last", "first", &first, error) ||
         !choice(m, "etb_brt", "code", "man", &man, error) ||
-        !choice(m, "ism_bits", "mask", "enable", &ism_enable, error))
+        !choice(m, "ism_bits", "mask", "enable", &ism_enable, error) ||
+        !choice(m, "ev_notify", "overflow", "none", &ev_none, error))
         return FALSE;
+    s->ev_none = ev_none;
     s->ism_enable = ism_enable;
     s->mesi_zero_all = mesi_all;
     s->ear_first = first;
@@ -712,10 +733,15 @@ static gboolean mesi_pass(const Ia64 *s, guint64 v, guint es, guint um, gboolean
  * (IA64 Table 7-4): a counter with pm = 0 is a user monitor, enabled by its
  * thread's PSR.up; one with pm = 1 a privileged monitor, enabled by PSR.pp.
  * The plm test is separate (pms pipeline, per level). */
+static gboolean psr_gate(SimField pm, guint64 v, guint psr)
+{
+    guint need = pm.present && sim_fget(pm, v) ? PMS_SIM_PSR_PP : PMS_SIM_PSR_UP;
+    return (psr & need) != 0;
+}
+
 static gboolean psr_pass(const Ia64 *s, guint64 v, guint psr)
 {
-    guint need = s->pm.present && sim_fget(s->pm, v) ? PMS_SIM_PSR_PP : PMS_SIM_PSR_UP;
-    return (psr & need) != 0;
+    return psr_gate(s->pm, v, psr);
 }
 
 /* ism, bits 25:24 (registers.md 3: 10b = IA-64 only, the one value libpfm
@@ -724,14 +750,19 @@ static gboolean psr_pass(const Ia64 *s, guint64 v, guint psr)
  * that instruction set (24: IA-64, 25: IA-32): 00 both, 01 IA-32 only, 10
  * IA-64 only, 11 none; enable -- bit 25 enables IA-64 and bit 24 IA-32: 00
  * none, 01 IA-32 only, 10 IA-64 only, 11 both.  semantics.md §11.2. */
-static gboolean ism_pass(const Ia64 *s, guint64 v, PmsSimIsa isa)
+static gboolean ism_gate(const Ia64 *s, SimField f, guint64 v, PmsSimIsa isa)
 {
-    if (!s->ism.present)
+    if (!f.present)
         return TRUE;
-    guint ism = (guint)sim_fget(s->ism, v) & 3;
+    guint ism = (guint)sim_fget(f, v) & 3;
     if (s->ism_enable)
         return (ism >> (isa == PMS_SIM_ISA_IA64 ? 1 : 0)) & 1;
     return !((ism >> (isa == PMS_SIM_ISA_IA64 ? 0 : 1)) & 1);
+}
+
+static gboolean ism_pass(const Ia64 *s, guint64 v, PmsSimIsa isa)
+{
+    return ism_gate(s, s->ism, v, isa);
 }
 
 /* ---- EARs ------------------------------------------------------------------- */
@@ -915,10 +946,14 @@ static void capture(Ia64 *s, PmsSim *sim, const PmsSimRun *run)
 {
     gboolean fr = sim_fget(s->fr, *s->pmc0) != 0;
     guint cpl = run->cpl[0];
+    /* every monitor is gated by thread 0's PSR.up (pm = 0) or PSR.pp (pm =
+     * 1), as the counters (IA64 Table 7-4); the D-EAR also by its ism */
+    guint psr = sim->psr[0];
     if (s->ears && !fr) {
-        if (sim->dear_valid)
+        if (sim->dear_valid && psr_gate(s->dear_pm, *s->pmc40, psr) &&
+            ism_gate(s, s->dear_ism, *s->pmc40, sim->isa[0]))
             dear_capture(s, &sim->dear, cpl);
-        if (sim->iear_valid)
+        if (sim->iear_valid && psr_gate(s->iear_pm, *s->pmc37, psr))
             iear_capture(s, &sim->iear, cpl);
     }
     if (!s->etb)
@@ -926,11 +961,11 @@ static void capture(Ia64 *s, PmsSim *sim, const PmsSimRun *run)
     guint64 ip42 = *s->pmc42;
     if (sim_fget(s->ipear_mode, ip42) == 4) {
         gboolean open = !fr || (s->pmi_seen && sim->cycle <= s->pmi_cycle + sim_fget(s->ipear_delay, ip42));
-        if (open && sim->ip_valid[0] && plm_pass(s->ipear_plm, ip42, cpl))
+        if (open && sim->ip_valid[0] && plm_pass(s->ipear_plm, ip42, cpl) && psr_gate(s->ipear_pm, ip42, psr))
             ipear_capture(s, sim->ip[0], run->cycles);
         return;
     }
-    if (fr)
+    if (fr || !psr_gate(s->etb_pm, *s->pmc39, psr))
         return;
     for (guint k = 0; k < sim->n_branches; k++)
         etb_branch(s, &sim->branches[k], cpl);
@@ -1008,6 +1043,15 @@ static gboolean ia64_pmi_enabled(const PmsSim *sim, const SimUnit *u)
     return sim_fget(s->oi, *s->pmc[u->id]) != 0;
 }
 
+/* ev (IA64 Table 7-4): an external notification on every overflow of the
+ * counter, whatever its oi; option ev_notify = none for a part without the
+ * capability ("if the capability is present"). */
+static gboolean ia64_ext_enabled(const PmsSim *sim, const SimUnit *u)
+{
+    const Ia64 *s = sim->dev;
+    return !s->ev_none && s->ev.present && sim_fget(s->ev, *s->pmc[u->id]) != 0;
+}
+
 static void ia64_overflow(PmsSim *sim, const SimUnit *u)
 {
     Ia64 *s = sim->dev;
@@ -1051,6 +1095,7 @@ const SimDeviceOps sim_ia64_ops = {
     .units = ia64_units,
     .enabled = ia64_enabled,
     .pmi_enabled = ia64_pmi_enabled,
+    .ext_enabled = ia64_ext_enabled,
     .overflow = ia64_overflow,
     .pmi = ia64_pmi,
     .status = ia64_status,

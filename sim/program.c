@@ -102,21 +102,30 @@ static guint64 allowed_gp(const PmsModel *m, const PmsEvent *ev, guint64 umask_m
     return m->n_gp < 64 ? allowed & (((guint64)1 << m->n_gp) - 1) : allowed;
 }
 
-gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
+void sim_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed)
 {
-    guint64 gp = allowed_gp(m, ev, umask_mask);
-    if (gp) {
-        *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctzll(gp), FALSE };
-        return TRUE;
-    }
-    /* no general counter: the fixed counters the event and every selected
-     * unit mask may use (glm CPU_CLK_UNHALTED:CORE is FIXED_CTR1's alone) */
+    *gp = allowed_gp(m, ev, umask_mask);
+    /* the fixed counters the event and every selected unit mask may use
+     * (glm CPU_CLK_UNHALTED:CORE is FIXED_CTR1's alone) */
     guint32 fx = ev->fixed & (m->n_fixed < 32 ? ((1u << m->n_fixed) - 1) : ~0u);
     for (guint64 u = umask_mask; u; u &= u - 1) {
         guint i = (guint)__builtin_ctzll(u);
         if (i < ev->n_umasks)
             fx &= ev->umasks[i].fixed;
     }
+    *fixed = fx;
+}
+
+gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
+{
+    guint64 gp;
+    guint32 fx;
+    sim_place_allowed(m, ev, umask_mask, &gp, &fx);
+    if (gp) {
+        *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctzll(gp), FALSE };
+        return TRUE;
+    }
+    /* no general counter: the lowest fixed counter */
     if (fx) {
         *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctz(fx), TRUE };
         return TRUE;

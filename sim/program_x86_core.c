@@ -21,6 +21,7 @@ typedef struct {
     guint64 *gc_gp, *gc_fixed, *st_gp, *st_fixed;       /* enable / status bits */
     SimField *fx_en, *fx_any, *fx_pmi;                   /* FIXED_CTR_CTRL, by counter */
     SimField ev_usr, ev_os, ev_any, ev_int, ev_en;       /* PERFEVTSEL fields of codes[0] */
+    guint64 ev_not_fixed;                                /* edge, pc, inv, cmask: no fixed-counter bit */
     const PmsRegister **extra;                           /* by event index */
 } X86Prog;
 
@@ -101,6 +102,10 @@ static X86Prog *prog_build(const PmsModel *m)
     x->ev_int = field_or(es, n_int, 0, 0, 20, 1);
     x->ev_any = field_or(es, n_any, 0, 0, 21, 1);
     x->ev_en = field_or(es, n_en, 0, 0, 22, 1);
+    static const char *const n_edge[] = { "edge", NULL }, *const n_pc[] = { "pc", NULL };
+    static const char *const n_inv[] = { "inv", NULL }, *const n_cmask[] = { "cmask", NULL };
+    x->ev_not_fixed = sim_fbit(field_or(es, n_edge, 0, 0, 18, 1)) | sim_fbit(field_or(es, n_pc, 0, 0, 19, 1)) |
+                      sim_fbit(field_or(es, n_inv, 0, 0, 23, 1)) | sim_fbit(field_or(es, n_cmask, 0, 0, 24, 8));
     for (guint e = 0; e < m->n_events; e++)
         if (m->events[e].extra_reg)
             x->extra[e] = pms_model_reg_by_name(m, m->events[e].extra_reg);
@@ -183,7 +188,26 @@ static const PmsRegister *x86_status_reg(const PmsPlacement *pl)
     return pms_model_reg_by_kind(pl->model, PMS_REG_GLOBAL_STATUS, 0);
 }
 
+/* For a set: the counters pms_program_place chooses from, except that an
+ * event that may also use a general counter takes a fixed one only when the
+ * fixed counter counts what codes[0] asks for.  FIXED_CTR_CTRL has EN, ANY
+ * and PMI per counter and nothing else (SDM 18-7), so codes[0] with edge,
+ * pc, inv or cmask set needs a general counter; and the fixed counter counts
+ * its own event whatever the umask field says, so an event with unit masks
+ * programmed with a raw one (no named unit mask selected) does too. */
+static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                             guint n_codes, guint64 *gp, guint32 *fixed)
+{
+    sim_place_allowed(m, ev, umask_mask, gp, fixed);
+    if (!*gp)
+        return;   /* fixed-only: the fixed counter or nothing */
+    const X86Prog *x = prog_get(m);
+    if ((n_codes && (codes[0] & x->ev_not_fixed)) || (ev->n_umasks && !umask_mask))
+        *fixed = 0;
+}
+
 const SimProgramOps sim_x86_core_program = {
+    .set_counters = x86_set_counters,
     .place_on = sim_place_on_counters,
     .place = sim_place_lowest,
     .writes = x86_writes,

@@ -96,7 +96,18 @@ static const PmsRegister *unc_status_reg(const PmsPlacement *pl)
     return prog_get(pl->model)->global_status;
 }
 
+/* For a set: the counters pms_program_place chooses from (the fixed counter
+ * is UNC_CLK_UNHALTED's alone, no other event may use it). */
+static void unc_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                             guint n_codes, guint64 *gp, guint32 *fixed)
+{
+    (void)codes;
+    (void)n_codes;
+    sim_place_allowed(m, ev, umask_mask, gp, fixed);
+}
+
 const SimProgramOps sim_x86_uncore_program = {
+    .set_counters = unc_set_counters,
     .place_on = sim_place_on_counters,
     .place = sim_place_lowest,
     .writes = unc_writes,

@@ -138,6 +138,9 @@ void pms_sim_reset(PmsSim *s)
     s->ops->reset(s);
     s->cycle = 0;
     g_array_set_size(s->pmis, 0);
+    s->pmi_total = 0;
+    s->ext_total = 0;
+    s->n_ext = 0;
     memset(s->ip_valid, 0, sizeof s->ip_valid);
     memset(s->ip, 0, sizeof s->ip);
     memset(s->insn_valid, 0, sizeof s->insn_valid);
@@ -240,6 +243,30 @@ void pms_sim_set_trace(PmsSim *s, PmsSimTraceFn fn, gpointer data)
 {
     s->trace = fn;
     s->trace_data = data;
+}
+
+void sim_pmi_record(PmsSim *s, guint64 cycle)
+{
+    s->pmi_total++;
+    if (s->pmis->len < PMS_SIM_PMI_LISTED)
+        g_array_append_val(s->pmis, cycle);
+}
+
+guint64 pms_sim_pmi_total(const PmsSim *s) { return s->pmi_total; }
+
+void sim_ext_record(PmsSim *s, guint64 cycle)
+{
+    s->ext_total++;
+    if (s->n_ext < PMS_SIM_EXT_LISTED)
+        s->ext[s->n_ext++] = cycle;
+}
+
+const guint64 *pms_sim_ext_notifications(const PmsSim *s, guint *n_listed, guint64 *total)
+{
+    *n_listed = s->n_ext;
+    if (total)
+        *total = s->ext_total;
+    return s->ext;
 }
 
 const guint64 *pms_sim_pmis(const PmsSim *s, guint *n)

@@ -14,6 +14,7 @@
  */
 #include "sim_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static gboolean validate(const PmsSim *s, const PmsSimRun *run, GError **error)
@@ -62,6 +63,11 @@ static gboolean unit_pmi(const PmsSim *s, const Unit *u)
     return s->ops->pmi_enabled(s, u);
 }
 
+static gboolean unit_ext(const PmsSim *s, const Unit *u)
+{
+    return s->ops->ext_enabled && s->ops->ext_enabled(s, u);
+}
+
 /* An interrupt-enabled counter overflowed in this cycle: the device applies
  * its side effects (status, freeze) in the overflow cycle itself (A8,
  * LKML-frz) and says whether a PMI reaches a processor; the PMI is recorded
@@ -70,8 +76,7 @@ static gboolean raise_pmi(PmsSim *s, guint64 cycle)
 {
     if (!s->ops->pmi(s, cycle))
         return FALSE;
-    guint64 at = cycle + s->pmi_skid;
-    g_array_append_val(s->pmis, at);
+    sim_pmi_record(s, cycle + s->pmi_skid);
     return TRUE;
 }
 
@@ -109,6 +114,8 @@ static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
                 ovf[k] = TRUE;
                 s->ops->overflow(s, &u[k]); /* status: always, INT or not */
                 pmi |= unit_pmi(s, &u[k]);
+                if (unit_ext(s, &u[k]))
+                    sim_ext_record(s, s->cycle);
             }
             *u[k].ctr = sum & u[k].mask;
         }
@@ -142,6 +149,89 @@ static guint64 overflow_cycle(guint64 ctr, guint64 mask, guint64 f, guint64 r)
     return 1 + rest / r + (rest % r ? 1 : 0);
 }
 
+/* The external notifications of a segment of K cycles starting at cycle c0:
+ * every carry of every unit with ext[k], in the order the reference engine
+ * records them (by cycle, then unit).  Only the first PMS_SIM_EXT_LISTED
+ * need their cycle; the rest are counted from the segment's sum, so the work
+ * stays bounded however many times a counter wraps. */
+typedef struct {
+    guint64 cycle;
+    guint unit;
+} ExtHit;
+
+static gint ext_hit_cmp(gconstpointer a, gconstpointer b)
+{
+    const ExtHit *x = a, *y = b;
+    if (x->cycle != y->cycle)
+        return x->cycle < y->cycle ? -1 : 1;
+    return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+/* A segment's carries of one unit: their number from the sum (exact however
+ * many), and the cycles of the first `max` of them, walked from one carry
+ * to the next; returns the number of cycles stored in at[]. */
+static guint segment_carries(const Unit *u, guint64 ctr0, guint64 f, guint64 r, guint64 c0, guint64 K, guint max,
+                             guint64 *at, guint64 *carries)
+{
+    unsigned __int128 sum = (unsigned __int128)ctr0 + f + (unsigned __int128)(K - 1) * r;
+    *carries = (guint64)(sum / ((unsigned __int128)u->mask + 1));
+    guint64 v = ctr0, cyc = c0, inc = f;
+    guint n = 0;
+    for (; n < *carries && n < max; n++) {
+        guint64 kc = overflow_cycle(v, u->mask, inc, r);
+        cyc += kc;
+        at[n] = cyc - 1;
+        v = (v + inc + (kc - 1) * r) & u->mask;
+        inc = r;
+    }
+    return n;
+}
+
+static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext, const guint64 *ctr0,
+                        const guint64 *f, const guint64 *r, guint64 c0, guint64 K)
+{
+    ExtHit hits[SIM_MAX_UNITS * PMS_SIM_EXT_LISTED];
+    guint nh = 0;
+    for (guint k = 0; k < nu; k++) {
+        if (!ext[k])
+            continue;
+        guint64 at[PMS_SIM_EXT_LISTED], carries;
+        guint n = segment_carries(&u[k], ctr0[k], f[k], r[k], c0, K, PMS_SIM_EXT_LISTED, at, &carries);
+        for (guint j = 0; j < n; j++)
+            hits[nh++] = (ExtHit){ at[j], k };
+        s->ext_total += carries;
+    }
+    qsort(hits, nh, sizeof hits[0], ext_hit_cmp);
+    for (guint i = 0; i < nh && s->n_ext < PMS_SIM_EXT_LISTED; i++)
+        s->ext[s->n_ext++] = hits[i].cycle;
+}
+
+/* The PMIs of a steady segment's one interrupting unit: one per carry, at
+ * the carries' cycles (the first PMS_SIM_PMI_LISTED walked, the rest counted
+ * from the sum).  The device's PMI action changes nothing in a steady run,
+ * so it runs once, for the last carry, and says whether PMIs reach a
+ * processor at all. */
+static void segment_pmis(PmsSim *s, const Unit *u, guint64 ctr0, guint64 f, guint64 r, guint64 c0, guint64 K)
+{
+    guint room = PMS_SIM_PMI_LISTED - MIN(s->pmis->len, PMS_SIM_PMI_LISTED);
+    g_autofree guint64 *at = g_new(guint64, MAX(room, 1u));
+    guint64 carries;
+    guint n = segment_carries(u, ctr0, f, r, c0, K, room, at, &carries);
+    if (carries == 0)
+        return;
+    /* the last carry's cycle: the segment's last cycle minus the cycles
+     * since the counter last passed a multiple of 2^W (r = 0: only the
+     * first cycle carries) */
+    unsigned __int128 sum = (unsigned __int128)ctr0 + f + (unsigned __int128)(K - 1) * r;
+    guint64 after = (guint64)(sum % ((unsigned __int128)u->mask + 1));
+    guint64 last = r ? c0 + K - 1 - MIN(after / r, K - 1) : c0;
+    if (!s->ops->pmi(s, last))
+        return;
+    for (guint j = 0; j < n; j++)
+        sim_pmi_record(s, at[j] + s->pmi_skid);
+    s->pmi_total += carries - n;
+}
+
 static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
 {
     gboolean first[SIM_MAX_UNITS];
@@ -149,18 +239,27 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
     guint64 kc[SIM_MAX_UNITS];
     gboolean en[SIM_MAX_UNITS], pmi_en[SIM_MAX_UNITS];
     gboolean latch_after[SIM_MAX_UNITS];
+    gboolean ext[SIM_MAX_UNITS];
+    guint64 ctr0[SIM_MAX_UNITS];
     for (guint k = 0; k < nu; k++)
         first[k] = TRUE;
+    /* steady: the last PMI changed no unit's enabled or interrupt state (no
+     * freeze), so the following ones change nothing either and one counter's
+     * PMIs can be counted from a segment's sum instead of one segment each */
+    gboolean steady = FALSE;
     guint64 rem = run->cycles;
     while (rem > 0) {
         guint64 K = rem;
         /* a segment ends where the device acts on its own */
         guint64 next = device_events(s);
+        if (next != G_MAXUINT64)
+            steady = FALSE; /* its action may change what the PMIs do */
         if (next - s->cycle < K)
             K = next - s->cycle;
         gboolean any_en = FALSE;
         for (guint k = 0; k < nu; k++) {
             en[k] = unit_enabled(s, &u[k]);
+            ext[k] = FALSE;
             if (!en[k])
                 continue;
             any_en = TRUE;
@@ -172,9 +271,18 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             latch_after[k] = o2.latch;
             kc[k] = overflow_cycle(*u[k].ctr, u[k].mask, f[k], r[k]);
             pmi_en[k] = unit_pmi(s, &u[k]);
-            if (pmi_en[k] && kc[k] < K)
-                K = kc[k];
+            ext[k] = unit_ext(s, &u[k]);
         }
+        /* the one interrupting counter of a steady run takes the whole
+         * segment; otherwise the segment ends at the first PMI */
+        guint n_int = 0, pk = 0;
+        for (guint k = 0; k < nu; k++)
+            if (en[k] && pmi_en[k])
+                n_int++, pk = k;
+        gboolean counted = steady && n_int == 1;
+        for (guint k = 0; k < nu; k++)
+            if (en[k] && pmi_en[k] && kc[k] < K && !counted)
+                K = kc[k];
         if (!any_en) {
             s->cycle += K;
             rem -= K;
@@ -186,18 +294,29 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
                 continue;
             if (kc[k] <= K) {
                 s->ops->overflow(s, &u[k]);
-                pmi |= kc[k] == K && pmi_en[k];
+                pmi |= kc[k] == K && pmi_en[k] && !counted;
             }
+            ctr0[k] = *u[k].ctr;
             /* mod 2^64 arithmetic is exact mod 2^W since 2^W divides 2^64 */
             *u[k].ctr = (*u[k].ctr + f[k] + (K - 1) * r[k]) & u[k].mask;
             if (u[k].latch)
                 *u[k].latch = latch_after[k];
             first[k] = FALSE;
         }
+        segment_ext(s, u, nu, ext, ctr0, f, r, s->cycle, K);
+        if (counted && kc[pk] <= K)
+            segment_pmis(s, &u[pk], ctr0[pk], f[pk], r[pk], s->cycle, K);
         s->cycle += K;
         rem -= K;
-        if (pmi)
+        if (pmi) {
+            gboolean en_before[SIM_MAX_UNITS], int_before[SIM_MAX_UNITS];
+            for (guint k = 0; k < nu; k++)
+                en_before[k] = unit_enabled(s, &u[k]), int_before[k] = unit_pmi(s, &u[k]);
             raise_pmi(s, s->cycle - 1);
+            steady = TRUE;
+            for (guint k = 0; k < nu; k++)
+                steady &= en_before[k] == unit_enabled(s, &u[k]) && int_before[k] == unit_pmi(s, &u[k]);
+        }
     }
 }
 

@@ -97,6 +97,10 @@ typedef struct {
     const PmsRegister *(*counter_reg)(const PmsPlacement *pl);
     guint64 (*status_bit)(const PmsPlacement *pl);
     const PmsRegister *(*status_reg)(const PmsPlacement *pl);
+    /* For a set (pms_program_place_set): the general (bit k) and fixed (bit i)
+     * counters this encoding may use; NULL when the architecture places no sets. */
+    void (*set_counters)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                         guint n_codes, guint64 *gp, guint32 *fixed);
 } SimProgramOps;
 
 struct PmsSim {
@@ -113,7 +117,11 @@ struct PmsSim {
     guint64 zero;                  /* backing store for absent registers */
 
     guint64 cycle;
-    GArray *pmis;                  /* guint64 cycles */
+    GArray *pmis;                  /* guint64 cycles: the first PMS_SIM_PMI_LISTED */
+    guint64 pmi_total;             /* every PMI */
+    guint64 ext_total;             /* external notifications (PMC.ev) */
+    guint n_ext;                   /* the first ones' cycles */
+    guint64 ext[PMS_SIM_EXT_LISTED];
     /* The instruction address the following runs' occurrences carry, per
      * thread (pms_sim_set_ip); only the Itanium device reads it. */
     gboolean ip_valid[PMS_SIM_MAX_THREADS];
@@ -162,6 +170,9 @@ struct SimDeviceOps {
     guint (*units)(PmsSim *s, const PmsSimRun *run, SimOcc *occ, SimUnit *u);
     gboolean (*enabled)(const PmsSim *s, const SimUnit *u);
     gboolean (*pmi_enabled)(const PmsSim *s, const SimUnit *u);
+    /* Optional: does the unit's every overflow give an external notification
+     * (Itanium PMC.ev)?  The engines record them (sim_ext_record). */
+    gboolean (*ext_enabled)(const PmsSim *s, const SimUnit *u);
     /* The carry out of the unit's top bit: status bits. */
     void (*overflow)(PmsSim *s, const SimUnit *u);
     /* An interrupt-enabled counter overflowed in this cycle: the side effects
@@ -196,6 +207,12 @@ static inline guint64 *sim_storage(PmsSim *s, const PmsRegister *r)
 {
     return r ? &s->val[r - s->model->regs] : &s->zero;
 }
+/* One PMI recorded in `cycle` (the first PMS_SIM_PMI_LISTED kept, all
+ * counted). */
+void sim_pmi_record(PmsSim *s, guint64 cycle);
+/* One external notification in `cycle` (PMS_SIM_EXT_LISTED kept, all
+ * counted). */
+void sim_ext_record(PmsSim *s, guint64 cycle);
 gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint64 bad, const char *why);
 /* Does signal key `sig` feed an event select with event code E and unit mask
  * U?  BITS (default): the umask bits of the signal all lie inside U (a signal
@@ -213,3 +230,5 @@ gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_m
 gboolean sim_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
                                GError **error);
 void sim_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
+/* Every counter sim_place_lowest chooses from: general (bit k) and fixed (bit i). */
+void sim_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed);

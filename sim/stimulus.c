@@ -4,6 +4,8 @@
 #include "stimulus.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -42,6 +44,9 @@ struct PmsStim {
     gboolean expect_pmis;
     GArray *pmis;        /* guint64 */
     guint pmi_line;
+    gboolean expect_ext; /* expect-ext: the external notifications' cycles */
+    GArray *ext;         /* guint64, non-decreasing */
+    guint ext_line;
     guint8 cpl[PMS_SIM_MAX_THREADS]; /* parser: sticky CPL */
 };
 
@@ -62,6 +67,7 @@ PmsStim *pms_stim_new(const PmsModel *m)
     st->recs = g_array_new(FALSE, TRUE, sizeof(Rec));
     g_array_set_clear_func(st->recs, rec_clear);
     st->pmis = g_array_new(FALSE, FALSE, sizeof(guint64));
+    st->ext = g_array_new(FALSE, FALSE, sizeof(guint64));
     for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
         st->cpl[t] = 3;
     return st;
@@ -73,6 +79,7 @@ void pms_stim_free(PmsStim *st)
         return;
     g_array_free(st->recs, TRUE);
     g_array_free(st->pmis, TRUE);
+    g_array_free(st->ext, TRUE);
     g_free(st->source);
     g_free(st);
 }
@@ -230,7 +237,34 @@ typedef struct {
     guint line;
     guint threads;
     GError **error;
+    /* scratch reused by every run line (no allocation per record), and the
+     * signal names resolved so far (a long stimulus repeats a few) */
+    GArray *counts, *oc, *loads, *brs;
+    GHashTable *sig_cache; /* name -> signal key + 1 */
 } Parser;
+
+static void parser_init(Parser *p, PmsStim *st, guint threads, GError **error)
+{
+    memset(p, 0, sizeof *p);
+    p->st = st;
+    p->source = st->source;
+    p->threads = threads;
+    p->error = error;
+    p->counts = g_array_new(FALSE, FALSE, sizeof(PmsSimCount));
+    p->oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
+    p->loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
+    p->brs = g_array_new(FALSE, FALSE, sizeof(PmsSimBranch));
+    p->sig_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+}
+
+static void parser_clear(Parser *p)
+{
+    g_array_free(p->counts, TRUE);
+    g_array_free(p->oc, TRUE);
+    g_array_free(p->loads, TRUE);
+    g_array_free(p->brs, TRUE);
+    g_hash_table_destroy(p->sig_cache);
+}
 
 G_GNUC_PRINTF(2, 3)
 static gboolean fail(Parser *p, const char *fmt, ...)
@@ -586,9 +620,11 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
         return fail(p, "run: expected a number of cycles >= 1, got '%s'", ntok > 1 ? tok[1] : "");
     if (cycles > G_MAXINT64 || p->st->end > G_MAXINT64 - cycles)
         return fail(p, "run: the stimulus would exceed 2^63 cycles");
-    g_autoptr(GArray) counts = g_array_new(FALSE, FALSE, sizeof(PmsSimCount));
-    g_autoptr(GArray) oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
-    g_autoptr(GArray) loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
+    GArray *counts = p->counts, *oc = p->oc, *loads = p->loads, *brs = p->brs;
+    g_array_set_size(counts, 0);
+    g_array_set_size(oc, 0);
+    g_array_set_size(loads, 0);
+    g_array_set_size(brs, 0);
     gboolean has_ip[PMS_SIM_MAX_THREADS] = { FALSE }, has_insn[PMS_SIM_MAX_THREADS] = { FALSE },
              has_daddr[PMS_SIM_MAX_THREADS] = { FALSE };
     guint64 ip[PMS_SIM_MAX_THREADS] = { 0 }, opcode[PMS_SIM_MAX_THREADS] = { 0 }, daddr[PMS_SIM_MAX_THREADS] = { 0 };
@@ -601,7 +637,6 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
         psr[t] = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, isa[t] = PMS_SIM_ISA_IA64;
     PmsSimDearEvent dear = { 0 };
     PmsSimIearEvent iear = { 0 };
-    g_autoptr(GArray) brs = g_array_new(FALSE, FALSE, sizeof(PmsSimBranch));
     for (guint i = 2; i < ntok; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i] || !eq[1])
@@ -729,10 +764,15 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
                 box = (guint)inst + 1;
                 name = slash + 1;
             }
-            if (!pms_stim_signal_key(p->st->model, name, &sig, &e)) {
+            gpointer cached = g_hash_table_lookup(p->sig_cache, name);
+            if (cached) {
+                sig = GPOINTER_TO_UINT(cached) - 1;
+            } else if (!pms_stim_signal_key(p->st->model, name, &sig, &e)) {
                 fail(p, "%s", e->message);
                 g_error_free(e);
                 return FALSE;
+            } else if (g_hash_table_size(p->sig_cache) < 4096) {
+                g_hash_table_insert(p->sig_cache, g_strdup(name), GUINT_TO_POINTER(sig + 1));
             }
             guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
             if (!parse_thread_list(p, name, val, G_MAXUINT32, v))
@@ -857,7 +897,28 @@ static gboolean parse_line(Parser *p, char *text)
         }
         return TRUE;
     }
-    return fail(p, "unknown record '%s': expected run, write, read, expect-pmi, pmu or @CYCLE", cmd);
+    if (strcmp(cmd, "expect-ext") == 0) {
+        /* Itanium PMC.ev: the cycle of every external notification, one
+         * entry per counter (two counters in one cycle: the cycle twice) */
+        if (n < 2)
+            return fail(p, "expect-ext: expected CYCLE... or none");
+        if (p->st->expect_ext)
+            return fail(p, "expect-ext: given twice (line %u)", p->st->ext_line);
+        p->st->expect_ext = TRUE;
+        p->st->ext_line = p->line;
+        if (n == 2 && strcmp(tok[1], "none") == 0)
+            return TRUE;
+        for (guint i = 1; i < n; i++) {
+            guint64 c;
+            if (!parse_value(tok[i], &c))
+                return fail(p, "expect-ext: '%s': expected a cycle number", tok[i]);
+            if (p->st->ext->len && c < g_array_index(p->st->ext, guint64, p->st->ext->len - 1))
+                return fail(p, "expect-ext: cycles out of order at '%s'", tok[i]);
+            g_array_append_val(p->st->ext, c);
+        }
+        return TRUE;
+    }
+    return fail(p, "unknown record '%s': expected run, write, read, expect-pmi, expect-ext, pmu or @CYCLE", cmd);
 }
 
 PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const char *source, GError **error)
@@ -875,18 +936,20 @@ PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const c
                     pms_text_bom_message(text, len < 0 ? strlen(text) : (gsize)len));
         return NULL;
     }
-    Parser p = { st, st->source, 0, m->smt ? 2 : 1, error };
+    Parser p;
+    parser_init(&p, st, m->smt ? 2 : 1, error);
     char *line = copy;
-    while (line) {
+    gboolean ok = TRUE;
+    while (ok && line) {
         char *nl = strchr(line, '\n');
         if (nl)
             *nl = 0;
         p.line++;
-        if (!parse_line(&p, line))
-            return NULL;
+        ok = parse_line(&p, line);
         line = nl ? nl + 1 : NULL;
     }
-    return g_steal_pointer(&st);
+    parser_clear(&p);
+    return ok ? g_steal_pointer(&st) : NULL;
 }
 
 PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error)
@@ -933,25 +996,27 @@ static GString *cycles_str(const guint64 *c, guint n, guint from)
     return s;
 }
 
-static char *pmi_mismatch(const guint64 *got, guint n, const guint64 *want, guint m)
+/* what: "PMIs" / "external notifications"; one: "PMI" / "notification" */
+static char *cycles_mismatch(const char *what, const char *one, const guint64 *got, guint n, const guint64 *want, guint m)
 {
     if (n <= PMI_SHOWN && m <= PMI_SHOWN) {
         g_autoptr(GString) a = cycles_str(got, n, 0);
         g_autoptr(GString) b = cycles_str(want, m, 0);
-        return g_strdup_printf("PMIs at cycles %s, expected %s", a->str, b->str);
+        return g_strdup_printf("%s at cycles %s, expected %s", what, a->str, b->str);
     }
     guint d = 0;
     while (d < n && d < m && got[d] == want[d])
         d++;
     g_autoptr(GString) a = cycles_str(got, n, MIN(d, n));
     g_autoptr(GString) b = cycles_str(want, m, MIN(d, m));
-    return g_strdup_printf("%u PMIs, expected %u; they differ from PMI %u on: cycles %s, expected %s",
-                           n, m, d + 1, d < n ? a->str : "none", d < m ? b->str : "none");
+    return g_strdup_printf("%u %s, expected %u; they differ from %s %u on: cycles %s, expected %s", n, what,
+                           m, one, d + 1, d < n ? a->str : "none", d < m ? b->str : "none");
 }
 
-gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
+/* Records [from, to) on sim. */
+static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint to, GError **error)
 {
-    for (guint i = 0; i < st->recs->len; i++) {
+    for (guint i = from; i < to; i++) {
         const Rec *r = &g_array_index(st->recs, Rec, i);
         GError *e = NULL;
         gboolean ok = TRUE;
@@ -1011,14 +1076,103 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
             return FALSE;
         }
     }
+    return TRUE;
+}
+
+/* After the last record: the expect-pmi / expect-ext lines. */
+static gboolean check_expectations(const PmsStim *st, PmsSim *sim, GError **error)
+{
     if (st->expect_pmis) {
         guint n;
         const guint64 *got = pms_sim_pmis(sim, &n);
-        if (n != st->pmis->len || (n && memcmp(got, st->pmis->data, n * sizeof(guint64)) != 0)) {
-            g_autofree char *msg = pmi_mismatch(got, n, (const guint64 *)(void *)st->pmis->data, st->pmis->len);
+        guint64 total = pms_sim_pmi_total(sim);
+        guint listed = MIN(st->pmis->len, PMS_SIM_PMI_LISTED);
+        if (total != st->pmis->len || n != listed ||
+            (n && memcmp(got, st->pmis->data, n * sizeof(guint64)) != 0)) {
+            /* beyond the first PMS_SIM_PMI_LISTED only the total is known */
+            g_autofree char *msg = total != n
+                ? g_strdup_printf("%" G_GUINT64_FORMAT " PMIs, expected %u", total, st->pmis->len)
+                : cycles_mismatch("PMIs", "PMI", got, n, (const guint64 *)(void *)st->pmis->data, st->pmis->len);
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH, "%s:%u: %s", st->source, st->pmi_line, msg);
             return FALSE;
         }
     }
+    if (st->expect_ext) {
+        guint n;
+        guint64 total;
+        const guint64 *got = pms_sim_ext_notifications(sim, &n, &total);
+        const guint64 *want = (const guint64 *)(void *)st->ext->data;
+        guint m = st->ext->len, listed = MIN(m, PMS_SIM_EXT_LISTED);
+        if (total != m || n != listed || (n && memcmp(got, want, n * sizeof(guint64)) != 0)) {
+            /* beyond the first PMS_SIM_EXT_LISTED only the total is known */
+            g_autofree char *msg = total != n
+                ? g_strdup_printf("%" G_GUINT64_FORMAT " external notifications, expected %u", total, m)
+                : cycles_mismatch("external notifications", "notification", got, n, want, m);
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH, "%s:%u: %s", st->source, st->ext_line, msg);
+            return FALSE;
+        }
+    }
     return TRUE;
+}
+
+gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
+{
+    return exec_records(st, sim, 0, st->recs->len, error) && check_expectations(st, sim, error);
+}
+
+/* A stimulus file run as it is read: each line is parsed and its record
+ * executed at once, and the executed records are dropped, so memory stays
+ * bounded whatever the file's length (a stimulus of 10^7 runs).  Lines are
+ * read up to PMS_STIM_LINE_MAX. */
+#define PMS_STIM_LINE_MAX (16u * 1024 * 1024)
+
+gboolean pms_stim_run_file(const PmsModel *m, const char *path, PmsSim *sim, GError **error)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int e = errno;
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s: %s", path, g_strerror(e));
+        return FALSE;
+    }
+    g_autoptr(PmsStim) st = pms_stim_new(m);
+    g_free(st->source);
+    st->source = g_strdup(path);
+    Parser p;
+    parser_init(&p, st, m->smt ? 2 : 1, error);
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    gboolean ok = TRUE;
+    guint done = 0;
+    while (ok && (len = getline(&buf, &cap, f)) >= 0) {
+        p.line++;
+        if ((size_t)len > PMS_STIM_LINE_MAX) {
+            ok = fail(&p, "line of %zd bytes: at most %u", len, PMS_STIM_LINE_MAX);
+            break;
+        }
+        if (memchr(buf, 0, (size_t)len)) {
+            ok = fail(&p, "contains a NUL byte");
+            break;
+        }
+        if (p.line == 1 && *pms_text_bom_message(buf, (gsize)len)) {
+            ok = fail(&p, "%s", pms_text_bom_message(buf, (gsize)len));
+            break;
+        }
+        if (len > 0 && buf[len - 1] == '\n')
+            buf[--len] = 0;
+        ok = parse_line(&p, buf) && exec_records(st, sim, done, st->recs->len, error);
+        done = st->recs->len;
+        if (done >= 1024) { /* executed: drop them (their run arrays too) */
+            g_array_set_size(st->recs, 0);
+            done = 0;
+        }
+    }
+    if (ok && ferror(f)) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s: read error: %s", path, g_strerror(errno));
+        ok = FALSE;
+    }
+    free(buf);
+    fclose(f);
+    parser_clear(&p);
+    return ok && check_expectations(st, sim, error);
 }

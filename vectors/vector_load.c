@@ -62,6 +62,11 @@ static gboolean parse_and_add(PmsVectorSet *set, PmsVectorKind kind, const char 
 
 gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error)
 {
+    return pms_vector_set_load_builtin_kinds(set, ~0u, error);
+}
+
+gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, GError **error)
+{
     GResource *res = pms_vectors_get_resource();
     g_auto(GStrv) pmus = g_resource_enumerate_children(res, RES_ROOT, 0, error);
     if (!pmus)
@@ -78,7 +83,7 @@ gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error)
         sort_strv(files);
         for (guint j = 0; files[j]; j++) {
             PmsVectorKind kind;
-            if (!pms_vector_kind_for_name(files[j], &kind))
+            if (!pms_vector_kind_for_name(files[j], &kind) || !(kinds_mask & (1u << kind)))
                 continue;
             g_autofree char *path = g_strconcat(dir, files[j], NULL);
             g_autoptr(GBytes) bytes = g_resource_lookup_data(res, path, 0, error);

@@ -6,7 +6,7 @@
  *     event N "EVENT STRING"        (one or more)
  *     src HOW THE EXPECTATION WAS DERIVED   (one or more lines, joined)
  *     [stimulus FILE]
- *     stimulus records: run / write / read / expect-pmi / @CYCLE ...
+ *     stimulus records: run / write / read / expect-pmi / expect-ext / @CYCLE ...
  *     end
  * The stimulus records are kept as text aligned with the file's lines and
  * parsed against the PMU's model when the vector runs (the model is not known
@@ -39,30 +39,41 @@ const PmsSimVector *pms_vector_sim(const PmsVector *v)
 static gboolean is_stim_record(const char *word)
 {
     return word[0] == '@' || strcmp(word, "run") == 0 || strcmp(word, "write") == 0 ||
-           strcmp(word, "read") == 0 || strcmp(word, "expect-pmi") == 0 || strcmp(word, "pmu") == 0;
+           strcmp(word, "read") == 0 || strcmp(word, "expect-pmi") == 0 || strcmp(word, "expect-ext") == 0 ||
+           strcmp(word, "pmu") == 0;
+}
+
+/* The next blank-separated word of a line: [*p, end of word), *p moved past it. */
+static gsize next_word(const char **p, const char *eol, const char **word)
+{
+    const char *s = *p;
+    while (s < eol && (*s == ' ' || *s == '\t' || *s == '\r'))
+        s++;
+    *word = s;
+    while (s < eol && *s != ' ' && *s != '\t' && *s != '\r')
+        s++;
+    *p = s;
+    return (gsize)(s - *word);
 }
 
 gboolean pms_vector_sim_text_has_expectation(const char *text)
 {
-    g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
-    for (guint i = 0; lines[i]; i++) {
-        char *hash = strchr(lines[i], '#');
-        if (hash)
-            *hash = '\0';
-        g_auto(GStrv) w = g_strsplit_set(g_strstrip(lines[i]), " \t", -1);
-        guint n = 0, k = 0;
-        for (guint j = 0; w[j]; j++)
-            if (w[j][0])
-                w[n++] = w[j];
-            else
-                g_free(w[j]);
-        w[n] = NULL;
-        if (n && w[0][0] == '@')
-            k = 1;
-        if (k < n && strcmp(w[k], "expect-pmi") == 0)
+    /* line by line, in place: this runs on every vector's stimulus */
+    for (const char *line = text ? text : ""; *line;) {
+        const char *nl = strchr(line, '\n'), *eol = nl ? nl : line + strlen(line);
+        const char *hash = memchr(line, '#', (gsize)(eol - line));
+        const char *end = hash ? hash : eol, *p = line, *w;
+        gsize n = next_word(&p, end, &w);
+        if (n && w[0] == '@')
+            n = next_word(&p, end, &w);
+        if ((n == 10 && (strncmp(w, "expect-pmi", 10) == 0 || strncmp(w, "expect-ext", 10) == 0)))
             return TRUE;
-        if (k < n && strcmp(w[k], "read") == 0 && n - k >= 3)
-            return TRUE;
+        if (n == 4 && strncmp(w, "read", 4) == 0) {
+            const char *a, *b;
+            if (next_word(&p, end, &a) && next_word(&p, end, &b))
+                return TRUE;
+        }
+        line = nl ? nl + 1 : eol;
     }
     return FALSE;
 }
@@ -234,7 +245,7 @@ static gboolean parse_block_line(PmsVecLexer *lx, Block *b, const char *word, gs
     lx->pos = word_pos;
     return pms_vlex_fail(lx, error,
                          "unknown record '%s': expected event, src, stimulus, end or a stimulus record "
-                         "(run, write, read, expect-pmi, @CYCLE)", word);
+                         "(run, write, read, expect-pmi, expect-ext, @CYCLE)", word);
 }
 
 gboolean pms_vector_sim_parse(GPtrArray *out, const char *data, gsize len, const char *file, const char *pmu,

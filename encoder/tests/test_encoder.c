@@ -24,6 +24,9 @@
 
 static PmsModelSet *set;
 static const char *enct_path, *encg_path, *encu_path;
+/* PMUSIM_RULES_ONLY was set when the suite started (meson test --setup
+ * rulesonly): no model of `set` has prepared results. */
+static gboolean rules_only_run;
 
 static PmsModelSet *
 load_set(void)
@@ -572,7 +575,8 @@ test_uncore(void)
     const PmsModel *unc = pms_model_set_get(set, "nhm_unc");
     const PmsPrepared *pp = unc->enc_cache;   /* prepared by the encodings above */
     CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
-    CU_ASSERT_PTR_NOT_NULL(pp->events[0].plain_off);
+    /* (the whole suite also runs with the variable set: meson's rulesonly setup) */
+    CU_ASSERT_EQUAL(pp->events[0].plain_off == NULL, rules_only_run);
     g_setenv("PMUSIM_RULES_ONLY", "1", TRUE);
     g_autoptr(PmsModelSet) slow = pms_model_set_new_builtin(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(slow);
@@ -1099,14 +1103,61 @@ test_page_end(void)
     munmap(map, (size_t)pg * 2);
 }
 
+/* The same models as `set`, prepared while PMUSIM_RULES_ONLY is set: every
+ * string of theirs takes the rule path (NULL on failure). */
+static PmsModelSet *
+load_rules_only_set(void)
+{
+    gboolean was = g_getenv("PMUSIM_RULES_ONLY") != NULL;
+    g_setenv("PMUSIM_RULES_ONLY", "1", TRUE);
+    PmsModelSet *s = load_set();
+    /* the models are prepared at their first encoding: do it while the variable is set */
+    for (guint mi = 0; s && mi < pms_model_set_count(s); mi++) {
+        const PmsModel *m = pms_model_set_nth(s, mi);
+        if (m->n_events) {
+            g_autofree char *str = g_strdup_printf("%s::%s", m->name, m->events[0].name);
+            pms_encoding_free(pms_encode(s, str, NULL));
+        }
+    }
+    if (!was)
+        g_unsetenv("PMUSIM_RULES_ONLY");
+    return s;
+}
+
+/* The same result from two model sets holding the same models. */
+static void
+same_result_across(const PmsEncoding *a, const PmsEncoding *b, const char *what)
+{
+    CU_ASSERT_EQUAL(a != NULL, b != NULL);
+    if (!a || !b) {
+        if ((a != NULL) != (b != NULL))
+            fprintf(stderr, "# %s: one encoding failed, the other did not\n", what);
+        return;
+    }
+    gboolean same = strcmp(a->model->name, b->model->name) == 0 && strcmp(a->event->name, b->event->name) == 0 &&
+                    a->n_codes == b->n_codes && memcmp(a->codes, b->codes, sizeof a->codes) == 0 &&
+                    a->n_writes == b->n_writes && strcmp(a->fstr, b->fstr) == 0 && a->umask_mask == b->umask_mask;
+    for (guint i = 0; same && i < a->n_writes; i++)
+        same = strcmp(a->writes[i].name, b->writes[i].name) == 0 && a->writes[i].address == b->writes[i].address &&
+               a->writes[i].value == b->writes[i].value && a->writes[i].mask == b->writes[i].mask;
+    if (!same)
+        fprintf(stderr, "# %s: %s / %s differ\n", what, a->fstr, b->fstr);
+    CU_ASSERT_TRUE(same);
+}
+
 /* "PMU::EVENT" and "PMU::EVENT:UMASK" are answered from results prepared
- * with the model; the same string with the default privilege levels named
- * (":k=1:u=1") goes through the rules.  Both must agree for every event and
- * unit mask of every model, and a string the rules refuse must fail alike
- * with and without a GError to fill. */
+ * with the model, and the same strings with the default privilege levels
+ * named (":k=1:u=1") from those results with the modifiers patched on.  Both
+ * must agree with the rule path (the same models prepared under
+ * PMUSIM_RULES_ONLY) for every event and unit mask of every model, errors
+ * included, and a string the rules refuse must fail alike with and without
+ * a GError to fill. */
 static void
 test_prepared_plain(void)
 {
+    g_autoptr(PmsModelSet) rules = load_rules_only_set();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rules);
+    CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(rules, "wsm")->enc_cache)->events[0].plain_off);
     guint checked = 0;
     for (guint mi = 0; mi < pms_model_set_count(set); mi++) {
         const PmsModel *m = pms_model_set_nth(set, mi);
@@ -1118,14 +1169,18 @@ test_prepared_plain(void)
                 g_autofree char *plain = g_strdup_printf("%s::%s%s%s", m->name, ev->name, c ? ":" : "",
                                                          c ? ev->umasks[c - 1].name : "");
                 g_autofree char *named = g_strconcat(plain, ":k=1:u=1", NULL);
-                g_autoptr(GError) e1 = NULL;
-                g_autoptr(GError) e2 = NULL;
+                g_autoptr(GError) e1 = NULL, e2 = NULL, e3 = NULL, e4 = NULL;
                 g_autoptr(PmsEncoding) a = pms_encode(set, plain, &e1);
-                g_autoptr(PmsEncoding) b = pms_encode(set, named, NULL);
+                g_autoptr(PmsEncoding) ra = pms_encode(rules, plain, &e2);
+                g_autoptr(PmsEncoding) b = pms_encode(set, named, &e3);
+                g_autoptr(PmsEncoding) rb = pms_encode(rules, named, &e4);
                 g_autoptr(PmsEncoding) q = pms_encode(set, plain, NULL);
-                same_result(a, b, plain);
+                same_result_across(a, ra, plain);
+                same_result_across(b, rb, named);
                 same_result(a, q, plain);
                 CU_ASSERT_EQUAL(a == NULL, e1 != NULL);
+                CU_ASSERT_STRING_EQUAL(e1 ? e1->message : "", e2 ? e2->message : "");
+                CU_ASSERT_STRING_EQUAL(e3 ? e3->message : "", e4 ? e4->message : "");
                 checked++;
             }
         }
@@ -1144,6 +1199,7 @@ main(int argc, char **argv)
     enct_path = argv[1];
     encg_path = argv[2];
     encu_path = argv[3];
+    rules_only_run = g_getenv("PMUSIM_RULES_ONLY") != NULL;
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("encoder", suite_init, suite_clean);

@@ -27,15 +27,15 @@ int main(int argc, char **argv)
         if (len > 0 && line[len - 1] == '\n')
             line[--len] = '\0';
         if (strcmp(line, "crash") == 0) {
-            /* the default action: in a sanitizer build ASan's handler would
-             * turn the SIGSEGV into a report and SIGABRT */
-            signal(SIGSEGV, SIG_DFL);
+            signal(SIGSEGV, SIG_DFL); /* a sanitizer's handler would turn it into a report and an exit */
             raise(SIGSEGV);
         }
         if (strcmp(line, "hang") == 0)
             sleep(60);
-        if (strcmp(line, "exit") == 0)
+        if (strcmp(line, "exit") == 0) {
+            free(line);
             return 0;
+        }
         if (oneshot) {
             printf("%s\tPFM_ERR_NOTFOUND\t0\t\t\n", line);
             break;

@@ -9,8 +9,11 @@
 
 #include <dlfcn.h>
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *pmusim_path;
 static const char *fake_path;
@@ -488,6 +491,109 @@ static void test_list_montecito(void)
     run_clear(&r);
 }
 
+/* `bench conform` runs the built-in suite and a synthetic corpus (the .enc
+ * files parsed again until there are N): every vector passes in both; the
+ * figures are the bench's business, not a test's. */
+static void test_bench_conform(void)
+{
+    Run r = run_cli(NULL, 0, "bench", "conform", "--vectors", "20000", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *out = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "built-in suite: "));
+    CU_ASSERT_TRUE(g_regex_match_simple("synthetic corpus: (\\d+) encoding vectors \\(\\1 passed\\)", out, 0, 0));
+    CU_ASSERT_TRUE(g_regex_match_simple("built-in suite: (\\d+) vectors \\(\\1 passed\\)", out, 0, 0));
+    run_clear(&r);
+}
+
+/* `sim --stim FILE` without -e: the stimulus programs the registers itself
+ * (issue 9).  wsm (SDM Fig 18-6 layout): PERFEVTSEL0 = INST_RETIRED.ANY_P
+ * (0xc0, umask 0x01) | usr | os | en = 0x4301c0; PERFEVTSEL1 =
+ * UOPS_ISSUED.ANY (0x0e, 0x01) | usr | os | int | en = 0x53010e; PMC1
+ * preloaded 2^48 - 2; GLOBAL_CTRL = 3.  Three cycles of 2 and 1: PMC0 = 6;
+ * PMC1 reaches 2^48 - 1, carries in cycle 1 (PMI then; v3 without the
+ * DEBUGCTL freeze bit goes on counting) and ends at 1 with its
+ * GLOBAL_STATUS bit set.  The model comes from the file's pmu line. */
+static void test_sim_stim_without_event(void)
+{
+    static const char stim[] = "pmu wsm\nwrite IA32_PERFEVTSEL0 0x4301c0\nwrite IA32_PERFEVTSEL1 0x53010e\n"
+                               "write IA32_PMC1 0xfffffffffffe\nwrite IA32_PERF_GLOBAL_CTRL 3\n"
+                               "run 3 INST_RETIRED.ANY_P=2 UOPS_ISSUED.ANY=1\n";
+    g_autofree char *path = NULL;
+    int fd = g_file_open_tmp("pmusim-raw-XXXXXX.stim", &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_FATAL(g_file_set_contents(path, stim, -1, NULL));
+    Run r = run_cli(NULL, 0, "sim", "--stim", path, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *out = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "3 cycles; PMI at 1\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nIA32_PMC0 count=6 overflow=0\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nIA32_PMC1 count=1 overflow=1\n"));
+    run_clear(&r);
+    /* another model than the file's: its pmu line refuses it (exit 1) */
+    r = run_cli(NULL, 0, "sim", "--pmu", "nhm", "--stim", path, NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    run_clear(&r);
+    /* no trace without an event */
+    r = run_cli(NULL, 0, "sim", "--stim", path, "--format", "csv", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    run_clear(&r);
+    g_unlink(path);
+}
+
+/* An output that is not a regular file (a FIFO here; /dev/null in real use)
+ * is written in place: the atomic replace of a regular file would rename a
+ * temporary file over it, and as root that turns /dev/null into a file. */
+static void test_output_special_file(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("pmusim-fifo-XXXXXX", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    g_autofree char *fifo = g_build_filename(dir, "out", NULL);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+    const char *cat_argv[] = { "cat", fifo, NULL };
+    g_autoptr(GSubprocess) cat = g_subprocess_newv(cat_argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cat);
+    Run r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "wsm::INST_RETIRED:ANY_P", "--occurrences", "1,2",
+                    "--format", "csv", "-o", fifo, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *got = NULL;
+    CU_ASSERT_TRUE(g_subprocess_communicate_utf8(cat, NULL, NULL, &got, NULL, NULL));
+    CU_ASSERT_PTR_NOT_NULL(got && strstr(got, "cycle"));
+    GStatBuf st;
+    CU_ASSERT_EQUAL(g_stat(fifo, &st), 0);
+    CU_ASSERT_TRUE(S_ISFIFO(st.st_mode));
+    run_clear(&r);
+    g_unlink(fifo);
+    g_rmdir(dir);
+}
+
+/* lint reports what the simulator would refuse: an [options] value it does
+ * not know is a problem, in the simulator's words. */
+static void test_lint_simulator(void)
+{
+    /* a whole model (a register, a layout, an event), so that the option is
+     * its one problem */
+    static const char model[] = "[pmu]\nname = whatif\narch = x86_core\ngp_counters = 1\ngp_width = 48\n"
+                                "[options]\ncpl_gate = bogus\n"
+                                "[layout evtsel]\nevent = 7:0\numask = 15:8\nusr = 16\nos = 17\nen = 22\n"
+                                "[register PERFEVTSEL0]\naddress = 0x186\nkind = evtsel\nindex = 0\nlayout = evtsel\n"
+                                "[register PMC0]\naddress = 0xc1\nkind = pmc\nindex = 0\nwidth = 48\n"
+                                "[event E]\ncode = 0x3c\n";
+    g_autofree char *path = NULL;
+    int fd = g_file_open_tmp("pmusim-lint-XXXXXX.pmu", &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_FATAL(g_file_set_contents(path, model, -1, NULL));
+    Run r = run_cli(NULL, 0, "lint", "--model", path, "whatif", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    g_autofree char *text = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "the simulator refuses the model"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "option cpl_gate = 'bogus': expected post or pre"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 problem\n"));
+    run_clear(&r);
+    g_unlink(path);
+}
+
 static void test_diff_self(void)
 {
     /* builtin against itself through the protocol: no difference, and the
@@ -772,6 +878,10 @@ int main(int argc, char **argv)
     CU_add_test(cli, "usage errors exit 2 with one line", test_usage_errors);
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
+    CU_add_test(cli, "lint: what the simulator refuses", test_lint_simulator);
+    CU_add_test(cli, "bench conform: every vector of the suite and of a synthetic corpus passes", test_bench_conform);
+    CU_add_test(cli, "sim --stim without -e: the stimulus programs the registers", test_sim_stim_without_event);
+    CU_add_test(cli, "an output that is a FIFO or device is written in place, not replaced", test_output_special_file);
     CU_add_test(cli, "diff: self agreement, misbehaving backend", test_diff_self);
     CU_add_test(cli, "decode, human and perf output", test_decode_and_perf);
     CU_add_test(cli, "uncore PMUs: decode, list, explain; --plm", test_uncore_and_plm);

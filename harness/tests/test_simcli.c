@@ -587,6 +587,49 @@ static void test_uncore_gp(void)
 }
 
 /* pms_sim_program called directly, as the conformance runner does. */
+/* Several -e: one run, one column per counter, each counter's last line
+ * prefixed by its name (docs/sets.md).  wsm INST_RETIRED:ANY_P goes on
+ * FIXED_CTR0 (fixed counters first), UOPS_ISSUED:ANY on PMC0; both preloaded
+ * 2^48 - 2 and fed 1 then 2 occurrences: 2^48 - 1 after cycle 0, both carry
+ * out in cycle 1 (value 1): two status bits (PMC0 bit 0, FIXED_CTR0 bit 32,
+ * SDM Fig 18-9) and one PMI in cycle 1 (SDM 18.2: one interrupt however
+ * many counters overflow). */
+static void test_set_sim(void)
+{
+    Run r = run_cli("sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "-e", "UOPS_ISSUED:ANY", "--occurrences", "1,2",
+                    "--preload", "0xfffffffffffe", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "# 2 cycles; IA32_PERF_GLOBAL_STATUS 0x100000001; PMI at 1\n"
+                                         "IA32_FIXED_CTR0 count=1 overflow=1\nIA32_PMC0 count=1 overflow=1\n"));
+    CU_ASSERT(g_str_has_suffix(r.out, "IA32_PMC0 count=1 overflow=1\n"));
+    run_clear(&r);
+    /* nhm: the L1D events may use PMC0-1 only; UOPS_ISSUED goes to PMC2 and
+     * counts 3 + 4; the L1D events count their own 3 + 4 */
+    r = run_cli("sim", "--pmu", "nhm", "-e", "UOPS_ISSUED:ANY", "-e", "L1D:REPL", "-e", "L1D:M_REPL", "--occurrences",
+                "3,4", "--engine", "fast", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT(g_str_has_suffix(r.out, "PMI at no cycle\nIA32_PMC2 count=7 overflow=0\nIA32_PMC0 count=7 overflow=0\n"
+                                      "IA32_PMC1 count=7 overflow=0\n"));
+    run_clear(&r);
+    /* no placement: exit 1 naming the conflict */
+    r = run_cli("sim", "--pmu", "nhm", "-e", "L1D:REPL", "-e", "L1D:M_REPL", "-e", "L1D:M_EVICT", "--occurrences", "1",
+                NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_STRING_EQUAL(r.err, "pmusim: sim: 3 events may use only IA32_PMC0, IA32_PMC1 (2 counters): nhm::L1D:REPL, "
+                                  "nhm::L1D:M_REPL, nhm::L1D:M_EVICT\n");
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    run_clear(&r);
+    /* the per-counter formats take one event */
+    r = run_cli("sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "-e", "UOPS_ISSUED:ANY", "--occurrences", "1", "-f",
+                "csv", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    run_clear(&r);
+    /* a set is one PMU's */
+    r = run_cli("sim", "-e", "wsm::INST_RETIRED:ANY_P", "-e", "glm::INST_RETIRED:ANY_P", "--occurrences", "1", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    run_clear(&r);
+}
+
 static void test_program_api(void)
 {
     g_autoptr(GError) err = NULL;
@@ -718,6 +761,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "overflow", test_overflow);
     CU_add_test(s, "own_signals", test_own_signals);
     CU_add_test(s, "bad_options", test_bad_options);
+    CU_add_test(s, "set: several -e counted together, one PMI for two overflows", test_set_sim);
     CU_add_test(s, "stim_and_output", test_stim_and_output);
     CU_add_test(s, "vcd_json", test_vcd_json);
     CU_add_test(s, "explain", test_explain);

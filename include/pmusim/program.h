@@ -26,6 +26,7 @@ typedef enum {
     PMS_PROGRAM_ERROR_COUNTER,  /* the event may not use that counter, or none */
     PMS_PROGRAM_ERROR_CODES,    /* codes missing, or more than the event has registers for */
     PMS_PROGRAM_ERROR_NOTSUPP,  /* no program step for the model's architecture */
+    PMS_PROGRAM_ERROR_CONFLICT, /* a set of events that no placement can count together */
 } PmsProgramError;
 
 typedef struct {
@@ -67,5 +68,50 @@ PMS_API const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl);
 PMS_API guint64 pms_program_status_bit(const PmsPlacement *pl);
 /* The register that holds that overflow bit (NULL when there is none). */
 PMS_API const PmsRegister *pms_program_status_reg(const PmsPlacement *pl);
+
+/* ---- a set of events counted together (x86 core and uncore PMUs) ----------
+ *
+ * Every event of a set on its own counter, each counter used once
+ * (docs/sets.md):
+ *  - the counters an event may use are the ones pms_program_place chooses
+ *    from (the event's and its selected unit masks' `counters` / `fixed`
+ *    masks in the model); an event that may use a general counter takes a
+ *    fixed one only when the fixed counter counts the same thing: on the x86
+ *    core, codes[0] without edge, pc, inv or cmask, and a named unit mask
+ *    when the event has any (a raw unit mask stays on the general counters);
+ *  - events that program the same extra register (MSR_OFFCORE_RSP_n,
+ *    MSR_PEBS_LD_LAT) share it when their codes[1] are equal, else conflict;
+ *  - the placement is the first in preference order that places every
+ *    event: event by event in the order given, the lowest counter in the
+ *    order fixed counters, then general counters, that still leaves a
+ *    placement for the events after it (augmenting paths: a placement is
+ *    found whenever one exists, where first fit may fail).
+ * On failure the error (PMS_PROGRAM_ERROR_CONFLICT) names the events that
+ * conflict and why: "A and B both need IA32_FIXED_CTR2", "3 events may use
+ * only IA32_PMC0, IA32_PMC1: A, B, C", "A and B both need MSR_OFFCORE_RSP_0
+ * with different values (0x... and 0x...)". */
+enum { PMS_PROGRAM_MAX_SET = 32 };
+
+typedef struct {
+    const PmsEvent *event;   /* an event of the set's model */
+    guint64 umask_mask;      /* its selected unit masks (bit i = event->umasks[i]) */
+    const guint64 *codes;    /* as for pms_program_writes */
+    guint n_codes;
+    const char *name;        /* for messages (the fstr, the user's string); NULL: the event's name */
+} PmsSetEvent;
+
+/* place[i] for evs[i]; FALSE with an error when no placement exists, when
+ * the set is empty or larger than PMS_PROGRAM_MAX_SET, or when the model's
+ * architecture has no set placement (PMS_PROGRAM_ERROR_NOTSUPP). */
+PMS_API gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint n, PmsPlacement *place,
+                               GError **error);
+
+/* The register values that program the whole set: every event's writes
+ * (pms_program_writes) composed, one write per register, each covering the
+ * whole register (mask G_MAXUINT64; bits no event sets are 0, so a counter
+ * outside the set is disabled in the global control); in address order with
+ * the global control register last (enable last).  g_free the result. */
+PMS_API PmsRegWrite *pms_program_set_writes(const PmsModel *m, const PmsSetEvent *evs, const PmsPlacement *place, guint n,
+                                    guint *n_writes, GError **error);
 
 G_END_DECLS

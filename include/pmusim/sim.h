@@ -315,8 +315,20 @@ PMS_API guint64 pms_sim_cycle(const PmsSim *sim);
 
 /* Cycles in which a PMI was raised, in order (one per cycle however many
  * counters overflowed in it; model option pmi_skid = k records it k cycles
- * after the overflow, while status and freeze stay in the overflow cycle). */
+ * after the overflow, while status and freeze stay in the overflow cycle):
+ * the first PMS_SIM_PMI_LISTED of them; pms_sim_pmi_total counts them all
+ * (a run may raise 2^47, and the simulator's memory stays bounded). */
+#define PMS_SIM_PMI_LISTED 4096u
 PMS_API const guint64 *pms_sim_pmis(const PmsSim *sim, guint *n);
+PMS_API guint64 pms_sim_pmi_total(const PmsSim *sim);
+
+/* External notifications (Itanium's PMC.ev, "external visibility": one on
+ * every overflow of a counter with ev set, whatever its oi; IA64 Table 7-4,
+ * docs/semantics.md §11.3).  Returns the cycles of the first ones, in order
+ * (at most PMS_SIM_EXT_LISTED; two counters in one cycle give two entries
+ * of that cycle), *n_listed of them, and the total in *total. */
+#define PMS_SIM_EXT_LISTED 64u
+PMS_API const guint64 *pms_sim_ext_notifications(const PmsSim *sim, guint *n_listed, guint64 *total);
 
 /* Edge latch of general counter i (for tests and traces). */
 PMS_API gboolean pms_sim_edge_latch(const PmsSim *sim, guint i);

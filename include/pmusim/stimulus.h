@@ -63,4 +63,9 @@ PMS_API gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint3
  * failing read or a PMI mismatch stops with an error naming source:line. */
 PMS_API gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error);
 
+/* Parse and execute a stimulus file line by line on sim (fresh: cycle 0),
+ * holding only the records not yet executed: memory stays bounded however
+ * long the file.  Errors as pms_stim_parse and pms_stim_execute. */
+PMS_API gboolean pms_stim_run_file(const PmsModel *m, const char *path, PmsSim *sim, GError **error);
+
 G_END_DECLS

@@ -101,6 +101,8 @@ PMS_API const char *pms_vector_kind_name(PmsVectorKind kind);
 
 /* The vectors built into the library (GResource), every PMU folder. */
 PMS_API gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error);
+/* Only the files of the given kinds (bit 1 << PmsVectorKind). */
+PMS_API gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, GError **error);
 /* A directory laid out like vectors/: DIR/<pmu>/<topic>.enc|.sim.  Files
  * directly in DIR are taken too and reported under DIR's own base name.
  * Other file names are ignored (README, meson.build); a directory holding no

@@ -412,6 +412,32 @@ test_layout_register_errors(void)
     EXPECT_ERROR(HDR "[register R]\naddress = 1\nkind = pmc\n[register r]\naddress = 2\nkind = pmc\n",
                  PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:9:", "twice");
     EXPECT_ERROR(HDR "[register R:1]\naddress = 1\nkind = pmc\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:");
+    /* a counter's width is [pmu] gp_width / fixed_width; a register giving
+     * another would be an edit the simulator ignores */
+    EXPECT_ERROR(HDR "gp_width = 48\n[register R]\naddress = 1\nkind = pmc\nwidth = 40\n",
+                 PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:10:", "key 'width'", "gp_width = 48");
+    EXPECT_ERROR(HDR "gp_width = 48\n[register R]\naddress = 1\nkind = a_pmc\nwidth = 32\n",
+                 PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:10:", "gp_width = 48");
+    EXPECT_ERROR(HDR "fixed_width = 40\n[register R]\naddress = 1\nkind = fixed_ctr\nwidth = 48\n",
+                 PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:10:", "fixed_width = 40");
+}
+
+/* The counter registers' width: taken from [pmu] when not given, accepted
+ * when it agrees; other registers keep their own (64 by default). */
+static void
+test_counter_width(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = load_text(HDR "gp_width = 40\nfixed_width = 36\n"
+                                      "[register P]\naddress = 1\nkind = pmc\n"
+                                      "[register Q]\naddress = 2\nkind = pmc\nindex = 1\nwidth = 40\n"
+                                      "[register F]\naddress = 3\nkind = fixed_ctr\n"
+                                      "[register S]\naddress = 4\nkind = evtsel\n", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "P")->width, 40);
+    CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "Q")->width, 40);
+    CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "F")->width, 36);
+    CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "S")->width, 64);
 }
 
 static void
@@ -938,6 +964,7 @@ main(int argc, char **argv)
     CU_add_test(s, "names and equiv values without separators", test_name_separators);
     CU_add_test(s, "layouts and registers", test_layout_register_errors);
     CU_add_test(s, "register spaces and unit instances", test_register_identity);
+    CU_add_test(s, "counter widths from [pmu]", test_counter_width);
     CU_add_test(s, "modifiers", test_modifier_errors);
     CU_add_test(s, "events", test_event_errors);
     s = CU_add_suite("model set", NULL, NULL);

@@ -298,10 +298,56 @@ static void split_invariance(void)
     CU_ASSERT_TRUE(checked > 100);
 }
 
+/* Many PMIs without a freeze (issue 10): INST_RETIRED.ANY_P (0xc0) with
+ * INT on PMC0 of wsm, GLOBAL_CTRL enabling it, no freeze bit in DEBUGCTL:
+ * every carry raises a PMI and changes nothing else, so the fast engine
+ * counts them from one segment's sum.  2^32 - 1 occurrences a cycle from 0
+ * carry out of bit 47 once per ceil(2^48 / (2^32 - 1)) = 65537 cycles
+ * (65536 (2^32 - 1) = 2^48 - 65536 < 2^48), so 2^22 cycles give
+ * floor(2^22 (2^32 - 1) / 2^48) = 63 PMIs, the first in cycle 65536; the
+ * reference engine, stepping every cycle, must record the same cycles.  A
+ * run of 2^63 - 1 cycles: floor((2^63 - 1)(2^32 - 1) / 2^48) PMIs, counted,
+ * the first PMS_SIM_PMI_LISTED listed, and the run takes no longer than
+ * one segment. */
+static void many_pmis(void)
+{
+    const guint64 n = 0xffffffffull;
+    PmsSim *e[2];
+    for (guint i = 0; i < 2; i++) {
+        e[i] = fx_sim(fx_model("wsm"), i ? PMS_SIM_FAST : PMS_SIM_REFERENCE);
+        fx_write(e[i], A_EVTSEL0, EVTSEL(0xc0, 0x00, EV_USR | EV_OS | EV_INT | EV_EN));
+        fx_write(e[i], A_GCTRL, 1);
+        fx_run(e[i], (guint64)1 << 22, PMS_SIGNAL_KEY(0xc0, 0x00), n, 0, 3, 3);
+    }
+    guint na, nb;
+    const guint64 *pa = pms_sim_pmis(e[0], &na), *pb = pms_sim_pmis(e[1], &nb);
+    CU_ASSERT_EQUAL(pms_sim_pmi_total(e[0]), 63);
+    CU_ASSERT_EQUAL(pms_sim_pmi_total(e[1]), 63);
+    CU_ASSERT_EQUAL_FATAL(na, 63);
+    CU_ASSERT_EQUAL_FATAL(nb, 63);
+    CU_ASSERT_EQUAL(pa[0], 65536);
+    CU_ASSERT_EQUAL(memcmp(pa, pb, na * sizeof *pa), 0);
+    CU_ASSERT_EQUAL(fx_read(e[0], A_PMC0), fx_read(e[1], A_PMC0));
+    pms_sim_free(e[0]);
+    pms_sim_free(e[1]);
+    PmsSim *f = fx_sim(fx_model("wsm"), PMS_SIM_FAST);
+    fx_write(f, A_EVTSEL0, EVTSEL(0xc0, 0x00, EV_USR | EV_OS | EV_INT | EV_EN));
+    fx_write(f, A_GCTRL, 1);
+    const guint64 cycles = G_MAXINT64;
+    fx_run(f, cycles, PMS_SIGNAL_KEY(0xc0, 0x00), n, 0, 3, 3);
+    unsigned __int128 sum = (unsigned __int128)cycles * n;
+    CU_ASSERT_EQUAL(pms_sim_pmi_total(f), (guint64)(sum >> 48));
+    pms_sim_pmis(f, &na);
+    CU_ASSERT_EQUAL(na, PMS_SIM_PMI_LISTED);
+    CU_ASSERT_EQUAL(fx_read(f, A_PMC0), (guint64)(sum & (((unsigned __int128)1 << 48) - 1)));
+    pms_sim_free(f);
+}
+
 void register_diff_tests(void)
 {
     CU_pSuite s = CU_add_suite("sim differential", NULL, NULL);
     CU_add_test(s, "reference == fast (nhm)", diff_nhm);
+    CU_add_test(s, "fast: 2^47 PMIs without a freeze in bounded work and memory", many_pmis);
     CU_add_test(s, "reference == fast (glm)", diff_glm);
     CU_add_test(s, "reference == fast (wsm)", diff_wsm);
     CU_add_test(s, "reference == fast (tiny)", diff_tiny);

@@ -65,6 +65,62 @@ static PmsSim *mont(PmsSimEngine e)
     return fx_sim(fx_model("montecito"), e);
 }
 
+#define M_EV ((guint64)1 << 4)
+
+/* ev (bit 4; IA64 Table 7-4, semantics.md §11.3): one external notification
+ * per overflow of the counter, whatever oi.  PMD4 (ev, no oi) preloaded
+ * 2^47 - 2 sees 2^32 - 1 per cycle for 2^20 cycles: the sum 2^47 - 2 +
+ * 2^20 (2^32 - 1) = 2^47 + 2^52 - 2^20 - 2 = 2^47 +
+ * 2^5 = 33 * 2^47 - 2^20 - 2, so it carries floor(sum / 2^47) = 32 times:
+ * the first in cycle 0 (2^47 - 2 + 2^32 - 1 carries at once, leaving 2^32 -
+ * 3), the next in cycle j = ceil((2^47 - (2^32 - 3)) / (2^32 - 1)).  PMD5 counts the same without ev: none.  With
+ * ev_notify = none (a part without the capability) PMD4 gives none either.
+ * Both engines, so the fast one's arithmetic meets the reference's steps. */
+static void test_ev_notifications(void)
+{
+    const guint64 inc = 0xffffffffull, cycles = 1u << 20;
+    guint64 second = ((((guint64)1 << 47) - (inc - 2)) + inc - 1) / inc;
+    for (guint e = 0; e < G_N_ELEMENTS(engines); e++) {
+        g_autoptr(PmsSim) s = mont(engines[e]);
+        PMC(s, 4, M_PMC(NOPS, 0, M_PLM(8) | M_EV));
+        PMC(s, 5, M_PMC(NOPS, 0, M_PLM(8)));
+        PMD(s, 4, W47 - 1);
+        PMD(s, 5, W47 - 1);
+        run(s, cycles, NOPS, 0, inc, 0, 3, 3);
+        guint n;
+        guint64 total;
+        const guint64 *c = pms_sim_ext_notifications(s, &n, &total);
+        CU_ASSERT_EQUAL(total, 32);
+        CU_ASSERT_EQUAL(n, 32);
+        CU_ASSERT_EQUAL(c[0], 0);
+        CU_ASSERT_EQUAL(c[1], second);
+        CU_ASSERT_EQUAL(n_pmis(s, NULL), 0);
+        CU_ASSERT_EQUAL(RPMC(s, 0), 0);
+        CU_ASSERT_EQUAL(RPMD(s, 4), RPMD(s, 5));
+    }
+    /* over PMS_SIM_EXT_LISTED: the first 64 cycles kept, every one counted */
+    g_autoptr(PmsSim) f = mont(PMS_SIM_FAST);
+    PMC(f, 4, M_PMC(NOPS, 0, M_PLM(8) | M_EV));
+    run(f, (guint64)1 << 30, NOPS, 0, inc, 0, 3, 3);
+    guint n;
+    guint64 total;
+    pms_sim_ext_notifications(f, &n, &total);
+    /* 2^30 (2^32 - 1) / 2^47 = 2^15 - 2^30 / 2^47: 32767 whole carries */
+    CU_ASSERT_EQUAL(total, 32767);
+    CU_ASSERT_EQUAL(n, PMS_SIM_EXT_LISTED);
+    /* ev_notify = none */
+    PmsModel *m = fx_model_with("montecito", "ev_notify", "none");
+    PmsSim *x = fx_sim(m, PMS_SIM_FAST);
+    PMC(x, 4, M_PMC(NOPS, 0, M_PLM(8) | M_EV));
+    PMD(x, 4, W47);
+    run(x, 4, NOPS, 0, 1, 0, 3, 3);
+    pms_sim_ext_notifications(x, &n, &total);
+    CU_ASSERT_EQUAL(total, 0);
+    CU_ASSERT_EQUAL(RPMD(x, 4), 3);
+    pms_sim_free(x);
+    pms_model_free(m);
+}
+
 /* Reset values from the model: PMC0 = 0, PMC4 = 0x2000000 (ism = 10b), PMDs
  * 0; the device is found for arch ia64. */
 static void test_reset(void)
@@ -1277,6 +1333,7 @@ void register_ia64_tests(void)
 {
     CU_pSuite s = CU_add_suite("ia64", NULL, NULL);
     CU_add_test(s, "reset values, spaces", test_reset);
+    CU_add_test(s, "ev: an external notification per overflow", test_ev_notifications);
     CU_add_test(s, "47-bit wrap without oi (wrap | status)", test_wrap_without_oi);
     CU_add_test(s, "PMD bits 63:47 (sign_extend | zero)", test_pmd_upper);
     CU_add_test(s, "oi: PMC0 bit and fr, freeze, resume by clearing fr", test_oi_freeze_resume);

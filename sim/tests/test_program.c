@@ -176,6 +176,130 @@ static void test_nhmex_cbox(void)
     CU_ASSERT_EQUAL(pms_program_status_bit(&fixed), 0);
 }
 
+/* ---- sets (pms_program_place_set, pms_program_set_writes) ---------------- */
+
+static PmsSetEvent set_ev(const PmsModel *m, const char *name, const guint64 *codes, guint n_codes)
+{
+    const PmsEvent *ev = pms_model_event(m, name);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+    /* the default unit mask (first one flagged default), else none */
+    guint64 um = 0;
+    for (guint i = 0; i < ev->n_umasks; i++)
+        if (ev->umasks[i].flags & PMS_UMASK_DEFAULT) {
+            um = (guint64)1 << i;
+            break;
+        }
+    return (PmsSetEvent){ ev, um, codes, n_codes, NULL };
+}
+
+/* nhm: L1D and L1D_ALL_REF may use PMC0-1 only (model counters=0x3, Intel's
+ * JSON), UOPS_ISSUED any of PMC0-3.  First fit in the order given puts
+ * UOPS_ISSUED on PMC0, L1D on PMC1 and finds nothing for L1D_ALL_REF; the
+ * matching puts UOPS_ISSUED on PMC2 (PMC0 and PMC1 are each the only room
+ * left for one of the two restricted events). */
+static void test_set_matching(void)
+{
+    const PmsModel *m = fx_model("nhm");
+    guint64 c0 = EVTSEL(0x0e, 0x01, EV_USR | EV_OS | EV_INT | EV_EN), c1 = EVTSEL(0x51, 0x02, EV_USR | EV_EN),
+            c2 = EVTSEL(0x43, 0x01, EV_OS | EV_EN);
+    PmsSetEvent evs[3] = { set_ev(m, "UOPS_ISSUED", &c0, 1), set_ev(m, "L1D", &c1, 1), set_ev(m, "L1D_ALL_REF", &c2, 1) };
+    evs[1].umask_mask = 2;   /* M_REPL */
+    PmsPlacement pl[3];
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_program_place_set(m, evs, 3, pl, &err));
+    CU_ASSERT(!pl[0].fixed && pl[0].counter == 2);
+    CU_ASSERT(!pl[1].fixed && pl[1].counter == 0);
+    CU_ASSERT(!pl[2].fixed && pl[2].counter == 1);
+    guint nw = 0;
+    g_autofree PmsRegWrite *w = pms_program_set_writes(m, evs, pl, 3, &nw, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    /* PERFEVTSEL0-2 whole, GLOBAL_CTRL = bits 0-2 (SDM 18-7), last */
+    CU_ASSERT_EQUAL_FATAL(nw, 4);
+    CU_ASSERT(w[0].address == A_EVTSEL0 && w[0].value == c1 && w[0].mask == G_MAXUINT64);
+    CU_ASSERT(w[1].address == A_EVTSEL0 + 1 && w[1].value == c2);
+    CU_ASSERT(w[2].address == A_EVTSEL0 + 2 && w[2].value == c0);
+    CU_ASSERT(w[3].address == A_GCTRL && w[3].value == 0x7 && w[3].mask == G_MAXUINT64);
+    /* a third PMC0-1 event: three events, two counters */
+    guint64 c3 = EVTSEL(0x40, 0x0f, EV_USR | EV_EN);
+    PmsSetEvent bad[4] = { evs[0], evs[1], evs[2], set_ev(m, "L1D_CACHE_LD", &c3, 1) };
+    PmsPlacement pl4[4];
+    CU_ASSERT_FALSE(pms_program_place_set(m, bad, 4, pl4, &err));
+    CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT));
+    CU_ASSERT_STRING_EQUAL(err->message,
+                           "3 events may use only IA32_PMC0, IA32_PMC1 (2 counters): L1D, L1D_ALL_REF, L1D_CACHE_LD");
+}
+
+/* wsm: fixed counters first for the events that may use them, unless codes[0]
+ * has a bit FIXED_CTR_CTRL cannot hold (c=1 here); the fixed-only
+ * UNHALTED_REFERENCE_CYCLES twice is a conflict on FIXED_CTR2. */
+static void test_set_fixed(void)
+{
+    const PmsModel *m = fx_model("wsm");
+    guint64 ir = EVTSEL(0xc0, 0x00, EV_USR | EV_OS | EV_INT | EV_EN), cyc = EVTSEL(0x3c, 0x00, EV_USR | EV_EN),
+            ref = EVTSEL(0x00, 0x03, EV_OS | EV_INT | EV_EN), irc = EVTSEL(0xc0, 0x00, EV_USR | EV_EN | EV_CMASK(1));
+    PmsSetEvent evs[4] = { set_ev(m, "INSTRUCTION_RETIRED", &irc, 1), set_ev(m, "INSTRUCTION_RETIRED", &ir, 1),
+                           set_ev(m, "UNHALTED_CORE_CYCLES", &cyc, 1), set_ev(m, "UNHALTED_REFERENCE_CYCLES", &ref, 1) };
+    PmsPlacement pl[4];
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_program_place_set(m, evs, 4, pl, &err));
+    CU_ASSERT(!pl[0].fixed && pl[0].counter == 0);
+    CU_ASSERT(pl[1].fixed && pl[1].counter == 0);
+    CU_ASSERT(pl[2].fixed && pl[2].counter == 1);
+    CU_ASSERT(pl[3].fixed && pl[3].counter == 2);
+    guint nw = 0;
+    g_autofree PmsRegWrite *w = pms_program_set_writes(m, evs, pl, 4, &nw, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    /* SDM 18-7: FIXED_CTR0 EN=11 PMI (0xb), FIXED_CTR1 EN=10 (0x2 << 4),
+     * FIXED_CTR2 EN=01 PMI (0x9 << 8); GLOBAL_CTRL PMC0 + FIXED 32-34 */
+    CU_ASSERT_EQUAL_FATAL(nw, 3);
+    CU_ASSERT(w[0].address == A_EVTSEL0 && w[0].value == irc);
+    CU_ASSERT(w[1].address == A_FIXED_CTRL && w[1].value == 0x92b && w[1].mask == G_MAXUINT64);
+    CU_ASSERT(w[2].address == A_GCTRL && w[2].value == 0x700000001ull);
+    PmsSetEvent two[2] = { evs[3], evs[3] };
+    CU_ASSERT_FALSE(pms_program_place_set(m, two, 2, pl, &err));
+    CU_ASSERT_STRING_EQUAL(err->message,
+                           "UNHALTED_REFERENCE_CYCLES and UNHALTED_REFERENCE_CYCLES both need IA32_FIXED_CTR2");
+}
+
+/* One MSR_OFFCORE_RSP_0: shared by equal values, a conflict otherwise. */
+static void test_set_extra(void)
+{
+    const PmsModel *m = fx_model("wsm");
+    guint64 a[2] = { EVTSEL(0xb7, 0x01, EV_USR | EV_EN), 0x2001 }, b[2] = { EVTSEL(0xb7, 0x01, EV_OS | EV_EN), 0x2001 },
+            c[2] = { EVTSEL(0xb7, 0x01, EV_OS | EV_EN), 0x4001 };
+    PmsSetEvent evs[3] = { set_ev(m, "OFFCORE_RESPONSE_0", a, 2), set_ev(m, "OFFCORE_RESPONSE_0", b, 2),
+                           set_ev(m, "OFFCORE_RESPONSE_0", c, 2) };
+    evs[0].name = "A";
+    evs[1].name = "B";
+    evs[2].name = "C";
+    PmsPlacement pl[3];
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_program_place_set(m, evs, 2, pl, &err));
+    guint nw = 0;
+    g_autofree PmsRegWrite *w = pms_program_set_writes(m, evs, pl, 2, &nw, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL_FATAL(nw, 4);   /* EVTSEL0, EVTSEL1, RSP_0 once, GLOBAL_CTRL */
+    CU_ASSERT(w[2].address == A_RSP0 && w[2].value == 0x2001);
+    CU_ASSERT(w[3].address == A_GCTRL && w[3].value == 0x3);
+    CU_ASSERT_FALSE(pms_program_place_set(m, evs, 3, pl, &err));
+    CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT));
+    CU_ASSERT_STRING_EQUAL(err->message, "A and C both need MSR_OFFCORE_RSP_0, with different values (0x2001 and 0x4001)");
+}
+
+static void test_set_unsupported(void)
+{
+    const PmsModel *m = fx_model("montecito");
+    guint64 c = 0;
+    PmsSetEvent e = { &m->events[0], 0, &c, 1, NULL };
+    PmsPlacement pl;
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_FALSE(pms_program_place_set(m, &e, 1, &pl, &err));
+    CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP));
+    g_clear_error(&err);
+    CU_ASSERT_FALSE(pms_program_place_set(fx_model("wsm"), &e, 0, &pl, &err));
+    CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT));
+}
+
 void register_program_tests(void)
 {
     CU_pSuite s = CU_add_suite("program", NULL, NULL);
@@ -184,4 +308,8 @@ void register_program_tests(void)
     CU_add_test(s, "fixed-only unit mask placed on its fixed counter and counts there", test_fixed_umask);
     CU_add_test(s, "architecture without a device: typed errors", test_unsupported_arch);
     CU_add_test(s, "Xeon 7500 C-Box: event select, box ctr_en, U-Box en_all; no extra or fixed", test_nhmex_cbox);
+    CU_add_test(s, "set: matching where first fit fails; three events on two counters", test_set_matching);
+    CU_add_test(s, "set: fixed counters first, composed FIXED_CTR_CTRL and GLOBAL_CTRL", test_set_fixed);
+    CU_add_test(s, "set: one extra register shared by equal values, else a conflict", test_set_extra);
+    CU_add_test(s, "set: no set placement on montecito; an empty set", test_set_unsupported);
 }

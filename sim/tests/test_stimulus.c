@@ -2,6 +2,9 @@
  * class of bad input (each error names source:line and what was expected). */
 #include "fixtures.h"
 
+#include <glib/gstdio.h>
+#include <unistd.h>
+
 #include <string.h>
 
 static PmsStim *parse(const char *model, const char *text, GError **e)
@@ -16,6 +19,57 @@ static gboolean exec_text(const char *model, const char *text, GError **e)
         return FALSE;
     g_autoptr(PmsSim) s = fx_sim(fx_model(model), PMS_SIM_FAST);
     return pms_stim_execute(st, s, e);
+}
+
+/* A stimulus file run as it is read (pms_stim_run_file): 300,000 one-cycle
+ * runs of INST_RETIRED.ANY_P (0xc0.0x00) at i % 4 on PMC0 (usr|os|en, GLOBAL_CTRL
+ * bit 0 set by the file): the count is sum(i % 4) = 300000 / 4 * 6 =
+ * 450000 and a read in the file checks it; the records are dropped as they
+ * run (only the not-yet-executed ones are held).  A bad line far down names
+ * its line, after the lines above it ran; an expect-pmi at the end is
+ * checked after the last record. */
+static void test_run_file_streaming(void)
+{
+    g_autofree char *path = NULL;
+    int fd = g_file_open_tmp("pmusim-stream-XXXXXX.stim", &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    GString *t = g_string_new("pmu wsm\nwrite 0x186 0x4300c0\nwrite 0x38f 1\n");
+    for (guint i = 0; i < 300000; i++)
+        g_string_append_printf(t, "run 1 0xc0.0x00=%u\n", i % 4);
+    g_string_append(t, "read 0xc1 450000\nexpect-pmi none\n");
+    CU_ASSERT_TRUE(g_file_set_contents(path, t->str, (gssize)t->len, NULL));
+    close(fd);
+    PmsSim *s = fx_sim(fx_model("wsm"), PMS_SIM_FAST);
+    GError *e = NULL;
+    CU_ASSERT_TRUE(pms_stim_run_file(fx_model("wsm"), path, s, &e));
+    if (e)
+        fprintf(stderr, "# %s\n", e->message), g_clear_error(&e);
+    CU_ASSERT_EQUAL(pms_sim_cycle(s), 300000);
+    pms_sim_free(s);
+    /* a bad record at line 200004: the 200,000 runs above it ran */
+    g_string_truncate(t, 0);
+    g_string_append(t, "pmu wsm\nwrite 0x186 0x4300c0\nwrite 0x38f 1\n");
+    for (guint i = 0; i < 200000; i++)
+        g_string_append(t, "run 1 0xc0.0x00=1\n");
+    g_string_append(t, "run -5 0xc0.0x00=1\n");
+    CU_ASSERT_TRUE(g_file_set_contents(path, t->str, (gssize)t->len, NULL));
+    s = fx_sim(fx_model("wsm"), PMS_SIM_FAST);
+    CU_ASSERT_FALSE(pms_stim_run_file(fx_model("wsm"), path, s, &e));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    g_autofree char *want = g_strdup_printf("%s:200004:", path);
+    CU_ASSERT_TRUE(g_str_has_prefix(e->message, want));
+    CU_ASSERT_EQUAL(pms_sim_cycle(s), 200000);
+    CU_ASSERT_EQUAL(fx_read(s, A_PMC0), 200000);
+    g_clear_error(&e);
+    pms_sim_free(s);
+    /* a missing file names itself */
+    s = fx_sim(fx_model("wsm"), PMS_SIM_FAST);
+    CU_ASSERT_FALSE(pms_stim_run_file(fx_model("wsm"), "/nonexistent/x.stim", s, &e));
+    CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "/nonexistent/x.stim: "));
+    g_clear_error(&e);
+    pms_sim_free(s);
+    g_unlink(path);
+    g_string_free(t, TRUE);
 }
 
 static void test_file_scenario(void)
@@ -356,4 +410,5 @@ void register_stimulus_tests(void)
     CU_add_test(s, "execution errors name the line", test_exec_errors);
     CU_add_test(s, "numbers with a leading 0 are decimal; inflight on glm", test_decimal_numbers);
     CU_add_test(s, "a PMI mismatch over many cycles is bounded", test_pmi_mismatch_bounded);
+    CU_add_test(s, "a stimulus file run as it is read", test_run_file_streaming);
 }

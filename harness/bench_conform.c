@@ -1,0 +1,122 @@
+/* pmusim bench conform — speed of the conformance runner (issue 10, "Scale"):
+ * the built-in suite run whole with the builtin backend (goal: under 2 s),
+ * and a synthetic corpus of 10^6 encoding vectors (every built-in .enc file
+ * repeated until there are enough, each copy parsed as a file of its own)
+ * parsed and run (goal: under 10 s).  Prints figures and PASS/MISS; the exit
+ * status says only whether the bench could run. */
+#include "backend.h"
+#include "bench.h"
+#include "cli_common.h"
+#include "conform_sim.h"
+#include "vectors.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define GOAL_SUITE_S 2.0
+#define GOAL_SYNTH_S 10.0
+
+typedef struct {
+    PmsBackend *backend;
+    PmsConformSim *sim;
+} Ctx;
+
+static void encode_cb(const char *event, gsize len, PmsVectorAnswer *out, gpointer data)
+{
+    Ctx *c = data;
+    PmsBackendResult r;
+    memset(&r, 0, sizeof r);
+    (void)len;
+    pms_backend_encode(c->backend, event, &r);
+    g_strlcpy(out->ret, r.ret, sizeof out->ret);
+    out->n_codes = MIN(r.n_codes, PMS_VECTOR_MAX_CODES);
+    for (guint i = 0; i < out->n_codes; i++)
+        out->codes[i] = r.codes[i];
+    out->fstr = g_steal_pointer(&r.fstr);
+    pms_backend_result_clear(&r);
+}
+
+static gboolean sim_cb(const PmsVector *v, char **message, gpointer data)
+{
+    return pms_conform_sim_run(v, message, ((Ctx *)data)->sim);
+}
+
+static double now_s(void)
+{
+    return (double)g_get_monotonic_time() / 1e6;
+}
+
+int pms_bench_conform(int argc, char **argv)
+{
+    gint n_synth = 1000000;
+    g_auto(GStrv) model_files = NULL;
+    const GOptionEntry entries[] = {
+        { "vectors", 0, 0, G_OPTION_ARG_INT, &n_synth, "Size of the synthetic corpus (default 1000000)", "N" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    g_autoptr(GOptionContext) ctx = pms_cli_context("",
+        "Vectors per second of the conformance runner: the built-in suite (goal < 2 s) and a\n"
+        "synthetic corpus of encoding vectors (the built-in .enc files repeated; goal: 10^6 in < 10 s).",
+        entries, &model_files);
+    pms_cli_help(ctx, "0 the benchmark ran (whatever PASS/MISS says); 1 it could not run; 2 usage error or a "
+                      "model file that does not load.",
+        "  pmusim bench conform\n"
+        "  pmusim bench conform --vectors 100000\n");
+    if (!pms_cli_parse(ctx, &argc, &argv))
+        return PMS_EXIT_USAGE;
+    if (argc > 1 || n_synth < 1) {
+        fprintf(stderr, "pmusim: bench conform: %s\n", argc > 1 ? "unexpected argument" : "--vectors: expected N >= 1");
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
+    if (!models)
+        return PMS_EXIT_USAGE;
+    g_autoptr(GError) err = NULL;
+    Ctx c = { pms_backend_open("builtin", models, &err), NULL };
+    if (!c.backend) {
+        fprintf(stderr, "pmusim: bench conform: %s\n", err->message);
+        return 1;
+    }
+    c.sim = pms_conform_sim_new(c.backend, models);
+    PmsVectorOps ops = { encode_cb, sim_cb, &c };
+    int status = 0;
+
+    /* the built-in suite: load, then every vector (encode and sim) */
+    double t0 = now_s();
+    g_autoptr(PmsVectorSet) suite = pms_vector_set_new();
+    gboolean ok = pms_vector_set_load_builtin(suite, &err) && pms_conform_sim_check(c.sim, suite, &err);
+    double t1 = now_s();
+    g_autoptr(PmsVectorReport) rs = ok ? pms_vectors_run(suite, ~0u, &ops) : NULL;
+    double t2 = now_s();
+    if (!ok) {
+        fprintf(stderr, "pmusim: bench conform: %s\n", err->message);
+        status = 1;
+    } else {
+        printf("built-in suite: %u vectors (%u passed): load %.3f s, run %.3f s, %.3g vectors/s; whole %.3f s %s "
+               "(goal < %.0f s)\n", rs->vectors, rs->passed, t1 - t0, t2 - t1, rs->vectors / MAX(t2 - t1, 1e-9),
+               t2 - t0, t2 - t0 < GOAL_SUITE_S ? "PASS" : "MISS", GOAL_SUITE_S);
+    }
+
+    /* the synthetic corpus: the built-in .enc files parsed again and again */
+    if (!status) {
+        double s0 = now_s();
+        g_autoptr(PmsVectorSet) synth = pms_vector_set_new();
+        while (ok && pms_vector_set_count(synth) < (guint)n_synth)
+            ok = pms_vector_set_load_builtin_kinds(synth, 1u << PMS_VECTOR_ENCODE, &err);
+        double s1 = now_s();
+        g_autoptr(PmsVectorReport) r = ok ? pms_vectors_run(synth, 1u << PMS_VECTOR_ENCODE, &ops) : NULL;
+        double s2 = now_s();
+        if (!ok) {
+            fprintf(stderr, "pmusim: bench conform: %s\n", err->message);
+            status = 1;
+        } else {
+            printf("synthetic corpus: %u encoding vectors (%u passed): parse %.3f s, run %.3f s, %.3g vectors/s; "
+                   "whole %.3f s %s (goal 10^6 in < %.0f s)\n", r->vectors, r->passed, s1 - s0, s2 - s1,
+                   r->vectors / MAX(s2 - s1, 1e-9), s2 - s0,
+                   (s2 - s0) * 1e6 / r->vectors < GOAL_SYNTH_S ? "PASS" : "MISS", GOAL_SYNTH_S);
+        }
+    }
+    pms_conform_sim_free(c.sim);
+    pms_backend_close(c.backend);
+    return status;
+}

@@ -1,0 +1,102 @@
+/* pmusim sim --stim FILE without -e: a stimulus that programs the registers
+ * itself (write records), run on its model (--pmu, or the file's `pmu`
+ * line), answered with every counter's final value.  No event, so no
+ * per-cycle trace: the run is the fast engine's unless --engine reference is
+ * asked for (both end in the same registers). */
+#include "cli_common.h"
+#include "commands.h"
+#include "program.h"
+#include "sim_stim_only.h"
+#include "stimulus.h"
+#include "trace_report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The PMU the file names on its first record line (`pmu NAME`), or NULL. */
+static char *stim_pmu(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char line[512];
+    char *pmu = NULL;
+    while (!pmu && fgets(line, sizeof line, f)) {
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        g_strstrip(line);
+        if (!*line)
+            continue;
+        if (g_str_has_prefix(line, "pmu") && (line[3] == ' ' || line[3] == '\t'))
+            pmu = g_strdup(g_strstrip(line + 4));
+        break; /* the first record decides */
+    }
+    fclose(f);
+    return pmu;
+}
+
+/* One line per counter: "NAME count=<decimal> overflow=<0|1>". */
+static void print_counters(PmsSim *sim, const PmsModel *m)
+{
+    for (int fixed = 0; fixed < 2; fixed++) {
+        guint n = fixed ? m->n_fixed : m->n_gp;
+        for (guint i = 0; i < n; i++) {
+            PmsPlacement pl = { m, NULL, i, fixed };
+            const PmsRegister *c = pms_program_counter_reg(&pl), *st = pms_program_status_reg(&pl);
+            guint64 v = 0, status = 0;
+            if (!c || !pms_sim_read_at(sim, c->space, c->address, &v, NULL))
+                continue;
+            if (st)
+                pms_sim_read_at(sim, st->space, st->address, &status, NULL);
+            guint w = fixed ? m->fixed_width : m->gp_width;
+            guint64 mask = w >= 64 ? G_MAXUINT64 : ((guint64)1 << w) - 1; /* PMD reads copy bit 46 upward */
+            printf("%s count=%" G_GUINT64_FORMAT " overflow=%d\n", c->name, v & mask,
+                   (status & pms_program_status_bit(&pl)) != 0);
+        }
+    }
+}
+
+int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, const char *engine, const char *format)
+{
+    if (format && strcmp(format, "table") != 0) {
+        fprintf(stderr, "pmusim: sim: without -e there is no per-cycle trace: --format %s does not apply\n", format);
+        return PMS_EXIT_USAGE;
+    }
+    if (engine && strcmp(engine, "fast") != 0 && strcmp(engine, "reference") != 0) {
+        fprintf(stderr, "pmusim: --engine: expected reference or fast, got '%s'\n", engine);
+        return PMS_EXIT_USAGE;
+    }
+    g_autofree char *named = pmu ? g_strdup(pmu) : stim_pmu(stim);
+    if (!named) {
+        fprintf(stderr, "pmusim: sim: --stim %s without -e: give --pmu, or start the stimulus with 'pmu NAME'\n", stim);
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
+    if (!models)
+        return PMS_EXIT_USAGE;
+    const PmsModel *m = pms_cli_model(models, named);
+    if (!m)
+        return PMS_EXIT_USAGE;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsSim) sim = pms_sim_new(m, &err);
+    if (!sim) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    gboolean reference = engine && strcmp(engine, "reference") == 0;
+    pms_sim_set_engine(sim, reference ? PMS_SIM_REFERENCE : PMS_SIM_FAST);
+    if (!pms_stim_run_file(m, stim, sim, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    guint n;
+    const guint64 *pmis = pms_sim_pmis(sim, &n);
+    g_autoptr(GString) head = g_string_new(NULL);
+    g_string_append_printf(head, "# %s on %s, %s engine: %" G_GUINT64_FORMAT " cycles; PMI at", stim, m->name,
+                           reference ? "reference" : "fast", pms_sim_cycle(sim));
+    pms_trace_pmi_list(head, pmis, n, pms_sim_pmi_total(sim));
+    printf("%s\n", head->str);
+    print_counters(sim, m);
+    return 0;
+}

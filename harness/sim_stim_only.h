@@ -1,0 +1,6 @@
+/* pmusim sim --stim FILE without -e (harness/sim_stim_only.c). */
+#pragma once
+
+/* Run the stimulus on its model and print every counter's final value;
+ * the exit status of `pmusim sim`. */
+int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, const char *engine, const char *format);
