@@ -27,6 +27,7 @@ typedef struct {
     int in_fd;      /* its stdin, non-blocking */
     int out_fd;     /* its stdout */
     GString *buf;   /* bytes read but not consumed yet */
+    gsize scanned;  /* leading bytes of buf known to hold no '\n' */
     guint64 lines;  /* lines sent so far (for messages) */
     guint reasons;  /* BACKEND_CRASH reasons printed */
 } Cmd;
@@ -46,6 +47,7 @@ static void cmd_stop(Cmd *c, gboolean force)
         close(c->out_fd);
     c->in_fd = c->out_fd = -1;
     g_string_truncate(c->buf, 0);
+    c->scanned = 0;
     if (c->pid > 0) {
         if (force)
             kill(c->pid, SIGKILL);
@@ -103,7 +105,7 @@ static char *exit_reason(Cmd *c)
 /* Move what the program wrote into c->buf; FALSE on end of file or error. */
 static gboolean drain(Cmd *c)
 {
-    char chunk[4096];
+    char chunk[65536];
     for (;;) {
         ssize_t n = read(c->out_fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
@@ -134,7 +136,10 @@ static Exchange exchange(Cmd *c, const char *line, gint64 deadline, char **answe
     g_string_append_c(req, '\n');
     gsize sent = 0;
     for (;;) {
-        char *nl = memchr(c->buf->str, '\n', c->buf->len);
+        /* only the bytes not searched yet: a 64 MiB answer arriving in
+         * 4 KiB reads must not cost a search of the whole buffer per read */
+        char *nl = memchr(c->buf->str + c->scanned, '\n', c->buf->len - c->scanned);
+        c->scanned = nl ? 0 : c->buf->len;
         if (nl && sent == req->len) {
             /* An answer with a NUL byte cannot be an echo of our line. */
             if (memchr(c->buf->str, '\0', (gsize)(nl - c->buf->str)) != NULL) {

@@ -368,6 +368,11 @@ int pms_cmd_conform(int argc, char **argv)
         fprintf(stderr, "pmusim: --timeout: expected a positive number of milliseconds\n");
         return PMS_EXIT_USAGE;
     }
+    if (!(goal >= 0 && goal <= 100)) {
+        /* a goal above 100% fails every run only after all the mutants ran */
+        fprintf(stderr, "pmusim: conform: --goal %g: expected a percentage 0..100\n", goal);
+        return PMS_EXIT_USAGE;
+    }
     /* PMU...: only the vectors reported under those PMUs (checked below) */
     const char *const *pmus = argc > 1 ? (const char *const *)argv + 1 : NULL;
     if (pmus && mutants) {
@@ -423,7 +428,8 @@ int pms_cmd_conform(int argc, char **argv)
     if (expect_file) {
         g_autofree char *text = NULL;
         gsize len = 0;
-        if (!g_file_get_contents(expect_file, &text, &len, &err)) {
+        /* bounded: --expect /dev/zero is refused, not read without end */
+        if (!pms_read_text_file(expect_file, PMS_TEXT_FILE_MAX, &text, &len, &err)) {
             fprintf(stderr, "pmusim: conform: --expect: %s\n", err->message);
             return PMS_EXIT_USAGE;
         }
@@ -438,7 +444,9 @@ int pms_cmd_conform(int argc, char **argv)
     PmsBackend *backend = pms_backend_open_full(spec, models, (guint)timeout_ms, &err);
     if (backend == NULL) {
         fprintf(stderr, "pmusim: conform: backend '%s': %s\n", spec, err->message);
-        return 1;
+        /* a --backend that names no backend is a usage error; one that
+         * cannot be started is a failure */
+        return g_error_matches(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE) ? PMS_EXIT_USAGE : 1;
     }
     g_autoptr(PmsConformSim) sim = pms_conform_sim_new(backend, models);
     /* A malformed stimulus or unknown event stops everything before a run. */

@@ -68,7 +68,8 @@ static gboolean read_strings(const char *path, GPtrArray *out)
 {
     g_autofree char *text = NULL;
     g_autoptr(GError) err = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &err)) {
+    gsize len = 0;
+    if (!pms_read_text_file(path, PMS_TEXT_FILE_MAX, &text, &len, &err)) {
         fprintf(stderr, "pmusim: --strings: %s\n", err->message);
         return FALSE;
     }
@@ -129,7 +130,7 @@ int pms_cmd_diff(int argc, char **argv)
     if (b == NULL) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         pms_backend_close(a);
-        return 1;
+        return g_error_matches(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE) ? PMS_EXIT_USAGE : 1;
     }
     DiffCount *counts = g_new0(DiffCount, pmus->len + 1);
     for (guint p = 0; p < pmus->len; p++) {

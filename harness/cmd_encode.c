@@ -106,7 +106,9 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
     PmsBackend *b = pms_backend_open_full(spec, models, timeout_ms, &err);
     if (b == NULL) {
         fprintf(stderr, "pmusim: %s\n", err->message);
-        return 1;
+        /* an unknown --backend (or a cmd: line that does not parse) is a bad
+         * option; a backend that cannot be started, a failure */
+        return g_error_matches(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE) ? PMS_EXIT_USAGE : 1;
     }
     if (plm != PMS_PLM_DEFAULT && !pms_backend_set_plm(b, plm, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
@@ -475,6 +477,9 @@ int pms_cmd_encode(int argc, char **argv)
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
+        return PMS_EXIT_USAGE;
+    /* --pmu names a PMU of the model set: an unknown one is a usage error (exit 2) */
+    if (pmu && !pms_cli_model(models, pmu))
         return PMS_EXIT_USAGE;
     if (batch)
         return run_batch(backend ? backend : "builtin", models, (guint)timeout_ms, plm);

@@ -476,10 +476,16 @@ static void explain(GString *o, const PmsEncoding *enc)
 
 int pms_cmd_explain(int argc, char **argv)
 {
-    g_autofree char *pmu = NULL;
+    g_autofree char *pmu = NULL, *occ = NULL, *cpl = NULL, *preload_text = NULL;
     g_auto(GStrv) model_files = NULL;
     const GOptionEntry entries[] = {
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of an event written without PMU::", "PMU" },
+        { "occurrences", 0, 0, G_OPTION_ARG_STRING, &occ,
+          "After the rules, a worked example: these occurrences of the event's own signal, one per cycle",
+          "N,N,..." },
+        { "cpl", 0, 0, G_OPTION_ARG_STRING, &cpl, "CPL (0..3) of each --occurrences cycle (default 3)", "C,C,..." },
+        { "preload", 0, 0, G_OPTION_ARG_STRING, &preload_text, "Counter value before the example's cycle 0",
+          "VALUE" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("EVENT",
@@ -490,13 +496,21 @@ int pms_cmd_explain(int argc, char **argv)
         "  pmusim explain 'wsm::INST_RETIRED:ANY_P:c=2:i'\n"
         "  pmusim explain --pmu glm INST_RETIRED:ANY_P:u\n"
         "  pmusim explain nhm_unc::UNC_LLC_MISS:ANY\n"
-        "  pmusim explain montecito::NOPS_RETIRED:thres=3:u\n");
+        "  pmusim explain montecito::NOPS_RETIRED:thres=3:u\n"
+        "  pmusim explain 'wsm::INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc != 2) {
         fprintf(stderr, "pmusim: explain: expected one EVENT argument\n");
         return PMS_EXIT_USAGE;
     }
+    if ((cpl || preload_text) && !occ) {
+        fprintf(stderr, "pmusim: explain: --cpl and --preload go with --occurrences (the worked example)\n");
+        return PMS_EXIT_USAGE;
+    }
+    guint64 preload = 0;
+    if (preload_text && !pms_cli_parse_u64("--preload", preload_text, &preload))
+        return PMS_EXIT_USAGE;
     g_autoptr(GError) err = NULL;
     g_autofree char *qualified = pms_sim_qualify_event(pmu, argv[1], &err);
     if (!qualified) {
@@ -505,6 +519,9 @@ int pms_cmd_explain(int argc, char **argv)
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (!models)
+        return PMS_EXIT_USAGE;
+    /* --pmu names a PMU of the model set: an unknown one is a usage error (exit 2) */
+    if (pmu && !pms_cli_model(models, pmu))
         return PMS_EXIT_USAGE;
     g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
     if (!enc) {
@@ -518,6 +535,14 @@ int pms_cmd_explain(int argc, char **argv)
     for (guint i = 0; i < enc->n_writes; i++)
         print_write(o, enc->model, &enc->writes[i]);
     explain(o, enc);
+    if (occ) {
+        g_string_append_printf(o, "\nWorked example (pmusim sim -e '%s' --occurrences %s%s%s%s%s --explain):\n",
+                               qualified, occ, cpl ? " --cpl " : "", cpl ? cpl : "",
+                               preload_text ? " --preload " : "", preload_text ? preload_text : "");
+        int status = pms_sim_worked_example(enc, occ, cpl, preload, o);
+        if (status != 0)
+            return status;
+    }
     fputs(o->str, stdout);
     return 0;
 }

@@ -108,6 +108,7 @@ typedef struct {
     char *pmu, *event, *stim, *occurrences, *cpl, *preload, *format, *engine, *output;
     char **events;   /* every -e; event is the first */
     gint64 max_cycles;
+    gboolean explain;
     char **model_files;
 } SimOpts;
 
@@ -159,6 +160,11 @@ static gboolean check_opts(const SimOpts *o, const PmsTraceFormat **fmt, PmsSimE
                         "(the fast engine gives table or json summaries)\n", (*fmt)->name);
         return FALSE;
     }
+    if (o->explain && *fmt != &pms_trace_table) {
+        fprintf(stderr, "pmusim: --explain: the sentences go with the table format (svg and html carry them "
+                        "anyway), not --format %s\n", (*fmt)->name);
+        return FALSE;
+    }
     if (o->max_cycles < 1) {
         fprintf(stderr, "pmusim: --max-cycles: expected a positive number of cycles\n");
         return FALSE;
@@ -172,6 +178,7 @@ typedef struct {
     guint n;
     gboolean fixed[PMS_PROGRAM_MAX_SET];
     guint index[PMS_PROGRAM_MAX_SET];
+    guint width[PMS_PROGRAM_MAX_SET];
     guint box;
     GString *out;
     gboolean have_row;
@@ -186,10 +193,75 @@ static void set_flush(SetTable *t)
     if (!t->have_row)
         return;
     g_string_append_printf(t->out, "%10" G_GUINT64_FORMAT, t->cycle);
-    for (guint i = 0; i < t->n; i++)
-        g_string_append_printf(t->out, " %20" G_GUINT64_FORMAT "%c", t->value[i], t->ovf[i] ? '*' : ' ');
+    for (guint i = 0; i < t->n; i++) {
+        g_autoptr(GString) hex = g_string_new(NULL);
+        pms_trace_hex(hex, t->value[i], t->width[i]);
+        g_string_append_printf(t->out, " %20s%c", hex->str, t->ovf[i] ? '*' : ' ');
+    }
     g_string_append_printf(t->out, " 0x%016" G_GINT64_MODIFIER "x %3d\n", t->status, t->pmi);
     t->have_row = FALSE;
+}
+
+/* Several counters' timing diagrams (svg / html): one reporter each. */
+typedef struct {
+    guint n, box;
+    gboolean fixed[PMS_PROGRAM_MAX_SET];
+    guint index[PMS_PROGRAM_MAX_SET];
+    PmsTraceReporter *rep[PMS_PROGRAM_MAX_SET];
+} SetDiagrams;
+
+static void on_set_diagram(const PmsSimTrace *r, gpointer data)
+{
+    SetDiagrams *d = data;
+    for (guint i = 0; i < d->n; i++)
+        if (r->box == d->box && r->fixed == d->fixed[i] && r->index == d->index[i])
+            pms_trace_record(d->rep[i], r);
+}
+
+/* The value of attribute `name` in the first tag of an SVG document. */
+static guint svg_attr(const char *svg, const char *name)
+{
+    g_autofree char *key = g_strdup_printf(" %s=\"", name);
+    const char *tag = strstr(svg, "<svg"), *p = tag ? strstr(tag, key) : NULL;
+    return p ? (guint)g_ascii_strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+/* One document of n diagrams: SVG, each counter's <svg> placed below the
+ * previous one in an outer <svg>; HTML, each counter's page body in turn
+ * (their hover scripts serve their own diagram). */
+static GString *compose_diagrams(PmsTraceReporter **rep, guint n, gboolean html)
+{
+    GString *o = g_string_new(NULL);
+    if (html) {
+        const char *first = rep[0]->out->str, *body = strstr(first, "<body>\n");
+        g_string_append_len(o, first, body ? body + 7 - first : 0);
+        for (guint i = 0; i < n; i++) {
+            const char *s = rep[i]->out->str, *b = strstr(s, "<body>\n"), *e = strstr(s, "</body>");
+            if (b && e)
+                g_string_append_len(o, b + 7, e - (b + 7));
+        }
+        g_string_append(o, "</body></html>\n");
+        return o;
+    }
+    guint w = 0, h = 0;
+    for (guint i = 0; i < n; i++) {
+        w = MAX(w, svg_attr(rep[i]->out->str, "width"));
+        h += svg_attr(rep[i]->out->str, "height");
+    }
+    g_string_append_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                              "class=\"pmusim-timing-set\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n",
+                           w, h, w, h);
+    guint y = 0;
+    for (guint i = 0; i < n; i++) {
+        const char *s = strstr(rep[i]->out->str, "<svg");
+        if (!s)
+            continue;
+        g_string_append_printf(o, "<svg x=\"0\" y=\"%u\"", y);
+        g_string_append(o, s + 4);
+        y += svg_attr(s, "height");
+    }
+    g_string_append(o, "</svg>\n");
+    return o;
 }
 
 static void on_set_trace(const PmsSimTrace *r, gpointer data)
@@ -252,8 +324,8 @@ static PmsStim *occurrence_stim_set(PmsEncoding **enc, guint n, const GArray *oc
     return st;
 }
 
-static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngine engine, const GArray *occ,
-                       const GArray *cpl, guint64 preload)
+static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding **enc, guint n,
+                       PmsSimEngine engine, const GArray *occ, const GArray *cpl, guint64 preload)
 {
     const PmsModel *m = enc[0]->model;
     for (guint i = 1; i < n; i++)
@@ -322,8 +394,24 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
     for (guint i = 0; i < n; i++) {
         tab.fixed[i] = pl[i].fixed;
         tab.index[i] = pl[i].counter;
+        tab.width[i] = pl[i].fixed ? m->fixed_width : m->gp_width;
     }
-    if (engine == PMS_SIM_REFERENCE) {
+    gboolean diagram = fmt == &pms_trace_svg || fmt == &pms_trace_html;
+    const PmsRegister *gsr = pms_program_status_reg(&pl[0]);
+    SetDiagrams dia = { .n = n, .box = m->instance };
+    for (guint i = 0; diagram && i < n; i++) {
+        PmsTraceMeta meta = { m->name, enc[i]->fstr, ctr[i]->name, tab.width[i],
+                              engine == PMS_SIM_FAST ? "fast" : "reference", engine == PMS_SIM_REFERENCE,
+                              gsr ? gsr->name : NULL, m->smt && pms_sim_threads(sim) > 1, FALSE, w, nw, preload };
+        dia.fixed[i] = pl[i].fixed;
+        dia.index[i] = pl[i].counter;
+        dia.rep[i] = pms_trace_reporter_new(fmt, &meta);
+    }
+    if (diagram) {
+        /* the diagrams draw spans: the fast engine reports its segments */
+        pms_sim_set_trace(sim, on_set_diagram, &dia);
+        pms_sim_set_trace_spans(sim, TRUE);
+    } else if (engine == PMS_SIM_REFERENCE) {
         g_string_append_printf(out, "%10s", "cycle");
         for (guint i = 0; i < n; i++)
             g_string_append_printf(out, " %20s ", ctr[i]->name);
@@ -334,6 +422,8 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
     }
     if (stream ? !pms_stim_run_file(m, o->stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
+        for (guint i = 0; diagram && i < n; i++)
+            pms_trace_reporter_free(dia.rep[i]);
         return 1;
     }
     set_flush(&tab);
@@ -360,10 +450,21 @@ static int sim_set_run(const SimOpts *o, PmsEncoding **enc, guint n, PmsSimEngin
         sum.overflow = (status & pms_program_status_bit(&pl[i])) != 0;
         g_string_append_printf(lines, "%s ", ctr[i]->name);
         pms_trace_summary_line(lines, &sum);
+        if (diagram)
+            pms_trace_end(dia.rep[i], &sum);
     }
     g_string_append(out, lines->str);
+    if (diagram) {
+        /* the document replaces the table; the answer lines still end stdout */
+        g_string_free(out, TRUE);
+        out = compose_diagrams(dia.rep, n, fmt == &pms_trace_html);
+        for (guint i = 0; i < n; i++)
+            pms_trace_reporter_free(dia.rep[i]);
+    }
     if (!write_output(o->output, out))
         return 1;
+    if (diagram && !o->output)
+        return 0;
     if (o->output)
         fputs(lines->str, stdout);
     return 0;
@@ -373,8 +474,9 @@ static int sim_set(const SimOpts *o, const PmsTraceFormat *fmt, PmsSimEngine eng
                    const GArray *cpl, guint64 preload)
 {
     guint n = g_strv_length(o->events);
-    if (fmt != &pms_trace_table) {
-        fprintf(stderr, "pmusim: --format %s: several -e print the table format only\n", fmt->name);
+    if (fmt != &pms_trace_table && fmt != &pms_trace_svg && fmt != &pms_trace_html) {
+        fprintf(stderr, "pmusim: --format %s: several -e print the table or the timing diagrams (svg, html)\n",
+                fmt->name);
         return PMS_EXIT_USAGE;
     }
     if (n > PMS_PROGRAM_MAX_SET) {
@@ -409,13 +511,70 @@ static int sim_set(const SimOpts *o, const PmsTraceFormat *fmt, PmsSimEngine eng
         /* the messages name the events as qualified */
         SimOpts oq = *o;
         oq.events = q;
-        status = sim_set_run(&oq, enc, n, engine, occ, cpl, preload);
+        status = sim_set_run(&oq, fmt, enc, n, engine, occ, cpl, preload);
     }
     for (guint i = 0; i < n; i++) {
         pms_encoding_free(enc[i]);
         g_free(q[i]);
     }
     return status;
+}
+
+int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const char *cpl_text, guint64 preload,
+                           GString *out)
+{
+    g_autoptr(GArray) occ = parse_list("--occurrences", occ_text, G_MAXUINT32);
+    g_autoptr(GArray) cpl = NULL;
+    if (!occ || (cpl_text && !(cpl = parse_list("--cpl", cpl_text, 3))))
+        return PMS_EXIT_USAGE;
+    if (cpl && cpl->len != occ->len) {
+        fprintf(stderr, "pmusim: --cpl: %u values for %u --occurrences values: expected one CPL per cycle\n",
+                cpl->len, occ->len);
+        return PMS_EXIT_USAGE;
+    }
+    const PmsModel *m = enc->model;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsSim) sim = pms_sim_new(m, &err);
+    guint counter;
+    gboolean fixed;
+    if (!sim || !pms_sim_program_encoding(sim, enc, &counter, &fixed, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    PmsPlacement pl = { m, enc->event, counter, fixed };
+    const PmsRegister *ctr = pms_program_counter_reg(&pl);
+    const PmsRegister *gs = pms_program_status_reg(&pl);
+    guint width = fixed ? m->fixed_width : m->gp_width;
+    if (!ctr) {
+        fprintf(stderr, "pmusim: %s has no register for the event's counter\n", m->name);
+        return 1;
+    }
+    if (!pms_sim_set_counter_at(sim, ctr->space, ctr->address, preload, &err)) {
+        fprintf(stderr, "pmusim: --preload: %s\n", err->message);
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(PmsStim) st = occurrence_stim(enc, occ, cpl);
+    PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, "reference", TRUE, gs ? gs->name : NULL,
+                          m->smt && pms_sim_threads(sim) > 1, TRUE, enc->writes, enc->n_writes, preload };
+    g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(&pms_trace_table, &meta);
+    TraceSink sink = { fixed, counter, m->instance, rep };
+    pms_sim_set_trace(sim, on_trace, &sink);
+    if (!pms_stim_execute(st, sim, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0 };
+    if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
+        (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
+    sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
+    sum.pmi_total = pms_sim_pmi_total(sim);
+    pms_trace_end(rep, &sum);
+    g_string_append(out, rep->out->str);
+    return 0;
 }
 
 int pms_cmd_sim(int argc, char **argv)
@@ -430,12 +589,15 @@ int pms_cmd_sim(int argc, char **argv)
           "Occurrences of the event's own signal, one per cycle", "N,N,..." },
         { "cpl", 0, 0, G_OPTION_ARG_STRING, &o.cpl, "CPL (0..3) of each --occurrences cycle (default 3)", "C,C,..." },
         { "preload", 0, 0, G_OPTION_ARG_STRING, &o.preload, "Counter value before cycle 0 (default 0)", "VALUE" },
-        { "format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Trace format: table (default), csv, json, vcd", "FMT" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &o.format,
+          "Trace format: table (default), csv, json, vcd, svg, html (timing diagrams)", "FMT" },
         { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine,
           "reference (default, per-cycle trace) or fast (summary only)", "ENGINE" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the trace to FILE (atomically)", "FILE" },
         { "max-cycles", 0, 0, G_OPTION_ARG_INT64, &o.max_cycles,
           "Longest per-cycle trace accepted (default 1000000)", "N" },
+        { "explain", 0, 0, G_OPTION_ARG_NONE, &o.explain,
+          "After the table, one sentence per cycle where something changes", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("",
@@ -448,7 +610,8 @@ int pms_cmd_sim(int argc, char **argv)
         "  pmusim sim --pmu nhm_unc -e 'UNC_LLC_MISS:ANY:c=2:i' --occurrences 3,0,1,2\n"
         "  pmusim sim --pmu nhm_unc -e UNC_CLK_UNHALTED --occurrences 1,1,1 --preload 0xfffffffffffe\n"
         "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-freeze.stim --format vcd -o t.vcd\n"
-        "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n");
+        "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n"
+        "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     o.event = o.events ? o.events[0] : NULL;
@@ -487,6 +650,9 @@ int pms_cmd_sim(int argc, char **argv)
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(o.model_files);
     if (!models)
+        return PMS_EXIT_USAGE;
+    /* --pmu names a PMU of the model set: an unknown one is a usage error (exit 2) */
+    if (o.pmu && !pms_cli_model(models, o.pmu))
         return PMS_EXIT_USAGE;
     g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
     if (!enc) {
@@ -541,11 +707,15 @@ int pms_cmd_sim(int argc, char **argv)
 
     const PmsRegister *gs = pms_program_status_reg(&pl);
     PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, engine == PMS_SIM_FAST ? "fast" : "reference",
-                          engine == PMS_SIM_REFERENCE, gs ? gs->name : NULL };
+                          engine == PMS_SIM_REFERENCE, gs ? gs->name : NULL, m->smt && pms_sim_threads(sim) > 1,
+                          o.explain, enc->writes, enc->n_writes, preload };
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
     TraceSink sink = { fixed, counter, m->instance, rep };
-    if (engine == PMS_SIM_REFERENCE)
+    /* the timing diagrams draw spans: the fast engine reports its segments */
+    gboolean diagram = fmt == &pms_trace_svg || fmt == &pms_trace_html;
+    if (engine == PMS_SIM_REFERENCE || diagram)
         pms_sim_set_trace(sim, on_trace, &sink);
+    pms_sim_set_trace_spans(sim, diagram);
     if (stream ? !pms_stim_run_file(m, o.stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;

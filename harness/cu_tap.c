@@ -1,5 +1,6 @@
 #include "cu_tap.h"
 
+#include <gio/gio.h>
 #include <glib.h>
 
 #include <stdio.h>
@@ -71,4 +72,44 @@ char *pms_cu_strip_gcov(const char *err)
             g_string_append_c(keep, '\n');
     }
     return g_string_free(keep, FALSE);
+}
+
+PmsCuRun pms_cu_run(const char *const *argv, const char *input, gsize len)
+{
+    PmsCuRun r = { -1, NULL, NULL };
+    g_autoptr(GError) err = NULL;
+    GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE |
+                             (input ? G_SUBPROCESS_FLAGS_STDIN_PIPE : 0);
+    g_autoptr(GSubprocess) p = g_subprocess_newv(argv, flags, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    g_autoptr(GBytes) in = input ? g_bytes_new(input, len) : NULL;
+    g_autoptr(GBytes) out = NULL, errb = NULL;
+    CU_ASSERT_FATAL(g_subprocess_communicate(p, in, NULL, &out, &errb, &err));
+    gsize n;
+    const char *d = g_bytes_get_data(out, &n);
+    r.out = g_strndup(d ? d : "", n);
+    d = g_bytes_get_data(errb, &n);
+    g_autofree char *e = g_strndup(d ? d : "", n);
+    r.err = pms_cu_strip_gcov(e);
+    if (g_subprocess_get_if_exited(p))
+        r.status = g_subprocess_get_exit_status(p);
+    return r;
+}
+
+PmsCuRun pms_cu_run_words(const char *program, const char *words)
+{
+    g_auto(GStrv) v = g_strsplit_set(words ? words : "", " ", -1);
+    g_autoptr(GPtrArray) argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (gpointer)program);
+    for (char **w = v; *w; w++)
+        if (**w)
+            g_ptr_array_add(argv, *w);
+    g_ptr_array_add(argv, NULL);
+    return pms_cu_run((const char *const *)argv->pdata, NULL, 0);
+}
+
+void pms_cu_run_clear(PmsCuRun *r)
+{
+    g_clear_pointer(&r->out, g_free);
+    g_clear_pointer(&r->err, g_free);
 }

@@ -22,4 +22,4 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
     (void)s;
 }
 
-const PmsTraceFormat pms_trace_csv = { "csv", 0, begin, record, end };
+const PmsTraceFormat pms_trace_csv = { "csv", 0, begin, record, end, NULL };

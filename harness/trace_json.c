@@ -58,4 +58,4 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
     g_string_append_printf(r->out, "],\n  \"pmi_total\": %" G_GUINT64_FORMAT "\n}\n", s->pmi_total);
 }
 
-const PmsTraceFormat pms_trace_json = { "json", sizeof(JsonState), begin, record, end };
+const PmsTraceFormat pms_trace_json = { "json", sizeof(JsonState), begin, record, end, NULL };

@@ -3,7 +3,8 @@
 
 #include <string.h>
 
-static const PmsTraceFormat *const formats[] = { &pms_trace_table, &pms_trace_csv, &pms_trace_json, &pms_trace_vcd };
+static const PmsTraceFormat *const formats[] = { &pms_trace_table, &pms_trace_csv, &pms_trace_json, &pms_trace_vcd,
+                                                 &pms_trace_svg, &pms_trace_html };
 
 const PmsTraceFormat *pms_trace_format(const char *name)
 {
@@ -15,7 +16,7 @@ const PmsTraceFormat *pms_trace_format(const char *name)
 
 const char *pms_trace_format_names(void)
 {
-    return "table, csv, json, vcd";
+    return "table, csv, json, vcd, svg, html";
 }
 
 PmsTraceReporter *pms_trace_reporter_new(const PmsTraceFormat *fmt, const PmsTraceMeta *meta)
@@ -33,6 +34,8 @@ void pms_trace_reporter_free(PmsTraceReporter *r)
 {
     if (!r)
         return;
+    if (r->fmt->clear)
+        r->fmt->clear(r);
     g_string_free(r->out, TRUE);
     g_free(r->priv);
     g_free(r);

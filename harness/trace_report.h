@@ -20,6 +20,11 @@ typedef struct {
     gboolean per_cycle;    /* FALSE: the fast engine, no per-cycle records */
     const char *status_reg; /* the register holding the counter's overflow bit
                              * (IA32_PERF_GLOBAL_STATUS, C3_MSR_PMON_GLOBAL_STATUS) */
+    gboolean smt;          /* the PMU has a second thread: its occurrences and CPL are shown */
+    gboolean explain;      /* table: one sentence per cycle where something changes (--explain) */
+    const PmsRegWrite *writes; /* the encoding's register writes (html: bit-field diagrams) */
+    guint n_writes;
+    guint64 preload;       /* the counter before cycle 0 */
 } PmsTraceMeta;
 
 /* The final state, after the last cycle. */
@@ -35,12 +40,43 @@ typedef struct {
 
 typedef struct PmsTraceReporter PmsTraceReporter;
 
+/* A trace record kept past its callback: the record with its own copies of
+ * the pipeline configuration and outputs (t.cfg and t.pipe are NULL: the
+ * record may move; pms_trace_rec_pipe), and the first cycle of the cycles
+ * it stands for. */
+typedef struct {
+    PmsSimTrace t;
+    PmsPipeCfg cfg;
+    PmsPipeOut pipe;
+    gboolean has_pipe;    /* the counter counted: pipe holds the stages */
+    guint64 first;        /* first cycle; t.cycle is the last */
+    guint64 cycles;       /* t.cycle - first + 1 */
+} PmsTraceRec;
+
+static inline const PmsPipeOut *pms_trace_rec_pipe(const PmsTraceRec *r) { return r->has_pipe ? &r->pipe : NULL; }
+/* Copy t into r (cycles: t->cycles). */
+void pms_trace_rec_set(PmsTraceRec *r, const PmsSimTrace *t);
+/* Do a and b behave alike (the same inputs, the same stage outputs, no
+ * carry, no PMI, the same status) so that b continues a's span? */
+gboolean pms_trace_rec_same(const PmsTraceRec *a, const PmsSimTrace *b);
+/* Extend r by the record b that continues it (pms_trace_rec_same). */
+void pms_trace_rec_extend(PmsTraceRec *r, const PmsSimTrace *b);
+/* v as hex digits of the counter's width, grouped by four from the right:
+ * 0xffff_ffff_fffd for 48 bits (width 0 or >= 64: 16 digits). */
+void pms_trace_hex(GString *out, guint64 v, guint width);
+/* "frozen+global-off" from PMS_SIM_OFF_* bits ("off" when none is known). */
+void pms_trace_off_words(GString *out, guint off);
+/* The sentence of a span: "cycle 2: n=3 >= c=2 but CPL 0 is filtered by
+ * usr-only (u): nothing added, counter 0x0000_0000_0000." (no newline). */
+void pms_trace_sentence(GString *out, const PmsTraceMeta *m, const PmsTraceRec *r);
+
 typedef struct {
     const char *name;
     gsize priv_size;      /* zeroed state the format keeps between calls */
     void (*begin)(PmsTraceReporter *r, const PmsTraceMeta *meta);
     void (*record)(PmsTraceReporter *r, const PmsSimTrace *t);
     void (*end)(PmsTraceReporter *r, const PmsTraceSummary *sum);
+    void (*clear)(PmsTraceReporter *r);   /* optional: free what priv holds */
 } PmsTraceFormat;
 
 struct PmsTraceReporter {
@@ -50,7 +86,8 @@ struct PmsTraceReporter {
     gpointer priv;
 };
 
-extern const PmsTraceFormat pms_trace_table, pms_trace_csv, pms_trace_json, pms_trace_vcd;
+extern const PmsTraceFormat pms_trace_table, pms_trace_csv, pms_trace_json, pms_trace_vcd, pms_trace_svg,
+    pms_trace_html;
 
 /* The format of that name, NULL when unknown. */
 const PmsTraceFormat *pms_trace_format(const char *name);

@@ -1,6 +1,20 @@
 /* pmusim — trace as an aligned table for people; ends with the summary line
- * `count=N overflow=B` (the experiment's answer, always the last line). */
+ * `count=N overflow=B` (the experiment's answer, always the last line).
+ *
+ * One row per cycle, the columns in the order the simulator applies the
+ * stages (docs/sim-cli.md): occurrences per thread, CPL, the privilege gate,
+ * n after the any-thread combine, the threshold comparison, the condition
+ * after invert, the edge latch before the cycle and the edge, the increment,
+ * the counter in hex at its width, overflow, status, PMI, enable and why
+ * not.  With meta.explain, one sentence per span of alike cycles follows the
+ * rows (trace_teach.c). */
 #include "trace_report.h"
+
+typedef struct {
+    GString *sentences;
+    gboolean have;       /* span holds the cycles not yet told */
+    PmsTraceRec span;
+} TableState;
 
 static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
 {
@@ -9,25 +23,80 @@ static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
         g_string_append(r->out, "# the fast engine advances whole runs: no per-cycle trace\n");
         return;
     }
-    g_string_append_printf(r->out, "%10s %2s %10s %4s %4s %10s %16s %3s %18s %3s\n", "cycle", "en", "n", "cond",
-                           "edge", "inc", "counter", "ovf", "status", "pmi");
+    guint hexw = 2 + (m->width && m->width < 64 ? (m->width + 3) / 4 : 16);
+    hexw += (hexw - 3) / 4;
+    g_string_append_printf(r->out, "%10s %6s", "cycle", "occ");
+    if (m->smt)
+        g_string_append_printf(r->out, " %6s", "occ1");
+    g_string_append_printf(r->out, " %3s %4s %6s %3s %4s %5s %4s %6s %*s %3s %18s %3s %2s %s\n", "cpl", "gate", "n", "thr", "cond", "latch", "edge", "inc", (int)hexw, "counter",
+                           "ovf", "status", "pmi", "en", "why");
+}
+
+static void told(TableState *st, PmsTraceReporter *r)
+{
+    if (!st->have)
+        return;
+    pms_trace_sentence(st->sentences, &r->meta, &st->span);
+    g_string_append_c(st->sentences, '\n');
+    st->have = FALSE;
 }
 
 static void record(PmsTraceReporter *r, const PmsSimTrace *t)
 {
-    if (!t->enabled) {
-        g_string_append_printf(r->out, "%10" G_GUINT64_FORMAT " %2d %10s %4s %4s %10s %16" G_GUINT64_FORMAT
-                               " %3d 0x%016" G_GINT64_MODIFIER "x %3d\n",
-                               t->cycle, 0, "-", "-", "-", "-", t->value, t->overflow, t->status, t->pmi);
+    TableState *st = r->priv;
+    const PmsTraceMeta *m = &r->meta;
+    const PmsPipeOut *p = t->pipe;
+    const PmsPipeCfg *c = t->cfg;
+    GString *o = r->out;
+    g_string_append_printf(o, "%10" G_GUINT64_FORMAT " %6" G_GUINT64_FORMAT, t->cycle, t->occ[0]);
+    if (m->smt)
+        g_string_append_printf(o, " %6" G_GUINT64_FORMAT, t->occ[1]);
+    if (m->smt)
+        g_string_append_printf(o, " %u/%u", t->cpl[0], t->cpl[1]);
+    else
+        g_string_append_printf(o, " %3u", t->cpl[0]);
+    if (!p)
+        g_string_append_printf(o, " %4s %6s %3s %4s %5s %4s %6s", "-", "-", "-", "-", "-", "-", "-");
+    else {
+        char gate[8];
+        if (m->smt)
+            g_snprintf(gate, sizeof gate, "%d/%d", p->gate[0], p->gate[1]);
+        else
+            g_snprintf(gate, sizeof gate, "%d", p->gate[0]);
+        g_string_append_printf(o, " %4s", gate);
+        gboolean edge = c && c->edge && t->has_latch;
+        g_string_append_printf(o, " %6" G_GUINT64_FORMAT " %3d %4d %5s %4s %6" G_GUINT64_FORMAT, p->n, p->thr, p->cond,
+                               edge ? (t->latch_before ? "1" : "0") : "-", edge ? (p->edge ? "1" : "0") : "-", t->inc);
+    }
+    g_autoptr(GString) hex = g_string_new(NULL);
+    pms_trace_hex(hex, t->value, m->width);
+    g_string_append_printf(o, " %s %3d 0x%016" G_GINT64_MODIFIER "x %3d %2d ", hex->str, t->overflow, t->status,
+                           t->pmi, p != NULL);
+    if (p)
+        g_string_append_c(o, '-');
+    else
+        pms_trace_off_words(o, t->off);
+    g_string_append_c(o, '\n');
+    if (!m->explain)
+        return;
+    if (st->have && pms_trace_rec_same(&st->span, t)) {
+        pms_trace_rec_extend(&st->span, t);
         return;
     }
-    g_string_append_printf(r->out, "%10" G_GUINT64_FORMAT " %2d %10" G_GUINT64_FORMAT " %4d %4d %10" G_GUINT64_FORMAT
-                           " %16" G_GUINT64_FORMAT " %3d 0x%016" G_GINT64_MODIFIER "x %3d\n",
-                           t->cycle, 1, t->n, t->cond, t->edge, t->inc, t->value, t->overflow, t->status, t->pmi);
+    told(st, r);
+    pms_trace_rec_set(&st->span, t);
+    st->have = TRUE;
 }
 
 static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
 {
+    TableState *st = r->priv;
+    if (st->sentences) {
+        told(st, r);
+        g_string_append(r->out, st->sentences->str);
+        g_string_free(st->sentences, TRUE);
+        st->sentences = NULL;
+    }
     g_string_append_printf(r->out, "# %" G_GUINT64_FORMAT " cycles; %s 0x%" G_GINT64_MODIFIER "x; PMI at",
                            s->cycles, r->meta.status_reg ? r->meta.status_reg : "GLOBAL_STATUS", s->status);
     pms_trace_pmi_list(r->out, s->pmis, s->n_pmis, s->pmi_total);
@@ -35,4 +104,19 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
     pms_trace_summary_line(r->out, s);
 }
 
-const PmsTraceFormat pms_trace_table = { "table", 0, begin, record, end };
+static void clear(PmsTraceReporter *r)
+{
+    TableState *st = r->priv;
+    if (st->sentences)
+        g_string_free(st->sentences, TRUE);
+}
+
+static void table_begin(PmsTraceReporter *r, const PmsTraceMeta *m)
+{
+    TableState *st = r->priv;
+    if (m->explain)
+        st->sentences = g_string_new(NULL);
+    begin(r, m);
+}
+
+const PmsTraceFormat pms_trace_table = { "table", sizeof(TableState), table_begin, record, end, clear };

@@ -67,6 +67,12 @@ pms_keyscan_run(PmsKeyScan *scan, const char *data, gsize len, const char *sourc
                 return scan_fail(error, source, line, "malformed group header '%s': expected [name]", text);
             g_free(group);
             group = g_strndup(text + 1, n - 2);
+            /* GKeyFile refuses these without a line number; say where */
+            for (const char *q = group; *q; q++)
+                if (g_ascii_iscntrl(*q))
+                    return scan_fail(error, source, line,
+                                     "malformed group header '%s': control character 0x%02x in the name", text,
+                                     (guint)(guchar)*q);
             gpointer prev;
             if (g_hash_table_lookup_extended(scan->group_lines, group, NULL, &prev))
                 return scan_fail(error, source, line, "group [%s] repeats the one at line %u",

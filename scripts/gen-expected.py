@@ -9,6 +9,10 @@ be documented, or fixed, before it is baselined).
 
     scripts/gen-expected.py [PMUSIM]     (default build/harness/pmusim)
 
+Not run by scripts/regenerate: the file is a measured baseline of libpfm4 4.13
+(what pmusim's conform run finds it failing), not generated from facts in the
+tree; it needs a built pmusim and libpfm4.
+
 Entry format: docs/vectors-format.md, "Expectations".  The event string of an
 encoding vector is copied from its vector file as written there (pieces,
 escapes, repeat counts), so the entry names exactly that vector.

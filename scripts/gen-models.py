@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Generate models/{glm,wsm,wsm_dp,nhm,nhm_ex}.pmu (format: docs/model-format.md).
 
-Inputs (read only here; the outputs are committed so the project never needs them):
-  * Debian's libpfm4 4.13, through scripts/pfm-dump.c (compiled and run by this
-    script, LIBPFM_ENCODE_INACTIVE=1): event and unit-mask names, codes,
-    defaults, aliases (equiv), and probe encodings of every event alone, with
-    each unit mask, with each unit mask named three times and with each pair
-    of unit masks.  From the probes we derive the unit-mask groups,
-    exclusivity (excl) and forced modifiers (c/i/e/t).
-  * Intel's event JSON (/work/shared/reference/intel-perfmon): the counters
-    each event may use, and a cross-check of the codes.
+Inputs (read only here; the outputs are committed so the project never needs them;
+all of them are in the repository, under scripts/data/, see its README.md):
+  * Debian's libpfm4 4.13, through scripts/pfm-dump.c (its output is committed
+    as scripts/data/libpfm4/pfm-dump.json; --libpfm compiles and runs it
+    against the installed libpfm4 instead, LIBPFM_ENCODE_INACTIVE=1): event
+    and unit-mask names, codes, defaults, aliases (equiv), and probe
+    encodings of every event alone, with each unit mask, with each unit mask
+    named three times and with each pair of unit masks.  From the probes we
+    derive the unit-mask groups, exclusivity (excl) and forced modifiers
+    (c/i/e/t).
+  * Intel's event JSON (scripts/data/intel-perfmon): the counters each event
+    may use, and a cross-check of the codes.
   * Register facts (addresses, layouts, writable bits) are written below from
     the SDM as summarized in the project's reference notes (semantics.md
     section 1, 2, 4, 5 and its per-part MSR map).
@@ -17,8 +20,10 @@ Inputs (read only here; the outputs are committed so the project never needs the
 Descriptions are not copied from anywhere: events carry none, registers and
 modifiers carry a few words of our own.
 
-usage: scripts/gen-models.py [--reference DIR] [--dump FILE] [--out DIR] [--report FILE]
-(defaults: /work/shared/reference, run libpfm4, models/, docs/gen-models-report.txt)
+usage: scripts/gen-models.py [--reference DIR] [--dump FILE | --libpfm] [--out DIR] [--report FILE]
+(defaults: scripts/data, scripts/data/libpfm4/pfm-dump.json, models/,
+docs/gen-models-report.txt; --libpfm: run libpfm4 through scripts/pfm-dump.c,
+needs libpfm4-dev; scripts/regenerate runs every generator)
 """
 import argparse
 import json
@@ -777,17 +782,22 @@ def write_model(pmu, dump, intel, outdir):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--reference", default="/work/shared/reference")
-    ap.add_argument("--dump", help="use a saved pfm-dump JSON instead of running libpfm4")
+    data = os.path.join(here, "data")
+    ap.add_argument("--reference", default=data, help="the reference folder (default: scripts/data)")
+    src = ap.add_mutually_exclusive_group()
+    src.add_argument("--dump", default=os.path.join(data, "libpfm4", "pfm-dump.json"),
+                     help="the saved pfm-dump JSON to read (default: scripts/data/libpfm4/pfm-dump.json)")
+    src.add_argument("--libpfm", action="store_true",
+                     help="compile scripts/pfm-dump.c and run the installed libpfm4 instead of reading --dump")
     ap.add_argument("--out", default=os.path.join(here, "..", "models"))
     ap.add_argument("--report", default=os.path.join(here, "..", "docs", "gen-models-report.txt"),
                     help="write the differences found to this file ('-': stderr)")
     args = ap.parse_args()
-    if args.dump:
+    if args.libpfm:
+        dump = run_dump(here)
+    else:
         with open(args.dump) as f:
             dump = json.load(f)
-    else:
-        dump = run_dump(here)
     for pmu in PMUS:
         intel = load_intel(args.reference, pmu)
         n_ev, n_um = write_model(pmu, dump, intel, args.out)

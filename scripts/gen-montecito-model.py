@@ -22,7 +22,9 @@ Nothing is left out: every row of the table becomes one event.  Events carry
 no descriptions (the table has none); registers carry a few words of our own.
 
 usage: scripts/gen-montecito-model.py [--reference DIR] [--out DIR]
-(defaults: /work/shared/reference, models/)
+(defaults: scripts/data, models/; of the reference/X files named above, the
+tables it reads are committed as scripts/data/X: scripts/data/README.md;
+scripts/regenerate runs every generator)
 """
 import argparse
 import collections
@@ -404,7 +406,8 @@ def emit(events):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--reference", default="/work/shared/reference")
+    ap.add_argument("--reference", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"),
+                    help="the reference folder (default: scripts/data, the committed copy)")
     ap.add_argument("--out", default=os.path.join(here, "..", "models"))
     a = ap.parse_args()
     events = read_tsv(os.path.join(a.reference, "montecito", "events.tsv"))

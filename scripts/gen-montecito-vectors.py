@@ -24,6 +24,9 @@ never come from pmusim (neither its encoder nor its model file):
     of the offending token or value) is written in the src as "column N".
 
 usage: scripts/gen-montecito-vectors.py [--reference DIR] [--out DIR]
+(defaults: scripts/data, vectors/; of the reference/X files named above, the
+tables it reads are committed as scripts/data/X: scripts/data/README.md;
+scripts/regenerate runs every generator)
 (then list the files in vectors/vectors.gresource.xml: scripts/gen-vectors.py
 lists every vector folder's .enc files)
 """
@@ -133,7 +136,8 @@ def header(f, what):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reference", default="/work/shared/reference")
+    ap.add_argument("--reference", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"),
+                    help="the reference folder (default: scripts/data, the committed copy)")
     ap.add_argument("--out", default=os.path.join(here, "..", "vectors"))
     args = ap.parse_args()
     events = load(args.reference)

@@ -20,7 +20,9 @@ Inputs (read only here; the outputs are committed so the build never needs them)
 Descriptions are our own words.
 
 usage: scripts/gen-nhmex-models.py [--reference DIR] [--out DIR]
-(defaults: /work/shared/reference, models/)
+(defaults: scripts/data, models/; of the reference/X files named above, the
+tables it reads are committed as scripts/data/X: scripts/data/README.md;
+scripts/regenerate runs every generator)
 """
 import argparse
 import csv
@@ -360,7 +362,8 @@ def events_text(events):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--reference", default="/work/shared/reference")
+    ap.add_argument("--reference", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"),
+                    help="the reference folder (default: scripts/data, the committed copy)")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
     args = ap.parse_args()
     events = load_events(args.reference)

@@ -23,6 +23,9 @@ No source names a default unit mask for these events, so an event with unit
 masks named alone is PFM_ERR_UMASK.
 
 usage: scripts/gen-nhmex-vectors.py [--reference DIR] [--out DIR]
+(defaults: scripts/data, vectors/; of the reference/X files named above, the
+tables it reads are committed as scripts/data/X: scripts/data/README.md;
+scripts/regenerate runs every generator)
 (then add the files to vectors/vectors.gresource.xml: scripts/gen-vectors.py
 lists every vector folder's .enc files)
 """
@@ -245,7 +248,8 @@ HEADERS = {
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--reference", default="/work/shared/reference")
+    ap.add_argument("--reference", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"),
+                    help="the reference folder (default: scripts/data, the committed copy)")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors"))
     args = ap.parse_args()
     events, other = load(args.reference)

@@ -21,9 +21,12 @@ error classes, was established by probing libpfm4 4.13 (Debian's
 libpfm.so.4, `pmusim encode --batch --backend libpfm4`); every choice where
 pmusim differs is in docs/libpfm4-differences.md ("Raw unit masks").
 
-Run from the repository root: scripts/gen-raw-vectors.py  (writes the files;
-scripts/gen-vectors.py keeps every *.enc in vectors.gresource.xml).
+usage: scripts/gen-raw-vectors.py [--out DIR]
+(default vectors/; reads no input; writes DIR/<pmu>/raw.enc; scripts/gen-vectors.py
+keeps every *.enc in vectors.gresource.xml, the raw.enc files after the other
+generators'; scripts/regenerate runs every generator)
 """
+import argparse
 import os
 
 EN, INT, USR, OS, E, INV = 1 << 22, 1 << 20, 1 << 16, 1 << 17, 1 << 18, 1 << 23
@@ -148,7 +151,9 @@ def uncore(pmu):
 
 
 def main():
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors"))
+    root = ap.parse_args().out
     head = ("# Raw unit masks (EVENT:0xHEX): written by scripts/gen-raw-vectors.py; its header\n"
             "# gives the layouts the codes come from.\n")
     for pmu in list(CORE) + ["nhm_unc", "wsm_unc"]:

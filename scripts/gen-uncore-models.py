@@ -21,7 +21,9 @@ Descriptions are not copied from anywhere: events carry none, registers and
 modifiers carry a few words of our own.
 
 usage: scripts/gen-uncore-models.py [--reference DIR] [--out DIR]
-(defaults: /work/shared/reference, models/)
+(defaults: scripts/data, models/; of the reference/X files named above, the
+tables it reads are committed as scripts/data/X: scripts/data/README.md;
+scripts/regenerate runs every generator)
 """
 import argparse
 import collections
@@ -223,7 +225,8 @@ def emit(pmu, events):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--reference", default="/work/shared/reference")
+    ap.add_argument("--reference", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"),
+                    help="the reference folder (default: scripts/data, the committed copy)")
     ap.add_argument("--out", default=os.path.join(here, "..", "models"))
     a = ap.parse_args()
     expect = {"nhm_unc": 42, "wsm_unc": 52}

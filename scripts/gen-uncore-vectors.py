@@ -29,6 +29,9 @@ The output is committed; the build never runs this script.  It also puts the
 files in vectors/vectors.gresource.xml (scripts/gen-vectors.py keeps them).
 
 usage: scripts/gen-uncore-vectors.py [--reference DIR] [--out DIR]
+(defaults: scripts/data, vectors/; of the reference/X files named above, the
+tables it reads are committed as scripts/data/X: scripts/data/README.md;
+scripts/regenerate runs every generator)
 """
 import argparse
 import collections
@@ -362,6 +365,9 @@ def refresh_gresource(vdir, files):
     path = os.path.join(vdir, "vectors.gresource.xml")
     with open(path) as f:
         lines = f.read().splitlines()
+    listed = set(re.findall(r"<file>(.*)</file>", "\n".join(lines)))
+    if listed.issuperset(files):
+        return  # already listed, where scripts/gen-vectors.py puts them: leave the order alone
     mine = set(files)
     keep = [l for l in lines if not any("<file>%s</file>" % x in l for x in mine)]
     idx = max(i for i, l in enumerate(keep) if re.search(r"<file>.*\.enc</file>", l))
@@ -373,7 +379,8 @@ def refresh_gresource(vdir, files):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--reference", default="/work/shared/reference")
+    ap.add_argument("--reference", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"),
+                    help="the reference folder (default: scripts/data, the committed copy)")
     ap.add_argument("--out", default=os.path.join(HERE, "..", "vectors"))
     args = ap.parse_args()
     written = []

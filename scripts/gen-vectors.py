@@ -5,13 +5,14 @@ Where each piece comes from (docs/vectors-format.md, "Provenance"):
 
 * Event and unit-mask NAMES, which unit masks are defaults, and which names a
   composite unit mask stands for come from Debian's libpfm4 4.13 (the issue
-  asks for its names), read from `showevtinfo` output.  libpfm4's numbers are
+  asks for its names), read from `showevtinfo` output (committed as
+  scripts/data/libpfm4/showevtinfo/<pmu>.txt).  libpfm4's numbers are
   used for one thing only: finding the Intel JSON entry a name denotes
   (event code + umask + cmask/inv/edge/any).  No expected value is ever taken
   from libpfm4 or from pmusim's own encoder.
-* EXPECTED VALUES are computed from Intel's event JSON (EventCode, UMask,
-  CounterMask, Invert, EdgeDetect, AnyThread, MSRValue; goldmont_matrix.json
-  MATRIX_VALUE) with the documented IA32_PERFEVTSELx layout (SDM Fig 18-1 /
+* EXPECTED VALUES are computed from Intel's event JSON (scripts/data/intel-perfmon:
+  EventCode, UMask, CounterMask, Invert, EdgeDetect, AnyThread, MSRValue;
+  goldmont_matrix.json MATRIX_VALUE) with the documented IA32_PERFEVTSELx layout (SDM Fig 18-1 /
   18-6: event 7:0, umask 15:8, USR 16, OS 17, E 18, INT 20, ANY 21, EN 22,
   INV 23, CMASK 31:24) and the offcore layouts (SDM Table 18-26 for NHM/WSM,
   Tables 18-21/18-22 for GLM).  A few values no JSON entry gives are derived
@@ -22,9 +23,14 @@ Where each piece comes from (docs/vectors-format.md, "Provenance"):
 
 The output is committed; the build never runs this script.
 
-usage: scripts/gen-vectors.py [--reference DIR] [--showevtinfo PROGRAM] [--out DIR] [--report]
-(showevtinfo: libpfm4-dev's example program, run with LIBPFM_ENCODE_INACTIVE=1;
---report lists the names left without a vector, also written to vectors/unmapped.txt)
+usage: scripts/gen-vectors.py [--reference DIR] [--showevtinfo-dir DIR | --showevtinfo PROGRAM]
+                              [--out DIR] [--report]
+(defaults: scripts/data, scripts/data/libpfm4/showevtinfo, vectors/;
+--showevtinfo-dir: the saved output of `showevtinfo '<pmu>::.*'`, one <pmu>.txt
+per PMU; --showevtinfo: run that program instead, libpfm4-dev's example
+showevtinfo.c compiled, with LIBPFM_ENCODE_INACTIVE=1 (scripts/refresh-libpfm4-dumps
+builds it and refreshes the saved output); --report lists the names left without
+a vector, also written to vectors/unmapped.txt; scripts/regenerate runs every generator)
 """
 import argparse
 import json
@@ -125,12 +131,20 @@ def showevtinfo_program(path):
     return path
 
 
-def load_libpfm(program, pmu):
-    env = dict(os.environ, LIBPFM_ENCODE_INACTIVE="1")
-    out = subprocess.run([program, "%s::.*" % pmu], env=env, capture_output=True, text=True, check=True)
-    events = [e for e in parse_showevtinfo(out.stdout) if e.code is not None]
+def load_libpfm(program, saved, pmu):
+    """libpfm4's events of pmu: from `program` run now, or from the saved output in
+    directory `saved` (<pmu>.txt)."""
+    if program:
+        env = dict(os.environ, LIBPFM_ENCODE_INACTIVE="1")
+        out = subprocess.run([program, "%s::.*" % pmu], env=env, capture_output=True, text=True, check=True)
+        text, what = out.stdout, program
+    else:
+        what = os.path.join(saved, pmu + ".txt")
+        with open(what) as f:
+            text = f.read()
+    events = [e for e in parse_showevtinfo(text) if e.code is not None]
     if not events:
-        sys.exit("gen-vectors: %s printed no event for %s" % (program, pmu))
+        sys.exit("gen-vectors: %s has no event for %s" % (what, pmu))
     return events
 
 
@@ -973,19 +987,24 @@ HEADERS = {
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--reference", default="/work/shared/reference")
-    ap.add_argument("--showevtinfo", default="/tmp/pfm/showevtinfo")
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+    ap.add_argument("--reference", default=data, help="the reference folder (default: scripts/data)")
+    src = ap.add_mutually_exclusive_group()
+    src.add_argument("--showevtinfo-dir", default=os.path.join(data, "libpfm4", "showevtinfo"),
+                     help="saved showevtinfo output, <pmu>.txt (default: scripts/data/libpfm4/showevtinfo)")
+    src.add_argument("--showevtinfo", metavar="PROGRAM", help="run libpfm4's showevtinfo instead")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors"))
     ap.add_argument("--report", action="store_true", help="print what could not be mapped")
     args = ap.parse_args()
 
-    args.showevtinfo = showevtinfo_program(args.showevtinfo)
+    if args.showevtinfo:
+        args.showevtinfo = showevtinfo_program(args.showevtinfo)
     with open(os.path.join(args.reference, "intel-perfmon", "GLM", "events", "goldmont_matrix.json")) as f:
         matrix = json.load(f)["Events"]
     written = []
     unmapped_all = []
     for pmu in PMUS:
-        g = Gen(pmu, load_libpfm(args.showevtinfo, pmu), load_json(args.reference, pmu), matrix)
+        g = Gen(pmu, load_libpfm(args.showevtinfo, args.showevtinfo_dir, pmu), load_json(args.reference, pmu), matrix)
         g.gen_events()
         g.gen_umasks()
         g.gen_modifiers()
@@ -1019,10 +1038,12 @@ def main():
         for rel in written:
             f.write("    <file>%s</file>\n" % rel)
         # Encoding vectors of PMUs another generator writes (scripts/gen-uncore-vectors.py,
-        # scripts/gen-nhmex-vectors.py).
-        for rel in sorted(os.path.relpath(p, args.out) for p in glob.glob(os.path.join(args.out, "*", "*.enc"))):
-            if rel not in written:
-                f.write("    <file>%s</file>\n" % rel)
+        # scripts/gen-nhmex-vectors.py, scripts/gen-montecito-vectors.py), then the raw
+        # unit-mask vectors of scripts/gen-raw-vectors.py (<pmu>/raw.enc).
+        others = sorted(os.path.relpath(p, args.out) for p in glob.glob(os.path.join(args.out, "*", "*.enc")))
+        others = [rel for rel in others if rel not in written]
+        for rel in [r for r in others if not r.endswith("/raw.enc")] + [r for r in others if r.endswith("/raw.enc")]:
+            f.write("    <file>%s</file>\n" % rel)
         # Simulation vectors and their stimulus files (scripts/gen-sim-vectors.py
         # and hand-written ones) share the bundle.
         for rel in sorted(os.path.relpath(p, args.out) for ext in ("sim", "stim")

@@ -1,6 +1,8 @@
 /* pfm-dump — print what libpfm4 knows about some PMUs, as JSON, for
- * scripts/gen-models.py.  Not part of the build: the generator compiles it
- * against the installed libpfm4 (libpfm4-dev) when it runs.
+ * scripts/gen-models.py.  Not part of the build: its output for libpfm4 4.13
+ * is committed as scripts/data/libpfm4/pfm-dump.json, which the generator
+ * reads; scripts/refresh-libpfm4-dumps (or gen-models.py --libpfm) compiles
+ * it against the installed libpfm4 (libpfm4-dev) to refresh it.
  *
  * For every event: its code, its unit masks (name, code, default flag), its
  * modifiers in the order libpfm4 lists them, and "probes": the result of

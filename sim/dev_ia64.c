@@ -1037,6 +1037,12 @@ static gboolean ia64_enabled(const PmsSim *sim, const SimUnit *u)
     return !frozen(s) && s->cfg[u->id].plm != 0;
 }
 
+static guint ia64_off_reasons(const PmsSim *sim, const SimUnit *u)
+{
+    const Ia64 *s = sim->dev;
+    return (frozen(s) ? PMS_SIM_OFF_FROZEN : 0) | (s->cfg[u->id].plm == 0 ? PMS_SIM_OFF_PLM : 0);
+}
+
 static gboolean ia64_pmi_enabled(const PmsSim *sim, const SimUnit *u)
 {
     const Ia64 *s = sim->dev;
@@ -1094,6 +1100,7 @@ const SimDeviceOps sim_ia64_ops = {
     .set_counter = ia64_set_counter,
     .units = ia64_units,
     .enabled = ia64_enabled,
+    .off_reasons = ia64_off_reasons,
     .pmi_enabled = ia64_pmi_enabled,
     .ext_enabled = ia64_ext_enabled,
     .overflow = ia64_overflow,

@@ -335,6 +335,15 @@ static gboolean nx_enabled(const PmsSim *sim, const SimUnit *u)
            sim_fget(s->u_en_all, *s->u_ctl);
 }
 
+static guint nx_off_reasons(const PmsSim *sim, const SimUnit *u)
+{
+    const Nhmex *s = sim->dev;
+    const NxBox *b = &s->box[u->box];
+    return (sim_fget(s->ev_en, *b->evtsel[u->index]) ? 0 : PMS_SIM_OFF_COUNTER) |
+           (sim_fget(s->bc_en[u->index], *b->ctl) ? 0 : PMS_SIM_OFF_BOX) |
+           (sim_fget(s->u_en_all, *s->u_ctl) ? 0 : PMS_SIM_OFF_GLOBAL);
+}
+
 static gboolean nx_pmi_enabled(const PmsSim *sim, const SimUnit *u)
 {
     const Nhmex *s = sim->dev;
@@ -394,6 +403,7 @@ const SimDeviceOps sim_nhmex_ops = {
     .set_counter = nx_set_counter,
     .units = nx_units,
     .enabled = nx_enabled,
+    .off_reasons = nx_off_reasons,
     .pmi_enabled = nx_pmi_enabled,
     .overflow = nx_overflow,
     .pmi = nx_pmi,

@@ -681,6 +681,18 @@ static gboolean x86_enabled(const PmsSim *sim, const SimUnit *u)
            !frozen_v4(s);
 }
 
+/* For traces: each reason x86_enabled is FALSE. */
+static guint x86_off_reasons(const PmsSim *sim, const SimUnit *u)
+{
+    const X86Core *s = sim->dev;
+    guint i = u->index;
+    gboolean local = u->fixed ? sim_fget(s->fx[i].en, *s->fixed_ctrl) != 0 : sim_fget(s->ev.en, *s->evtsel[i]) != 0;
+    gboolean global = !s->has_global_ctrl ||
+                      sim_fget(u->fixed ? s->gc_fixed[i] : s->gc_pmc[i], *s->global_ctrl) != 0;
+    return (local ? 0 : PMS_SIM_OFF_COUNTER) | (global ? 0 : PMS_SIM_OFF_GLOBAL) |
+           (frozen_v4(s) ? PMS_SIM_OFF_FROZEN : 0);
+}
+
 static gboolean x86_pmi_enabled(const PmsSim *sim, const SimUnit *u)
 {
     const X86Core *s = sim->dev;
@@ -718,6 +730,7 @@ const SimDeviceOps sim_x86_core_ops = {
     .set_counter = x86_set_counter,
     .units = x86_units,
     .enabled = x86_enabled,
+    .off_reasons = x86_off_reasons,
     .pmi_enabled = x86_pmi_enabled,
     .overflow = x86_overflow,
     .pmi = x86_pmi,

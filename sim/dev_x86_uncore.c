@@ -276,6 +276,14 @@ static gboolean unc_enabled(const PmsSim *sim, const SimUnit *u)
     return sim_fget(s->ev_en, *s->evtsel[u->index]) && sim_fget(s->gc_pmc[u->index], *s->global_ctrl);
 }
 
+static guint unc_off_reasons(const PmsSim *sim, const SimUnit *u)
+{
+    const X86Uncore *s = sim->dev;
+    gboolean local = u->fixed ? sim_fget(s->fc_en, *s->fixed_ctrl) != 0 : sim_fget(s->ev_en, *s->evtsel[u->index]) != 0;
+    gboolean global = sim_fget(u->fixed ? s->gc_fixed : s->gc_pmc[u->index], *s->global_ctrl) != 0;
+    return (local ? 0 : PMS_SIM_OFF_COUNTER) | (global ? 0 : PMS_SIM_OFF_GLOBAL);
+}
+
 static gboolean unc_pmi_enabled(const PmsSim *sim, const SimUnit *u)
 {
     const X86Uncore *s = sim->dev;
@@ -325,6 +333,7 @@ const SimDeviceOps sim_x86_uncore_ops = {
     .set_counter = unc_set_counter,
     .units = unc_units,
     .enabled = unc_enabled,
+    .off_reasons = unc_off_reasons,
     .pmi_enabled = unc_pmi_enabled,
     .overflow = unc_overflow,
     .pmi = unc_pmi,

@@ -76,9 +76,26 @@ gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint
     return FALSE;
 }
 
+static PmsSim *sim_new(const PmsModel *m, GError **error);
+
+/* A model the simulator refuses is named by its file and the line of its
+ * [pmu] group, like the loader's and the lint's messages (a --model file's
+ * mistake must point at that file). */
 PmsSim *pms_sim_new(const PmsModel *m, GError **error)
 {
     g_return_val_if_fail(m != NULL, NULL);
+    GError *err = NULL;
+    PmsSim *s = sim_new(m, &err);
+    if (!s) {
+        if (m->source)
+            g_prefix_error(&err, "%s:%u: ", m->source, m->source_line);
+        g_propagate_error(error, err);
+    }
+    return s;
+}
+
+static PmsSim *sim_new(const PmsModel *m, GError **error)
+{
     const SimDeviceOps *ops = sim_device_for(m->arch);
     if (!ops) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: architecture %s is not simulated yet",
@@ -238,6 +255,11 @@ const PmsModel *pms_sim_model(const PmsSim *s) { return s->model; }
 guint pms_sim_threads(const PmsSim *s) { return s->n_threads; }
 guint64 pms_sim_cycle(const PmsSim *s) { return s->cycle; }
 gboolean pms_sim_edge_latch(const PmsSim *s, guint i) { return s->ops->edge_latch && s->ops->edge_latch(s, i); }
+
+void pms_sim_set_trace_spans(PmsSim *s, gboolean spans)
+{
+    s->trace_spans = spans;
+}
 
 void pms_sim_set_trace(PmsSim *s, PmsSimTraceFn fn, gpointer data)
 {

@@ -92,16 +92,55 @@ static guint64 device_events(PmsSim *s)
     return at;
 }
 
+/* One trace record of unit u: `cycles` cycles from `cycle`, the stage
+ * outputs `pipe` (NULL: not enabled), the counter and status after them. */
+static void emit_trace(PmsSim *s, const PmsSimRun *run, const Unit *u, guint64 cycle, guint64 cycles,
+                       const PmsPipeOut *pipe, gboolean latch_before, guint64 value, guint64 status, guint64 carries,
+                       guint64 pmis)
+{
+    PmsSimTrace t = {
+        .cycle = cycle + cycles - 1,
+        .fixed = u->fixed,
+        .index = u->index,
+        .enabled = pipe != NULL,
+        .n = pipe ? pipe->n : 0,
+        .cond = pipe && pipe->cond,
+        .edge = pipe && pipe->edge,
+        .inc = pipe ? pipe->inc : 0,
+        .value = value,
+        .overflow = carries != 0,
+        .status = status,
+        .pmi = pmis != 0,
+        .box = u->box,
+        .cycles = cycles,
+        .n_threads = s->n_threads,
+        .cfg = &u->cfg,
+        .pipe = pipe,
+        .has_latch = u->latch != NULL,
+        .latch_before = latch_before,
+        .off = pipe || !s->ops->off_reasons ? 0 : s->ops->off_reasons(s, u),
+        .mask = u->mask,
+        .carries = carries,
+        .pmis = pmis,
+    };
+    for (guint th = 0; th < PMS_SIM_MAX_THREADS; th++) {
+        t.occ[th] = u->n[th];
+        t.cpl[th] = run->cpl[th];
+    }
+    s->trace(&t, s->trace_data);
+}
+
 static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
 {
     PmsPipeOut out[SIM_MAX_UNITS];
-    gboolean en[SIM_MAX_UNITS], ovf[SIM_MAX_UNITS];
+    gboolean en[SIM_MAX_UNITS], ovf[SIM_MAX_UNITS], latch_before[SIM_MAX_UNITS];
     for (guint64 c = 0; c < run->cycles; c++) {
         gboolean pmi = FALSE;
         device_events(s);
         for (guint k = 0; k < nu; k++) {
             en[k] = unit_enabled(s, &u[k]);
             ovf[k] = FALSE;
+            latch_before[k] = u[k].latch && *u[k].latch;
             memset(&out[k], 0, sizeof out[k]);
             if (!en[k])
                 continue; /* A4: the latch changes only on enabled cycles */
@@ -123,12 +162,9 @@ static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         if (pmi)
             pmi = raise_pmi(s, s->cycle);
         if (s->trace) {
-            for (guint k = 0; k < nu; k++) {
-                PmsSimTrace t = { s->cycle, u[k].fixed, u[k].index, en[k], out[k].n, out[k].cond,
-                                  out[k].edge, out[k].inc, *u[k].ctr, ovf[k], s->ops->status(s, &u[k]), pmi,
-                                  u[k].box };
-                s->trace(&t, s->trace_data);
-            }
+            for (guint k = 0; k < nu; k++)
+                emit_trace(s, run, &u[k], s->cycle, 1, en[k] ? &out[k] : NULL, latch_before[k], *u[k].ctr,
+                           s->ops->status(s, &u[k]), ovf[k], pmi);
         }
         s->cycle++;
     }
@@ -232,6 +268,36 @@ static void segment_pmis(PmsSim *s, const Unit *u, guint64 ctr0, guint64 f, guin
     s->pmi_total += carries - n;
 }
 
+/* The trace of a fast-engine segment of K cycles that ended at s->cycle:
+ * per unit its first cycle (o1) and the K - 1 steady ones (o2), with the
+ * counter after each part and the carries and PMIs in it.  PMIs: at the
+ * segment's last cycle, or (counted, unit pk) one per carry of pk. */
+static void trace_segment(PmsSim *s, const PmsSimRun *run, const Unit *u, guint nu, const gboolean *en,
+                          const PmsPipeOut *o1, const PmsPipeOut *o2, const gboolean *latch0,
+                          const guint64 *status0, const guint64 *ctr0, const guint64 *f, const guint64 *r,
+                          const guint64 *kc, guint64 K, guint64 pmis, guint pk)
+{
+    guint64 c0 = s->cycle - K;
+    guint64 pmis_first = K == 1 ? pmis : pk != G_MAXUINT && kc[pk] == 1 && pmis ? 1 : 0;
+    for (guint k = 0; k < nu; k++) {
+        guint64 st = s->ops->status(s, &u[k]);
+        if (!en[k]) {
+            emit_trace(s, run, &u[k], c0, K, NULL, FALSE, *u[k].ctr, st, 0, 0);
+            continue;
+        }
+        gboolean carry1 = kc[k] == 1;
+        guint64 v1 = (ctr0[k] + f[k]) & u[k].mask;
+        emit_trace(s, run, &u[k], c0, 1, &o1[k], latch0[k], K == 1 ? *u[k].ctr : v1,
+                   K == 1 || carry1 ? st : status0[k], carry1, pmis_first);
+        if (K == 1)
+            continue;
+        unsigned __int128 sum = (unsigned __int128)ctr0[k] + f[k] + (unsigned __int128)(K - 1) * r[k];
+        guint64 carries = (guint64)(sum / ((unsigned __int128)u[k].mask + 1));
+        emit_trace(s, run, &u[k], c0 + 1, K - 1, &o2[k], o1[k].latch, *u[k].ctr, st, carries - carry1,
+                   pmis - pmis_first);
+    }
+}
+
 static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
 {
     gboolean first[SIM_MAX_UNITS];
@@ -241,6 +307,10 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
     gboolean latch_after[SIM_MAX_UNITS];
     gboolean ext[SIM_MAX_UNITS];
     guint64 ctr0[SIM_MAX_UNITS];
+    /* spans (pms_sim_set_trace_spans): each unit's first-cycle and steady stage outputs */
+    PmsPipeOut o1s[SIM_MAX_UNITS], o2s[SIM_MAX_UNITS];
+    gboolean latch0[SIM_MAX_UNITS];
+    guint64 status0[SIM_MAX_UNITS];
     for (guint k = 0; k < nu; k++)
         first[k] = TRUE;
     /* steady: the last PMI changed no unit's enabled or interrupt state (no
@@ -265,6 +335,8 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             any_en = TRUE;
             PmsPipeOut o1 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
             PmsPipeOut o2 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, o1.latch);
+            o1s[k] = o1;
+            o2s[k] = o2;
             /* The steady state: the latch equals the (constant) condition. */
             f[k] = first[k] ? o1.inc : o2.inc;
             r[k] = o2.inc;
@@ -284,10 +356,19 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             if (en[k] && pmi_en[k] && kc[k] < K && !counted)
                 K = kc[k];
         if (!any_en) {
+            if (s->trace)
+                for (guint k = 0; k < nu; k++)
+                    emit_trace(s, run, &u[k], s->cycle, K, NULL, FALSE, *u[k].ctr, s->ops->status(s, &u[k]), 0, 0);
             s->cycle += K;
             rem -= K;
             continue;
         }
+        guint64 pmi_total0 = s->pmi_total;
+        if (s->trace)
+            for (guint k = 0; k < nu; k++) {
+                latch0[k] = u[k].latch && *u[k].latch;
+                status0[k] = s->ops->status(s, &u[k]);
+            }
         gboolean pmi = FALSE;
         for (guint k = 0; k < nu; k++) {
             if (!en[k])
@@ -317,6 +398,9 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             for (guint k = 0; k < nu; k++)
                 steady &= en_before[k] == unit_enabled(s, &u[k]) && int_before[k] == unit_pmi(s, &u[k]);
         }
+        if (s->trace)
+            trace_segment(s, run, u, nu, en, o1s, o2s, latch0, status0, ctr0, f, r, kc, K,
+                          s->pmi_total - pmi_total0, counted ? pk : G_MAXUINT);
     }
 }
 
@@ -327,7 +411,7 @@ gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
     SimOcc occ[SIM_MAX_UNITS];
     Unit u[SIM_MAX_UNITS];
     guint nu = s->ops->units(s, run, occ, u);
-    if (s->engine == PMS_SIM_REFERENCE || s->trace)
+    if (s->engine == PMS_SIM_REFERENCE || (s->trace && !s->trace_spans))
         run_reference(s, run, u, nu);
     else
         run_fast(s, run, u, nu);

@@ -151,6 +151,7 @@ struct PmsSim {
     PmsSimBranch branches[PMS_SIM_MAX_BRANCHES];
     PmsSimTraceFn trace;
     gpointer trace_data;
+    gboolean trace_spans;          /* pms_sim_set_trace_spans */
 };
 
 struct SimDeviceOps {
@@ -169,6 +170,9 @@ struct SimDeviceOps {
     /* This run's units, their occurrences in occ[] (one per unit). */
     guint (*units)(PmsSim *s, const PmsSimRun *run, SimOcc *occ, SimUnit *u);
     gboolean (*enabled)(const PmsSim *s, const SimUnit *u);
+    /* Optional, for traces: why a unit that is not enabled does not count
+     * (PMS_SIM_OFF_* bits; every reason that holds). */
+    guint (*off_reasons)(const PmsSim *s, const SimUnit *u);
     gboolean (*pmi_enabled)(const PmsSim *s, const SimUnit *u);
     /* Optional: does the unit's every overflow give an external notification
      * (Itanium PMC.ev)?  The engines record them (sim_ext_record). */

@@ -21,31 +21,36 @@ static gboolean qualifies(const PmsPipeCfg *c, guint8 cpl)
 
 PmsPipeOut pms_sim_pipe(const PmsPipeCfg *c, const guint64 *n, const guint8 *cpl, gboolean latch)
 {
-    PmsPipeOut o = { 0, FALSE, FALSE, 0, latch };
+    PmsPipeOut o = { .latch = latch };
     gboolean any = c->any && c->smt;
     gboolean gate_post = FALSE;
+    for (guint t = 0; t < c->n_threads && t < PMS_SIM_MAX_THREADS; t++)
+        o.gate[t] = qualifies(c, cpl[t]);
     if (any) {
         /* SDM 18-9 p.645: each thread's CPL is matched before combining (A3);
          * SUM of occurrences, OR for clock events (A6). */
+        o.gate_pre = o.combined = TRUE;
         for (guint t = 0; t < c->n_threads; t++) {
-            guint64 x = qualifies(c, cpl[t]) ? n[t] : 0;
+            guint64 x = o.gate[t] ? n[t] : 0;
             if (c->combine_or)
                 o.n |= x ? 1 : 0;
             else
                 o.n += x;
         }
     } else if (c->cpl_gate_pre) {
-        o.n = qualifies(c, cpl[c->thread]) ? n[c->thread] : 0;
+        o.gate_pre = TRUE;
+        o.n = o.gate[c->thread] ? n[c->thread] : 0;
     } else {
         o.n = n[c->thread];
         gate_post = TRUE;
     }
     if (c->cmask == 0) {
         /* SDM 18-4: cmask 0 adds n; INV is ignored (A1). */
-        o.cond = o.n > 0;
+        o.thr = o.cond = o.n > 0;
         o.inc = o.n;
     } else {
-        o.cond = c->inv ? (c->inv_gt ? o.n > c->cmask : o.n < c->cmask) : o.n >= c->cmask;
+        o.thr = o.n >= c->cmask;
+        o.cond = c->inv ? (c->inv_gt ? o.n > c->cmask : o.n < c->cmask) : o.thr;
         o.inc = o.cond;
     }
     if (c->edge) {
@@ -54,7 +59,10 @@ PmsPipeOut pms_sim_pipe(const PmsPipeCfg *c, const guint64 *n, const guint8 *cpl
         o.inc = o.edge;
         o.latch = o.cond;
     }
-    if (gate_post && !qualifies(c, cpl[c->thread]))
+    o.inc_pre = o.inc;
+    if (gate_post && !o.gate[c->thread]) {
+        o.blocked = o.inc != 0;
         o.inc = 0; /* A3: own-thread counting gates the final increment */
+    }
     return o;
 }

@@ -927,8 +927,18 @@ PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const c
     g_free(st->source);
     st->source = g_strdup(source ? source : "<stimulus>");
     g_autofree char *copy = len < 0 ? g_strdup(text) : g_strndup(text, (gsize)len);
-    if (len >= 0 && memchr(text, 0, (gsize)len)) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s: contains a NUL byte", st->source);
+    const char *nul = len >= 0 ? memchr(text, 0, (gsize)len) : NULL;
+    if (nul) {
+        /* name the line and column, like every other error of the format */
+        guint line = 1;
+        const char *bol = text;
+        for (const char *q = text; q < nul; q++)
+            if (*q == '\n') {
+                line++;
+                bol = q + 1;
+            }
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s:%u: column %u: a NUL byte in the text",
+                    st->source, line, (guint)(nul - bol) + 1);
         return NULL;
     }
     if (*pms_text_bom_message(text, len < 0 ? strlen(text) : (gsize)len)) {

@@ -2,6 +2,7 @@
  * library (vectors/<pmu>/<topic>.enc as committed) or a user directory with
  * the same layout (--vectors DIR). */
 #include "vector_internal.h"
+#include "model.h"
 #include "pms-vectors-resources.h"
 
 #include <gio/gio.h>
@@ -41,7 +42,10 @@ static char *fetch_file(const char *name, char **path, gpointer user_data, GErro
     const char *dir = user_data;
     *path = g_build_filename(dir, name, NULL);
     char *text = NULL;
-    if (!g_file_get_contents(*path, &text, NULL, error))
+    gsize len = 0;
+    /* bounded like every text file pmusim reads (a FIFO or a device named
+     * as a stimulus is refused, not read without end) */
+    if (!pms_read_text_file(*path, PMS_TEXT_FILE_MAX, &text, &len, error))
         return NULL;
     return text;
 }
@@ -105,8 +109,8 @@ static gboolean load_file(PmsVectorSet *set, const char *path, const char *pmu, 
     g_autofree char *data = NULL;
     gsize len = 0;
     GError *local = NULL;
-    if (!g_file_get_contents(path, &data, &len, &local)) {
-        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_IO, "%s: %s", path, local->message);
+    if (!pms_read_text_file(path, PMS_TEXT_FILE_MAX, &data, &len, &local)) {
+        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_IO, "%s", local->message);
         g_error_free(local);
         return FALSE;
     }

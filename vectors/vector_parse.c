@@ -114,8 +114,12 @@ gboolean pms_vlex_next_line(PmsVecLines *it, PmsVecLexer *lx, const char *nul_hi
         const char *s = it->data + it->off;
         const char *nl = memchr(s, '\n', it->len - it->off);
         gsize line_len = nl ? (gsize)(nl - s) : it->len - it->off;
-        *lx = (PmsVecLexer){ .file = it->file, .line = ++it->line, .s = s, .len = line_len };
         it->off += line_len + (nl ? 1 : 0);
+        /* A CRLF line end is a line end (as in a stimulus): the CR is not
+         * part of the last word ("end\r" is 'end') nor of src. */
+        if (line_len > 0 && s[line_len - 1] == '\r')
+            line_len--;
+        *lx = (PmsVecLexer){ .file = it->file, .line = ++it->line, .s = s, .len = line_len };
         const char *nul = memchr(s, '\0', line_len);
         if (nul) {
             lx->pos = (gsize)(nul - s);

@@ -8,6 +8,16 @@
  *   garbage  answers a line that is not a protocol answer
  *   exit     exits without answering
  *   crlf     answers with a CR before the '\n'
+ *   die      exits with status 3 without answering
+ *   ahead    answers as if it had been given another line (an answer out of
+ *            order: the request field is "ahead+1")
+ *   stale    answers this line twice: the second answer arrives when the
+ *            next line is sent (out of order for that line)
+ *   huge     answers one line of 65 MiB (longer than pmusim accepts)
+ *   closeout closes its stdout and keeps reading its input
+ *   half     writes half an answer (no '\n') and exits
+ *   nul      answers with a NUL byte inside the line
+ *   silent   reads the line and never answers, still reading
  * With the argument --oneshot it answers its first line PFM_ERR_NOTFOUND and
  * exits, as a program run once per line does. */
 #include <signal.h>
@@ -36,12 +46,47 @@ int main(int argc, char **argv)
             free(line);
             return 0;
         }
+        if (strcmp(line, "die") == 0) {
+            free(line);
+            return 3;
+        }
+        if (strcmp(line, "half") == 0) {
+            printf("%s\tPFM_SUCC", line);
+            fflush(stdout);
+            free(line);
+            return 0;
+        }
+        if (strcmp(line, "closeout") == 0) {
+            fclose(stdout);
+            close(1);
+            while (getline(&line, &cap, stdin) >= 0)
+                ;
+            free(line);
+            return 0;
+        }
+        if (strcmp(line, "silent") == 0)
+            continue;
         if (oneshot) {
             printf("%s\tPFM_ERR_NOTFOUND\t0\t\t\n", line);
             break;
         }
         if (strcmp(line, "garbage") == 0)
             printf("this is not an answer\n");
+        else if (strcmp(line, "ahead") == 0)
+            printf("ahead+1\tPFM_SUCCESS\t1\t0x%lx\tfake::ahead+1\n", ++served);
+        else if (strcmp(line, "stale") == 0)
+            printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\n%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\n", line, served + 1, line,
+                   line, served + 1, line), served++;
+        else if (strcmp(line, "huge") == 0) {
+            fputs("huge\tPFM_SUCCESS\t1\t0x1\tfake::", stdout);
+            for (long i = 0; i < 65L * 1024 * 1024; i++)
+                putchar('H');
+            putchar('\n');
+        } else if (strcmp(line, "nul") == 0) {
+            printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::", line, ++served);
+            putchar('\0');
+            printf("%s\n", line);
+        }
         else if (strcmp(line, "crlf") == 0)
             printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\r\n", line, ++served, line);
         else

@@ -14,15 +14,11 @@
 
 static const char *pmusim_path;
 
-typedef struct {
-    int status;
-    char *out, *err;
-} Run;
+typedef PmsCuRun Run;
 
 static void run_clear(Run *r)
 {
-    g_free(r->out);
-    g_free(r->err);
+    pms_cu_run_clear(r);
 }
 
 static Run run_cli(const char *const *args)
@@ -32,15 +28,7 @@ static Run run_cli(const char *const *args)
     for (guint i = 0; args[i]; i++)
         g_ptr_array_add(argv, (gpointer)args[i]);
     g_ptr_array_add(argv, NULL);
-    Run r = { -1, NULL, NULL };
-    g_autoptr(GError) err = NULL;
-    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
-        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &r.err, &err));
-    if (g_subprocess_get_if_exited(p))
-        r.status = g_subprocess_get_exit_status(p);
-    return r;
+    return pms_cu_run((const char *const *)argv->pdata, NULL, 0);
 }
 
 /* DIR/wsm/a.sim holding `text`; returns DIR. */

@@ -14,33 +14,12 @@
 
 static const char *pmusim_path;
 
-typedef struct {
-    int status;
-    char *out, *err;
-} Run;
+typedef PmsCuRun Run;
 
 static Run run_cmd(const char *cmd, const char *args)
 {
-    g_auto(GStrv) v = g_strsplit_set(args, " ", -1);
-    GPtrArray *argv = g_ptr_array_new();
-    g_ptr_array_add(argv, (gpointer)pmusim_path);
-    g_ptr_array_add(argv, (gpointer)cmd);
-    for (char **p = v; *p; p++)
-        if (**p)
-            g_ptr_array_add(argv, *p);
-    g_ptr_array_add(argv, NULL);
-    Run r = { -1, NULL, NULL };
-    g_autoptr(GError) err = NULL;
-    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
-        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
-    g_ptr_array_free(argv, TRUE);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    g_autofree char *err_text = NULL;
-    CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &err_text, &err));
-    r.err = pms_cu_strip_gcov(err_text);
-    if (g_subprocess_get_if_exited(p))
-        r.status = g_subprocess_get_exit_status(p);
-    return r;
+    g_autofree char *words = g_strdup_printf("%s %s", cmd, args);
+    return pms_cu_run_words(pmusim_path, words);
 }
 
 static Run run_line(const char *args)
@@ -50,8 +29,7 @@ static Run run_line(const char *args)
 
 static void run_clear(Run *r)
 {
-    g_free(r->out);
-    g_free(r->err);
+    pms_cu_run_clear(r);
 }
 
 static void expect_out(const char *args, const char *want)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <CUnit/Basic.h>
 
+#include "cu_tap.h"
 #include "vectors.h"
 
 int pms_cu_tap_run(void);
@@ -21,15 +22,11 @@ static const char *pmusim_path;
 static const char *fake_path;
 static char *dir;      /* DIR/zz/a.enc */
 
-typedef struct {
-    int status;
-    char *out, *err;
-} Run;
+typedef PmsCuRun Run;
 
 static void run_clear(Run *r)
 {
-    g_free(r->out);
-    g_free(r->err);
+    pms_cu_run_clear(r);
 }
 
 static Run run_cli(const char *const *args)
@@ -39,15 +36,7 @@ static Run run_cli(const char *const *args)
     for (guint i = 0; args[i]; i++)
         g_ptr_array_add(argv, (gpointer)args[i]);
     g_ptr_array_add(argv, NULL);
-    Run r = { -1, NULL, NULL };
-    g_autoptr(GError) err = NULL;
-    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
-        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &r.err, &err));
-    if (g_subprocess_get_if_exited(p))
-        r.status = g_subprocess_get_exit_status(p);
-    return r;
+    return pms_cu_run((const char *const *)argv->pdata, NULL, 0);
 }
 
 /* Three vectors: "crash" (builtin: NOTFOUND, fake backend: a crash), one the

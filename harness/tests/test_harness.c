@@ -491,6 +491,58 @@ static void test_list_montecito(void)
     run_clear(&r);
 }
 
+/* Several -e: one timing diagram per counter in one document (issue 11):
+ * the SVG is well-formed XML with an outer <svg> holding one <svg> per
+ * counter placed one below the other; the HTML holds both diagrams, each
+ * with its own hover script; the answer lines still end stdout. */
+static void svg_count(GMarkupParseContext *c, const char *name, const char **an, const char **av, gpointer data,
+                      GError **e)
+{
+    (void)c, (void)an, (void)av, (void)e;
+    if (strcmp(name, "svg") == 0)
+        (*(guint *)data)++;
+}
+
+static void test_set_diagrams(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("pmusim-setsvg-XXXXXX", NULL);
+    g_autofree char *svg = g_build_filename(dir, "s.svg", NULL), *html = g_build_filename(dir, "s.html", NULL);
+    Run r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "-e", "UOPS_ISSUED:ANY",
+                    "--occurrences", "1,2", "--format", "svg", "-o", svg, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *out = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "IA32_PMC0 count=3 overflow=0\n"));
+    run_clear(&r);
+    g_autofree char *text = NULL;
+    CU_ASSERT_FATAL(g_file_get_contents(svg, &text, NULL, NULL));
+    guint n_svg = 0;
+    GMarkupParser parser = { svg_count, NULL, NULL, NULL, NULL };
+    GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, 0, &n_svg, NULL);
+    const char *body = strstr(text, "<svg");
+    CU_ASSERT_TRUE(body && g_markup_parse_context_parse(ctx, body, -1, NULL) &&
+                   g_markup_parse_context_end_parse(ctx, NULL));
+    g_markup_parse_context_free(ctx);
+    CU_ASSERT_EQUAL(n_svg, 3); /* the outer one and one per counter */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "<svg x=\"0\" y=\"0\""));
+    r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "-e", "UOPS_ISSUED:ANY",
+                "--occurrences", "1,2", "--format", "html", "-o", html, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    run_clear(&r);
+    g_autofree char *page = NULL;
+    CU_ASSERT_FATAL(g_file_get_contents(html, &page, NULL, NULL));
+    guint scripts = 0, svgs = 0;
+    for (const char *p = page; (p = strstr(p, "<script>")); p++)
+        scripts++;
+    for (const char *p = page; (p = strstr(p, "<svg")); p++)
+        svgs++;
+    CU_ASSERT_EQUAL(scripts, 2);
+    CU_ASSERT_EQUAL(svgs, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(page, "INST_RETIRED") && strstr(page, "UOPS_ISSUED"));
+    g_unlink(svg);
+    g_unlink(html);
+    g_rmdir(dir);
+}
+
 /* `bench conform` runs the built-in suite and a synthetic corpus (the .enc
  * files parsed again until there are N): every vector passes in both; the
  * figures are the bench's business, not a test's. */
@@ -879,6 +931,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
     CU_add_test(cli, "lint: what the simulator refuses", test_lint_simulator);
+    CU_add_test(cli, "several -e: one timing diagram per counter (svg, html)", test_set_diagrams);
     CU_add_test(cli, "bench conform: every vector of the suite and of a synthetic corpus passes", test_bench_conform);
     CU_add_test(cli, "sim --stim without -e: the stimulus programs the registers", test_sim_stim_without_event);
     CU_add_test(cli, "an output that is a FIFO or device is written in place, not replaced", test_output_special_file);

@@ -13,38 +13,23 @@
 static const char *pmusim_path;
 static const char *vectors_path;
 
-typedef struct {
-    int status; /* exit status, -1 when killed by a signal */
-    char *out, *err;
-} Run;
+typedef PmsCuRun Run;
 
 static void run_clear(Run *r)
 {
-    g_free(r->out);
-    g_free(r->err);
+    pms_cu_run_clear(r);
 }
 
 /* pmusim ranges ARGS... (argv NULL-terminated, without "pmusim ranges") */
 static Run run_v(char **args)
 {
-    GPtrArray *argv = g_ptr_array_new();
+    g_autoptr(GPtrArray) argv = g_ptr_array_new();
     g_ptr_array_add(argv, (gpointer)pmusim_path);
     g_ptr_array_add(argv, (gpointer) "ranges");
     for (char **a = args; *a; a++)
         g_ptr_array_add(argv, *a);
     g_ptr_array_add(argv, NULL);
-    Run r = { -1, NULL, NULL };
-    g_autoptr(GError) err = NULL;
-    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
-        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
-    g_ptr_array_free(argv, TRUE);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    g_autofree char *err_text = NULL;
-    CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &err_text, &err));
-    r.err = pms_cu_strip_gcov(err_text);
-    if (g_subprocess_get_if_exited(p))
-        r.status = g_subprocess_get_exit_status(p);
-    return r;
+    return pms_cu_run((const char *const *)argv->pdata, NULL, 0);
 }
 
 static Run run_line(const char *args)

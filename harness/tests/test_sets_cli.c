@@ -13,28 +13,18 @@
 static const char *pmusim_path;
 static char **files;
 
-typedef struct {
-    int status;
-    char *out, *err;
-} Run;
+typedef PmsCuRun Run;
 
 static Run run_set(char **events)
 {
-    GPtrArray *argv = g_ptr_array_new();
+    g_autoptr(GPtrArray) argv = g_ptr_array_new();
     g_ptr_array_add(argv, (gpointer)pmusim_path);
     g_ptr_array_add(argv, (gpointer) "encode");
     g_ptr_array_add(argv, (gpointer) "--set");
     for (char **e = events; *e; e++)
         g_ptr_array_add(argv, *e);
     g_ptr_array_add(argv, NULL);
-    Run r = { -1, NULL, NULL };
-    g_autoptr(GError) err = NULL;
-    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
-        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
-    g_ptr_array_free(argv, TRUE);
-    if (p && g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &r.err, &err) && g_subprocess_get_if_exited(p))
-        r.status = g_subprocess_get_exit_status(p);
-    return r;
+    return pms_cu_run((const char *const *)argv->pdata, NULL, 0);
 }
 
 /* From the output: the counter of each event ("  COUNTER  pmu::EVENT...")

@@ -88,6 +88,20 @@ typedef struct {
 
 /* ---- Per-cycle trace (reference engine; setting a trace forces it) ------ */
 
+/* Why a counter does not count in a cycle (PmsSimTrace.off): every reason
+ * that holds, as bits. */
+enum {
+    PMS_SIM_OFF_COUNTER = 1 << 0, /* its own enable is clear (PERFEVTSEL.EN, FIXED_CTR_CTRL EN, C-Box en) */
+    PMS_SIM_OFF_GLOBAL = 1 << 1,  /* the global control does not enable it (IA32_PERF_GLOBAL_CTRL, the
+                                   * uncore's GLOBAL_CTRL, the U-Box's en_all; a v3 freeze clears these) */
+    PMS_SIM_OFF_BOX = 1 << 2,     /* the box's control (a C-Box's GLOBAL_CTL ctr_en bit) */
+    PMS_SIM_OFF_FROZEN = 1 << 3,  /* frozen: CTR_Frz in GLOBAL_STATUS (v4), PMC0.fr (Itanium) */
+    PMS_SIM_OFF_PLM = 1 << 4,     /* Itanium: plm = 0, no privilege level counts */
+};
+
+typedef struct PmsPipeCfg PmsPipeCfg;
+typedef struct PmsPipeOut PmsPipeOut;
+
 typedef struct {
     guint64 cycle;
     gboolean fixed;     /* fixed counter (else general purpose) */
@@ -103,6 +117,20 @@ typedef struct {
                          * (GLOBAL_STATUS; a C-Box's own status on the Xeon 7500) */
     gboolean pmi;       /* a PMI was raised in this cycle (by any counter) */
     guint box;          /* the counter's box instance where a device has several (C-Box n) */
+    /* What the stages did (for teaching traces; docs/sim-cli.md): */
+    guint64 cycles;     /* cycles this record stands for: 1, or a span of identical cycles
+                         * (pms_sim_set_trace_spans); the fields above are its last cycle's */
+    guint n_threads;
+    guint64 occ[PMS_SIM_MAX_THREADS]; /* the counter's occurrences per thread, before any filter */
+    guint8 cpl[PMS_SIM_MAX_THREADS];
+    const PmsPipeCfg *cfg;            /* the counter's pipeline configuration (valid in the callback) */
+    const PmsPipeOut *pipe;           /* every stage's output; NULL when not enabled */
+    gboolean has_latch;               /* the counter has an edge detector */
+    gboolean latch_before;            /* its latch before the (first) cycle */
+    guint off;                        /* not enabled: PMS_SIM_OFF_* reasons (0 when unknown) */
+    guint64 mask;                     /* 2^width - 1 */
+    guint64 carries;                  /* carries out of the top bit in the span */
+    guint64 pmis;                     /* PMIs raised in the span (by any counter) */
 } PmsSimTrace;
 
 typedef void (*PmsSimTraceFn)(const PmsSimTrace *rec, gpointer user_data);
@@ -121,6 +149,11 @@ PMS_API void pms_sim_reset(PmsSim *sim);
 PMS_API void pms_sim_set_engine(PmsSim *sim, PmsSimEngine engine);
 PMS_API PmsSimEngine pms_sim_get_engine(const PmsSim *sim);
 PMS_API void pms_sim_set_trace(PmsSim *sim, PmsSimTraceFn fn, gpointer user_data);
+/* spans = TRUE: the trace does not force the reference engine; the fast
+ * engine reports each segment as up to two records per counter (its first
+ * cycle, then the rest, PmsSimTrace.cycles long), so a 2^47-cycle run is a
+ * handful of records.  The reference engine still reports single cycles. */
+PMS_API void pms_sim_set_trace_spans(PmsSim *sim, gboolean spans);
 PMS_API const PmsModel *pms_sim_model(const PmsSim *sim);
 PMS_API guint pms_sim_threads(const PmsSim *sim);
 
@@ -335,7 +368,7 @@ PMS_API gboolean pms_sim_edge_latch(const PmsSim *sim, guint i);
 
 /* ---- The pure pipeline, shared by both engines --------------------------- */
 
-typedef struct {
+struct PmsPipeCfg {
     gboolean usr, os;       /* privilege filter (fixed: EN bit 1 / bit 0) */
     gboolean edge, inv;
     gboolean inv_gt;        /* INV reads "n > cmask" (Xeon 7500 C-Box table, literal) instead of "n < cmask" */
@@ -348,15 +381,22 @@ typedef struct {
     guint n_threads;
     gboolean per_level;     /* Itanium: the privilege filter is plm (bit k counts at CPL k), not usr/os */
     guint plm;              /* with per_level: the 4-bit privilege-level mask */
-} PmsPipeCfg;
+};
 
-typedef struct {
+struct PmsPipeOut {
     guint64 n;        /* combined occurrences */
-    gboolean cond;    /* threshold output */
+    gboolean cond;    /* threshold output (after invert) */
     gboolean edge;    /* edge detector output */
     guint64 inc;      /* increment */
     gboolean latch;   /* new edge latch */
-} PmsPipeOut;
+    /* the intermediate stages, in order (traces show them; nothing reads them to count) */
+    gboolean gate[PMS_SIM_MAX_THREADS]; /* privilege filter: thread t's CPL qualifies */
+    gboolean gate_pre;  /* the filter applied before the threshold (any-thread, or cpl_gate_pre) */
+    gboolean combined;  /* any-thread combine of every thread (any and smt) */
+    gboolean thr;       /* threshold comparison before invert: n >= cmask (cmask 0: n > 0) */
+    guint64 inc_pre;    /* the increment before the post privilege gate */
+    gboolean blocked;   /* the post gate (A3) zeroed a non-zero increment */
+};
 
 /* One enabled cycle of one counter: occurrences n[t] and CPLs cpl[t] of every
  * thread, the edge latch before the cycle -> increment and new latch. */

@@ -137,10 +137,109 @@ static void test_edge_latch_lifetime(void)
     CU_ASSERT_FALSE(pms_sim_edge_latch(s, 99));
 }
 
+/* The intermediate stages a trace shows (semantics.md §1, A3): any-thread
+ * on an SMT part filters each thread by its own CPL, then sums; own-thread
+ * counting (cpl_gate post) compares the unfiltered n and gates the
+ * increment; thr is the comparison before invert. */
+static void test_pipe_intermediate(void)
+{
+    guint64 n[2] = { 3, 4 };
+    guint8 cpl[2] = { 0, 3 };
+    PmsPipeCfg c = cfg0();
+    c.os = FALSE;
+    c.smt = TRUE;
+    c.n_threads = 2;
+    c.any = TRUE;
+    c.cmask = 2;
+    PmsPipeOut o = pms_sim_pipe(&c, n, cpl, FALSE);
+    /* usr only: thread 0 at CPL 0 fails, thread 1 at CPL 3 passes: n = 0 + 4 = 4 >= 2 */
+    CU_ASSERT_FALSE(o.gate[0]);
+    CU_ASSERT_TRUE(o.gate[1]);
+    CU_ASSERT_TRUE(o.gate_pre);
+    CU_ASSERT_TRUE(o.combined);
+    CU_ASSERT_EQUAL(o.n, 4);
+    CU_ASSERT_TRUE(o.thr);
+    CU_ASSERT_TRUE(o.cond);
+    CU_ASSERT_EQUAL(o.inc, 1);
+    CU_ASSERT_FALSE(o.blocked);
+    /* own thread: n = 3 unfiltered, 3 >= 2, increment 1 before the gate, CPL 0 blocks it */
+    c.any = FALSE;
+    o = pms_sim_pipe(&c, n, cpl, FALSE);
+    CU_ASSERT_FALSE(o.gate_pre);
+    CU_ASSERT_FALSE(o.combined);
+    CU_ASSERT_EQUAL(o.n, 3);
+    CU_ASSERT_TRUE(o.thr);
+    CU_ASSERT_EQUAL(o.inc_pre, 1);
+    CU_ASSERT_TRUE(o.blocked);
+    CU_ASSERT_EQUAL(o.inc, 0);
+    /* inv at CPL 3: thr (3 >= 2) stays true, the condition (3 < 2) is false: nothing to block */
+    c.inv = TRUE;
+    cpl[0] = 3;
+    o = pms_sim_pipe(&c, n, cpl, FALSE);
+    CU_ASSERT_TRUE(o.thr);
+    CU_ASSERT_FALSE(o.cond);
+    CU_ASSERT_EQUAL(o.inc, 0);
+    CU_ASSERT_FALSE(o.blocked);
+}
+
+typedef struct {
+    guint n;
+    PmsSimTrace rec[8];
+} Spans;
+
+static void on_span(const PmsSimTrace *t, gpointer data)
+{
+    Spans *sp = data;
+    if (!t->fixed && t->index == 0 && sp->n < G_N_ELEMENTS(sp->rec))
+        sp->rec[sp->n++] = *t;
+}
+
+/* pms_sim_set_trace_spans: the fast engine reports a run as its first cycle
+ * and the rest.  PMC0 (48 bits, no int) preloaded 2^48 - 3 counts n = 1 for
+ * 2^47 cycles: cycle 0 -> 2^48 - 2, no carry; cycles 1 .. 2^47 - 1 carry
+ * once (at cycle 2) and end at 2^48 - 3 + 2^47 - 2^48 = 2^47 - 3. */
+static void test_trace_spans(void)
+{
+    g_autoptr(PmsSim) s = fx_sim(fx_model("nhm"), PMS_SIM_FAST);
+    guint32 sig = PMS_SIGNAL_KEY(0xc0, 0x01);
+    fx_write(s, A_EVTSEL0, EVTSEL(0xc0, 0x01, EV_USR | EV_OS | EV_EN));
+    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0, ((guint64)1 << 48) - 3, NULL));
+    Spans sp = { 0 };
+    pms_sim_set_trace(s, on_span, &sp);
+    pms_sim_set_trace_spans(s, TRUE);
+    guint64 big = (guint64)1 << 47;
+    fx_run(s, big, sig, 1, 0, 3, 3);
+    CU_ASSERT_EQUAL_FATAL(sp.n, 2);
+    CU_ASSERT_EQUAL(sp.rec[0].cycle, 0);
+    CU_ASSERT_EQUAL(sp.rec[0].cycles, 1);
+    CU_ASSERT_EQUAL(sp.rec[0].value, ((guint64)1 << 48) - 2);
+    CU_ASSERT_EQUAL(sp.rec[0].carries, 0);
+    CU_ASSERT_EQUAL(sp.rec[0].inc, 1);
+    CU_ASSERT_EQUAL(sp.rec[1].cycle, big - 1);
+    CU_ASSERT_EQUAL(sp.rec[1].cycles, big - 1);
+    CU_ASSERT_EQUAL(sp.rec[1].value, big - 3);
+    CU_ASSERT_EQUAL(sp.rec[1].carries, 1);
+    CU_ASSERT_TRUE(sp.rec[1].overflow);
+    CU_ASSERT_EQUAL(sp.rec[1].pmis, 0);
+    CU_ASSERT_EQUAL(sp.rec[1].occ[0], 1);
+    CU_ASSERT_EQUAL(sp.rec[1].mask, ((guint64)1 << 48) - 1);
+    /* GLOBAL_CTRL off: one disabled span whose reason is the global control */
+    sp.n = 0;
+    fx_write(s, A_GCTRL, 0);
+    fx_run(s, 5, sig, 1, 0, 3, 3);
+    CU_ASSERT_EQUAL_FATAL(sp.n, 1);
+    CU_ASSERT_FALSE(sp.rec[0].enabled);
+    CU_ASSERT_EQUAL(sp.rec[0].cycles, 5);
+    CU_ASSERT_EQUAL(sp.rec[0].off, PMS_SIM_OFF_GLOBAL);
+    pms_sim_set_trace(s, NULL, NULL);
+}
+
 void register_pipe_tests(void)
 {
     CU_pSuite s = CU_add_suite("sim pipeline", NULL, NULL);
     CU_add_test(s, "pure pipeline stages", test_pipe_stages);
+    CU_add_test(s, "intermediate stages", test_pipe_intermediate);
+    CU_add_test(s, "fast engine trace spans", test_trace_spans);
     CU_add_test(s, "every c/i/e combination, c in 0,1,2,255 (reference)", test_combos_reference);
     CU_add_test(s, "every c/i/e combination, c in 0,1,2,255 (fast)", test_combos_fast);
     CU_add_test(s, "edge latch lifetime (A4)", test_edge_latch_lifetime);
