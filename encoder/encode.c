@@ -23,7 +23,7 @@
 #include "enc_internal.h"
 
 /* Where the codes go: the program step of the model's architecture (the
- * simulator's, sim/program.h), on the lowest counter the event and its unit
+ * simulator's, include/pmusim/program.h), on the lowest counter the event and its unit
  * masks may use.  No counter: no writes. */
 typedef struct {
     PmsPlacement place;

@@ -1,6 +1,6 @@
 /* pmusim dispatch — Montecito measurement: events with their counting PMC
  * values plus the model-specific features into every register write and
- * the counter of each event (encoder/ia64_dispatch.h,
+ * the counter of each event (include/pmusim/ia64_dispatch.h,
  * docs/montecito-dispatch.md).  Events are given as NAME=VALUE (any
  * encoder's codes[0]), by NAME alone (the event by itself at the default
  * plm), or as an event string PMU::EVENT[:MOD...] taken through the builtin

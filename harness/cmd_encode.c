@@ -338,7 +338,7 @@ int pms_cmd_encode(int argc, char **argv)
     g_autofree char *pmu = NULL;
     g_auto(GStrv) model_files = NULL;
     /* Montecito's measurement parameters: the events and these go to
-     * `pmusim dispatch` (encoder/ia64_dispatch.h), which places every event
+     * `pmusim dispatch` (include/pmusim/ia64_dispatch.h), which places every event
      * and programs the session's registers. */
     g_auto(GStrv) iranges = NULL, dranges = NULL, ears = NULL;
     g_autofree char *opcm1 = NULL, *opcm2 = NULL, *etb = NULL, *ipear = NULL;

@@ -1,6 +1,6 @@
 /* pmusim ranges — Montecito code/data range restriction: the debug-register
  * pairs and configuration registers for up to four [START, END) ranges
- * (encoder/ia64_range.h, docs/ia64-range.md). */
+ * (include/pmusim/ia64_range.h, docs/ia64-range.md). */
 #include "cli_common.h"
 #include "ia64_range.h"
 

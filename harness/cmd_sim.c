@@ -5,7 +5,7 @@
  *   pmusim sim --pmu glm -e EVENT --occurrences 3,0,1,2 [--cpl 3,3,0,3] [--preload V]
  *
  * The event is encoded by the builtin encoder and programmed through
- * the encoding's own writes (the program step, sim/program.h) on the counter the event may use, enabled in
+ * the encoding's own writes (the program step, include/pmusim/program.h) on the counter the event may use, enabled in
  * GLOBAL_CTRL.  --stim runs a stimulus file (docs/stimulus-format.md) after
  * that; --occurrences feeds the event's own signal one count per cycle.  The
  * trace goes to stdout or, atomically, to --output; nothing is written when

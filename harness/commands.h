@@ -29,7 +29,7 @@ int pms_cmd_explain(int argc, char **argv);  /* cmd_explain.c: register fields i
 int pms_sim_worked_example(const PmsEncoding *enc, const char *occ, const char *cpl, guint64 preload,
                            GString *out);
 int pms_cmd_ranges(int argc, char **argv);   /* cmd_ranges.c: Montecito IBR/DBR range restriction */
-int pms_cmd_dispatch(int argc, char **argv); /* cmd_dispatch.c: Montecito dispatch (encoder/ia64_dispatch.h) */
+int pms_cmd_dispatch(int argc, char **argv); /* cmd_dispatch.c: Montecito dispatch (include/pmusim/ia64_dispatch.h) */
 
 /* Shared option handling (cli_common.c): every subcommand accepts
  * --model FILE (repeatable).  Returns the model set, or NULL after printing

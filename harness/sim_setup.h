@@ -1,7 +1,7 @@
 /* pmusim — the harness's side of programming the simulator: an encoding's
  * writes applied, event strings qualified with their PMU, and the event's own
  * signal as a stimulus.  Codes become register writes in the library
- * (sim/program.h, pms_sim_program), the same step for every backend. */
+ * (include/pmusim/program.h, pms_sim_program), the same step for every backend. */
 #pragma once
 
 #include <glib.h>
@@ -12,7 +12,7 @@
 G_BEGIN_DECLS
 
 /* The builtin encoding's own writes (PmsEncoding.writes: the program step of
- * sim/program.h on the lowest counter the event may use), applied to sim;
+ * include/pmusim/program.h on the lowest counter the event may use), applied to sim;
  * *counter and *fixed say where it went. */
 gboolean pms_sim_program_encoding(PmsSim *sim, const PmsEncoding *enc, guint *counter, gboolean *fixed,
                                   GError **err);

@@ -3,7 +3,7 @@
 set -euo pipefail
 
 PMS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PMS_PACKAGES=(gcc meson ninja-build pkg-config libglib2.0-dev libcunit1-dev gcovr python3)
+PMS_PACKAGES=(gcc meson ninja-build pkg-config libglib2.0-dev libcunit1-dev gcovr python3 valgrind)
 
 pms_install_packages() {
     local missing=()

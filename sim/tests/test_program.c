@@ -1,4 +1,4 @@
-/* The program step (sim/program.h): placement, codes -> writes, partial
+/* The program step (include/pmusim/program.h): placement, codes -> writes, partial
  * writes applied through the device.  Expected registers are written from the
  * SDM layout (Fig 18-6, 18-7, 18-10), never from another run. */
 #include <string.h>
@@ -128,6 +128,52 @@ static void test_unsupported_arch(void)
     g_clear_error(&err);
     CU_ASSERT_PTR_NULL(pms_sim_new(m, &err));
     CU_ASSERT(g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL));
+}
+
+/* The Xeon 7500 C-Box program step (75UG Tables 2-10, 2-13; SDM Vol. 3C
+ * Table 35-15 for C-Box 3's MSRs: GLOBAL_CTL 0xdc0, GLOBAL_STATUS 0xdc1,
+ * EVT_SEL2 0xdd4, CTR2 0xdd5; U_MSR_PMON_GLOBAL_CTL 0xc00 with en_all at bit
+ * 28, Linux uncore_nhmex.c): the whole event select, the counter's ctr_en bit
+ * in the box's GLOBAL_CTL, en_all; its overflow bit in the box's status. */
+static void test_nhmex_cbox(void)
+{
+    const PmsModel *m = fx_model("nhmex_cbox3");
+    const PmsEvent *ev = pms_model_event(m, "LLC_MISSES");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+    PmsPlacement pl;
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_program_place_on(m, ev, 2, FALSE, &pl, &err));
+    guint64 code = 0x14 | 0x7 << 8 | 1u << 22;   /* event 0x14, umask ALL, en */
+    PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
+    guint n = 0;
+    CU_ASSERT_TRUE_FATAL(pms_program_writes(&pl, &code, 1, w, &n, &err));
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    const PmsRegWrite *es = find(w, n, 0xdd4), *box = find(w, n, 0xdc0), *u = find(w, n, 0xc00);
+    CU_ASSERT_FATAL(es && box && u);
+    CU_ASSERT_EQUAL(es->value, code);
+    CU_ASSERT_EQUAL(es->mask, G_MAXUINT64);
+    CU_ASSERT_EQUAL(box->value, 0x4);
+    CU_ASSERT_EQUAL(box->mask, 0x4);
+    CU_ASSERT_EQUAL(u->value, 1ull << 28);
+    CU_ASSERT_EQUAL(u->mask, 1ull << 28);
+    const PmsRegister *ctr = pms_program_counter_reg(&pl), *st = pms_program_status_reg(&pl);
+    CU_ASSERT_FATAL(ctr && st);
+    CU_ASSERT_EQUAL(ctr->address, 0xdd5);
+    CU_ASSERT_EQUAL(st->address, 0xdc1);
+    CU_ASSERT_EQUAL(pms_program_status_bit(&pl), 0x4);
+    /* a C-Box event has no extra register */
+    guint64 two[2] = { code, 1 };
+    CU_ASSERT_FALSE(pms_program_writes(&pl, two, 2, w, &n, &err));
+    CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CODES));
+    g_clear_error(&err);
+    /* nor fixed counters: a placement on one programs, reads and flags nothing */
+    PmsPlacement fixed = pl;
+    fixed.fixed = TRUE;
+    fixed.counter = 0;
+    CU_ASSERT_FALSE(pms_program_writes(&fixed, &code, 1, w, &n, &err));
+    CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER));
+    CU_ASSERT_PTR_NULL(pms_program_counter_reg(&fixed));
+    CU_ASSERT_EQUAL(pms_program_status_bit(&fixed), 0);
 }
 
 /* ---- sets (pms_program_place_set, pms_program_set_writes) ---------------- */
@@ -261,6 +307,7 @@ void register_program_tests(void)
     CU_add_test(s, "fixed-only event: partial FIXED_CTR_CTRL write composes", test_fixed_partial);
     CU_add_test(s, "fixed-only unit mask placed on its fixed counter and counts there", test_fixed_umask);
     CU_add_test(s, "architecture without a device: typed errors", test_unsupported_arch);
+    CU_add_test(s, "Xeon 7500 C-Box: event select, box ctr_en, U-Box en_all; no extra or fixed", test_nhmex_cbox);
     CU_add_test(s, "set: matching where first fit fails; three events on two counters", test_set_matching);
     CU_add_test(s, "set: fixed counters first, composed FIXED_CTR_CTRL and GLOBAL_CTRL", test_set_fixed);
     CU_add_test(s, "set: one extra register shared by equal values, else a conflict", test_set_extra);

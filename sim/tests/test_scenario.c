@@ -490,6 +490,16 @@ static void bench_smoke(void)
         CU_ASSERT_TRUE(b.big_run_overflowed);
         CU_ASSERT_EQUAL(b.big_run_cycles, 1ull << 47);
     }
+    /* max_run 0 means runs of one cycle: both engines then run the same
+     * number of records as cycles */
+    PmsSimBench b;
+    g_autoptr(GError) e = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_sim_bench(fx_model("glm"), 0.01, 0, &b, &e));
+    CU_ASSERT_DOUBLE_EQUAL(b.ref_cycles_per_s, b.ref_records_per_s, b.ref_records_per_s * 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(b.fast_cycles_per_s, b.fast_records_per_s, b.fast_records_per_s * 1e-9);
+    /* the bench programs IA32_PERFEVTSEL0: a model without one is refused */
+    CU_ASSERT_FALSE(pms_sim_bench(fx_model("montecito"), 0.01, 64, &b, &e));
+    CU_ASSERT(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL));
 }
 
 void register_scenario_tests(void)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include "pms_api.h"
 #include "model.h"
 #include "sim.h"
 
@@ -31,40 +32,40 @@ typedef struct {
     PmsRegSpace space;   /* write/read: the register's space (PMS_SPACE_MSR unless named otherwise) */
 } PmsStimRecord;
 
-PmsStim *pms_stim_new(const PmsModel *m);
-void pms_stim_free(PmsStim *st);
+PMS_API PmsStim *pms_stim_new(const PmsModel *m);
+PMS_API void pms_stim_free(PmsStim *st);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsStim, pms_stim_free)
 
 /* Parse the text format; errors name source:line and what was expected. */
-PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const char *source, GError **error);
-PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error);
+PMS_API PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const char *source, GError **error);
+PMS_API PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error);
 
 /* Builders: each appends at the stimulus's current end cycle. */
-void pms_stim_add_write(PmsStim *st, guint32 address, guint64 value);
-void pms_stim_add_read(PmsStim *st, guint32 address, gboolean check, guint64 expected);
+PMS_API void pms_stim_add_write(PmsStim *st, guint32 address, guint64 value);
+PMS_API void pms_stim_add_read(PmsStim *st, guint32 address, gboolean check, guint64 expected);
 /* The same in any register space (PMS_SPACE_PMD, 4: PMD4). */
-void pms_stim_add_write_at(PmsStim *st, PmsRegSpace space, guint32 number, guint64 value);
-void pms_stim_add_read_at(PmsStim *st, PmsRegSpace space, guint32 number, gboolean check, guint64 expected);
-void pms_stim_add_run(PmsStim *st, const PmsSimRun *run); /* copies the arrays */
+PMS_API void pms_stim_add_write_at(PmsStim *st, PmsRegSpace space, guint32 number, guint64 value);
+PMS_API void pms_stim_add_read_at(PmsStim *st, PmsRegSpace space, guint32 number, gboolean check, guint64 expected);
+PMS_API void pms_stim_add_run(PmsStim *st, const PmsSimRun *run); /* copies the arrays */
 /* Expect exactly these PMI cycles (checked after the last record). */
-void pms_stim_expect_pmis(PmsStim *st, const guint64 *cycles, guint n);
+PMS_API void pms_stim_expect_pmis(PmsStim *st, const guint64 *cycles, guint n);
 
-guint64 pms_stim_end_cycle(const PmsStim *st);
-guint pms_stim_n_records(const PmsStim *st);
-void pms_stim_record(const PmsStim *st, guint i, PmsStimRecord *out);
+PMS_API guint64 pms_stim_end_cycle(const PmsStim *st);
+PMS_API guint pms_stim_n_records(const PmsStim *st);
+PMS_API void pms_stim_record(const PmsStim *st, guint i, PmsStimRecord *out);
 
 /* Resolve a signal name against the model: "0xc0.0x00" (code.umask),
  * "INST_RETIRED.ANY_P" or "INST_RETIRED:ANY_P", or an event alone when it has
  * a default unit mask or none. */
-gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, GError **error);
+PMS_API gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, GError **error);
 
 /* Execute every record on sim (expected fresh: cycle 0).  A #GP write, a
  * failing read or a PMI mismatch stops with an error naming source:line. */
-gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error);
+PMS_API gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error);
 
 /* Parse and execute a stimulus file line by line on sim (fresh: cycle 0),
  * holding only the records not yet executed: memory stays bounded however
  * long the file.  Errors as pms_stim_parse and pms_stim_execute. */
-gboolean pms_stim_run_file(const PmsModel *m, const char *path, PmsSim *sim, GError **error);
+PMS_API gboolean pms_stim_run_file(const PmsModel *m, const char *path, PmsSim *sim, GError **error);
 
 G_END_DECLS

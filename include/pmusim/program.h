@@ -14,12 +14,13 @@
 #pragma once
 
 #include <glib.h>
+#include "pms_api.h"
 #include "model.h"
 
 G_BEGIN_DECLS
 
 #define PMS_PROGRAM_ERROR (pms_program_error_quark())
-GQuark pms_program_error_quark(void);
+PMS_API GQuark pms_program_error_quark(void);
 
 typedef enum {
     PMS_PROGRAM_ERROR_COUNTER,  /* the event may not use that counter, or none */
@@ -49,24 +50,24 @@ enum { PMS_PROGRAM_MAX_WRITES = 8 };
 /* The lowest counter the event (with the unit masks of umask_mask selected,
  * bit i = ev->umasks[i]) may use: a general counter, or for an event no
  * general counter takes, the lowest fixed counter it may use. */
-gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl,
+PMS_API gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl,
                            GError **error);
 /* The event on a given counter (a vector's choice); FALSE when it may not use it. */
-gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
+PMS_API gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
                               PmsPlacement *pl, GError **error);
 
 /* codes -> writes (at most PMS_PROGRAM_MAX_WRITES): *n_writes set.  The
  * enable bits inside the codes are written as given, so a code without EN
  * counts nothing; the counter's global enable is one of the writes. */
-gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *writes,
+PMS_API gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *writes,
                             guint *n_writes, GError **error);
 
 /* The register that holds the placed counter's value, and its overflow bit
  * in the global status register (0 when there is none). */
-const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl);
-guint64 pms_program_status_bit(const PmsPlacement *pl);
+PMS_API const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl);
+PMS_API guint64 pms_program_status_bit(const PmsPlacement *pl);
 /* The register that holds that overflow bit (NULL when there is none). */
-const PmsRegister *pms_program_status_reg(const PmsPlacement *pl);
+PMS_API const PmsRegister *pms_program_status_reg(const PmsPlacement *pl);
 
 /* ---- a set of events counted together (x86 core and uncore PMUs) ----------
  *
@@ -102,7 +103,7 @@ typedef struct {
 /* place[i] for evs[i]; FALSE with an error when no placement exists, when
  * the set is empty or larger than PMS_PROGRAM_MAX_SET, or when the model's
  * architecture has no set placement (PMS_PROGRAM_ERROR_NOTSUPP). */
-gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint n, PmsPlacement *place,
+PMS_API gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint n, PmsPlacement *place,
                                GError **error);
 
 /* The register values that program the whole set: every event's writes
@@ -110,7 +111,7 @@ gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint 
  * whole register (mask G_MAXUINT64; bits no event sets are 0, so a counter
  * outside the set is disabled in the global control); in address order with
  * the global control register last (enable last).  g_free the result. */
-PmsRegWrite *pms_program_set_writes(const PmsModel *m, const PmsSetEvent *evs, const PmsPlacement *place, guint n,
+PMS_API PmsRegWrite *pms_program_set_writes(const PmsModel *m, const PmsSetEvent *evs, const PmsPlacement *place, guint n,
                                     guint *n_writes, GError **error);
 
 G_END_DECLS

@@ -6,7 +6,7 @@
  * The parameters are those libpfm_montecito(3) passes to its dispatch call;
  * the API is our own.  Each configuration register's value is built from
  * the model's layouts by field name (models/montecito.pmu); the range
- * restriction is computed by encoder/ia64_range.h.  Decisions, and where the
+ * restriction is computed by include/pmusim/ia64_range.h.  Decisions, and where the
  * sources are UNCONFIRMED, are in docs/montecito-dispatch.md.
  *
  * Like the rest of the library it never prints; errors are GErrors in the
@@ -15,6 +15,7 @@
 #pragma once
 
 #include <glib.h>
+#include "pms_api.h"
 #include "ia64_range.h"
 #include "model.h"
 #include "program.h"
@@ -43,9 +44,9 @@ typedef enum {
 } PmsIa64DispatchError;
 
 #define PMS_IA64_DISPATCH_ERROR (pms_ia64_dispatch_error_quark())
-GQuark pms_ia64_dispatch_error_quark(void);
+PMS_API GQuark pms_ia64_dispatch_error_quark(void);
 /* "PFMLIB_ERR_NOASSIGN" ...; "PFMLIB_ERR_INVAL" for an unknown code. */
-const char *pms_ia64_dispatch_error_name(int code);
+PMS_API const char *pms_ia64_dispatch_error_name(int code);
 
 /* Per-event flags (pfp_mont_counters[i].flags). */
 #define PMS_IA64_EVT_NO_QUALCHECK 0x1u /* PFMLIB_MONT_FL_EVT_NO_QUALCHECK */
@@ -133,18 +134,18 @@ typedef struct {
  * error condition of docs/montecito-dispatch.md, checked in libpfm's order:
  * parameters, qualifiers, plm, counters, I-EAR, D-EAR, code range, data
  * range, opcode matchers, ETB, IP-EAR. */
-gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchResult *out, GError **error);
+PMS_API gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchResult *out, GError **error);
 
 /* The counting PMC value of ev by itself (what the CLI uses for an event
  * given by name): es = its code, umask = its umask (0 for an EAR event),
  * plm = plm, ism = 2 (IA-64), MESI qualifiers all four when the event takes
  * them; every field set by name from the counting PMC's layout.  FALSE with
  * *error (INVAL) when the model lacks the register or a field. */
-gboolean pms_ia64_dispatch_default_pmc(const PmsModel *m, const PmsEvent *ev, guint plm, guint64 *value,
+PMS_API gboolean pms_ia64_dispatch_default_pmc(const PmsModel *m, const PmsEvent *ev, guint plm, guint64 *value,
                                        GError **error);
 
 /* The value written to a register in a result, or FALSE when not written. */
-gboolean pms_ia64_dispatch_written(const PmsIa64DispatchResult *res, PmsRegSpace space, guint num,
+PMS_API gboolean pms_ia64_dispatch_written(const PmsIa64DispatchResult *res, PmsRegSpace space, guint num,
                                    guint64 *value);
 
 G_END_DECLS

@@ -19,13 +19,14 @@
 #pragma once
 
 #include <glib.h>
+#include "pms_api.h"
 #include "model.h"
 #include "program.h"
 
 G_BEGIN_DECLS
 
 #define PMS_SIM_ERROR (pms_sim_error_quark())
-GQuark pms_sim_error_quark(void);
+PMS_API GQuark pms_sim_error_quark(void);
 
 typedef enum {
     PMS_SIM_ERROR_GP,        /* the write would take #GP on hardware (register unchanged) */
@@ -139,72 +140,72 @@ typedef void (*PmsSimTraceFn)(const PmsSimTrace *rec, gpointer user_data);
 /* Create an instance of the model's PMU in its RESET state.  Fails with
  * PMS_SIM_ERROR_MODEL when the model's architecture is not simulated yet or a
  * register field the simulator needs is missing. */
-PmsSim *pms_sim_new(const PmsModel *m, GError **error);
-void pms_sim_free(PmsSim *sim);
+PMS_API PmsSim *pms_sim_new(const PmsModel *m, GError **error);
+PMS_API void pms_sim_free(PmsSim *sim);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsSim, pms_sim_free)
 
 /* Back to the RESET state (cycle 0, no PMIs). */
-void pms_sim_reset(PmsSim *sim);
-void pms_sim_set_engine(PmsSim *sim, PmsSimEngine engine);
-PmsSimEngine pms_sim_get_engine(const PmsSim *sim);
-void pms_sim_set_trace(PmsSim *sim, PmsSimTraceFn fn, gpointer user_data);
+PMS_API void pms_sim_reset(PmsSim *sim);
+PMS_API void pms_sim_set_engine(PmsSim *sim, PmsSimEngine engine);
+PMS_API PmsSimEngine pms_sim_get_engine(const PmsSim *sim);
+PMS_API void pms_sim_set_trace(PmsSim *sim, PmsSimTraceFn fn, gpointer user_data);
 /* spans = TRUE: the trace does not force the reference engine; the fast
  * engine reports each segment as up to two records per counter (its first
  * cycle, then the rest, PmsSimTrace.cycles long), so a 2^47-cycle run is a
  * handful of records.  The reference engine still reports single cycles. */
-void pms_sim_set_trace_spans(PmsSim *sim, gboolean spans);
-const PmsModel *pms_sim_model(const PmsSim *sim);
-guint pms_sim_threads(const PmsSim *sim);
+PMS_API void pms_sim_set_trace_spans(PmsSim *sim, gboolean spans);
+PMS_API const PmsModel *pms_sim_model(const PmsSim *sim);
+PMS_API guint pms_sim_threads(const PmsSim *sim);
 
 /* WRMSR / RDMSR (the MSR space).  A write to an unknown address, a read-only register or a
  * reserved bit fails with PMS_SIM_ERROR_GP naming the register and the bits;
  * the register is left unchanged.  Reading an unknown address is a #GP too. */
-gboolean pms_sim_write(PmsSim *sim, guint32 address, guint64 value, GError **error);
-gboolean pms_sim_read(PmsSim *sim, guint32 address, guint64 *value, GError **error);
+PMS_API gboolean pms_sim_write(PmsSim *sim, guint32 address, guint64 value, GError **error);
+PMS_API gboolean pms_sim_read(PmsSim *sim, guint32 address, guint64 *value, GError **error);
 
 /* The same in any register space of the model (model.h PmsRegSpace): the
  * Itanium's PMC, PMD, IBR and DBR registers by number (PMS_SPACE_PMD, 4 is
  * PMD4); PMS_SPACE_MSR is pms_sim_write / pms_sim_read.  Errors as above,
  * the register named with its space ("#GP: read of PMD 37: no such
  * register on montecito"). */
-gboolean pms_sim_write_at(PmsSim *sim, PmsRegSpace space, guint32 number, guint64 value, GError **error);
-gboolean pms_sim_read_at(PmsSim *sim, PmsRegSpace space, guint32 number, guint64 *value, GError **error);
+PMS_API gboolean pms_sim_write_at(PmsSim *sim, PmsRegSpace space, guint32 number, guint64 value, GError **error);
+PMS_API gboolean pms_sim_read_at(PmsSim *sim, PmsRegSpace space, guint32 number, guint64 *value, GError **error);
 
 /* Apply register writes in order (program.h), each in its register's space
  * (PmsRegWrite.reg->space; MSR when reg is NULL): a partial write (mask not all
  * ones) is a read-modify-write through the device.  Stops at the first #GP. */
-gboolean pms_sim_apply(PmsSim *sim, const PmsRegWrite *writes, guint n, GError **error);
+PMS_API gboolean pms_sim_apply(PmsSim *sim, const PmsRegWrite *writes, guint n, GError **error);
 
 /* Program an encoder's codes for event ev on general counter `counter` (on
  * fixed counter `counter` for an event no general counter takes): the writes
  * of the architecture's program step (program.h), applied.  Errors: a
  * counter the event may not use, codes the event has no register for, a #GP
  * (the message names the register and the bits). */
-gboolean pms_sim_program(PmsSim *sim, const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
+PMS_API gboolean pms_sim_program(PmsSim *sim, const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
                          guint n_codes, GError **error);
 
 /* The lowest counter the event (with the unit masks of umask_mask) may use
  * (pms_program_place). */
-gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint *counter,
+PMS_API gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint *counter,
                                gboolean *fixed);
 /* The address of counter `counter` (PMCx / FIXED_CTRx), 0 when absent, and its
  * overflow bit in the global status register. */
-guint32 pms_sim_counter_address(const PmsModel *m, guint counter, gboolean fixed);
-guint64 pms_sim_status_bit(const PmsModel *m, guint counter, gboolean fixed);
+PMS_API guint32 pms_sim_counter_address(const PmsModel *m, guint counter, gboolean fixed);
+PMS_API guint64 pms_sim_status_bit(const PmsModel *m, guint counter, gboolean fixed);
 
 /* Set a counter (PMC, A_PMC or FIXED_CTR address) to any value that fits its
  * width, bypassing the legacy sign extension: an experiment's preload, not a
  * WRMSR.  Fails for other registers and for values wider than the counter. */
-gboolean pms_sim_set_counter(PmsSim *sim, guint32 address, guint64 value, GError **error);
+PMS_API gboolean pms_sim_set_counter(PmsSim *sim, guint32 address, guint64 value, GError **error);
 /* The same for a counter of any space (the Itanium's PMD4..15). */
-gboolean pms_sim_set_counter_at(PmsSim *sim, PmsRegSpace space, guint32 number, guint64 value, GError **error);
+PMS_API gboolean pms_sim_set_counter_at(PmsSim *sim, PmsRegSpace space, guint32 number, guint64 value, GError **error);
 
 /* The instruction address (IP) that the occurrences of `thread` carry in
  * the following runs, until changed; valid = FALSE (the state after
  * pms_sim_new and pms_sim_reset): they carry none.  Only the Itanium device
  * reads it, for code-range restriction (docs/semantics.md §11); the
  * stimulus's `ip=` run token sets it for one run. */
-void pms_sim_set_ip(PmsSim *sim, guint thread, gboolean valid, guint64 ip);
+PMS_API void pms_sim_set_ip(PmsSim *sim, guint thread, gboolean valid, guint64 ip);
 
 /* The IA-64 slot type of an instruction (the opcode matchers' m/i/f/b
  * enables, docs/semantics.md §11.5). */
@@ -220,13 +221,13 @@ typedef enum {
  * changed; valid = FALSE (after pms_sim_new and pms_sim_reset): none.  Only
  * the Itanium device reads it, for opcode matching (PMC32-36, semantics.md
  * §11.5); the stimulus's `insn=` run token sets it for one run. */
-void pms_sim_set_insn(PmsSim *sim, guint thread, gboolean valid, PmsSimSlot slot, guint64 opcode);
+PMS_API void pms_sim_set_insn(PmsSim *sim, guint thread, gboolean valid, PmsSimSlot slot, guint64 opcode);
 
 /* The data address the occurrences of `thread` access in the following
  * runs, until changed; valid = FALSE: none.  Only the Itanium device reads
  * it, for data-range restriction (DBR pairs, PMC41, semantics.md §11.6);
  * the stimulus's `daddr=` run token sets it for one run. */
-void pms_sim_set_daddr(PmsSim *sim, guint thread, gboolean valid, guint64 daddr);
+PMS_API void pms_sim_set_daddr(PmsSim *sim, guint thread, gboolean valid, guint64 daddr);
 
 /* The cache-line state (MESI) of the line the occurrences of `thread` touch
  * in the following runs, until changed; valid = FALSE (after pms_sim_new and
@@ -241,7 +242,7 @@ typedef enum {
     PMS_SIM_MESI_E,
     PMS_SIM_MESI_M,
 } PmsSimMesi;
-void pms_sim_set_mesi(PmsSim *sim, guint thread, gboolean valid, PmsSimMesi state);
+PMS_API void pms_sim_set_mesi(PmsSim *sim, guint thread, gboolean valid, PmsSimMesi state);
 
 /* The processor status bits that gate the Itanium counters, per thread:
  * PSR.up (user monitor enable) and PSR.pp (privileged monitor enable).  A
@@ -255,7 +256,7 @@ enum {
  * in the following runs, until changed; both set after pms_sim_new and
  * pms_sim_reset.  Only the Itanium device reads them; the stimulus's `psr=`
  * run token sets them for one run. */
-void pms_sim_set_psr(PmsSim *sim, guint thread, guint psr);
+PMS_API void pms_sim_set_psr(PmsSim *sim, guint thread, guint psr);
 
 /* The instruction set `thread` executes in the following runs (PSR.is: 0
  * IA-64, 1 IA-32), until changed; IA-64 after pms_sim_new and
@@ -266,7 +267,7 @@ typedef enum {
     PMS_SIM_ISA_IA64,
     PMS_SIM_ISA_IA32,
 } PmsSimIsa;
-void pms_sim_set_isa(PmsSim *sim, guint thread, PmsSimIsa isa);
+PMS_API void pms_sim_set_isa(PmsSim *sim, guint thread, PmsSimIsa isa);
 
 /* Whether `thread`'s instruction-fetch occurrences in the following runs
  * are prefetches (TRUE) or demand fetches, until changed; demand after
@@ -274,7 +275,7 @@ void pms_sim_set_isa(PmsSim *sim, guint thread, PmsSimIsa isa);
  * fetch event (model code_range = dual) has its demand fetches restricted
  * by IBRP0's channel and its prefetches by IBRP1's (docs/semantics.md
  * §11.4); the stimulus's `fetch=` run token sets it for one run. */
-void pms_sim_set_prefetch(PmsSim *sim, guint thread, gboolean prefetch);
+PMS_API void pms_sim_set_prefetch(PmsSim *sim, guint thread, gboolean prefetch);
 
 /* Where a translation was found: the first-level TLB (no TLB miss), the
  * second-level TLB, the VHPT walker, or a fault (the EARs' TLB modes). */
@@ -312,8 +313,8 @@ typedef struct {
  * run, until changed; NULL (after pms_sim_new and pms_sim_reset): none.
  * Only the Itanium device reads them (docs/semantics.md §11.10); the
  * stimulus's `dear=` / `iear=` run tokens set them for one run. */
-void pms_sim_set_dear(PmsSim *sim, const PmsSimDearEvent *ev);
-void pms_sim_set_iear(PmsSim *sim, const PmsSimIearEvent *ev);
+PMS_API void pms_sim_set_dear(PmsSim *sim, const PmsSimDearEvent *ev);
+PMS_API void pms_sim_set_iear(PmsSim *sim, const PmsSimIearEvent *ev);
 
 /* A branch type for the ETB's brt filter. */
 typedef enum {
@@ -337,13 +338,13 @@ typedef struct {
  * pms_sim_reset; at most 64).  Only the Itanium device reads them
  * (docs/semantics.md §11.11); the stimulus's `br=` run tokens set them for
  * one run. */
-void pms_sim_set_branches(PmsSim *sim, const PmsSimBranch *br, guint n);
+PMS_API void pms_sim_set_branches(PmsSim *sim, const PmsSimBranch *br, guint n);
 
 /* Advance by run->cycles identical cycles (validates threads, CPL, counts). */
-gboolean pms_sim_run(PmsSim *sim, const PmsSimRun *run, GError **error);
+PMS_API gboolean pms_sim_run(PmsSim *sim, const PmsSimRun *run, GError **error);
 
 /* Cycles simulated so far (the next cycle's number). */
-guint64 pms_sim_cycle(const PmsSim *sim);
+PMS_API guint64 pms_sim_cycle(const PmsSim *sim);
 
 /* Cycles in which a PMI was raised, in order (one per cycle however many
  * counters overflowed in it; model option pmi_skid = k records it k cycles
@@ -351,8 +352,8 @@ guint64 pms_sim_cycle(const PmsSim *sim);
  * the first PMS_SIM_PMI_LISTED of them; pms_sim_pmi_total counts them all
  * (a run may raise 2^47, and the simulator's memory stays bounded). */
 #define PMS_SIM_PMI_LISTED 4096u
-const guint64 *pms_sim_pmis(const PmsSim *sim, guint *n);
-guint64 pms_sim_pmi_total(const PmsSim *sim);
+PMS_API const guint64 *pms_sim_pmis(const PmsSim *sim, guint *n);
+PMS_API guint64 pms_sim_pmi_total(const PmsSim *sim);
 
 /* External notifications (Itanium's PMC.ev, "external visibility": one on
  * every overflow of a counter with ev set, whatever its oi; IA64 Table 7-4,
@@ -360,10 +361,10 @@ guint64 pms_sim_pmi_total(const PmsSim *sim);
  * (at most PMS_SIM_EXT_LISTED; two counters in one cycle give two entries
  * of that cycle), *n_listed of them, and the total in *total. */
 #define PMS_SIM_EXT_LISTED 64u
-const guint64 *pms_sim_ext_notifications(const PmsSim *sim, guint *n_listed, guint64 *total);
+PMS_API const guint64 *pms_sim_ext_notifications(const PmsSim *sim, guint *n_listed, guint64 *total);
 
 /* Edge latch of general counter i (for tests and traces). */
-gboolean pms_sim_edge_latch(const PmsSim *sim, guint i);
+PMS_API gboolean pms_sim_edge_latch(const PmsSim *sim, guint i);
 
 /* ---- The pure pipeline, shared by both engines --------------------------- */
 
@@ -399,7 +400,7 @@ struct PmsPipeOut {
 
 /* One enabled cycle of one counter: occurrences n[t] and CPLs cpl[t] of every
  * thread, the edge latch before the cycle -> increment and new latch. */
-PmsPipeOut pms_sim_pipe(const PmsPipeCfg *cfg, const guint64 *n, const guint8 *cpl, gboolean latch);
+PMS_API PmsPipeOut pms_sim_pipe(const PmsPipeCfg *cfg, const guint64 *n, const guint8 *cpl, gboolean latch);
 
 /* ---- Benchmark ------------------------------------------------------------ */
 
@@ -418,6 +419,6 @@ typedef struct {
  * signals) for at least min_seconds each, then the fast engine on one
  * 2^47-cycle run of constant stimulus into a counter preloaded with
  * 2^48 - 2^47 (big_run_overflowed: the PMI came in its last cycle). */
-gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, PmsSimBench *out, GError **error);
+PMS_API gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, PmsSimBench *out, GError **error);
 
 G_END_DECLS

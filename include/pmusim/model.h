@@ -11,11 +11,12 @@
 #pragma once
 
 #include <glib.h>
+#include "pms_api.h"
 
 G_BEGIN_DECLS
 
 #define PMS_MODEL_ERROR (pms_model_error_quark())
-GQuark pms_model_error_quark(void);
+PMS_API GQuark pms_model_error_quark(void);
 
 typedef enum {
     PMS_MODEL_ERROR_PARSE,    /* syntax error in the key file (file:line) */
@@ -312,75 +313,75 @@ typedef struct PmsModel {
  * FALSE with an error naming the file and the limit when it is larger, so a
  * device such as /dev/zero is not read without end. */
 #define PMS_TEXT_FILE_MAX (64u * 1024 * 1024)
-gboolean pms_read_text_file(const char *path, gsize max, char **data, gsize *len, GError **error);
+PMS_API gboolean pms_read_text_file(const char *path, gsize max, char **data, gsize *len, GError **error);
 /* "" or, when text starts with a UTF-8 byte-order mark, a message naming it. */
-const char *pms_text_bom_message(const char *text, gsize len);
+PMS_API const char *pms_text_bom_message(const char *text, gsize len);
 
 /* Load one model from a file, or from text with a name for messages. */
-PmsModel *pms_model_load_file(const char *path, GError **error);
-PmsModel *pms_model_load_data(const char *data, gsize len, const char *source, GError **error);
-void pms_model_free(PmsModel *m);
+PMS_API PmsModel *pms_model_load_file(const char *path, GError **error);
+PMS_API PmsModel *pms_model_load_data(const char *data, gsize len, const char *source, GError **error);
+PMS_API void pms_model_free(PmsModel *m);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsModel, pms_model_free)
 
 /* Lookups: names are case-insensitive; NULL when absent. */
-const PmsEvent *pms_model_event(const PmsModel *m, const char *name);
-const PmsUmask *pms_event_umask(const PmsEvent *ev, const char *name);
+PMS_API const PmsEvent *pms_model_event(const PmsModel *m, const char *name);
+PMS_API const PmsUmask *pms_event_umask(const PmsEvent *ev, const char *name);
 /* The event's first unit mask flagged PMS_UMASK_DEFAULT; NULL when none is. */
-const PmsUmask *pms_event_default_umask(const PmsEvent *ev);
-const PmsModifier *pms_model_modifier(const PmsModel *m, const char *name);
-const PmsRegister *pms_model_reg_by_addr(const PmsModel *m, guint32 address);
-const PmsRegister *pms_model_reg_by_name(const PmsModel *m, const char *name);
+PMS_API const PmsUmask *pms_event_default_umask(const PmsEvent *ev);
+PMS_API const PmsModifier *pms_model_modifier(const PmsModel *m, const char *name);
+PMS_API const PmsRegister *pms_model_reg_by_addr(const PmsModel *m, guint32 address);
+PMS_API const PmsRegister *pms_model_reg_by_name(const PmsModel *m, const char *name);
 /* The register of this kind and index in the model's own unit instance. */
-const PmsRegister *pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, guint index);
+PMS_API const PmsRegister *pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, guint index);
 /* ... in a given unit instance (unit NULL: the PMU's own registers). */
-const PmsRegister *pms_model_reg_in_unit(const PmsModel *m, const char *unit, guint instance, PmsRegKind kind,
+PMS_API const PmsRegister *pms_model_reg_in_unit(const PmsModel *m, const char *unit, guint instance, PmsRegKind kind,
                                          guint index);
 /* By number in an address space (pms_model_reg_by_addr is the MSR space's). */
-const PmsRegister *pms_model_reg_at(const PmsModel *m, PmsRegSpace space, guint32 address);
-const PmsLayout *pms_model_layout(const PmsModel *m, const char *name);
-const PmsField *pms_layout_field(const PmsLayout *l, const char *name);
-const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback);
+PMS_API const PmsRegister *pms_model_reg_at(const PmsModel *m, PmsRegSpace space, guint32 address);
+PMS_API const PmsLayout *pms_model_layout(const PmsModel *m, const char *name);
+PMS_API const PmsField *pms_layout_field(const PmsLayout *l, const char *name);
+PMS_API const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback);
 
 /* Register kinds as written in model files ("evtsel", "offcore_rsp"); NULL /
  * FALSE for an unknown kind. */
-const char *pms_reg_kind_name(PmsRegKind kind);
-gboolean pms_reg_kind_from_name(const char *name, PmsRegKind *kind);
+PMS_API const char *pms_reg_kind_name(PmsRegKind kind);
+PMS_API gboolean pms_reg_kind_from_name(const char *name, PmsRegKind *kind);
 /* "msr", "pmc", "pmd", "ibr", "dbr" */
-const char *pms_reg_space_name(PmsRegSpace space);
-gboolean pms_reg_space_from_name(const char *name, PmsRegSpace *space);
+PMS_API const char *pms_reg_space_name(PmsRegSpace space);
+PMS_API gboolean pms_reg_space_from_name(const char *name, PmsRegSpace *space);
 /* "x86_core", ... */
-const char *pms_arch_name(PmsArch arch);
+PMS_API const char *pms_arch_name(PmsArch arch);
 /* Itanium fact names as written in model files ("l2d", "self_floating",
  * "dear", "tlb"); "none" for the zero value, NULL when out of range. */
-const char *pms_ia64_cache_group_name(PmsIa64CacheGroup g);
-const char *pms_ia64_event_type_name(PmsIa64EventType t);
-const char *pms_ia64_ear_name(PmsIa64Ear ear);
-const char *pms_ia64_ear_mode_name(PmsIa64EarMode mode);
+PMS_API const char *pms_ia64_cache_group_name(PmsIa64CacheGroup g);
+PMS_API const char *pms_ia64_event_type_name(PmsIa64EventType t);
+PMS_API const char *pms_ia64_ear_name(PmsIa64Ear ear);
+PMS_API const char *pms_ia64_ear_mode_name(PmsIa64EarMode mode);
 /* The generic counters as a mask over counter numbers (bits counter_base ..). */
-guint64 pms_model_counters_mask(const PmsModel *m);
+PMS_API guint64 pms_model_counters_mask(const PmsModel *m);
 
 /* Field access by name. */
-guint64 pms_field_get(const PmsField *f, guint64 reg);
-guint64 pms_field_set(const PmsField *f, guint64 reg, guint64 value);
+PMS_API guint64 pms_field_get(const PmsField *f, guint64 reg);
+PMS_API guint64 pms_field_set(const PmsField *f, guint64 reg, guint64 value);
 
 /* The set of models a command works with: the built-in ones (GResource) with
  * any --model FILE replacing the built-in of the same name (or added). */
 typedef struct PmsModelSet PmsModelSet;
-PmsModelSet *pms_model_set_new_builtin(GError **error);
+PMS_API PmsModelSet *pms_model_set_new_builtin(GError **error);
 /* An empty set, and adding a model already loaded (the set takes ownership;
  * a model of the same name is replaced as by pms_model_set_add_file): for a
  * caller that holds the model's text, not a file (the fuzz targets). */
-PmsModelSet *pms_model_set_new_empty(void);
-void pms_model_set_add_model(PmsModelSet *set, PmsModel *m);
-gboolean pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error);
-const PmsModel *pms_model_set_get(const PmsModelSet *set, const char *name);
+PMS_API PmsModelSet *pms_model_set_new_empty(void);
+PMS_API void pms_model_set_add_model(PmsModelSet *set, PmsModel *m);
+PMS_API gboolean pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error);
+PMS_API const PmsModel *pms_model_set_get(const PmsModelSet *set, const char *name);
 /* In a stable order (built-in order, then added). */
-guint pms_model_set_count(const PmsModelSet *set);
-const PmsModel *pms_model_set_nth(const PmsModelSet *set, guint i);
-void pms_model_set_free(PmsModelSet *set);
+PMS_API guint pms_model_set_count(const PmsModelSet *set);
+PMS_API const PmsModel *pms_model_set_nth(const PmsModelSet *set, guint i);
+PMS_API void pms_model_set_free(PmsModelSet *set);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsModelSet, pms_model_set_free)
 
 /* Lint: append one line per problem to `problems` (file:line: message); TRUE if clean. */
-gboolean pms_model_lint(const PmsModel *m, GPtrArray *problems);
+PMS_API gboolean pms_model_lint(const PmsModel *m, GPtrArray *problems);
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <glib.h>
+#include "pms_api.h"
 #include "model.h"
 
 #define PMS_IA64_RANGE_MAX 4      /* ranges per request */
@@ -46,9 +47,9 @@ typedef enum {
 } PmsIa64RangeError;
 
 #define PMS_IA64_RANGE_ERROR (pms_ia64_range_error_quark())
-GQuark pms_ia64_range_error_quark(void);
+PMS_API GQuark pms_ia64_range_error_quark(void);
 /* "PFMLIB_ERR_IRRALIGN" ...; "PFMLIB_ERR_INVAL" for an unknown code. */
-const char *pms_ia64_range_error_name(int code);
+PMS_API const char *pms_ia64_range_error_name(int code);
 
 /* One event the restriction is for. */
 typedef struct {
@@ -111,13 +112,13 @@ typedef struct {
 
 /* Compute the registers for req into *out.  FALSE with *error set (out then
  * undefined) on any error condition of docs/ia64-range.md. */
-gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResult *out, GError **error);
+PMS_API gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResult *out, GError **error);
 
 /* Does address a match debug pair (addr, odd) under the mask/match rule of
  * registers.md §12 (bits 63:56 always compared; code: bits 3:0 ignored)? */
-gboolean pms_ia64_br_match(PmsIa64RangeSide side, guint64 addr, guint64 even, guint64 odd);
+PMS_API gboolean pms_ia64_br_match(PmsIa64RangeSide side, guint64 addr, guint64 even, guint64 odd);
 
 /* The range facts of a model's Montecito event (its iarr / darr qualifiers;
  * the IA64_INST_RETIRED family by event code 0x08, whose unit mask names
  * the IBR pair it counts): the model is their one source. */
-PmsIa64RangeEvent pms_ia64_range_event_of(const PmsEvent *ev);
+PMS_API PmsIa64RangeEvent pms_ia64_range_event_of(const PmsEvent *ev);

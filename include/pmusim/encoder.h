@@ -13,13 +13,14 @@
 #pragma once
 
 #include <glib.h>
+#include "pms_api.h"
 #include "model.h"
 #include "program.h"
 
 G_BEGIN_DECLS
 
 #define PMS_ENCODE_ERROR (pms_encode_error_quark())
-GQuark pms_encode_error_quark(void);
+PMS_API GQuark pms_encode_error_quark(void);
 
 /* libpfm4's error classes, with the same meaning (see spec/encoder-protocol). */
 typedef enum {
@@ -36,7 +37,7 @@ typedef enum {
 } PmsEncodeError;
 
 /* "PFM_ERR_UMASK" etc.; "PFM_SUCCESS" for 0. */
-const char *pms_encode_error_name(int code);
+PMS_API const char *pms_encode_error_name(int code);
 
 
 typedef struct {
@@ -45,7 +46,7 @@ typedef struct {
     guint64 codes[4];  /* libpfm4 PFM_OS_NONE order: [0] evtsel (EN|INT included), [1] extra */
     guint n_codes;
     /* The event on the lowest counter it may use, and the writes that program
-     * it there (sim/program.h: event select or fixed control, extra
+     * it there (include/pmusim/program.h: event select or fixed control, extra
      * register, global enable).  place.event is NULL and there are no
      * writes when the event may use no counter of the model. */
     PmsPlacement place;
@@ -61,7 +62,7 @@ typedef struct {
  * only on the PMUs of the host it runs on, and the models are not a host, so
  * it fails with PMS_ERR_NOTFOUND.  The result is one allocation that points
  * into the model (event, register names): free it before the model set. */
-PmsEncoding *pms_encode(const PmsModelSet *models, const char *str, GError **error);
+PMS_API PmsEncoding *pms_encode(const PmsModelSet *models, const char *str, GError **error);
 
 /* Privilege levels, libpfm4's PFM_PLM* values (pfm_get_os_event_encoding's
  * dfl_plm): PLM0 is the kernel, PLM3 user level. */
@@ -86,13 +87,13 @@ enum {
  *    field (PLM1 and PLM2 included) when the string names neither u nor k
  *    (docs/montecito.md).
  * A bit outside PLM0..PLM3 is PMS_ERR_INVAL. */
-PmsEncoding *pms_encode_plm(const PmsModelSet *models, const char *str, guint plm, GError **error);
-void pms_encoding_free(PmsEncoding *enc);
+PMS_API PmsEncoding *pms_encode_plm(const PmsModelSet *models, const char *str, guint plm, GError **error);
+PMS_API void pms_encoding_free(PmsEncoding *enc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsEncoding, pms_encoding_free)
 
 /* Decode an evtsel value (and optional extra register value) back to a string
  * in canonical form for the given model.  Returns NULL with an error when no
  * event of the model has that code. */
-char *pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error);
+PMS_API char *pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error);
 
 G_END_DECLS

@@ -13,11 +13,12 @@
 #pragma once
 
 #include <glib.h>
+#include "pms_api.h"
 
 G_BEGIN_DECLS
 
 #define PMS_VECTOR_ERROR (pms_vector_error_quark())
-GQuark pms_vector_error_quark(void);
+PMS_API GQuark pms_vector_error_quark(void);
 
 typedef enum {
     PMS_VECTOR_ERROR_PARSE,   /* malformed vector file: message starts "file:line:" */
@@ -81,35 +82,35 @@ typedef struct {
 } PmsSimVector;
 
 /* The scenario of a sim vector, NULL for other kinds. */
-const PmsSimVector *pms_vector_sim(const PmsVector *v);
+PMS_API const PmsSimVector *pms_vector_sim(const PmsVector *v);
 
 typedef struct PmsVectorSet PmsVectorSet;
 
-PmsVectorSet *pms_vector_set_new(void);
-void pms_vector_set_free(PmsVectorSet *set);
+PMS_API PmsVectorSet *pms_vector_set_new(void);
+PMS_API void pms_vector_set_free(PmsVectorSet *set);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsVectorSet, pms_vector_set_free)
 
 /* Parse one file's text.  `file` names it in messages, `pmu` is the PMU the
  * vectors are reported under; `kind` comes from the file name
  * (pms_vector_kind_for_name).  On error nothing is added to the set. */
-gboolean pms_vector_set_parse(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len,
+PMS_API gboolean pms_vector_set_parse(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len,
                               const char *file, const char *pmu, GError **error);
 /* The kind a file name implies: TRUE and *kind set for "*.enc" / "*.sim". */
-gboolean pms_vector_kind_for_name(const char *name, PmsVectorKind *kind);
-const char *pms_vector_kind_name(PmsVectorKind kind);
+PMS_API gboolean pms_vector_kind_for_name(const char *name, PmsVectorKind *kind);
+PMS_API const char *pms_vector_kind_name(PmsVectorKind kind);
 
 /* The vectors built into the library (GResource), every PMU folder. */
-gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error);
+PMS_API gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error);
 /* Only the files of the given kinds (bit 1 << PmsVectorKind). */
-gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, GError **error);
+PMS_API gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, GError **error);
 /* A directory laid out like vectors/: DIR/<pmu>/<topic>.enc|.sim.  Files
  * directly in DIR are taken too and reported under DIR's own base name.
  * Other file names are ignored (README, meson.build); a directory holding no
  * vector file at all is an error, so a typo never runs zero vectors. */
-gboolean pms_vector_set_load_dir(PmsVectorSet *set, const char *dir, GError **error);
+PMS_API gboolean pms_vector_set_load_dir(PmsVectorSet *set, const char *dir, GError **error);
 
-guint pms_vector_set_count(const PmsVectorSet *set);
-const PmsVector *pms_vector_set_nth(const PmsVectorSet *set, guint i);
+PMS_API guint pms_vector_set_count(const PmsVectorSet *set);
+PMS_API const PmsVector *pms_vector_set_nth(const PmsVectorSet *set, guint i);
 
 /* ---- running ---- */
 
@@ -155,16 +156,16 @@ typedef struct {
 } PmsVectorReport;
 
 /* Run every vector of the given kinds (kinds_mask: bit 1<<PmsVectorKind). */
-PmsVectorReport *pms_vectors_run(const PmsVectorSet *set, guint kinds_mask, const PmsVectorOps *ops);
+PMS_API PmsVectorReport *pms_vectors_run(const PmsVectorSet *set, guint kinds_mask, const PmsVectorOps *ops);
 /* The same, only the vectors reported under one of the PMUs named in pmus
  * (NULL-terminated; NULL: every PMU). */
-PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask, const char *const *pmus,
+PMS_API PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask, const char *const *pmus,
                                       const PmsVectorOps *ops);
-void pms_vector_report_free(PmsVectorReport *r);
+PMS_API void pms_vector_report_free(PmsVectorReport *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsVectorReport, pms_vector_report_free)
 
 /* Compare one answer with a vector: NULL when it matches, else a message. */
-char *pms_vector_check_answer(const PmsVector *v, const PmsVectorAnswer *a);
+PMS_API char *pms_vector_check_answer(const PmsVector *v, const PmsVectorAnswer *a);
 
 /* ---- expectations: known differences of a backend ----
  *
@@ -179,14 +180,14 @@ char *pms_vector_check_answer(const PmsVector *v, const PmsVectorAnswer *a);
 typedef struct PmsExpectations PmsExpectations;
 
 /* Parse one file's text; errors (PMS_VECTOR_ERROR_PARSE) start "file:line:". */
-PmsExpectations *pms_expectations_parse(const char *data, gsize len, const char *file, GError **error);
+PMS_API PmsExpectations *pms_expectations_parse(const char *data, gsize len, const char *file, GError **error);
 /* The expectations shipped for a backend name ("libpfm4" ->
  * vectors/expected/libpfm4.txt, built in); NULL without error when there are none. */
-PmsExpectations *pms_expectations_builtin(const char *backend, GError **error);
-void pms_expectations_free(PmsExpectations *e);
+PMS_API PmsExpectations *pms_expectations_builtin(const char *backend, GError **error);
+PMS_API void pms_expectations_free(PmsExpectations *e);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsExpectations, pms_expectations_free)
-guint pms_expectations_count(const PmsExpectations *e);
-const char *pms_expectations_file(const PmsExpectations *e);
+PMS_API guint pms_expectations_count(const PmsExpectations *e);
+PMS_API const char *pms_expectations_file(const PmsExpectations *e);
 
 typedef enum {
     PMS_VERDICT_PASS,     /* passed, no entry (or a pmu entry) */
@@ -205,15 +206,15 @@ typedef struct {
 /* Judge a report.  kinds_mask says which kinds were run: an exact entry of a
  * kind not run, or of a PMU with no vector in the report, is not stale.
  * e may be NULL (every failure is a failure). */
-PmsExpectResult *pms_expectations_apply(const PmsExpectations *e, const PmsVectorReport *r, guint kinds_mask);
-void pms_expect_result_free(PmsExpectResult *res);
+PMS_API PmsExpectResult *pms_expectations_apply(const PmsExpectations *e, const PmsVectorReport *r, guint kinds_mask);
+PMS_API void pms_expect_result_free(PmsExpectResult *res);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsExpectResult, pms_expect_result_free)
 /* The key a vector is listed under: "pmu/topic.enc" (the last two parts of
  * its file), and its event string or sim vector name. */
-char *pms_vector_expect_file(const PmsVector *v);
+PMS_API char *pms_vector_expect_file(const PmsVector *v);
 
 /* Render bytes for a message or report: printable ASCII as is, everything else
  * as \xHH, long strings shortened in the middle (max_len 0: no limit). */
-char *pms_vector_escape(const char *bytes, gsize len, gsize max_len);
+PMS_API char *pms_vector_escape(const char *bytes, gsize len, gsize max_len);
 
 G_END_DECLS

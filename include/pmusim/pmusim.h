@@ -1,0 +1,21 @@
+/* pmusim — the whole public API in one include:
+ *
+ *     #include <pmusim/pmusim.h>      (pkg-config --cflags pmusim)
+ *
+ * models (model.h), the encoder (encoder.h) and its Montecito range
+ * restriction, queries and dispatch (ia64_*.h), the simulator (sim.h, its
+ * program step program.h, stimuli stimulus.h) and the golden vectors
+ * (vectors.h).  Every function reports errors with GError; none prints or
+ * exits. */
+#pragma once
+
+#include "pms_api.h"
+#include "model.h"
+#include "encoder.h"
+#include "ia64_range.h"
+#include "ia64_query.h"
+#include "ia64_dispatch.h"
+#include "program.h"
+#include "sim.h"
+#include "stimulus.h"
+#include "vectors.h"
