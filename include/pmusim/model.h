@@ -69,6 +69,9 @@ typedef enum {
     PMS_REG_LBR_SELECT,
     PMS_REG_DEBUGCTL,
     PMS_REG_PERF_CAPABILITIES,
+    PMS_REG_LBR_TOS,         /* MSR_LASTBRANCH_TOS */
+    PMS_REG_LBR_FROM,        /* MSR_LASTBRANCH_n_FROM_IP (index n) */
+    PMS_REG_LBR_TO,          /* MSR_LASTBRANCH_n_TO_IP (index n) */
     /* coming: uncore boxes and Itanium */
     PMS_REG_BOX_CTRL,
     PMS_REG_BOX_STATUS,
