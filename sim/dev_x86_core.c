@@ -13,7 +13,7 @@
  * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
  * PMI delivery (a PMI is a recorded cycle, optionally `pmi_skid` cycles
  * late; no LVT-PC mask); PEBS arming, assists, records and OvfBuf, and the
- * PEBS_ENABLE LL bits for load latency; LBR contents and LBR_SELECT; BTS;
+ * PEBS_ENABLE LL bits for load latency; BTS (the LBR is sim/lbr.c's);
  * FREEZE_WHILE_SMM; the PC pin; CPUID; NHM errata; IA32_PERF_GLOBAL_STATUS
  * bit 61 (uncore overflow: the uncore is its own device).
  */
@@ -75,6 +75,7 @@ typedef struct {
      * after any register write (the fast engine's per-run cost). */
     PmsPipeCfg gp_cfg[PMS_SIM_MAX_GP], fixed_cfg[PMS_SIM_MAX_FIXED];
     gboolean cfg_valid;
+    SimLbr lbr;
 } X86Core;
 
 G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
@@ -388,7 +389,7 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     if (!resolve_fields(s, error))
         return FALSE;
     bind_storage(s);
-    return TRUE;
+    return sim_lbr_init(&s->lbr, sim, error);
 }
 
 static void x86_finalize(PmsSim *sim)
@@ -629,6 +630,10 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
             fixed_cfg(s, i, &s->fixed_cfg[i]);
         s->cfg_valid = TRUE;
     }
+    /* the run's branches, in its first cycle before it counts: DEBUGCTL.LBR
+     * and, on v4, not LBR_Frz (semantics.md §2.8) */
+    sim_lbr_capture(&s->lbr, sim, sim_fget(s->dbg_lbr, *s->debugctl) &&
+                                      !(s->version >= 4 && sim_fget(s->st_lbr_frz, *s->global_status)));
     memset(occ, 0, sizeof(SimOcc) * (s->n_gp + s->n_fixed));
     guint64 thr = sim_fget(s->ldlat_thr, *s->ld_lat);
     for (guint i = 0; i < s->n_gp; i++) {

@@ -24,6 +24,7 @@
 
 #include "sim.h"
 #include "program.h"
+#include "lbr.h"
 
 /* ---- register fields ------------------------------------------------------ */
 
@@ -149,6 +150,12 @@ struct PmsSim {
     PmsSimIearEvent iear;
     guint n_branches;
     PmsSimBranch branches[PMS_SIM_MAX_BRANCHES];
+    /* thread 0's branches for the LBR (pms_sim_set_lbr_branches, sim/lbr.c),
+     * and what the last capture did: lbr_new entries in cycle lbr_at */
+    guint n_lbr;
+    PmsSimLbrBranch lbr[PMS_SIM_MAX_BRANCHES];
+    guint lbr_new;
+    guint64 lbr_at;
     PmsSimTraceFn trace;
     gpointer trace_data;
     gboolean trace_spans;          /* pms_sim_set_trace_spans */
@@ -191,6 +198,23 @@ struct SimDeviceOps {
     guint64 (*next_event)(const PmsSim *s);
     void (*fire)(PmsSim *s);
 };
+
+/* ---- the LBR of the x86 core device (lbr.c) ------------------------------- */
+
+enum { SIM_LBR_MAX = 32 };
+
+typedef struct {
+    guint n;                            /* entries; 0: the model has no LBR */
+    guint64 *tos, *sel, *from[SIM_LBR_MAX], *to[SIM_LBR_MAX];
+    SimField tos_f, from_addr, from_sext, from_mp, to_addr, to_sext;
+    PmsLbrJmpRule rule;
+} SimLbr;
+
+/* Resolve the model's LBR registers and fields (none: n = 0). */
+gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error);
+/* The run's branches (sim->lbr) into the ring, when `on` (DEBUGCTL.LBR and
+ * not frozen); sets sim->lbr_new / lbr_at for traces. */
+void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on);
 
 extern const SimDeviceOps sim_x86_core_ops;
 extern const SimProgramOps sim_x86_core_program;

@@ -17,6 +17,7 @@
 #include "pms_api.h"
 #include "model.h"
 #include "program.h"
+#include "sim.h"
 
 G_BEGIN_DECLS
 
@@ -101,5 +102,33 @@ PMS_API gboolean pms_lbr_parse_plm(const char *text, guint *plm, GError **error)
  * model m (rings, branch classes, the NHM jump rule of semantics.md A13,
  * the freeze); one sentence per line.  g_free the result. */
 PMS_API char *pms_lbr_describe(const PmsModel *m, guint64 lbr_select, guint64 debugctl);
+
+/* ---- The simulator's side (sim/lbr.c; docs/semantics.md §5.4-5.5) ------- */
+
+/* One taken branch of thread 0 for the LBR. */
+typedef struct {
+    guint64 from, to;       /* linear addresses of the branch and its target */
+    PmsLbrBranchType type;
+    guint cpl;              /* the privilege level it was taken at (0..3) */
+    gboolean mispredicted;  /* FROM_IP bit 63 (the mispred field) when recorded */
+} PmsSimLbrBranch;
+
+/* The branches of thread 0, in order, in the first cycle of each following
+ * run (before that cycle counts, so before a PMI it raises freezes the LBR),
+ * until changed; n = 0 (after pms_sim_new and pms_sim_reset): none; at most
+ * PMS_SIM_MAX_BRANCHES.  The x86 core device records each one that
+ * IA32_DEBUGCTL.LBR (and, on v4, !LBR_Frz) and MSR_LBR_SELECT let through:
+ * MSR_LASTBRANCH_TOS steps forward (mod the number of entries) and the entry
+ * it points at takes FROM/TO.  The stimulus's `branch=` run tokens set them
+ * for one run. */
+PMS_API void pms_sim_set_lbr_branches(PmsSim *sim, const PmsSimLbrBranch *br, guint n);
+
+/* The number of LBR entries of the instance's model (0: it has none). */
+PMS_API guint pms_sim_lbr_entries(const PmsSim *sim);
+
+/* Parse one `branch=` value of the stimulus: FROM:TO:TYPE[:mp][:cplN]
+ * (TYPE a filter name, pms_lbr_filter_name; cplN overrides `cpl`, the
+ * run's CPL of thread 0).  The error says what was expected. */
+PMS_API gboolean pms_lbr_parse_branch(const char *text, guint cpl, PmsSimLbrBranch *br, GError **error);
 
 G_END_DECLS
