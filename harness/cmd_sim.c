@@ -12,6 +12,7 @@
  * the run fails.  Exit status: 0, 1 (event, stimulus or simulation error),
  * 2 (bad option). */
 #include "cli_common.h"
+#include "lbr_report.h"
 #include "sim_stim_only.h"
 #include "encoder.h"
 #include "sim_setup.h"
@@ -453,6 +454,7 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         if (diagram)
             pms_trace_end(dia.rep[i], &sum);
     }
+    pms_lbr_ring_text(sim, lines); /* the LBR ring after the counts */
     g_string_append(out, lines->str);
     if (diagram) {
         /* the document replaces the table; the answer lines still end stdout */
@@ -731,6 +733,12 @@ int pms_cmd_sim(int argc, char **argv)
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
     sum.pmi_total = pms_sim_pmi_total(sim);
     pms_trace_end(rep, &sum);
+    /* the LBR ring after the counts: in the table itself, else on stdout
+     * beside the answer line when the trace went to a file */
+    g_autoptr(GString) ring = g_string_new(NULL);
+    pms_lbr_ring_text(sim, ring);
+    if (fmt == &pms_trace_table)
+        g_string_append(rep->out, ring->str);
     if (!write_output(o.output, rep->out))
         return 1;
     if (o.output) {
@@ -738,6 +746,8 @@ int pms_cmd_sim(int argc, char **argv)
         g_autoptr(GString) line = g_string_new(NULL);
         pms_trace_summary_line(line, &sum);
         fputs(line->str, stdout);
+        if (fmt != &pms_trace_table)
+            fputs(ring->str, stdout);
     }
     return 0;
 }

@@ -5,6 +5,7 @@
  * asked for (both end in the same registers). */
 #include "cli_common.h"
 #include "commands.h"
+#include "lbr_report.h"
 #include "program.h"
 #include "sim_stim_only.h"
 #include "stimulus.h"
@@ -98,5 +99,9 @@ int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, con
     pms_trace_pmi_list(head, pmis, n, pms_sim_pmi_total(sim));
     printf("%s\n", head->str);
     print_counters(sim, m);
+    /* the LBR ring after the counts, when branches went in */
+    g_autoptr(GString) ring = g_string_new(NULL);
+    if (pms_lbr_ring_text(sim, ring))
+        fputs(ring->str, stdout);
     return 0;
 }

@@ -99,7 +99,9 @@ static guint64 entry(SimField addr, SimField sext, guint64 a)
 void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on)
 {
     sim->lbr_new = 0;
-    if (!l->n || !on)
+    sim->lbr_at = sim->cycle;
+    sim->lbr_on = on && l->n;
+    if (!sim->lbr_on)
         return;
     for (guint k = 0; k < sim->n_lbr; k++) {
         const PmsSimLbrBranch *b = &sim->lbr[k];
@@ -112,7 +114,7 @@ void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on)
         *l->to[tos] = entry(l->to_addr, l->to_sext, b->to);
         sim->lbr_new++;
     }
-    sim->lbr_at = sim->cycle;
+    sim->lbr_tos = (guint)sim_fget(l->tos_f, *l->tos);
 }
 
 /* decimal or 0x hex, as every number of a stimulus */

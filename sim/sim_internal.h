@@ -154,7 +154,8 @@ struct PmsSim {
      * and what the last capture did: lbr_new entries in cycle lbr_at */
     guint n_lbr;
     PmsSimLbrBranch lbr[PMS_SIM_MAX_BRANCHES];
-    guint lbr_new;
+    guint lbr_new, lbr_tos;
+    gboolean lbr_on;
     guint64 lbr_at;
     PmsSimTraceFn trace;
     gpointer trace_data;

@@ -1,0 +1,70 @@
+/* pmusim — the LBR ring as text (lbr_report.h).  Reads the ring through
+ * RDMSR (pms_sim_read) like software would, and decodes the entries by the
+ * model's layout fields, not by bit positions of its own. */
+#include "lbr_report.h"
+#include "lbr.h"
+
+static const PmsField *field(const PmsRegister *r, const char *name)
+{
+    return r && r->layout ? pms_layout_field(r->layout, name) : NULL;
+}
+
+/* The address field, sign-extended from its top bit (the linear address). */
+static guint64 address(const PmsRegister *r, guint64 v)
+{
+    const PmsField *a = field(r, "address");
+    if (!a)
+        return v;
+    guint64 x = pms_field_get(a, v);
+    if (a->width < 64 && ((x >> (a->width - 1)) & 1))
+        x |= ~(guint64)0 << a->width;
+    return x;
+}
+
+gboolean pms_lbr_ring_text(PmsSim *sim, GString *out)
+{
+    const PmsModel *m = pms_sim_model(sim);
+    guint n = pms_sim_lbr_entries(sim);
+    const PmsRegister *tr = pms_model_reg_by_kind(m, PMS_REG_LBR_TOS, 0);
+    guint64 tosv = 0;
+    if (!n || !tr || !pms_sim_read(sim, tr->address, &tosv, NULL))
+        return FALSE;
+    const PmsField *tf = field(tr, "tos");
+    guint tos = (guint)(tf ? pms_field_get(tf, tosv) : tosv) % n;
+    g_autoptr(GString) lines = g_string_new(NULL);
+    for (guint age = 0; age < n; age++) {
+        guint i = (tos + n - age) % n;
+        const PmsRegister *fr = pms_model_reg_by_kind(m, PMS_REG_LBR_FROM, i);
+        const PmsRegister *to = pms_model_reg_by_kind(m, PMS_REG_LBR_TO, i);
+        guint64 f = 0, t = 0;
+        if (!fr || !to || !pms_sim_read(sim, fr->address, &f, NULL) || !pms_sim_read(sim, to->address, &t, NULL))
+            continue;
+        if (!f && !t)
+            continue;
+        const PmsField *mp = field(fr, "mispred");
+        g_string_append_printf(lines,
+                               "lbr[%u] age=%u from=0x%" G_GINT64_MODIFIER "x to=0x%" G_GINT64_MODIFIER
+                               "x mispred=%d %s=0x%016" G_GINT64_MODIFIER "x %s=0x%016" G_GINT64_MODIFIER "x\n",
+                               i, age, address(fr, f), address(to, t), mp && pms_field_get(mp, f) ? 1 : 0, fr->name,
+                               f, to->name, t);
+    }
+    if (!tos && !lines->len)
+        return FALSE;
+    g_string_append_printf(out, "lbr tos=%u entries=%u (%s, newest first)\n", tos, n, tr->name);
+    g_string_append(out, lines->str);
+    return TRUE;
+}
+
+void pms_lbr_trace_words(GString *out, const PmsSimTrace *t)
+{
+    if (!t->lbr_offered)
+        return;
+    if (!t->lbr_on)
+        g_string_append_printf(out, "the LBR is not recording (IA32_DEBUGCTL.LBR clear or frozen): %u branch%s lost",
+                               t->lbr_offered, t->lbr_offered == 1 ? "" : "es");
+    else
+        g_string_append_printf(out, "the LBR recorded %u of the %u branch%s (MSR_LBR_SELECT filtered %u), "
+                               "MSR_LASTBRANCH_TOS now %u",
+                               t->lbr_new, t->lbr_offered, t->lbr_offered == 1 ? "" : "es",
+                               t->lbr_offered - t->lbr_new, t->lbr_tos);
+}
