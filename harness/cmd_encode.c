@@ -6,6 +6,7 @@
  *   --plm=LEVELS                           default privilege levels (libpfm4's dfl_plm),
  *                                          builtin encoder only */
 #include "cli_common.h"
+#include "lbr_report.h"
 #include "encoder.h"
 #include "json_out.h"
 #include "perf_format.h"
@@ -330,7 +331,8 @@ out:
 
 int pms_cmd_encode(int argc, char **argv)
 {
-    gboolean batch = FALSE, set = FALSE;
+    gboolean batch = FALSE, set = FALSE, lbr = FALSE, lbr_freeze = FALSE;
+    g_autofree char *lbr_plm = NULL, *lbr_filter = NULL;
     g_autofree char *backend = NULL;
     g_autofree char *format = NULL;
     gint timeout_ms = 0;
@@ -358,6 +360,13 @@ int pms_cmd_encode(int argc, char **argv)
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text,
           "Privilege levels counted when the event names neither u nor k, 0 to 3 (default 0,3; "
           "uncore PMUs take only 0,3)", "LEVELS" },
+        { "lbr", 0, 0, G_OPTION_ARG_NONE, &lbr, "Also configure the LBR of --pmu (MSR_LBR_SELECT, IA32_DEBUGCTL)", NULL },
+        { "lbr-plm", 0, 0, G_OPTION_ARG_STRING, &lbr_plm,
+          "Privilege levels the LBR records: 0, 3 or 0,3 (default: --plm's)", "LEVELS" },
+        { "lbr-filter", 0, 0, G_OPTION_ARG_STRING, &lbr_filter,
+          "Branch classes the LBR drops: jcc, near_rel_call, near_ind_call, near_ret, near_ind_jmp, near_rel_jmp, "
+          "far_branch (comma-separated)", "NAMES" },
+        { "lbr-freeze", 0, 0, G_OPTION_ARG_NONE, &lbr_freeze, "Freeze the LBR on a PMI (FREEZE_LBRS_ON_PMI)", NULL },
         { "irange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &iranges, "Montecito: code range (as pmusim dispatch)", "START-END" },
         { "drange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dranges, "Montecito: data range (as pmusim dispatch)", "START-END" },
         { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "Montecito: count outside the code ranges", NULL },
@@ -387,7 +396,8 @@ int pms_cmd_encode(int argc, char **argv)
         "  pmusim encode --format=json wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM\n"
         "  pmusim encode --set --pmu nhm UOPS_ISSUED:ANY L1D:REPL L1D:M_REPL     one counter each, the set's registers\n"
         "  printf 'glm::INST_RETIRED\\n' | pmusim encode --batch --backend libpfm4\n"
-        "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n");
+        "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n"
+        "  pmusim encode --pmu nhm --lbr --lbr-plm 3 --lbr-filter jcc,far_branch   user-level LBR without jcc/far\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (iranges || dranges || ears || opcm1 || opcm2 || etb || ipear || inv || no_fine || demand || prefetch ||
@@ -455,6 +465,15 @@ int pms_cmd_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: --format: expected human, perf or json, got '%s'\n", format);
         return PMS_EXIT_USAGE;
     }
+    if (!lbr && (lbr_plm || lbr_filter || lbr_freeze)) {
+        fprintf(stderr, "pmusim: --lbr-plm, --lbr-filter and --lbr-freeze go with --lbr\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (lbr && (batch || set || (format && strcmp(format, "human") != 0))) {
+        fprintf(stderr, "pmusim: encode --lbr prints its registers in the human format; it takes neither --batch, "
+                        "--set nor --format\n");
+        return PMS_EXIT_USAGE;
+    }
     if (batch && pmu) {
         /* a request line is a whole event string (docs/encoder-protocol.md) */
         fprintf(stderr, "pmusim: --pmu applies to EVENT arguments; --batch lines name their PMU themselves\n");
@@ -472,7 +491,7 @@ int pms_cmd_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: --backend and --timeout apply to --batch only\n");
         return PMS_EXIT_USAGE;
     }
-    if (!batch && argc < 2) {
+    if (!batch && argc < 2 && !lbr) {
         fprintf(stderr, "pmusim: encode: expected EVENT arguments or --batch\n");
         return PMS_EXIT_USAGE;
     }
@@ -486,6 +505,9 @@ int pms_cmd_encode(int argc, char **argv)
         return run_batch(backend ? backend : "builtin", models, (guint)timeout_ms, plm);
     if (set)
         return run_set(models, pmu, plm, argc, argv);
+    int lbr_status = lbr ? pms_lbr_encode_cli(models, pmu, plm, lbr_plm, lbr_filter, lbr_freeze) : 0;
+    if (lbr_status == PMS_EXIT_USAGE || (lbr && argc < 2))
+        return lbr_status;
 
     int status = 0;
     /* JSON: one array, an object per EVENT in order (errors too, so that a
@@ -535,5 +557,5 @@ int pms_cmd_encode(int argc, char **argv)
         g_string_append(js, "\n]\n");
         fputs(js->str, stdout);
     }
-    return status;
+    return status ? status : lbr_status;
 }
