@@ -141,6 +141,13 @@ static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backe
                 fprintf(out, "    %s\n", mutant_where(mu, buf, sizeof buf));
         }
     }
+    /* the LBR configuration's register, flipped bit by bit in the vectors with an lbr record */
+    fprintf(out, "\nLBR_SELECT mutants: %u, caught %u (%.2f%%; %.2f%% of the observable); unobservable %u (the "
+                 "same branch classes and rings pass: semantics.md A13); missed %u\n",
+            r->lbr_mutants, r->lbr_caught, share(r->lbr_caught, r->lbr_mutants),
+            share(r->lbr_caught, r->lbr_mutants - r->lbr_unobservable), r->lbr_unobservable, r->lbr_missed->len);
+    for (guint i = 0; i < r->lbr_missed->len; i++)
+        fprintf(out, "  %s\n", (const char *)g_ptr_array_index(r->lbr_missed, i));
 }
 
 static void print_failures(FILE *out, const PmsVectorReport *r, const PmsExpectResult *x)
