@@ -77,7 +77,7 @@ int pms_lbr_cli_encoding(const PmsModelSet *models, const char *pmu, guint dfl_p
                          const char *filter_text, gboolean freeze, const PmsModel **model, PmsLbrEncoding *out)
 {
     if (!pmu) {
-        fprintf(stderr, "pmusim: encode --lbr: expected --pmu PMU (the LBR is configured per PMU)\n");
+        fprintf(stderr, "pmusim: --lbr: expected --pmu PMU (the LBR is configured per PMU)\n");
         return PMS_EXIT_USAGE;
     }
     const PmsModel *m = pms_cli_model(models, pmu);
