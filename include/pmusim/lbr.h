@@ -16,6 +16,7 @@
 #include <glib.h>
 #include "pms_api.h"
 #include "model.h"
+#include "encoder.h"
 #include "program.h"
 #include "sim.h"
 
