@@ -7,6 +7,7 @@
  *   sim_pipe.c        the pure threshold/invert/edge pipeline.
  *   sim_field.c       register fields resolved once, by name.
  *   dev_x86_core.c    PERFEVTSEL/PMC/FIXED, GLOBAL_*, DEBUGCTL freeze.
+ *   lbr.c             the x86 core's LBR ring (called from its units()).
  *   dev_ia64.c        Montecito PMC4-15/PMD4-15, PMC0 overflow bits and fr,
  *                     the qualifiers, the EARs, the ETB and IP-EAR.
  *   program*.c        codes -> register writes, one step per architecture.
