@@ -183,6 +183,15 @@ static void test_sim_ring(void)
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "cycle 0: the LBR recorded 2 of the 2 branches") : NULL);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "count=0 overflow=0\nlbr tos=2") : NULL);
     pms_cu_run_clear(&r);
+    /* json: an lbr member in the records of cycles with branches */
+    g_free(args);
+    args = g_strdup_printf("sim -e nhm::INST_RETIRED:ANY_P -s %s -f json", path);
+    r = run(args);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "\"pmi\": 0, \"lbr\": {\"offered\": 2, \"recorded\": 2, "
+                                                 "\"recording\": true, \"tos\": 2}}") : NULL);
+    CU_ASSERT_PTR_NULL(r.out ? strstr(r.out, "lbr tos=") : "x"); /* the document stays JSON */
+    pms_cu_run_clear(&r);
     remove_stim(path);
     /* no branches: the output has no lbr line (outputs of older stimuli unchanged) */
     r = run("sim --pmu nhm -e INST_RETIRED:ANY_P --occurrences 1,2");
