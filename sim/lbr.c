@@ -49,6 +49,12 @@ gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error)
     const PmsRegister *tos = pms_model_reg_by_kind(m, PMS_REG_LBR_TOS, 0);
     if (!l->n)
         return TRUE; /* a model without an LBR: branches are ignored */
+    if (pms_model_reg_by_kind(m, PMS_REG_LBR_FROM, SIM_LBR_MAX)) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                    "model %s: more than %d LBR entries (kind lbr_from, index %d): at most %d are simulated",
+                    m->name, SIM_LBR_MAX, SIM_LBR_MAX, SIM_LBR_MAX);
+        return FALSE;
+    }
     for (guint i = 0; i < l->n; i++) {
         const PmsRegister *to = pms_model_reg_by_kind(m, PMS_REG_LBR_TO, i);
         if (!to) {
