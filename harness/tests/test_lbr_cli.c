@@ -3,7 +3,7 @@
  * `sim` with `branch=` stimuli (the ring after the counts, the table's lbr
  * lines), and the errors (exit status, file:line).
  *
- * Run by meson as: test_lbr_cli PMUSIM.  Hand derivations: MSR_LBR_SELECT
+ * Run by meson as: test_lbr_cli PMUSIM SRCDIR.  Hand derivations: MSR_LBR_SELECT
  * bits (SDM Table 17-11) CPL_EQ_0 0, CPL_NEQ_0 1, JCC 2, NEAR_REL_CALL 3,
  * NEAR_IND_CALL 4, NEAR_RET 5, NEAR_IND_JMP 6, NEAR_REL_JMP 7, FAR_BRANCH 8,
  * a set bit suppresses; IA32_DEBUGCTL (SDM Fig 17-11) LBR 0,
@@ -16,6 +16,7 @@
 #include <string.h>
 
 static const char *pmusim_path;
+static const char *srcdir;
 
 static PmsCuRun run(const char *words)
 {
@@ -226,6 +227,28 @@ static void test_stim_errors(void)
     }
 }
 
+/* The help's example stimulus (sim/tests/data/nhm-lbr.stim: its reads and
+ * expect-pmi hold), with and without -e. */
+static void test_example(void)
+{
+    g_autofree char *stim = g_build_filename(srcdir, "sim", "tests", "data", "nhm-lbr.stim", NULL);
+    g_autofree char *a1 = g_strdup_printf("sim -s %s", stim);
+    g_autofree char *a2 = g_strdup_printf("sim -e nhm::INST_RETIRED:ANY_P -s %s --explain", stim);
+    PmsCuRun r = run(a1);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "lbr tos=2 entries=16") : NULL);
+    pms_cu_run_clear(&r);
+    r = run(a2);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "the LBR is not recording (IA32_DEBUGCTL.LBR clear or frozen): "
+                                                 "1 branch lost") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "lbr[1] age=1 from=0x401000 to=0x401080 mispred=1") : NULL);
+    pms_cu_run_clear(&r);
+    r = run("sim --help");
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "nhm-lbr.stim") : NULL);
+    pms_cu_run_clear(&r);
+}
+
 static void test_help(void)
 {
     PmsCuRun r = run("encode --help");
@@ -238,11 +261,12 @@ static void test_help(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PMUSIM\n", argv[0]);
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s PMUSIM SRCDIR\n", argv[0]);
         return 2;
     }
     pmusim_path = argv[1];
+    srcdir = argv[2];
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("lbr-cli", NULL, NULL);
@@ -252,5 +276,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "sim: the ring after the counts, table lines", test_sim_ring);
     CU_add_test(s, "stimulus branch= errors name file:line", test_stim_errors);
     CU_add_test(s, "help examples", test_help);
+    CU_add_test(s, "the help's example stimulus", test_example);
     return pms_cu_tap_run();
 }
