@@ -243,7 +243,9 @@ char *pms_lbr_describe(const PmsModel *m, guint64 sel, guint64 debugctl)
             g_ptr_array_add(kept, (gpointer)class_words[t]);
     }
     g_string_append(out, "Recorded: ");
-    if (kept->len)
+    if (!k && !u)
+        g_string_append(out, "nothing (no ring passes); the classes below are filtered as well");
+    else if (kept->len)
         append_list(out, kept);
     else
         g_string_append(out, "no branch class");

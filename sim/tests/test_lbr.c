@@ -173,6 +173,13 @@ static void test_encoder_api(void)
     PmsLbrConfig none = { TRUE, 0, 0, FALSE };
     CU_ASSERT_FALSE(pms_lbr_encode(m, &none, PMS_PLM2, &enc, &err));
     CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_ATTR_VAL));
+    /* pms_lbr_describe of raw values: both rings dropped, LBR off */
+    g_autofree char *words = pms_lbr_describe(m, 0x3, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(words, "LBR off (IA32_DEBUGCTL.LBR = 0)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(words, "no ring at all"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(words, "Recorded: nothing"));
+    g_autofree char *nolbr = pms_lbr_describe(fx_model("nhm_unc"), 0, 0);
+    CU_ASSERT_STRING_EQUAL(nolbr, "model nhm_unc has no LBR.\n");
     /* the names are the lbr_select layout's */
     CU_ASSERT_STRING_EQUAL(pms_lbr_filter_name(PMS_LBR_FAR_BRANCH), "far_branch");
     CU_ASSERT_PTR_NULL(pms_lbr_filter_name(3));
