@@ -18,21 +18,31 @@ struct PmsAnswerMemo {
     gsize max_line;
 };
 
-/* Eight bytes per step (glib's g_str_hash takes one byte per step, which
- * was most of a remembered line's cost); never 0, the empty slot's mark. */
-static guint64 line_hash(const char *p, gsize n)
+/* Eight bytes per step, the last eight overlapping (glib's g_str_hash takes
+ * one byte per step, which was most of a remembered line's cost); mixed at
+ * the end so that the low bits, the table index, depend on every byte.
+ * Never 0, the empty slot's mark. */
+static inline guint64 line_hash(const char *p, gsize n)
 {
-    guint64 h = 0x9e3779b97f4a7c15ull ^ n;
-    for (; n >= 8; n -= 8, p += 8) {
-        guint64 w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
+    const guint64 k = 0x9e3779b97f4a7c15ull;
+    guint64 h = (n + 1) * k, w;
+    if (n >= 8) {
+        const char *last = p + n - 8;
+        for (; p < last; p += 8) {
+            memcpy(&w, p, 8);
+            h = (h ^ w) * k;
+        }
+        memcpy(&w, last, 8);
+        h = (h ^ w) * k;
+    } else {
+        w = 0;
+        for (gsize i = 0; i < n; i++)
+            w = (w << 8) | (guchar)p[i];
+        h = (h ^ w) * k;
     }
-    guint64 w = 0;
-    memcpy(&w, p, n);
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 29;
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
     return h ? h : 1;
 }
 
@@ -69,7 +79,7 @@ guint pms_answer_memo_size(const PmsAnswerMemo *m)
     return m->used;
 }
 
-static const Slot *find(const PmsAnswerMemo *m, const char *line, gsize len, guint64 h)
+static inline const Slot *find(const PmsAnswerMemo *m, const char *line, gsize len, guint64 h)
 {
     for (guint i = (guint)h & m->mask;; i = (i + 1) & m->mask) {
         const Slot *s = &m->slots[i];
@@ -87,8 +97,13 @@ gboolean pms_answer_memo_append(const PmsAnswerMemo *m, const char *line, gsize 
     const Slot *s = find(m, line, len, line_hash(line, len));
     if (s->hash == 0)
         return FALSE;
-    gsize at = out->len;
-    g_string_set_size(out, at + s->answer_len);
+    gsize at = out->len, end = at + s->answer_len;
+    if (end < out->allocated_len) {   /* room: g_string_set_size's work, inline */
+        out->len = end;
+        out->str[end] = '\0';
+    } else {
+        g_string_set_size(out, end);
+    }
     memcpy(out->str + at, s->answer, s->answer_len);
     return TRUE;
 }
