@@ -227,6 +227,44 @@ static void test_stim_errors(void)
     }
 }
 
+/* conform --mutants on one hand-made LBR vector (wsm, A13 rule): LBR_SELECT =
+ * NEAR_REL_JMP (bit 7) from `lbr filter=near_rel_jmp`; the stimulus has one
+ * jcc at CPL 3 only.  Flips: bit 1 (CPL_NEQ_0) and bit 2 (JCC) drop it:
+ * caught 2; bit 3 (NEAR_REL_CALL) changes nothing any branch could show, as
+ * NEAR_REL_JMP already drops near relative calls: unobservable 1; bits 0, 4,
+ * 5, 6, 7, 8 would need a branch the stimulus lacks: missed 6.  9 mutants,
+ * 2/8 = 25.00% of the observable ones: below the goal, exit 1. */
+static void test_lbr_mutants(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("lbr-mut-XXXXXX", NULL);
+    g_autofree char *sub = g_build_filename(dir, "wsm", NULL);
+    g_mkdir(sub, 0700);
+    g_autofree char *f = g_build_filename(sub, "l.sim", NULL);
+    g_file_set_contents(f, "vector l\nevent 0 \"wsm::INST_RETIRED:ANY_P\"\nlbr filter=near_rel_jmp\n"
+                           "src by hand in test_lbr_cli.c\nrun 1 cpl=3 branch=0x1000:0x2000:jcc\n"
+                           "read MSR_LASTBRANCH_TOS 1\nend\n", -1, NULL);
+    g_autofree char *args = g_strdup_printf("conform --vectors %s --mutants", dir);
+    PmsCuRun r = run(args);
+    CU_ASSERT_EQUAL(r.status, 1);
+    const char *line = "LBR_SELECT mutants: 9, caught 2 (22.22%; 25.00% of the observable); unobservable 1";
+    if (!r.out || !strstr(r.out, line))
+        fprintf(stderr, "# conform --mutants: missing '%s' in:\n%s\n%s\n", line, r.out ? r.out : "", r.err ? r.err : "");
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, line) : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "missed 6\n") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "vector 'l' (wsm): MSR_LBR_SELECT bit 0 (cpl_eq_0)") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.err ? strstr(r.err, "25.00% of the observable LBR_SELECT mutants") : NULL);
+    pms_cu_run_clear(&r);
+    /* the vector itself passes */
+    g_free(args);
+    args = g_strdup_printf("conform --vectors %s", dir);
+    r = run(args);
+    CU_ASSERT_EQUAL(r.status, 0);
+    pms_cu_run_clear(&r);
+    g_remove(f);
+    g_rmdir(sub);
+    g_rmdir(dir);
+}
+
 /* The help's example stimulus (sim/tests/data/nhm-lbr.stim: its reads and
  * expect-pmi hold), with and without -e. */
 static void test_example(void)
@@ -277,5 +315,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "stimulus branch= errors name file:line", test_stim_errors);
     CU_add_test(s, "help examples", test_help);
     CU_add_test(s, "the help's example stimulus", test_example);
+    CU_add_test(s, "conform --mutants: the LBR_SELECT mutants of a vector", test_lbr_mutants);
     return pms_cu_tap_run();
 }
