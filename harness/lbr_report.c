@@ -46,10 +46,13 @@ gboolean pms_lbr_ring_text(PmsSim *sim, GString *out)
         if (!f && !t)
             continue;
         const PmsField *mp = field(fr, "mispred");
-        g_string_append_printf(lines,
-                               "lbr[%u] age=%u from=0x%" G_GINT64_MODIFIER "x to=0x%" G_GINT64_MODIFIER
-                               "x mispred=%d %s=0x%016" G_GINT64_MODIFIER "x %s=0x%016" G_GINT64_MODIFIER "x\n",
-                               i, age, address(fr, f), address(to, t), mp && pms_field_get(mp, f) ? 1 : 0, fr->name,
+        const PmsField *cy = field(to, "cycle_count"); /* glm: clocks since the previous entry */
+        g_string_append_printf(lines, "lbr[%u] age=%u from=0x%" G_GINT64_MODIFIER "x to=0x%" G_GINT64_MODIFIER
+                               "x mispred=%d", i, age, address(fr, f), address(to, t),
+                               mp && pms_field_get(mp, f) ? 1 : 0);
+        if (cy)
+            g_string_append_printf(lines, " cycles=%" G_GUINT64_FORMAT, pms_field_get(cy, t));
+        g_string_append_printf(lines, " %s=0x%016" G_GINT64_MODIFIER "x %s=0x%016" G_GINT64_MODIFIER "x\n", fr->name,
                                f, to->name, t);
     }
     if (!tos && !lines->len)

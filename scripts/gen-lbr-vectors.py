@@ -18,8 +18,8 @@ lines, never by the project's encoder or simulator:
   * ring (§5.5, SDM 17.7): TOS steps forward modulo the entries, then the
     entry at TOS takes FROM (address 47:0, bits 62:48 its sign extension, 63
     the mispredict flag: LBR format 000011b / 000110b) and TO (47:0, and on
-    nhm/wsm 63:48 its sign extension; glm's 63:48 cycle count is not
-    modelled and reads 0);
+    nhm/wsm 63:48 its sign extension; on glm 63:48 the core clocks since the
+    previous entry was written, since RESET for the first, saturating);
   * freeze (§2.8): the branches of a cycle go in before it counts; the
     overflow's PMI clears DEBUGCTL.LBR (v3) or sets LBR_Frz (v4).
 
@@ -127,11 +127,12 @@ def branches(pas, cpl):
 class Ring:
     def __init__(self, m):
         self.m = m
+        self.last = 0      # cycle of the last entry written (RESET: 0)
         self.tos = 0
         self.fr = [0] * m.entries
         self.to = [0] * m.entries
 
-    def capture(self, sel, brs):
+    def capture(self, sel, brs, cycle):
         n = 0
         for (frm, to, cls, cpl, mp) in brs:
             if not passes(self.m, sel, cls, cpl):
@@ -139,6 +140,10 @@ class Ring:
             self.tos = (self.tos + 1) % self.m.entries
             self.fr[self.tos] = entry(self.m, "lbr_from", frm, mp)
             self.to[self.tos] = entry(self.m, "lbr_to", to)
+            if "cycle_count" in self.m.layouts["lbr_to"]:
+                lo, w = self.m.layouts["lbr_to"]["cycle_count"]
+                self.to[self.tos] |= min(cycle - self.last, (1 << w) - 1) << lo
+            self.last = cycle
             n += 1
         return n
 
@@ -173,11 +178,16 @@ COMMON_SRC = ("src Expected values by scripts/gen-lbr-vectors.py's own rules: LB
               "FROM (47:0, 62:48 sign extension, 63 mispredicted) and TO (47:0{to}) (semantics.md 5.5, SDM 17.7).")
 
 
+def to_words(m):
+    return (", 63:48 sign extension" if "sign_ext" in m.layouts["lbr_to"] else
+            "; 63:48 the clocks since the previous entry, since RESET for the first: each run is one cycle")
+
+
 def vector(m, name, plm, filters, freeze, passes_n, why):
     sel = lbr_select(m, plm if plm is not None else (0, 3), filters)
     rule = ("; A13 on this part: NEAR_REL_JMP also drops near relative calls, NEAR_IND_JMP near indirect calls and "
             "returns" if m.nhm_rule else "; SNB rule on this part (A13): each bit drops its own class")
-    to = ", 63:48 sign extension" if "sign_ext" in m.layouts["lbr_to"] else "; 63:48 cycle count not modelled, 0"
+    to = to_words(m)
     L = ["vector %s" % name, 'event 0 "%s::INST_RETIRED:ANY_P"' % m.name, lbr_record(plm, filters, freeze),
          "src " + why, COMMON_SRC.format(rule=rule, n=m.entries, to=to)]
     ring = Ring(m)
@@ -185,10 +195,12 @@ def vector(m, name, plm, filters, freeze, passes_n, why):
     # recorded (a read would catch every LBR_SELECT mutant without that).
     body = []
     kept = []
+    cycle = 0
     for p in range(passes_n):
         for cpl in (3, 0):
             brs = branches(p, cpl)
-            k = ring.capture(sel, brs)
+            k = ring.capture(sel, brs, cycle)
+            cycle += 1
             kept.append("pass %d CPL %d: %d of 7" % (p, cpl, k))
             body.append(run_line(brs))
     L.append("src Recorded per run: %s; TOS %d." % ("; ".join(kept), ring.tos))
@@ -211,12 +223,12 @@ def freeze_vector(m):
          "src semantics.md 2.8 (A8, A18): FREEZE_LBRS_ON_PMI freezes the LBR in the overflow cycle; %s. "
          "PMC0 preloaded 2^48-2 counts 1 in cycles 0 and 1 (u and k, INT from the encoder): carry and PMI in cycle 1. "
          "The branches of a cycle go in before it counts (lbr.h), so cycle 1's are recorded, cycle 2's are lost." % how,
-         COMMON_SRC.format(rule="", n=m.entries, to="")]
+         COMMON_SRC.format(rule="", n=m.entries, to=to_words(m))]
     body = ["write IA32_PMC0 -2"]
     b0, b1, b2, b3 = branches(0, 3), branches(0, 0), branches(1, 3), branches(1, 0)
-    ring.capture(sel, b0)
+    ring.capture(sel, b0, 0)
     body.append(run_line(b0, " INST_RETIRED.ANY_P=1"))
-    ring.capture(sel, b1)
+    ring.capture(sel, b1, 1)
     body.append(run_line(b1, " INST_RETIRED.ANY_P=1"))
     body.append(run_line(b2))  # frozen: nothing recorded
     body += ring.reads()
@@ -227,7 +239,7 @@ def freeze_vector(m):
     else:
         body += ["read IA32_DEBUGCTL 0x%x" % (dbg & ~m.bit("debugctl", "lbr")),
                  "write IA32_DEBUGCTL 0x%x" % dbg]
-    ring.capture(sel, b3)
+    ring.capture(sel, b3, 3)
     body.append(run_line(b3))
     body += ring.reads()
     L.append("src TOS 14 after cycle 1, unchanged by cycle 2; %d after cycle 3 (7 more, mod %d)." % (ring.tos, m.entries))

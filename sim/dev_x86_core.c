@@ -414,6 +414,7 @@ static void x86_reset(PmsSim *sim)
     *s->global_ctrl = gc;
     memset(s->latch, 0, sizeof s->latch);
     s->cfg_valid = FALSE;
+    sim_lbr_reset(&s->lbr);
 }
 
 /* ---- WRMSR / RDMSR ------------------------------------------------------- */

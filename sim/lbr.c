@@ -7,8 +7,10 @@
  * layouts lbr_from, lbr_to, lbr_tos), so the ring has as many entries as the
  * model has FROM_IP registers (16 on nhm/wsm, 32 on glm).
  *
- * Not modelled: glm's elapsed-cycle count in TO_IP[63:48] (reads 0), its
- * LBR_INFO registers and call-stack mode (LBR_SELECT.EN_CALLSTACK is stored
+ * glm's TO_IP[63:48] (layout field cycle_count) counts the core clocks since
+ * the previous entry was written (since RESET for the first), saturating.
+ *
+ * Not modelled: glm's LBR_INFO registers and call-stack mode (LBR_SELECT.EN_CALLSTACK is stored
  * and has no effect); LBR_SELECT shared by the two NHM threads (the
  * instance is thread 0); far branches' CS-relative forms, interrupts and
  * exceptions as branches (a `far_branch` is one record like any other);
@@ -75,6 +77,7 @@ gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error)
     l->from_mp = field(from0, "mispred");
     l->to_addr = field(to0, "address");
     l->to_sext = field(to0, "sign_ext");
+    l->to_cycles = field(to0, "cycle_count");
     l->sel = sim_storage(sim, pms_model_reg_by_kind(m, PMS_REG_LBR_SELECT, 0));
     if (!tos || !sim_require(tos, l->tos_f, "tos", error) || !sim_require(from0, l->from_addr, "address", error) ||
         !sim_require(from0, l->from_mp, "mispred", error) || !sim_require(to0, l->to_addr, "address", error)) {
@@ -102,6 +105,11 @@ static guint64 entry(SimField addr, SimField sext, guint64 a)
     return v;
 }
 
+void sim_lbr_reset(SimLbr *l)
+{
+    l->last_update = 0;
+}
+
 void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on)
 {
     sim->lbr_new = 0;
@@ -117,7 +125,12 @@ void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on)
         guint tos = ((guint)sim_fget(l->tos_f, *l->tos) + 1) % l->n;
         *l->tos = sim_fset(l->tos_f, *l->tos, tos);
         *l->from[tos] = sim_fset(l->from_mp, entry(l->from_addr, l->from_sext, b->from), b->mispredicted ? 1 : 0);
-        *l->to[tos] = entry(l->to_addr, l->to_sext, b->to);
+        /* semantics reference 5.5: a saturating count of the clocks since
+         * the last update (a second branch of the same cycle: 0) */
+        guint64 elapsed = sim->cycle - l->last_update;
+        *l->to[tos] = sim_fset(l->to_cycles, entry(l->to_addr, l->to_sext, b->to),
+                               MIN(elapsed, sim_fmask(l->to_cycles)));
+        l->last_update = sim->cycle;
         sim->lbr_new++;
     }
     sim->lbr_tos = (guint)sim_fget(l->tos_f, *l->tos);

@@ -209,11 +209,15 @@ typedef struct {
     guint n;                            /* entries; 0: the model has no LBR */
     guint64 *tos, *sel, *from[SIM_LBR_MAX], *to[SIM_LBR_MAX];
     SimField tos_f, from_addr, from_sext, from_mp, to_addr, to_sext;
+    SimField to_cycles;                 /* glm: TO_IP 63:48, core clocks since the last update (saturating) */
+    guint64 last_update;                /* the cycle of the last entry written (RESET: cycle 0) */
     PmsLbrJmpRule rule;
 } SimLbr;
 
 /* Resolve the model's LBR registers and fields (none: n = 0). */
 gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error);
+/* RESET: the elapsed-cycle count starts again from cycle 0. */
+void sim_lbr_reset(SimLbr *l);
 /* The run's branches (sim->lbr) into the ring, when `on` (DEBUGCTL.LBR and
  * not frozen); sets sim->lbr_new / lbr_at for traces. */
 void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on);

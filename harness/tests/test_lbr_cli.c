@@ -194,6 +194,17 @@ static void test_sim_ring(void)
     CU_ASSERT_PTR_NULL(r.out ? strstr(r.out, "lbr tos=") : "x"); /* the document stays JSON */
     pms_cu_run_clear(&r);
     remove_stim(path);
+    /* glm: the cycle count of TO_IP 63:48 (3 clocks since RESET) */
+    path = write_stim("pmu glm\nwrite IA32_DEBUGCTL 1\n@3 run 1 branch=0xffffffff81000000:0x401000:far_branch\n");
+    g_free(args);
+    args = g_strdup_printf("sim -s %s", path);
+    r = run(args);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "lbr[1] age=0 from=0xffffffff81000000 to=0x401000 mispred=0 cycles=3 "
+                                                 "MSR_LASTBRANCH_1_FROM_IP=0x7fffffff81000000 "
+                                                 "MSR_LASTBRANCH_1_TO_IP=0x0003000000401000") : NULL);
+    pms_cu_run_clear(&r);
+    remove_stim(path);
     /* no branches: the output has no lbr line (outputs of older stimuli unchanged) */
     r = run("sim --pmu nhm -e INST_RETIRED:ANY_P --occurrences 1,2");
     CU_ASSERT_EQUAL(r.status, 0);

@@ -127,14 +127,28 @@ static void test_freeze(void)
             CU_ASSERT_TRUE(n == 1 && pmis[0] == 0);
             pms_sim_free(s);
         }
-    /* glm: 32 entries, TO_IP 63:48 is the (unmodelled) cycle count */
+    /* glm: 32 entries; TO_IP 63:48 counts the clocks since the last entry
+     * (since RESET for the first), saturating at 0xffff (semantics reference 5.5) */
     PmsSim *g = fx_sim(fx_model("glm"), PMS_SIM_FAST);
     CU_ASSERT_EQUAL(pms_sim_lbr_entries(g), 32);
     fx_write(g, A_DEBUGCTL, 1);
-    PmsSimLbrBranch k = br(0xffff800000001000ull, PMS_LBR_BR_FAR, 0, TRUE);
-    run_br(g, &k, 1, 0);
+    fx_run(g, 5, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3);
+    PmsSimLbrBranch k[2] = { br(0xffff800000001000ull, PMS_LBR_BR_FAR, 0, TRUE),
+                             br(0x2000, PMS_LBR_BR_JCC, 0, FALSE) };
+    run_br(g, k, 2, 0); /* cycle 5: 5 clocks since RESET, then 0 */
     CU_ASSERT_EQUAL(fx_read(g, A_FROM0 + 1), 0xffff800000001000ull);
-    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 1), 0x800000001010ull);
+    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 1), 0x0005800000001010ull);
+    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 2), 0x2010);
+    fx_run(g, 70000, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3);
+    run_br(g, &k[1], 1, 0); /* 70001 clocks later: saturated */
+    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 3), 0xffff000000002010ull);
+    run_br(g, &k[1], 1, 0); /* the next cycle: 1 */
+    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 4), 0x0001000000002010ull);
+    pms_sim_reset(g); /* RESET: counting from cycle 0 again */
+    fx_write(g, A_DEBUGCTL, 1);
+    fx_run(g, 2, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3);
+    run_br(g, &k[1], 1, 0);
+    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 1), 0x0002000000002010ull);
     pms_sim_free(g);
 }
 
