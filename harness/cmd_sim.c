@@ -11,6 +11,7 @@
  * trace goes to stdout or, atomically, to --output; nothing is written when
  * the run fails.  Exit status: 0, 1 (event, stimulus or simulation error),
  * 2 (bad option). */
+#include "pebs_report.h"
 #include "cli_common.h"
 #include "sim_stim_only.h"
 #include "encoder.h"
@@ -454,6 +455,8 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
             pms_trace_end(dia.rep[i], &sum);
     }
     g_string_append(out, lines->str);
+    if (fmt == &pms_trace_table)
+        pms_pebs_report(out, sim);   /* after the counts: PEBS records and DS index */
     if (diagram) {
         /* the document replaces the table; the answer lines still end stdout */
         g_string_free(out, TRUE);
@@ -731,6 +734,8 @@ int pms_cmd_sim(int argc, char **argv)
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
     sum.pmi_total = pms_sim_pmi_total(sim);
     pms_trace_end(rep, &sum);
+    if (fmt == &pms_trace_table)
+        pms_pebs_report(rep->out, sim);   /* after the counts: PEBS records and DS index */
     if (!write_output(o.output, rep->out))
         return 1;
     if (o.output) {

@@ -6,6 +6,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "program.h"
+#include "pebs_report.h"
 #include "sim_stim_only.h"
 #include "stimulus.h"
 #include "trace_report.h"
@@ -98,5 +99,8 @@ int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, con
     pms_trace_pmi_list(head, pmis, n, pms_sim_pmi_total(sim));
     printf("%s\n", head->str);
     print_counters(sim, m);
+    g_autoptr(GString) pebs = g_string_new(NULL);
+    pms_pebs_report(pebs, sim);
+    fputs(pebs->str, stdout);
     return 0;
 }

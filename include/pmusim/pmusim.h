@@ -19,3 +19,4 @@
 #include "sim.h"
 #include "stimulus.h"
 #include "vectors.h"
+#include "pebs.h"

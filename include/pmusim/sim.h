@@ -131,6 +131,7 @@ typedef struct {
     guint64 mask;                     /* 2^width - 1 */
     guint64 carries;                  /* carries out of the top bit in the span */
     guint64 pmis;                     /* PMIs raised in the span (by any counter) */
+    gboolean pebs_assist;             /* a PEBS assist wrote a record and reloaded the counter (pebs.h) */
 } PmsSimTrace;
 
 typedef void (*PmsSimTraceFn)(const PmsSimTrace *rec, gpointer user_data);
