@@ -1,5 +1,6 @@
 /* pmusim — simulation vectors and mutants (see conform_sim.h). */
 #include "conform_sim.h"
+#include "pebs.h"
 #include "sim.h"
 #include "sim_setup.h"
 #include "stimulus.h"
@@ -125,9 +126,51 @@ static gboolean encode_all(PmsConformSim *cs, const PmsVector *v, Codes *out, ch
     return TRUE;
 }
 
+/* `pebs N` events: their PEBS registers from the same codes, through the real
+ * configuration step (encoder/pebs_config.c); a mutant flips bit `flip` of
+ * the IA32_PEBS_ENABLE value (G_MAXUINT: none) before it is written. */
+static gboolean program_pebs(PmsSim *sim, const PmsModel *m, const PmsSimVector *sv, const Codes *codes, guint flip,
+                             GError **error)
+{
+    guint64 enable = 0, enable_mask = 0;
+    const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
+    gboolean any = FALSE;
+    for (guint i = 0; i < sv->n_events; i++) {
+        if (!sv->events[i].pebs)
+            continue;
+        PmsPlacement pl;
+        PmsPebsConfig c;
+        const PmsEvent *ev = string_event(m, sv->events[i].event, error);
+        if (!ev || !pms_program_place_on(m, ev, sv->events[i].counter, FALSE, &pl, error) ||
+            !pms_pebs_configure(&pl, codes[i].codes, codes[i].n, &c, error))
+            return FALSE;
+        /* IA32_PEBS_ENABLE composed over the events, MSR_PEBS_LD_LAT as is */
+        enable |= c.writes[0].value;
+        enable_mask |= c.writes[0].mask;
+        gboolean ok = c.n_writes < 2 || pms_sim_apply(sim, &c.writes[1], 1, error);
+        pms_pebs_config_clear(&c);
+        if (!ok)
+            return FALSE;
+        any = TRUE;
+    }
+    if (!any || !pe)
+        return TRUE;
+    if (flip < 64)
+        enable ^= (guint64)1 << flip;
+    return pms_sim_write_at(sim, pe->space, pe->address, enable, error);
+}
+
 /* Program the codes into a fresh simulator and run the stimulus.  *gp is set
  * when the simulator refused a code write with #GP. */
+static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes *codes, guint pebs_flip,
+                              char **message, gboolean *gp);
 static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *codes, char **message, gboolean *gp)
+{
+    return simulate_flip(cs, v, codes, G_MAXUINT, message, gp);
+}
+
+static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes *codes, guint pebs_flip,
+                              char **message, gboolean *gp)
 {
     const PmsSimVector *sv = pms_vector_sim(v);
     g_autoptr(GError) err = NULL;
@@ -152,6 +195,12 @@ static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *cod
                                        err->message);
             return FALSE;
         }
+    }
+    if (!program_pebs(sim, m, sv, codes, pebs_flip, &err)) {
+        *gp = g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_GP);
+        *message = g_strdup_printf("%s:%u: vector '%s': programming PEBS: %s", v->file, v->line, sv->name,
+                                   err->message);
+        return FALSE;
     }
     if ((st->file && !pms_stim_execute(st->file, sim, &err)) || !pms_stim_execute(st->inl, sim, &err)) {
         *message = g_strdup_printf("vector '%s' (%s:%u): %s", sv->name, v->file, v->line, err->message);
@@ -338,6 +387,25 @@ static gboolean equivalent(const PmsModel *m, const PmsEvent *ev, guint counter,
     return TRUE;
 }
 
+/* An LL_EN bit of IA32_PEBS_ENABLE whose counter is not a PEBS counter
+ * counting the load-latency event: load latency needs both bits, and only
+ * that event's loads carry latencies (SDM Fig 18-21; semantics.md §5.1). */
+static const char *unobservable_ll_en(const PmsModel *m, const PmsSimVector *sv, guint bit)
+{
+    const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
+    const PmsField *ll = pe && pe->layout ? pms_layout_field(pe->layout, "ll_en") : NULL;
+    if (!ll || bit < ll->shift || bit >= ll->shift + ll->width)
+        return NULL;
+    guint counter = bit - ll->shift;
+    for (guint i = 0; i < sv->n_events; i++) {
+        const PmsEvent *ev = string_event(m, sv->events[i].event, NULL);
+        if (sv->events[i].counter == counter && sv->events[i].pebs && ev && (ev->flags & PMS_EVENT_LDLAT))
+            return NULL;
+    }
+    return "LL_EN acts only on a PEBS_EN counter that counts the load-latency event: load latency needs both bits "
+           "(SDM Fig 18-21; semantics.md §5.1)";
+}
+
 static PmsMutantPmu *pmu_row(PmsMutantReport *r, GHashTable *index, const char *pmu)
 {
     PmsMutantPmu *p = g_hash_table_lookup(index, pmu);
@@ -404,6 +472,33 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                 if (mu.fate == PMS_MUTANT_UNOBSERVABLE || mu.fate == PMS_MUTANT_MISSED)
                     g_array_append_val(r->survivors, mu);
             }
+        }
+    }
+    /* IA32_PEBS_ENABLE: each bit of the composed value flipped (the
+     * load-latency threshold is codes[1] above, which becomes MSR_PEBS_LD_LAT) */
+    gboolean has_pebs = FALSE;
+    for (guint e = 0; e < sv->n_events; e++)
+        has_pebs |= sv->events[e].pebs;
+    for (guint bit = 0; has_pebs && bit < 64; bit++) {
+        msg = NULL;
+        gboolean ok = simulate_flip(cs, v, codes, bit, &msg, &gp);
+        g_free(msg);
+        PmsMutant mu = { v, 0, PMS_MUTANT_CODE_PEBS_ENABLE, bit, PMS_MUTANT_CAUGHT, NULL };
+        mu.fate = ok ? PMS_MUTANT_MISSED : gp ? PMS_MUTANT_CAUGHT_GP : PMS_MUTANT_CAUGHT;
+        if (ok && (mu.why = unobservable_ll_en(m, sv, bit)))
+            mu.fate = PMS_MUTANT_UNOBSERVABLE;
+        row->mutants++;
+        r->mutants++;
+        if (!ok) {
+            row->caught++, r->caught++;
+            if (gp)
+                row->caught_gp++, r->caught_gp++;
+        } else if (mu.fate == PMS_MUTANT_UNOBSERVABLE) {
+            row->unobservable++, r->unobservable++;
+            g_array_append_val(r->survivors, mu);
+        } else {
+            row->missed++, r->missed++;
+            g_array_append_val(r->survivors, mu);
         }
     }
 }

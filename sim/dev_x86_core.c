@@ -301,7 +301,7 @@ static gboolean resolve_fields(X86Core *s, GError **error)
         return FALSE;
     /* PEBS_ENABLE: bit i of pebs_en / ll_en for PMCi (SDM Fig 18-21); no
      * architectural fallback: a model without the layout has no PEBS. */
-    static const char *const p_en[] = { "pebs_en", NULL }, *const p_ll[] = { "ll_en", NULL };
+    static const char *const p_en[] = { "pebs_en%u", NULL }, *const p_ll[] = { "ll_en%u", NULL };
     static const char *const s_ob[] = { "ovf_buf", NULL };
     const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
     for (guint i = 0; i < s->n_gp; i++) {
