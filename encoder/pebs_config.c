@@ -103,6 +103,7 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
                                    "(semantics.md §1.5)\n");
     }
     out->counter = pl->counter;
+    out->interrupt = evtsel_field(m, c0, "int") != 0;
     out->writes[0] = (PmsRegWrite){ pe->name, pe->address, bit, bit, pe };
     out->n_writes = 1;
     if (ldlat_ev) {
@@ -145,7 +146,9 @@ char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c)
     g_string_append_printf(s, "PEBS on IA32_PMC%u: when the counter wraps, PEBS is armed; the next event it "
                               "counts runs an assist that writes a record into the DS save area's PEBS buffer, "
                               "clears the counter's overflow bit and reloads the counter from the DS counter "
-                              "reset value (no PMI of its own).", c->counter);
+                              "reset value%s.", c->counter,
+                           c->interrupt ? "; INT is set, so the counter's PMI follows each assist (SDM 18-39)"
+                                        : " (INT clear: no PMI of its own)");
     if (pms_pebs_record_size(fmt)) {
         g_string_append_printf(s, " The record (format %u, %u bytes) holds", fmt, pms_pebs_record_size(fmt));
         for (guint i = 0; pms_pebs_field_name(fmt, i); i++)
