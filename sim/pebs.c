@@ -63,7 +63,9 @@ gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebs
 {
     /* Choice (docs/semantics.md, PEBS): a record that would pass the
      * absolute maximum is not written; the assist's other effects stay. */
-    if (p->ds.index < p->ds.max && p->ds.max - p->ds.index >= p->size) {
+    if (p->ds.index >= p->ds.max || p->ds.max - p->ds.index < p->size)
+        return FALSE;
+    {
         PmsPebsRecord r = { cycle, counter, p->ds.index, p->format, 0, { 0 } };
         /* format 1: RFLAGS, RIP, RAX..R15, then the PMU's fields */
         r.field[r.n_fields++] = p->regs[0];
@@ -80,8 +82,8 @@ gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebs
         p->ds.index += p->size;
     }
     /* SDM 18-19 p.655 (semantics.md §5.2): OvfBuf when the index reaches the
-     * interrupt threshold */
-    return p->ds.index >= p->ds.threshold && p->ds.threshold != 0;
+     * interrupt threshold (0: no interrupt) */
+    return p->ds.threshold != 0 && p->ds.index >= p->ds.threshold;
 }
 
 /* ---- public API ---- */
