@@ -202,6 +202,44 @@ static void test_stim_errors(void)
     }
 }
 
+/* Vector files with `pebs N`: a malformed line names file:line; a wrong
+ * expectation fails the vector with the stimulus's own message. */
+static void test_vectors(void)
+{
+    static const struct {
+        const char *text;
+        int status;
+        const char *err;
+    } cases[] = {
+        { "vector v\nevent 0 \"nhm::INST_RETIRED:ANY_P\"\npebs 5\nsrc x\nread IA32_PMC0 0\nend\n", 1,
+          "pebs.sim:3: column 6: pebs: counter '5': expected the counter of an `event N` line above" },
+        { "vector v\nevent 0 \"nhm::UOPS_ISSUED:ANY\"\npebs 0\nsrc x\nread IA32_PMC0 0\nend\n", 1,
+          "programming PEBS: UOPS_ISSUED is not a PEBS event of nhm" },
+        /* PEBS_ENABLE bit 0 (SDM Fig 18-21): 0x2 is wrong */
+        { "vector v\nevent 0 \"nhm::INST_RETIRED:ANY_P\"\npebs 0\nsrc x\nread IA32_PEBS_ENABLE 0x2\nend\n", 1,
+          "read IA32_PEBS_ENABLE (0x3f1) = 0x1 (1), expected 0x2 (2)" },
+        { "vector v\nevent 0 \"nhm::INST_RETIRED:ANY_P\"\npebs 0\nsrc x\nread IA32_PEBS_ENABLE 0x1\nend\n", 0, "" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *dir = g_dir_make_tmp("pebs-vectors-XXXXXX", NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+        g_autofree char *sub = g_build_filename(dir, "nhm", NULL);
+        g_autofree char *file = g_build_filename(sub, "pebs.sim", NULL);
+        CU_ASSERT_EQUAL(g_mkdir(sub, 0700), 0);
+        CU_ASSERT_TRUE(g_file_set_contents(file, cases[i].text, -1, NULL));
+        g_autofree char *words = g_strdup_printf("conform --kind sim --vectors %s", dir);
+        Run r = run(words);
+        CU_ASSERT_EQUAL(r.status, cases[i].status);
+        CU_ASSERT_TRUE(has(cases[i].status ? (r.err && *r.err ? r.err : r.out) : r.out, cases[i].err));
+        if (r.status != cases[i].status)
+            fprintf(stderr, "# case %u: exit %d\n%s%s", i, r.status, r.out ? r.out : "", r.err ? r.err : "");
+        pms_cu_run_clear(&r);
+        g_unlink(file);
+        g_rmdir(sub);
+        g_rmdir(dir);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -217,5 +255,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "explain --pebs: registers and what PEBS captures", test_explain);
     CU_add_test(s, "sim --pebs: records, DS index, OvfBuf PMI, assists in the trace", test_sim);
     CU_add_test(s, "stimulus PEBS records: errors name file:line", test_stim_errors);
+    CU_add_test(s, "vector files: pebs N, its errors and a wrong expectation", test_vectors);
     return pms_cu_tap_run();
 }
