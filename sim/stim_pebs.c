@@ -81,6 +81,8 @@ static StimPebs *parse_ds(const PmsModel *m, char **tok, guint n, char **msg)
     g_autofree StimPebs *sp = g_new0(StimPebs, 1);
     sp->kind = SP_DS;
     gboolean has_base = FALSE, has_index = FALSE, has_max = FALSE;
+    /* one reset value per general counter the DS area has room for */
+    guint n_reset = MIN(m->n_gp, (guint)PMS_PEBS_MAX_COUNTERS);
     for (guint i = 1; i < n; i++) {
         char *key;
         guint64 v;
@@ -95,11 +97,12 @@ static StimPebs *parse_ds(const PmsModel *m, char **tok, guint n, char **msg)
             sp->ds.max = v, has_max = TRUE;
         else if (strcmp(key, "threshold") == 0)
             sp->ds.threshold = v;
-        else if (g_str_has_prefix(key, "reset") && g_ascii_string_to_unsigned(key + 5, 10, 0, m->n_gp - 1, &c, NULL))
+        else if (n_reset && g_str_has_prefix(key, "reset") &&
+                 g_ascii_string_to_unsigned(key + 5, 10, 0, n_reset - 1, &c, NULL))
             sp->ds.reset[c] = v;
         else {
-            *msg = g_strdup_printf("ds: unknown field '%s': expected base, index, max, threshold or reset0..reset%u",
-                                   key, m->n_gp ? m->n_gp - 1 : 0);
+            g_autofree char *resets = n_reset ? g_strdup_printf(" or reset0..reset%u", n_reset - 1) : g_strdup("");
+            *msg = g_strdup_printf("ds: unknown field '%s': expected base, index, max, threshold%s", key, resets);
             return NULL;
         }
     }
