@@ -503,7 +503,18 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
     }
 }
 
-PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set)
+static gboolean pmu_selected(const char *pmu, const char *const *pmus)
+{
+    if (pmus == NULL)
+        return TRUE;
+    for (guint i = 0; pmus[i]; i++)
+        if (strcmp(pmus[i], pmu) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set,
+                                     const char *const *pmus)
 {
     PmsMutantReport *r = g_new0(PmsMutantReport, 1);
     r->pmus = g_ptr_array_new_with_free_func(pmu_row_free);
@@ -512,7 +523,7 @@ PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set)
     g_autoptr(GHashTable) index = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint i = 0; i < pms_vector_set_count(set); i++) {
         const PmsVector *v = pms_vector_set_nth(set, i);
-        if (v->kind != PMS_VECTOR_SIM)
+        if (v->kind != PMS_VECTOR_SIM || !pmu_selected(v->pmu, pmus))
             continue;
         PmsMutantPmu *row = pmu_row(r, index, v->pmu);
         row->vectors++;

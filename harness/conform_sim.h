@@ -67,8 +67,10 @@ typedef struct {
     guint equivalent;         /* left out of `mutants` */
 } PmsMutantReport;
 
-/* Run the mutants of every sim vector in `set`. */
-PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set);
+/* Run the mutants of every sim vector in `set` whose PMU is one of `pmus`
+ * (NULL-terminated; NULL: every PMU). */
+PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set,
+                                     const char *const *pmus);
 void pms_mutant_report_free(PmsMutantReport *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsMutantReport, pms_mutant_report_free)
 

@@ -158,6 +158,28 @@ static void test_mutants_tiny(void)
     untree(dir);
 }
 
+/* conform --mutants PMU...: only the named PMUs' vectors are mutated; a PMU
+ * without vectors is a usage error, as for a plain run. */
+static void test_mutants_of_named_pmus(void)
+{
+    const char *args[] = { "conform", "--mutants", "nhm_unc", NULL };
+    Run r = run_cli(args);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nnhm_unc "));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "\nwsm_unc "));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "\nglm "));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "\nmontecito "));
+    run_clear(&r);
+
+    g_autofree char *dir = tree(TINY("2", "5"));
+    const char *args2[] = { "conform", "--vectors", dir, "--mutants", "glm", NULL };
+    r = run_cli(args2);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no vectors for PMU 'glm'"));
+    run_clear(&r);
+    untree(dir);
+}
+
 /* libpfm4 4.13 adds the snoop default to L2_HIT on glm (docs/libpfm4-differences.md):
  * through the simulator that is a wrong count or a #GP, not only a different number. */
 static void test_libpfm4_wrong_bits_count_wrong(void)
@@ -183,6 +205,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "a passing vector and a wrong one", test_pass_and_fail);
     CU_add_test(s, "bad files stop before anything runs", test_bad_files_stop_before_running);
     CU_add_test(s, "mutant counts on a tiny case", test_mutants_tiny);
+    CU_add_test(s, "mutants of the named PMUs only", test_mutants_of_named_pmus);
     void *pfm = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
     if (pfm) {
         dlclose(pfm);
