@@ -64,7 +64,8 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
         return fail(error, PMS_ERR_NOTSUPP, "model %s: IA32_PEBS_ENABLE has no pebs_en field", m->name);
     if (pl->fixed)
         return fail(error, PMS_ERR_NOTSUPP,
-                    "%s is on fixed counter %u: PEBS samples general counters only (IA32_PEBS_ENABLE pebs_en)",
+                    "%s is on fixed counter %u: PEBS samples general counters only (IA32_PEBS_ENABLE pebs_en; a "
+                    "set places an event a fixed counter can count there first)",
                     ev->name, pl->counter);
     guint64 bit = counter_bit(en, pl->counter);
     if (!bit)
