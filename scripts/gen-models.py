@@ -260,7 +260,7 @@ def registers(pmu):
     # NHM/WSM: PEBS record format 1 (PEBS_REC_FMT, bits 11:8; SDM Vol. 3B PEBS record format
     # of the Core i7, as issue 8 cites it), the
     # record layout sim/pebs.c writes.  GLM's format is not in the reference set: left 0,
-    # and the simulator writes no GLM records (docs/semantics.md, PEBS).
+    # and the simulator writes no GLM records (docs/semantics.md §8a).
     reg("IA32_PERF_CAPABILITIES", 0x345, "perf_capabilities", readonly=True,
         reset=bits(13) if glm else 1 << 8, layout="perf_capabilities")
     reg("IA32_FIXED_CTR_CTRL", 0x38D, "fixed_ctrl", writable=0xFFF, layout="fixed_ctrl")

@@ -8,7 +8,7 @@
  * inline, the choices A10, A22, A25 of docs/semantics.md) and how a run's
  * occurrences reach each counter (signal selection by event code + unit mask,
  * offcore matching against OFFCORE_RSP_i, load latency against PEBS_LD_LAT),
- * and PEBS (semantics.md §5.2, docs/semantics.md "PEBS"): a PEBS_EN counter's
+ * and PEBS (semantics.md §5.2, docs/semantics.md §8a): a PEBS_EN counter's
  * wrap arms it, its next counted cycle runs the assist (a record through
  * sim/pebs.c, its status bit cleared, the counter reloaded from the DS reset
  * value, OvfBuf and a PMI at the buffer's threshold; its INT PMI waits for
@@ -757,7 +757,7 @@ static gboolean x86_per_cycle(const PmsSim *sim)
     return FALSE;
 }
 
-/* PEBS on NHM/WSM (semantics.md §5.2; choices in docs/semantics.md "PEBS"):
+/* PEBS on NHM/WSM (semantics.md §5.2; choices in docs/semantics.md §8a):
  * the wrap only arms; the assist runs on the counter's next counted cycle
  * (inc > 0 in a later cycle), writes the record with GLOBAL_STATUS as it
  * stands, clears the counter's overflow bit and reloads the counter from the

@@ -61,7 +61,7 @@ void sim_pebs_reset(SimPebs *p)
 
 gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebsSample *smp)
 {
-    /* Choice (docs/semantics.md, PEBS): a record that would pass the
+    /* Choice (docs/semantics.md §8a): a record that would pass the
      * absolute maximum is not written; the assist's other effects stay. */
     if (p->ds.index >= p->ds.max || p->ds.max - p->ds.index < p->size)
         return FALSE;

@@ -28,6 +28,6 @@ void sim_pebs_free(SimPebs *p);
 /* RESET: no records, DS area and registers 0, nothing armed. */
 void sim_pebs_reset(SimPebs *p);
 /* The assist's record for `counter` at `cycle`: written at ds.index unless
- * that passes ds.max (then dropped, semantics.md A-PEBS2).  Returns TRUE when
+ * that passes ds.max (then dropped, docs/semantics.md §8a).  Returns TRUE when
  * the index (after the write) has reached ds.threshold: OvfBuf and a PMI. */
 gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebsSample *smp);

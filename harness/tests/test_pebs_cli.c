@@ -129,7 +129,7 @@ static void test_explain(void)
 }
 
 /* Hand derivation (semantics.md §5.2 and the choices in docs/semantics.md
- * "PEBS"): PMC0 from 2^48-3 counting 1 per cycle wraps in cycle 2 (armed),
+ * §8a): PMC0 from 2^48-3 counting 1 per cycle wraps in cycle 2 (armed),
  * the assist in cycle 3 writes record 0 at 0x1000 and reloads 2^48-4; the
  * wrap in cycle 7 arms, the assist in cycle 8 writes record 1 at 0x10b0;
  * the index 0x1160 reaches the threshold: OvfBuf, PMI 8.  INT (libpfm4's

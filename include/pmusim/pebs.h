@@ -3,7 +3,7 @@
  * Two halves, one header:
  *  - configuration (encoder/pebs_config.c): an encoded event on its counter
  *    -> the IA32_PEBS_ENABLE bits (and LL_EN with MSR_PEBS_LD_LAT for the
- *    load-latency event), after the restrictions of docs/semantics.md, PEBS;
+ *    load-latency event), after the restrictions of docs/semantics.md §8a;
  *  - simulation (sim/pebs.c with the x86 core device): the DS save area's
  *    PEBS fields, the assists and the records they write.
  * Register fields are read from the model's layouts by name (pebs_enable:
