@@ -97,7 +97,7 @@ fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
         g_string_append(s, "' (expected one of ");
     }
     for (guint i = 0; i < pms_model_set_count(set); i++)
-        g_string_append_printf(s, "%s%s", i ? ", " : "", pms_model_set_nth(set, i)->name);
+        g_string_append_printf(s, "%s%s", i ? ", " : "", pms_model_set_nth_name(set, i));
     if (t->has_pmu)
         g_string_append_c(s, ')');
     pms_enc_fail(error, PMS_ERR_NOTFOUND, 1, "%s", s->str);
@@ -233,8 +233,9 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
             same_name(last.prep, t)) {
             return resolve_prepared(last.m, last.prep, t, r, error);
         } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
+            /* by name: pms_model_set_nth would read every built-in model before it */
             for (guint i = 0; i < pms_model_set_count(set); i++)
-                if (pms_model_set_nth(set, i) == m) {
+                if (g_ascii_strcasecmp(pms_model_set_nth_name(set, i), m->name) == 0) {
                     last.set = set;
                     last.m = m;
                     last.prep = pms_prepared_get(m);

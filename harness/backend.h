@@ -34,6 +34,11 @@ void pms_backend_encode(PmsBackend *b, const char *line, PmsBackendResult *out);
 /* Append the batch protocol's answer line (with its '\n') for `line`, len
  * bytes without a NUL: what pms_backend_encode + pms_proto_format give. */
 void pms_backend_answer(PmsBackend *b, const char *line, gsize len, GString *out);
+/* The backend's memo of batch answers (answer_memo.h), or NULL: a line found
+ * there may be answered with pms_answer_memo_append instead of
+ * pms_backend_answer (the same bytes, without the calls in between). */
+typedef struct PmsAnswerMemo PmsAnswerMemo;
+const PmsAnswerMemo *pms_backend_memo(const PmsBackend *b);
 void pms_backend_result_clear(PmsBackendResult *r);
 void pms_backend_close(PmsBackend *b);
 

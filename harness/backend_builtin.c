@@ -3,12 +3,25 @@
 #include "backend_impl.h"
 #include "encoder.h"
 #include "protocol.h"
+#include "answer_memo.h"
 
 #include <string.h>
+
+/* The batch answer to a line depends only on the line, the models and the
+ * privilege mask, fixed for the backend's life (set_plm empties the memo):
+ * so each distinct line's answer is remembered, and a line seen again costs
+ * a lookup and a copy (a corpus repeats its strings: vector files, a tool's
+ * event list sent per run).  Bounded: lines up to MEMO_LINE_MAX bytes, at
+ * most MEMO_ENTRIES of them; past that, lines are encoded every time.
+ * PMUSIM_RULES_ONLY turns it off, so that every line of such a run goes
+ * through the encoder's rule path. */
+#define MEMO_LINE_MAX 256
+#define MEMO_ENTRIES 65536
 
 typedef struct {
     const PmsModelSet *models;
     guint plm;   /* default privilege mask (pms_encode_plm) */
+    PmsAnswerMemo *memo;   /* NULL: none */
 } Builtin;
 
 /* Fill a protocol result from an encoding: codes, fstr and the REGS field
@@ -58,10 +71,10 @@ static void builtin_encode(void *priv, const char *line, PmsBackendResult *out)
 /* The answer line straight from the encoding, into room reserved once: the
  * batch protocol's formatting would otherwise cost more than the encoding
  * (printf, and a PmsBackendResult with two allocations per line). */
-static void builtin_answer(void *priv, const char *line, gsize len, GString *out)
+static void answer_from_encoder(const Builtin *b, const char *line, gsize len, GString *out)
 {
     const char *ret;
-    PmsEncoding *enc = builtin_run(priv, line, &ret);
+    PmsEncoding *enc = builtin_run(b, line, &ret);
     if (enc == NULL) {
         g_string_append_len(out, line, (gssize)len);
         g_string_append_c(out, '\t');
@@ -104,14 +117,35 @@ static void builtin_answer(void *priv, const char *line, gsize len, GString *out
     pms_encoding_free(enc);
 }
 
+static void builtin_answer(void *priv, const char *line, gsize len, GString *out)
+{
+    Builtin *b = priv;
+    if (b->memo && pms_answer_memo_append(b->memo, line, len, out))
+        return;
+    gsize at = out->len;
+    answer_from_encoder(b, line, len, out);
+    if (b->memo)
+        pms_answer_memo_put(b->memo, line, len, out->str + at, out->len - at);
+}
+
 void pms_backend_builtin_set_plm(void *priv, guint plm)
 {
-    ((Builtin *)priv)->plm = plm;
+    Builtin *b = priv;
+    b->plm = plm;
+    if (b->memo)
+        pms_answer_memo_clear(b->memo);
+}
+
+const PmsAnswerMemo *pms_backend_builtin_memo(const void *priv)
+{
+    return ((const Builtin *)priv)->memo;
 }
 
 static void builtin_close(void *priv)
 {
-    g_free(priv);
+    Builtin *b = priv;
+    pms_answer_memo_free(b->memo);
+    g_free(b);
 }
 
 static const PmsBackendOps builtin_ops = { builtin_encode, builtin_close, builtin_answer };
@@ -125,6 +159,8 @@ void *pms_backend_builtin_new(const PmsModelSet *models, const PmsBackendOps **o
     Builtin *b = g_new0(Builtin, 1);
     b->models = models;
     b->plm = PMS_PLM_DEFAULT;
+    if (!g_getenv("PMUSIM_RULES_ONLY"))
+        b->memo = pms_answer_memo_new(MEMO_ENTRIES, MEMO_LINE_MAX);
     *ops = &builtin_ops;
     return b;
 }

@@ -72,7 +72,7 @@ const PmsModel *pms_cli_model(const PmsModelSet *set, const char *name)
     if (m == NULL) {
         GString *known = g_string_new(NULL);
         for (guint i = 0; i < pms_model_set_count(set); i++)
-            g_string_append_printf(known, "%s%s", i ? ", " : "", pms_model_set_nth(set, i)->name);
+            g_string_append_printf(known, "%s%s", i ? ", " : "", pms_model_set_nth_name(set, i));
         fprintf(stderr, "pmusim: unknown PMU '%s' (known: %s)\n", name, known->str);
         g_string_free(known, TRUE);
     }

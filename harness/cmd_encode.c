@@ -5,6 +5,7 @@
  *   pmusim encode --batch [--backend B]    the batch protocol on stdin/stdout
  *   --plm=LEVELS                           default privilege levels (libpfm4's dfl_plm),
  *                                          builtin encoder only */
+#include "answer_memo.h"
 #include "cli_common.h"
 #include "encoder.h"
 #include "json_out.h"
@@ -126,8 +127,12 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
      * before pmusim would wait for more: a pipe of 100k lines costs a few
      * hundred writes, and a program driving us line by line (a cmd: backend)
      * still gets each answer before it sends the next line. */
+    /* a line answered before: copied from the memo (no line in it holds a NUL) */
+    const PmsAnswerMemo *memo = pms_backend_memo(b);
     while (status == 0 && next_line(&rd, &line, &len, &status)) {
-        if (memchr(line, '\0', len) != NULL) {
+        if (memo && pms_answer_memo_append(memo, line, len, out)) {
+            /* answered */
+        } else if (memchr(line, '\0', len) != NULL) {
             /* A C-string encoder would only see the bytes before the NUL:
              * such a line cannot be an event string. */
             PmsBackendResult r = { 0 };

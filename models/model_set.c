@@ -10,20 +10,68 @@
 
 #define PMS_MODELS_RESOURCE_DIR "/org/pmusim/models"
 
+/* A built-in model is read from its image on first use (get or nth): a
+ * command that names one PMU reads one image, not sixteen.  Its entry holds
+ * the image until then; the name comes from the image's file name, which
+ * models/meson.build derives from the model's own name (checked on read). */
+typedef struct {
+    char *name;        /* the model's name (built-in: the image's stem) */
+    GBytes *image;     /* built-in, not yet read; NULL once read or from a file */
+    PmsModel *model;   /* NULL until read */
+} Entry;
+
 struct PmsModelSet {
-    GPtrArray *models; /* PmsModel*, owned, in built-in order then added */
-    GHashTable *by_name; /* model name (case-insensitive) -> PmsModel* */
+    GPtrArray *entries; /* Entry*, owned, in built-in order then added */
+    GHashTable *by_name; /* model name (case-insensitive) -> Entry* */
     GHashTable *files;   /* upper-cased name -> path, of models added from files */
 };
+
+static void
+entry_free(gpointer p)
+{
+    Entry *e = p;
+    if (e->image)
+        g_bytes_unref(e->image);
+    if (e->model)
+        pms_model_free(e->model);
+    g_free(e->name);
+    g_free(e);
+}
 
 static PmsModelSet *
 set_new(void)
 {
     PmsModelSet *s = g_new0(PmsModelSet, 1);
-    s->models = g_ptr_array_new_with_free_func((GDestroyNotify)pms_model_free);
+    s->entries = g_ptr_array_new_with_free_func(entry_free);
     s->by_name = pms_ci_index_new();
     s->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     return s;
+}
+
+/* The entry's model, read from its image the first time.  A built-in image
+ * that does not read is a defect of the build (the test suite reads every
+ * one): reported once on stderr, and the model is then absent. */
+static PmsModel *
+entry_model(Entry *e)
+{
+    if (e->model || !e->image)
+        return e->model;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *source = g_strconcat("builtin:", e->name, ".pmi", NULL);
+    PmsModel *m = pms_model_image_read(e->image, source, &err);
+    if (m && g_ascii_strcasecmp(m->name, e->name) != 0) {
+        g_set_error(&err, PMS_MODEL_ERROR, PMS_MODEL_ERROR_CONFLICT,
+                    "%s holds model '%s', not '%s'", source, m->name, e->name);
+        g_clear_pointer(&m, pms_model_free);
+    }
+    if (!m)
+        g_printerr("pmusim: built-in model %s does not load: %s\n", e->name, err->message);
+    /* Uncompressed resources are returned in place and the model's strings
+     * may point into them (model_image_read.c): keep the bytes alive. */
+    e->model = m;
+    if (!m)
+        g_clear_pointer(&e->image, g_bytes_unref);
+    return m;
 }
 
 static gint
@@ -51,17 +99,14 @@ pms_model_set_new_builtin(GError **error)
         if (!g_str_has_suffix(names[i], ".pmi"))
             continue;
         g_autofree char *path = g_strconcat(PMS_MODELS_RESOURCE_DIR "/", names[i], NULL);
-        /* Uncompressed resources are returned in place: no copy, and the
-         * model's strings may point into them (model_image_read.c). */
-        g_autoptr(GBytes) bytes = g_resource_lookup_data(res, path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+        GBytes *bytes = g_resource_lookup_data(res, path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
         if (!bytes)
             return NULL;
-        g_autofree char *name = g_strconcat("builtin:", names[i], NULL);
-        PmsModel *m = pms_model_image_read(bytes, name, error);
-        if (!m)
-            return NULL;
-        g_ptr_array_add(set->models, m);
-        g_hash_table_replace(set->by_name, m->name, m);
+        Entry *en = g_new0(Entry, 1);
+        en->name = g_strndup(names[i], strlen(names[i]) - strlen(".pmi"));
+        en->image = bytes;
+        g_ptr_array_add(set->entries, en);
+        g_hash_table_replace(set->by_name, en->name, en);
     }
     return g_steal_pointer(&set);
 }
@@ -75,19 +120,21 @@ pms_model_set_new_empty(void)
 void
 pms_model_set_add_model(PmsModelSet *set, PmsModel *m)
 {
-    for (guint i = 0; i < set->models->len; i++) {
-        PmsModel *old = g_ptr_array_index(set->models, i);
-        if (g_ascii_strcasecmp(old->name, m->name) == 0) {
-            /* Replace in place so the order stays stable. */
-            g_hash_table_remove(set->by_name, old->name);
-            pms_model_free(old);
-            set->models->pdata[i] = m;
-            g_hash_table_replace(set->by_name, m->name, m);
-            return;
-        }
+    Entry *en = g_hash_table_lookup(set->by_name, m->name);
+    if (en) {
+        /* Replace in place so the order stays stable. */
+        g_hash_table_remove(set->by_name, en->name);
+        if (en->model)
+            pms_model_free(en->model);
+        g_clear_pointer(&en->image, g_bytes_unref);
+        g_free(en->name);
+    } else {
+        en = g_new0(Entry, 1);
+        g_ptr_array_add(set->entries, en);
     }
-    g_ptr_array_add(set->models, m);
-    g_hash_table_replace(set->by_name, m->name, m);
+    en->name = g_strdup(m->name);
+    en->model = m;
+    g_hash_table_replace(set->by_name, en->name, en);
 }
 
 gboolean
@@ -116,19 +163,26 @@ pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error)
 const PmsModel *
 pms_model_set_get(const PmsModelSet *set, const char *name)
 {
-    return name ? g_hash_table_lookup(set->by_name, name) : NULL;
+    Entry *en = name ? g_hash_table_lookup(set->by_name, name) : NULL;
+    return en ? entry_model(en) : NULL;
 }
 
 guint
 pms_model_set_count(const PmsModelSet *set)
 {
-    return set->models->len;
+    return set->entries->len;
 }
 
 const PmsModel *
 pms_model_set_nth(const PmsModelSet *set, guint i)
 {
-    return i < set->models->len ? g_ptr_array_index(set->models, i) : NULL;
+    return i < set->entries->len ? entry_model(g_ptr_array_index(set->entries, i)) : NULL;
+}
+
+const char *
+pms_model_set_nth_name(const PmsModelSet *set, guint i)
+{
+    return i < set->entries->len ? ((const Entry *)g_ptr_array_index(set->entries, i))->name : NULL;
 }
 
 void
@@ -138,6 +192,6 @@ pms_model_set_free(PmsModelSet *set)
         return;
     g_hash_table_unref(set->by_name);
     g_hash_table_unref(set->files);
-    g_ptr_array_unref(set->models);
+    g_ptr_array_unref(set->entries);
     g_free(set);
 }

@@ -378,6 +378,8 @@ PMS_API const PmsModel *pms_model_set_get(const PmsModelSet *set, const char *na
 /* In a stable order (built-in order, then added). */
 PMS_API guint pms_model_set_count(const PmsModelSet *set);
 PMS_API const PmsModel *pms_model_set_nth(const PmsModelSet *set, guint i);
+/* The name of the i-th model, without reading a built-in model's image. */
+PMS_API const char *pms_model_set_nth_name(const PmsModelSet *set, guint i);
 PMS_API void pms_model_set_free(PmsModelSet *set);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsModelSet, pms_model_set_free)
 

@@ -1,0 +1,92 @@
+/* harness tests: the batch answers memo (answer_memo.c) — what it keeps,
+ * what it refuses to keep, and that a hit copies the whole answer line. */
+#include "cu_tap.h"
+#include "answer_memo.h"
+
+#include <string.h>
+
+static void put(PmsAnswerMemo *m, const char *line, const char *rest)
+{
+    g_autofree char *a = g_strconcat(line, rest, NULL);
+    pms_answer_memo_put(m, line, strlen(line), a, strlen(a));
+}
+
+static char *get(const PmsAnswerMemo *m, const char *line)
+{
+    GString *out = g_string_new("old|");
+    if (!pms_answer_memo_append(m, line, strlen(line), out)) {
+        CU_ASSERT_STRING_EQUAL(out->str, "old|");   /* a miss appends nothing */
+        g_string_free(out, TRUE);
+        return NULL;
+    }
+    return g_string_free(out, FALSE);
+}
+
+static void test_hits_and_misses(void)
+{
+    PmsAnswerMemo *m = pms_answer_memo_new(100, 64);
+    CU_ASSERT_PTR_NULL(get(m, "glm::ICACHE:HIT"));
+    put(m, "glm::ICACHE:HIT", "\tPFM_SUCCESS\t1\t0x530180\n");
+    put(m, "glm::ICACHE:HITS", "\tPFM_ERR_UMASK\t0\t\t\n");
+    g_autofree char *a = get(m, "glm::ICACHE:HIT");
+    CU_ASSERT_STRING_EQUAL(a, "old|glm::ICACHE:HIT\tPFM_SUCCESS\t1\t0x530180\n");
+    g_autofree char *b = get(m, "glm::ICACHE:HITS");
+    CU_ASSERT_STRING_EQUAL(b, "old|glm::ICACHE:HITS\tPFM_ERR_UMASK\t0\t\t\n");
+    /* exact bytes: a prefix, another case or a longer line is another line */
+    CU_ASSERT_PTR_NULL(get(m, "glm::ICACHE:HI"));
+    CU_ASSERT_PTR_NULL(get(m, "glm::icache:hit"));
+    CU_ASSERT_PTR_NULL(get(m, "glm::ICACHE:HIT "));
+    /* the first answer stays */
+    put(m, "glm::ICACHE:HIT", "\tPFM_ERR_INVAL\t0\t\t\n");
+    g_autofree char *c = get(m, "glm::ICACHE:HIT");
+    CU_ASSERT_STRING_EQUAL(c, a);
+    CU_ASSERT_EQUAL(pms_answer_memo_size(m), 2);
+    /* an answer that does not start with its line is refused */
+    pms_answer_memo_put(m, "x", 1, "y\tPFM_SUCCESS\n", 14);
+    CU_ASSERT_PTR_NULL(get(m, "x"));
+    pms_answer_memo_clear(m);
+    CU_ASSERT_EQUAL(pms_answer_memo_size(m), 0);
+    CU_ASSERT_PTR_NULL(get(m, "glm::ICACHE:HIT"));
+    pms_answer_memo_free(m);
+}
+
+static void test_bounds_and_growth(void)
+{
+    PmsAnswerMemo *m = pms_answer_memo_new(5000, 16);
+    put(m, "0123456789abcdefX", "\tlong\n");   /* 17 bytes > 16 */
+    CU_ASSERT_EQUAL(pms_answer_memo_size(m), 0);
+    CU_ASSERT_PTR_NULL(get(m, "0123456789abcdefX"));
+    /* past the first table size (1024 slots, half full): grown, all found;
+     * lines of 0..16 bytes exercise the hash's tail */
+    put(m, "", "\tempty\n");
+    for (guint i = 0; i < 6000; i++) {
+        g_autofree char *line = g_strdup_printf("e%u", i * 7919u);
+        g_autofree char *rest = g_strdup_printf("\t%u\n", i);
+        put(m, line, rest);
+    }
+    CU_ASSERT_EQUAL(pms_answer_memo_size(m), 5000);   /* the bound */
+    guint found = 0;
+    for (guint i = 0; i < 6000; i++) {
+        g_autofree char *line = g_strdup_printf("e%u", i * 7919u);
+        g_autofree char *want = g_strdup_printf("old|%s\t%u\n", line, i);
+        g_autofree char *got = get(m, line);
+        if (got) {
+            found++;
+            CU_ASSERT_STRING_EQUAL(got, want);
+        }
+    }
+    CU_ASSERT_EQUAL(found, 4999);   /* "" took one of the 5000 */
+    g_autofree char *e = get(m, "");
+    CU_ASSERT_STRING_EQUAL(e, "old|\tempty\n");
+    pms_answer_memo_free(m);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("answer memo", NULL, NULL);
+    CU_add_test(s, "hits, misses and exact bytes", test_hits_and_misses);
+    CU_add_test(s, "bounds and growth", test_bounds_and_growth);
+    return pms_cu_tap_run();
+}
