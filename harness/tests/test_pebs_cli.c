@@ -159,6 +159,15 @@ static void test_sim(void)
     CU_ASSERT_TRUE(has(r.out, "cycle 3: n=1"));
     CU_ASSERT_TRUE(has(r.out, "the armed PEBS assist runs"));
     pms_cu_run_clear(&r);
+    /* json: the assist's cycle carries "pebs_assist" (and the reload: 2^48-4) */
+    g_free(words);
+    words = g_strdup_printf("sim --pebs -e nhm::INST_RETIRED:ANY_P --stim %s -f json", path);
+    r = run(words);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(has(r.out, "{\"cycle\": 3, \"enabled\": true, \"n\": 1, \"cond\": 1, \"edge\": 0, \"inc\": 1, "
+                              "\"counter\": 281474976710652, \"overflow\": 0, \"status\": \"0x0\", \"pmi\": 1, "
+                              "\"pebs_assist\": true}"));
+    pms_cu_run_clear(&r);
     /* the same stimulus without --pebs: no assist, the counter counts on */
     g_free(words);
     words = g_strdup_printf("sim -e nhm::INST_RETIRED:ANY_P --stim %s", path);
