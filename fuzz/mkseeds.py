@@ -18,7 +18,7 @@ import sys
 MAX = 1500
 # Keep in step with fuzz_stim.c (fuzz_stim_models).
 STIM_MODELS = ["wsm", "nhm", "glm", "nhm_unc", "nhmex_cbox3", "montecito", "wsm_unc", "nhm_ex"]
-STIM_WORDS = ("run", "write", "read", "expect-pmi", "pmu", "@")
+STIM_WORDS = ("run", "write", "read", "expect-pmi", "pmu", "@", "ds", "regs", "expect-pebs", "expect-record")
 
 
 def files(top, sub, ext):

@@ -79,6 +79,11 @@ static double share(guint part, guint whole)
 static const char *mutant_where(const PmsMutant *mu, char *buf, gsize len)
 {
     const PmsSimVector *sv = pms_vector_sim(mu->vector);
+    if (mu->code == PMS_MUTANT_CODE_PEBS_ENABLE) {
+        g_snprintf(buf, len, "%s:%u %s IA32_PEBS_ENABLE bit %u", mu->vector->file, mu->vector->line, sv->name,
+                   mu->bit);
+        return buf;
+    }
     g_snprintf(buf, len, "%s:%u %s event %u codes[%u] bit %u", mu->vector->file, mu->vector->line, sv->name,
                mu->event, mu->code, mu->bit);
     return buf;
@@ -89,7 +94,8 @@ static const char *mutant_where(const PmsMutant *mu, char *buf, gsize len)
  * unobservable ones grouped by reason. */
 static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backend)
 {
-    fprintf(out, "mutants: backend %s; one bit of codes[0]/codes[1] flipped at a time, bits 0..63\n", backend);
+    fprintf(out, "mutants: backend %s; one bit of codes[0]/codes[1] (and of IA32_PEBS_ENABLE where a vector has "
+                 "`pebs`) flipped at a time, bits 0..63\n", backend);
     if (r->equivalent)
         fprintf(out, "not counted: %u flips that program the same register contents (bits the written register "
                      "ignores, model key 'ignored'; bits no register holds, a fixed-only event's codes[0] beyond "

@@ -10,6 +10,7 @@
 #include "lbr_report.h"
 #include "encoder.h"
 #include "json_out.h"
+#include "pebs.h"
 #include "perf_format.h"
 #include "protocol.h"
 #include "sim_setup.h"
@@ -250,6 +251,32 @@ static void json_error(GString *o, const char *event, const char *error, const c
     g_string_append_c(o, '}');
 }
 
+/* --pebs: the event's PEBS registers on its counter (encoder/pebs_config.c);
+ * FALSE (message printed) when PEBS refuses the event. */
+static gboolean print_pebs(const PmsEncoding *enc, const char *shown, gboolean print)
+{
+    g_autoptr(GError) err = NULL;
+    PmsPebsConfig c;
+    if (!pms_pebs_configure(&enc->place, enc->codes, enc->n_codes, &c, &err)) {
+        fprintf(stderr, "pmusim: '%s': --pebs: %s: %s\n", shown, pms_encode_error_name(err->code), err->message);
+        return FALSE;
+    }
+    if (!print) {
+        pms_pebs_config_clear(&c);
+        return TRUE;
+    }
+    printf("  PEBS on IA32_PMC%u:\n", c.counter);
+    for (guint i = 0; i < c.n_writes; i++)
+        print_write(enc->model, &c.writes[i]);
+    if (c.notes) {
+        g_auto(GStrv) lines = g_strsplit(g_strchomp(c.notes), "\n", -1);
+        for (guint i = 0; lines[i]; i++)
+            printf("  note: %s\n", lines[i]);
+    }
+    pms_pebs_config_clear(&c);
+    return TRUE;
+}
+
 static void print_human(const PmsEncoding *enc)
 {
     printf("%s\n", enc->fstr);
@@ -336,7 +363,8 @@ out:
 
 int pms_cmd_encode(int argc, char **argv)
 {
-    gboolean batch = FALSE, set = FALSE, lbr = FALSE, lbr_freeze = FALSE;
+    gboolean batch = FALSE, set = FALSE, pebs = FALSE, lbr = FALSE, lbr_freeze = FALSE;
+    g_autofree char *ld_lat = NULL;
     g_autofree char *lbr_plm = NULL, *lbr_filter = NULL;
     g_autofree char *backend = NULL;
     g_autofree char *format = NULL;
@@ -362,6 +390,10 @@ int pms_cmd_encode(int argc, char **argv)
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of an EVENT written without PMU::", "PMU" },
         { "set", 0, 0, G_OPTION_ARG_NONE, &set,
           "Count the EVENTs together: one counter each, and the registers of the whole set", NULL },
+        { "pebs", 0, 0, G_OPTION_ARG_NONE, &pebs,
+          "Also program PEBS for each EVENT on its counter: IA32_PEBS_ENABLE (and MSR_PEBS_LD_LAT)", NULL },
+        { "ld-lat", 0, 0, G_OPTION_ARG_STRING, &ld_lat,
+          "With --pebs: load-latency threshold in core cycles (the load-latency event's :ldlat=N)", "N" },
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text,
           "Privilege levels counted when the event names neither u nor k, 0 to 3 (default 0,3; "
           "uncore PMUs take only 0,3)", "LEVELS" },
@@ -400,6 +432,8 @@ int pms_cmd_encode(int argc, char **argv)
         "  pmusim encode --pmu wsm INST_RETIRED:ANY_P:u UOPS_ISSUED:STALL_CYCLES\n"
         "  pmusim encode --format=json wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM\n"
         "  pmusim encode --set --pmu nhm UOPS_ISSUED:ANY L1D:REPL L1D:M_REPL     one counter each, the set's registers\n"
+        "  pmusim encode --pebs nhm::INST_RETIRED:ANY_P                       PEBS_ENABLE for its counter\n"
+        "  pmusim encode --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD   load latency\n"
         "  printf 'glm::INST_RETIRED\\n' | pmusim encode --batch --backend libpfm4\n"
         "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n"
         "  pmusim encode --pmu nhm --lbr --lbr-plm 3 --lbr-filter jcc,far_branch   user-level LBR without jcc/far\n");
@@ -484,6 +518,20 @@ int pms_cmd_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: --pmu applies to EVENT arguments; --batch lines name their PMU themselves\n");
         return PMS_EXIT_USAGE;
     }
+    guint64 ld_lat_v = 0;
+    if (ld_lat && !pebs) {
+        fprintf(stderr, "pmusim: encode: --ld-lat is the threshold of a PEBS load-latency sample: give --pebs too\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (ld_lat && !g_ascii_string_to_unsigned(ld_lat, 10, 0, G_MAXUINT32, &ld_lat_v, NULL)) {
+        fprintf(stderr, "pmusim: encode: --ld-lat '%s': expected a number of core cycles (decimal)\n", ld_lat);
+        return PMS_EXIT_USAGE;
+    }
+    if (pebs && (batch || set || (format && strcmp(format, "human") != 0))) {
+        fprintf(stderr, "pmusim: encode: --pebs prints the registers of each EVENT; it takes neither --batch, "
+                        "--set nor --format\n");
+        return PMS_EXIT_USAGE;
+    }
     if (set && (batch || (format && strcmp(format, "human") != 0))) {
         fprintf(stderr, "pmusim: encode: --set prints the registers of the set; it takes neither --batch nor --format\n");
         return PMS_EXIT_USAGE;
@@ -529,11 +577,20 @@ int pms_cmd_encode(int argc, char **argv)
             fprintf(stderr, "pmusim: encode: %s\n", err->message);
             return PMS_EXIT_USAGE;
         }
+        if (ld_lat) {
+            /* the threshold is the event's ldlat modifier: the encoder checks
+             * its range and that the event is the load-latency one */
+            char *with = g_strdup_printf("%s:ldlat=%" G_GUINT64_FORMAT, event, ld_lat_v);
+            g_free(event);
+            event = with;
+        }
         g_autoptr(PmsEncoding) enc = pms_encode_plm(models, event, plm, &err);
         if (enc == NULL) {
             const char *cls = err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error";
             g_autofree char *shown = pms_cli_printable(event);
-            fprintf(stderr, "pmusim: '%s': %s: %s\n", shown, cls, err->message);
+            /* --ld-lat N became the string's :ldlat=N: say so, the column counts it */
+            fprintf(stderr, "pmusim: '%s'%s: %s: %s\n", shown, ld_lat ? " (--ld-lat appended as :ldlat=N)" : "", cls,
+                    err->message);
             if (json)
                 json_error(js, event, cls, err->message);
             status = 1;
@@ -555,7 +612,15 @@ int pms_cmd_encode(int argc, char **argv)
             g_autofree char *raw = pms_perf_raw(enc);
             printf("%s\n  %s\n  %s\n", enc->fstr, sym, raw);
         } else {
+            g_autofree char *shown = pms_cli_printable(event);
+            /* PEBS refused: the event's lines would suggest a configuration that is not one */
+            if (pebs && !print_pebs(enc, shown, FALSE)) {
+                status = 1;
+                continue;
+            }
             print_human(enc);
+            if (pebs)
+                print_pebs(enc, shown, TRUE);
         }
     }
     if (json) {

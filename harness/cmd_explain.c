@@ -10,6 +10,7 @@
 #include "cli_common.h"
 #include "lbr_report.h"
 #include "encoder.h"
+#include "pebs.h"
 #include "program.h"
 #include "sim_setup.h"
 
@@ -477,8 +478,8 @@ static void explain(GString *o, const PmsEncoding *enc)
 
 int pms_cmd_explain(int argc, char **argv)
 {
-    g_autofree char *pmu = NULL, *occ = NULL, *cpl = NULL, *preload_text = NULL;
-    gboolean lbr = FALSE, lbr_freeze = FALSE;
+    g_autofree char *pmu = NULL, *occ = NULL, *cpl = NULL, *preload_text = NULL, *ld_lat = NULL;
+    gboolean pebs = FALSE, lbr = FALSE, lbr_freeze = FALSE;
     g_autofree char *lbr_plm = NULL, *lbr_filter = NULL;
     g_auto(GStrv) model_files = NULL;
     const GOptionEntry entries[] = {
@@ -489,6 +490,9 @@ int pms_cmd_explain(int argc, char **argv)
         { "cpl", 0, 0, G_OPTION_ARG_STRING, &cpl, "CPL (0..3) of each --occurrences cycle (default 3)", "C,C,..." },
         { "preload", 0, 0, G_OPTION_ARG_STRING, &preload_text, "Counter value before the example's cycle 0",
           "VALUE" },
+        { "pebs", 0, 0, G_OPTION_ARG_NONE, &pebs, "Also PEBS for the event on its counter, and what it captures", NULL },
+        { "ld-lat", 0, 0, G_OPTION_ARG_STRING, &ld_lat,
+          "With --pebs: load-latency threshold in core cycles (the load-latency event's :ldlat=N)", "N" },
         { "lbr", 0, 0, G_OPTION_ARG_NONE, &lbr, "Explain an LBR configuration of --pmu (as encode --lbr)", NULL },
         { "lbr-plm", 0, 0, G_OPTION_ARG_STRING, &lbr_plm, "Privilege levels the LBR records: 0, 3 or 0,3", "LEVELS" },
         { "lbr-filter", 0, 0, G_OPTION_ARG_STRING, &lbr_filter, "Branch classes the LBR drops (as encode)", "NAMES" },
@@ -505,6 +509,7 @@ int pms_cmd_explain(int argc, char **argv)
         "  pmusim explain nhm_unc::UNC_LLC_MISS:ANY\n"
         "  pmusim explain montecito::NOPS_RETIRED:thres=3:u\n"
         "  pmusim explain 'wsm::INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n"
+        "  pmusim explain --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD\n"
         "  pmusim explain --pmu nhm --lbr --lbr-plm 3 --lbr-filter near_rel_jmp   what the LBR records\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
@@ -538,6 +543,15 @@ int pms_cmd_explain(int argc, char **argv)
     guint64 preload = 0;
     if (preload_text && !pms_cli_parse_u64("--preload", preload_text, &preload))
         return PMS_EXIT_USAGE;
+    guint64 ld_lat_v = 0;
+    if (ld_lat && !pebs) {
+        fprintf(stderr, "pmusim: explain: --ld-lat is the threshold of a PEBS load-latency sample: give --pebs too\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (ld_lat && !g_ascii_string_to_unsigned(ld_lat, 10, 0, G_MAXUINT32, &ld_lat_v, NULL)) {
+        fprintf(stderr, "pmusim: explain: --ld-lat '%s': expected a number of core cycles (decimal)\n", ld_lat);
+        return PMS_EXIT_USAGE;
+    }
     g_autoptr(GError) err = NULL;
     g_autofree char *qualified = pms_sim_qualify_event(pmu, argv[1], &err);
     if (!qualified) {
@@ -550,6 +564,12 @@ int pms_cmd_explain(int argc, char **argv)
     /* --pmu names a PMU of the model set: an unknown one is a usage error (exit 2) */
     if (pmu && !pms_cli_model(models, pmu))
         return PMS_EXIT_USAGE;
+    if (ld_lat) {
+        /* as encode --ld-lat: the threshold is the event's ldlat modifier */
+        char *with = g_strdup_printf("%s:ldlat=%" G_GUINT64_FORMAT, qualified, ld_lat_v);
+        g_free(qualified);
+        qualified = with;
+    }
     g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
     if (!enc) {
         /* the same line as encode's: the libpfm4 error class first */
@@ -557,11 +577,26 @@ int pms_cmd_explain(int argc, char **argv)
                 err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error", err->message);
         return 1;
     }
+    PmsPebsConfig pc = { 0 };
+    if (pebs && !pms_pebs_configure(&enc->place, enc->codes, enc->n_codes, &pc, &err)) {
+        fprintf(stderr, "pmusim: '%s': --pebs: %s: %s\n", qualified, pms_encode_error_name(err->code), err->message);
+        return 1;
+    }
     g_autoptr(GString) o = g_string_new(NULL);
     g_string_append_printf(o, "%s\n\nRegisters the encoder sets:\n", enc->fstr);
     for (guint i = 0; i < enc->n_writes; i++)
         print_write(o, enc->model, &enc->writes[i]);
     explain(o, enc);
+    if (pebs) {
+        g_string_append(o, "\nPEBS registers:\n");
+        for (guint i = 0; i < pc.n_writes; i++)
+            print_write(o, enc->model, &pc.writes[i]);
+        g_autofree char *words = pms_pebs_describe(enc->model, &pc);
+        g_string_append_printf(o, "\nWhat PEBS captures (semantics.md §5):\n  %s\n", words);
+        if (pc.notes)
+            g_string_append_printf(o, "  Notes:\n%s", pc.notes);
+        pms_pebs_config_clear(&pc);
+    }
     if (occ) {
         g_string_append_printf(o, "\nWorked example (pmusim sim -e '%s' --occurrences %s%s%s%s%s --explain):\n",
                                qualified, occ, cpl ? " --cpl " : "", cpl ? cpl : "",

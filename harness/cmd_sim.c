@@ -11,6 +11,8 @@
  * trace goes to stdout or, atomically, to --output; nothing is written when
  * the run fails.  Exit status: 0, 1 (event, stimulus or simulation error),
  * 2 (bad option). */
+#include "pebs.h"
+#include "pebs_report.h"
 #include "cli_common.h"
 #include "lbr_report.h"
 #include "sim_stim_only.h"
@@ -110,8 +112,26 @@ typedef struct {
     char **events;   /* every -e; event is the first */
     gint64 max_cycles;
     gboolean explain;
+    gboolean pebs;   /* --pebs: PEBS for every -e event on its counter */
     char **model_files;
 } SimOpts;
+
+/* --pebs: the event's PEBS registers on its counter (encoder/pebs_config.c,
+ * the same step as encode --pebs); FALSE with the message printed. */
+static gboolean apply_pebs(PmsSim *sim, const PmsEncoding *enc, const PmsPlacement *pl, const char *name)
+{
+    g_autoptr(GError) err = NULL;
+    PmsPebsConfig c;
+    if (!pms_pebs_configure(pl, enc->codes, enc->n_codes, &c, &err)) {
+        fprintf(stderr, "pmusim: -e '%s': --pebs: %s: %s\n", name, pms_encode_error_name(err->code), err->message);
+        return FALSE;
+    }
+    gboolean ok = pms_sim_apply(sim, c.writes, c.n_writes, &err);
+    pms_pebs_config_clear(&c);
+    if (!ok)
+        fprintf(stderr, "pmusim: -e '%s': --pebs: %s\n", name, err->message);
+    return ok;
+}
 
 static void opts_clear(SimOpts *o)
 {
@@ -352,6 +372,9 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
+    for (guint i = 0; o->pebs && i < n; i++)
+        if (!apply_pebs(sim, enc[i], &pl[i], o->events[i]))
+            return 1;
     pms_sim_set_engine(sim, engine);
     for (guint i = 0; i < n; i++) {
         ctr[i] = pms_program_counter_reg(&pl[i]);
@@ -456,6 +479,8 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     }
     pms_lbr_ring_text(sim, lines); /* the LBR ring after the counts */
     g_string_append(out, lines->str);
+    if (fmt == &pms_trace_table)
+        pms_pebs_report(out, sim);   /* after the counts: PEBS records and DS index */
     if (diagram) {
         /* the document replaces the table; the answer lines still end stdout */
         g_string_free(out, TRUE);
@@ -587,6 +612,9 @@ int pms_cmd_sim(int argc, char **argv)
         { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &o.events,
           "Event string to encode and count (several: counted together, one counter each)", "EVENT" },
         { "stim", 's', 0, G_OPTION_ARG_FILENAME, &o.stim, "Stimulus file (docs/stimulus-format.md)", "FILE" },
+        { "pebs", 0, 0, G_OPTION_ARG_NONE, &o.pebs,
+          "Also program PEBS for each -e event on its counter (as encode --pebs); the stimulus's ds line sets the DS "
+          "area", NULL },
         { "occurrences", 0, 0, G_OPTION_ARG_STRING, &o.occurrences,
           "Occurrences of the event's own signal, one per cycle", "N,N,..." },
         { "cpl", 0, 0, G_OPTION_ARG_STRING, &o.cpl, "CPL (0..3) of each --occurrences cycle (default 3)", "C,C,..." },
@@ -614,12 +642,18 @@ int pms_cmd_sim(int argc, char **argv)
         "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-freeze.stim --format vcd -o t.vcd\n"
         "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-lbr.stim --explain   (the LBR ring last)\n"
         "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n"
-        "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n");
+        "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n"
+        "  pmusim sim --pebs -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-pebs.stim   PEBS records after the counts\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     o.event = o.events ? o.events[0] : NULL;
     if (argc > 1) {
         fprintf(stderr, "pmusim: sim: unexpected argument '%s' (the event goes after -e)\n", argv[1]);
+        return PMS_EXIT_USAGE;
+    }
+    if (o.pebs && !o.event) {
+        fprintf(stderr, "pmusim: sim: --pebs programs PEBS for the -e events: give -e (or write IA32_PEBS_ENABLE "
+                        "in the stimulus)\n");
         return PMS_EXIT_USAGE;
     }
     /* a stimulus that programs the registers itself: no event to encode */
@@ -677,6 +711,8 @@ int pms_cmd_sim(int argc, char **argv)
     }
     /* the counter in its register space (MSR; the Itanium's PMDn) */
     PmsPlacement pl = { m, enc->event, counter, fixed };
+    if (o.pebs && !apply_pebs(sim, enc, &pl, qualified))
+        return 1;
     const PmsRegister *ctr = pms_program_counter_reg(&pl);
     guint width = fixed ? m->fixed_width : m->gp_width;
     if (!ctr) {
@@ -734,6 +770,8 @@ int pms_cmd_sim(int argc, char **argv)
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
     sum.pmi_total = pms_sim_pmi_total(sim);
     pms_trace_end(rep, &sum);
+    if (fmt == &pms_trace_table)
+        pms_pebs_report(rep->out, sim);   /* after the counts: PEBS records and DS index */
     /* the LBR ring after the counts: in the table itself, else on stdout
      * beside the answer line when the trace went to a file */
     g_autoptr(GString) ring = g_string_new(NULL);

@@ -1,5 +1,6 @@
 /* pmusim — simulation vectors and mutants (see conform_sim.h). */
 #include "conform_sim.h"
+#include "pebs.h"
 #include "sim.h"
 #include "sim_setup.h"
 #include "stimulus.h"
@@ -127,6 +128,40 @@ static gboolean encode_all(PmsConformSim *cs, const PmsVector *v, Codes *out, ch
     return TRUE;
 }
 
+/* `pebs N` events: their PEBS registers from the same codes, through the real
+ * configuration step (encoder/pebs_config.c); a mutant flips bit `flip` of
+ * the IA32_PEBS_ENABLE value (G_MAXUINT: none) before it is written. */
+static gboolean program_pebs(PmsSim *sim, const PmsModel *m, const PmsSimVector *sv, const Codes *codes, guint flip,
+                             GError **error)
+{
+    guint64 enable = 0, enable_mask = 0;
+    const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
+    gboolean any = FALSE;
+    for (guint i = 0; i < sv->n_events; i++) {
+        if (!sv->events[i].pebs)
+            continue;
+        PmsPlacement pl;
+        PmsPebsConfig c;
+        const PmsEvent *ev = string_event(m, sv->events[i].event, error);
+        if (!ev || !pms_program_place_on(m, ev, sv->events[i].counter, FALSE, &pl, error) ||
+            !pms_pebs_configure(&pl, codes[i].codes, codes[i].n, &c, error))
+            return FALSE;
+        /* IA32_PEBS_ENABLE composed over the events, MSR_PEBS_LD_LAT as is */
+        enable |= c.writes[0].value;
+        enable_mask |= c.writes[0].mask;
+        gboolean ok = c.n_writes < 2 || pms_sim_apply(sim, &c.writes[1], 1, error);
+        pms_pebs_config_clear(&c);
+        if (!ok)
+            return FALSE;
+        any = TRUE;
+    }
+    if (!any || !pe)
+        return TRUE;
+    if (flip < 64)
+        enable ^= (guint64)1 << flip;
+    return pms_sim_write_at(sim, pe->space, pe->address, enable, error);
+}
+
 /* The vector's `lbr` configuration through the LBR encoder, its
  * MSR_LBR_SELECT value XOR lbr_flip (a mutant), applied. */
 static gboolean program_lbr(PmsSim *sim, const PmsModel *m, const PmsVector *v, guint64 lbr_flip, char **message)
@@ -148,11 +183,19 @@ static gboolean program_lbr(PmsSim *sim, const PmsModel *m, const PmsVector *v, 
     return TRUE;
 }
 
-/* Program the codes (and the LBR configuration, its LBR_SELECT XOR
- * lbr_flip) into a fresh simulator and run the stimulus.  *gp is set when
- * the simulator refused a code write with #GP. */
-static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *codes, guint64 lbr_flip, char **message,
-                         gboolean *gp)
+/* Program the codes (PEBS_ENABLE's bit pebs_flip flipped, G_MAXUINT: none;
+ * the LBR configuration's LBR_SELECT XOR lbr_flip) into a fresh simulator
+ * and run the stimulus.  *gp is set when the simulator refused a code write
+ * with #GP. */
+static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes *codes, guint pebs_flip,
+                              guint64 lbr_flip, char **message, gboolean *gp);
+static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *codes, char **message, gboolean *gp)
+{
+    return simulate_flip(cs, v, codes, G_MAXUINT, 0, message, gp);
+}
+
+static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes *codes, guint pebs_flip,
+                              guint64 lbr_flip, char **message, gboolean *gp)
 {
     const PmsSimVector *sv = pms_vector_sim(v);
     g_autoptr(GError) err = NULL;
@@ -178,6 +221,12 @@ static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *cod
             return FALSE;
         }
     }
+    if (!program_pebs(sim, m, sv, codes, pebs_flip, &err)) {
+        *gp = g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_GP);
+        *message = g_strdup_printf("%s:%u: vector '%s': programming PEBS: %s", v->file, v->line, sv->name,
+                                   err->message);
+        return FALSE;
+    }
     if (sv->has_lbr && !program_lbr(sim, m, v, lbr_flip, message))
         return FALSE;
     if ((st->file && !pms_stim_execute(st->file, sim, &err)) || !pms_stim_execute(st->inl, sim, &err)) {
@@ -195,7 +244,7 @@ gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_d
     if (!encode_all(cs, v, codes, message))
         return FALSE;
     gboolean gp;
-    return simulate(cs, v, codes, 0, message, &gp);
+    return simulate(cs, v, codes, message, &gp);
 }
 
 gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error)
@@ -365,6 +414,25 @@ static gboolean equivalent(const PmsModel *m, const PmsEvent *ev, guint counter,
     return TRUE;
 }
 
+/* An LL_EN bit of IA32_PEBS_ENABLE whose counter is not a PEBS counter
+ * counting the load-latency event: load latency needs both bits, and only
+ * that event's loads carry latencies (SDM Fig 18-21; semantics.md §5.1). */
+static const char *unobservable_ll_en(const PmsModel *m, const PmsSimVector *sv, guint bit)
+{
+    const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
+    const PmsField *ll = pe && pe->layout ? pms_layout_field(pe->layout, "ll_en") : NULL;
+    if (!ll || bit < ll->shift || bit >= ll->shift + ll->width)
+        return NULL;
+    guint counter = bit - ll->shift;
+    for (guint i = 0; i < sv->n_events; i++) {
+        const PmsEvent *ev = string_event(m, sv->events[i].event, NULL);
+        if (sv->events[i].counter == counter && sv->events[i].pebs && ev && (ev->flags & PMS_EVENT_LDLAT))
+            return NULL;
+    }
+    return "LL_EN acts only on a PEBS_EN counter that counts the load-latency event: load latency needs both bits "
+           "(SDM Fig 18-21; semantics.md §5.1)";
+}
+
 static PmsMutantPmu *pmu_row(PmsMutantReport *r, GHashTable *index, const char *pmu)
 {
     PmsMutantPmu *p = g_hash_table_lookup(index, pmu);
@@ -391,7 +459,7 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
     memset(codes, 0, sizeof codes);
     char *msg = NULL;
     gboolean gp = FALSE;
-    if (!encode_all(cs, v, codes, &msg) || !simulate(cs, v, codes, 0, &msg, &gp)) {
+    if (!encode_all(cs, v, codes, &msg) || !simulate(cs, v, codes, &msg, &gp)) {
         row->baseline_failed++;
         g_ptr_array_add(r->baseline, msg);
         return;
@@ -415,7 +483,7 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                     continue;
                 }
                 msg = NULL;
-                gboolean ok = simulate(cs, v, mut, 0, &msg, &gp);
+                gboolean ok = simulate(cs, v, mut, &msg, &gp);
                 g_free(msg);
                 PmsMutant mu = { v, e, k, bit, PMS_MUTANT_CAUGHT, NULL };
                 if (!ok)
@@ -436,6 +504,33 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                 if (mu.fate == PMS_MUTANT_UNOBSERVABLE || mu.fate == PMS_MUTANT_MISSED)
                     g_array_append_val(r->survivors, mu);
             }
+        }
+    }
+    /* IA32_PEBS_ENABLE: each bit of the composed value flipped (the
+     * load-latency threshold is codes[1] above, which becomes MSR_PEBS_LD_LAT) */
+    gboolean has_pebs = FALSE;
+    for (guint e = 0; e < sv->n_events; e++)
+        has_pebs |= sv->events[e].pebs;
+    for (guint bit = 0; has_pebs && bit < 64; bit++) {
+        msg = NULL;
+        gboolean ok = simulate_flip(cs, v, codes, bit, 0, &msg, &gp);
+        g_free(msg);
+        PmsMutant mu = { v, 0, PMS_MUTANT_CODE_PEBS_ENABLE, bit, PMS_MUTANT_CAUGHT, NULL };
+        mu.fate = ok ? PMS_MUTANT_MISSED : gp ? PMS_MUTANT_CAUGHT_GP : PMS_MUTANT_CAUGHT;
+        if (ok && (mu.why = unobservable_ll_en(m, sv, bit)))
+            mu.fate = PMS_MUTANT_UNOBSERVABLE;
+        row->mutants++;
+        r->mutants++;
+        if (!ok) {
+            row->caught++, r->caught++;
+            if (gp)
+                row->caught_gp++, r->caught_gp++;
+        } else if (mu.fate == PMS_MUTANT_UNOBSERVABLE) {
+            row->unobservable++, r->unobservable++;
+            g_array_append_val(r->survivors, mu);
+        } else {
+            row->missed++, r->missed++;
+            g_array_append_val(r->survivors, mu);
         }
     }
 }
@@ -486,7 +581,7 @@ static void mutate_lbr(PmsConformSim *cs, const PmsVector *v, PmsMutantReport *r
     memset(codes, 0, sizeof codes);
     char *msg = NULL;
     gboolean gp = FALSE;
-    if (!encode_all(cs, v, codes, &msg) || !simulate(cs, v, codes, 0, &msg, &gp)) {
+    if (!encode_all(cs, v, codes, &msg) || !simulate(cs, v, codes, &msg, &gp)) {
         g_free(msg); /* counted by mutate_vector's baseline */
         return;
     }
@@ -494,7 +589,7 @@ static void mutate_lbr(PmsConformSim *cs, const PmsVector *v, PmsMutantReport *r
         if (!((sel->writable >> bit) & 1))
             continue;
         msg = NULL;
-        gboolean ok = simulate(cs, v, codes, (guint64)1 << bit, &msg, &gp);
+        gboolean ok = simulate_flip(cs, v, codes, G_MAXUINT, (guint64)1 << bit, &msg, &gp);
         g_free(msg);
         r->lbr_mutants++;
         if (!ok) {

@@ -39,10 +39,14 @@ typedef enum {
                                * (model key `ignored`), so it programs the same register contents */
 } PmsMutantFate;
 
+/* PmsMutant.code of a flip in the IA32_PEBS_ENABLE value a vector's `pebs`
+ * lines compose (not a code of the encoder). */
+enum { PMS_MUTANT_CODE_PEBS_ENABLE = 100 };
+
 typedef struct {
     const PmsVector *vector;
     guint event;              /* index into the vector's events */
-    guint code;               /* codes[code] */
+    guint code;               /* codes[code], or PMS_MUTANT_CODE_PEBS_ENABLE */
     guint bit;
     PmsMutantFate fate;
     const char *why;          /* unobservable: the reason (static text) */

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "lbr_report.h"
 #include "program.h"
+#include "pebs_report.h"
 #include "sim_stim_only.h"
 #include "stimulus.h"
 #include "trace_report.h"
@@ -99,6 +100,9 @@ int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, con
     pms_trace_pmi_list(head, pmis, n, pms_sim_pmi_total(sim));
     printf("%s\n", head->str);
     print_counters(sim, m);
+    g_autoptr(GString) pebs = g_string_new(NULL);
+    pms_pebs_report(pebs, sim);
+    fputs(pebs->str, stdout);
     /* the LBR ring after the counts, when branches went in */
     g_autoptr(GString) ring = g_string_new(NULL);
     if (pms_lbr_ring_text(sim, ring))

@@ -77,6 +77,8 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
         g_string_append_c(o, '-');
     else
         pms_trace_off_words(o, t->off);
+    if (t->pebs_assist) /* only on such rows: the other rows stay as they were */
+        g_string_append(o, "  PEBS assist: record written, counter reloaded");
     g_string_append_c(o, '\n');
     g_autoptr(GString) lbr = g_string_new(NULL);
     pms_lbr_trace_words(lbr, t); /* a line of its own where branches came */

@@ -44,7 +44,7 @@ gboolean pms_trace_rec_same(const PmsTraceRec *a, const PmsSimTrace *b)
 {
     const PmsSimTrace *x = &a->t;
     if (x->enabled != b->enabled || x->off != b->off || x->status != b->status || x->carries || b->carries ||
-        x->pmis || b->pmis || x->latch_before != b->latch_before)
+        x->pmis || b->pmis || x->latch_before != b->latch_before || x->pebs_assist || b->pebs_assist)
         return FALSE;
     guint64 bc = b->cycles ? b->cycles : 1;
     if (b->cycle - (bc - 1) != x->cycle + 1)
@@ -214,6 +214,9 @@ void pms_trace_sentence(GString *o, const PmsTraceMeta *m, const PmsTraceRec *r)
                                m->status_reg ? m->status_reg : "the status register");
     if (t->carries > 1)
         g_string_append_printf(o, " (%" G_GUINT64_FORMAT " carries)", t->carries);
+    if (t->pebs_assist)
+        g_string_append(o, "; the armed PEBS assist runs: it writes a record into the DS buffer, clears the "
+                           "counter's overflow bit and reloads the counter from the DS reset value (semantics.md §5.2)");
     if (t->pmis == 1)
         g_string_append(o, "; a PMI is raised");
     else if (t->pmis > 1)

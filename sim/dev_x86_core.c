@@ -7,17 +7,25 @@
  * file holds only the behaviour of each register kind (SDM rules cited
  * inline, the choices A10, A22, A25 of docs/semantics.md) and how a run's
  * occurrences reach each counter (signal selection by event code + unit mask,
- * offcore matching against OFFCORE_RSP_i, load latency against PEBS_LD_LAT).
+ * offcore matching against OFFCORE_RSP_i, load latency against PEBS_LD_LAT),
+ * and PEBS (semantics.md §5.2, docs/semantics.md §8a): a PEBS_EN counter's
+ * wrap arms it, its next counted cycle runs the assist (a record through
+ * sim/pebs.c, its status bit cleared, the counter reloaded from the DS reset
+ * value, OvfBuf and a PMI at the buffer's threshold; its INT PMI waits for
+ * the assist).
  *
  * Not modelled (docs/semantics.md §8): the sibling thread's own registers
  * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
  * PMI delivery (a PMI is a recorded cycle, optionally `pmi_skid` cycles
- * late; no LVT-PC mask); PEBS arming, assists, records and OvfBuf, and the
- * PEBS_ENABLE LL bits for load latency; BTS (the LBR is sim/lbr.c's);
+ * late; no LVT-PC mask); PEBS on a part whose record format (PERF_CAPABILITIES
+ * PEBS_REC_FMT) is not 1 (GLM: PEBS_ENABLE is storage only), PEBS records of
+ * thread 1, the DS area's BTS fields, GLM's OvfBuf on an index out of
+ * bounds; BTS (the LBR is sim/lbr.c's);
  * FREEZE_WHILE_SMM; the PC pin; CPUID; NHM errata; IA32_PERF_GLOBAL_STATUS
  * bit 61 (uncore overflow: the uncore is its own device).
  */
 #include "sim_internal.h"
+#include "pebs_internal.h"
 
 #include <string.h>
 
@@ -59,6 +67,8 @@ typedef struct {
     SimField st_pmc[PMS_SIM_MAX_GP], st_fixed[PMS_SIM_MAX_FIXED], st_ctr_frz, st_lbr_frz;
     SimField dbg_lbr, dbg_frz_lbr, dbg_frz_perf;
     SimField ldlat_thr;
+    guint64 *pebs_enable;
+    SimField pebs_en[PMS_SIM_MAX_GP], ll_en[PMS_SIM_MAX_GP], st_ovf_buf;
 
     /* Offcore: request/response bit sets of the model (nhm style) and GLM's
      * special bits; which event code/umask drives which RSP register. */
@@ -290,6 +300,16 @@ static gboolean resolve_fields(X86Core *s, GError **error)
     s->ldlat_thr = sim_resolve(ll, l_thr, 0, 0, 0, 16); /* SDM 18-39: bits 15:0 */
     if (ll && !sim_require(ll, s->ldlat_thr, "threshold", error))
         return FALSE;
+    /* PEBS_ENABLE: bit i of pebs_en / ll_en for PMCi (SDM Fig 18-21); no
+     * architectural fallback: a model without the layout has no PEBS. */
+    static const char *const p_en[] = { "pebs_en%u", NULL }, *const p_ll[] = { "ll_en%u", NULL };
+    static const char *const s_ob[] = { "ovf_buf", NULL };
+    const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
+    for (guint i = 0; i < s->n_gp; i++) {
+        s->pebs_en[i] = sim_resolve(pe, p_en, i, 0, -1, 1);
+        s->ll_en[i] = sim_resolve(pe, p_ll, i, 0, -1, 1);
+    }
+    s->st_ovf_buf = sim_resolve(gs, s_ob, 0, 0, -1, 1);
     return TRUE;
 }
 
@@ -312,6 +332,7 @@ static void bind_storage(X86Core *s)
     s->global_status = sim_storage(s->sim, pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0));
     s->debugctl = sim_storage(s->sim, pms_model_reg_by_kind(m, PMS_REG_DEBUGCTL, 0));
     s->ld_lat = sim_storage(s->sim, pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0));
+    s->pebs_enable = sim_storage(s->sim, pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0));
 }
 
 /* ---- init, reset ----------------------------------------------------------- */
@@ -389,11 +410,13 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     if (!resolve_fields(s, error))
         return FALSE;
     bind_storage(s);
+    sim->pebs = sim_pebs_new(m);
     return sim_lbr_init(&s->lbr, sim, error);
 }
 
 static void x86_finalize(PmsSim *sim)
 {
+    g_clear_pointer(&sim->pebs, sim_pebs_free);
     g_clear_pointer(&sim->dev, g_free);
 }
 
@@ -414,6 +437,8 @@ static void x86_reset(PmsSim *sim)
     *s->global_ctrl = gc;
     memset(s->latch, 0, sizeof s->latch);
     s->cfg_valid = FALSE;
+    if (sim->pebs)
+        sim_pebs_reset(sim->pebs);
     sim_lbr_reset(&s->lbr);
 }
 
@@ -699,9 +724,18 @@ static guint x86_off_reasons(const PmsSim *sim, const SimUnit *u)
            (frozen_v4(s) ? PMS_SIM_OFF_FROZEN : 0);
 }
 
+/* PEBS modelled and PMCi's PEBS_EN bit set. */
+static gboolean pebs_on(const PmsSim *sim, const X86Core *s, guint i)
+{
+    return sim->pebs && sim->pebs->size && i < s->n_gp && sim_fget(s->pebs_en[i], *s->pebs_enable);
+}
+
 static gboolean x86_pmi_enabled(const PmsSim *sim, const SimUnit *u)
 {
     const X86Core *s = sim->dev;
+    /* SDM 18-39 p.675: a PEBS counter's INT PMI follows its assist (x86_after_count) */
+    if (!u->fixed && pebs_on(sim, s, u->index))
+        return FALSE;
     if (u->fixed)
         return sim_fget(s->fx[u->index].pmi, *s->fixed_ctrl) != 0;
     return sim_fget(s->ev.intr, *s->evtsel[u->index]) != 0;
@@ -718,6 +752,58 @@ static guint64 x86_status(const PmsSim *sim, const SimUnit *u)
 {
     const X86Core *s = sim->dev;
     return *s->global_status;
+}
+
+static gboolean x86_per_cycle(const PmsSim *sim)
+{
+    const X86Core *s = sim->dev;
+    for (guint i = 0; i < s->n_gp; i++)
+        if (pebs_on(sim, s, i))
+            return TRUE;
+    return FALSE;
+}
+
+/* PEBS on NHM/WSM (semantics.md §5.2; choices in docs/semantics.md §8a):
+ * the wrap only arms; the assist runs on the counter's next counted cycle
+ * (inc > 0 in a later cycle), writes the record with GLOBAL_STATUS as it
+ * stands, clears the counter's overflow bit and reloads the counter from the
+ * DS reset value (that cycle's increment is absorbed).  At the buffer's
+ * threshold OvfBuf is set and a PMI raised; the counter's INT PMI is raised
+ * in the same cycle (one PMI per cycle, as for simultaneous overflows). */
+static guint x86_after_count(PmsSim *sim, const SimUnit *u, guint64 inc, gboolean carry, const PmsSimRun *run)
+{
+    X86Core *s = sim->dev;
+    guint i = u->index;
+    if (u->fixed || i >= PMS_PEBS_MAX_COUNTERS || !pebs_on(sim, s, i))
+        return 0;
+    SimPebs *p = sim->pebs;
+    if (!p->armed[i] || inc == 0) {
+        if (carry)
+            p->armed[i] = TRUE;
+        return 0;
+    }
+    SimPebsSample smp = { sim->ip_valid[0] ? sim->ip[0] : 0, *s->global_status, 0, 0, 0 };
+    guint64 v = *s->evtsel[i];
+    if (sim_fget(s->ll_en[i], *s->pebs_enable) &&
+        selects(s, sim_fget(s->ev.event, v), sim_fget(s->ev.umask, v), s->ldlat_sig)) {
+        /* the sampled load: thread 0's first one above the threshold this cycle */
+        guint64 thr = sim_fget(s->ldlat_thr, *s->ld_lat);
+        for (guint k = 0; k < run->n_loads; k++)
+            if (run->loads[k].thread == 0 && run->loads[k].count && run->loads[k].latency > thr) {
+                smp.dla = sim->daddr_valid[0] ? sim->daddr[0] : 0;
+                smp.dse = p->dse_valid ? p->dse : 0;
+                smp.lat = run->loads[k].latency;
+                break;
+            }
+    }
+    gboolean at_threshold = sim_pebs_assist(p, sim->cycle, i, &smp);
+    *s->global_status &= ~sim_fbit(s->st_pmc[i]);
+    *s->pmc[i] = p->ds.reset[i] & s->gp_mask;
+    p->armed[i] = FALSE;
+    if (at_threshold)
+        *s->global_status |= sim_fbit(s->st_ovf_buf);
+    gboolean intr = sim_fget(s->ev.intr, v) != 0;
+    return SIM_AFTER_ASSIST | (at_threshold || intr ? SIM_AFTER_PMI : 0);
 }
 
 static gboolean x86_edge_latch(const PmsSim *sim, guint i)
@@ -742,4 +828,6 @@ const SimDeviceOps sim_x86_core_ops = {
     .pmi = x86_pmi,
     .status = x86_status,
     .edge_latch = x86_edge_latch,
+    .per_cycle = x86_per_cycle,
+    .after_count = x86_after_count,
 };

@@ -96,7 +96,7 @@ static guint64 device_events(PmsSim *s)
  * outputs `pipe` (NULL: not enabled), the counter and status after them. */
 static void emit_trace(PmsSim *s, const PmsSimRun *run, const Unit *u, guint64 cycle, guint64 cycles,
                        const PmsPipeOut *pipe, gboolean latch_before, guint64 value, guint64 status, guint64 carries,
-                       guint64 pmis)
+                       guint64 pmis, gboolean assist)
 {
     PmsSimTrace t = {
         .cycle = cycle + cycles - 1,
@@ -122,6 +122,7 @@ static void emit_trace(PmsSim *s, const PmsSimRun *run, const Unit *u, guint64 c
         .mask = u->mask,
         .carries = carries,
         .pmis = pmis,
+        .pebs_assist = assist,
     };
     if (s->lbr_at == cycle && s->n_lbr) {
         t.lbr_offered = s->n_lbr;
@@ -139,13 +140,14 @@ static void emit_trace(PmsSim *s, const PmsSimRun *run, const Unit *u, guint64 c
 static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
 {
     PmsPipeOut out[SIM_MAX_UNITS];
-    gboolean en[SIM_MAX_UNITS], ovf[SIM_MAX_UNITS], latch_before[SIM_MAX_UNITS];
+    gboolean en[SIM_MAX_UNITS], ovf[SIM_MAX_UNITS], latch_before[SIM_MAX_UNITS], assist[SIM_MAX_UNITS];
     for (guint64 c = 0; c < run->cycles; c++) {
         gboolean pmi = FALSE;
         device_events(s);
         for (guint k = 0; k < nu; k++) {
             en[k] = unit_enabled(s, &u[k]);
             ovf[k] = FALSE;
+            assist[k] = FALSE;
             latch_before[k] = u[k].latch && *u[k].latch;
             memset(&out[k], 0, sizeof out[k]);
             if (!en[k])
@@ -163,6 +165,12 @@ static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
                     sim_ext_record(s, s->cycle);
             }
             *u[k].ctr = sum & u[k].mask;
+            /* PEBS (dev_x86_core.c): arming at the wrap, the assist on the next event */
+            if (s->ops->after_count) {
+                guint a = s->ops->after_count(s, &u[k], out[k].inc, ovf[k], run);
+                assist[k] = (a & SIM_AFTER_ASSIST) != 0;
+                pmi |= (a & SIM_AFTER_PMI) != 0;
+            }
         }
         /* One PMI however many counters overflowed (SDM 18-39); A8: freeze now. */
         if (pmi)
@@ -170,7 +178,7 @@ static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         if (s->trace) {
             for (guint k = 0; k < nu; k++)
                 emit_trace(s, run, &u[k], s->cycle, 1, en[k] ? &out[k] : NULL, latch_before[k], *u[k].ctr,
-                           s->ops->status(s, &u[k]), ovf[k], pmi);
+                           s->ops->status(s, &u[k]), ovf[k], pmi, assist[k]);
         }
         s->cycle++;
     }
@@ -288,19 +296,19 @@ static void trace_segment(PmsSim *s, const PmsSimRun *run, const Unit *u, guint 
     for (guint k = 0; k < nu; k++) {
         guint64 st = s->ops->status(s, &u[k]);
         if (!en[k]) {
-            emit_trace(s, run, &u[k], c0, K, NULL, FALSE, *u[k].ctr, st, 0, 0);
+            emit_trace(s, run, &u[k], c0, K, NULL, FALSE, *u[k].ctr, st, 0, 0, FALSE);
             continue;
         }
         gboolean carry1 = kc[k] == 1;
         guint64 v1 = (ctr0[k] + f[k]) & u[k].mask;
         emit_trace(s, run, &u[k], c0, 1, &o1[k], latch0[k], K == 1 ? *u[k].ctr : v1,
-                   K == 1 || carry1 ? st : status0[k], carry1, pmis_first);
+                   K == 1 || carry1 ? st : status0[k], carry1, pmis_first, FALSE);
         if (K == 1)
             continue;
         unsigned __int128 sum = (unsigned __int128)ctr0[k] + f[k] + (unsigned __int128)(K - 1) * r[k];
         guint64 carries = (guint64)(sum / ((unsigned __int128)u[k].mask + 1));
         emit_trace(s, run, &u[k], c0 + 1, K - 1, &o2[k], o1[k].latch, *u[k].ctr, st, carries - carry1,
-                   pmis - pmis_first);
+                   pmis - pmis_first, FALSE);
     }
 }
 
@@ -364,7 +372,7 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         if (!any_en) {
             if (s->trace)
                 for (guint k = 0; k < nu; k++)
-                    emit_trace(s, run, &u[k], s->cycle, K, NULL, FALSE, *u[k].ctr, s->ops->status(s, &u[k]), 0, 0);
+                    emit_trace(s, run, &u[k], s->cycle, K, NULL, FALSE, *u[k].ctr, s->ops->status(s, &u[k]), 0, 0, FALSE);
             s->cycle += K;
             rem -= K;
             continue;
@@ -417,7 +425,7 @@ gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
     SimOcc occ[SIM_MAX_UNITS];
     Unit u[SIM_MAX_UNITS];
     guint nu = s->ops->units(s, run, occ, u);
-    if (s->engine == PMS_SIM_REFERENCE || (s->trace && !s->trace_spans))
+    if (s->engine == PMS_SIM_REFERENCE || (s->trace && !s->trace_spans) || (s->ops->per_cycle && s->ops->per_cycle(s)))
         run_reference(s, run, u, nu);
     else
         run_fast(s, run, u, nu);

@@ -88,6 +88,7 @@ typedef struct {
 } SimUnit;
 
 typedef struct SimDeviceOps SimDeviceOps;
+typedef struct SimPebs SimPebs; /* sim/pebs_internal.h */
 
 /* The architecture's program step (program.h), beside its device
  * (sim_program_for). */
@@ -161,6 +162,7 @@ struct PmsSim {
     PmsSimTraceFn trace;
     gpointer trace_data;
     gboolean trace_spans;          /* pms_sim_set_trace_spans */
+    SimPebs *pebs;                 /* the DS area and PEBS records (x86 core; NULL elsewhere) */
 };
 
 struct SimDeviceOps {
@@ -199,7 +201,15 @@ struct SimDeviceOps {
      * none), and that action, run by the engines at the start of that cycle. */
     guint64 (*next_event)(const PmsSim *s);
     void (*fire)(PmsSim *s);
+    /* Optional: TRUE while the device needs every cycle seen (a PEBS
+     * assist depends on the cycle after a wrap): the reference engine runs. */
+    gboolean (*per_cycle)(const PmsSim *s);
+    /* Optional: after unit u's counter took `inc` this cycle (carry: it
+     * wrapped); SIM_AFTER_* bits: an assist rewrote the counter, a PMI is due. */
+    guint (*after_count)(PmsSim *s, const SimUnit *u, guint64 inc, gboolean carry, const PmsSimRun *run);
 };
+
+enum { SIM_AFTER_ASSIST = 1, SIM_AFTER_PMI = 2 };
 
 /* ---- the LBR of the x86 core device (lbr.c) ------------------------------- */
 

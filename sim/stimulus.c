@@ -3,6 +3,8 @@
  * error names source:line and what was expected there. */
 #include "stimulus.h"
 #include "lbr.h"
+#include "pebs.h"
+#include "stim_pebs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,6 +39,9 @@ typedef struct {
     PmsSimBranch *br;
     guint n_lbr;                         /* run: thread 0's branches for the LBR (branch=), owned */
     PmsSimLbrBranch *lbr;
+    gboolean has_dse;                    /* run: thread 0's loads' data source (dse=, PEBS) */
+    guint64 dse;
+    StimPebs *pebs;                      /* PMS_STIM_PEBS: ds, regs, expect-pebs, expect-record (stim_pebs.c) */
 } Rec;
 
 struct PmsStim {
@@ -61,6 +66,7 @@ static void rec_clear(gpointer p)
     g_free((gpointer)r->run.loads);
     g_free(r->br);
     g_free(r->lbr);
+    sim_stim_pebs_free(r->pebs);
 }
 
 PmsStim *pms_stim_new(const PmsModel *m)
@@ -635,6 +641,8 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     gboolean has_ip[PMS_SIM_MAX_THREADS] = { FALSE }, has_insn[PMS_SIM_MAX_THREADS] = { FALSE },
              has_daddr[PMS_SIM_MAX_THREADS] = { FALSE };
     guint64 ip[PMS_SIM_MAX_THREADS] = { 0 }, opcode[PMS_SIM_MAX_THREADS] = { 0 }, daddr[PMS_SIM_MAX_THREADS] = { 0 };
+    gboolean has_dse = FALSE;
+    guint64 dse = 0;
     PmsSimSlot slot[PMS_SIM_MAX_THREADS] = { PMS_SIM_SLOT_M };
     gboolean has_mesi[PMS_SIM_MAX_THREADS] = { FALSE }, has_dear = FALSE, has_iear = FALSE;
     PmsSimMesi mesi[PMS_SIM_MAX_THREADS] = { PMS_SIM_MESI_I };
@@ -685,6 +693,13 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
              * per thread; '-' or an omitted thread: none */
             if (!parse_addr_list(p, "ip", val, has_ip, ip))
                 return FALSE;
+        } else if (strcmp(key, "dse") == 0) {
+            /* dse=V: the data source encoding of thread 0's loads (PEBS load-latency records) */
+            if (has_dse)
+                return fail(p, "dse: given twice in one run");
+            if (!parse_value(val, &dse))
+                return fail(p, "dse: '%s': expected a number (the data source encoding)", val);
+            has_dse = TRUE;
         } else if (strcmp(key, "daddr") == 0) {
             /* daddr=A0[,A1]: the data address of this run's occurrences */
             if (!parse_addr_list(p, "daddr", val, has_daddr, daddr))
@@ -815,6 +830,8 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     memcpy(r->has_insn, has_insn, sizeof has_insn);
     memcpy(r->slot, slot, sizeof slot);
     memcpy(r->opcode, opcode, sizeof opcode);
+    r->has_dse = has_dse;
+    r->dse = dse;
     memcpy(r->has_daddr, has_daddr, sizeof has_daddr);
     memcpy(r->daddr, daddr, sizeof daddr);
     memcpy(r->has_mesi, has_mesi, sizeof has_mesi);
@@ -944,7 +961,16 @@ static gboolean parse_line(Parser *p, char *text)
         }
         return TRUE;
     }
-    return fail(p, "unknown record '%s': expected run, write, read, expect-pmi, expect-ext, pmu or @CYCLE", cmd);
+    if (sim_stim_pebs_keyword(cmd)) {
+        g_autofree char *msg = NULL;
+        StimPebs *sp = sim_stim_pebs_parse(p->st->model, tok, n, &msg);
+        if (!sp)
+            return fail(p, "%s", msg);
+        append(p->st, PMS_STIM_PEBS, p->line)->pebs = sp;
+        return TRUE;
+    }
+    return fail(p, "unknown record '%s': expected run, write, read, expect-pmi, expect-ext, pmu, ds, regs, "
+                "expect-pebs, expect-record or @CYCLE", cmd);
 }
 
 PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const char *source, GError **error)
@@ -1075,7 +1101,11 @@ static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint t
             pms_sim_set_iear(sim, r->has_iear ? &r->iear : NULL);
             pms_sim_set_branches(sim, r->br, r->n_br);
             pms_sim_set_lbr_branches(sim, r->lbr, r->n_lbr);
+            pms_sim_set_pebs_source(sim, r->has_dse, r->dse);
             ok = pms_sim_run(sim, &r->run, &e);
+            break;
+        case PMS_STIM_PEBS:
+            ok = sim_stim_pebs_exec(r->pebs, sim, &e);
             break;
         case PMS_STIM_WRITE:
             ok = r->space == PMS_SPACE_MSR ? pms_sim_write(sim, r->address, r->value, &e)

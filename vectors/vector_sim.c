@@ -4,6 +4,7 @@
  * A file is a sequence of blocks
  *     vector NAME
  *     event N "EVENT STRING"        (one or more)
+ *     [pebs N]                      (PEBS for the event on counter N)
  *     src HOW THE EXPECTATION WAS DERIVED   (one or more lines, joined)
  *     [stimulus FILE]
  *     stimulus records: run / write / read / expect-pmi / expect-ext / @CYCLE ...
@@ -40,7 +41,8 @@ static gboolean is_stim_record(const char *word)
 {
     return word[0] == '@' || strcmp(word, "run") == 0 || strcmp(word, "write") == 0 ||
            strcmp(word, "read") == 0 || strcmp(word, "expect-pmi") == 0 || strcmp(word, "expect-ext") == 0 ||
-           strcmp(word, "pmu") == 0;
+           strcmp(word, "pmu") == 0 || strcmp(word, "ds") == 0 || strcmp(word, "regs") == 0 ||
+           strcmp(word, "expect-pebs") == 0 || strcmp(word, "expect-record") == 0;
 }
 
 /* The next blank-separated word of a line: [*p, end of word), *p moved past it. */
@@ -66,7 +68,8 @@ gboolean pms_vector_sim_text_has_expectation(const char *text)
         gsize n = next_word(&p, end, &w);
         if (n && w[0] == '@')
             n = next_word(&p, end, &w);
-        if ((n == 10 && (strncmp(w, "expect-pmi", 10) == 0 || strncmp(w, "expect-ext", 10) == 0)))
+        if ((n == 10 && (strncmp(w, "expect-pmi", 10) == 0 || strncmp(w, "expect-ext", 10) == 0)) ||
+            (n == 11 && strncmp(w, "expect-pebs", 11) == 0) || (n == 13 && strncmp(w, "expect-record", 13) == 0))
             return TRUE;
         if (n == 4 && strncmp(w, "read", 4) == 0) {
             const char *a, *b;
@@ -248,6 +251,23 @@ static gboolean parse_block_line(PmsVecLexer *lx, Block *b, const char *word, gs
         return parse_event(lx, b, error);
     if (strcmp(word, "lbr") == 0)
         return parse_lbr(lx, b, error);
+    if (strcmp(word, "pebs") == 0) {
+        /* pebs N: the event on counter N also gets PEBS (pms_pebs_configure) */
+        pms_vlex_skip_blanks(lx);
+        gsize num_pos = lx->pos;
+        g_autofree char *num = pms_vlex_word(lx);
+        guint64 counter = 0;
+        guint i = 0;
+        if (num[0] && g_ascii_string_to_unsigned(num, 10, 0, 63, &counter, NULL))
+            while (i < sv->n_events && sv->events[i].counter != counter)
+                i++;
+        if (!num[0] || i == sv->n_events || (num[0] && !g_ascii_string_to_unsigned(num, 10, 0, 63, &counter, NULL))) {
+            lx->pos = num_pos;
+            return pms_vlex_fail(lx, error, "pebs: counter '%s': expected the counter of an `event N` line above", num);
+        }
+        sv->events[i].pebs = TRUE;
+        return TRUE;
+    }
     if (strcmp(word, "src") == 0) {
         g_autofree char *text = rest_of_line(lx);
         if (!text[0])
@@ -285,8 +305,9 @@ static gboolean parse_block_line(PmsVecLexer *lx, Block *b, const char *word, gs
     }
     lx->pos = word_pos;
     return pms_vlex_fail(lx, error,
-                         "unknown record '%s': expected event, lbr, src, stimulus, end or a stimulus record "
-                         "(run, write, read, expect-pmi, expect-ext, @CYCLE)", word);
+                         "unknown record '%s': expected event, pebs, lbr, src, stimulus, end or a stimulus record "
+                         "(run, write, read, expect-pmi, expect-ext, ds, regs, expect-pebs, expect-record, @CYCLE)",
+                         word);
 }
 
 gboolean pms_vector_sim_parse(GPtrArray *out, const char *data, gsize len, const char *file, const char *pmu,

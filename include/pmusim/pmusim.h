@@ -19,4 +19,5 @@
 #include "sim.h"
 #include "stimulus.h"
 #include "vectors.h"
+#include "pebs.h"
 #include "lbr.h"

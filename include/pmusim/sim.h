@@ -131,6 +131,7 @@ typedef struct {
     guint64 mask;                     /* 2^width - 1 */
     guint64 carries;                  /* carries out of the top bit in the span */
     guint64 pmis;                     /* PMIs raised in the span (by any counter) */
+    gboolean pebs_assist;             /* a PEBS assist wrote a record and reloaded the counter (pebs.h) */
     /* The LBR in the record's first cycle (x86 core; lbr.h): branches the
      * run offered, how many went into the ring, whether it was recording
      * (DEBUGCTL.LBR, not frozen), and MSR_LASTBRANCH_TOS after them. */

@@ -18,6 +18,7 @@ typedef enum {
     PMS_STIM_RUN,    /* N identical cycles */
     PMS_STIM_WRITE,  /* WRMSR before the record's cycle */
     PMS_STIM_READ,   /* RDMSR, optionally compared with an expected value */
+    PMS_STIM_PEBS,   /* ds, regs, expect-pebs, expect-record (pebs.h) */
 } PmsStimKind;
 
 /* A read-only view of one record (for the CLI: traces, reporting). */

@@ -63,6 +63,7 @@ typedef struct {
     guint counter;        /* counter index of the kind the event uses (GP, or fixed for fixed-only events) */
     char *event;          /* the event string handed to the encoder */
     guint line;           /* line of its `event` record */
+    gboolean pebs;        /* `pebs N`: PEBS programmed for it too (pebs.h, pms_pebs_configure) */
 } PmsSimVectorEvent;
 
 typedef struct {

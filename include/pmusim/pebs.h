@@ -1,0 +1,108 @@
+/* pmusim — PEBS (precise event-based sampling) on the x86 core PMUs.
+ *
+ * Two halves, one header:
+ *  - configuration (encoder/pebs_config.c): an encoded event on its counter
+ *    -> the IA32_PEBS_ENABLE bits (and LL_EN with MSR_PEBS_LD_LAT for the
+ *    load-latency event), after the restrictions of docs/semantics.md §8a;
+ *  - simulation (sim/pebs.c with the x86 core device): the DS save area's
+ *    PEBS fields, the assists and the records they write.
+ * Register fields are read from the model's layouts by name (pebs_enable:
+ * pebs_en, ll_en; ld_lat: threshold; perf_capabilities: pebs_rec_fmt).
+ */
+#pragma once
+
+#include <glib.h>
+#include "pms_api.h"
+#include "model.h"
+#include "program.h"
+#include "sim.h"
+
+G_BEGIN_DECLS
+
+enum {
+    PMS_PEBS_MAX_COUNTERS = 8,   /* counter reset values in the DS area */
+    PMS_PEBS_MAX_FIELDS = 24,    /* 64-bit fields of one record */
+    PMS_PEBS_RECORDS_LISTED = 4096, /* records kept per run of the simulator; the rest counted */
+};
+
+/* ---- configuration ---------------------------------------------------------- */
+
+typedef struct {
+    guint counter;          /* the general counter whose PEBS_EN bit is set */
+    gboolean load_latency;  /* LL_EN set too: the load-latency event */
+    guint32 ld_lat;         /* MSR_PEBS_LD_LAT threshold (load_latency only) */
+    gboolean interrupt;     /* the event select's INT bit: a PMI follows each assist */
+    PmsRegWrite writes[2];  /* IA32_PEBS_ENABLE (this counter's bits only: mask), then
+                             * MSR_PEBS_LD_LAT (whole register) when load_latency */
+    guint n_writes;
+    char *notes;            /* choices the configuration relied on (one per line), or NULL */
+} PmsPebsConfig;
+
+/* PEBS for the event placed at pl (pms_program_place*), programmed with the
+ * encoder's codes (codes[0] the event select, codes[1] the ldlat threshold of
+ * the load-latency event).  Refused with PMS_ENCODE_ERROR (PMS_ERR_NOTSUPP:
+ * no PEBS there; PMS_ERR_FEATCOMB: a modifier PEBS does not allow;
+ * PMS_ERR_ATTR_VAL: the threshold) and a message saying what is allowed:
+ *  - a PMU without IA32_PEBS_ENABLE, or a fixed counter;
+ *  - a counter without a pebs_en bit (GLM: PMC0 only);
+ *  - an event without the model's `pebs` flag (except on perfmon v4, where
+ *    PEBS takes every event: semantics.md §5.1);
+ *  - AnyThread or edge on NHM/WSM (SDM 18-37); CMASK or INV on the
+ *    load-latency event (SDM 18-39);
+ *  - the load-latency event without a threshold in codes[1], or one outside
+ *    the model's `ldlat` modifier range.
+ * INV/CMASK on another NHM/WSM PEBS event, and any of INV/ANY/E/CMASK on GLM,
+ * are accepted with a note (semantics.md §1.5 conflict, reduced skid). */
+PMS_API gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsPebsConfig *out,
+                                    GError **error);
+PMS_API void pms_pebs_config_clear(PmsPebsConfig *c);
+
+/* In words, what the configuration captures (for `pmusim explain`): one
+ * paragraph, g_free it. */
+PMS_API char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c);
+
+/* ---- simulation --------------------------------------------------------------- */
+
+/* The PEBS half of the DS save area (addresses are the linear addresses the
+ * OS wrote there; the simulator keeps the records, not the memory). */
+typedef struct {
+    guint64 base;       /* PEBS buffer base */
+    guint64 index;      /* where the next record goes */
+    guint64 max;        /* absolute maximum: no record is written past it */
+    guint64 threshold;  /* interrupt threshold: OvfBuf and a PMI when index reaches it */
+    guint64 reset[PMS_PEBS_MAX_COUNTERS]; /* counter reset values, one per general counter */
+} PmsPebsDs;
+
+typedef struct {
+    guint64 cycle;      /* cycle of the assist */
+    guint counter;      /* the general counter whose assist wrote it */
+    guint64 address;    /* linear address it was written at (the index before) */
+    guint format;       /* PEBS_REC_FMT */
+    guint n_fields;
+    guint64 field[PMS_PEBS_MAX_FIELDS]; /* in the format's order (pms_pebs_field_name) */
+} PmsPebsRecord;
+
+/* Field names of a record format ("rflags", "rip", "rax", ..., "status",
+ * "dla", "dse", "lat" for format 1); NULL past the last field or for a
+ * format the simulator does not write. */
+PMS_API const char *pms_pebs_field_name(guint format, guint i);
+/* Bytes of one record of the format; 0 when not modelled. */
+PMS_API guint pms_pebs_record_size(guint format);
+
+/* Set / read the DS area (before or between runs).  FALSE when the model's
+ * PMU has no PEBS the simulator models (error says why). */
+PMS_API gboolean pms_sim_set_pebs_ds(PmsSim *sim, const PmsPebsDs *ds, GError **error);
+PMS_API void pms_sim_get_pebs_ds(const PmsSim *sim, PmsPebsDs *ds);
+/* RFLAGS and RAX..R15 (in that order, 17 values) that thread 0's following
+ * records carry (sticky); the IP is pms_sim_set_ip's, the data address
+ * pms_sim_set_daddr's. */
+PMS_API void pms_sim_set_pebs_regs(PmsSim *sim, const guint64 regs[17]);
+PMS_API void pms_sim_get_pebs_regs(const PmsSim *sim, guint64 regs[17]);
+/* The data source encoding of thread 0's loads in the following runs (a
+ * load-latency record's dse field; the stimulus's dse= token, per run). */
+PMS_API void pms_sim_set_pebs_source(PmsSim *sim, gboolean valid, guint64 dse);
+/* The records written so far (the first PMS_PEBS_RECORDS_LISTED) and their
+ * total. */
+PMS_API const PmsPebsRecord *pms_sim_pebs_records(const PmsSim *sim, guint *n, guint64 *total);
+
+G_END_DECLS

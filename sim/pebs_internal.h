@@ -1,0 +1,33 @@
+/* pmusim — the simulator's PEBS state (sim/pebs.c), shared with the x86 core
+ * device that runs the assists.  Not installed. */
+#pragma once
+
+#include "pebs.h"
+#include "sim_internal.h"
+
+/* What an assist samples besides the registers the stimulus gave. */
+typedef struct {
+    guint64 ip, status, dla, dse, lat;
+} SimPebsSample;
+
+struct SimPebs {
+    guint format;          /* PERF_CAPABILITIES.PEBS_REC_FMT */
+    guint size;            /* bytes of one record; 0: the format is not modelled */
+    PmsPebsDs ds;
+    guint64 regs[17];      /* RFLAGS, RAX..R15 (pms_sim_set_pebs_regs) */
+    gboolean dse_valid;    /* pms_sim_set_pebs_source */
+    guint64 dse;
+    gboolean armed[PMS_PEBS_MAX_COUNTERS];
+    GArray *records;       /* PmsPebsRecord, the first PMS_PEBS_RECORDS_LISTED */
+    guint64 total;
+};
+
+/* format: the model's PEBS_REC_FMT (PERF_CAPABILITIES reset value). */
+SimPebs *sim_pebs_new(const PmsModel *m);
+void sim_pebs_free(SimPebs *p);
+/* RESET: no records, DS area and registers 0, nothing armed. */
+void sim_pebs_reset(SimPebs *p);
+/* The assist's record for `counter` at `cycle`: written at ds.index unless
+ * that passes ds.max (then dropped, docs/semantics.md §8a).  Returns TRUE when
+ * the index (after the write) has reached ds.threshold: OvfBuf and a PMI. */
+gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebsSample *smp);
