@@ -477,10 +477,12 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         if (diagram)
             pms_trace_end(dia.rep[i], &sum);
     }
-    pms_lbr_ring_text(sim, lines); /* the LBR ring after the counts */
     g_string_append(out, lines->str);
     if (fmt == &pms_trace_table)
         pms_pebs_report(out, sim);   /* after the counts: PEBS records and DS index */
+    g_autoptr(GString) ring = g_string_new(NULL);
+    pms_lbr_ring_text(sim, ring);    /* then the LBR ring (stdout beside the answer lines with -o) */
+    g_string_append(out, ring->str);
     if (diagram) {
         /* the document replaces the table; the answer lines still end stdout */
         g_string_free(out, TRUE);
@@ -492,8 +494,10 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         return 1;
     if (diagram && !o->output)
         return 0;
-    if (o->output)
+    if (o->output) {
         fputs(lines->str, stdout);
+        fputs(ring->str, stdout);
+    }
     return 0;
 }
 

@@ -293,6 +293,12 @@ static void test_example(void)
                                                  "1 branch lost") : NULL);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "lbr[1] age=1 from=0x401000 to=0x401080 mispred=1") : NULL);
     pms_cu_run_clear(&r);
+    /* several -e: the ring after every counter's line */
+    g_autofree char *a3 = g_strdup_printf("sim --pmu nhm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY -s %s", stim);
+    r = run(a3);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "IA32_PMC0 count=0 overflow=1\nlbr tos=2 entries=16") : NULL);
+    pms_cu_run_clear(&r);
     r = run("sim --help");
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "nhm-lbr.stim") : NULL);
     pms_cu_run_clear(&r);
