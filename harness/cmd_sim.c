@@ -359,7 +359,8 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     PmsPlacement pl[PMS_PROGRAM_MAX_SET];
     const PmsRegister *ctr[PMS_PROGRAM_MAX_SET];
     for (guint i = 0; i < n; i++)
-        evs[i] = (PmsSetEvent){ enc[i]->event, enc[i]->umask_mask, enc[i]->codes, enc[i]->n_codes, o->events[i] };
+        evs[i] = (PmsSetEvent){ enc[i]->event, enc[i]->umask_mask, enc[i]->codes, enc[i]->n_codes, o->events[i],
+                                o->pebs };
     g_autoptr(GError) err = NULL;
     guint nw = 0;
     g_autofree PmsRegWrite *w = NULL;

@@ -153,6 +153,17 @@ pms_model_counters_mask(const PmsModel *m)
     return all << m->counter_base;
 }
 
+guint64
+pms_model_pebs_counters(const PmsModel *m)
+{
+    const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
+    const PmsField *en = pe && pe->layout ? pms_layout_field(pe->layout, "pebs_en") : NULL;
+    if (!en)
+        return 0;
+    guint n = MIN(en->width, m->n_gp);
+    return n >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << n) - 1;
+}
+
 /* Name indexes hold 1-based positions: 0 means absent. */
 static guint
 index_get(GHashTable *index, const char *key)
