@@ -77,6 +77,59 @@ gboolean pms_lbr_select_passes(guint64 sel, const PmsModel *m, PmsLbrJmpRule rul
     return TRUE;
 }
 
+gboolean pms_lbr_callstack_rule(const PmsModel *m, PmsLbrCallstackRule *rule, GError **error)
+{
+    const char *v = pms_model_option(m, "lbr_callstack", "lifo");
+    if (strcmp(v, "lifo") == 0)
+        *rule = PMS_LBR_CALLSTACK_LIFO;
+    else if (strcmp(v, "configured") == 0)
+        *rule = PMS_LBR_CALLSTACK_CONFIGURED;
+    else {
+        g_set_error(error, PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP,
+                    "model %s: option lbr_callstack = '%s': expected lifo or configured", m->name, v);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean has_callstack(const PmsModel *m)
+{
+    const PmsLayout *l = pms_model_layout(m, "lbr_select");
+    return l && pms_layout_field(l, "en_callstack");
+}
+
+gboolean pms_lbr_callstack_configured(guint64 sel, const PmsModel *m)
+{
+    /* SDM 17.9 p.17-30: the branches call-stack mode is meant for are calls
+     * and returns; everything else is filtered */
+    static const char *const set[] = { "en_callstack", "jcc", "near_ind_jmp", "near_rel_jmp", "far_branch" };
+    static const char *const clear[] = { "near_rel_call", "near_ind_call", "near_ret" };
+    if (!has_callstack(m))
+        return FALSE;
+    for (guint i = 0; i < G_N_ELEMENTS(set); i++)
+        if (!sel_bit(m, sel, set[i]))
+            return FALSE;
+    for (guint i = 0; i < G_N_ELEMENTS(clear); i++)
+        if (sel_bit(m, sel, clear[i]))
+            return FALSE;
+    return !(sel_bit(m, sel, "cpl_eq_0") && sel_bit(m, sel, "cpl_neq_0"));
+}
+
+gboolean pms_lbr_callstack_on(guint64 sel, const PmsModel *m, PmsLbrCallstackRule rule)
+{
+    if (!sel_bit(m, sel, "en_callstack"))
+        return FALSE;
+    return rule == PMS_LBR_CALLSTACK_LIFO || pms_lbr_callstack_configured(sel, m);
+}
+
+PmsLbrAction pms_lbr_action(guint64 sel, const PmsModel *m, PmsLbrJmpRule rule, PmsLbrCallstackRule cs_rule,
+                            PmsLbrBranchType t, guint cpl)
+{
+    if (t == PMS_LBR_BR_NEAR_RET && pms_lbr_callstack_on(sel, m, cs_rule))
+        return sel_bit(m, sel, cpl == 0 ? "cpl_eq_0" : "cpl_neq_0") ? PMS_LBR_DROP : PMS_LBR_POP;
+    return pms_lbr_select_passes(sel, m, rule, t, cpl) ? PMS_LBR_RECORD : PMS_LBR_DROP;
+}
+
 gboolean pms_lbr_encode(const PmsModel *m, const PmsLbrConfig *cfg, guint dfl_plm, PmsLbrEncoding *out,
                         GError **error)
 {
@@ -126,6 +179,17 @@ gboolean pms_lbr_encode(const PmsModel *m, const PmsLbrConfig *cfg, guint dfl_pl
         if (!f)
             return FALSE;
         sel = pms_field_set(f, sel, 1);
+    }
+    if (cfg->callstack) {
+        const PmsLayout *sl = pms_model_layout(m, "lbr_select");
+        const PmsField *cs = sl ? pms_layout_field(sl, "en_callstack") : NULL;
+        if (!cs) {
+            g_set_error(error, PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP,
+                        "LBR call-stack mode: model %s has none (its lbr_select layout lacks field en_callstack)",
+                        m->name);
+            return FALSE;
+        }
+        sel = pms_field_set(cs, sel, 1);
     }
     out->lbr_select = sel;
     out->debugctl_mask = pms_field_set(lbr, 0, 1) | pms_field_set(frz, 0, 1);

@@ -542,28 +542,31 @@ static guint64 enc_select(const PmsModel *m, const PmsSimVector *sv)
     return pms_lbr_encode(m, &sv->lbr, PMS_PLM_DEFAULT, &enc, NULL) ? enc.lbr_select : 0;
 }
 
-/* Does flipping `flip` in LBR_SELECT leave every branch class at every ring
- * captured as before, by the documented rule (semantics.md 5.4, A13: on
- * NHM/WSM a set jump bit already drops the calls/returns whose own bit the
- * flip changes)?  Only bits of the class and ring fields count: a flip of
- * another field (glm's EN_CALLSTACK, call-stack mode not modelled) is a
- * missed mutant, not an unobservable one. */
+/* Does flipping `flip` in LBR_SELECT leave what the LBR does with every
+ * branch class at every ring as before, by the documented rule
+ * (semantics.md 5.4, A13: on NHM/WSM a set jump bit already drops the
+ * calls/returns whose own bit the flip changes; §8b: in call-stack mode
+ * NEAR_RET has nothing to drop, returns pop)?  Only bits of known fields
+ * count: a flip of a bit no field names is a missed mutant, not an
+ * unobservable one. */
 static gboolean same_capture(const PmsModel *m, guint64 sel, guint64 flip)
 {
     const PmsRegister *r = pms_model_reg_by_kind(m, PMS_REG_LBR_SELECT, 0);
     static const char *const fields[] = { "cpl_eq_0", "cpl_neq_0", "jcc", "near_rel_call", "near_ind_call",
-                                          "near_ret", "near_ind_jmp", "near_rel_jmp", "far_branch" };
+                                          "near_ret", "near_ind_jmp", "near_rel_jmp", "far_branch",
+                                          "en_callstack" };
     gboolean known = FALSE;
     for (guint i = 0; i < G_N_ELEMENTS(fields); i++) {
         const PmsField *f = r && r->layout ? pms_layout_field(r->layout, fields[i]) : NULL;
         known |= f && pms_field_get(f, flip) != 0;
     }
     PmsLbrJmpRule rule;
-    if (!known || !pms_lbr_jmp_rule(m, &rule, NULL))
+    PmsLbrCallstackRule cs;
+    if (!known || !pms_lbr_jmp_rule(m, &rule, NULL) || !pms_lbr_callstack_rule(m, &cs, NULL))
         return FALSE;
     for (guint t = 0; t < PMS_LBR_N_FILTERS; t++)
         for (guint cpl = 0; cpl < 4; cpl++)
-            if (pms_lbr_select_passes(sel, m, rule, t, cpl) != pms_lbr_select_passes(sel ^ flip, m, rule, t, cpl))
+            if (pms_lbr_action(sel, m, rule, cs, t, cpl) != pms_lbr_action(sel ^ flip, m, rule, cs, t, cpl))
                 return FALSE;
     return TRUE;
 }

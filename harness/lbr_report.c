@@ -73,7 +73,10 @@ void pms_lbr_trace_words(GString *out, const PmsSimTrace *t)
         g_string_append_printf(out, "the LBR recorded %u of the %u branch%s (MSR_LBR_SELECT filtered %u), "
                                "MSR_LASTBRANCH_TOS now %u",
                                t->lbr_new, t->lbr_offered, t->lbr_offered == 1 ? "" : "es",
-                               t->lbr_offered - t->lbr_new, t->lbr_tos);
+                               t->lbr_offered - t->lbr_new - t->lbr_popped, t->lbr_tos);
+    if (t->lbr_on && t->lbr_popped)
+        g_string_append_printf(out, "; call-stack mode: %u near return%s popped an entry each (cleared, TOS back by one)",
+                               t->lbr_popped, t->lbr_popped == 1 ? "" : "s");
 }
 
 int pms_lbr_cli_encoding(const PmsModelSet *models, const char *pmu, guint dfl_plm, const char *plm_text,
@@ -87,7 +90,7 @@ int pms_lbr_cli_encoding(const PmsModelSet *models, const char *pmu, guint dfl_p
     if (!m)
         return PMS_EXIT_USAGE;
     g_autoptr(GError) err = NULL;
-    PmsLbrConfig cfg = { TRUE, 0, 0, freeze };
+    PmsLbrConfig cfg = { TRUE, 0, 0, freeze, FALSE };
     const char *bad = plm_text && !pms_lbr_parse_plm(plm_text, &cfg.plm, &err)            ? "--lbr-plm"
                       : filter_text && !pms_lbr_parse_filter(filter_text, &cfg.filter, &err) ? "--lbr-filter"
                                                                                               : NULL;

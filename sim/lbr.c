@@ -10,8 +10,11 @@
  * glm's TO_IP[63:48] (layout field cycle_count) counts the core clocks since
  * the previous entry was written (since RESET for the first), saturating.
  *
- * Not modelled: glm's LBR_INFO registers and call-stack mode (LBR_SELECT.EN_CALLSTACK is stored
- * and has no effect); LBR_SELECT shared by the two NHM threads (the
+ * glm's call-stack mode (LBR_SELECT field en_callstack, SDM 17.9 p.17-30): a
+ * near return pops instead of being recorded: the entry at TOS is cleared
+ * and TOS steps back (pms_lbr_action; the choices are semantics.md §8b's).
+ *
+ * Not modelled: glm's LBR_INFO registers; LBR_SELECT shared by the two NHM threads (the
  * instance is thread 0); far branches' CS-relative forms, interrupts and
  * exceptions as branches (a `far_branch` is one record like any other);
  * freeze-while-SMM; BTS. */
@@ -87,7 +90,7 @@ gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error)
         return FALSE;
     }
     GError *e = NULL;
-    if (!pms_lbr_jmp_rule(m, &l->rule, &e)) {
+    if (!pms_lbr_jmp_rule(m, &l->rule, &e) || !pms_lbr_callstack_rule(m, &l->cs_rule, &e)) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "%s", e->message);
         g_error_free(e);
         return FALSE;
@@ -113,14 +116,29 @@ void sim_lbr_reset(SimLbr *l)
 void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on)
 {
     sim->lbr_new = 0;
+    sim->lbr_popped = 0;
     sim->lbr_at = sim->cycle;
     sim->lbr_on = on && l->n;
     if (!sim->lbr_on)
         return;
     for (guint k = 0; k < sim->n_lbr; k++) {
         const PmsSimLbrBranch *b = &sim->lbr[k];
-        if (!pms_lbr_select_passes(*l->sel, sim->model, l->rule, b->type, b->cpl))
+        PmsLbrAction act = pms_lbr_action(*l->sel, sim->model, l->rule, l->cs_rule, b->type, b->cpl);
+        if (act == PMS_LBR_DROP)
             continue;
+        if (act == PMS_LBR_POP) {
+            /* SDM 17.9: the last captured record is flushed, LIFO.  Cleared
+             * (the entry reads 0, so a reader walking down from TOS stops at
+             * the bottom of the stack) and TOS back by one, modulo the
+             * entries: an empty stack wraps like the ring does.  No entry
+             * is written, so the glm cycle count does not restart. */
+            guint top = (guint)sim_fget(l->tos_f, *l->tos) % l->n;
+            *l->from[top] = 0;
+            *l->to[top] = 0;
+            *l->tos = sim_fset(l->tos_f, *l->tos, (top + l->n - 1) % l->n);
+            sim->lbr_popped++;
+            continue;
+        }
         /* SDM 17.7: TOS moves to the next entry, which takes the branch */
         guint tos = ((guint)sim_fget(l->tos_f, *l->tos) + 1) % l->n;
         *l->tos = sim_fset(l->tos_f, *l->tos, tos);

@@ -127,6 +127,7 @@ static void emit_trace(PmsSim *s, const PmsSimRun *run, const Unit *u, guint64 c
     if (s->lbr_at == cycle && s->n_lbr) {
         t.lbr_offered = s->n_lbr;
         t.lbr_new = s->lbr_new;
+        t.lbr_popped = s->lbr_popped;
         t.lbr_tos = s->lbr_tos;
         t.lbr_on = s->lbr_on;
     }

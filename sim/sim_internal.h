@@ -157,6 +157,7 @@ struct PmsSim {
     guint n_lbr;
     PmsSimLbrBranch lbr[PMS_SIM_MAX_BRANCHES];
     guint lbr_new, lbr_tos;
+    guint lbr_popped;                   /* call-stack mode: returns that popped an entry */
     gboolean lbr_on;
     guint64 lbr_at;
     PmsSimTraceFn trace;
@@ -222,6 +223,7 @@ typedef struct {
     SimField to_cycles;                 /* glm: TO_IP 63:48, core clocks since the last update (saturating) */
     guint64 last_update;                /* the cycle of the last entry written (RESET: cycle 0) */
     PmsLbrJmpRule rule;
+    PmsLbrCallstackRule cs_rule;        /* model option lbr_callstack */
 } SimLbr;
 
 /* Resolve the model's LBR registers and fields (none: n = 0). */
@@ -229,7 +231,7 @@ gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error);
 /* RESET: the elapsed-cycle count starts again from cycle 0. */
 void sim_lbr_reset(SimLbr *l);
 /* The run's branches (sim->lbr) into the ring, when `on` (DEBUGCTL.LBR and
- * not frozen); sets sim->lbr_new / lbr_at for traces. */
+ * not frozen); sets sim->lbr_new / lbr_popped / lbr_at for traces. */
 void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on);
 
 extern const SimDeviceOps sim_x86_core_ops;

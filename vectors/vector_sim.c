@@ -212,7 +212,7 @@ static gboolean parse_lbr(PmsVecLexer *lx, Block *b, GError **error)
     if (sv->has_lbr)
         return pms_vlex_fail(lx, error, "lbr: a vector has one LBR configuration (already at line %u)",
                              sv->lbr_line);
-    PmsLbrConfig cfg = { TRUE, 0, 0, FALSE };
+    PmsLbrConfig cfg = { TRUE, 0, 0, FALSE, FALSE };
     for (;;) {
         pms_vlex_skip_blanks(lx);
         if (lx->pos >= lx->len || lx->s[lx->pos] == '#' || lx->s[lx->pos] == '\r')
@@ -227,9 +227,12 @@ static gboolean parse_lbr(PmsVecLexer *lx, Block *b, GError **error)
             ok = pms_lbr_parse_filter(w + 7, &cfg.filter, &e);
         else if (strcmp(w, "freeze") == 0)
             cfg.freeze_on_pmi = TRUE;
+        else if (strcmp(w, "callstack") == 0)
+            cfg.callstack = TRUE;
         else {
             lx->pos = pos;
-            return pms_vlex_fail(lx, error, "lbr: unknown word '%s': expected plm=LEVELS, filter=NAMES or freeze", w);
+            return pms_vlex_fail(lx, error,
+                                 "lbr: unknown word '%s': expected plm=LEVELS, filter=NAMES, freeze or callstack", w);
         }
         if (!ok) {
             lx->pos = pos;

@@ -41,6 +41,7 @@ typedef struct {
     guint plm;              /* lbr_plm: PMS_PLM0 | PMS_PLM3 or one of them; 0: the default mask */
     guint filter;           /* PMS_LBR_* flags */
     gboolean freeze_on_pmi; /* also set DEBUGCTL.FREEZE_LBRS_ON_PMI (not in libpfm's struct) */
+    gboolean callstack;     /* also set LBR_SELECT.EN_CALLSTACK (glm; not in libpfm's struct) */
 } PmsLbrConfig;
 
 typedef struct {
@@ -55,7 +56,10 @@ typedef struct {
  * plm 0.  Errors (PMS_ENCODE_ERROR): PMS_ERR_NOTSUPP when the model has no
  * MSR_LBR_SELECT / IA32_DEBUGCTL, PMS_ERR_ATTR_VAL for a privilege mask
  * with PLM1 or PLM2 (the LBR only knows ring 0 and the rest), PMS_ERR_INVAL
- * for a filter flag outside PMS_LBR_FILTER_ALL. */
+ * for a filter flag outside PMS_LBR_FILTER_ALL; callstack on a model whose
+ * lbr_select layout has no en_callstack field is PMS_ERR_NOTSUPP.  The
+ * filter is not completed for call-stack mode: ask for the SDM's
+ * configuration (filter jcc,near_ind_jmp,near_rel_jmp,far_branch) yourself. */
 PMS_API gboolean pms_lbr_encode(const PmsModel *m, const PmsLbrConfig *cfg, guint dfl_plm, PmsLbrEncoding *out,
                                 GError **error);
 
@@ -86,6 +90,40 @@ PMS_API gboolean pms_lbr_jmp_rule(const PmsModel *m, PmsLbrJmpRule *rule, GError
  * the freeze's business, not this.) */
 PMS_API gboolean pms_lbr_select_passes(guint64 lbr_select, const PmsModel *m, PmsLbrJmpRule rule,
                                        PmsLbrBranchType t, guint cpl);
+
+/* When LBR_SELECT.EN_CALLSTACK takes effect (model option lbr_callstack,
+ * semantics.md §8b; SDM 17.9 p.17-30 documents only one configuration). */
+typedef enum {
+    PMS_LBR_CALLSTACK_LIFO,       /* "lifo" (default): whenever EN_CALLSTACK is set */
+    PMS_LBR_CALLSTACK_CONFIGURED, /* "configured": only with the SDM's configuration, else ignored */
+} PmsLbrCallstackRule;
+
+/* The model's rule; FALSE (PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP) naming the
+ * option when its value is neither "lifo" nor "configured". */
+PMS_API gboolean pms_lbr_callstack_rule(const PmsModel *m, PmsLbrCallstackRule *rule, GError **error);
+
+/* Does the SDM's call-stack configuration hold (SDM 17.9 p.17-30):
+ * EN_CALLSTACK, JCC, NEAR_IND_JMP, NEAR_REL_JMP and FAR_BRANCH set,
+ * NEAR_REL_CALL, NEAR_IND_CALL and NEAR_RET clear, not both CPL bits set?
+ * FALSE on a model without the en_callstack field. */
+PMS_API gboolean pms_lbr_callstack_configured(guint64 lbr_select, const PmsModel *m);
+
+/* Is call-stack mode on: the model has en_callstack, it is set and, under
+ * PMS_LBR_CALLSTACK_CONFIGURED, pms_lbr_callstack_configured holds. */
+PMS_API gboolean pms_lbr_callstack_on(guint64 lbr_select, const PmsModel *m, PmsLbrCallstackRule rule);
+
+/* What the LBR does with one taken branch (DEBUGCTL and the freeze aside). */
+typedef enum {
+    PMS_LBR_DROP,   /* filtered: nothing changes */
+    PMS_LBR_RECORD, /* TOS steps forward, the entry there takes the branch */
+    PMS_LBR_POP,    /* call-stack mode, a near return: the entry at TOS is cleared, TOS steps back */
+} PmsLbrAction;
+
+/* pms_lbr_select_passes, and in call-stack mode a near return at a ring
+ * that LBR_SELECT lets through pops whatever NEAR_RET says (returns are
+ * stack operations there, never records: semantics.md §8b). */
+PMS_API PmsLbrAction pms_lbr_action(guint64 lbr_select, const PmsModel *m, PmsLbrJmpRule rule,
+                                    PmsLbrCallstackRule cs_rule, PmsLbrBranchType t, guint cpl);
 
 /* "jcc", "near_rel_call", ... for one PMS_LBR_* flag; NULL otherwise. */
 PMS_API const char *pms_lbr_filter_name(guint flag);
@@ -120,7 +158,8 @@ typedef struct {
  * PMS_SIM_MAX_BRANCHES.  The x86 core device records each one that
  * IA32_DEBUGCTL.LBR (and, on v4, !LBR_Frz) and MSR_LBR_SELECT let through:
  * MSR_LASTBRANCH_TOS steps forward (mod the number of entries) and the entry
- * it points at takes FROM/TO.  The stimulus's `branch=` run tokens set them
+ * it points at takes FROM/TO.  In call-stack mode (pms_lbr_action) a near
+ * return instead clears the entry at TOS and steps TOS back.  The stimulus's `branch=` run tokens set them
  * for one run. */
 PMS_API void pms_sim_set_lbr_branches(PmsSim *sim, const PmsSimLbrBranch *br, guint n);
 

@@ -136,6 +136,7 @@ typedef struct {
      * run offered, how many went into the ring, whether it was recording
      * (DEBUGCTL.LBR, not frozen), and MSR_LASTBRANCH_TOS after them. */
     guint lbr_offered, lbr_new, lbr_tos;
+    guint lbr_popped;       /* of lbr_offered: near returns that popped an entry (call-stack mode) */
     gboolean lbr_on;
 } PmsSimTrace;
 

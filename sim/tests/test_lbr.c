@@ -158,7 +158,7 @@ static void test_no_lbr(void)
     CU_ASSERT_EQUAL(pms_sim_lbr_entries(s), 0);
     pms_sim_free(s);
     g_autoptr(GError) err = NULL;
-    PmsLbrConfig cfg = { TRUE, 0, 0, FALSE };
+    PmsLbrConfig cfg = { TRUE, 0, 0, FALSE, FALSE };
     PmsLbrEncoding enc;
     CU_ASSERT_FALSE(pms_lbr_encode(fx_model("nhm_unc"), &cfg, PMS_PLM_DEFAULT, &enc, &err));
     CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP));
@@ -168,10 +168,10 @@ static void test_encoder_api(void)
 {
     const PmsModel *m = fx_model("nhm");
     PmsLbrEncoding enc;
-    PmsLbrConfig off = { FALSE, 0, PMS_LBR_JCC, FALSE };
+    PmsLbrConfig off = { FALSE, 0, PMS_LBR_JCC, FALSE, FALSE };
     CU_ASSERT_TRUE(pms_lbr_encode(m, &off, PMS_PLM_DEFAULT, &enc, NULL));
     CU_ASSERT_EQUAL(enc.n_writes, 0); /* lbr_used 0: nothing written */
-    PmsLbrConfig all = { TRUE, PMS_PLM0, PMS_LBR_FILTER_ALL, TRUE };
+    PmsLbrConfig all = { TRUE, PMS_PLM0, PMS_LBR_FILTER_ALL, TRUE, FALSE };
     CU_ASSERT_TRUE(pms_lbr_encode(m, &all, PMS_PLM_DEFAULT, &enc, NULL));
     CU_ASSERT_EQUAL(enc.lbr_select, 0x1fe);
     CU_ASSERT_EQUAL(enc.debugctl, 0x801);
@@ -180,11 +180,11 @@ static void test_encoder_api(void)
     CU_ASSERT_EQUAL(enc.writes[0].address, A_LBR_SELECT);
     CU_ASSERT_EQUAL(enc.writes[1].mask, 0x801);
     g_autoptr(GError) err = NULL;
-    PmsLbrConfig bad = { TRUE, 0, 1u << 9, FALSE };
+    PmsLbrConfig bad = { TRUE, 0, 1u << 9, FALSE, FALSE };
     CU_ASSERT_FALSE(pms_lbr_encode(m, &bad, PMS_PLM_DEFAULT, &enc, &err));
     CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_INVAL));
     g_clear_error(&err);
-    PmsLbrConfig none = { TRUE, 0, 0, FALSE };
+    PmsLbrConfig none = { TRUE, 0, 0, FALSE, FALSE };
     CU_ASSERT_FALSE(pms_lbr_encode(m, &none, PMS_PLM2, &enc, &err));
     CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_ATTR_VAL));
     /* pms_lbr_describe of raw values: both rings dropped, LBR off */
