@@ -149,7 +149,7 @@ static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backe
     }
     /* the LBR configuration's register, flipped bit by bit in the vectors with an lbr record */
     fprintf(out, "\nLBR_SELECT mutants: %u, caught %u (%.2f%%; %.2f%% of the observable); unobservable %u (the "
-                 "same branch classes and rings pass: semantics.md A13); missed %u\n",
+                 "LBR does the same with every branch class and ring: semantics.md A13 and 8b); missed %u\n",
             r->lbr_mutants, r->lbr_caught, share(r->lbr_caught, r->lbr_mutants),
             share(r->lbr_caught, r->lbr_mutants - r->lbr_unobservable), r->lbr_unobservable, r->lbr_missed->len);
     for (guint i = 0; i < r->lbr_missed->len; i++)

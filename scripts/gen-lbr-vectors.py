@@ -21,7 +21,12 @@ lines, never by the project's encoder or simulator:
     nhm/wsm 63:48 its sign extension; on glm 63:48 the core clocks since the
     previous entry was written, since RESET for the first, saturating);
   * freeze (§2.8): the branches of a cycle go in before it counts; the
-    overflow's PMI clears DEBUGCTL.LBR (v3) or sets LBR_Frz (v4).
+    overflow's PMI clears DEBUGCTL.LBR (v3) or sets LBR_Frz (v4);
+  * call stack (glm, LBR_SELECT field en_callstack; SDM 17.9 p.17-30,
+    semantics.md §8b): a near return at a ring LBR_SELECT lets through is
+    not recorded but flushes the newest record, LIFO: the entry at TOS
+    reads 0 afterwards and TOS steps back by one (mod the entries); no entry
+    is written, so the glm cycle count keeps counting from the last write.
 
 Every vector carries all seven branch classes at CPL 3 and at CPL 0, so
 that flipping any LBR_SELECT bit changes the TOS or an entry (`pmusim
@@ -72,9 +77,9 @@ class Model:
         return (v & ((1 << w) - 1)) << lo
 
 
-def lbr_select(m, plm, filters):
-    """libpfm_nehalem(3) + SDM Table 17-11 -> MSR_LBR_SELECT."""
-    v = 0
+def lbr_select(m, plm, filters, callstack=False):
+    """libpfm_nehalem(3) + SDM Table 17-11 (+ EN_CALLSTACK, Table 17-13) -> MSR_LBR_SELECT."""
+    v = m.bit("lbr_select", "en_callstack") if callstack else 0
     if 0 not in plm:
         v |= m.bit("lbr_select", "cpl_eq_0")
     if 3 not in plm:
@@ -124,6 +129,20 @@ def branches(pas, cpl):
     return out
 
 
+def callstack_on(m, sel):
+    """semantics.md §8b: EN_CALLSTACK set (model option lbr_callstack =
+    configured: and the SDM's configuration, else ignored)."""
+    if "en_callstack" not in m.layouts["lbr_select"] or not sel & m.bit("lbr_select", "en_callstack"):
+        return False
+    if m.options.get("lbr_callstack", "lifo") == "lifo":
+        return True
+    def on(f):
+        return sel & m.bit("lbr_select", f)
+    return (all(on(f) for f in ("jcc", "near_ind_jmp", "near_rel_jmp", "far_branch")) and
+            not any(on(f) for f in ("near_rel_call", "near_ind_call", "near_ret")) and
+            not (on("cpl_eq_0") and on("cpl_neq_0")))
+
+
 class Ring:
     def __init__(self, m):
         self.m = m
@@ -135,6 +154,12 @@ class Ring:
     def capture(self, sel, brs, cycle):
         n = 0
         for (frm, to, cls, cpl, mp) in brs:
+            if cls == "near_ret" and callstack_on(self.m, sel):
+                if sel & self.m.bit("lbr_select", "cpl_eq_0" if cpl == 0 else "cpl_neq_0"):
+                    continue
+                self.fr[self.tos] = self.to[self.tos] = 0
+                self.tos = (self.tos - 1) % self.m.entries
+                continue
             if not passes(self.m, sel, cls, cpl):
                 continue
             self.tos = (self.tos + 1) % self.m.entries
@@ -160,7 +185,7 @@ def run_line(brs, extra=""):
     return "run 1 cpl=%d%s %s" % (brs[0][3], extra, " ".join(toks))
 
 
-def lbr_record(plm, filters, freeze):
+def lbr_record(plm, filters, freeze, callstack=False):
     w = ["lbr"]
     if plm is not None:
         w.append("plm=" + ",".join(str(p) for p in sorted(plm)))
@@ -168,6 +193,8 @@ def lbr_record(plm, filters, freeze):
         w.append("filter=" + ",".join(filters))
     if freeze:
         w.append("freeze")
+    if callstack:
+        w.append("callstack")
     return " ".join(w)
 
 
@@ -247,11 +274,96 @@ def freeze_vector(m):
     return L
 
 
+# Call-stack programs: one run per line, each branch (kind, caller, callee)
+# at CPL 3 unless the run says "k".  Kinds: call (near_rel_call), icall
+# (near_ind_call), ret, and the classes the SDM's configuration filters
+# (jcc, ijmp, jmp, far), which stay in so that clearing their bit shows.
+# A call goes from site 0x...x0 of the caller to the callee's entry; a
+# return from the callee's exit back behind the call site.
+FUNCS = {"main": 0x401000, "a": 0x402000, "b": 0x403000, "leaf1": 0x404000, "leaf2": 0x405000,
+         "c": 0x406000, "sys": 0xFFFFFFFF81100000}
+KIND_CLASS = {"call": "near_rel_call", "icall": "near_ind_call", "ret": "near_ret", "jcc": "jcc",
+              "ijmp": "near_ind_jmp", "jmp": "near_rel_jmp", "far": "far_branch"}
+
+
+def cs_branch(kind, src, dst, site, cpl):
+    base = FUNCS[src]
+    if kind in ("call", "icall"):
+        frm, to = base + 0x10 * site, FUNCS[dst]
+    elif kind == "ret":
+        frm, to = base + 0xF00, FUNCS[dst] + 0x10 * site + 5
+    else:
+        frm, to = base + 0x100 + 0x10 * site, base + 0x200 + 0x10 * site
+    return (frm, to, KIND_CLASS[kind], cpl, kind == "ret" and site == 2)
+
+
+NESTED = [
+    # main -> a -> b, a conditional and a jump on the way
+    [("call", "main", "a", 1), ("jcc", "a", "a", 1), ("call", "a", "b", 1)],
+    # b calls two leaves; each returns (their records go again)
+    [("icall", "b", "leaf1", 1), ("ijmp", "leaf1", "leaf1", 1), ("ret", "leaf1", "b", 1),
+     ("call", "b", "leaf2", 2), ("jmp", "leaf2", "leaf2", 1), ("ret", "leaf2", "b", 2), ("far", "b", "b", 1)],
+    # ring 0: a call and its return, then a call that has not returned yet
+    # (plm 3 drops all three: nothing pushed or popped)
+    [("call", "sys", "sys", 1), ("ret", "sys", "sys", 1), ("call", "sys", "sys", 2)],
+    # b returns to a; a calls c
+    [("ret", "b", "a", 1), ("call", "a", "c", 2)],
+]
+CALLSTACK_FILTER = ["jcc", "near_ind_jmp", "near_rel_jmp", "far_branch"]
+
+
+def callstack_vector(m, name, program, plm, filters, callstack, why):
+    sel = lbr_select(m, plm, filters, callstack)
+    L = ["vector %s" % name, 'event 0 "%s::INST_RETIRED:ANY_P"' % m.name,
+         lbr_record(plm, filters, False, callstack), "src " + why,
+         "src Expected values by scripts/gen-lbr-vectors.py's own rules: LBR_SELECT = CPL_EQ_0 unless PLM0, "
+         "one bit per filter flag, EN_CALLSTACK for callstack (SDM Tables 17-11/17-13, positions from the "
+         "model's lbr_select layout); a set bit drops its class or ring; with EN_CALLSTACK a near return at a "
+         "ring that passes flushes the newest record (SDM 17.9 p.17-30: LIFO): that entry reads 0 and TOS "
+         "steps back by one (semantics.md 8b); otherwise TOS steps forward mod %d and the entry at TOS takes "
+         "FROM (47:0, 62:48 sign extension, 63 mispredicted) and TO (47:0; 63:48 the clocks since the "
+         "previous entry was written: each run is one cycle, a pop writes nothing) (semantics.md 5.5)."
+         % m.entries]
+    ring = Ring(m)
+    body = []
+    for cycle, run in enumerate(program):
+        k = run[0][1] == "sys"
+        brs = [cs_branch(kind, src, dst, site, 0 if k else 3) for (kind, src, dst, site) in run]
+        ring.capture(sel, brs, cycle)
+        body.append(run_line(brs))
+    L.append("src TOS %d at the end." % ring.tos)
+    L += body + ring.reads() + ["expect-pmi none", "end", ""]
+    return L
+
+
+def callstack_vectors(m):
+    if "en_callstack" not in m.layouts["lbr_select"]:
+        return []
+    out = callstack_vector(m, "lbr_callstack_calls_returns", NESTED[:3], (3,), CALLSTACK_FILTER, True,
+                           "SDM call-stack configuration (JCC, NEAR_IND_JMP, NEAR_REL_JMP, FAR_BRANCH and "
+                           "EN_CALLSTACK set; calls and returns not filtered), user only: main calls a, a calls b, "
+                           "b calls leaf1 and leaf2, which return: their records are popped, main->a and a->b stay; "
+                           "a conditional, an indirect and a relative jump and a far branch are filtered, and so "
+                           "are the ring-0 calls and return.")
+    out += callstack_vector(m, "lbr_callstack_nested", NESTED, (3,), CALLSTACK_FILTER, True,
+                            "the same (the ring-0 calls and return are dropped by CPL_EQ_0: nothing pushed or "
+                            "popped), then b returns to a (a->b popped) and a calls c: the stack is main->a, a->c.")
+    out += callstack_vector(m, "lbr_callstack_off", NESTED, (3,), CALLSTACK_FILTER, False,
+                            "the nested program without EN_CALLSTACK: every user call and return is recorded.")
+    out += callstack_vector(m, "lbr_callstack_unfiltered", NESTED, (0, 3), [], True,
+                            "EN_CALLSTACK without the SDM's filtering (outside the documented configuration; "
+                            "pmusim's choice, option lbr_callstack = lifo, semantics.md 8b): every branch is "
+                            "pushed and each near return pops whatever record is newest (b's return pops the "
+                            "unreturned ring-0 call).")
+    return out
+
+
 def generate(m):
     out = ["# vectors/%s/lbr.sim -- written by scripts/gen-lbr-vectors.py from models/%s.pmu; edit the generator."
            % (m.name, m.name),
            "# LBR vectors (docs/vectors-format.md, 'lbr' record): every filter flag alone, both privilege levels,",
-           "# every class at both rings, the ring's wrap, freeze on PMI.  Derivation: the generator's docstring.", ""]
+           "# every class at both rings, the ring's wrap, freeze on PMI%s.  Derivation: the generator's docstring."
+           % (", call-stack mode" if "en_callstack" in m.layouts["lbr_select"] else ""), ""]
     out += vector(m, "lbr_every_class_both_rings", None, [], False, 1,
                   "lbr_used, default privilege (PLM0|PLM3), no filter: all 14 branches.")
     for f in CLASSES:
@@ -262,6 +374,7 @@ def generate(m):
                   "three passes of both runs, far branches filtered: %d branches wrap the %d-entry ring."
                   % (36, m.entries))
     out += freeze_vector(m)
+    out += callstack_vectors(m)
     return out
 
 
