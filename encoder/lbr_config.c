@@ -293,8 +293,13 @@ char *pms_lbr_describe(const PmsModel *m, guint64 sel, guint64 debugctl)
         if (f)
             classes = pms_field_set(f, classes, 0);
     }
+    PmsLbrCallstackRule cs_rule = PMS_LBR_CALLSTACK_LIFO;
+    gboolean cs_field = has_callstack(m) && pms_lbr_callstack_rule(m, &cs_rule, NULL);
+    gboolean cs = cs_field && pms_lbr_callstack_on(sel, m, cs_rule);
     g_autoptr(GPtrArray) kept = g_ptr_array_new(), dropped = g_ptr_array_new(), gated = g_ptr_array_new_with_free_func(g_free);
     for (guint t = 0; t < PMS_LBR_N_FILTERS; t++) {
+        if (cs && t == PMS_LBR_BR_NEAR_RET)
+            continue; /* never recorded in call-stack mode: said below */
         gboolean own = sel_bit(m, sel, filter_names[t]);
         gboolean pass = pms_lbr_select_passes(classes, m, rule, t, 3);
         if (own)
@@ -324,6 +329,23 @@ char *pms_lbr_describe(const PmsModel *m, guint64 sel, guint64 debugctl)
         append_list(out, gated);
         g_string_append(out, " although their own bit is clear.\n");
     }
+    if (cs) {
+        g_string_append(out, "Call-stack mode (LBR_SELECT.EN_CALLSTACK = 1, SDM 17.9): a near return");
+        g_string_append(out, k && u ? "" : k ? " at ring 0" : u ? " at rings 1-3" : " (at no ring: none)");
+        g_string_append(out, " is not recorded but flushes the newest entry (it reads 0, MSR_LASTBRANCH_TOS steps "
+                             "back by one), whatever near_ret says, so the ring keeps the calls that have not "
+                             "returned yet: the call stack of the current path.\n");
+        if (pms_lbr_callstack_configured(sel, m))
+            g_string_append(out, "This is the SDM's call-stack configuration (jcc, near_ind_jmp, near_rel_jmp and "
+                                 "far_branch filtered, calls and returns not).\n");
+        else
+            g_string_append(out, "Not the SDM's call-stack configuration (jcc, near_ind_jmp, near_rel_jmp and "
+                                 "far_branch set, near_rel_call, near_ind_call and near_ret clear): pmusim pops "
+                                 "whatever entry is newest, a jump's or a conditional's too (model option "
+                                 "lbr_callstack = lifo, semantics.md 8b).\n");
+    } else if (cs_field && sel_bit(m, sel, "en_callstack"))
+        g_string_append(out, "LBR_SELECT.EN_CALLSTACK is set but ignored: not the SDM's call-stack configuration "
+                             "(model option lbr_callstack = configured); returns are recorded like any branch.\n");
     gboolean fz = frz && pms_field_get(frz, debugctl);
     if (m->version >= 4)
         g_string_append_printf(out, "On a PMI: %s.\n",

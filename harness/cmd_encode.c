@@ -429,7 +429,7 @@ out:
 
 int pms_cmd_encode(int argc, char **argv)
 {
-    gboolean batch = FALSE, set = FALSE, pebs = FALSE, lbr = FALSE, lbr_freeze = FALSE;
+    gboolean batch = FALSE, set = FALSE, pebs = FALSE, lbr = FALSE, lbr_freeze = FALSE, lbr_callstack = FALSE;
     g_autofree char *ld_lat = NULL;
     g_autofree char *lbr_plm = NULL, *lbr_filter = NULL;
     g_autofree char *backend = NULL;
@@ -470,6 +470,8 @@ int pms_cmd_encode(int argc, char **argv)
           "Branch classes the LBR drops: jcc, near_rel_call, near_ind_call, near_ret, near_ind_jmp, near_rel_jmp, "
           "far_branch (comma-separated)", "NAMES" },
         { "lbr-freeze", 0, 0, G_OPTION_ARG_NONE, &lbr_freeze, "Freeze the LBR on a PMI (FREEZE_LBRS_ON_PMI)", NULL },
+        { "lbr-callstack", 0, 0, G_OPTION_ARG_NONE, &lbr_callstack,
+          "Call-stack mode: returns pop the newest entry (LBR_SELECT.EN_CALLSTACK; glm)", NULL },
         { "irange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &iranges, "Montecito: code range (as pmusim dispatch)", "START-END" },
         { "drange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dranges, "Montecito: data range (as pmusim dispatch)", "START-END" },
         { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "Montecito: count outside the code ranges", NULL },
@@ -571,8 +573,8 @@ int pms_cmd_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: --format: expected human, perf or json, got '%s'\n", format);
         return PMS_EXIT_USAGE;
     }
-    if (!lbr && (lbr_plm || lbr_filter || lbr_freeze)) {
-        fprintf(stderr, "pmusim: --lbr-plm, --lbr-filter and --lbr-freeze go with --lbr\n");
+    if (!lbr && (lbr_plm || lbr_filter || lbr_freeze || lbr_callstack)) {
+        fprintf(stderr, "pmusim: --lbr-plm, --lbr-filter, --lbr-freeze and --lbr-callstack go with --lbr\n");
         return PMS_EXIT_USAGE;
     }
     if (lbr && (batch || set || (format && strcmp(format, "human") != 0))) {
@@ -630,7 +632,7 @@ int pms_cmd_encode(int argc, char **argv)
         return run_batch(backend ? backend : "builtin", models, (guint)timeout_ms, plm);
     if (set)
         return run_set(models, pmu, plm, pebs, argc, argv);
-    int lbr_status = lbr ? pms_lbr_encode_cli(models, pmu, plm, lbr_plm, lbr_filter, lbr_freeze) : 0;
+    int lbr_status = lbr ? pms_lbr_encode_cli(models, pmu, plm, lbr_plm, lbr_filter, lbr_freeze, lbr_callstack) : 0;
     if (lbr_status == PMS_EXIT_USAGE || (lbr && argc < 2))
         return lbr_status;
 

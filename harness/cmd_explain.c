@@ -479,7 +479,7 @@ static void explain(GString *o, const PmsEncoding *enc)
 int pms_cmd_explain(int argc, char **argv)
 {
     g_autofree char *pmu = NULL, *occ = NULL, *cpl = NULL, *preload_text = NULL, *ld_lat = NULL;
-    gboolean pebs = FALSE, lbr = FALSE, lbr_freeze = FALSE;
+    gboolean pebs = FALSE, lbr = FALSE, lbr_freeze = FALSE, lbr_callstack = FALSE;
     g_autofree char *lbr_plm = NULL, *lbr_filter = NULL;
     g_auto(GStrv) model_files = NULL;
     const GOptionEntry entries[] = {
@@ -497,6 +497,8 @@ int pms_cmd_explain(int argc, char **argv)
         { "lbr-plm", 0, 0, G_OPTION_ARG_STRING, &lbr_plm, "Privilege levels the LBR records: 0, 3 or 0,3", "LEVELS" },
         { "lbr-filter", 0, 0, G_OPTION_ARG_STRING, &lbr_filter, "Branch classes the LBR drops (as encode)", "NAMES" },
         { "lbr-freeze", 0, 0, G_OPTION_ARG_NONE, &lbr_freeze, "Freeze the LBR on a PMI", NULL },
+        { "lbr-callstack", 0, 0, G_OPTION_ARG_NONE, &lbr_callstack,
+          "Call-stack mode: returns pop the newest entry (LBR_SELECT.EN_CALLSTACK; glm)", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("EVENT",
@@ -513,8 +515,8 @@ int pms_cmd_explain(int argc, char **argv)
         "  pmusim explain --pmu nhm --lbr --lbr-plm 3 --lbr-filter near_rel_jmp   what the LBR records\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
-    if (!lbr && (lbr_plm || lbr_filter || lbr_freeze)) {
-        fprintf(stderr, "pmusim: explain: --lbr-plm, --lbr-filter and --lbr-freeze go with --lbr\n");
+    if (!lbr && (lbr_plm || lbr_filter || lbr_freeze || lbr_callstack)) {
+        fprintf(stderr, "pmusim: explain: --lbr-plm, --lbr-filter, --lbr-freeze and --lbr-callstack go with --lbr\n");
         return PMS_EXIT_USAGE;
     }
     if (lbr && argc == 1) {
@@ -527,7 +529,7 @@ int pms_cmd_explain(int argc, char **argv)
         if (!models)
             return PMS_EXIT_USAGE;
         g_autoptr(GString) o = g_string_new(NULL);
-        int st = pms_lbr_explain_cli(models, pmu, lbr_plm, lbr_filter, lbr_freeze, o);
+        int st = pms_lbr_explain_cli(models, pmu, lbr_plm, lbr_filter, lbr_freeze, lbr_callstack, o);
         if (st == 0)
             fputs(o->str, stdout);
         return st;
@@ -607,7 +609,7 @@ int pms_cmd_explain(int argc, char **argv)
     }
     if (lbr) {
         g_string_append_c(o, '\n');
-        int st = pms_lbr_explain_cli(models, pmu ? pmu : enc->model->name, lbr_plm, lbr_filter, lbr_freeze, o);
+        int st = pms_lbr_explain_cli(models, pmu ? pmu : enc->model->name, lbr_plm, lbr_filter, lbr_freeze, lbr_callstack, o);
         if (st != 0)
             return st;
     }

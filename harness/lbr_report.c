@@ -80,7 +80,8 @@ void pms_lbr_trace_words(GString *out, const PmsSimTrace *t)
 }
 
 int pms_lbr_cli_encoding(const PmsModelSet *models, const char *pmu, guint dfl_plm, const char *plm_text,
-                         const char *filter_text, gboolean freeze, const PmsModel **model, PmsLbrEncoding *out)
+                         const char *filter_text, gboolean freeze, gboolean callstack, const PmsModel **model,
+                         PmsLbrEncoding *out)
 {
     if (!pmu) {
         fprintf(stderr, "pmusim: --lbr: expected --pmu PMU (the LBR is configured per PMU)\n");
@@ -90,7 +91,7 @@ int pms_lbr_cli_encoding(const PmsModelSet *models, const char *pmu, guint dfl_p
     if (!m)
         return PMS_EXIT_USAGE;
     g_autoptr(GError) err = NULL;
-    PmsLbrConfig cfg = { TRUE, 0, 0, freeze, FALSE };
+    PmsLbrConfig cfg = { TRUE, 0, 0, freeze, callstack };
     const char *bad = plm_text && !pms_lbr_parse_plm(plm_text, &cfg.plm, &err)            ? "--lbr-plm"
                       : filter_text && !pms_lbr_parse_filter(filter_text, &cfg.filter, &err) ? "--lbr-filter"
                                                                                               : NULL;
@@ -107,11 +108,11 @@ int pms_lbr_cli_encoding(const PmsModelSet *models, const char *pmu, guint dfl_p
 }
 
 int pms_lbr_encode_cli(const PmsModelSet *models, const char *pmu, guint dfl_plm, const char *plm_text,
-                       const char *filter_text, gboolean freeze)
+                       const char *filter_text, gboolean freeze, gboolean callstack)
 {
     const PmsModel *m = NULL;
     PmsLbrEncoding enc;
-    int st = pms_lbr_cli_encoding(models, pmu, dfl_plm, plm_text, filter_text, freeze, &m, &enc);
+    int st = pms_lbr_cli_encoding(models, pmu, dfl_plm, plm_text, filter_text, freeze, callstack, &m, &enc);
     if (st)
         return st;
     printf("%s::LBR\n", m->name);
@@ -126,11 +127,11 @@ int pms_lbr_encode_cli(const PmsModelSet *models, const char *pmu, guint dfl_plm
 }
 
 int pms_lbr_explain_cli(const PmsModelSet *models, const char *pmu, const char *plm_text, const char *filter_text,
-                        gboolean freeze, GString *o)
+                        gboolean freeze, gboolean callstack, GString *o)
 {
     const PmsModel *m = NULL;
     PmsLbrEncoding enc;
-    int st = pms_lbr_cli_encoding(models, pmu, PMS_PLM_DEFAULT, plm_text, filter_text, freeze, &m, &enc);
+    int st = pms_lbr_cli_encoding(models, pmu, PMS_PLM_DEFAULT, plm_text, filter_text, freeze, callstack, &m, &enc);
     if (st)
         return st;
     g_string_append_printf(o, "%s::LBR\n\nRegisters the encoder sets:\n", m->name);

@@ -24,18 +24,20 @@ void pms_lbr_trace_words(GString *out, const PmsSimTrace *t);
 /* The CLI's --lbr options encoded for --pmu (the messages on stderr);
  * returns the exit status as pms_lbr_encode_cli. */
 int pms_lbr_cli_encoding(const PmsModelSet *models, const char *pmu, guint dfl_plm, const char *plm_text,
-                         const char *filter_text, gboolean freeze, const PmsModel **model, PmsLbrEncoding *out);
+                         const char *filter_text, gboolean freeze, gboolean callstack, const PmsModel **model,
+                         PmsLbrEncoding *out);
 
 /* pmusim encode --lbr: encode the LBR configuration for model `pmu`
  * (dfl_plm: --plm's mask, standing in for --lbr-plm 0) and print its two
  * registers, or the error.  Returns the exit status: 0, 1 when the encoder
- * refuses it (PLM1/PLM2), 2 for a list that does not parse or no --pmu. */
+ * refuses it (PLM1/PLM2, call-stack mode on a model without it), 2 for a
+ * list that does not parse or no --pmu. */
 int pms_lbr_encode_cli(const PmsModelSet *models, const char *pmu, guint dfl_plm, const char *plm_text,
-                       const char *filter_text, gboolean freeze);
+                       const char *filter_text, gboolean freeze, gboolean callstack);
 
 /* pmusim explain --lbr: the configuration's registers, their fields and
  * pms_lbr_describe's sentences appended to o; the exit status as above. */
 int pms_lbr_explain_cli(const PmsModelSet *models, const char *pmu, const char *plm_text, const char *filter_text,
-                        gboolean freeze, GString *o);
+                        gboolean freeze, gboolean callstack, GString *o);
 
 G_END_DECLS

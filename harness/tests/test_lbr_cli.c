@@ -8,7 +8,7 @@
  * NEAR_IND_CALL 4, NEAR_RET 5, NEAR_IND_JMP 6, NEAR_REL_JMP 7, FAR_BRANCH 8,
  * a set bit suppresses; IA32_DEBUGCTL (SDM Fig 17-11) LBR 0,
  * FREEZE_LBRS_ON_PMI 11; FROM_IP (LBR format 000011b) bit 63 = mispredicted,
- * 62:48 the sign extension of 47:0. */
+ * 62:48 the sign extension of 47:0; EN_CALLSTACK 9 (Table 17-13, glm). */
 #include "cu_tap.h"
 
 #include <glib/gstdio.h>
@@ -67,6 +67,10 @@ static void test_encode(void)
         g_autofree char *want = g_strdup_printf("0x%x", 1u << (2 + i));
         expect_regs(args, want, "0x1");
     }
+    /* call-stack mode, the SDM's configuration (17.9 p.17-30): JCC, NEAR_IND_JMP,
+     * NEAR_REL_JMP, FAR_BRANCH, EN_CALLSTACK = 0x3c4, user only +1 */
+    expect_regs("encode --pmu glm --lbr --lbr-plm 3 --lbr-filter jcc,near_ind_jmp,near_rel_jmp,far_branch "
+                "--lbr-callstack", "0x3c5", "0x1");
     /* with an event: both printed, exit 0 */
     PmsCuRun r = run("encode --pmu nhm --lbr INST_RETIRED:ANY_P");
     CU_ASSERT_EQUAL(r.status, 0);
@@ -99,6 +103,8 @@ static void test_encode_errors(void)
     expect_fail("encode --pmu nhm --lbr-plm 3 INST_RETIRED:ANY_P", 2, "go with --lbr");
     expect_fail("encode --pmu nhm --lbr --format json", 2, "human format");
     expect_fail("encode --pmu nhm_unc --lbr", 1, "has no LBR");
+    expect_fail("encode --pmu nhm --lbr --lbr-callstack", 1, "call-stack mode: model nhm has none");
+    expect_fail("explain --pmu glm --lbr-callstack", 2, "go with --lbr");
     expect_fail("explain --lbr", 2, "expected --pmu");
 }
 
@@ -124,6 +130,14 @@ static void test_explain(void)
     CU_ASSERT_PTR_NULL(r.out ? strstr(r.out, "Nehalem/Westmere rule") : "x");
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "LBR_Frz") : NULL);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "Recorded: conditional branches, near relative calls") : NULL);
+    pms_cu_run_clear(&r);
+    /* call-stack mode in words */
+    r = run("explain --pmu glm --lbr --lbr-plm 3 --lbr-filter jcc,near_ind_jmp,near_rel_jmp,far_branch --lbr-callstack");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "en_callstack=1") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "a near return at rings 1-3 is not recorded but flushes the newest "
+                                                 "entry") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "This is the SDM's call-stack configuration") : NULL);
     pms_cu_run_clear(&r);
     /* an event and the LBR together */
     r = run("explain --lbr nhm::INST_RETIRED:ANY_P");
@@ -203,6 +217,23 @@ static void test_sim_ring(void)
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "lbr[1] age=0 from=0xffffffff81000000 to=0x401000 mispred=0 cycles=3 "
                                                  "MSR_LASTBRANCH_1_FROM_IP=0x7fffffff81000000 "
                                                  "MSR_LASTBRANCH_1_TO_IP=0x0003000000401000") : NULL);
+    pms_cu_run_clear(&r);
+    remove_stim(path);
+    /* glm call-stack mode: a call, then its return pops it (--explain counts the pop) */
+    path = write_stim("pmu glm\nwrite MSR_LBR_SELECT 0x3c4\nwrite IA32_DEBUGCTL 1\n"
+                      "run 1 branch=0x401000:0x402000:near_rel_call branch=0x402000:0x402100:near_rel_call\n"
+                      "run 1 branch=0x402f00:0x402005:near_ret\n"
+                      "read MSR_LASTBRANCH_TOS 1\nread MSR_LASTBRANCH_2_FROM_IP 0\n"
+                      "read MSR_LASTBRANCH_1_FROM_IP 0x401000\n");
+    g_free(args);
+    args = g_strdup_printf("sim -e glm::INST_RETIRED:ANY_P -s %s --explain", path);
+    r = run(args);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "the LBR recorded 0 of the 1 branch (MSR_LBR_SELECT filtered 0), "
+                                                 "MSR_LASTBRANCH_TOS now 1; call-stack mode: 1 near return popped "
+                                                 "an entry each") : NULL);
+    if (r.status)
+        fprintf(stderr, "# sim callstack: %s\n%s\n", r.out ? r.out : "", r.err ? r.err : "");
     pms_cu_run_clear(&r);
     remove_stim(path);
     /* no branches: the output has no lbr line (outputs of older stimuli unchanged) */

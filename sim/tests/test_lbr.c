@@ -4,7 +4,9 @@
  * 0 CPL_EQ_0, 1 CPL_NEQ_0, 2 JCC, 3 NEAR_REL_CALL, 4 NEAR_IND_CALL, 5
  * NEAR_RET, 6 NEAR_IND_JMP, 7 NEAR_REL_JMP, 8 FAR_BRANCH), TOS 0x1C9,
  * FROM_IP 0x680+n, TO_IP 0x6C0+n (17.7), DEBUGCTL bit 0 LBR, 11
- * FREEZE_LBRS_ON_PMI; GLOBAL_STATUS bit 58 LBR_Frz (v4, Fig 18-11). */
+ * FREEZE_LBRS_ON_PMI; GLOBAL_STATUS bit 58 LBR_Frz (v4, Fig 18-11);
+ * EN_CALLSTACK bit 9 (Table 17-13), whose configuration (SDM 17.9 p.17-30)
+ * is JCC|NEAR_IND_JMP|NEAR_REL_JMP|FAR_BRANCH|EN_CALLSTACK = 0x3c4. */
 #include "fixtures.h"
 #include "lbr.h"
 
@@ -152,6 +154,130 @@ static void test_freeze(void)
     pms_sim_free(g);
 }
 
+enum { SEL_CALLSTACK = 0x3c4 };
+
+/* Call-stack mode (semantics.md §8b): calls push, a near return clears the
+ * entry at TOS and steps TOS back; both engines alike. */
+static void test_callstack(void)
+{
+    for (int e = 0; e < 2; e++) {
+        PmsSim *s = fx_sim(fx_model("glm"), e ? PMS_SIM_FAST : PMS_SIM_REFERENCE);
+        fx_write(s, A_DEBUGCTL, 1);
+        fx_write(s, A_LBR_SELECT, SEL_CALLSTACK | 1); /* user only */
+        /* main->a, a->b, b->leaf (filtered jcc between), leaf returns */
+        PmsSimLbrBranch p[5] = { br(0x1000, PMS_LBR_BR_NEAR_REL_CALL, 3, FALSE),
+                                 br(0x2000, PMS_LBR_BR_NEAR_IND_CALL, 3, FALSE),
+                                 br(0x2800, PMS_LBR_BR_JCC, 3, FALSE),
+                                 br(0x3000, PMS_LBR_BR_NEAR_REL_CALL, 3, FALSE),
+                                 br(0x4f00, PMS_LBR_BR_NEAR_RET, 3, FALSE) };
+        run_br(s, p, 5, 0);
+        CU_ASSERT_EQUAL(fx_read(s, A_TOS), 2);
+        CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 1), 0x1000);
+        CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 2), 0x2000);
+        CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 3), 0); /* the leaf's call: flushed */
+        CU_ASSERT_EQUAL(fx_read(s, A_TO0 + 3), 0);
+        /* a return at ring 0 is dropped by CPL_EQ_0: no pop */
+        PmsSimLbrBranch k = br(0xffffffff81000000ull, PMS_LBR_BR_NEAR_RET, 0, FALSE);
+        run_br(s, &k, 1, 0);
+        CU_ASSERT_EQUAL(fx_read(s, A_TOS), 2);
+        /* two more returns empty the stack; a third wraps TOS to 31 and clears entry 0 */
+        fx_write(s, A_FROM0 + 0, 0x77);
+        PmsSimLbrBranch r[3] = { p[4], p[4], p[4] };
+        run_br(s, r, 3, 0);
+        CU_ASSERT_EQUAL(fx_read(s, A_TOS), 31);
+        CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 0), 0);
+        CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 1), 0);
+        /* EN_CALLSTACK clear: the same return is recorded */
+        fx_write(s, A_LBR_SELECT, SEL_CALLSTACK & ~0x200u);
+        run_br(s, &p[4], 1, 0);
+        CU_ASSERT_EQUAL(fx_read(s, A_TOS), 0);
+        CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 0), 0x4f00);
+        pms_sim_free(s);
+    }
+    /* lifo (default): outside the SDM's configuration a return pops the
+     * newest record, a jcc's too, and NEAR_RET does not stop it */
+    PmsSim *s = fx_sim(fx_model("glm"), PMS_SIM_FAST);
+    fx_write(s, A_DEBUGCTL, 1);
+    fx_write(s, A_LBR_SELECT, 0x200 | 1u << 5);
+    PmsSimLbrBranch q[3] = { br(0x1000, PMS_LBR_BR_NEAR_REL_CALL, 3, FALSE), br(0x1800, PMS_LBR_BR_JCC, 3, FALSE),
+                             br(0x1f00, PMS_LBR_BR_NEAR_RET, 3, FALSE) };
+    run_br(s, q, 3, 0);
+    CU_ASSERT_EQUAL(fx_read(s, A_TOS), 1);
+    CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 1), 0x1000);
+    CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 2), 0);
+    pms_sim_free(s);
+    /* glm's cycle count: a pop writes no entry, so the next record counts
+     * from the last write (cycle 0), not from the pop (cycle 4) */
+    s = fx_sim(fx_model("glm"), PMS_SIM_FAST);
+    fx_write(s, A_DEBUGCTL, 1);
+    fx_write(s, A_LBR_SELECT, SEL_CALLSTACK);
+    run_br(s, q, 1, 0);
+    fx_run(s, 3, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3);
+    run_br(s, &q[2], 1, 0);
+    run_br(s, q, 1, 0);
+    CU_ASSERT_EQUAL(fx_read(s, A_TOS), 1);
+    CU_ASSERT_EQUAL(fx_read(s, A_TO0 + 1), 0x0005000000001010ull);
+    pms_sim_free(s);
+    /* option lbr_callstack = configured: EN_CALLSTACK alone is ignored
+     * (the return recorded), with the SDM's configuration it pops */
+    g_autoptr(PmsModel) cfgd = fx_model_with("glm", "lbr_callstack", "configured");
+    s = fx_sim(cfgd, PMS_SIM_REFERENCE);
+    fx_write(s, A_DEBUGCTL, 1);
+    fx_write(s, A_LBR_SELECT, 0x200);
+    run_br(s, q, 3, 0);
+    CU_ASSERT_EQUAL(fx_read(s, A_TOS), 3);
+    fx_write(s, A_LBR_SELECT, SEL_CALLSTACK);
+    run_br(s, &q[2], 1, 0);
+    CU_ASSERT_EQUAL(fx_read(s, A_TOS), 2);
+    CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 3), 0);
+    pms_sim_free(s);
+    g_autoptr(PmsModel) bad = fx_model_with("glm", "lbr_callstack", "sometimes");
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_PTR_NULL(pms_sim_new(bad, &err));
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, "lbr_callstack = 'sometimes': expected lifo or configured") : NULL);
+}
+
+/* The encoder's callstack flag and pms_lbr_action / describe. */
+static void test_callstack_api(void)
+{
+    const PmsModel *g = fx_model("glm");
+    PmsLbrEncoding enc;
+    PmsLbrConfig cs = { TRUE, PMS_PLM3, PMS_LBR_JCC | PMS_LBR_NEAR_IND_JMP | PMS_LBR_NEAR_REL_JMP | PMS_LBR_FAR_BRANCH,
+                        FALSE, TRUE };
+    CU_ASSERT_TRUE(pms_lbr_encode(g, &cs, PMS_PLM_DEFAULT, &enc, NULL));
+    CU_ASSERT_EQUAL(enc.lbr_select, SEL_CALLSTACK | 1);
+    CU_ASSERT_TRUE(pms_lbr_callstack_configured(enc.lbr_select, g));
+    CU_ASSERT_FALSE(pms_lbr_callstack_configured(enc.lbr_select | 1u << 5, g)); /* NEAR_RET set */
+    CU_ASSERT_FALSE(pms_lbr_callstack_configured(enc.lbr_select | 2, g));       /* no ring left */
+    CU_ASSERT_EQUAL(pms_lbr_action(enc.lbr_select, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_LIFO,
+                                   PMS_LBR_BR_NEAR_RET, 3), PMS_LBR_POP);
+    CU_ASSERT_EQUAL(pms_lbr_action(enc.lbr_select, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_LIFO,
+                                   PMS_LBR_BR_NEAR_RET, 0), PMS_LBR_DROP);
+    CU_ASSERT_EQUAL(pms_lbr_action(enc.lbr_select, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_LIFO,
+                                   PMS_LBR_BR_NEAR_REL_CALL, 3), PMS_LBR_RECORD);
+    CU_ASSERT_EQUAL(pms_lbr_action(0x200, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_CONFIGURED,
+                                   PMS_LBR_BR_NEAR_RET, 3), PMS_LBR_RECORD);
+    /* nhm has no EN_CALLSTACK: refused by name; bit 9 never pops there */
+    g_autoptr(GError) err = NULL;
+    PmsLbrConfig nhm = { TRUE, 0, 0, FALSE, TRUE };
+    CU_ASSERT_FALSE(pms_lbr_encode(fx_model("nhm"), &nhm, PMS_PLM_DEFAULT, &enc, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP));
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, "en_callstack") : NULL);
+    CU_ASSERT_EQUAL(pms_lbr_action(0x200, fx_model("nhm"), PMS_LBR_JMP_RULE_NHM, PMS_LBR_CALLSTACK_LIFO,
+                                   PMS_LBR_BR_NEAR_RET, 3), PMS_LBR_RECORD);
+    g_autofree char *words = pms_lbr_describe(g, SEL_CALLSTACK | 1, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(words, "Recorded: near relative calls and near indirect calls."));
+    CU_ASSERT_PTR_NOT_NULL(strstr(words, "Call-stack mode (LBR_SELECT.EN_CALLSTACK = 1, SDM 17.9): a near return at "
+                                         "rings 1-3 is not recorded but flushes the newest entry"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(words, "This is the SDM's call-stack configuration"));
+    g_autofree char *odd = pms_lbr_describe(g, 0x200, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(odd, "Not the SDM's call-stack configuration"));
+    g_autoptr(PmsModel) cfgd = fx_model_with("glm", "lbr_callstack", "configured");
+    g_autofree char *ign = pms_lbr_describe(cfgd, 0x200, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ign, "EN_CALLSTACK is set but ignored"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ign, "near returns"));
+}
+
 static void test_no_lbr(void)
 {
     PmsSim *s = fx_sim(fx_model("nhm_unc"), PMS_SIM_FAST);
@@ -209,6 +335,8 @@ void register_lbr_tests(void)
     CU_add_test(s, "DEBUGCTL.LBR and the CPL bits; sign extension", test_gates);
     CU_add_test(s, "NHM jump rule (A13) vs snb; bad option", test_jmp_rule);
     CU_add_test(s, "freeze on PMI: v3 and v4, both engines; glm format", test_freeze);
+    CU_add_test(s, "call-stack mode: push, pop, wrap, lifo vs configured (both engines)", test_callstack);
+    CU_add_test(s, "call-stack mode: encoder flag, action, describe", test_callstack_api);
     CU_add_test(s, "a model without LBR", test_no_lbr);
     CU_add_test(s, "pms_lbr_encode and the name lists", test_encoder_api);
 }

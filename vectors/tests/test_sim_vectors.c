@@ -42,6 +42,13 @@ static void test_parse_lbr(void)
     CU_ASSERT_EQUAL(sv->lbr.filter, PMS_LBR_JCC | PMS_LBR_FAR_BRANCH);
     CU_ASSERT_TRUE(sv->lbr.freeze_on_pmi);
     CU_ASSERT_TRUE(sv->lbr.used);
+    CU_ASSERT_FALSE(sv->lbr.callstack);
+    /* the word callstack: LBR_SELECT.EN_CALLSTACK (glm) */
+    static const char cs[] = "vector c\nevent 0 \"glm::INST_RETIRED:ANY_P\"\nlbr callstack\n"
+                             "src s\nread MSR_LASTBRANCH_TOS 0\nend\n";
+    g_autoptr(PmsVectorSet) set2 = pms_vector_set_new();
+    CU_ASSERT_TRUE_FATAL(pms_vector_set_parse(set2, PMS_VECTOR_SIM, cs, strlen(cs), "c.sim", "glm", &err));
+    CU_ASSERT_TRUE(pms_vector_sim(pms_vector_set_nth(set2, 0))->lbr.callstack);
 }
 
 static void test_parse_good(void)
@@ -119,7 +126,7 @@ static void test_parse_bad(void)
     expect_bad(HEAD "stimulus a.stim\nstimulus b.stim\n", "bad.sim:5: column 1:", "already at line 4");
     expect_bad(HEAD "expect-pmi none\nend junk\n", "bad.sim:5:", "unexpected text after 'end'");
     /* the lbr record: its words, its lists, once per vector */
-    expect_bad(HEAD "lbr x\n", "bad.sim:4: column 5:", "lbr: unknown word 'x': expected plm=LEVELS, filter=NAMES");
+    expect_bad(HEAD "lbr x\n", "bad.sim:4: column 5:", "lbr: unknown word 'x': expected plm=LEVELS, filter=NAMES, freeze or callstack");
     expect_bad(HEAD "lbr plm=5\n", "bad.sim:4: column 5:", "LBR privilege level '5'");
     expect_bad(HEAD "lbr filter=jcc,bogus\n", "bad.sim:4: column 5:", "LBR filter 'bogus'");
     expect_bad(HEAD "lbr\nlbr freeze\n", "bad.sim:5:", "one LBR configuration (already at line 4)");
