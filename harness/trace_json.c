@@ -46,9 +46,14 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
                            /* only on an assist's cycle: other traces stay as they were */
                            t->pebs_assist ? ", \"pebs_assist\": true" : "");
     /* only where branches came (docs/sim-cli.md, the LBR) */
-    if (t->lbr_offered)
-        g_string_append_printf(r->out, ", \"lbr\": {\"offered\": %u, \"recorded\": %u, \"recording\": %s, \"tos\": %u}",
+    if (t->lbr_offered) {
+        g_string_append_printf(r->out, ", \"lbr\": {\"offered\": %u, \"recorded\": %u, \"recording\": %s, \"tos\": %u",
                                t->lbr_offered, t->lbr_new, t->lbr_on ? "true" : "false", t->lbr_tos);
+        /* only when call-stack mode popped: other traces stay as they were */
+        if (t->lbr_popped)
+            g_string_append_printf(r->out, ", \"popped\": %u", t->lbr_popped);
+        g_string_append_c(r->out, '}');
+    }
     g_string_append_c(r->out, '}');
     st->any = TRUE;
 }

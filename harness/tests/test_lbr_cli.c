@@ -235,6 +235,13 @@ static void test_sim_ring(void)
     if (r.status)
         fprintf(stderr, "# sim callstack: %s\n%s\n", r.out ? r.out : "", r.err ? r.err : "");
     pms_cu_run_clear(&r);
+    g_free(args);
+    args = g_strdup_printf("sim -e glm::INST_RETIRED:ANY_P -s %s -f json", path);
+    r = run(args);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "\"lbr\": {\"offered\": 1, \"recorded\": 0, \"recording\": true, "
+                                                 "\"tos\": 1, \"popped\": 1}}") : NULL);
+    pms_cu_run_clear(&r);
     remove_stim(path);
     /* no branches: the output has no lbr line (outputs of older stimuli unchanged) */
     r = run("sim --pmu nhm -e INST_RETIRED:ANY_P --occurrences 1,2");
