@@ -28,9 +28,11 @@ lines, never by the project's encoder or simulator:
     reads 0 afterwards and TOS steps back by one (mod the entries); no entry
     is written, so the glm cycle count keeps counting from the last write.
 
-Every vector carries all seven branch classes at CPL 3 and at CPL 0, so
+Every vector carries all seven branch classes at CPL 3 and at CPL 0 (the
+call-stack ones: every class at CPL 3, calls and a return at CPL 0), so
 that flipping any LBR_SELECT bit changes the TOS or an entry (`pmusim
-conform --mutants` reports it).
+conform --mutants` reports it) unless the documented rule says it cannot
+(A13; NEAR_RET in call-stack mode).
 
 Usage: scripts/gen-lbr-vectors.py [--models DIR] [--out DIR]
 """
