@@ -776,7 +776,11 @@ static guint x86_after_count(PmsSim *sim, const SimUnit *u, guint64 inc, gboolea
             p->armed[i] = TRUE;
         return 0;
     }
-    SimPebsSample smp = { sim->ip_valid[0] ? sim->ip[0] : 0, *s->global_status, 0, 0, 0 };
+    SimPebsSample smp = { 0 };
+    smp.ip = sim->ip_valid[0] ? sim->ip[0] : 0;
+    smp.status = *s->global_status;
+    smp.applicable = sim_fbit(s->st_pmc[i]);
+    smp.dla = sim->daddr_valid[0] ? sim->daddr[0] : 0;
     guint64 v = *s->evtsel[i];
     if (sim_fget(s->ll_en[i], *s->pebs_enable) &&
         selects(s, sim_fget(s->ev.event, v), sim_fget(s->ev.umask, v), s->ldlat_sig)) {
@@ -784,7 +788,7 @@ static guint x86_after_count(PmsSim *sim, const SimUnit *u, guint64 inc, gboolea
         guint64 thr = sim_fget(s->ldlat_thr, *s->ld_lat);
         for (guint k = 0; k < run->n_loads; k++)
             if (run->loads[k].thread == 0 && run->loads[k].count && run->loads[k].latency > thr) {
-                smp.dla = sim->daddr_valid[0] ? sim->daddr[0] : 0;
+                smp.ll = TRUE;
                 smp.dse = p->dse_valid ? p->dse : 0;
                 smp.lat = run->loads[k].latency;
                 break;

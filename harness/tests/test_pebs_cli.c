@@ -197,7 +197,11 @@ static void test_stim_errors(void)
         { "pmu nhm\nexpect-pebs 1\n", ":2: cycle 0: 0 PEBS records, DS index 0x0; expected 1" },
         { "pmu nhm\nexpect-record 0 rip=1\n", ":2: cycle 0: PEBS record 0 expected, 0 written" },
         { "pmu nhm\nrun 1 dse=zz\n", ":2: dse: 'zz': expected a number" },
-        { "pmu glm\nds base=0x1000 max=0x2000\n", "model glm: no PEBS records modelled" },
+        { "pmu nhm_unc\nds base=0x1000 max=0x2000\n", "model nhm_unc: no PEBS records modelled (no IA32_PEBS_ENABLE" },
+        /* glm's record (format 3) has no status field: the message lists its fields */
+        { "pmu glm\nexpect-record 0 status=1\n", ":2: expect-record: unknown field 'status': expected counter, cycle, "
+                                                  "address or a field of PEBS record format 3 (rflags, rip, rax" },
+        { "pmu glm\nexpect-record 0 applicable=1\n", ":2: cycle 0: PEBS record 0 expected, 0 written" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *path = stim_file(cases[i].text);
