@@ -442,6 +442,8 @@ static void x86_reset(PmsSim *sim)
 
 /* ---- WRMSR / RDMSR ------------------------------------------------------- */
 
+static gboolean pebs_on(const PmsSim *sim, const X86Core *s, guint i);
+
 static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GError **error)
 {
     X86Core *s = sim->dev;
@@ -486,8 +488,14 @@ static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GErr
         *s->global_status &= ~value;
         return TRUE;
     case PMS_REG_GLOBAL_STATUS_SET:
-        /* SDM-35 p.1305; A20: sets the bits only, no PMI or freeze. */
+        /* SDM-35 p.1305; A20: sets the bits only, no PMI or freeze.  A PEBS
+         * counter's bit set this way arms it as its wrap would: SDM 18-30
+         * p.666, a record "may also be generated after an overflow is set by
+         * an MSR write to IA32_PERF_GLOBAL_STATUS_SET" (docs/semantics.md §8a). */
         *s->global_status |= value;
+        for (guint i = 0; i < s->n_gp && i < PMS_PEBS_MAX_COUNTERS; i++)
+            if ((value & sim_fbit(s->st_pmc[i])) && pebs_on(sim, s, i))
+                sim->pebs->armed[i] = TRUE;
         return TRUE;
     default:
         *v = value;
