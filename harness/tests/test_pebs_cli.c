@@ -215,6 +215,55 @@ static void test_stim_errors(void)
     }
 }
 
+/* glm, record format 3 (SDM Table 18-20; docs/semantics.md §8a), the
+ * stimulus of sim/tests/data/glm-pebs.stim: one load per cycle from 2^48-3
+ * wraps in cycle 2 (armed), the assist in cycle 3 writes record 0 at 0x2000
+ * (0xC8 bytes) and reloads 2^48-4; the wrap in cycle 7 arms, the assist in
+ * cycle 8 writes record 1 at 0x20c8 and the index 0x2190 reaches the
+ * threshold: OvfBuf, PMI 8 (INT: PMI 3 too).  applicable = PMC0's status
+ * bit, dla the run's daddr, rip and eventing_ip its ip, tsc the cycle. */
+static void test_sim_glm(void)
+{
+    g_autofree char *path = stim_file("pmu glm\n"
+                                      "ds base=0x2000 max=0x2400 threshold=0x2190 reset0=-4\n"
+                                      "regs rflags=0x246 rax=0x1\n"
+                                      "write IA32_PMC0 -3\n"
+                                      "run 9 MEM_UOPS_RETIRED.ALL_LOADS=1 ip=0x400b20 daddr=0x7f00\n"
+                                      "expect-record 1 cycle=8 address=0x20c8 tsc=8 applicable=1\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+    g_autofree char *words = g_strdup_printf("sim --pebs -e glm::MEM_UOPS_RETIRED:ALL_LOADS --stim %s", path);
+    Run r = run(words);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(has(r.out, "PMI at 3, 8\n"));
+    CU_ASSERT_TRUE(has(r.out, "# PEBS: 2 records; DS index 0x2190 (base 0x2000, threshold 0x2190, maximum 0x2400)\n"));
+    CU_ASSERT_TRUE(has(r.out, "# PEBS record 0: cycle 3 PMC0 at 0x2000: rflags=0x246 rip=0x400b20 rax=0x1 applicable=0x1 "
+                              "dla=0x7f00 rsvd_a0=0x0 rsvd_a8=0x0 eventing_ip=0x400b20 rsvd_b8=0x0 tsc=0x3\n"));
+    CU_ASSERT_TRUE(has(r.out, "# PEBS record 1: cycle 8 PMC0 at 0x20c8:"));
+    pms_cu_run_clear(&r);
+    /* a wrong expectation names the field, the value and the line (wrap in
+     * cycle 0 from 2^48-1, the assist in cycle 1: tsc 1, dla 0x7f00) */
+    g_autofree char *bad = stim_file("pmu glm\n"
+                                     "ds base=0x2000 max=0x2400 reset0=-4\n"
+                                     "write IA32_PMC0 -1\n"
+                                     "run 2 MEM_UOPS_RETIRED.ALL_LOADS=1 daddr=0x7f00\n"
+                                     "expect-record 0 tsc=1 dla=0x7f40\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+    g_free(words);
+    words = g_strdup_printf("sim --pebs -e glm::MEM_UOPS_RETIRED:ALL_LOADS --stim %s", bad);
+    r = run(words);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_TRUE(has(r.err, ":5: PEBS record 0: dla = 0x7f00 (32512), expected 0x7f40 (32576)"));
+    pms_cu_run_clear(&r);
+    /* explain: the format 3 fields */
+    r = run("explain --pebs glm::CPU_CLK_UNHALTED:CORE_P");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(has(r.out, "The record (format 3, 200 bytes) holds rflags, rip, rax"));
+    CU_ASSERT_TRUE(has(r.out, "applicable, dla, rsvd_a0, rsvd_a8, eventing_ip, rsvd_b8, tsc."));
+    pms_cu_run_clear(&r);
+    g_unlink(path);
+    g_unlink(bad);
+}
+
 /* Vector files with `pebs N`: a malformed line names file:line; a wrong
  * expectation fails the vector with the stimulus's own message. */
 static void test_vectors(void)
@@ -269,5 +318,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "sim --pebs: records, DS index, OvfBuf PMI, assists in the trace", test_sim);
     CU_add_test(s, "stimulus PEBS records: errors name file:line", test_stim_errors);
     CU_add_test(s, "vector files: pebs N, its errors and a wrong expectation", test_vectors);
+    CU_add_test(s, "sim --pebs on glm: record format 3, a wrong field, explain", test_sim_glm);
     return pms_cu_tap_run();
 }
