@@ -12,13 +12,14 @@
  * wrap arms it, its next counted cycle runs the assist (a record through
  * sim/pebs.c, its status bit cleared, the counter reloaded from the DS reset
  * value, OvfBuf and a PMI at the buffer's threshold; its INT PMI waits for
- * the assist).
+ * the assist; a PEBS counter's status bit set through GLOBAL_STATUS_SET arms
+ * it too, SDM 18-30).
  *
  * Not modelled (docs/semantics.md §8): the sibling thread's own registers
  * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
  * PMI delivery (a PMI is a recorded cycle, optionally `pmi_skid` cycles
  * late; no LVT-PC mask); PEBS on a part whose record format (PERF_CAPABILITIES
- * PEBS_REC_FMT) is not 1 (GLM: PEBS_ENABLE is storage only), PEBS records of
+ * PEBS_REC_FMT) has no table in sim/pebs.c (1 and 3 have), PEBS records of
  * thread 1, the DS area's BTS fields, GLM's OvfBuf on an index out of
  * bounds; LBR contents and LBR_SELECT; BTS;
  * FREEZE_WHILE_SMM; the PC pin; CPUID; NHM errata; IA32_PERF_GLOBAL_STATUS
@@ -765,7 +766,8 @@ static gboolean x86_per_cycle(const PmsSim *sim)
     return FALSE;
 }
 
-/* PEBS on NHM/WSM (semantics.md §5.2; choices in docs/semantics.md §8a):
+/* PEBS (semantics.md §5.2; choices in docs/semantics.md §8a), the record in
+ * the model's format (sim/pebs.c):
  * the wrap only arms; the assist runs on the counter's next counted cycle
  * (inc > 0 in a later cycle), writes the record with GLOBAL_STATUS as it
  * stands, clears the counter's overflow bit and reloads the counter from the

@@ -132,6 +132,37 @@ void sim_pebs_reset(SimPebs *p)
     p->total = 0;
 }
 
+/* One field of the record the assist writes at `cycle`. */
+static guint64 field_value(const SimPebs *p, const PebsField *f, guint64 cycle, const SimPebsSample *smp)
+{
+    switch (f->fill) {
+    case PF_RFLAGS:
+        return p->regs[0];
+    case PF_GPR:
+        return p->regs[f->reg];
+    case PF_RIP:
+    case PF_EVENTING_IP:
+        return smp->ip;
+    case PF_STATUS:
+        return smp->status;
+    case PF_LL_DLA:
+        return smp->ll ? smp->dla : 0;
+    case PF_LL_DSE:
+        return smp->ll ? smp->dse : 0;
+    case PF_LL_LAT:
+        return smp->ll ? smp->lat : 0;
+    case PF_APPLICABLE:
+        return smp->applicable;
+    case PF_DLA:
+        return smp->dla;
+    case PF_TSC:
+        return cycle;
+    case PF_RESERVED:
+        break;
+    }
+    return 0;
+}
+
 gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebsSample *smp)
 {
     /* Choice (docs/semantics.md §8a): a record that would pass the
@@ -142,23 +173,8 @@ gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebs
         PmsPebsRecord r = { cycle, counter, p->ds.index, p->format, 0, { 0 } };
         guint n;
         const PebsField *f = format_fields(p->format, &n);
-        for (guint i = 0; i < n; i++) {
-            guint64 v = 0;
-            switch (f[i].fill) {
-            case PF_RFLAGS: v = p->regs[0]; break;
-            case PF_GPR: v = p->regs[f[i].reg]; break;
-            case PF_RIP: case PF_EVENTING_IP: v = smp->ip; break;
-            case PF_STATUS: v = smp->status; break;
-            case PF_LL_DLA: v = smp->ll ? smp->dla : 0; break;
-            case PF_LL_DSE: v = smp->ll ? smp->dse : 0; break;
-            case PF_LL_LAT: v = smp->ll ? smp->lat : 0; break;
-            case PF_APPLICABLE: v = smp->applicable; break;
-            case PF_DLA: v = smp->dla; break;
-            case PF_RESERVED: v = 0; break;
-            case PF_TSC: v = cycle; break;
-            }
-            r.field[r.n_fields++] = v;
-        }
+        for (guint i = 0; i < n; i++)
+            r.field[r.n_fields++] = field_value(p, &f[i], cycle, smp);
         if (p->records->len < PMS_PEBS_RECORDS_LISTED)
             g_array_append_val(p->records, r);
         p->total++;
