@@ -6,8 +6,8 @@
  * The record format is the model's PERF_CAPABILITIES.PEBS_REC_FMT; each
  * format is one table below (name, byte offset, what fills it), 64 bits per
  * field (docs/semantics.md §8a):
- *  - format 1 (NHM/WSM): SDM Vol. 3B, the Core i7 PEBS record (Table 18-21 of
- *    the 2010 edition, as issue 8 cites it), 0xB0 bytes;
+ *  - format 1 (NHM/WSM): SDM Vol. 3B, the PEBS record of the Core i7
+ *    processor family, as issue 8 cites it, 0xB0 bytes;
  *  - format 3 (GLM): SDM Vol. 3B 325384-059US Table 18-20 p.667 (PEBS record
  *    format for the Goldmont microarchitecture), 0xC8 bytes; the 0011b
  *    layout of Table 18-55 p.712 with A0H, A8H, B8H reserved on GLM
