@@ -121,6 +121,8 @@ static void test_explain(void)
     CU_ASSERT_TRUE(has(r.out, "What PEBS captures"));
     CU_ASSERT_TRUE(has(r.out, "only loads slower than 16 core cycles count"));
     CU_ASSERT_TRUE(has(r.out, "OvfBuf (IA32_PERF_GLOBAL_STATUS bit 62)"));
+    /* nhm (perfmon v3) has no GLOBAL_STATUS_SET */
+    CU_ASSERT_PTR_NULL(strstr(r.out, "GLOBAL_STATUS_SET"));
     pms_cu_run_clear(&r);
     r = run("explain --pebs nhm::UOPS_ISSUED:ANY");
     CU_ASSERT_EQUAL(r.status, 1);
@@ -259,6 +261,7 @@ static void test_sim_glm(void)
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_TRUE(has(r.out, "The record (format 3, 200 bytes) holds rflags, rip, rax"));
     CU_ASSERT_TRUE(has(r.out, "applicable, dla, rsvd_a0, rsvd_a8, eventing_ip, rsvd_b8, tsc."));
+    CU_ASSERT_TRUE(has(r.out, "through IA32_PERF_GLOBAL_STATUS_SET (0x391) arms PEBS as a wrap does."));
     pms_cu_run_clear(&r);
     g_unlink(path);
     g_unlink(bad);
