@@ -218,6 +218,43 @@ static void test_glm(void)
     run_glm(PMS_SIM_FAST);
 }
 
+/* glm, GLOBAL_STATUS_SET (0x391) bit 0 (docs/semantics.md §8a choice, SDM
+ * 18-30 p.666): with PEBS_EN 0 clear it only sets the status bit (no record
+ * follows); with it set, PMC0 is armed and its next counted cycle writes a
+ * record, clears the bit and reloads the DS reset value (2^48-5). */
+static void test_glm_status_set(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsSim) sim = pms_sim_new(model("glm"), &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    PmsPebsDs ds = { 0x1000, 0x1000, 0x2000, 0, { (guint64)-5 } };
+    CU_ASSERT_TRUE_FATAL(pms_sim_set_pebs_ds(sim, &ds, &err));
+    CU_ASSERT_TRUE(pms_sim_write(sim, 0x186, 0x4100c0, &err));
+    CU_ASSERT_TRUE(pms_sim_write(sim, 0x38f, 1, &err));
+    PmsSimCount cnt = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1, 0 };
+    PmsSimRun run = { 2, { 3, 3 }, &cnt, 1, NULL, 0, NULL, 0 };
+    CU_ASSERT_TRUE(pms_sim_write(sim, 0x391, 1, &err));
+    CU_ASSERT_TRUE(pms_sim_run(sim, &run, &err));
+    guint n;
+    (void)pms_sim_pebs_records(sim, &n, NULL);
+    CU_ASSERT_EQUAL(n, 0);
+    guint64 v = 0;
+    CU_ASSERT_TRUE(pms_sim_read(sim, 0xc1, &v, &err));
+    CU_ASSERT_EQUAL(v, 2);
+    /* PEBS on, the bit set again: armed; the next counted cycle assists */
+    CU_ASSERT_TRUE(pms_sim_write(sim, 0x3f1, 1, &err));
+    CU_ASSERT_TRUE(pms_sim_write(sim, 0x391, 1, &err));
+    CU_ASSERT_TRUE(pms_sim_run(sim, &run, &err));
+    const PmsPebsRecord *r = pms_sim_pebs_records(sim, &n, NULL);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(r[0].cycle, 2);
+    CU_ASSERT_EQUAL(r[0].field[24], 2); /* tsc */
+    CU_ASSERT_TRUE(pms_sim_read(sim, 0xc1, &v, &err));
+    CU_ASSERT_EQUAL(v, ((guint64)1 << 48) - 4); /* reload 2^48-5 at cycle 2, +1 at cycle 3 */
+    CU_ASSERT_TRUE(pms_sim_read(sim, 0x38e, &v, &err));
+    CU_ASSERT_EQUAL(v, 0);
+}
+
 static void test_sim_refusals(void)
 {
     g_autoptr(GError) err = NULL;
@@ -248,6 +285,7 @@ int main(void)
     CU_add_test(s, "record formats 1 and 3: field offsets and sizes as the SDM's tables", test_formats);
     CU_add_test(s, "glm: format 3 records (applicable counters, dla, eventing IP, TSC), OvfBuf PMI; both engines",
                 test_glm);
+    CU_add_test(s, "glm: a status bit set through GLOBAL_STATUS_SET arms PEBS (only with PEBS_EN)", test_glm_status_set);
     CU_add_test(s, "DS area refused where no records are modelled or it is inconsistent", test_sim_refusals);
     int status = pms_cu_tap_run();
     pms_model_set_free(models);
