@@ -64,11 +64,10 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
         return fail(error, PMS_ERR_NOTSUPP, "model %s: IA32_PEBS_ENABLE has no pebs_en field", m->name);
     if (pl->fixed)
         return fail(error, PMS_ERR_NOTSUPP,
-                    "%s is on fixed counter %u: PEBS samples general counters only (IA32_PEBS_ENABLE pebs_en; a "
-                    "set places an event a fixed counter can count there first)",
+                    "%s is on fixed counter %u: PEBS samples general counters only (IA32_PEBS_ENABLE pebs_en)",
                     ev->name, pl->counter);
     guint64 bit = counter_bit(en, pl->counter);
-    if (!bit)
+    if (pl->counter >= 64 || !(pms_model_pebs_counters(m) & ((guint64)1 << pl->counter)))
         return fail(error, PMS_ERR_NOTSUPP, "%s is on IA32_PMC%u: PEBS on %s is possible on IA32_PMC0..%u only "
                     "(IA32_PEBS_ENABLE pebs_en = %u bit%s)", ev->name, pl->counter, m->name, en->width - 1,
                     en->width, en->width == 1 ? "" : "s");

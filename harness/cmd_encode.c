@@ -7,6 +7,7 @@
  *                                          builtin encoder only */
 #include "answer_memo.h"
 #include "cli_common.h"
+#include "lbr_report.h"
 #include "encoder.h"
 #include "json_out.h"
 #include "pebs.h"
@@ -161,35 +162,46 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
     return status;
 }
 
-/* One register and its fields, by the names of the model's layout. */
-static void print_write(const PmsModel *m, const PmsRegWrite *w)
+/* One register and its fields, by the names of the model's layout, as lines
+ * appended to out. */
+static void write_lines(GString *out, const PmsModel *m, const PmsRegWrite *w)
 {
     if (w->mask == G_MAXUINT64)
-        printf("  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x\n", w->name, w->address, w->value);
+        g_string_append_printf(out, "  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x\n", w->name, w->address, w->value);
     else /* a partial write: only these bits, the others as they are */
-        printf("  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x  (bits 0x%" G_GINT64_MODIFIER "x only)\n", w->name,
-               w->address, w->value, w->mask);
+        g_string_append_printf(out, "  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x  (bits 0x%" G_GINT64_MODIFIER
+                               "x only)\n", w->name, w->address, w->value, w->mask);
     const PmsRegister *reg = w->reg;
     if (reg == NULL || reg->layout == NULL)
         return;
-    GString *line = g_string_new("    ");
+    gsize start = out->len;
+    g_string_append(out, "    ");
     for (guint i = 0; i < reg->layout->n_fields; i++) {
         const PmsField *f = &reg->layout->fields[i];
         if (!pms_field_get(f, w->mask))
             continue;
         guint64 v = pms_field_get(f, w->value);
         if (f->width == 1)
-            g_string_append_printf(line, "%s=%" G_GUINT64_FORMAT " ", f->name, v);
+            g_string_append_printf(out, "%s=%" G_GUINT64_FORMAT " ", f->name, v);
         else
-            g_string_append_printf(line, "%s=0x%" G_GINT64_MODIFIER "x ", f->name, v);
-        if (line->len > 72) {
-            puts(line->str);
-            g_string_assign(line, "    ");
+            g_string_append_printf(out, "%s=0x%" G_GINT64_MODIFIER "x ", f->name, v);
+        if (out->len - start > 72) {
+            g_string_append_c(out, '\n');
+            start = out->len;
+            g_string_append(out, "    ");
         }
     }
-    if (line->len > 4)
-        puts(line->str);
-    g_string_free(line, TRUE);
+    if (out->len - start > 4)
+        g_string_append_c(out, '\n');
+    else
+        g_string_truncate(out, start);
+}
+
+static void print_write(const PmsModel *m, const PmsRegWrite *w)
+{
+    g_autoptr(GString) s = g_string_new(NULL);
+    write_lines(s, m, w);
+    fputs(s->str, stdout);
 }
 
 /* One encoding as a JSON object: the string, its codes and every register
@@ -291,7 +303,54 @@ static void print_human(const PmsEncoding *enc)
  * composed registers of the whole set printed.  Exit 1 when an EVENT does not
  * encode, the events are not one PMU's, or no placement exists (the message
  * names the conflicting events). */
-static int run_set(const PmsModelSet *models, const char *pmu, guint plm, int argc, char **argv)
+/* --set --pebs: every event's PEBS configuration on the counter the set gave
+ * it, the IA32_PEBS_ENABLE bits of all of them composed into one write (and
+ * MSR_PEBS_LD_LAT, which the placement already let only one value take),
+ * appended to out as the lines to print; FALSE (message printed, nothing
+ * appended) when PEBS refuses an event there. */
+static gboolean set_pebs_lines(const PmsModel *m, PmsEncoding *const *enc, char *const *names, const PmsPlacement *pl,
+                               guint n, GString *out)
+{
+    PmsRegWrite w[4];
+    guint nw = 0;
+    g_autoptr(GString) ctrs = g_string_new(NULL);
+    g_autoptr(GString) notes = g_string_new(NULL);
+    for (guint i = 0; i < n; i++) {
+        g_autoptr(GError) err = NULL;
+        PmsPebsConfig c;
+        if (!pms_pebs_configure(&pl[i], enc[i]->codes, enc[i]->n_codes, &c, &err)) {
+            g_autofree char *shown = pms_cli_printable(names[i]);
+            fprintf(stderr, "pmusim: '%s': --pebs: %s: %s\n", shown, pms_encode_error_name(err->code), err->message);
+            return FALSE;
+        }
+        g_string_append_printf(ctrs, "%sIA32_PMC%u", ctrs->len ? ", " : "", c.counter);
+        if (c.notes)
+            g_string_append(notes, c.notes);
+        for (guint k = 0; k < c.n_writes; k++) {
+            guint j = 0;
+            while (j < nw && w[j].reg != c.writes[k].reg)
+                j++;
+            if (j == nw) {
+                g_assert(nw < G_N_ELEMENTS(w));
+                w[nw++] = c.writes[k];
+            } else {   /* the same register: each configuration owns its bits */
+                w[j].value = (w[j].value & ~c.writes[k].mask) | (c.writes[k].value & c.writes[k].mask);
+                w[j].mask |= c.writes[k].mask;
+            }
+        }
+        pms_pebs_config_clear(&c);
+    }
+    g_string_append_printf(out, "  PEBS on %s:\n", ctrs->str);
+    for (guint j = 0; j < nw; j++)
+        write_lines(out, m, &w[j]);
+    g_auto(GStrv) lines = g_strsplit(g_strchomp(notes->str), "\n", -1);
+    for (guint i = 0; lines[i]; i++)
+        if (*lines[i])
+            g_string_append_printf(out, "  note: %s\n", lines[i]);
+    return TRUE;
+}
+
+static int run_set(const PmsModelSet *models, const char *pmu, guint plm, gboolean pebs, int argc, char **argv)
 {
     int n = argc - 1;
     if (n > PMS_PROGRAM_MAX_SET) {
@@ -306,6 +365,7 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, int ar
     guint nw = 0;
     GError *err = NULL;
     int status = 0;
+    GString *pebs_lines = g_string_new(NULL);   /* --pebs: computed before anything is printed */
     for (int i = 0; i < n; i++) {
         char *event = names[i] = pmu ? pms_sim_qualify_event(pmu, argv[i + 1], &err) : g_strdup(argv[i + 1]);
         if (event == NULL) {
@@ -322,7 +382,7 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, int ar
             status = 1;
             continue;
         }
-        evs[i] = (PmsSetEvent){ enc[i]->event, enc[i]->umask_mask, enc[i]->codes, enc[i]->n_codes, event };
+        evs[i] = (PmsSetEvent){ enc[i]->event, enc[i]->umask_mask, enc[i]->codes, enc[i]->n_codes, event, pebs };
     }
     if (status)
         goto out;
@@ -340,6 +400,11 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, int ar
         status = 1;
         goto out;
     }
+    /* PEBS first: a refused event prints nothing but its message */
+    if (pebs && !set_pebs_lines(m, enc, names, pl, (guint)n, pebs_lines)) {
+        status = 1;
+        goto out;
+    }
     printf("%s: %d event%s\n", m->name, n, n == 1 ? "" : "s");
     for (int i = 0; i < n; i++) {
         const PmsRegister *ctr = pms_program_counter_reg(&pl[i]);
@@ -350,7 +415,9 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, int ar
     }
     for (guint i = 0; i < nw; i++)
         print_write(m, &w[i]);
+    fputs(pebs_lines->str, stdout);
 out:
+    g_string_free(pebs_lines, TRUE);
     g_clear_error(&err);
     g_free(w);
     for (int i = 0; i < n; i++) {
@@ -362,8 +429,9 @@ out:
 
 int pms_cmd_encode(int argc, char **argv)
 {
-    gboolean batch = FALSE, set = FALSE, pebs = FALSE;
+    gboolean batch = FALSE, set = FALSE, pebs = FALSE, lbr = FALSE, lbr_freeze = FALSE;
     g_autofree char *ld_lat = NULL;
+    g_autofree char *lbr_plm = NULL, *lbr_filter = NULL;
     g_autofree char *backend = NULL;
     g_autofree char *format = NULL;
     gint timeout_ms = 0;
@@ -395,6 +463,13 @@ int pms_cmd_encode(int argc, char **argv)
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text,
           "Privilege levels counted when the event names neither u nor k, 0 to 3 (default 0,3; "
           "uncore PMUs take only 0,3)", "LEVELS" },
+        { "lbr", 0, 0, G_OPTION_ARG_NONE, &lbr, "Also configure the LBR of --pmu (MSR_LBR_SELECT, IA32_DEBUGCTL)", NULL },
+        { "lbr-plm", 0, 0, G_OPTION_ARG_STRING, &lbr_plm,
+          "Privilege levels the LBR records: 0, 3 or 0,3 (default: --plm's)", "LEVELS" },
+        { "lbr-filter", 0, 0, G_OPTION_ARG_STRING, &lbr_filter,
+          "Branch classes the LBR drops: jcc, near_rel_call, near_ind_call, near_ret, near_ind_jmp, near_rel_jmp, "
+          "far_branch (comma-separated)", "NAMES" },
+        { "lbr-freeze", 0, 0, G_OPTION_ARG_NONE, &lbr_freeze, "Freeze the LBR on a PMI (FREEZE_LBRS_ON_PMI)", NULL },
         { "irange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &iranges, "Montecito: code range (as pmusim dispatch)", "START-END" },
         { "drange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dranges, "Montecito: data range (as pmusim dispatch)", "START-END" },
         { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "Montecito: count outside the code ranges", NULL },
@@ -424,9 +499,11 @@ int pms_cmd_encode(int argc, char **argv)
         "  pmusim encode --format=json wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM\n"
         "  pmusim encode --set --pmu nhm UOPS_ISSUED:ANY L1D:REPL L1D:M_REPL     one counter each, the set's registers\n"
         "  pmusim encode --pebs nhm::INST_RETIRED:ANY_P                       PEBS_ENABLE for its counter\n"
+        "  pmusim encode --set --pebs --pmu nhm INST_RETIRED:ANY_P BR_INST_RETIRED:ALL_BRANCHES   a PEBS set\n"
         "  pmusim encode --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD   load latency\n"
         "  printf 'glm::INST_RETIRED\\n' | pmusim encode --batch --backend libpfm4\n"
-        "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n");
+        "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n"
+        "  pmusim encode --pmu nhm --lbr --lbr-plm 3 --lbr-filter jcc,far_branch   user-level LBR without jcc/far\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (iranges || dranges || ears || opcm1 || opcm2 || etb || ipear || inv || no_fine || demand || prefetch ||
@@ -494,6 +571,15 @@ int pms_cmd_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: --format: expected human, perf or json, got '%s'\n", format);
         return PMS_EXIT_USAGE;
     }
+    if (!lbr && (lbr_plm || lbr_filter || lbr_freeze)) {
+        fprintf(stderr, "pmusim: --lbr-plm, --lbr-filter and --lbr-freeze go with --lbr\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (lbr && (batch || set || (format && strcmp(format, "human") != 0))) {
+        fprintf(stderr, "pmusim: encode --lbr prints its registers in the human format; it takes neither --batch, "
+                        "--set nor --format\n");
+        return PMS_EXIT_USAGE;
+    }
     if (batch && pmu) {
         /* a request line is a whole event string (docs/encoder-protocol.md) */
         fprintf(stderr, "pmusim: --pmu applies to EVENT arguments; --batch lines name their PMU themselves\n");
@@ -508,9 +594,14 @@ int pms_cmd_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: encode: --ld-lat '%s': expected a number of core cycles (decimal)\n", ld_lat);
         return PMS_EXIT_USAGE;
     }
-    if (pebs && (batch || set || (format && strcmp(format, "human") != 0))) {
-        fprintf(stderr, "pmusim: encode: --pebs prints the registers of each EVENT; it takes neither --batch, "
-                        "--set nor --format\n");
+    if (pebs && (batch || (format && strcmp(format, "human") != 0))) {
+        fprintf(stderr, "pmusim: encode: --pebs prints the registers of each EVENT (or of the --set); it takes "
+                        "neither --batch nor --format\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (ld_lat && set) {
+        fprintf(stderr, "pmusim: encode: --set --pebs: give the load-latency event its threshold as :ldlat=N "
+                        "(--ld-lat is for one EVENT)\n");
         return PMS_EXIT_USAGE;
     }
     if (set && (batch || (format && strcmp(format, "human") != 0))) {
@@ -525,7 +616,7 @@ int pms_cmd_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: --backend and --timeout apply to --batch only\n");
         return PMS_EXIT_USAGE;
     }
-    if (!batch && argc < 2) {
+    if (!batch && argc < 2 && !lbr) {
         fprintf(stderr, "pmusim: encode: expected EVENT arguments or --batch\n");
         return PMS_EXIT_USAGE;
     }
@@ -538,7 +629,10 @@ int pms_cmd_encode(int argc, char **argv)
     if (batch)
         return run_batch(backend ? backend : "builtin", models, (guint)timeout_ms, plm);
     if (set)
-        return run_set(models, pmu, plm, argc, argv);
+        return run_set(models, pmu, plm, pebs, argc, argv);
+    int lbr_status = lbr ? pms_lbr_encode_cli(models, pmu, plm, lbr_plm, lbr_filter, lbr_freeze) : 0;
+    if (lbr_status == PMS_EXIT_USAGE || (lbr && argc < 2))
+        return lbr_status;
 
     int status = 0;
     /* JSON: one array, an object per EVENT in order (errors too, so that a
@@ -605,5 +699,5 @@ int pms_cmd_encode(int argc, char **argv)
         g_string_append(js, "\n]\n");
         fputs(js->str, stdout);
     }
-    return status;
+    return status ? status : lbr_status;
 }

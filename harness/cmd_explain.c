@@ -8,6 +8,7 @@
  * one-sentence summary.  Nothing here counts: the words follow the same rules
  * the simulator's pipeline (sim/sim_pipe.c) implements. */
 #include "cli_common.h"
+#include "lbr_report.h"
 #include "encoder.h"
 #include "pebs.h"
 #include "program.h"
@@ -478,7 +479,8 @@ static void explain(GString *o, const PmsEncoding *enc)
 int pms_cmd_explain(int argc, char **argv)
 {
     g_autofree char *pmu = NULL, *occ = NULL, *cpl = NULL, *preload_text = NULL, *ld_lat = NULL;
-    gboolean pebs = FALSE;
+    gboolean pebs = FALSE, lbr = FALSE, lbr_freeze = FALSE;
+    g_autofree char *lbr_plm = NULL, *lbr_filter = NULL;
     g_auto(GStrv) model_files = NULL;
     const GOptionEntry entries[] = {
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of an event written without PMU::", "PMU" },
@@ -491,6 +493,10 @@ int pms_cmd_explain(int argc, char **argv)
         { "pebs", 0, 0, G_OPTION_ARG_NONE, &pebs, "Also PEBS for the event on its counter, and what it captures", NULL },
         { "ld-lat", 0, 0, G_OPTION_ARG_STRING, &ld_lat,
           "With --pebs: load-latency threshold in core cycles (the load-latency event's :ldlat=N)", "N" },
+        { "lbr", 0, 0, G_OPTION_ARG_NONE, &lbr, "Explain an LBR configuration of --pmu (as encode --lbr)", NULL },
+        { "lbr-plm", 0, 0, G_OPTION_ARG_STRING, &lbr_plm, "Privilege levels the LBR records: 0, 3 or 0,3", "LEVELS" },
+        { "lbr-filter", 0, 0, G_OPTION_ARG_STRING, &lbr_filter, "Branch classes the LBR drops (as encode)", "NAMES" },
+        { "lbr-freeze", 0, 0, G_OPTION_ARG_NONE, &lbr_freeze, "Freeze the LBR on a PMI", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context("EVENT",
@@ -503,9 +509,29 @@ int pms_cmd_explain(int argc, char **argv)
         "  pmusim explain nhm_unc::UNC_LLC_MISS:ANY\n"
         "  pmusim explain montecito::NOPS_RETIRED:thres=3:u\n"
         "  pmusim explain 'wsm::INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n"
-        "  pmusim explain --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD\n");
+        "  pmusim explain --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD\n"
+        "  pmusim explain --pmu nhm --lbr --lbr-plm 3 --lbr-filter near_rel_jmp   what the LBR records\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
+    if (!lbr && (lbr_plm || lbr_filter || lbr_freeze)) {
+        fprintf(stderr, "pmusim: explain: --lbr-plm, --lbr-filter and --lbr-freeze go with --lbr\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (lbr && argc == 1) {
+        /* the LBR configuration alone */
+        if (occ || cpl || preload_text) {
+            fprintf(stderr, "pmusim: explain --lbr: --occurrences, --cpl and --preload need an EVENT\n");
+            return PMS_EXIT_USAGE;
+        }
+        g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
+        if (!models)
+            return PMS_EXIT_USAGE;
+        g_autoptr(GString) o = g_string_new(NULL);
+        int st = pms_lbr_explain_cli(models, pmu, lbr_plm, lbr_filter, lbr_freeze, o);
+        if (st == 0)
+            fputs(o->str, stdout);
+        return st;
+    }
     if (argc != 2) {
         fprintf(stderr, "pmusim: explain: expected one EVENT argument\n");
         return PMS_EXIT_USAGE;
@@ -578,6 +604,12 @@ int pms_cmd_explain(int argc, char **argv)
         int status = pms_sim_worked_example(enc, occ, cpl, preload, o);
         if (status != 0)
             return status;
+    }
+    if (lbr) {
+        g_string_append_c(o, '\n');
+        int st = pms_lbr_explain_cli(models, pmu ? pmu : enc->model->name, lbr_plm, lbr_filter, lbr_freeze, o);
+        if (st != 0)
+            return st;
     }
     fputs(o->str, stdout);
     return 0;

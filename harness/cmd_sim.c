@@ -14,6 +14,7 @@
 #include "pebs.h"
 #include "pebs_report.h"
 #include "cli_common.h"
+#include "lbr_report.h"
 #include "sim_stim_only.h"
 #include "encoder.h"
 #include "sim_setup.h"
@@ -358,7 +359,8 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     PmsPlacement pl[PMS_PROGRAM_MAX_SET];
     const PmsRegister *ctr[PMS_PROGRAM_MAX_SET];
     for (guint i = 0; i < n; i++)
-        evs[i] = (PmsSetEvent){ enc[i]->event, enc[i]->umask_mask, enc[i]->codes, enc[i]->n_codes, o->events[i] };
+        evs[i] = (PmsSetEvent){ enc[i]->event, enc[i]->umask_mask, enc[i]->codes, enc[i]->n_codes, o->events[i],
+                                o->pebs };
     g_autoptr(GError) err = NULL;
     guint nw = 0;
     g_autofree PmsRegWrite *w = NULL;
@@ -479,6 +481,9 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     g_string_append(out, lines->str);
     if (fmt == &pms_trace_table)
         pms_pebs_report(out, sim);   /* after the counts: PEBS records and DS index */
+    g_autoptr(GString) ring = g_string_new(NULL);
+    pms_lbr_ring_text(sim, ring);    /* then the LBR ring (stdout beside the answer lines with -o) */
+    g_string_append(out, ring->str);
     if (diagram) {
         /* the document replaces the table; the answer lines still end stdout */
         g_string_free(out, TRUE);
@@ -490,8 +495,10 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         return 1;
     if (diagram && !o->output)
         return 0;
-    if (o->output)
+    if (o->output) {
         fputs(lines->str, stdout);
+        fputs(ring->str, stdout);
+    }
     return 0;
 }
 
@@ -638,6 +645,7 @@ int pms_cmd_sim(int argc, char **argv)
         "  pmusim sim --pmu nhm_unc -e 'UNC_LLC_MISS:ANY:c=2:i' --occurrences 3,0,1,2\n"
         "  pmusim sim --pmu nhm_unc -e UNC_CLK_UNHALTED --occurrences 1,1,1 --preload 0xfffffffffffe\n"
         "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-freeze.stim --format vcd -o t.vcd\n"
+        "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-lbr.stim --explain   (the LBR ring last)\n"
         "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n"
         "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n"
         "  pmusim sim --pebs -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-pebs.stim   PEBS records after the counts\n");
@@ -769,6 +777,12 @@ int pms_cmd_sim(int argc, char **argv)
     pms_trace_end(rep, &sum);
     if (fmt == &pms_trace_table)
         pms_pebs_report(rep->out, sim);   /* after the counts: PEBS records and DS index */
+    /* the LBR ring after the counts: in the table itself, else on stdout
+     * beside the answer line when the trace went to a file */
+    g_autoptr(GString) ring = g_string_new(NULL);
+    pms_lbr_ring_text(sim, ring);
+    if (fmt == &pms_trace_table)
+        g_string_append(rep->out, ring->str);
     if (!write_output(o.output, rep->out))
         return 1;
     if (o.output) {
@@ -776,6 +790,8 @@ int pms_cmd_sim(int argc, char **argv)
         g_autoptr(GString) line = g_string_new(NULL);
         pms_trace_summary_line(line, &sum);
         fputs(line->str, stdout);
+        if (fmt != &pms_trace_table)
+            fputs(ring->str, stdout);
     }
     return 0;
 }

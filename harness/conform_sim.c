@@ -4,6 +4,8 @@
 #include "sim.h"
 #include "sim_setup.h"
 #include "stimulus.h"
+#include "lbr.h"
+#include "encoder.h"
 
 #include <string.h>
 
@@ -160,17 +162,40 @@ static gboolean program_pebs(PmsSim *sim, const PmsModel *m, const PmsSimVector 
     return pms_sim_write_at(sim, pe->space, pe->address, enable, error);
 }
 
-/* Program the codes into a fresh simulator and run the stimulus.  *gp is set
- * when the simulator refused a code write with #GP. */
+/* The vector's `lbr` configuration through the LBR encoder, its
+ * MSR_LBR_SELECT value XOR lbr_flip (a mutant), applied. */
+static gboolean program_lbr(PmsSim *sim, const PmsModel *m, const PmsVector *v, guint64 lbr_flip, char **message)
+{
+    const PmsSimVector *sv = pms_vector_sim(v);
+    g_autoptr(GError) err = NULL;
+    PmsLbrEncoding enc;
+    if (!pms_lbr_encode(m, &sv->lbr, PMS_PLM_DEFAULT, &enc, &err)) {
+        *message = g_strdup_printf("%s:%u: vector '%s': the LBR encoder answered %s: %s", v->file, sv->lbr_line,
+                                   sv->name, pms_encode_error_name(err->code), err->message);
+        return FALSE;
+    }
+    enc.writes[0].value ^= lbr_flip;
+    if (!pms_sim_apply(sim, enc.writes, enc.n_writes, &err)) {
+        *message = g_strdup_printf("%s:%u: vector '%s': programming the LBR: %s", v->file, sv->lbr_line, sv->name,
+                                   err->message);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Program the codes (PEBS_ENABLE's bit pebs_flip flipped, G_MAXUINT: none;
+ * the LBR configuration's LBR_SELECT XOR lbr_flip) into a fresh simulator
+ * and run the stimulus.  *gp is set when the simulator refused a code write
+ * with #GP. */
 static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes *codes, guint pebs_flip,
-                              char **message, gboolean *gp);
+                              guint64 lbr_flip, char **message, gboolean *gp);
 static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *codes, char **message, gboolean *gp)
 {
-    return simulate_flip(cs, v, codes, G_MAXUINT, message, gp);
+    return simulate_flip(cs, v, codes, G_MAXUINT, 0, message, gp);
 }
 
 static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes *codes, guint pebs_flip,
-                              char **message, gboolean *gp)
+                              guint64 lbr_flip, char **message, gboolean *gp)
 {
     const PmsSimVector *sv = pms_vector_sim(v);
     g_autoptr(GError) err = NULL;
@@ -202,6 +227,8 @@ static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes
                                    err->message);
         return FALSE;
     }
+    if (sv->has_lbr && !program_lbr(sim, m, v, lbr_flip, message))
+        return FALSE;
     if ((st->file && !pms_stim_execute(st->file, sim, &err)) || !pms_stim_execute(st->inl, sim, &err)) {
         *message = g_strdup_printf("vector '%s' (%s:%u): %s", sv->name, v->file, v->line, err->message);
         return FALSE;
@@ -437,6 +464,11 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
         g_ptr_array_add(r->baseline, msg);
         return;
     }
+    /* an LBR vector's event is scaffolding (the PMI of the freeze); its
+     * codes' mutants are the scenario and events vectors' business, its
+     * LBR_SELECT mutants mutate_lbr's */
+    if (sv->has_lbr)
+        return;
     const PmsModel *m = pms_model_set_get(cs->models, v->pmu);
     for (guint e = 0; e < sv->n_events; e++) {
         const PmsEvent *ev = string_event(m, sv->events[e].event, NULL);
@@ -481,7 +513,7 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
         has_pebs |= sv->events[e].pebs;
     for (guint bit = 0; has_pebs && bit < 64; bit++) {
         msg = NULL;
-        gboolean ok = simulate_flip(cs, v, codes, bit, &msg, &gp);
+        gboolean ok = simulate_flip(cs, v, codes, bit, 0, &msg, &gp);
         g_free(msg);
         PmsMutant mu = { v, 0, PMS_MUTANT_CODE_PEBS_ENABLE, bit, PMS_MUTANT_CAUGHT, NULL };
         mu.fate = ok ? PMS_MUTANT_MISSED : gp ? PMS_MUTANT_CAUGHT_GP : PMS_MUTANT_CAUGHT;
@@ -503,6 +535,80 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
     }
 }
 
+/* The vector's MSR_LBR_SELECT as the encoder writes it. */
+static guint64 enc_select(const PmsModel *m, const PmsSimVector *sv)
+{
+    PmsLbrEncoding enc;
+    return pms_lbr_encode(m, &sv->lbr, PMS_PLM_DEFAULT, &enc, NULL) ? enc.lbr_select : 0;
+}
+
+/* Does flipping `flip` in LBR_SELECT leave every branch class at every ring
+ * captured as before, by the documented rule (semantics.md 5.4, A13: on
+ * NHM/WSM a set jump bit already drops the calls/returns whose own bit the
+ * flip changes)?  Only bits of the class and ring fields count: a flip of
+ * another field (glm's EN_CALLSTACK, call-stack mode not modelled) is a
+ * missed mutant, not an unobservable one. */
+static gboolean same_capture(const PmsModel *m, guint64 sel, guint64 flip)
+{
+    const PmsRegister *r = pms_model_reg_by_kind(m, PMS_REG_LBR_SELECT, 0);
+    static const char *const fields[] = { "cpl_eq_0", "cpl_neq_0", "jcc", "near_rel_call", "near_ind_call",
+                                          "near_ret", "near_ind_jmp", "near_rel_jmp", "far_branch" };
+    gboolean known = FALSE;
+    for (guint i = 0; i < G_N_ELEMENTS(fields); i++) {
+        const PmsField *f = r && r->layout ? pms_layout_field(r->layout, fields[i]) : NULL;
+        known |= f && pms_field_get(f, flip) != 0;
+    }
+    PmsLbrJmpRule rule;
+    if (!known || !pms_lbr_jmp_rule(m, &rule, NULL))
+        return FALSE;
+    for (guint t = 0; t < PMS_LBR_N_FILTERS; t++)
+        for (guint cpl = 0; cpl < 4; cpl++)
+            if (pms_lbr_select_passes(sel, m, rule, t, cpl) != pms_lbr_select_passes(sel ^ flip, m, rule, t, cpl))
+                return FALSE;
+    return TRUE;
+}
+
+/* The LBR mutants of a vector with an `lbr` configuration: each writable bit
+ * of MSR_LBR_SELECT flipped in turn (the event codes unchanged). */
+static void mutate_lbr(PmsConformSim *cs, const PmsVector *v, PmsMutantReport *r)
+{
+    const PmsSimVector *sv = pms_vector_sim(v);
+    const PmsModel *m = pms_model_set_get(cs->models, v->pmu);
+    const PmsRegister *sel = m ? pms_model_reg_by_kind(m, PMS_REG_LBR_SELECT, 0) : NULL;
+    if (!sv->has_lbr || !sel)
+        return;
+    Codes codes[PMS_SIM_VECTOR_MAX_EVENTS];
+    memset(codes, 0, sizeof codes);
+    char *msg = NULL;
+    gboolean gp = FALSE;
+    if (!encode_all(cs, v, codes, &msg) || !simulate(cs, v, codes, &msg, &gp)) {
+        g_free(msg); /* counted by mutate_vector's baseline */
+        return;
+    }
+    for (guint bit = 0; bit < 64; bit++) {
+        if (!((sel->writable >> bit) & 1))
+            continue;
+        msg = NULL;
+        gboolean ok = simulate_flip(cs, v, codes, G_MAXUINT, (guint64)1 << bit, &msg, &gp);
+        g_free(msg);
+        r->lbr_mutants++;
+        if (!ok) {
+            r->lbr_caught++;
+            continue;
+        }
+        if (same_capture(m, enc_select(m, sv), (guint64)1 << bit)) {
+            r->lbr_unobservable++;
+            continue;
+        }
+        const char *name = NULL;
+        for (guint f = 0; sel->layout && f < sel->layout->n_fields; f++)
+            if (bit >= sel->layout->fields[f].shift && bit < sel->layout->fields[f].shift + sel->layout->fields[f].width)
+                name = sel->layout->fields[f].name;
+        g_ptr_array_add(r->lbr_missed, g_strdup_printf("%s:%u: vector '%s' (%s): %s bit %u (%s)", v->file, v->line,
+                                                       sv->name, v->pmu, sel->name, bit, name ? name : "no field"));
+    }
+}
+
 static gboolean pmu_selected(const char *pmu, const char *const *pmus)
 {
     if (pmus == NULL)
@@ -520,6 +626,7 @@ PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set,
     r->pmus = g_ptr_array_new_with_free_func(pmu_row_free);
     r->survivors = g_array_new(FALSE, TRUE, sizeof(PmsMutant));
     r->baseline = g_ptr_array_new_with_free_func(g_free);
+    r->lbr_missed = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GHashTable) index = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint i = 0; i < pms_vector_set_count(set); i++) {
         const PmsVector *v = pms_vector_set_nth(set, i);
@@ -528,6 +635,7 @@ PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set,
         PmsMutantPmu *row = pmu_row(r, index, v->pmu);
         row->vectors++;
         mutate_vector(cs, v, r, row);
+        mutate_lbr(cs, v, r);
     }
     return r;
 }
@@ -539,5 +647,6 @@ void pms_mutant_report_free(PmsMutantReport *r)
     g_ptr_array_unref(r->pmus);
     g_array_unref(r->survivors);
     g_ptr_array_unref(r->baseline);
+    g_ptr_array_unref(r->lbr_missed);
     g_free(r);
 }

@@ -65,6 +65,11 @@ typedef struct {
     GPtrArray *baseline;      /* char*: vectors that fail unmutated (their mutants are not judged) */
     guint mutants, caught, caught_gp, unobservable, missed;
     guint equivalent;         /* left out of `mutants` */
+    /* MSR_LBR_SELECT mutants (vectors with an `lbr` record): every writable
+     * bit flipped in turn; the missed ones as "file:line: vector ... bit N (field)" */
+    guint lbr_mutants, lbr_caught;
+    guint lbr_unobservable;   /* the same classes and rings pass (semantics.md A13) */
+    GPtrArray *lbr_missed;
 } PmsMutantReport;
 
 /* Run the mutants of every sim vector in `set` whose PMU is one of `pmus`

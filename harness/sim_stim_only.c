@@ -5,6 +5,7 @@
  * asked for (both end in the same registers). */
 #include "cli_common.h"
 #include "commands.h"
+#include "lbr_report.h"
 #include "program.h"
 #include "pebs_report.h"
 #include "sim_stim_only.h"
@@ -102,5 +103,9 @@ int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, con
     g_autoptr(GString) pebs = g_string_new(NULL);
     pms_pebs_report(pebs, sim);
     fputs(pebs->str, stdout);
+    /* the LBR ring after the counts, when branches went in */
+    g_autoptr(GString) ring = g_string_new(NULL);
+    if (pms_lbr_ring_text(sim, ring))
+        fputs(ring->str, stdout);
     return 0;
 }

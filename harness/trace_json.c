@@ -40,11 +40,16 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
     JsonState *st = r->priv;
     g_string_append_printf(r->out, "%s\n    {\"cycle\": %" G_GUINT64_FORMAT ", \"enabled\": %s, \"n\": %" G_GUINT64_FORMAT
                            ", \"cond\": %d, \"edge\": %d, \"inc\": %" G_GUINT64_FORMAT ", \"counter\": %" G_GUINT64_FORMAT
-                           ", \"overflow\": %d, \"status\": \"0x%" G_GINT64_MODIFIER "x\", \"pmi\": %d%s}",
+                           ", \"overflow\": %d, \"status\": \"0x%" G_GINT64_MODIFIER "x\", \"pmi\": %d%s",
                            st->any ? "," : "", t->cycle, t->enabled ? "true" : "false", t->n, t->cond, t->edge,
                            t->inc, t->value, t->overflow, t->status, t->pmi,
                            /* only on an assist's cycle: other traces stay as they were */
                            t->pebs_assist ? ", \"pebs_assist\": true" : "");
+    /* only where branches came (docs/sim-cli.md, the LBR) */
+    if (t->lbr_offered)
+        g_string_append_printf(r->out, ", \"lbr\": {\"offered\": %u, \"recorded\": %u, \"recording\": %s, \"tos\": %u}",
+                               t->lbr_offered, t->lbr_new, t->lbr_on ? "true" : "false", t->lbr_tos);
+    g_string_append_c(r->out, '}');
     st->any = TRUE;
 }
 

@@ -9,6 +9,7 @@
  * not.  With meta.explain, one sentence per span of alike cycles follows the
  * rows (trace_teach.c). */
 #include "trace_report.h"
+#include "lbr_report.h"
 
 typedef struct {
     GString *sentences;
@@ -79,8 +80,17 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
     if (t->pebs_assist) /* only on such rows: the other rows stay as they were */
         g_string_append(o, "  PEBS assist: record written, counter reloaded");
     g_string_append_c(o, '\n');
+    g_autoptr(GString) lbr = g_string_new(NULL);
+    pms_lbr_trace_words(lbr, t); /* a line of its own where branches came */
+    if (lbr->len)
+        g_string_append_printf(o, "%10s %s\n", "lbr:", lbr->str);
     if (!m->explain)
         return;
+    if (lbr->len) {
+        /* the branches get a sentence of their own, after the span before */
+        told(st, r);
+        g_string_append_printf(st->sentences, "cycle %" G_GUINT64_FORMAT ": %s.\n", t->cycle, lbr->str);
+    }
     if (st->have && pms_trace_rec_same(&st->span, t)) {
         pms_trace_rec_extend(&st->span, t);
         return;

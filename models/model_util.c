@@ -65,6 +65,9 @@ static const char *const reg_kind_names[] = {
     [PMS_REG_LBR_SELECT] = "lbr_select",
     [PMS_REG_DEBUGCTL] = "debugctl",
     [PMS_REG_PERF_CAPABILITIES] = "perf_capabilities",
+    [PMS_REG_LBR_TOS] = "lbr_tos",
+    [PMS_REG_LBR_FROM] = "lbr_from",
+    [PMS_REG_LBR_TO] = "lbr_to",
     [PMS_REG_BOX_CTRL] = "box_ctrl",
     [PMS_REG_BOX_STATUS] = "box_status",
     [PMS_REG_BOX_OVF_CTRL] = "box_ovf_ctrl",
@@ -148,6 +151,17 @@ pms_model_counters_mask(const PmsModel *m)
         return 0;
     guint64 all = m->n_gp >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << m->n_gp) - 1;
     return all << m->counter_base;
+}
+
+guint64
+pms_model_pebs_counters(const PmsModel *m)
+{
+    const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
+    const PmsField *en = pe && pe->layout ? pms_layout_field(pe->layout, "pebs_en") : NULL;
+    if (!en)
+        return 0;
+    guint n = MIN(en->width, m->n_gp);
+    return n >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << n) - 1;
 }
 
 /* Name indexes hold 1-based positions: 0 means absent. */

@@ -192,6 +192,15 @@ OPTIONS = [
 ]
 
 
+
+def lbr_options(pmu):
+    """semantics.md A13: on NHM/WSM the jump bits of LBR_SELECT also gate the
+    calls and returns (SDM Table 17-12's exceptions; Linux nhm_lbr_sel_map);
+    glm has the SNB/HSW meaning (Table 17-13)."""
+    return [("# nhm | snb: how LBR_SELECT's jump bits treat calls and returns (A13)", None),
+            ("lbr_jmp_rule", "snb" if pmu == "glm" else "nhm")]
+
+
 def layouts(pmu):
     glm = pmu == "glm"
     L = {}
@@ -232,6 +241,13 @@ def layouts(pmu):
         dbg.append(("uncore_pmi_en", "13"))
     dbg.append(("freeze_while_smm_en", "14"))
     L["debugctl"] = dbg
+    # LBR entries (SDM 17.7 Tables 17-8..17-10; semantics.md 5.5): FROM_IP in
+    # the format PERF_CAPABILITIES.lbr_fmt names (nhm/wsm 000011b, 64-bit EIP
+    # with flags: bit 63 = mispredicted); glm 000110b keeps bit 63 and puts an
+    # elapsed-cycle count in TO_IP[63:48] instead of the sign extension.
+    L["lbr_from"] = [("address", "47:0"), ("sign_ext", "62:48"), ("mispred", "63")]
+    L["lbr_to"] = [("address", "47:0"), ("cycle_count" if glm else "sign_ext", "63:48")]
+    L["lbr_tos"] = [("tos", "4:0" if glm else "3:0")]
     L["perf_capabilities"] = [("lbr_fmt", "5:0"), ("pebs_trap", "6"), ("pebs_arch_reg", "7"),
                               ("pebs_rec_fmt", "11:8"), ("smm_freeze", "12"),
                               ("full_width_write", "13")]
@@ -260,9 +276,11 @@ def registers(pmu):
     # PEBS_REC_FMT (bits 11:8), the record layout sim/pebs.c writes: 1 on NHM/WSM (SDM Vol. 3B
     # PEBS record format of the Core i7, as issue 8 cites it); 0011b on GLM (SDM 18.7.1 p.667-668,
     # Table 18-20; docs/semantics.md §8a).
+    # lbr_fmt (bits 5:0): 000011b on nhm/wsm, 000110b on glm (semantics.md §8b, reference 5.5)
     pebs_rec_fmt = 3 if glm else 1
+    lbr_fmt = 0x6 if glm else 0x3
     reg("IA32_PERF_CAPABILITIES", 0x345, "perf_capabilities", readonly=True,
-        reset=(bits(13) if glm else 0) | pebs_rec_fmt << 8, layout="perf_capabilities")
+        reset=(bits(13) if glm else 0) | pebs_rec_fmt << 8 | lbr_fmt, layout="perf_capabilities")
     reg("IA32_FIXED_CTR_CTRL", 0x38D, "fixed_ctrl", writable=0xFFF, layout="fixed_ctrl")
     reg("IA32_PERF_GLOBAL_STATUS", 0x38E, "global_status", readonly=True, layout="global_status")
     reg("IA32_PERF_GLOBAL_CTRL", 0x38F, "global_ctrl", writable=0x70000000F, layout="global_ctrl")
@@ -283,6 +301,12 @@ def registers(pmu):
         if pmu.startswith("wsm"):
             reg("MSR_OFFCORE_RSP_1", 0x1A7, "offcore_rsp", 1, writable=0xFFFF, layout="offcore")
     reg("MSR_LBR_SELECT", 0x1C8, "lbr_select", writable=0x3FF if glm else 0x1FF, layout="lbr_select")
+    # The LBR stack: 16 entries on nhm/wsm, 32 on glm (semantics.md 5.5), R/W
+    reg("MSR_LASTBRANCH_TOS", 0x1C9, "lbr_tos", writable=0x1F if glm else 0xF, layout="lbr_tos")
+    for i in range(32 if glm else 16):
+        reg("MSR_LASTBRANCH_%d_FROM_IP" % i, 0x680 + i, "lbr_from", i, layout="lbr_from")
+    for i in range(32 if glm else 16):
+        reg("MSR_LASTBRANCH_%d_TO_IP" % i, 0x6C0 + i, "lbr_to", i, layout="lbr_to")
     reg("IA32_DEBUGCTL", 0x1D9, "debugctl",
         writable=bits(0, 1, 6, 7, 8, 9, 10, 11, 12, 14) | (0 if glm else bits(13)), layout="debugctl")
     reg("IA32_PEBS_ENABLE", 0x3F1, "pebs_enable", writable=0x1 if glm else 0xF0000000F,
@@ -721,7 +745,7 @@ def write_model(pmu, dump, intel, outdir):
     for k, v in header(pmu):
         L.append("%s = %s" % (k, v))
     L += ["", "[options]"]
-    for k, v in OPTIONS:
+    for k, v in OPTIONS + lbr_options(pmu):
         L.append(k if v is None else "%s = %s" % (k, v))
     for lname, fields in layouts(pmu).items():
         L += ["", "[layout %s]" % lname]

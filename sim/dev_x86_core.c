@@ -21,7 +21,7 @@
  * late; no LVT-PC mask); PEBS on a part whose record format (PERF_CAPABILITIES
  * PEBS_REC_FMT) has no table in sim/pebs.c (1 and 3 have), PEBS records of
  * thread 1, the DS area's BTS fields, GLM's OvfBuf on an index out of
- * bounds; LBR contents and LBR_SELECT; BTS;
+ * bounds; BTS (the LBR is sim/lbr.c's);
  * FREEZE_WHILE_SMM; the PC pin; CPUID; NHM errata; IA32_PERF_GLOBAL_STATUS
  * bit 61 (uncore overflow: the uncore is its own device).
  */
@@ -86,6 +86,7 @@ typedef struct {
      * after any register write (the fast engine's per-run cost). */
     PmsPipeCfg gp_cfg[PMS_SIM_MAX_GP], fixed_cfg[PMS_SIM_MAX_FIXED];
     gboolean cfg_valid;
+    SimLbr lbr;
 } X86Core;
 
 G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
@@ -411,7 +412,7 @@ static gboolean x86_init(PmsSim *sim, GError **error)
         return FALSE;
     bind_storage(s);
     sim->pebs = sim_pebs_new(m);
-    return TRUE;
+    return sim_lbr_init(&s->lbr, sim, error);
 }
 
 static void x86_finalize(PmsSim *sim)
@@ -439,6 +440,7 @@ static void x86_reset(PmsSim *sim)
     s->cfg_valid = FALSE;
     if (sim->pebs)
         sim_pebs_reset(sim->pebs);
+    sim_lbr_reset(&s->lbr);
 }
 
 /* ---- WRMSR / RDMSR ------------------------------------------------------- */
@@ -663,6 +665,10 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
             fixed_cfg(s, i, &s->fixed_cfg[i]);
         s->cfg_valid = TRUE;
     }
+    /* the run's branches, in its first cycle before it counts: DEBUGCTL.LBR
+     * and, on v4, not LBR_Frz (semantics.md §2.8) */
+    sim_lbr_capture(&s->lbr, sim, sim_fget(s->dbg_lbr, *s->debugctl) &&
+                                      !(s->version >= 4 && sim_fget(s->st_lbr_frz, *s->global_status)));
     memset(occ, 0, sizeof(SimOcc) * (s->n_gp + s->n_fixed));
     guint64 thr = sim_fget(s->ldlat_thr, *s->ld_lat);
     for (guint i = 0; i < s->n_gp; i++) {

@@ -129,7 +129,28 @@ gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint 
             fx &= (1u << m->n_fixed) - 1;
         if (m->n_gp < 64)
             gp &= ((guint64)1 << m->n_gp) - 1;
+        if (evs[i].pebs) {   /* PEBS samples general counters only, and not all of them */
+            fx = 0;
+            gp &= pms_model_pebs_counters(m);
+        }
         mt.allowed[i] = (guint64)fx | (gp << m->n_fixed);
+        if (!mt.allowed[i] && evs[i].pebs) {
+            GString *ctrs = g_string_new(NULL);
+            for (guint64 c = pms_model_pebs_counters(m); c; c &= c - 1) {
+                g_autofree char *cn = counter_name(m, m->n_fixed + (guint)__builtin_ctzll(c));
+                g_string_append_printf(ctrs, "%s%s", ctrs->len ? ", " : "", cn);
+            }
+            if (ctrs->len == 0)
+                g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT,
+                            "%s is sampled with PEBS, which %s does not have (no IA32_PEBS_ENABLE pebs_en bits)",
+                            ev_name(&evs[i]), m->name);
+            else
+                g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT,
+                            "%s is sampled with PEBS, which %s offers on %s only, and may not use %s",
+                            ev_name(&evs[i]), m->name, ctrs->str, strchr(ctrs->str, ',') ? "any of them" : "it");
+            g_string_free(ctrs, TRUE);
+            return FALSE;
+        }
         if (!mt.allowed[i]) {
             g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT, "%s may use no counter of %s",
                         ev_name(&evs[i]), m->name);

@@ -175,6 +175,9 @@ void pms_sim_reset(PmsSim *s)
     pms_sim_set_dear(s, NULL);
     pms_sim_set_iear(s, NULL);
     pms_sim_set_branches(s, NULL, 0);
+    pms_sim_set_lbr_branches(s, NULL, 0);
+    s->lbr_new = 0;
+    s->lbr_at = G_MAXUINT64;
 }
 
 void pms_sim_set_ip(PmsSim *s, guint thread, gboolean valid, guint64 ip)

@@ -7,6 +7,7 @@
  *   sim_pipe.c        the pure threshold/invert/edge pipeline.
  *   sim_field.c       register fields resolved once, by name.
  *   dev_x86_core.c    PERFEVTSEL/PMC/FIXED, GLOBAL_*, DEBUGCTL freeze.
+ *   lbr.c             the x86 core's LBR ring (called from its units()).
  *   dev_ia64.c        Montecito PMC4-15/PMD4-15, PMC0 overflow bits and fr,
  *                     the qualifiers, the EARs, the ETB and IP-EAR.
  *   program*.c        codes -> register writes, one step per architecture.
@@ -24,6 +25,7 @@
 
 #include "sim.h"
 #include "program.h"
+#include "lbr.h"
 
 /* ---- register fields ------------------------------------------------------ */
 
@@ -150,6 +152,13 @@ struct PmsSim {
     PmsSimIearEvent iear;
     guint n_branches;
     PmsSimBranch branches[PMS_SIM_MAX_BRANCHES];
+    /* thread 0's branches for the LBR (pms_sim_set_lbr_branches, sim/lbr.c),
+     * and what the last capture did: lbr_new entries in cycle lbr_at */
+    guint n_lbr;
+    PmsSimLbrBranch lbr[PMS_SIM_MAX_BRANCHES];
+    guint lbr_new, lbr_tos;
+    gboolean lbr_on;
+    guint64 lbr_at;
     PmsSimTraceFn trace;
     gpointer trace_data;
     gboolean trace_spans;          /* pms_sim_set_trace_spans */
@@ -201,6 +210,27 @@ struct SimDeviceOps {
 };
 
 enum { SIM_AFTER_ASSIST = 1, SIM_AFTER_PMI = 2 };
+
+/* ---- the LBR of the x86 core device (lbr.c) ------------------------------- */
+
+enum { SIM_LBR_MAX = 32 };
+
+typedef struct {
+    guint n;                            /* entries; 0: the model has no LBR */
+    guint64 *tos, *sel, *from[SIM_LBR_MAX], *to[SIM_LBR_MAX];
+    SimField tos_f, from_addr, from_sext, from_mp, to_addr, to_sext;
+    SimField to_cycles;                 /* glm: TO_IP 63:48, core clocks since the last update (saturating) */
+    guint64 last_update;                /* the cycle of the last entry written (RESET: cycle 0) */
+    PmsLbrJmpRule rule;
+} SimLbr;
+
+/* Resolve the model's LBR registers and fields (none: n = 0). */
+gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error);
+/* RESET: the elapsed-cycle count starts again from cycle 0. */
+void sim_lbr_reset(SimLbr *l);
+/* The run's branches (sim->lbr) into the ring, when `on` (DEBUGCTL.LBR and
+ * not frozen); sets sim->lbr_new / lbr_at for traces. */
+void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on);
 
 extern const SimDeviceOps sim_x86_core_ops;
 extern const SimProgramOps sim_x86_core_program;

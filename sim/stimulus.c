@@ -2,6 +2,7 @@
  * their execution on a simulator instance.  One line is one record; every
  * error names source:line and what was expected there. */
 #include "stimulus.h"
+#include "lbr.h"
 #include "pebs.h"
 #include "stim_pebs.h"
 
@@ -36,6 +37,8 @@ typedef struct {
     PmsSimIearEvent iear;
     guint n_br;                          /* run: thread 0's branches (br=), owned */
     PmsSimBranch *br;
+    guint n_lbr;                         /* run: thread 0's branches for the LBR (branch=), owned */
+    PmsSimLbrBranch *lbr;
     gboolean has_dse;                    /* run: thread 0's loads' data source (dse=, PEBS) */
     guint64 dse;
     StimPebs *pebs;                      /* PMS_STIM_PEBS: ds, regs, expect-pebs, expect-record (stim_pebs.c) */
@@ -62,6 +65,7 @@ static void rec_clear(gpointer p)
     g_free((gpointer)r->run.offcore);
     g_free((gpointer)r->run.loads);
     g_free(r->br);
+    g_free(r->lbr);
     sim_stim_pebs_free(r->pebs);
 }
 
@@ -245,7 +249,7 @@ typedef struct {
     GError **error;
     /* scratch reused by every run line (no allocation per record), and the
      * signal names resolved so far (a long stimulus repeats a few) */
-    GArray *counts, *oc, *loads, *brs;
+    GArray *counts, *oc, *loads, *brs, *lbrs;
     GHashTable *sig_cache; /* name -> signal key + 1 */
 } Parser;
 
@@ -260,6 +264,7 @@ static void parser_init(Parser *p, PmsStim *st, guint threads, GError **error)
     p->oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
     p->loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
     p->brs = g_array_new(FALSE, FALSE, sizeof(PmsSimBranch));
+    p->lbrs = g_array_new(FALSE, FALSE, sizeof(PmsSimLbrBranch));
     p->sig_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 }
 
@@ -269,6 +274,7 @@ static void parser_clear(Parser *p)
     g_array_free(p->oc, TRUE);
     g_array_free(p->loads, TRUE);
     g_array_free(p->brs, TRUE);
+    g_array_free(p->lbrs, TRUE);
     g_hash_table_destroy(p->sig_cache);
 }
 
@@ -631,6 +637,7 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     g_array_set_size(oc, 0);
     g_array_set_size(loads, 0);
     g_array_set_size(brs, 0);
+    g_array_set_size(p->lbrs, 0);
     gboolean has_ip[PMS_SIM_MAX_THREADS] = { FALSE }, has_insn[PMS_SIM_MAX_THREADS] = { FALSE },
              has_daddr[PMS_SIM_MAX_THREADS] = { FALSE };
     guint64 ip[PMS_SIM_MAX_THREADS] = { 0 }, opcode[PMS_SIM_MAX_THREADS] = { 0 }, daddr[PMS_SIM_MAX_THREADS] = { 0 };
@@ -750,6 +757,20 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
             if (!parse_br(p, val, &b))
                 return FALSE;
             g_array_append_val(brs, b);
+        } else if (strcmp(key, "branch") == 0) {
+            /* branch=FROM:TO:TYPE[:mp][:cplN]: a taken branch of thread 0 for
+             * the LBR, in token order; its CPL is the run's unless cplN says */
+            PmsSimLbrBranch b;
+            GError *e = NULL;
+            if (p->lbrs->len == PMS_SIM_MAX_BRANCHES)
+                return fail(p, "branch: at most %u branches per run", (guint)PMS_SIM_MAX_BRANCHES);
+            /* CPL 4 stands for "the run's", known after its last token */
+            if (!pms_lbr_parse_branch(val, 4, &b, &e)) {
+                fail(p, "%s", e->message);
+                g_error_free(e);
+                return FALSE;
+            }
+            g_array_append_val(p->lbrs, b);
         } else if (strcmp(key, "load") == 0) {
             g_autofree char *item = NULL;
             PmsSimLoad l = { 0 };
@@ -826,6 +847,11 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     r->iear = iear;
     r->n_br = brs->len;
     r->br = brs->len ? g_memdup2(brs->data, sizeof(PmsSimBranch) * brs->len) : NULL;
+    for (guint i = 0; i < p->lbrs->len; i++)
+        if (g_array_index(p->lbrs, PmsSimLbrBranch, i).cpl == 4)
+            g_array_index(p->lbrs, PmsSimLbrBranch, i).cpl = p->st->cpl[0];
+    r->n_lbr = p->lbrs->len;
+    r->lbr = p->lbrs->len ? g_memdup2(p->lbrs->data, sizeof(PmsSimLbrBranch) * p->lbrs->len) : NULL;
     return TRUE;
 }
 
@@ -1074,6 +1100,7 @@ static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint t
             pms_sim_set_dear(sim, r->has_dear ? &r->dear : NULL);
             pms_sim_set_iear(sim, r->has_iear ? &r->iear : NULL);
             pms_sim_set_branches(sim, r->br, r->n_br);
+            pms_sim_set_lbr_branches(sim, r->lbr, r->n_lbr);
             pms_sim_set_pebs_source(sim, r->has_dse, r->dse);
             ok = pms_sim_run(sim, &r->run, &e);
             break;

@@ -205,11 +205,52 @@ static gboolean open_block(PmsVecLexer *lx, Block *b, GPtrArray *out, GHashTable
     return TRUE;
 }
 
+/* lbr [plm=LEVELS] [filter=NAMES] [freeze] */
+static gboolean parse_lbr(PmsVecLexer *lx, Block *b, GError **error)
+{
+    PmsSimVector *sv = b->sv;
+    if (sv->has_lbr)
+        return pms_vlex_fail(lx, error, "lbr: a vector has one LBR configuration (already at line %u)",
+                             sv->lbr_line);
+    PmsLbrConfig cfg = { TRUE, 0, 0, FALSE };
+    for (;;) {
+        pms_vlex_skip_blanks(lx);
+        if (lx->pos >= lx->len || lx->s[lx->pos] == '#' || lx->s[lx->pos] == '\r')
+            break;
+        gsize pos = lx->pos;
+        g_autofree char *w = pms_vlex_word(lx);
+        GError *e = NULL;
+        gboolean ok = TRUE;
+        if (g_str_has_prefix(w, "plm="))
+            ok = pms_lbr_parse_plm(w + 4, &cfg.plm, &e);
+        else if (g_str_has_prefix(w, "filter="))
+            ok = pms_lbr_parse_filter(w + 7, &cfg.filter, &e);
+        else if (strcmp(w, "freeze") == 0)
+            cfg.freeze_on_pmi = TRUE;
+        else {
+            lx->pos = pos;
+            return pms_vlex_fail(lx, error, "lbr: unknown word '%s': expected plm=LEVELS, filter=NAMES or freeze", w);
+        }
+        if (!ok) {
+            lx->pos = pos;
+            gboolean r = pms_vlex_fail(lx, error, "lbr: %s", e->message);
+            g_error_free(e);
+            return r;
+        }
+    }
+    sv->has_lbr = TRUE;
+    sv->lbr = cfg;
+    sv->lbr_line = lx->line;
+    return TRUE;
+}
+
 static gboolean parse_block_line(PmsVecLexer *lx, Block *b, const char *word, gsize word_pos, GError **error)
 {
     PmsSimVector *sv = b->sv;
     if (strcmp(word, "event") == 0)
         return parse_event(lx, b, error);
+    if (strcmp(word, "lbr") == 0)
+        return parse_lbr(lx, b, error);
     if (strcmp(word, "pebs") == 0) {
         /* pebs N: the event on counter N also gets PEBS (pms_pebs_configure) */
         pms_vlex_skip_blanks(lx);
@@ -264,7 +305,7 @@ static gboolean parse_block_line(PmsVecLexer *lx, Block *b, const char *word, gs
     }
     lx->pos = word_pos;
     return pms_vlex_fail(lx, error,
-                         "unknown record '%s': expected event, pebs, src, stimulus, end or a stimulus record "
+                         "unknown record '%s': expected event, pebs, lbr, src, stimulus, end or a stimulus record "
                          "(run, write, read, expect-pmi, expect-ext, ds, regs, expect-pebs, expect-record, @CYCLE)",
                          word);
 }

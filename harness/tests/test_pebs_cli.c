@@ -78,6 +78,29 @@ static void test_encode(void)
     pms_cu_run_clear(&r);
 }
 
+/* --set --pebs: each PEBS event on a general counter PEBS samples (never a
+ * fixed one: INST_RETIRED.ANY_P would take FIXED_CTR0 without PEBS), one
+ * IA32_PEBS_ENABLE with every counter's bits: PEBS_EN_PMC0-2 = 0x7, and
+ * LL_EN_PMC2 = bit 34 for the load-latency event on PMC2 (SDM Fig 18-21). */
+static void test_encode_set(void)
+{
+    Run r = run("encode --set --pebs --pmu nhm INST_RETIRED:ANY_P BR_INST_RETIRED:ALL_BRANCHES "
+                "MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=16");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(has(r.out, "  IA32_PMC0        nhm::INST_RETIRED:ANY_P:"));
+    CU_ASSERT_TRUE(has(r.out, "  IA32_PMC2        nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:"));
+    CU_ASSERT_TRUE(has(r.out, "  PEBS on IA32_PMC0, IA32_PMC1, IA32_PMC2:\n"
+                              "  IA32_PEBS_ENABLE     0x3f1 = 0x400000007  (bits 0x400000007 only)\n"));
+    CU_ASSERT_TRUE(has(r.out, "  MSR_PEBS_LD_LAT      0x3f6 = 0x10\n"));
+    CU_ASSERT_TRUE(r.out && strstr(r.out, "IA32_FIXED_CTR0") == NULL);
+    pms_cu_run_clear(&r);
+    /* without --pebs the same first event goes on its fixed counter */
+    r = run("encode --set --pmu nhm INST_RETIRED:ANY_P BR_INST_RETIRED:ALL_BRANCHES");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(has(r.out, "  IA32_FIXED_CTR0  nhm::INST_RETIRED:ANY_P:"));
+    pms_cu_run_clear(&r);
+}
+
 static void test_encode_errors(void)
 {
     static const struct {
@@ -98,7 +121,19 @@ static void test_encode_errors(void)
         { "encode --pebs nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=8:c=1", 1, "neither INV (i) nor CMASK" },
         { "encode --pebs nhm::UOPS_ISSUED:ANY", 1, "is not a PEBS event of nhm" },
         { "encode --pebs nhm_unc::UNC_LLC_MISS:ANY", 1, "no IA32_PEBS_ENABLE" },
-        { "encode --pebs --set nhm::INST_RETIRED:ANY_P", 2, "--pebs prints the registers of each EVENT" },
+        { "encode --pebs --batch", 2, "--pebs prints the registers of each EVENT" },
+        { "encode --set --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD", 2,
+          "threshold as :ldlat=N" },
+        /* a set: the refused event named, no register printed */
+        { "encode --set --pebs nhm::INST_RETIRED:ANY_P nhm::UOPS_ISSUED:ANY", 1,
+          "'nhm::UOPS_ISSUED:ANY': --pebs: PFM_ERR_NOTSUPP" },
+        /* GLM: PEBS on PMC0 only (SDM 18.7.1), so two PEBS events conflict */
+        { "encode --set --pebs glm::INST_RETIRED:ANY_P glm::BR_INST_RETIRED:ALL_BRANCHES", 1,
+          "glm::INST_RETIRED:ANY_P and glm::BR_INST_RETIRED:ALL_BRANCHES both need IA32_PMC0" },
+        /* five PEBS events on NHM's four PEBS counters */
+        { "encode --set --pebs --pmu nhm INST_RETIRED:ANY_P BR_INST_RETIRED:ALL_BRANCHES BR_MISP_RETIRED:NEAR_CALL "
+          "MEM_LOAD_RETIRED:L1D_HIT MEM_LOAD_RETIRED:L2_HIT", 1,
+          "5 events may use only IA32_PMC0, IA32_PMC1, IA32_PMC2, IA32_PMC3" },
         { "sim --pebs --pmu nhm --stim /nonexistent", 2, "give -e" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -169,6 +204,17 @@ static void test_sim(void)
     CU_ASSERT_TRUE(has(r.out, "{\"cycle\": 3, \"enabled\": true, \"n\": 1, \"cond\": 1, \"edge\": 0, \"inc\": 1, "
                               "\"counter\": 281474976710652, \"overflow\": 0, \"status\": \"0x0\", \"pmi\": 1, "
                               "\"pebs_assist\": true}"));
+    pms_cu_run_clear(&r);
+    /* a set with --pebs: INST_RETIRED.ANY_P on PMC0 (not FIXED_CTR0, which
+     * PEBS cannot sample), the same records; BR_INST_RETIRED on PMC1 */
+    g_free(words);
+    words = g_strdup_printf("sim --pebs -e nhm::INST_RETIRED:ANY_P -e nhm::BR_INST_RETIRED:ALL_BRANCHES --stim %s",
+                            path);
+    r = run(words);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(has(r.out, "IA32_PMC1 count=0 overflow=0\n"));
+    CU_ASSERT_TRUE(has(r.out, "# PEBS: 2 records; DS index 0x1160"));
+    CU_ASSERT_TRUE(has(r.out, "# PEBS record 1: cycle 8 PMC0 at 0x10b0:"));
     pms_cu_run_clear(&r);
     /* the same stimulus without --pebs: no assist, the counter counts on */
     g_free(words);
@@ -316,6 +362,7 @@ int main(int argc, char **argv)
         return 1;
     CU_pSuite s = CU_add_suite("pebs-cli", NULL, NULL);
     CU_add_test(s, "encode --pebs [--ld-lat N]: IA32_PEBS_ENABLE, MSR_PEBS_LD_LAT", test_encode);
+    CU_add_test(s, "encode --set --pebs: PEBS counters only, one PEBS_ENABLE", test_encode_set);
     CU_add_test(s, "encode --pebs: refused thresholds, events, modifiers, PMUs", test_encode_errors);
     CU_add_test(s, "explain --pebs: registers and what PEBS captures", test_explain);
     CU_add_test(s, "sim --pebs: records, DS index, OvfBuf PMI, assists in the trace", test_sim);

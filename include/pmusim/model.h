@@ -69,6 +69,9 @@ typedef enum {
     PMS_REG_LBR_SELECT,
     PMS_REG_DEBUGCTL,
     PMS_REG_PERF_CAPABILITIES,
+    PMS_REG_LBR_TOS,         /* MSR_LASTBRANCH_TOS */
+    PMS_REG_LBR_FROM,        /* MSR_LASTBRANCH_n_FROM_IP (index n) */
+    PMS_REG_LBR_TO,          /* MSR_LASTBRANCH_n_TO_IP (index n) */
     /* coming: uncore boxes and Itanium */
     PMS_REG_BOX_CTRL,
     PMS_REG_BOX_STATUS,
@@ -359,6 +362,9 @@ PMS_API const char *pms_ia64_ear_name(PmsIa64Ear ear);
 PMS_API const char *pms_ia64_ear_mode_name(PmsIa64EarMode mode);
 /* The generic counters as a mask over counter numbers (bits counter_base ..). */
 PMS_API guint64 pms_model_counters_mask(const PmsModel *m);
+/* The general counters PEBS can sample (bit i: IA32_PMCi): those
+ * IA32_PEBS_ENABLE's pebs_en field has a bit for; 0 without PEBS. */
+PMS_API guint64 pms_model_pebs_counters(const PmsModel *m);
 
 /* Field access by name. */
 PMS_API guint64 pms_field_get(const PmsField *f, guint64 reg);

@@ -20,3 +20,4 @@
 #include "stimulus.h"
 #include "vectors.h"
 #include "pebs.h"
+#include "lbr.h"

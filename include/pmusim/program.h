@@ -81,6 +81,9 @@ PMS_API const PmsRegister *pms_program_status_reg(const PmsPlacement *pl);
  *    when the event has any (a raw unit mask stays on the general counters);
  *  - events that program the same extra register (MSR_OFFCORE_RSP_n,
  *    MSR_PEBS_LD_LAT) share it when their codes[1] are equal, else conflict;
+ *  - an event sampled with PEBS (pebs) may use only the general counters
+ *    PEBS can sample (IA32_PEBS_ENABLE's pebs_en bits: PMC0-3 on NHM/WSM,
+ *    PMC0 on GLM);
  *  - the placement is the first in preference order that places every
  *    event: event by event in the order given, the lowest counter in the
  *    order fixed counters, then general counters, that still leaves a
@@ -98,6 +101,8 @@ typedef struct {
     const guint64 *codes;    /* as for pms_program_writes */
     guint n_codes;
     const char *name;        /* for messages (the fstr, the user's string); NULL: the event's name */
+    gboolean pebs;           /* sampled with PEBS: only a general counter PEBS can sample
+                              * (pms_model_pebs_counters), never a fixed one */
 } PmsSetEvent;
 
 /* place[i] for evs[i]; FALSE with an error when no placement exists, when

@@ -132,6 +132,11 @@ typedef struct {
     guint64 carries;                  /* carries out of the top bit in the span */
     guint64 pmis;                     /* PMIs raised in the span (by any counter) */
     gboolean pebs_assist;             /* a PEBS assist wrote a record and reloaded the counter (pebs.h) */
+    /* The LBR in the record's first cycle (x86 core; lbr.h): branches the
+     * run offered, how many went into the ring, whether it was recording
+     * (DEBUGCTL.LBR, not frozen), and MSR_LASTBRANCH_TOS after them. */
+    guint lbr_offered, lbr_new, lbr_tos;
+    gboolean lbr_on;
 } PmsSimTrace;
 
 typedef void (*PmsSimTraceFn)(const PmsSimTrace *rec, gpointer user_data);

@@ -14,6 +14,7 @@
 
 #include <glib.h>
 #include "pms_api.h"
+#include "lbr.h"
 
 G_BEGIN_DECLS
 
@@ -80,6 +81,12 @@ typedef struct {
     guint stim_ref_line;
     char *stim_ref_path;
     char *stim_ref_text;
+    /* `lbr [plm=LEVELS] [filter=NAMES] [freeze]`: an LBR configuration that
+     * the LBR encoder (pms_lbr_encode, default privilege PLM0|PLM3) turns
+     * into MSR_LBR_SELECT and IA32_DEBUGCTL, written after the events */
+    gboolean has_lbr;
+    PmsLbrConfig lbr;
+    guint lbr_line;
 } PmsSimVector;
 
 /* The scenario of a sim vector, NULL for other kinds. */

@@ -48,3 +48,4 @@ void register_uncore_tests(void);
 void register_nhmex_tests(void);
 void register_diff_device_tests(void);
 void register_ia64_tests(void);
+void register_lbr_tests(void);

@@ -16,6 +16,7 @@ int main(void)
     register_nhmex_tests();
     register_diff_device_tests();
     register_ia64_tests();
+    register_lbr_tests();
     int rc = pms_cu_tap_run();
     fx_free_models();
     return rc;

@@ -189,7 +189,7 @@ static PmsSetEvent set_ev(const PmsModel *m, const char *name, const guint64 *co
             um = (guint64)1 << i;
             break;
         }
-    return (PmsSetEvent){ ev, um, codes, n_codes, NULL };
+    return (PmsSetEvent){ ev, um, codes, n_codes, NULL, FALSE };
 }
 
 /* nhm: L1D and L1D_ALL_REF may use PMC0-1 only (model counters=0x3, Intel's
@@ -286,11 +286,60 @@ static void test_set_extra(void)
     CU_ASSERT_STRING_EQUAL(err->message, "A and C both need MSR_OFFCORE_RSP_0, with different values (0x2001 and 0x4001)");
 }
 
+/* PEBS in a set (pebs): general counters with an IA32_PEBS_ENABLE pebs_en
+ * bit only (SDM 18-37 / 18.7.1: PMC0-3 on wsm, PMC0 on glm), never a fixed
+ * counter, even for an event a fixed counter counts (INST_RETIRED.ANY_P). */
+static void test_set_pebs(void)
+{
+    const PmsModel *w = fx_model("wsm");
+    CU_ASSERT_EQUAL(pms_model_pebs_counters(w), 0xf);
+    guint64 ir = EVTSEL(0xc0, 0x01, EV_USR | EV_OS | EV_EN), br = EVTSEL(0xc4, 0x00, EV_USR | EV_EN);
+    PmsSetEvent evs[5] = { set_ev(w, "INST_RETIRED", &ir, 1), set_ev(w, "BR_INST_RETIRED", &br, 1) };
+    PmsPlacement pl[5];
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_program_place_set(w, evs, 2, pl, &err));
+    CU_ASSERT(pl[0].fixed && pl[0].counter == 0);   /* without PEBS: FIXED_CTR0 */
+    evs[0].pebs = evs[1].pebs = TRUE;
+    CU_ASSERT_TRUE_FATAL(pms_program_place_set(w, evs, 2, pl, &err));
+    CU_ASSERT(!pl[0].fixed && pl[0].counter == 0);
+    CU_ASSERT(!pl[1].fixed && pl[1].counter == 1);
+    /* five PEBS events, four PEBS counters */
+    for (guint i = 2; i < 5; i++)
+        evs[i] = evs[1];
+    CU_ASSERT_FALSE(pms_program_place_set(w, evs, 5, pl, &err));
+    CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "5 events may use only IA32_PMC0, IA32_PMC1, IA32_PMC2, IA32_PMC3"));
+    g_clear_error(&err);
+
+    const PmsModel *g = fx_model("glm");
+    CU_ASSERT_EQUAL(pms_model_pebs_counters(g), 0x1);
+    guint64 gir = EVTSEL(0xc0, 0x00, EV_USR | EV_EN), gbr = EVTSEL(0xc4, 0x00, EV_USR | EV_EN);
+    PmsSetEvent ge[2] = { set_ev(g, "INST_RETIRED", &gir, 1), set_ev(g, "BR_INST_RETIRED", &gbr, 1) };
+    ge[0].pebs = ge[1].pebs = TRUE;
+    CU_ASSERT_FALSE(pms_program_place_set(g, ge, 2, pl, &err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, "INST_RETIRED and BR_INST_RETIRED both need IA32_PMC0"));
+    g_clear_error(&err);
+    /* one PEBS event and one without: the other goes elsewhere */
+    ge[1].pebs = FALSE;
+    ge[0].pebs = FALSE;
+    ge[1].pebs = TRUE;
+    CU_ASSERT_TRUE_FATAL(pms_program_place_set(g, ge, 2, pl, &err));
+    CU_ASSERT(!pl[1].fixed && pl[1].counter == 0);
+    CU_ASSERT(pl[0].fixed || pl[0].counter != 0);
+
+    /* no PEBS on the uncore */
+    const PmsModel *u = fx_model("nhm_unc");
+    CU_ASSERT_EQUAL(pms_model_pebs_counters(u), 0);
+    PmsSetEvent ue = { &u->events[0], 0, &gir, 1, NULL, TRUE };
+    CU_ASSERT_FALSE(pms_program_place_set(u, &ue, 1, pl, &err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, "which nhm_unc does not have"));
+}
+
 static void test_set_unsupported(void)
 {
     const PmsModel *m = fx_model("montecito");
     guint64 c = 0;
-    PmsSetEvent e = { &m->events[0], 0, &c, 1, NULL };
+    PmsSetEvent e = { &m->events[0], 0, &c, 1, NULL, FALSE };
     PmsPlacement pl;
     g_autoptr(GError) err = NULL;
     CU_ASSERT_FALSE(pms_program_place_set(m, &e, 1, &pl, &err));
@@ -311,5 +360,6 @@ void register_program_tests(void)
     CU_add_test(s, "set: matching where first fit fails; three events on two counters", test_set_matching);
     CU_add_test(s, "set: fixed counters first, composed FIXED_CTR_CTRL and GLOBAL_CTRL", test_set_fixed);
     CU_add_test(s, "set: one extra register shared by equal values, else a conflict", test_set_extra);
+    CU_add_test(s, "set: PEBS events on the counters PEBS samples only", test_set_pebs);
     CU_add_test(s, "set: no set placement on montecito; an empty set", test_set_unsupported);
 }

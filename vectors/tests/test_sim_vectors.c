@@ -27,6 +27,23 @@ static const char GOOD[] =
     "expect-pmi none\n"
     "end\n";
 
+/* An lbr record: its configuration, parsed */
+static void test_parse_lbr(void)
+{
+    static const char text[] = "vector l\nevent 0 \"nhm::INST_RETIRED:ANY_P\"\nlbr plm=3 filter=jcc,far_branch freeze\n"
+                               "src s\nread MSR_LASTBRANCH_TOS 0\nend\n";
+    g_autoptr(PmsVectorSet) set = pms_vector_set_new();
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_TRUE_FATAL(pms_vector_set_parse(set, PMS_VECTOR_SIM, text, strlen(text), "l.sim", "nhm", &err));
+    const PmsSimVector *sv = pms_vector_sim(pms_vector_set_nth(set, 0));
+    CU_ASSERT_TRUE(sv->has_lbr);
+    CU_ASSERT_EQUAL(sv->lbr_line, 3);
+    CU_ASSERT_EQUAL(sv->lbr.plm, PMS_PLM3);
+    CU_ASSERT_EQUAL(sv->lbr.filter, PMS_LBR_JCC | PMS_LBR_FAR_BRANCH);
+    CU_ASSERT_TRUE(sv->lbr.freeze_on_pmi);
+    CU_ASSERT_TRUE(sv->lbr.used);
+}
+
 static void test_parse_good(void)
 {
     g_autoptr(PmsVectorSet) set = pms_vector_set_new();
@@ -101,6 +118,11 @@ static void test_parse_bad(void)
     expect_bad(HEAD "stimulus ../x.stim\n", "bad.sim:4:", "same folder");
     expect_bad(HEAD "stimulus a.stim\nstimulus b.stim\n", "bad.sim:5: column 1:", "already at line 4");
     expect_bad(HEAD "expect-pmi none\nend junk\n", "bad.sim:5:", "unexpected text after 'end'");
+    /* the lbr record: its words, its lists, once per vector */
+    expect_bad(HEAD "lbr x\n", "bad.sim:4: column 5:", "lbr: unknown word 'x': expected plm=LEVELS, filter=NAMES");
+    expect_bad(HEAD "lbr plm=5\n", "bad.sim:4: column 5:", "LBR privilege level '5'");
+    expect_bad(HEAD "lbr filter=jcc,bogus\n", "bad.sim:4: column 5:", "LBR filter 'bogus'");
+    expect_bad(HEAD "lbr\nlbr freeze\n", "bad.sim:5:", "one LBR configuration (already at line 4)");
     static const char nul[] = "vector a\n\0\n";
     g_autoptr(PmsVectorSet) set = pms_vector_set_new();
     g_autoptr(GError) err = NULL;
@@ -204,6 +226,7 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("sim vectors", NULL, NULL);
     CU_add_test(s, "parse a good file", test_parse_good);
+    CU_add_test(s, "the lbr record", test_parse_lbr);
     CU_add_test(s, "bad files name file:line", test_parse_bad);
     CU_add_test(s, "stimulus file references", test_stimulus_reference);
     CU_add_test(s, "built-in set has sim vectors for every PMU", test_builtin_has_sim_vectors);

@@ -1,0 +1,214 @@
+/* The LBR of the x86 core device (sim/lbr.c) and the LBR encoder
+ * (encoder/lbr_config.c) through the public API.  Register addresses and
+ * bits are hand-written from the SDM: MSR_LBR_SELECT 0x1C8 (Table 17-11: bit
+ * 0 CPL_EQ_0, 1 CPL_NEQ_0, 2 JCC, 3 NEAR_REL_CALL, 4 NEAR_IND_CALL, 5
+ * NEAR_RET, 6 NEAR_IND_JMP, 7 NEAR_REL_JMP, 8 FAR_BRANCH), TOS 0x1C9,
+ * FROM_IP 0x680+n, TO_IP 0x6C0+n (17.7), DEBUGCTL bit 0 LBR, 11
+ * FREEZE_LBRS_ON_PMI; GLOBAL_STATUS bit 58 LBR_Frz (v4, Fig 18-11). */
+#include "fixtures.h"
+#include "lbr.h"
+
+#include <string.h>
+
+enum { A_LBR_SELECT = 0x1c8, A_TOS = 0x1c9, A_FROM0 = 0x680, A_TO0 = 0x6c0, A_STATUS_RESET = 0x390 };
+
+static PmsSimLbrBranch br(guint64 from, PmsLbrBranchType t, guint cpl, gboolean mp)
+{
+    return (PmsSimLbrBranch){ from, from + 0x10, t, cpl, mp };
+}
+
+/* One cycle carrying these branches (and n occurrences of INST_RETIRED.ANY_P). */
+static void run_br(PmsSim *s, const PmsSimLbrBranch *b, guint n, guint64 occ)
+{
+    pms_sim_set_lbr_branches(s, b, n);
+    fx_run(s, 1, PMS_SIGNAL_KEY(0xc0, 0), occ, 0, b && n ? (guint8)b[0].cpl : 3, 3);
+    pms_sim_set_lbr_branches(s, NULL, 0);
+}
+
+static void test_ring_wrap(void)
+{
+    for (int e = 0; e < 2; e++) {
+        PmsSim *s = fx_sim(fx_model("nhm"), e ? PMS_SIM_FAST : PMS_SIM_REFERENCE);
+        CU_ASSERT_EQUAL(pms_sim_lbr_entries(s), 16);
+        fx_write(s, A_DEBUGCTL, 1);
+        /* 17 branches: TOS steps 1..16 mod 16 = 1; entry 1 holds the 17th */
+        for (guint i = 1; i <= 17; i++) {
+            PmsSimLbrBranch b = br(0x1000 * i, PMS_LBR_BR_JCC, 3, i == 17);
+            run_br(s, &b, 1, 0);
+        }
+        CU_ASSERT_EQUAL(fx_read(s, A_TOS), 1);
+        CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 1), 0x8000000000011000ull); /* mispredicted: bit 63 */
+        CU_ASSERT_EQUAL(fx_read(s, A_TO0 + 1), 0x11010);
+        CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 0), 0x10000); /* the 16th */
+        CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 2), 0x2000);  /* the 2nd, not yet overwritten */
+        /* RESET: TOS and entries 0 */
+        pms_sim_reset(s);
+        CU_ASSERT_EQUAL(fx_read(s, A_TOS), 0);
+        CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 1), 0);
+        pms_sim_free(s);
+    }
+}
+
+static void test_gates(void)
+{
+    PmsSim *s = fx_sim(fx_model("wsm"), PMS_SIM_FAST);
+    PmsSimLbrBranch b = br(0x400000, PMS_LBR_BR_NEAR_RET, 3, FALSE);
+    /* DEBUGCTL.LBR clear: nothing */
+    run_br(s, &b, 1, 0);
+    CU_ASSERT_EQUAL(fx_read(s, A_TOS), 0);
+    fx_write(s, A_DEBUGCTL, 1);
+    /* CPL_NEQ_0 drops CPL 3 and CPL 1, not CPL 0 */
+    fx_write(s, A_LBR_SELECT, 0x2);
+    run_br(s, &b, 1, 0);
+    b.cpl = 1;
+    run_br(s, &b, 1, 0);
+    CU_ASSERT_EQUAL(fx_read(s, A_TOS), 0);
+    b.cpl = 0;
+    run_br(s, &b, 1, 0);
+    CU_ASSERT_EQUAL(fx_read(s, A_TOS), 1);
+    /* a kernel address: bits 62:48 copy bit 47 (format 000011b) */
+    PmsSimLbrBranch k = br(0xffff800000001000ull, PMS_LBR_BR_FAR, 0, FALSE);
+    run_br(s, &k, 1, 0);
+    CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 2), 0x7fff800000001000ull);
+    CU_ASSERT_EQUAL(fx_read(s, A_TO0 + 2), 0xffff800000001010ull);
+    pms_sim_free(s);
+}
+
+/* semantics.md A13: NEAR_REL_JMP drops near relative calls on nhm; not under the snb rule */
+static void test_jmp_rule(void)
+{
+    PmsModel *snb = fx_model_with("nhm", "lbr_jmp_rule", "snb");
+    const PmsModel *models[2] = { fx_model("nhm"), snb };
+    for (int i = 0; i < 2; i++) {
+        PmsSim *s = fx_sim(models[i], PMS_SIM_REFERENCE);
+        fx_write(s, A_DEBUGCTL, 1);
+        fx_write(s, A_LBR_SELECT, 1u << 7 | 1u << 6); /* NEAR_REL_JMP, NEAR_IND_JMP */
+        PmsSimLbrBranch b[3] = { br(0x1000, PMS_LBR_BR_NEAR_REL_CALL, 3, FALSE),
+                                 br(0x2000, PMS_LBR_BR_NEAR_IND_CALL, 3, FALSE),
+                                 br(0x3000, PMS_LBR_BR_NEAR_RET, 3, FALSE) };
+        run_br(s, b, 3, 0);
+        CU_ASSERT_EQUAL(fx_read(s, A_TOS), i == 0 ? 0 : 3);
+        pms_sim_free(s);
+    }
+    pms_model_free(snb);
+    g_autoptr(PmsModel) bad = fx_model_with("nhm", "lbr_jmp_rule", "maybe");
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_PTR_NULL(pms_sim_new(bad, &err));
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, "lbr_jmp_rule = 'maybe': expected nhm or snb") : NULL);
+}
+
+/* The branches of the overflow cycle go in, then the freeze: v3 clears
+ * DEBUGCTL.LBR, v4 sets LBR_Frz; both engines alike. */
+static void test_freeze(void)
+{
+    for (int v4 = 0; v4 < 2; v4++)
+        for (int e = 0; e < 2; e++) {
+            PmsSim *s = fx_sim(fx_model(v4 ? "glm" : "nhm"), e ? PMS_SIM_FAST : PMS_SIM_REFERENCE);
+            fx_write(s, A_EVTSEL0, EVTSEL(0xc0, 0, EV_USR | EV_OS | EV_INT | EV_EN));
+            fx_write(s, A_GCTRL, 1);
+            fx_write(s, A_PMC0, (guint64)-1);
+            fx_write(s, A_DEBUGCTL, 1 | 1u << 11);
+            PmsSimLbrBranch b = br(0x1000, PMS_LBR_BR_JCC, 3, FALSE);
+            run_br(s, &b, 1, 1); /* overflow and PMI in cycle 0, after the branch */
+            run_br(s, &b, 1, 0); /* frozen */
+            CU_ASSERT_EQUAL(fx_read(s, A_TOS), 1);
+            if (v4) {
+                CU_ASSERT_EQUAL(fx_read(s, A_DEBUGCTL), 0x801);
+                CU_ASSERT_EQUAL(fx_read(s, A_STATUS) >> 58 & 1, 1);
+                fx_write(s, A_STATUS_RESET, 1ull << 58);
+            } else {
+                CU_ASSERT_EQUAL(fx_read(s, A_DEBUGCTL), 0x800);
+                fx_write(s, A_DEBUGCTL, 0x801);
+            }
+            run_br(s, &b, 1, 0);
+            CU_ASSERT_EQUAL(fx_read(s, A_TOS), 2);
+            guint n;
+            const guint64 *pmis = pms_sim_pmis(s, &n);
+            CU_ASSERT_TRUE(n == 1 && pmis[0] == 0);
+            pms_sim_free(s);
+        }
+    /* glm: 32 entries; TO_IP 63:48 counts the clocks since the last entry
+     * (since RESET for the first), saturating at 0xffff (semantics reference 5.5) */
+    PmsSim *g = fx_sim(fx_model("glm"), PMS_SIM_FAST);
+    CU_ASSERT_EQUAL(pms_sim_lbr_entries(g), 32);
+    fx_write(g, A_DEBUGCTL, 1);
+    fx_run(g, 5, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3);
+    PmsSimLbrBranch k[2] = { br(0xffff800000001000ull, PMS_LBR_BR_FAR, 0, TRUE),
+                             br(0x2000, PMS_LBR_BR_JCC, 0, FALSE) };
+    run_br(g, k, 2, 0); /* cycle 5: 5 clocks since RESET, then 0 */
+    CU_ASSERT_EQUAL(fx_read(g, A_FROM0 + 1), 0xffff800000001000ull);
+    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 1), 0x0005800000001010ull);
+    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 2), 0x2010);
+    fx_run(g, 70000, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3);
+    run_br(g, &k[1], 1, 0); /* 70001 clocks later: saturated */
+    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 3), 0xffff000000002010ull);
+    run_br(g, &k[1], 1, 0); /* the next cycle: 1 */
+    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 4), 0x0001000000002010ull);
+    pms_sim_reset(g); /* RESET: counting from cycle 0 again */
+    fx_write(g, A_DEBUGCTL, 1);
+    fx_run(g, 2, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3);
+    run_br(g, &k[1], 1, 0);
+    CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 1), 0x0002000000002010ull);
+    pms_sim_free(g);
+}
+
+static void test_no_lbr(void)
+{
+    PmsSim *s = fx_sim(fx_model("nhm_unc"), PMS_SIM_FAST);
+    CU_ASSERT_EQUAL(pms_sim_lbr_entries(s), 0);
+    pms_sim_free(s);
+    g_autoptr(GError) err = NULL;
+    PmsLbrConfig cfg = { TRUE, 0, 0, FALSE };
+    PmsLbrEncoding enc;
+    CU_ASSERT_FALSE(pms_lbr_encode(fx_model("nhm_unc"), &cfg, PMS_PLM_DEFAULT, &enc, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP));
+}
+
+static void test_encoder_api(void)
+{
+    const PmsModel *m = fx_model("nhm");
+    PmsLbrEncoding enc;
+    PmsLbrConfig off = { FALSE, 0, PMS_LBR_JCC, FALSE };
+    CU_ASSERT_TRUE(pms_lbr_encode(m, &off, PMS_PLM_DEFAULT, &enc, NULL));
+    CU_ASSERT_EQUAL(enc.n_writes, 0); /* lbr_used 0: nothing written */
+    PmsLbrConfig all = { TRUE, PMS_PLM0, PMS_LBR_FILTER_ALL, TRUE };
+    CU_ASSERT_TRUE(pms_lbr_encode(m, &all, PMS_PLM_DEFAULT, &enc, NULL));
+    CU_ASSERT_EQUAL(enc.lbr_select, 0x1fe);
+    CU_ASSERT_EQUAL(enc.debugctl, 0x801);
+    CU_ASSERT_EQUAL(enc.debugctl_mask, 0x801);
+    CU_ASSERT_EQUAL(enc.n_writes, 2);
+    CU_ASSERT_EQUAL(enc.writes[0].address, A_LBR_SELECT);
+    CU_ASSERT_EQUAL(enc.writes[1].mask, 0x801);
+    g_autoptr(GError) err = NULL;
+    PmsLbrConfig bad = { TRUE, 0, 1u << 9, FALSE };
+    CU_ASSERT_FALSE(pms_lbr_encode(m, &bad, PMS_PLM_DEFAULT, &enc, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_INVAL));
+    g_clear_error(&err);
+    PmsLbrConfig none = { TRUE, 0, 0, FALSE };
+    CU_ASSERT_FALSE(pms_lbr_encode(m, &none, PMS_PLM2, &enc, &err));
+    CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_ATTR_VAL));
+    /* pms_lbr_describe of raw values: both rings dropped, LBR off */
+    g_autofree char *words = pms_lbr_describe(m, 0x3, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(words, "LBR off (IA32_DEBUGCTL.LBR = 0)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(words, "no ring at all"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(words, "Recorded: nothing"));
+    g_autofree char *nolbr = pms_lbr_describe(fx_model("nhm_unc"), 0, 0);
+    CU_ASSERT_STRING_EQUAL(nolbr, "model nhm_unc has no LBR.\n");
+    /* the names are the lbr_select layout's */
+    CU_ASSERT_STRING_EQUAL(pms_lbr_filter_name(PMS_LBR_FAR_BRANCH), "far_branch");
+    CU_ASSERT_PTR_NULL(pms_lbr_filter_name(3));
+    guint f;
+    CU_ASSERT_TRUE(pms_lbr_parse_filter("none", &f, NULL) && f == 0);
+    CU_ASSERT_TRUE(pms_lbr_parse_filter("NEAR_RET,jcc", &f, NULL) && f == (PMS_LBR_NEAR_RET | PMS_LBR_JCC));
+}
+
+void register_lbr_tests(void)
+{
+    CU_pSuite s = CU_add_suite("lbr", NULL, NULL);
+    CU_add_test(s, "ring wrap, mispredict bit, reset (both engines)", test_ring_wrap);
+    CU_add_test(s, "DEBUGCTL.LBR and the CPL bits; sign extension", test_gates);
+    CU_add_test(s, "NHM jump rule (A13) vs snb; bad option", test_jmp_rule);
+    CU_add_test(s, "freeze on PMI: v3 and v4, both engines; glm format", test_freeze);
+    CU_add_test(s, "a model without LBR", test_no_lbr);
+    CU_add_test(s, "pms_lbr_encode and the name lists", test_encoder_api);
+}
