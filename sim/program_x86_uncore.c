@@ -8,10 +8,17 @@
  * sets them.  Fields are read by name from the model (unc_* layouts). */
 #include "sim_internal.h"
 
+enum { UNC_CACHED_COUNTERS = 16 };
+
 typedef struct {
     const PmsRegister *fixed_ctrl, *global_ctrl, *global_status;
     SimField ev_en, ev_int, fc_en, fc_pmi;
+    /* counter_bit's answers for GLOBAL_CTRL and GLOBAL_STATUS, per general
+     * counter and for fixed counter 0 (each a name lookup otherwise) */
+    guint64 ctrl_gp[UNC_CACHED_COUNTERS], status_gp[UNC_CACHED_COUNTERS], ctrl_fixed0, status_fixed0;
 } UncProg;
+
+static guint64 counter_bit(const PmsRegister *r, const PmsPlacement *pl);
 
 static const UncProg *prog_get(const PmsModel *m)
 {
@@ -28,6 +35,14 @@ static const UncProg *prog_get(const PmsModel *m)
         x->ev_int = sim_resolve(es, n_int, 0, 0, 20, 1);
         x->fc_en = sim_resolve(x->fixed_ctrl, n_en, 0, 0, 0, 1);
         x->fc_pmi = sim_resolve(x->fixed_ctrl, n_int, 0, 0, 2, 1);
+        for (guint k = 0; k < UNC_CACHED_COUNTERS; k++) {
+            PmsPlacement pk = { m, NULL, k, FALSE };
+            x->ctrl_gp[k] = x->global_ctrl ? counter_bit(x->global_ctrl, &pk) : 0;
+            x->status_gp[k] = x->global_status ? counter_bit(x->global_status, &pk) : 0;
+        }
+        PmsPlacement pf = { m, NULL, 0, TRUE };
+        x->ctrl_fixed0 = x->global_ctrl ? counter_bit(x->global_ctrl, &pf) : 0;
+        x->status_fixed0 = x->global_status ? counter_bit(x->global_status, &pf) : 0;
         mm->prog_cache_free = g_free;
         g_once_init_leave(&mm->prog_cache, x);
     }
@@ -42,6 +57,17 @@ static guint64 counter_bit(const PmsRegister *r, const PmsPlacement *pl)
     SimField f = pl->fixed ? sim_resolve(r, n_fix, pl->counter, 0, 32 + (gint)pl->counter, 1)
                            : sim_resolve(r, n_pmc, pl->counter, 0, (gint)pl->counter, 1);
     return sim_fbit(f);
+}
+
+/* counter_bit of GLOBAL_CTRL (status FALSE) or GLOBAL_STATUS, cached */
+static guint64 cached_bit(const UncProg *x, gboolean status, const PmsPlacement *pl)
+{
+    const PmsRegister *r = status ? x->global_status : x->global_ctrl;
+    if (pl->fixed && pl->counter == 0)
+        return status ? x->status_fixed0 : x->ctrl_fixed0;
+    if (!pl->fixed && pl->counter < UNC_CACHED_COUNTERS)
+        return status ? x->status_gp[pl->counter] : x->ctrl_gp[pl->counter];
+    return r ? counter_bit(r, pl) : 0;
 }
 
 static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
@@ -74,7 +100,7 @@ static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n
         sim_put_write(w, n, es, codes[0], G_MAXUINT64);
     }
     if (x->global_ctrl) {
-        guint64 b = counter_bit(x->global_ctrl, pl);
+        guint64 b = cached_bit(x, FALSE, pl);
         sim_put_write(w, n, x->global_ctrl, b, b);
     }
     return TRUE;
@@ -88,7 +114,7 @@ static const PmsRegister *unc_counter_reg(const PmsPlacement *pl)
 static guint64 unc_status_bit(const PmsPlacement *pl)
 {
     const UncProg *x = prog_get(pl->model);
-    return x->global_status ? counter_bit(x->global_status, pl) : 0;
+    return x->global_status ? cached_bit(x, TRUE, pl) : 0;
 }
 
 static const PmsRegister *unc_status_reg(const PmsPlacement *pl)
