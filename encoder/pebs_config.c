@@ -157,6 +157,12 @@ char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c)
     } else {
         g_string_append_printf(s, " The record format of %s (PEBS_REC_FMT %u) is not modelled.", m->name, fmt);
     }
+    /* perfmon v4 (a GLOBAL_STATUS_SET register): the simulator arms PEBS on a
+     * status bit set there too (SDM 18-30; docs/semantics.md §8a) */
+    const PmsRegister *set = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS_SET, 0);
+    if (set)
+        g_string_append_printf(s, " Setting the counter's overflow bit through %s (0x%x) arms PEBS as a wrap "
+                                  "does.", set->name, set->address);
     if (c->load_latency)
         g_string_append_printf(s, " Load latency: only loads slower than %u core cycles count, and their records "
                                   "carry the data address, the data source and the latency.", c->ld_lat);

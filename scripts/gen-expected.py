@@ -41,7 +41,7 @@ RULES = [
      DOC + " 'Harness / diff findings' 4: ldlat below 3 (SDM 18-39, libpfm_intel_wsm(3) range 3..65535); libpfm4 encodes it"),
     (lambda p, t, k, m: "MACRO_INSTS:FUSIONS_DECODED" in k,
      DOC + " 'Harness / diff findings' 6: MACRO_INSTS.FUSIONS_DECODED is 0xa6 by Intel's JSON; libpfm4 0xd0"),
-    (lambda p, t, k, m: p == "glm" and ("CPU_CLK_UNHALTED" in k or k == "ev_cpu_clk_unhalted"),
+    (lambda p, t, k, m: p == "glm" and ("CPU_CLK_UNHALTED" in k or k in ("ev_cpu_clk_unhalted", "pebs_glm_non_precise_cycles")),
      DOC + " 'Harness / diff findings' 7: CPU_CLK_UNHALTED codes 0x3c by Intel's JSON; libpfm4 event 0x00"),
     (lambda p, t, k, m: p == "glm" and (t == "offcore.enc" or "offcore" in k.lower()),
      DOC + " 'Harness / diff findings' 8, 9 and 'Encoder' 4: glm offcore defaults (no supplier with snoop unit masks, "

@@ -273,13 +273,14 @@ def registers(pmu):
             reg("IA32_A_PMC%d" % i, 0x4C1 + i, "a_pmc", i, width=48, writable=ctr48)
     for i in range(3):
         reg("IA32_FIXED_CTR%d" % i, 0x309 + i, "fixed_ctr", i, width=48, writable=ctr48)
-    # NHM/WSM: PEBS record format 1 (PEBS_REC_FMT, bits 11:8; SDM Vol. 3B PEBS record format
-    # of the Core i7, as issue 8 cites it), the
-    # record layout sim/pebs.c writes.  GLM's format is not in the reference set: left 0,
-    # and the simulator writes no GLM records (docs/semantics.md §8a).
+    # PEBS_REC_FMT (bits 11:8), the record layout sim/pebs.c writes: 1 on NHM/WSM (SDM Vol. 3B
+    # PEBS record format of the Core i7, as issue 8 cites it); 0011b on GLM (SDM 18.7.1 p.667-668,
+    # Table 18-20; docs/semantics.md §8a).
     # lbr_fmt (bits 5:0): 000011b on nhm/wsm, 000110b on glm (semantics.md §8b, reference 5.5)
+    pebs_rec_fmt = 3 if glm else 1
+    lbr_fmt = 0x6 if glm else 0x3
     reg("IA32_PERF_CAPABILITIES", 0x345, "perf_capabilities", readonly=True,
-        reset=(bits(13) | 0x6) if glm else (1 << 8) | 0x3, layout="perf_capabilities")
+        reset=(bits(13) if glm else 0) | pebs_rec_fmt << 8 | lbr_fmt, layout="perf_capabilities")
     reg("IA32_FIXED_CTR_CTRL", 0x38D, "fixed_ctrl", writable=0xFFF, layout="fixed_ctrl")
     reg("IA32_PERF_GLOBAL_STATUS", 0x38E, "global_status", readonly=True, layout="global_status")
     reg("IA32_PERF_GLOBAL_CTRL", 0x38F, "global_ctrl", writable=0x70000000F, layout="global_ctrl")

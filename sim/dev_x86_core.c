@@ -12,13 +12,14 @@
  * wrap arms it, its next counted cycle runs the assist (a record through
  * sim/pebs.c, its status bit cleared, the counter reloaded from the DS reset
  * value, OvfBuf and a PMI at the buffer's threshold; its INT PMI waits for
- * the assist).
+ * the assist; a PEBS counter's status bit set through GLOBAL_STATUS_SET arms
+ * it too, SDM 18-30).
  *
  * Not modelled (docs/semantics.md §8): the sibling thread's own registers
  * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
  * PMI delivery (a PMI is a recorded cycle, optionally `pmi_skid` cycles
  * late; no LVT-PC mask); PEBS on a part whose record format (PERF_CAPABILITIES
- * PEBS_REC_FMT) is not 1 (GLM: PEBS_ENABLE is storage only), PEBS records of
+ * PEBS_REC_FMT) has no table in sim/pebs.c (1 and 3 have), PEBS records of
  * thread 1, the DS area's BTS fields, GLM's OvfBuf on an index out of
  * bounds; BTS (the LBR is sim/lbr.c's);
  * FREEZE_WHILE_SMM; the PC pin; CPUID; NHM errata; IA32_PERF_GLOBAL_STATUS
@@ -444,6 +445,8 @@ static void x86_reset(PmsSim *sim)
 
 /* ---- WRMSR / RDMSR ------------------------------------------------------- */
 
+static gboolean pebs_on(const PmsSim *sim, const X86Core *s, guint i);
+
 static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GError **error)
 {
     X86Core *s = sim->dev;
@@ -488,8 +491,14 @@ static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GErr
         *s->global_status &= ~value;
         return TRUE;
     case PMS_REG_GLOBAL_STATUS_SET:
-        /* SDM-35 p.1305; A20: sets the bits only, no PMI or freeze. */
+        /* SDM-35 p.1305; A20: sets the bits only, no PMI or freeze.  A PEBS
+         * counter's bit set this way arms it as its wrap would: SDM 18-30
+         * p.666, a record "may also be generated after an overflow is set by
+         * an MSR write to IA32_PERF_GLOBAL_STATUS_SET" (docs/semantics.md §8a). */
         *s->global_status |= value;
+        for (guint i = 0; i < s->n_gp && i < PMS_PEBS_MAX_COUNTERS; i++)
+            if ((value & sim_fbit(s->st_pmc[i])) && pebs_on(sim, s, i))
+                sim->pebs->armed[i] = TRUE;
         return TRUE;
     default:
         *v = value;
@@ -763,7 +772,8 @@ static gboolean x86_per_cycle(const PmsSim *sim)
     return FALSE;
 }
 
-/* PEBS on NHM/WSM (semantics.md §5.2; choices in docs/semantics.md §8a):
+/* PEBS (semantics.md §5.2; choices in docs/semantics.md §8a), the record in
+ * the model's format (sim/pebs.c):
  * the wrap only arms; the assist runs on the counter's next counted cycle
  * (inc > 0 in a later cycle), writes the record with GLOBAL_STATUS as it
  * stands, clears the counter's overflow bit and reloads the counter from the
@@ -782,7 +792,11 @@ static guint x86_after_count(PmsSim *sim, const SimUnit *u, guint64 inc, gboolea
             p->armed[i] = TRUE;
         return 0;
     }
-    SimPebsSample smp = { sim->ip_valid[0] ? sim->ip[0] : 0, *s->global_status, 0, 0, 0 };
+    SimPebsSample smp = { 0 };
+    smp.ip = sim->ip_valid[0] ? sim->ip[0] : 0;
+    smp.status = *s->global_status;
+    smp.applicable = sim_fbit(s->st_pmc[i]);
+    smp.dla = sim->daddr_valid[0] ? sim->daddr[0] : 0;
     guint64 v = *s->evtsel[i];
     if (sim_fget(s->ll_en[i], *s->pebs_enable) &&
         selects(s, sim_fget(s->ev.event, v), sim_fget(s->ev.umask, v), s->ldlat_sig)) {
@@ -790,7 +804,7 @@ static guint x86_after_count(PmsSim *sim, const SimUnit *u, guint64 inc, gboolea
         guint64 thr = sim_fget(s->ldlat_thr, *s->ld_lat);
         for (guint k = 0; k < run->n_loads; k++)
             if (run->loads[k].thread == 0 && run->loads[k].count && run->loads[k].latency > thr) {
-                smp.dla = sim->daddr_valid[0] ? sim->daddr[0] : 0;
+                smp.ll = TRUE;
                 smp.dse = p->dse_valid ? p->dse : 0;
                 smp.lat = run->loads[k].latency;
                 break;

@@ -3,32 +3,105 @@
  * decides when an assist runs (dev_x86_core.c: arming at the wrap, the assist
  * on the next counted event); this file writes the record and moves the index.
  *
- * Record format 1 (NHM/WSM, PERF_CAPABILITIES.PEBS_REC_FMT = 1): RFLAGS, RIP,
- * RAX..R15, IA32_PERF_GLOBAL_STATUS, data linear address, data source
- * encoding, latency; 64 bits each, 0xB0 bytes (SDM Vol. 3B, the Core i7 PEBS
- * record, as issue 8 cites it).  Other formats (GLM's) are not modelled: the
- * reference set does not describe them. */
+ * The record format is the model's PERF_CAPABILITIES.PEBS_REC_FMT; each
+ * format is one table below (name, byte offset, what fills it), 64 bits per
+ * field (docs/semantics.md §8a):
+ *  - format 1 (NHM/WSM): SDM Vol. 3B, the PEBS record of the Core i7
+ *    processor family, as issue 8 cites it, 0xB0 bytes;
+ *  - format 3 (GLM): SDM Vol. 3B 325384-059US Table 18-20 p.667 (PEBS record
+ *    format for the Goldmont microarchitecture), 0xC8 bytes; the 0011b
+ *    layout of Table 18-55 p.712 with A0H, A8H, B8H reserved on GLM
+ *    (18.7.1.1 p.668: no data source or latency). */
 #include "pebs_internal.h"
 
 #include <string.h>
 
-static const char *const fmt1_fields[] = {
-    "rflags", "rip", "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
-    "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-    "status", "dla", "dse", "lat", NULL,
+/* What fills a field. */
+typedef enum {
+    PF_RFLAGS,     /* the regs line's rflags */
+    PF_RIP,        /* the run's ip= */
+    PF_GPR,        /* RAX..R15: the regs line's (reg = 1..16) */
+    PF_STATUS,     /* IA32_PERF_GLOBAL_STATUS before the assist clears the bit */
+    PF_LL_DLA,     /* load latency only: the sampled load's data address */
+    PF_LL_DSE,     /* load latency only: its data source encoding */
+    PF_LL_LAT,     /* load latency only: its latency */
+    PF_APPLICABLE, /* the GLOBAL_STATUS bit of the counter whose assist wrote it */
+    PF_DLA,        /* any event: the assist's run's daddr= (GLM 18.7.1.1) */
+    PF_EVENTING_IP,/* the run's ip= (the simulator has no instruction stream) */
+    PF_RESERVED,   /* written as 0 */
+    PF_TSC,        /* the cycle of the assist (docs/semantics.md §8a) */
+} PebsFill;
+
+typedef struct {
+    const char *name;
+    guint offset;  /* byte offset in the record, as the SDM's table gives it */
+    PebsFill fill;
+    guint reg;     /* PF_GPR: index into SimPebs.regs */
+} PebsField;
+
+#define GPRS(o)                                                                                                  \
+    { "rax", (o), PF_GPR, 1 }, { "rbx", (o) + 0x08, PF_GPR, 2 }, { "rcx", (o) + 0x10, PF_GPR, 3 },                \
+    { "rdx", (o) + 0x18, PF_GPR, 4 }, { "rsi", (o) + 0x20, PF_GPR, 5 }, { "rdi", (o) + 0x28, PF_GPR, 6 },         \
+    { "rbp", (o) + 0x30, PF_GPR, 7 }, { "rsp", (o) + 0x38, PF_GPR, 8 }, { "r8", (o) + 0x40, PF_GPR, 9 },          \
+    { "r9", (o) + 0x48, PF_GPR, 10 }, { "r10", (o) + 0x50, PF_GPR, 11 }, { "r11", (o) + 0x58, PF_GPR, 12 },       \
+    { "r12", (o) + 0x60, PF_GPR, 13 }, { "r13", (o) + 0x68, PF_GPR, 14 }, { "r14", (o) + 0x70, PF_GPR, 15 },      \
+    { "r15", (o) + 0x78, PF_GPR, 16 }
+
+static const PebsField fmt1[] = {
+    { "rflags", 0x00, PF_RFLAGS, 0 }, { "rip", 0x08, PF_RIP, 0 }, GPRS(0x10),
+    { "status", 0x90, PF_STATUS, 0 }, { "dla", 0x98, PF_LL_DLA, 0 }, { "dse", 0xA0, PF_LL_DSE, 0 },
+    { "lat", 0xA8, PF_LL_LAT, 0 },
 };
-G_STATIC_ASSERT(G_N_ELEMENTS(fmt1_fields) - 1 <= PMS_PEBS_MAX_FIELDS);
+
+static const PebsField fmt3[] = {
+    { "rflags", 0x00, PF_RFLAGS, 0 }, { "rip", 0x08, PF_RIP, 0 }, GPRS(0x10),
+    { "applicable", 0x90, PF_APPLICABLE, 0 }, { "dla", 0x98, PF_DLA, 0 }, { "rsvd_a0", 0xA0, PF_RESERVED, 0 },
+    { "rsvd_a8", 0xA8, PF_RESERVED, 0 }, { "eventing_ip", 0xB0, PF_EVENTING_IP, 0 },
+    { "rsvd_b8", 0xB8, PF_RESERVED, 0 }, { "tsc", 0xC0, PF_TSC, 0 },
+};
+#undef GPRS
+
+static const struct {
+    guint format;
+    const PebsField *fields;
+    guint n;
+} formats[] = {
+    { 1, fmt1, G_N_ELEMENTS(fmt1) },
+    { 3, fmt3, G_N_ELEMENTS(fmt3) },
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(fmt1) <= PMS_PEBS_MAX_FIELDS && G_N_ELEMENTS(fmt3) <= PMS_PEBS_MAX_FIELDS);
+
+static const PebsField *format_fields(guint format, guint *n)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(formats); i++)
+        if (formats[i].format == format) {
+            *n = formats[i].n;
+            return formats[i].fields;
+        }
+    *n = 0;
+    return NULL;
+}
 
 const char *pms_pebs_field_name(guint format, guint i)
 {
-    if (format == 1 && i < G_N_ELEMENTS(fmt1_fields) - 1)
-        return fmt1_fields[i];
-    return NULL;
+    guint n;
+    const PebsField *f = format_fields(format, &n);
+    return i < n ? f[i].name : NULL;
+}
+
+guint pms_pebs_field_offset(guint format, guint i)
+{
+    guint n;
+    const PebsField *f = format_fields(format, &n);
+    return i < n ? f[i].offset : 0;
 }
 
 guint pms_pebs_record_size(guint format)
 {
-    return format == 1 ? (guint)(G_N_ELEMENTS(fmt1_fields) - 1) * 8 : 0;
+    guint n;
+    const PebsField *f = format_fields(format, &n);
+    /* the fields are 64 bits, in offset order: the record ends after the last */
+    return n ? f[n - 1].offset + 8 : 0;
 }
 
 SimPebs *sim_pebs_new(const PmsModel *m)
@@ -59,6 +132,37 @@ void sim_pebs_reset(SimPebs *p)
     p->total = 0;
 }
 
+/* One field of the record the assist writes at `cycle`. */
+static guint64 field_value(const SimPebs *p, const PebsField *f, guint64 cycle, const SimPebsSample *smp)
+{
+    switch (f->fill) {
+    case PF_RFLAGS:
+        return p->regs[0];
+    case PF_GPR:
+        return p->regs[f->reg];
+    case PF_RIP:
+    case PF_EVENTING_IP:
+        return smp->ip;
+    case PF_STATUS:
+        return smp->status;
+    case PF_LL_DLA:
+        return smp->ll ? smp->dla : 0;
+    case PF_LL_DSE:
+        return smp->ll ? smp->dse : 0;
+    case PF_LL_LAT:
+        return smp->ll ? smp->lat : 0;
+    case PF_APPLICABLE:
+        return smp->applicable;
+    case PF_DLA:
+        return smp->dla;
+    case PF_TSC:
+        return cycle;
+    case PF_RESERVED:
+        break;
+    }
+    return 0;
+}
+
 gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebsSample *smp)
 {
     /* Choice (docs/semantics.md §8a): a record that would pass the
@@ -67,15 +171,10 @@ gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebs
         return FALSE;
     {
         PmsPebsRecord r = { cycle, counter, p->ds.index, p->format, 0, { 0 } };
-        /* format 1: RFLAGS, RIP, RAX..R15, then the PMU's fields */
-        r.field[r.n_fields++] = p->regs[0];
-        r.field[r.n_fields++] = smp->ip;
-        for (guint i = 1; i < 17; i++)
-            r.field[r.n_fields++] = p->regs[i];
-        r.field[r.n_fields++] = smp->status;
-        r.field[r.n_fields++] = smp->dla;
-        r.field[r.n_fields++] = smp->dse;
-        r.field[r.n_fields++] = smp->lat;
+        guint n;
+        const PebsField *f = format_fields(p->format, &n);
+        for (guint i = 0; i < n; i++)
+            r.field[r.n_fields++] = field_value(p, &f[i], cycle, smp);
         if (p->records->len < PMS_PEBS_RECORDS_LISTED)
             g_array_append_val(p->records, r);
         p->total++;
@@ -93,9 +192,9 @@ gboolean pms_sim_set_pebs_ds(PmsSim *sim, const PmsPebsDs *ds, GError **error)
     SimPebs *p = sim->pebs;
     if (!p || !p->size) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                    "model %s: no PEBS records modelled (%s; record format 1, NHM/WSM, only)", sim->model->name,
+                    "model %s: no PEBS records modelled (%s; record formats 1 and 3 only)", sim->model->name,
                     !p || !pms_model_reg_by_kind(sim->model, PMS_REG_PEBS_ENABLE, 0) ? "no IA32_PEBS_ENABLE"
-                                                                                    : "PEBS_REC_FMT is not 1");
+                                                                                    : "PEBS_REC_FMT is neither");
         return FALSE;
     }
     const char *bad = NULL;

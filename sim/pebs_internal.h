@@ -7,11 +7,16 @@
 
 /* What an assist samples besides the registers the stimulus gave. */
 typedef struct {
-    guint64 ip, status, dla, dse, lat;
+    guint64 ip;         /* thread 0's ip= of the assist's run (0: none) */
+    guint64 status;     /* IA32_PERF_GLOBAL_STATUS before the assist */
+    guint64 applicable; /* the assisting counter's GLOBAL_STATUS bit */
+    guint64 dla;        /* thread 0's daddr= of the assist's run (0: none) */
+    gboolean ll;        /* a load-latency sample: dse and lat hold its load's */
+    guint64 dse, lat;
 } SimPebsSample;
 
 struct SimPebs {
-    guint format;          /* PERF_CAPABILITIES.PEBS_REC_FMT */
+    guint format;          /* PERF_CAPABILITIES.PEBS_REC_FMT: the record's field table */
     guint size;            /* bytes of one record; 0: the format is not modelled */
     PmsPebsDs ds;
     guint64 regs[17];      /* RFLAGS, RAX..R15 (pms_sim_set_pebs_regs) */

@@ -182,11 +182,18 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
                     f = (gint)k;
         }
         if (f == -4 || sp->n_checks == G_N_ELEMENTS(sp->check_field)) {
-            *msg = f == -4 ? g_strdup_printf("expect-record: unknown field '%s': expected counter, cycle, address "
-                                             "or a field of PEBS record format %u%s", key, fmt,
-                                             pms_pebs_record_size(fmt) ? " (rflags, rip, rax..r15, status, dla, "
-                                                                         "dse, lat)" : " (not modelled)")
-                           : g_strdup("expect-record: too many fields");
+            if (f == -4) {
+                /* the field list of the model's format, from its table (sim/pebs.c) */
+                GString *names = g_string_new(NULL);
+                for (guint k = 0; pms_pebs_field_name(fmt, k); k++)
+                    g_string_append_printf(names, "%s%s", k ? ", " : "", pms_pebs_field_name(fmt, k));
+                *msg = g_strdup_printf("expect-record: unknown field '%s': expected counter, cycle, address or a field "
+                                       "of PEBS record format %u (%s)", key, fmt,
+                                       names->len ? names->str : "not modelled");
+                g_string_free(names, TRUE);
+            } else {
+                *msg = g_strdup("expect-record: too many fields");
+            }
             sim_stim_pebs_free(sp);
             return NULL;
         }

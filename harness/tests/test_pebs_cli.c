@@ -156,6 +156,8 @@ static void test_explain(void)
     CU_ASSERT_TRUE(has(r.out, "What PEBS captures"));
     CU_ASSERT_TRUE(has(r.out, "only loads slower than 16 core cycles count"));
     CU_ASSERT_TRUE(has(r.out, "OvfBuf (IA32_PERF_GLOBAL_STATUS bit 62)"));
+    /* nhm (perfmon v3) has no GLOBAL_STATUS_SET */
+    CU_ASSERT_PTR_NULL(strstr(r.out, "GLOBAL_STATUS_SET"));
     pms_cu_run_clear(&r);
     r = run("explain --pebs nhm::UOPS_ISSUED:ANY");
     CU_ASSERT_EQUAL(r.status, 1);
@@ -243,7 +245,11 @@ static void test_stim_errors(void)
         { "pmu nhm\nexpect-pebs 1\n", ":2: cycle 0: 0 PEBS records, DS index 0x0; expected 1" },
         { "pmu nhm\nexpect-record 0 rip=1\n", ":2: cycle 0: PEBS record 0 expected, 0 written" },
         { "pmu nhm\nrun 1 dse=zz\n", ":2: dse: 'zz': expected a number" },
-        { "pmu glm\nds base=0x1000 max=0x2000\n", "model glm: no PEBS records modelled" },
+        { "pmu nhm_unc\nds base=0x1000 max=0x2000\n", "model nhm_unc: no PEBS records modelled (no IA32_PEBS_ENABLE" },
+        /* glm's record (format 3) has no status field: the message lists its fields */
+        { "pmu glm\nexpect-record 0 status=1\n", ":2: expect-record: unknown field 'status': expected counter, cycle, "
+                                                  "address or a field of PEBS record format 3 (rflags, rip, rax" },
+        { "pmu glm\nexpect-record 0 applicable=1\n", ":2: cycle 0: PEBS record 0 expected, 0 written" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *path = stim_file(cases[i].text);
@@ -255,6 +261,56 @@ static void test_stim_errors(void)
         pms_cu_run_clear(&r);
         g_unlink(path);
     }
+}
+
+/* glm, record format 3 (SDM Table 18-20; docs/semantics.md §8a), the
+ * stimulus of sim/tests/data/glm-pebs.stim: one load per cycle from 2^48-3
+ * wraps in cycle 2 (armed), the assist in cycle 3 writes record 0 at 0x2000
+ * (0xC8 bytes) and reloads 2^48-4; the wrap in cycle 7 arms, the assist in
+ * cycle 8 writes record 1 at 0x20c8 and the index 0x2190 reaches the
+ * threshold: OvfBuf, PMI 8 (INT: PMI 3 too).  applicable = PMC0's status
+ * bit, dla the run's daddr, rip and eventing_ip its ip, tsc the cycle. */
+static void test_sim_glm(void)
+{
+    g_autofree char *path = stim_file("pmu glm\n"
+                                      "ds base=0x2000 max=0x2400 threshold=0x2190 reset0=-4\n"
+                                      "regs rflags=0x246 rax=0x1\n"
+                                      "write IA32_PMC0 -3\n"
+                                      "run 9 MEM_UOPS_RETIRED.ALL_LOADS=1 ip=0x400b20 daddr=0x7f00\n"
+                                      "expect-record 1 cycle=8 address=0x20c8 tsc=8 applicable=1\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+    g_autofree char *words = g_strdup_printf("sim --pebs -e glm::MEM_UOPS_RETIRED:ALL_LOADS --stim %s", path);
+    Run r = run(words);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(has(r.out, "PMI at 3, 8\n"));
+    CU_ASSERT_TRUE(has(r.out, "# PEBS: 2 records; DS index 0x2190 (base 0x2000, threshold 0x2190, maximum 0x2400)\n"));
+    CU_ASSERT_TRUE(has(r.out, "# PEBS record 0: cycle 3 PMC0 at 0x2000: rflags=0x246 rip=0x400b20 rax=0x1 applicable=0x1 "
+                              "dla=0x7f00 rsvd_a0=0x0 rsvd_a8=0x0 eventing_ip=0x400b20 rsvd_b8=0x0 tsc=0x3\n"));
+    CU_ASSERT_TRUE(has(r.out, "# PEBS record 1: cycle 8 PMC0 at 0x20c8:"));
+    pms_cu_run_clear(&r);
+    /* a wrong expectation names the field, the value and the line (wrap in
+     * cycle 0 from 2^48-1, the assist in cycle 1: tsc 1, dla 0x7f00) */
+    g_autofree char *bad = stim_file("pmu glm\n"
+                                     "ds base=0x2000 max=0x2400 reset0=-4\n"
+                                     "write IA32_PMC0 -1\n"
+                                     "run 2 MEM_UOPS_RETIRED.ALL_LOADS=1 daddr=0x7f00\n"
+                                     "expect-record 0 tsc=1 dla=0x7f40\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+    g_free(words);
+    words = g_strdup_printf("sim --pebs -e glm::MEM_UOPS_RETIRED:ALL_LOADS --stim %s", bad);
+    r = run(words);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_TRUE(has(r.err, ":5: PEBS record 0: dla = 0x7f00 (32512), expected 0x7f40 (32576)"));
+    pms_cu_run_clear(&r);
+    /* explain: the format 3 fields */
+    r = run("explain --pebs glm::CPU_CLK_UNHALTED:CORE_P");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(has(r.out, "The record (format 3, 200 bytes) holds rflags, rip, rax"));
+    CU_ASSERT_TRUE(has(r.out, "applicable, dla, rsvd_a0, rsvd_a8, eventing_ip, rsvd_b8, tsc."));
+    CU_ASSERT_TRUE(has(r.out, "through IA32_PERF_GLOBAL_STATUS_SET (0x391) arms PEBS as a wrap does."));
+    pms_cu_run_clear(&r);
+    g_unlink(path);
+    g_unlink(bad);
 }
 
 /* Vector files with `pebs N`: a malformed line names file:line; a wrong
@@ -312,5 +368,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "sim --pebs: records, DS index, OvfBuf PMI, assists in the trace", test_sim);
     CU_add_test(s, "stimulus PEBS records: errors name file:line", test_stim_errors);
     CU_add_test(s, "vector files: pebs N, its errors and a wrong expectation", test_vectors);
+    CU_add_test(s, "sim --pebs on glm: record format 3, a wrong field, explain", test_sim_glm);
     return pms_cu_tap_run();
 }

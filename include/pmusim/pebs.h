@@ -21,7 +21,7 @@ G_BEGIN_DECLS
 
 enum {
     PMS_PEBS_MAX_COUNTERS = 8,   /* counter reset values in the DS area */
-    PMS_PEBS_MAX_FIELDS = 24,    /* 64-bit fields of one record */
+    PMS_PEBS_MAX_FIELDS = 32,    /* 64-bit fields of one record (format 3: 25) */
     PMS_PEBS_RECORDS_LISTED = 4096, /* records kept per run of the simulator; the rest counted */
 };
 
@@ -82,10 +82,14 @@ typedef struct {
     guint64 field[PMS_PEBS_MAX_FIELDS]; /* in the format's order (pms_pebs_field_name) */
 } PmsPebsRecord;
 
-/* Field names of a record format ("rflags", "rip", "rax", ..., "status",
- * "dla", "dse", "lat" for format 1); NULL past the last field or for a
- * format the simulator does not write. */
+/* Field names of a record format, in offset order: format 1 (NHM/WSM)
+ * "rflags", "rip", "rax".."r15", "status", "dla", "dse", "lat"; format 3
+ * (GLM) "rflags", "rip", "rax".."r15", "applicable", "dla", "rsvd_a0",
+ * "rsvd_a8", "eventing_ip", "rsvd_b8", "tsc" (docs/semantics.md §8a).  NULL
+ * past the last field or for a format the simulator does not write. */
 PMS_API const char *pms_pebs_field_name(guint format, guint i);
+/* Byte offset of field i in the record (the SDM's table); 0 past the last. */
+PMS_API guint pms_pebs_field_offset(guint format, guint i);
 /* Bytes of one record of the format; 0 when not modelled. */
 PMS_API guint pms_pebs_record_size(guint format);
 
