@@ -77,7 +77,7 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
     if (!(ev->flags & PMS_EVENT_PEBS) && !any_event)
         return fail(error, PMS_ERR_NOTSUPP, "%s is not a PEBS event of %s (`pmusim list` marks the ones that are)",
                     ev->name, m->name);
-    GString *notes = g_string_new(NULL);
+    g_autoptr(GString) notes = g_string_new(NULL);   /* freed on every refusal below */
     guint64 c0 = codes[0];
     guint64 any = evtsel_field(m, c0, "any"), edge = evtsel_field(m, c0, "edge");
     guint64 inv = evtsel_field(m, c0, "inv"), cmask = evtsel_field(m, c0, "cmask");
@@ -112,17 +112,14 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
         const PmsModifier *mod = pms_model_modifier(m, "ldlat");
         guint64 llbit = counter_bit(ll, pl->counter);
         if (!lr || !thr || !llbit || !mod)
-            return g_string_free(notes, TRUE),
-                   fail(error, PMS_ERR_NOTSUPP, "model %s: no load-latency PEBS (MSR_PEBS_LD_LAT threshold, "
+            return fail(error, PMS_ERR_NOTSUPP, "model %s: no load-latency PEBS (MSR_PEBS_LD_LAT threshold, "
                         "IA32_PEBS_ENABLE ll_en, modifier ldlat)", m->name);
         if (n_codes < 2)
-            return g_string_free(notes, TRUE),
-                   fail(error, PMS_ERR_ATTR_VAL, "%s needs a latency threshold: :ldlat=N or --ld-lat N "
+            return fail(error, PMS_ERR_ATTR_VAL, "%s needs a latency threshold: :ldlat=N or --ld-lat N "
                         "(%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " core cycles)", ev->name, mod->min, mod->max);
         guint64 t = pms_field_get(thr, codes[1]);
         if (codes[1] != pms_field_set(thr, 0, t) || t < mod->min || t > mod->max)
-            return g_string_free(notes, TRUE),
-                   fail(error, PMS_ERR_ATTR_VAL, "load-latency threshold 0x%" G_GINT64_MODIFIER "x: expected "
+            return fail(error, PMS_ERR_ATTR_VAL, "load-latency threshold 0x%" G_GINT64_MODIFIER "x: expected "
                         "%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " core cycles (loads slower than it are "
                         "sampled; semantics.md §5.3, A12)", codes[1], mod->min, mod->max);
         out->load_latency = TRUE;
@@ -133,7 +130,7 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
         out->writes[1] = (PmsRegWrite){ lr->name, lr->address, codes[1], G_MAXUINT64, lr };
         out->n_writes = 2;
     }
-    out->notes = notes->len ? g_string_free(notes, FALSE) : (g_string_free(notes, TRUE), NULL);
+    out->notes = notes->len ? g_string_free(g_steal_pointer(&notes), FALSE) : NULL;
     return TRUE;
 }
 
