@@ -120,8 +120,8 @@ static void answer_from_encoder(const Builtin *b, const char *line, gsize len, G
 static void builtin_answer(void *priv, const char *line, gsize len, GString *out)
 {
     Builtin *b = priv;
-    if (b->memo && pms_answer_memo_append(b->memo, line, len, out))
-        return;
+    /* no lookup here: a caller with a memo (pms_backend_memo) answers the
+     * lines found there itself, so what reaches us is not in it */
     gsize at = out->len;
     answer_from_encoder(b, line, len, out);
     if (b->memo)
