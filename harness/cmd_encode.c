@@ -262,32 +262,6 @@ static void json_error(GString *o, const char *event, const char *error, const c
     g_string_append_c(o, '}');
 }
 
-/* --pebs: the event's PEBS registers on its counter (encoder/pebs_config.c);
- * FALSE (message printed) when PEBS refuses the event. */
-static gboolean print_pebs(const PmsEncoding *enc, const char *shown, gboolean print)
-{
-    g_autoptr(GError) err = NULL;
-    PmsPebsConfig c;
-    if (!pms_pebs_configure(&enc->place, enc->codes, enc->n_codes, &c, &err)) {
-        fprintf(stderr, "pmusim: '%s': --pebs: %s: %s\n", shown, pms_encode_error_name(err->code), err->message);
-        return FALSE;
-    }
-    if (!print) {
-        pms_pebs_config_clear(&c);
-        return TRUE;
-    }
-    printf("  PEBS on IA32_PMC%u:\n", c.counter);
-    for (guint i = 0; i < c.n_writes; i++)
-        print_write(enc->model, &c.writes[i]);
-    if (c.notes) {
-        g_auto(GStrv) lines = g_strsplit(g_strchomp(c.notes), "\n", -1);
-        for (guint i = 0; lines[i]; i++)
-            printf("  note: %s\n", lines[i]);
-    }
-    pms_pebs_config_clear(&c);
-    return TRUE;
-}
-
 static void print_human(const PmsEncoding *enc)
 {
     printf("%s\n", enc->fstr);
@@ -299,16 +273,14 @@ static void print_human(const PmsEncoding *enc)
         print_write(enc->model, &enc->writes[i]);
 }
 
-/* --set: every EVENT encoded, placed together (pms_program_place_set) and the
- * composed registers of the whole set printed.  Exit 1 when an EVENT does not
- * encode, the events are not one PMU's, or no placement exists (the message
- * names the conflicting events). */
-/* --set --pebs: every event's PEBS configuration on the counter the set gave
- * it, the IA32_PEBS_ENABLE bits of all of them composed into one write (and
- * MSR_PEBS_LD_LAT, which the placement already let only one value take),
- * appended to out as the lines to print; FALSE (message printed, nothing
- * appended) when PEBS refuses an event there. */
-static gboolean set_pebs_lines(const PmsModel *m, PmsEncoding *const *enc, char *const *names, const PmsPlacement *pl,
+/* --pebs: the PEBS configuration of each event (one, or a --set's) on the
+ * counter it was placed on (encoder/pebs_config.c), the IA32_PEBS_ENABLE bits
+ * of all of them composed into one write (and MSR_PEBS_LD_LAT, which a set's
+ * placement already let only one value take), appended to out as the lines
+ * to print; FALSE (message printed, nothing appended) when PEBS refuses an
+ * event there.  Computed before anything is printed, so a refused event
+ * prints nothing but its message. */
+static gboolean pebs_lines(const PmsModel *m, PmsEncoding *const *enc, char *const *names, const PmsPlacement *pl,
                                guint n, GString *out)
 {
     PmsRegWrite w[4];
@@ -350,6 +322,10 @@ static gboolean set_pebs_lines(const PmsModel *m, PmsEncoding *const *enc, char 
     return TRUE;
 }
 
+/* --set: every EVENT encoded, placed together (pms_program_place_set) and the
+ * composed registers of the whole set printed.  Exit 1 when an EVENT does not
+ * encode, the events are not one PMU's, or no placement exists (the message
+ * names the conflicting events). */
 static int run_set(const PmsModelSet *models, const char *pmu, guint plm, gboolean pebs, int argc, char **argv)
 {
     int n = argc - 1;
@@ -365,7 +341,7 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, gboole
     guint nw = 0;
     GError *err = NULL;
     int status = 0;
-    GString *pebs_lines = g_string_new(NULL);   /* --pebs: computed before anything is printed */
+    GString *pebs_out = g_string_new(NULL);   /* --pebs: computed before anything is printed */
     for (int i = 0; i < n; i++) {
         char *event = names[i] = pmu ? pms_sim_qualify_event(pmu, argv[i + 1], &err) : g_strdup(argv[i + 1]);
         if (event == NULL) {
@@ -401,7 +377,7 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, gboole
         goto out;
     }
     /* PEBS first: a refused event prints nothing but its message */
-    if (pebs && !set_pebs_lines(m, enc, names, pl, (guint)n, pebs_lines)) {
+    if (pebs && !pebs_lines(m, enc, names, pl, (guint)n, pebs_out)) {
         status = 1;
         goto out;
     }
@@ -415,9 +391,9 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, gboole
     }
     for (guint i = 0; i < nw; i++)
         print_write(m, &w[i]);
-    fputs(pebs_lines->str, stdout);
+    fputs(pebs_out->str, stdout);
 out:
-    g_string_free(pebs_lines, TRUE);
+    g_string_free(pebs_out, TRUE);
     g_clear_error(&err);
     g_free(w);
     for (int i = 0; i < n; i++) {
@@ -686,15 +662,14 @@ int pms_cmd_encode(int argc, char **argv)
             g_autofree char *raw = pms_perf_raw(enc);
             printf("%s\n  %s\n  %s\n", enc->fstr, sym, raw);
         } else {
-            g_autofree char *shown = pms_cli_printable(event);
             /* PEBS refused: the event's lines would suggest a configuration that is not one */
-            if (pebs && !print_pebs(enc, shown, FALSE)) {
+            g_autoptr(GString) pebs_out = g_string_new(NULL);
+            if (pebs && !pebs_lines(enc->model, &enc, &event, &enc->place, 1, pebs_out)) {
                 status = 1;
                 continue;
             }
             print_human(enc);
-            if (pebs)
-                print_pebs(enc, shown, TRUE);
+            fputs(pebs_out->str, stdout);
         }
     }
     if (json) {
