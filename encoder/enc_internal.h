@@ -167,17 +167,20 @@ typedef struct {
     guint16 *umask_len;        /* its length, ':' included */
     const PmsRegister *extra;  /* ev->extra_reg resolved */
     /* The whole result of the plain strings "EVENT" and "EVENT:UMASK" (no
-     * modifier, no unit mask named three times), built once with the model
-     * (encode.c): plain_off[0] for the event alone, plain_off[i + 1] for
-     * unit mask i, each the offset in plain of a PmsPlainImage, or
-     * PMS_PLAIN_FAILS where the rules refuse that string (a required unit
-     * mask missing, ...).  NULL: none. */
-    guint32 *plain_off;
-    char *plain;
-    /* For the load-latency event: the same with the threshold given at its
-     * minimum ("EVENT:LAT_UMASK:ldlat=MIN"), where the plain string fails
-     * for want of it; encode.c patches the threshold in.  NULL: none. */
-    guint32 *ldlat_off;
+     * modifier, no unit mask named three times), built by the rules the
+     * second time such a string of the event is encoded (encode.c): slot 0
+     * for the event alone, slot i + 1 for unit mask i, each NULL until
+     * asked for, PMS_PLAIN_SEEN once asked for, then a PmsPlainImage or
+     * PMS_PLAIN_REFUSED where the rules refuse that string (a required
+     * unit mask missing, ...).  For the
+     * load-latency event (plain_lat) slots n_umasks + 1 .. 2 n_umasks + 1
+     * hold the same with the threshold given at its minimum
+     * ("EVENT:LAT_UMASK:ldlat=MIN"), where the plain string fails for want
+     * of it; encode.c patches the threshold in.  plain NULL: no shortcut
+     * (not an x86 PMU, or PMUSIM_RULES_ONLY). */
+    gpointer *plain;
+    guint n_plain;             /* slots */
+    gboolean plain_lat;
     /* read by the general path only */
     guint64 group_mask[PMS_ENC_MAX_GROUPS];
     guint8 group_kind[PMS_ENC_MAX_GROUPS];
@@ -212,6 +215,7 @@ typedef struct {
     char *uname;                        /* model name upper-cased, zero-padded words */
     guint name_len;
     PmsPrepEvent *events;               /* parallel to model->events */
+    gpointer *plain_slots;              /* the events' plain slots, one block */
     guint n_events;
     GError *error;                      /* the model cannot be used (reported per encoding) */
 } PmsPrepared;
@@ -221,14 +225,17 @@ G_GNUC_INTERNAL const PmsPrepared *pms_prepared_get(const PmsModel *m);
  * key lists, and on fixed-counter events only k, u, t. */
 G_GNUC_INTERNAL gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm, guint j);
 
-/* A prepared result (PmsPrepEvent.plain): `size` bytes of a PmsEncoding
- * follow, its writes right after the struct, its fstr at fstr_off; the two
- * pointers are set when it is copied out. */
+/* A prepared result (a slot of PmsPrepEvent.plain): `size` bytes of a
+ * PmsEncoding follow, its writes right after the struct, its fstr at
+ * fstr_off; the two pointers are set when it is copied out. */
 typedef struct {
     guint32 size;
     guint32 fstr_off;
 } PmsPlainImage;
-#define PMS_PLAIN_FAILS G_MAXUINT32
+/* The slot of a string the rules refuse, and of one asked for once. */
+G_GNUC_INTERNAL extern const PmsPlainImage pms_plain_refused, pms_plain_seen;
+#define PMS_PLAIN_REFUSED ((gpointer)&pms_plain_refused)
+#define PMS_PLAIN_SEEN ((gpointer)&pms_plain_seen)
 
 /* ---- resolve.c ---- */
 
@@ -327,8 +334,9 @@ G_GNUC_INTERNAL char *pms_ia64_decode(const PmsModel *m, guint64 value, gboolean
 
 /* ---- encode.c ---- */
 
-/* Fill pe->plain and pe->plain_off for an x86 core event (prepared.c). */
-G_GNUC_INTERNAL void pms_plain_prepare(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe);
+/* Free the results pe->plain's slots hold (prepared.c, as it frees the
+ * model's cache). */
+G_GNUC_INTERNAL void pms_plain_clear(PmsPrepEvent *pe);
 
 /* ---- fstr.c ---- */
 

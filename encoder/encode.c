@@ -5,13 +5,14 @@
  *
  * The plain strings "PMU::EVENT" and "PMU::EVENT:UMASK" are most of what
  * tools ask for, and their result depends on the event and unit mask alone:
- * it is built once per model, with the same rules and the same assembly as
- * any other string (pms_plain_prepare), and copied out after the names are
- * resolved.  Where the rules refuse such a string only the error message
- * depends on the string (its columns): without a GError to fill, the answer
- * is known at once.  It is a table of the model, like its names, not a memory of
- * earlier inputs: it exists for every event and unit mask before the first
- * encoding.
+ * the second time one is asked for, its result is built with the same rules
+ * and the same assembly as any other string (plain_build) and kept in the
+ * model's prepared cache, to be copied out after the names are resolved.
+ * Not the first time: a caller that remembers its answers (the batch
+ * protocol) asks for each string once, and building every plain result of
+ * a model up front cost it more than all its encodings.  Where the rules
+ * refuse such a string only the error message depends on the string (its
+ * columns): without a GError to fill, the answer is known at once.
  *
  * Modifiers on such a string change only the event-select fields they own
  * and the modifier tail of the fstr (":k=1:u=1:e=0:i=0:c=0"), unless a unit
@@ -80,69 +81,92 @@ alloc_result(gsize size)
     return enc;
 }
 
-void
-pms_plain_prepare(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe)
+const PmsPlainImage pms_plain_refused = { 0, 0 }, pms_plain_seen = { 0, 0 };
+
+/* Column c's plain string (0: "EVENT", i + 1: "EVENT:UMASK_i"; with lat,
+ * the same with ldlat=MIN) through the same rules and assembly as any other
+ * string of the model, as a PmsPlainImage, or PMS_PLAIN_REFUSED where the
+ * rules refuse it.  With lat, only the strings that need the threshold:
+ * those whose plain string is refused (the caller looks that one up first). */
+static gpointer
+plain_build(const PmsResolved *from, guint c, gboolean lat)
 {
-    if (pe->unsupported)
-        return;
-    /* the same rule set as any other string of the model */
-    PmsRuleFn rules = pms_rules_for(m->arch);
+    static const PmsTokens no_tokens;   /* columns only word error messages, not kept here */
+    const PmsPrepared *p = from->prep;
+    gint li = p->role_mod[PMS_ROLE_LDLAT];
     PmsResolved r;
     memset(&r, 0, sizeof r);
-    r.model = m;
+    r.model = from->model;
     r.prep = p;
-    r.event = ev;
-    r.pe = pe;
+    r.event = from->event;
+    r.pe = from->pe;
+    r.tok = &no_tokens;
     r.plm = PMS_PLM_DEFAULT;   /* the prepared results serve the default privilege only */
-    /* columns only word error messages, which are not kept here */
-    g_autofree PmsTokens *tok = g_new0(PmsTokens, 1);
-    r.tok = tok;
-    GByteArray *buf = g_byte_array_new();
-    guint32 *off = g_new(guint32, ev->n_umasks + 1);
-    gint li = p->role_mod[PMS_ROLE_LDLAT];
-    /* a one-digit minimum keeps the fstr's modifier tail the template's length */
-    gboolean lat = li >= 0 && (ev->flags & PMS_EVENT_LDLAT) && !(ev->flags & PMS_EVENT_OFFCORE) &&
-                   p->mods[li].mod->min < 10;
-    guint32 *loff = lat ? g_new(guint32, ev->n_umasks + 1) : NULL;
-    /* pass 0: the plain strings; pass 1: with ldlat=MIN, load-latency event only */
-    for (guint pass = 0; pass < (lat ? 2u : 1u); pass++)
-    for (guint c = 0; c <= ev->n_umasks; c++) {
-        guint32 *slot = pass ? &loff[c] : &off[c];
-        r.user_umasks = c ? G_GUINT64_CONSTANT(1) << (c - 1) : 0;
-        if (c) {
-            r.umask_col[c - 1] = 1;
-            r.umask_count[c - 1] = 1;
-        }
-        r.mod_set = pass ? 1u << li : 0;
-        if (pass)
-            r.mod_val[li] = p->mods[li].mod->min;
-        PmsRuleOut out;
-        memset(&out, 0, sizeof out);
-        /* pass 1 keeps only the strings that need the threshold */
-        if ((pass && off[c] != PMS_PLAIN_FAILS) || !rules(&r, &out, NULL) ||
-            (pass && (out.n_codes != 2 || out.mod_val[li] != p->mods[li].mod->min))) {
-            *slot = PMS_PLAIN_FAILS;
-            continue;
-        }
-        gsize fstr_off, flen;
-        EncWrites ew;
-        program_writes(&r, &out, &ew);
-        PmsEncoding *enc = g_malloc0(result_size(&r, &out, &ew, &fstr_off, &flen));
-        assemble(enc, &r, &out, &ew, fstr_off);
-        /* the image need not carry the block-copy slack */
-        PmsPlainImage h = { (guint32)(fstr_off + flen + 1), (guint32)fstr_off };
-        gsize at = buf->len;
-        g_byte_array_set_size(buf, (guint)(at + sizeof h + h.size));
-        memcpy(buf->data + at, &h, sizeof h);
-        memcpy(buf->data + at + sizeof h, enc, h.size);
-        g_free(enc);
-        /* the next image starts on a word, as a PmsEncoding must */
-        g_byte_array_set_size(buf, (guint)((buf->len + 7) / 8 * 8));
-        *slot = (guint32)at;
+    if (c) {
+        r.user_umasks = G_GUINT64_CONSTANT(1) << (c - 1);
+        r.umask_col[c - 1] = 1;
+        r.umask_count[c - 1] = 1;
     }
-    pe->plain_off = off;
-    pe->ldlat_off = loff;
-    pe->plain = (char *)g_byte_array_free(buf, FALSE);
+    if (lat) {
+        r.mod_set = 1u << li;
+        r.mod_val[li] = p->mods[li].mod->min;
+    }
+    PmsRuleOut out;
+    memset(&out, 0, sizeof out);
+    if (!pms_rules_for(r.model->arch)(&r, &out, NULL) ||
+        (lat && (out.n_codes != 2 || out.mod_val[li] != p->mods[li].mod->min)))
+        return PMS_PLAIN_REFUSED;
+    gsize fstr_off, flen;
+    EncWrites ew;
+    program_writes(&r, &out, &ew);
+    gsize size = result_size(&r, &out, &ew, &fstr_off, &flen);
+    /* the header, then the result (a word further: aligned as a PmsEncoding must be) */
+    PmsPlainImage *h = g_malloc(sizeof *h + size);
+    assemble((PmsEncoding *)(h + 1), &r, &out, &ew, fstr_off);
+    h->size = (guint32)(fstr_off + flen + 1);   /* copies need not carry the block-copy slack */
+    h->fstr_off = (guint32)fstr_off;
+    return h;
+}
+
+/* The prepared result of column c (see plain_build), built the second
+ * time the slot is asked for: a string asked for once (a batch that
+ * remembers its answers asks for each line once) costs no more than the
+ * rule path, and one asked for again is then a copy.  NULL: not built
+ * yet, the rule path answers.  Thread-safe: two threads may both build
+ * it; one result is kept. */
+static const PmsPlainImage *
+plain_image(const PmsResolved *r, guint c, gboolean lat)
+{
+    if (lat) {
+        /* the threshold's slots serve only the strings that need it: those
+         * whose plain string the rules refuse */
+        const PmsPlainImage *plain = plain_image(r, c, FALSE);
+        if (plain != &pms_plain_refused)
+            return plain ? &pms_plain_refused : NULL;
+    }
+    gpointer *slot = &r->pe->plain[c + (lat ? r->event->n_umasks + 1 : 0)];
+    gpointer img = g_atomic_pointer_get(slot);
+    if (G_LIKELY(img != NULL && img != PMS_PLAIN_SEEN))
+        return img;
+    if (img == NULL) {
+        g_atomic_pointer_compare_and_exchange(slot, NULL, PMS_PLAIN_SEEN);
+        return NULL;
+    }
+    img = plain_build(r, c, lat);
+    if (!g_atomic_pointer_compare_and_exchange(slot, PMS_PLAIN_SEEN, img)) {
+        if (img != PMS_PLAIN_REFUSED)
+            g_free(img);
+        img = g_atomic_pointer_get(slot);
+    }
+    return img;
+}
+
+void
+pms_plain_clear(PmsPrepEvent *pe)
+{
+    for (guint i = 0; i < pe->n_plain && pe->plain; i++)
+        if (pe->plain[i] != PMS_PLAIN_REFUSED && pe->plain[i] != PMS_PLAIN_SEEN)
+            g_free(pe->plain[i]);
 }
 
 /* Write v in decimal at d; returns the end. */
@@ -169,8 +193,8 @@ put_dec(char *d, guint64 v)
     return d;
 }
 
-/* The prepared result of "EVENT[:UMASK]" (the image at off; with lat, the
- * one of "EVENT:UMASK:ldlat=MIN") with the string's modifiers applied: the
+/* The prepared result of "EVENT[:UMASK]" (the image h; with lat, the one
+ * of "EVENT:UMASK:ldlat=MIN") with the string's modifiers applied: the
  * event-select fields of the modifiers, the threshold and the modifier tail
  * of the fstr are all that differ from it when no unit mask forces a
  * modifier (the checks below are those of rules_x86_core.c).  Returns the
@@ -179,16 +203,15 @@ put_dec(char *d, guint64 v)
  * string (out of range, e without c, t without SMT): the general path would
  * refuse it too, and is asked only for the message. */
 static PmsEncoding *
-plain_with_mods(const PmsResolved *r, guint32 off, gboolean lat, gboolean *refused)
+plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean lat, gboolean *refused)
 {
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
     const PmsModel *m = r->model;
     guint64 u = r->user_umasks;
     *refused = FALSE;
-    PmsPlainImage h;
-    memcpy(&h, pe->plain + off, sizeof h);
-    const PmsEncoding *img = (const PmsEncoding *)(pe->plain + off + sizeof h);
+    const PmsPlainImage h = *hp;
+    const PmsEncoding *img = (const PmsEncoding *)(hp + 1);
     guint32 ms = r->mod_set;
     /* unusual: a unit mask or alias that forces modifiers, a modifier
      * outside the event-select register (but the threshold), no evtsel */
@@ -301,28 +324,26 @@ encode(const PmsModelSet *models, const char *str, guint plm, GError **error)
     guint64 u = r.user_umasks;
     if (plm != PMS_PLM_DEFAULT || r.raw) {
         /* no shortcut: the rules below (a raw unit mask: rare) */
-    } else if (r.pe->plain_off && r.mod_set && !r.thrice && !(u & (u - 1))) {
+    } else if (r.pe->plain && r.mod_set && !r.thrice && !(u & (u - 1))) {
         guint c = u ? pms_lsb(u) + 1 : 0;
         gint li = r.prep->role_mod[PMS_ROLE_LDLAT];
         gboolean lat = li >= 0 && (r.mod_set & (1u << li));
-        guint32 off = !lat ? r.pe->plain_off[c] : r.pe->ldlat_off ? r.pe->ldlat_off[c] : PMS_PLAIN_FAILS;
-        if (off != PMS_PLAIN_FAILS) {
+        const PmsPlainImage *h = !lat || r.pe->plain_lat ? plain_image(&r, c, lat) : &pms_plain_refused;
+        if (h && h != &pms_plain_refused) {
             gboolean refused;
-            PmsEncoding *enc = plain_with_mods(&r, off, lat, &refused);
+            PmsEncoding *enc = plain_with_mods(&r, h, lat, &refused);
             if (enc || (refused && !error))
                 return enc;   /* refused: the message is built below when asked for */
         }
-    } else if (r.pe->plain_off && !r.thrice && !(u & (u - 1))) {
-        guint32 off = r.pe->plain_off[u ? pms_lsb(u) + 1 : 0];
-        if (off == PMS_PLAIN_FAILS && !error)
+    } else if (r.pe->plain && !r.thrice && !(u & (u - 1))) {
+        const PmsPlainImage *h = plain_image(&r, u ? pms_lsb(u) + 1 : 0, FALSE);
+        if (h == &pms_plain_refused && !error)
             return NULL;   /* the rules refuse it; the message is built below when asked for */
-        if (off != PMS_PLAIN_FAILS) {
-            PmsPlainImage h;
-            memcpy(&h, r.pe->plain + off, sizeof h);
-            PmsEncoding *enc = alloc_result(h.size);
-            memcpy(enc, r.pe->plain + off + sizeof h, h.size);
+        if (h && h != &pms_plain_refused) {
+            PmsEncoding *enc = alloc_result(h->size);
+            memcpy(enc, h + 1, h->size);
             enc->writes = (PmsRegWrite *)((char *)enc + sizeof(PmsEncoding));
-            enc->fstr = (char *)enc + h.fstr_off;
+            enc->fstr = (char *)enc + h->fstr_off;
             return enc;
         }
     }

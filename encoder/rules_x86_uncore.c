@@ -15,8 +15,8 @@
  * PFM_ERR_INVAL for c > 255, not the core PMUs' PFM_ERR_ATTR_VAL), a
  * missing unit mask (PFM_ERR_UMASK), and the default privilege mask: it must be
  * PLM0|PLM3 (libpfm_nehalem(3); PFM_ERR_INVAL).  The prepared shortcuts serve
- * these PMUs' plain strings too (prepared.c, encode.c: the same rules, run
- * once per event and unit mask; PMUSIM_RULES_ONLY turns that off). */
+ * these PMUs' plain strings too (prepared.c, encode.c: the same rules, their
+ * result kept per event and unit mask; PMUSIM_RULES_ONLY turns that off). */
 #include <string.h>
 #include "enc_internal.h"
 

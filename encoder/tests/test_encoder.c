@@ -576,7 +576,7 @@ test_uncore(void)
     const PmsPrepared *pp = unc->enc_cache;   /* prepared by the encodings above */
     CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
     /* (the whole suite also runs with the variable set: meson's rulesonly setup) */
-    CU_ASSERT_EQUAL(pp->events[0].plain_off == NULL, rules_only_run);
+    CU_ASSERT_EQUAL(pp->events[0].plain == NULL, rules_only_run);
     g_setenv("PMUSIM_RULES_ONLY", "1", TRUE);
     g_autoptr(PmsModelSet) slow = pms_model_set_new_builtin(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(slow);
@@ -614,7 +614,7 @@ test_uncore(void)
         }
     }
     CU_ASSERT(compared > 3000);
-    CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(slow, "nhm_unc")->enc_cache)->events[0].plain_off);
+    CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(slow, "nhm_unc")->enc_cache)->events[0].plain);
 
     dec_is("nhm_unc", 0x500309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0");
     dec_is("nhm_unc", 0xffd60309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=1:i=1:c=255:o=1");
@@ -866,7 +866,7 @@ test_raw_umask(void)
     pms_encoding_free(pms_encode(fresh, "wsm::INST_RETIRED", NULL));
     pms_encoding_free(pms_encode(fresh, "nhm_unc::UNC_CLK_UNHALTED", NULL));
     g_unsetenv("PMUSIM_RULES_ONLY");
-    CU_ASSERT_PTR_NULL(pms_model_set_get(fresh, "wsm")->enc_cache ? ((const PmsPrepared *)pms_model_set_get(fresh, "wsm")->enc_cache)->events[0].plain_off : NULL);
+    CU_ASSERT_PTR_NULL(pms_model_set_get(fresh, "wsm")->enc_cache ? ((const PmsPrepared *)pms_model_set_get(fresh, "wsm")->enc_cache)->events[0].plain : NULL);
     static const char *const strs[] = { "wsm::INST_RETIRED:0xff:k", "wsm::OFFCORE_RESPONSE_0:0xffff:c=1",
                                         "nhm_unc::UNC_DRAM_OPEN:0x3:o", "wsm::LLC_REFERENCES:0x1" };
     for (guint i = 0; i < G_N_ELEMENTS(strs); i++) {
@@ -1145,8 +1145,84 @@ same_result_across(const PmsEncoding *a, const PmsEncoding *b, const char *what)
     CU_ASSERT_TRUE(same);
 }
 
-/* "PMU::EVENT" and "PMU::EVENT:UMASK" are answered from results prepared
- * with the model, and the same strings with the default privilege levels
+/* The slot of wsm's EVENT[:UMASK] plain string in a set's prepared cache
+ * (slot n_umasks + 1 + c: the same with ldlat=MIN). */
+static gpointer
+plain_slot(const PmsModelSet *s, const char *event, const char *umask, gboolean lat)
+{
+    const PmsModel *m = pms_model_set_get(s, "wsm");
+    const PmsEvent *ev = pms_model_event(m, event);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+    const PmsPrepEvent *pe = &((const PmsPrepared *)m->enc_cache)->events[ev - m->events];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pe->plain);
+    guint c = umask ? (guint)(pms_event_umask(ev, umask) - ev->umasks) + 1 : 0;
+    CU_ASSERT_FATAL(c + (lat ? ev->n_umasks + 1 : 0) < pe->n_plain);
+    return pe->plain[c + (lat ? ev->n_umasks + 1 : 0)];
+}
+
+/* Encode `str` in both sets: the same result or the same error. */
+static void
+same_both_ways(const PmsModelSet *fast, const PmsModelSet *rules, const char *str)
+{
+    g_autoptr(GError) e1 = NULL, e2 = NULL;
+    g_autoptr(PmsEncoding) a = pms_encode(fast, str, &e1);
+    g_autoptr(PmsEncoding) b = pms_encode(rules, str, &e2);
+    same_result_across(a, b, str);
+    CU_ASSERT_STRING_EQUAL(e1 ? e1->message : "", e2 ? e2->message : "");
+}
+
+/* A plain string's result is kept the second time its slot is asked for
+ * (encode.c): after one encoding the slot is only marked, after the second
+ * it holds the result (or says the rules refuse the string), and other
+ * slots stay empty; the ldlat=MIN slot fills only for a string that needs
+ * the threshold.  Every answer along the way equals the rule path's. */
+static void
+test_plain_slots(void)
+{
+    g_autoptr(PmsModelSet) fast = load_set();
+    g_autoptr(PmsModelSet) rules = load_rules_only_set();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fast);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rules);
+    same_both_ways(fast, rules, "wsm::INST_RETIRED:ANY_P");
+    if (rules_only_run) {   /* no slots at all */
+        CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(fast, "wsm")->enc_cache)->events[0].plain);
+        return;
+    }
+    CU_ASSERT_PTR_EQUAL(plain_slot(fast, "INST_RETIRED", "ANY_P", FALSE), PMS_PLAIN_SEEN);
+    CU_ASSERT_PTR_NULL(plain_slot(fast, "INST_RETIRED", NULL, FALSE));
+    /* the second time through a modifier: the result is built, then patched */
+    same_both_ways(fast, rules, "wsm::INST_RETIRED:ANY_P:u:c=12");
+    gpointer img = plain_slot(fast, "INST_RETIRED", "ANY_P", FALSE);
+    CU_ASSERT(img != NULL && img != PMS_PLAIN_SEEN && img != PMS_PLAIN_REFUSED);
+    same_both_ways(fast, rules, "wsm::INST_RETIRED:ANY_P");
+    same_both_ways(fast, rules, "wsm::INST_RETIRED:ANY_P:k");
+    CU_ASSERT_PTR_EQUAL(plain_slot(fast, "INST_RETIRED", "ANY_P", FALSE), img);
+    CU_ASSERT_PTR_NULL(plain_slot(fast, "INST_RETIRED", NULL, FALSE));
+
+    /* refused without its threshold: the slot says so, with or without a GError */
+    const char *lat = "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD";
+    same_both_ways(fast, rules, lat);
+    same_both_ways(fast, rules, lat);
+    CU_ASSERT_PTR_EQUAL(plain_slot(fast, "MEM_INST_RETIRED", "LATENCY_ABOVE_THRESHOLD", FALSE), PMS_PLAIN_REFUSED);
+    CU_ASSERT_PTR_NULL(pms_encode(fast, lat, NULL));
+    CU_ASSERT_PTR_NULL(plain_slot(fast, "MEM_INST_RETIRED", "LATENCY_ABOVE_THRESHOLD", TRUE));
+    /* with it: the ldlat=MIN slot, the threshold patched in */
+    static const char *const with[] = { ":ldlat=3", ":ldlat=3", ":ldlat=64:u", ":ldlat=65535", ":ldlat=2" };
+    for (guint i = 0; i < G_N_ELEMENTS(with); i++) {
+        g_autofree char *str = g_strconcat(lat, with[i], NULL);
+        same_both_ways(fast, rules, str);
+    }
+    img = plain_slot(fast, "MEM_INST_RETIRED", "LATENCY_ABOVE_THRESHOLD", TRUE);
+    CU_ASSERT(img != NULL && img != PMS_PLAIN_SEEN && img != PMS_PLAIN_REFUSED);
+    /* a plain string that encodes never fills its ldlat=MIN slot */
+    same_both_ways(fast, rules, "wsm::MEM_INST_RETIRED:LOADS:ldlat=3");
+    same_both_ways(fast, rules, "wsm::MEM_INST_RETIRED:LOADS:ldlat=3");
+    same_both_ways(fast, rules, "wsm::MEM_INST_RETIRED:LOADS:ldlat=3");
+    CU_ASSERT_PTR_NULL(plain_slot(fast, "MEM_INST_RETIRED", "LOADS", TRUE));
+}
+
+/* "PMU::EVENT" and "PMU::EVENT:UMASK" are answered from results kept per
+ * event and unit mask (from their second encoding on), and the same strings with the default privilege levels
  * named (":k=1:u=1") from those results with the modifiers patched on.  Both
  * must agree with the rule path (the same models prepared under
  * PMUSIM_RULES_ONLY) for every event and unit mask of every model, errors
@@ -1157,7 +1233,7 @@ test_prepared_plain(void)
 {
     g_autoptr(PmsModelSet) rules = load_rules_only_set();
     CU_ASSERT_PTR_NOT_NULL_FATAL(rules);
-    CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(rules, "wsm")->enc_cache)->events[0].plain_off);
+    CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(rules, "wsm")->enc_cache)->events[0].plain);
     guint checked = 0;
     for (guint mi = 0; mi < pms_model_set_count(set); mi++) {
         const PmsModel *m = pms_model_set_nth(set, mi);
@@ -1212,6 +1288,7 @@ main(int argc, char **argv)
     CU_add_test(s, "edge and t", test_edge_and_t);
     CU_add_test(s, "fixed-only", test_fixed_only);
     CU_add_test(s, "ldlat", test_ldlat);
+    CU_add_test(s, "plain slots", test_plain_slots);
     CU_add_test(s, "register writes", test_writes);
     CU_add_test(s, "offcore nhm", test_offcore_nhm);
     CU_add_test(s, "offcore glm", test_offcore_glm);
