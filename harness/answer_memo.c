@@ -3,12 +3,21 @@
 
 #include <string.h>
 
+/* The table holds a tag and an offset per line, 8 bytes: a lookup's one
+ * random access stays in a small array (4,096 slots for 2,000 lines: 32 kB),
+ * and the entries lie one after the other in the arena, in the order they
+ * were remembered, which is often the order they come back in. */
 typedef struct {
-    guint64 hash;    /* 0: empty slot */
+    guint32 tag;     /* the hash's high half, never 0; 0: empty slot */
+    guint32 at;      /* offset of the entry in the arena */
+} Slot;
+
+/* An entry in the arena, on an 8-byte boundary: the answer line follows,
+ * its first line_len bytes the line itself. */
+typedef struct {
     guint32 line_len;
     guint32 answer_len;
-    char *answer;    /* the answer line; its first line_len bytes are the line */
-} Slot;
+} Entry;
 
 struct PmsAnswerMemo {
     Slot *slots;
@@ -16,6 +25,7 @@ struct PmsAnswerMemo {
     guint used;
     guint max_entries;
     gsize max_line;
+    GByteArray *arena;
 };
 
 /* Eight bytes per step, the last eight overlapping (glib's g_str_hash takes
@@ -46,6 +56,38 @@ static inline guint64 line_hash(const char *p, gsize n)
     return h ? h : 1;
 }
 
+static inline guint32 tag_of(guint64 h)
+{
+    return (guint32)(h >> 32) | 1;
+}
+
+static inline const Entry *entry_at(const PmsAnswerMemo *m, guint32 at)
+{
+    return (const Entry *)(m->arena->data + at);
+}
+
+/* The n bytes at a and b are equal: a word at a time, the last word
+ * overlapping (lines are short; a libc call would cost more than the work). */
+static inline gboolean same_bytes(const char *a, const char *b, gsize n)
+{
+    guint64 x, y;
+    if (n < 8) {
+        for (gsize i = 0; i < n; i++)
+            if (a[i] != b[i])
+                return FALSE;
+        return TRUE;
+    }
+    for (gsize i = 0; i + 8 < n; i += 8) {
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y)
+            return FALSE;
+    }
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
+    return x == y;
+}
+
 PmsAnswerMemo *pms_answer_memo_new(guint max_entries, gsize max_line)
 {
     PmsAnswerMemo *m = g_new0(PmsAnswerMemo, 1);
@@ -53,15 +95,14 @@ PmsAnswerMemo *pms_answer_memo_new(guint max_entries, gsize max_line)
     m->slots = g_new0(Slot, m->mask + 1);
     m->max_entries = max_entries;
     m->max_line = max_line;
+    m->arena = g_byte_array_new();
     return m;
 }
 
 void pms_answer_memo_clear(PmsAnswerMemo *m)
 {
-    for (guint i = 0; i <= m->mask; i++) {
-        g_free(m->slots[i].answer);
-        m->slots[i] = (Slot){ 0 };
-    }
+    memset(m->slots, 0, (m->mask + 1) * sizeof *m->slots);
+    g_byte_array_set_size(m->arena, 0);
     m->used = 0;
 }
 
@@ -69,7 +110,7 @@ void pms_answer_memo_free(PmsAnswerMemo *m)
 {
     if (!m)
         return;
-    pms_answer_memo_clear(m);
+    g_byte_array_free(m->arena, TRUE);
     g_free(m->slots);
     g_free(m);
 }
@@ -79,14 +120,19 @@ guint pms_answer_memo_size(const PmsAnswerMemo *m)
     return m->used;
 }
 
+/* The slot holding line, or the empty slot where it would go. */
 static inline const Slot *find(const PmsAnswerMemo *m, const char *line, gsize len, guint64 h)
 {
+    guint32 tag = tag_of(h);
     for (guint i = (guint)h & m->mask;; i = (i + 1) & m->mask) {
         const Slot *s = &m->slots[i];
-        if (s->hash == 0)
+        if (s->tag == 0)
             return s;
-        if (s->hash == h && s->line_len == len && memcmp(s->answer, line, len) == 0)
-            return s;
+        if (s->tag == tag) {
+            const Entry *e = entry_at(m, s->at);
+            if (e->line_len == len && same_bytes((const char *)(e + 1), line, len))
+                return s;
+        }
     }
 }
 
@@ -95,20 +141,22 @@ gboolean pms_answer_memo_append(const PmsAnswerMemo *m, const char *line, gsize 
     if (len > m->max_line || m->used == 0)
         return FALSE;
     const Slot *s = find(m, line, len, line_hash(line, len));
-    if (s->hash == 0)
+    if (s->tag == 0)
         return FALSE;
-    gsize at = out->len, end = at + s->answer_len;
+    const Entry *e = entry_at(m, s->at);
+    gsize at = out->len, end = at + e->answer_len;
     if (end < out->allocated_len) {   /* room: g_string_set_size's work, inline */
         out->len = end;
         out->str[end] = '\0';
     } else {
         g_string_set_size(out, end);
     }
-    memcpy(out->str + at, s->answer, s->answer_len);
+    memcpy(out->str + at, e + 1, e->answer_len);
     return TRUE;
 }
 
-/* Double the table (load kept at most one half: probes stay short). */
+/* Double the table (load kept at most one half: probes stay short).  The
+ * tag is half the hash: the slot's home comes from the entry's line. */
 static void grow(PmsAnswerMemo *m)
 {
     Slot *old = m->slots;
@@ -116,10 +164,11 @@ static void grow(PmsAnswerMemo *m)
     m->mask = old_cap * 2 - 1;
     m->slots = g_new0(Slot, m->mask + 1);
     for (guint i = 0; i < old_cap; i++) {
-        if (old[i].hash == 0)
+        if (old[i].tag == 0)
             continue;
-        guint j = (guint)old[i].hash & m->mask;
-        while (m->slots[j].hash)
+        const Entry *e = entry_at(m, old[i].at);
+        guint j = (guint)line_hash((const char *)(e + 1), e->line_len) & m->mask;
+        while (m->slots[j].tag)
             j = (j + 1) & m->mask;
         m->slots[j] = old[i];
     }
@@ -128,18 +177,24 @@ static void grow(PmsAnswerMemo *m)
 
 void pms_answer_memo_put(PmsAnswerMemo *m, const char *line, gsize len, const char *answer, gsize answer_len)
 {
-    if (len > m->max_line || m->used >= m->max_entries || answer_len < len || answer_len > G_MAXUINT32)
+    gsize at = m->arena->len, size = (sizeof(Entry) + answer_len + 7) / 8 * 8;
+    /* offsets are 32 bits: the arena stays below 4 GB */
+    if (len > m->max_line || m->used >= m->max_entries || answer_len < len || answer_len > G_MAXUINT32 - at ||
+        size > G_MAXUINT32 - at)
         return;
     g_return_if_fail(memcmp(answer, line, len) == 0);
     if (2 * (m->used + 1) > m->mask + 1)
         grow(m);
     guint64 h = line_hash(line, len);
     Slot *s = (Slot *)find(m, line, len, h);
-    if (s->hash != 0)
+    if (s->tag != 0)
         return;   /* remembered already */
-    s->hash = h;
-    s->line_len = (guint32)len;
-    s->answer_len = (guint32)answer_len;
-    s->answer = g_memdup2(answer, answer_len);
+    g_byte_array_set_size(m->arena, (guint)(at + size));
+    Entry *e = (Entry *)(m->arena->data + at);
+    e->line_len = (guint32)len;
+    e->answer_len = (guint32)answer_len;
+    memcpy(e + 1, answer, answer_len);
+    s->tag = tag_of(h);
+    s->at = (guint32)at;
     m->used++;
 }

@@ -2,8 +2,9 @@
  * exact bytes of the input line.  The builtin backend's answer to a line is a
  * function of the line (models and privilege mask fixed per backend), so a
  * line seen again is answered by one lookup and one copy.  An open-addressing
- * table: each entry's answer line starts with the line itself, so one
- * allocation holds both and a hit touches the table slot and that block. */
+ * table of tags and offsets into one arena of entries; each entry's answer
+ * line starts with the line itself, so a hit touches a table slot and one
+ * entry. */
 #pragma once
 
 #include <glib.h>

@@ -5,7 +5,8 @@
  * pmusim-modelc loads each built-in .pmu with the normal loader (so the
  * built-ins are validated by exactly the code that reads user files) and
  * writes the resulting PmsModel as a flat image; the library embeds the images
- * in its GResource and pms_model_set_new_builtin deserializes them.  The .pmu
+ * (scripts/embed-resources.py) and pms_model_set_new_builtin deserializes
+ * them.  The .pmu
  * files stay the source of truth; `--model FILE` still reads key files.
  *
  * Format (all integers little-endian, read byte by byte: no alignment needs):

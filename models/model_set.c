@@ -1,12 +1,11 @@
 /* pmusim models — the set of models a command works with: the built-in ones
- * (compiled images in the library's GResource, see models/meson.build) plus any
+ * (compiled images embedded in the library, see models/meson.build) plus any
  * user files given with --model, which replace a built-in of the same name. */
 #include <string.h>
-#include <gio/gio.h>
 #include "model.h"
 #include "model_priv.h"
 #include "model_image.h"
-#include "pmusim-models-resource.h"
+#include "embedded.h"
 
 #define PMS_MODELS_RESOURCE_DIR "/org/pmusim/models"
 
@@ -66,7 +65,7 @@ entry_model(Entry *e)
     }
     if (!m)
         g_printerr("pmusim: built-in model %s does not load: %s\n", e->name, err->message);
-    /* Uncompressed resources are returned in place and the model's strings
+    /* Embedded files are returned in place and the model's strings
      * may point into them (model_image_read.c): keep the bytes alive. */
     e->model = m;
     if (!m)
@@ -83,10 +82,8 @@ cmp_str(gconstpointer a, gconstpointer b)
 PmsModelSet *
 pms_model_set_new_builtin(GError **error)
 {
-    GResource *res = pms_models_get_resource();
     g_autoptr(GError) e = NULL;
-    g_auto(GStrv) names = g_resource_enumerate_children(res, PMS_MODELS_RESOURCE_DIR,
-                                                        G_RESOURCE_LOOKUP_FLAGS_NONE, &e);
+    g_auto(GStrv) names = pms_embedded_children(&pms_models_embedded, PMS_MODELS_RESOURCE_DIR, &e);
     if (!names) {
         g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND,
                     "built-in models missing from the library: %s", e->message);
@@ -99,7 +96,7 @@ pms_model_set_new_builtin(GError **error)
         if (!g_str_has_suffix(names[i], ".pmi"))
             continue;
         g_autofree char *path = g_strconcat(PMS_MODELS_RESOURCE_DIR "/", names[i], NULL);
-        GBytes *bytes = g_resource_lookup_data(res, path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+        GBytes *bytes = pms_embedded_lookup(&pms_models_embedded, path, error);
         if (!bytes)
             return NULL;
         Entry *en = g_new0(Entry, 1);

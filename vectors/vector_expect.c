@@ -4,7 +4,7 @@
  * (expected failure) from a new one, and an entry that no longer holds
  * (stale) from both, so the file cannot rot. */
 #include "vector_internal.h"
-#include "pms-expected-resources.h"
+#include "embedded.h"
 
 #include <string.h>
 
@@ -145,7 +145,7 @@ PmsExpectations *pms_expectations_parse(const char *data, gsize len, const char 
 PmsExpectations *pms_expectations_builtin(const char *backend, GError **error)
 {
     g_autofree char *path = g_strdup_printf("/org/pmusim/expected/%s.txt", backend);
-    g_autoptr(GBytes) bytes = g_resource_lookup_data(pms_expected_get_resource(), path, 0, NULL);
+    g_autoptr(GBytes) bytes = pms_embedded_lookup(&pms_expected_embedded, path, NULL);
     if (!bytes)
         return NULL;
     gsize len = 0;

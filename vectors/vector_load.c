@@ -1,11 +1,10 @@
-/* pmusim — where vector files come from: the GResource bundle built into the
+/* pmusim — where vector files come from: the files embedded in the
  * library (vectors/<pmu>/<topic>.enc as committed) or a user directory with
  * the same layout (--vectors DIR). */
 #include "vector_internal.h"
 #include "model.h"
-#include "pms-vectors-resources.h"
+#include "embedded.h"
 
-#include <gio/gio.h>
 #include <string.h>
 
 #define RES_ROOT "/org/pmusim/vectors"
@@ -28,7 +27,7 @@ static char *fetch_resource(const char *name, char **path, gpointer user_data, G
 {
     const char *dir = user_data;
     g_autofree char *res_path = g_strconcat(dir, name, NULL);
-    g_autoptr(GBytes) bytes = g_resource_lookup_data(pms_vectors_get_resource(), res_path, 0, error);
+    g_autoptr(GBytes) bytes = pms_embedded_lookup(&pms_vectors_embedded, res_path, error);
     if (!bytes)
         return NULL;
     *path = g_strdup_printf("vectors%s", res_path + strlen(RES_ROOT));
@@ -71,8 +70,8 @@ gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error)
 
 gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, GError **error)
 {
-    GResource *res = pms_vectors_get_resource();
-    g_auto(GStrv) pmus = g_resource_enumerate_children(res, RES_ROOT, 0, error);
+    const PmsEmbedded *res = &pms_vectors_embedded;
+    g_auto(GStrv) pmus = pms_embedded_children(res, RES_ROOT, error);
     if (!pmus)
         return FALSE;
     sort_strv(pmus);
@@ -81,7 +80,7 @@ gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, 
             continue;
         g_autofree char *pmu = g_strndup(pmus[i], strlen(pmus[i]) - 1);
         g_autofree char *dir = g_strdup_printf(RES_ROOT "/%s", pmus[i]);
-        g_auto(GStrv) files = g_resource_enumerate_children(res, dir, 0, error);
+        g_auto(GStrv) files = pms_embedded_children(res, dir, error);
         if (!files)
             return FALSE;
         sort_strv(files);
@@ -90,7 +89,7 @@ gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, 
             if (!pms_vector_kind_for_name(files[j], &kind) || !(kinds_mask & (1u << kind)))
                 continue;
             g_autofree char *path = g_strconcat(dir, files[j], NULL);
-            g_autoptr(GBytes) bytes = g_resource_lookup_data(res, path, 0, error);
+            g_autoptr(GBytes) bytes = pms_embedded_lookup(res, path, error);
             if (!bytes)
                 return FALSE;
             gsize len = 0;

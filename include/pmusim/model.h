@@ -370,7 +370,7 @@ PMS_API guint64 pms_model_pebs_counters(const PmsModel *m);
 PMS_API guint64 pms_field_get(const PmsField *f, guint64 reg);
 PMS_API guint64 pms_field_set(const PmsField *f, guint64 reg, guint64 value);
 
-/* The set of models a command works with: the built-in ones (GResource) with
+/* The set of models a command works with: the built-in ones (embedded in the library) with
  * any --model FILE replacing the built-in of the same name (or added). */
 typedef struct PmsModelSet PmsModelSet;
 PMS_API PmsModelSet *pms_model_set_new_builtin(GError **error);

@@ -107,7 +107,7 @@ PMS_API gboolean pms_vector_set_parse(PmsVectorSet *set, PmsVectorKind kind, con
 PMS_API gboolean pms_vector_kind_for_name(const char *name, PmsVectorKind *kind);
 PMS_API const char *pms_vector_kind_name(PmsVectorKind kind);
 
-/* The vectors built into the library (GResource), every PMU folder. */
+/* The vectors built into the library (embedded), every PMU folder. */
 PMS_API gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error);
 /* Only the files of the given kinds (bit 1 << PmsVectorKind). */
 PMS_API gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, GError **error);
