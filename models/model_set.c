@@ -17,6 +17,7 @@ typedef struct {
     char *name;        /* the model's name (built-in: the image's stem) */
     GBytes *image;     /* built-in, not yet read; NULL once read or from a file */
     PmsModel *model;   /* NULL until read */
+    gsize read;        /* g_once: the image has been read (or there is none) */
 } Entry;
 
 struct PmsModelSet {
@@ -50,11 +51,11 @@ set_new(void)
 /* The entry's model, read from its image the first time.  A built-in image
  * that does not read is a defect of the build (the test suite reads every
  * one): reported once on stderr, and the model is then absent. */
-static PmsModel *
-entry_model(Entry *e)
+static void
+entry_read(Entry *e)
 {
     if (e->model || !e->image)
-        return e->model;
+        return;
     g_autoptr(GError) err = NULL;
     g_autofree char *source = g_strconcat("builtin:", e->name, ".pmi", NULL);
     PmsModel *m = pms_model_image_read(e->image, source, &err);
@@ -70,7 +71,18 @@ entry_model(Entry *e)
     e->model = m;
     if (!m)
         g_clear_pointer(&e->image, g_bytes_unref);
-    return m;
+}
+
+/* Once per entry: threads sharing a set may ask for the same built-in model
+ * at the same time (a set is read-only once made, model.h). */
+static PmsModel *
+entry_model(Entry *e)
+{
+    if (g_once_init_enter(&e->read)) {
+        entry_read(e);
+        g_once_init_leave(&e->read, 1);
+    }
+    return e->model;
 }
 
 static gint

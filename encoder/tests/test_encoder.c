@@ -1221,6 +1221,62 @@ test_plain_slots(void)
     CU_ASSERT_PTR_NULL(plain_slot(fast, "MEM_INST_RETIRED", "LOADS", TRUE));
 }
 
+/* Threads encoding the same strings in one fresh set race to read the same
+ * built-in models (model_set.c), to prepare them (prepared.c), and to mark
+ * and build the same slots (plain_image's compare-and-exchange): every
+ * result must still equal the rule path's, and each slot hold one result
+ * (a lost race's result is freed: ASan and valgrind see no leak). */
+typedef struct {
+    const PmsModelSet *fast, *rules;
+    gint wrong;
+} RaceCtx;
+
+static const char *const race_strings[] = {
+    "wsm::INST_RETIRED:ANY_P", "wsm::INST_RETIRED:ANY_P:u", "wsm::UOPS_ISSUED:ANY", "wsm::UOPS_ISSUED:ANY:c=1:i",
+    "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3", "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=9",
+    "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD", "nhm_unc::UNC_LLC_MISS:ANY", "nhm_unc::UNC_LLC_MISS:ANY:e:c=1",
+    "glm::INST_RETIRED:ANY_P:k",
+};
+
+static gpointer
+race_thread(gpointer data)
+{
+    RaceCtx *c = data;
+    for (guint round = 0; round < 50; round++)
+        for (guint i = 0; i < G_N_ELEMENTS(race_strings); i++) {
+            g_autoptr(GError) e1 = NULL, e2 = NULL;
+            g_autoptr(PmsEncoding) a = pms_encode(c->fast, race_strings[i], &e1);
+            g_autoptr(PmsEncoding) b = pms_encode(c->rules, race_strings[i], &e2);
+            gboolean same = (a == NULL) == (b == NULL) &&
+                            (!a || (strcmp(a->fstr, b->fstr) == 0 && a->n_codes == b->n_codes &&
+                                    memcmp(a->codes, b->codes, sizeof a->codes) == 0)) &&
+                            strcmp(e1 ? e1->message : "", e2 ? e2->message : "") == 0;
+            if (!same)
+                g_atomic_int_inc(&c->wrong);
+        }
+    return NULL;
+}
+
+static void
+test_plain_slots_threads(void)
+{
+    g_autoptr(PmsModelSet) fast = load_set();
+    g_autoptr(PmsModelSet) rules = load_rules_only_set();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fast);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rules);
+    RaceCtx c = { fast, rules, 0 };
+    GThread *t[4];
+    for (guint i = 0; i < G_N_ELEMENTS(t); i++)
+        t[i] = g_thread_new("encode", race_thread, &c);
+    for (guint i = 0; i < G_N_ELEMENTS(t); i++)
+        g_thread_join(t[i]);
+    CU_ASSERT_EQUAL(c.wrong, 0);
+    if (!rules_only_run) {
+        gpointer img = plain_slot(fast, "INST_RETIRED", "ANY_P", FALSE);
+        CU_ASSERT(img != NULL && img != PMS_PLAIN_SEEN && img != PMS_PLAIN_REFUSED);
+    }
+}
+
 /* "PMU::EVENT" and "PMU::EVENT:UMASK" are answered from results kept per
  * event and unit mask (from their second encoding on), and the same strings with the default privilege levels
  * named (":k=1:u=1") from those results with the modifiers patched on.  Both
@@ -1289,6 +1345,7 @@ main(int argc, char **argv)
     CU_add_test(s, "fixed-only", test_fixed_only);
     CU_add_test(s, "ldlat", test_ldlat);
     CU_add_test(s, "plain slots", test_plain_slots);
+    CU_add_test(s, "plain slots, threads", test_plain_slots_threads);
     CU_add_test(s, "register writes", test_writes);
     CU_add_test(s, "offcore nhm", test_offcore_nhm);
     CU_add_test(s, "offcore glm", test_offcore_glm);
