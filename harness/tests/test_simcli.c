@@ -436,12 +436,20 @@ static void test_explain(void)
 static void test_bench_smoke(void)
 {
     /* not a speed test: the bench runs and reports both goals */
-    Run r = run_cli("bench", "sim", "--pmu", "glm", "--seconds", "0.01", NULL);
+    Run r = run_cli("bench", "sim", "--pmu", "glm", "--seconds", "0.01", "--stim-records", "500", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nglm "));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "goals:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "stimulus file on glm: 500 records read and run"));
+    run_clear(&r);
+    /* 0 leaves the stimulus-file bench out (valgrind-check: 10^6 records took minutes) */
+    r = run_cli("bench", "sim", "--pmu", "glm", "--seconds", "0.01", "--stim-records", "0", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "goals:"));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "stimulus file"));
     run_clear(&r);
     expect_fail(2, "--seconds", run_cli("bench", "sim", "--seconds", "-1", NULL));
+    expect_fail(2, "--stim-records", run_cli("bench", "sim", "--stim-records", "-1", NULL));
 }
 
 /* `pmusim sim --pmu PMU -e STRING --occurrences ... [--cpl ...] [--preload V]`
