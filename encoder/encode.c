@@ -81,7 +81,9 @@ alloc_result(gsize size)
     return enc;
 }
 
-const PmsPlainImage pms_plain_refused = { 0, 0 }, pms_plain_seen = { 0, 0 };
+/* Two marks told apart by address; their contents differ too, so that no
+ * identical-constant folding can give them one. */
+const PmsPlainImage pms_plain_refused = { 0, 0 }, pms_plain_seen = { 0, 1 };
 
 /* Column c's plain string (0: "EVENT", i + 1: "EVENT:UMASK_i"; with lat,
  * the same with ldlat=MIN) through the same rules and assembly as any other
