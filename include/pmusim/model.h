@@ -373,9 +373,10 @@ PMS_API guint64 pms_field_set(const PmsField *f, guint64 reg, guint64 value);
 /* The set of models a command works with: the built-in ones (embedded in the library) with
  * any --model FILE replacing the built-in of the same name (or added).
  * Once made (models added), a set may be shared by threads: reading its
- * models, encoding and simulating with them are thread-safe (a built-in
- * model is read on first use, and the encoder's and the program step's
- * caches are made, once).  Adding models to a set in use is not. */
+ * models, encoding, and simulating with them (each thread its own PmsSim)
+ * are thread-safe (a built-in model is read on first use, and the encoder's
+ * and the program step's caches are made, once: the only parts of a model
+ * written after it is loaded).  Adding models to a set in use is not. */
 typedef struct PmsModelSet PmsModelSet;
 PMS_API PmsModelSet *pms_model_set_new_builtin(GError **error);
 /* An empty set, and adding a model already loaded (the set takes ownership;
