@@ -29,8 +29,7 @@ const char *pms_lbr_filter_name(guint flag)
 
 static const PmsField *lbr_field(const PmsModel *m, const char *layout, const char *name, GError **error)
 {
-    const PmsLayout *l = pms_model_layout(m, layout);
-    const PmsField *f = l ? pms_layout_field(l, name) : NULL;
+    const PmsField *f = pms_layout_field(pms_model_layout(m, layout), name);
     if (!f)
         g_set_error(error, PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP, "model %s has no LBR: its %s layout lacks field %s",
                     m->name, layout, name);
@@ -54,8 +53,7 @@ gboolean pms_lbr_jmp_rule(const PmsModel *m, PmsLbrJmpRule *rule, GError **error
 
 static gboolean sel_bit(const PmsModel *m, guint64 sel, const char *name)
 {
-    const PmsLayout *l = pms_model_layout(m, "lbr_select");
-    const PmsField *f = l ? pms_layout_field(l, name) : NULL;
+    const PmsField *f = pms_layout_field(pms_model_layout(m, "lbr_select"), name);
     return f && pms_field_get(f, sel) != 0;
 }
 
@@ -94,8 +92,7 @@ gboolean pms_lbr_callstack_rule(const PmsModel *m, PmsLbrCallstackRule *rule, GE
 
 static gboolean has_callstack(const PmsModel *m)
 {
-    const PmsLayout *l = pms_model_layout(m, "lbr_select");
-    return l && pms_layout_field(l, "en_callstack");
+    return pms_layout_field(pms_model_layout(m, "lbr_select"), "en_callstack") != NULL;
 }
 
 gboolean pms_lbr_callstack_configured(guint64 sel, const PmsModel *m)
@@ -181,8 +178,7 @@ gboolean pms_lbr_encode(const PmsModel *m, const PmsLbrConfig *cfg, guint dfl_pl
         sel = pms_field_set(f, sel, 1);
     }
     if (cfg->callstack) {
-        const PmsLayout *sl = pms_model_layout(m, "lbr_select");
-        const PmsField *cs = sl ? pms_layout_field(sl, "en_callstack") : NULL;
+        const PmsField *cs = pms_layout_field(pms_model_layout(m, "lbr_select"), "en_callstack");
         if (!cs) {
             g_set_error(error, PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP,
                         "LBR call-stack mode: model %s has none (its lbr_select layout lacks field en_callstack)",
@@ -264,8 +260,8 @@ char *pms_lbr_describe(const PmsModel *m, guint64 sel, guint64 debugctl)
 {
     GString *out = g_string_new(NULL);
     const PmsLayout *dl = pms_model_layout(m, "debugctl");
-    const PmsField *lbr = dl ? pms_layout_field(dl, "lbr") : NULL;
-    const PmsField *frz = dl ? pms_layout_field(dl, "freeze_lbrs_on_pmi") : NULL;
+    const PmsField *lbr = pms_layout_field(dl, "lbr");
+    const PmsField *frz = pms_layout_field(dl, "freeze_lbrs_on_pmi");
     PmsLbrJmpRule rule = PMS_LBR_JMP_RULE_SNB;
     if (!lbr || !pms_model_layout(m, "lbr_select") || !pms_lbr_jmp_rule(m, &rule, NULL)) {
         g_string_printf(out, "model %s has no LBR.\n", m->name);

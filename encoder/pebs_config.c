@@ -11,14 +11,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-static const PmsField *reg_field(const PmsRegister *r, const char *name)
-{
-    return r && r->layout ? pms_layout_field(r->layout, name) : NULL;
-}
-
 static guint64 evtsel_field(const PmsModel *m, guint64 code, const char *name)
 {
-    const PmsField *f = reg_field(pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0), name);
+    const PmsField *f = pms_register_field(pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0), name);
     return f ? pms_field_get(f, code) : 0;
 }
 
@@ -59,7 +54,7 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
         return fail(error, PMS_ERR_NOTSUPP, "PMU %s has no IA32_PEBS_ENABLE: no PEBS there", m->name);
     if (!ev || n_codes < 1)
         return fail(error, PMS_ERR_INVAL, "PEBS needs an encoded event");
-    const PmsField *en = reg_field(pe, "pebs_en"), *ll = reg_field(pe, "ll_en");
+    const PmsField *en = pms_register_field(pe, "pebs_en"), *ll = pms_register_field(pe, "ll_en");
     if (!en)
         return fail(error, PMS_ERR_NOTSUPP, "model %s: IA32_PEBS_ENABLE has no pebs_en field", m->name);
     if (pl->fixed)
@@ -108,7 +103,7 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
     out->n_writes = 1;
     if (ldlat_ev) {
         const PmsRegister *lr = pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0);
-        const PmsField *thr = reg_field(lr, "threshold");
+        const PmsField *thr = pms_register_field(lr, "threshold");
         const PmsModifier *mod = pms_model_modifier(m, "ldlat");
         guint64 llbit = counter_bit(ll, pl->counter);
         if (!lr || !thr || !llbit || !mod)
@@ -137,7 +132,7 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
 char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c)
 {
     const PmsRegister *cap = pms_model_reg_by_kind(m, PMS_REG_PERF_CAPABILITIES, 0);
-    const PmsField *ff = reg_field(cap, "pebs_rec_fmt");
+    const PmsField *ff = pms_register_field(cap, "pebs_rec_fmt");
     guint fmt = ff && cap ? (guint)pms_field_get(ff, cap->reset) : 0;
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "PEBS on IA32_PMC%u: when the counter wraps, PEBS is armed; the next event it "
@@ -164,7 +159,7 @@ char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c)
         g_string_append_printf(s, " Load latency: only loads slower than %u core cycles count, and their records "
                                   "carry the data address, the data source and the latency.", c->ld_lat);
     const PmsRegister *gs = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
-    const PmsField *ob = reg_field(gs, "ovf_buf");
+    const PmsField *ob = pms_register_field(gs, "ovf_buf");
     g_string_append(s, " When the buffer's index reaches its interrupt threshold, OvfBuf");
     if (ob)
         g_string_append_printf(s, " (%s bit %u)", gs->name, ob->shift);

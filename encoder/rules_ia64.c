@@ -82,8 +82,8 @@ ear_value(const PmsModel *m, const PmsEvent *ev, guint plm, guint64 *out, GError
 {
     const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
     const PmsLayout *l = x ? x->layout : NULL;
-    const PmsField *fplm = l ? pms_layout_field(l, "plm") : NULL;
-    const PmsField *fum = l ? pms_layout_field(l, "umask") : NULL;
+    const PmsField *fplm = pms_layout_field(l, "plm");
+    const PmsField *fum = pms_layout_field(l, "umask");
     if (!fplm || !fum) {
         pms_enc_fail(error, PMS_ERR_NOTSUPP, 1, "EAR event %s: its register %s has no plm and umask fields",
                      ev->name, ev->extra_reg ? ev->extra_reg : "(none)");

@@ -25,8 +25,8 @@ static const PmsRegister *value_reg(const PmsModel *m)
 static const PmsEvent *needs_extra(const PmsModel *m, guint64 value, const PmsRegister *reg, const char **umask_name)
 {
     *umask_name = NULL;
-    const PmsField *fe = reg && reg->layout ? pms_layout_field(reg->layout, "event") : NULL;
-    const PmsField *fu = reg && reg->layout ? pms_layout_field(reg->layout, "umask") : NULL;
+    const PmsField *fe = pms_register_field(reg, "event");
+    const PmsField *fu = pms_register_field(reg, "umask");
     if (!fe || !fu || m->arch == PMS_ARCH_IA64)
         return NULL;
     guint64 code = pms_field_get(fe, value), umask = pms_field_get(fu, value);

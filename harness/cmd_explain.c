@@ -20,7 +20,7 @@
 /* A field of the event-select value, by name (0 when the layout lacks it). */
 static guint64 evfield(const PmsRegister *es, guint64 v, const char *name)
 {
-    const PmsField *f = es && es->layout ? pms_layout_field(es->layout, name) : NULL;
+    const PmsField *f = pms_register_field(es, name);
     return f ? pms_field_get(f, v) : 0;
 }
 
@@ -82,7 +82,7 @@ static char *describe_signal(const PmsEncoding *enc, const PmsRegister *es, guin
                                x->name, extra, *req ? req : "none", *resp ? resp : "none", code, umask);
     }
     if (x && x->kind == PMS_REG_PEBS_LD_LAT) {
-        const PmsField *f = x->layout ? pms_layout_field(x->layout, "threshold") : NULL;
+        const PmsField *f = pms_register_field(x, "threshold");
         guint64 thr = f ? pms_field_get(f, extra) : (extra & 0xffff);
         return g_strdup_printf("an occurrence is a load retiring with a latency above %" G_GUINT64_FORMAT
                                " cycles (%s threshold; strictly greater, SDM 18-39)", thr, x->name);

@@ -274,13 +274,13 @@ gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GErro
 
 static gboolean field_bit(const PmsRegister *r, const char *name, guint bit)
 {
-    const PmsField *f = r && r->layout ? pms_layout_field(r->layout, name) : NULL;
+    const PmsField *f = pms_register_field(r, name);
     return f && bit >= f->shift && bit < f->shift + f->width;
 }
 
 static guint64 field_value(const PmsRegister *r, const char *name, guint64 value)
 {
-    const PmsField *f = r && r->layout ? pms_layout_field(r->layout, name) : NULL;
+    const PmsField *f = pms_register_field(r, name);
     return f ? pms_field_get(f, value) : 0;
 }
 
@@ -420,7 +420,7 @@ static gboolean equivalent(const PmsModel *m, const PmsEvent *ev, guint counter,
 static const char *unobservable_ll_en(const PmsModel *m, const PmsSimVector *sv, guint bit)
 {
     const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
-    const PmsField *ll = pe && pe->layout ? pms_layout_field(pe->layout, "ll_en") : NULL;
+    const PmsField *ll = pms_register_field(pe, "ll_en");
     if (!ll || bit < ll->shift || bit >= ll->shift + ll->width)
         return NULL;
     guint counter = bit - ll->shift;
@@ -557,7 +557,7 @@ static gboolean same_capture(const PmsModel *m, guint64 sel, guint64 flip)
                                           "en_callstack" };
     gboolean known = FALSE;
     for (guint i = 0; i < G_N_ELEMENTS(fields); i++) {
-        const PmsField *f = r && r->layout ? pms_layout_field(r->layout, fields[i]) : NULL;
+        const PmsField *f = pms_register_field(r, fields[i]);
         known |= f && pms_field_get(f, flip) != 0;
     }
     PmsLbrJmpRule rule;

@@ -8,15 +8,10 @@
 
 #include <stdio.h>
 
-static const PmsField *field(const PmsRegister *r, const char *name)
-{
-    return r && r->layout ? pms_layout_field(r->layout, name) : NULL;
-}
-
 /* The address field, sign-extended from its top bit (the linear address). */
 static guint64 address(const PmsRegister *r, guint64 v)
 {
-    const PmsField *a = field(r, "address");
+    const PmsField *a = pms_register_field(r, "address");
     if (!a)
         return v;
     guint64 x = pms_field_get(a, v);
@@ -33,7 +28,7 @@ gboolean pms_lbr_ring_text(PmsSim *sim, GString *out)
     guint64 tosv = 0;
     if (!n || !tr || !pms_sim_read(sim, tr->address, &tosv, NULL))
         return FALSE;
-    const PmsField *tf = field(tr, "tos");
+    const PmsField *tf = pms_register_field(tr, "tos");
     guint tos = (guint)(tf ? pms_field_get(tf, tosv) : tosv) % n;
     g_autoptr(GString) lines = g_string_new(NULL);
     for (guint age = 0; age < n; age++) {
@@ -45,8 +40,8 @@ gboolean pms_lbr_ring_text(PmsSim *sim, GString *out)
             continue;
         if (!f && !t)
             continue;
-        const PmsField *mp = field(fr, "mispred");
-        const PmsField *cy = field(to, "cycle_count"); /* glm: clocks since the previous entry */
+        const PmsField *mp = pms_register_field(fr, "mispred");
+        const PmsField *cy = pms_register_field(to, "cycle_count"); /* glm: clocks since the previous entry */
         g_string_append_printf(lines, "lbr[%u] age=%u from=0x%" G_GINT64_MODIFIER "x to=0x%" G_GINT64_MODIFIER
                                "x mispred=%d", i, age, address(fr, f), address(to, t),
                                mp && pms_field_get(mp, f) ? 1 : 0);

@@ -37,7 +37,7 @@ static gboolean lookup_bits(const PmsRegister *r, const char *name, guint i, Bit
  * layout lacks it). */
 static guint64 get_field(const PmsRegister *r, const char *name, guint64 value, Bits fallback)
 {
-    const PmsField *f = r && r->layout ? pms_layout_field(r->layout, name) : NULL;
+    const PmsField *f = pms_register_field(r, name);
     Bits b = f ? (Bits){ f->shift, f->width } : fallback;
     return (value & bits_mask(b)) >> b.shift;
 }

@@ -157,7 +157,7 @@ guint64
 pms_model_pebs_counters(const PmsModel *m)
 {
     const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
-    const PmsField *en = pe && pe->layout ? pms_layout_field(pe->layout, "pebs_en") : NULL;
+    const PmsField *en = pms_register_field(pe, "pebs_en");
     if (!en)
         return 0;
     guint n = MIN(en->width, m->n_gp);
@@ -281,6 +281,12 @@ pms_layout_field(const PmsLayout *l, const char *name)
         if (g_ascii_strcasecmp(l->fields[i].name, name) == 0)
             return &l->fields[i];
     return NULL;
+}
+
+const PmsField *
+pms_register_field(const PmsRegister *r, const char *name)
+{
+    return r ? pms_layout_field(r->layout, name) : NULL;
 }
 
 const char *

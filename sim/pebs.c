@@ -108,7 +108,7 @@ SimPebs *sim_pebs_new(const PmsModel *m)
 {
     SimPebs *p = g_new0(SimPebs, 1);
     const PmsRegister *cap = pms_model_reg_by_kind(m, PMS_REG_PERF_CAPABILITIES, 0);
-    const PmsField *f = cap && cap->layout ? pms_layout_field(cap->layout, "pebs_rec_fmt") : NULL;
+    const PmsField *f = pms_register_field(cap, "pebs_rec_fmt");
     p->format = f ? (guint)pms_field_get(f, cap->reset) : 0;
     p->size = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0) ? pms_pebs_record_size(p->format) : 0;
     p->records = g_array_new(FALSE, TRUE, sizeof(PmsPebsRecord));

@@ -91,7 +91,7 @@ gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, Pms
         return FALSE;
     const PmsRegister *ev0 = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     const PmsRegister *pmc0 = pms_model_reg_by_kind(m, PMS_REG_PMC, 0);
-    const PmsField *intr = ev0 && ev0->layout ? pms_layout_field(ev0->layout, "int") : NULL;
+    const PmsField *intr = pms_register_field(ev0, "int");
     guint64 sel;
     if (!pmc0 || !pms_sim_read(fast, ev0->address, &sel, error) ||
         !pms_sim_write(fast, ev0->address, intr ? pms_field_set(intr, sel, 1) : sel | (1u << 20), error) ||

@@ -343,6 +343,9 @@ PMS_API const PmsRegister *pms_model_reg_in_unit(const PmsModel *m, const char *
 PMS_API const PmsRegister *pms_model_reg_at(const PmsModel *m, PmsRegSpace space, guint32 address);
 PMS_API const PmsLayout *pms_model_layout(const PmsModel *m, const char *name);
 PMS_API const PmsField *pms_layout_field(const PmsLayout *l, const char *name);
+/* Field `name` of register r's layout; NULL when r is NULL, has no layout
+ * or no such field. */
+PMS_API const PmsField *pms_register_field(const PmsRegister *r, const char *name);
 PMS_API const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback);
 
 /* Register kinds as written in model files ("evtsel", "offcore_rsp"); NULL /

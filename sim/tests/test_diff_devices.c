@@ -154,7 +154,7 @@ static void test_diff_nhmex(void)
 
 static guint64 fset(const PmsRegister *reg, const char *name, guint64 v, guint64 x)
 {
-    const PmsField *f = reg->layout ? pms_layout_field(reg->layout, name) : NULL;
+    const PmsField *f = pms_register_field(reg, name);
     return f ? pms_field_set(f, v, x) : v;
 }
 
