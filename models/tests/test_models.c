@@ -184,6 +184,13 @@ test_fields(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(usr);
     CU_ASSERT_PTR_NULL(pms_layout_field(l, "nope"));
     CU_ASSERT_PTR_NULL(pms_layout_field(NULL, "usr"));
+    /* by register: its layout's field; NULL for no register or no such field */
+    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(es);
+    CU_ASSERT_PTR_EQUAL(pms_register_field(es, "cmask"), pms_layout_field(es->layout, "cmask"));
+    CU_ASSERT_PTR_NOT_NULL(pms_register_field(es, "cmask"));
+    CU_ASSERT_PTR_NULL(pms_register_field(es, "nope"));
+    CU_ASSERT_PTR_NULL(pms_register_field(NULL, "cmask"));
     CU_ASSERT_EQUAL(cmask->shift, 24);
     CU_ASSERT_EQUAL(cmask->width, 8);
     CU_ASSERT_EQUAL(usr->shift, 16);
