@@ -131,9 +131,7 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
 
 char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c)
 {
-    const PmsRegister *cap = pms_model_reg_by_kind(m, PMS_REG_PERF_CAPABILITIES, 0);
-    const PmsField *ff = pms_register_field(cap, "pebs_rec_fmt");
-    guint fmt = ff && cap ? (guint)pms_field_get(ff, cap->reset) : 0;
+    guint fmt = pms_model_pebs_format(m);
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "PEBS on IA32_PMC%u: when the counter wraps, PEBS is armed; the next event it "
                               "counts runs an assist that writes a record into the DS save area's PEBS buffer, "

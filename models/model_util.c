@@ -164,6 +164,14 @@ pms_model_pebs_counters(const PmsModel *m)
     return n >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << n) - 1;
 }
 
+guint
+pms_model_pebs_format(const PmsModel *m)
+{
+    const PmsRegister *cap = pms_model_reg_by_kind(m, PMS_REG_PERF_CAPABILITIES, 0);
+    const PmsField *f = pms_register_field(cap, "pebs_rec_fmt");
+    return f ? (guint)pms_field_get(f, cap->reset) : 0;
+}
+
 /* Name indexes hold 1-based positions: 0 means absent. */
 static guint
 index_get(GHashTable *index, const char *key)

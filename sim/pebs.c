@@ -107,9 +107,7 @@ guint pms_pebs_record_size(guint format)
 SimPebs *sim_pebs_new(const PmsModel *m)
 {
     SimPebs *p = g_new0(SimPebs, 1);
-    const PmsRegister *cap = pms_model_reg_by_kind(m, PMS_REG_PERF_CAPABILITIES, 0);
-    const PmsField *f = pms_register_field(cap, "pebs_rec_fmt");
-    p->format = f ? (guint)pms_field_get(f, cap->reset) : 0;
+    p->format = pms_model_pebs_format(m);
     p->size = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0) ? pms_pebs_record_size(p->format) : 0;
     p->records = g_array_new(FALSE, TRUE, sizeof(PmsPebsRecord));
     return p;

@@ -154,9 +154,7 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
         sim_stim_pebs_free(sp);
         return NULL;
     }
-    const PmsRegister *cap = pms_model_reg_by_kind(m, PMS_REG_PERF_CAPABILITIES, 0);
-    const PmsField *ff = pms_register_field(cap, "pebs_rec_fmt");
-    guint fmt = ff ? (guint)pms_field_get(ff, cap->reset) : 0;
+    guint fmt = pms_model_pebs_format(m);
     for (guint i = 2; i < n; i++) {
         char *key;
         guint64 v;

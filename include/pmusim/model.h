@@ -368,6 +368,9 @@ PMS_API guint64 pms_model_counters_mask(const PmsModel *m);
 /* The general counters PEBS can sample (bit i: IA32_PMCi): those
  * IA32_PEBS_ENABLE's pebs_en field has a bit for; 0 without PEBS. */
 PMS_API guint64 pms_model_pebs_counters(const PmsModel *m);
+/* The PEBS record format the model's IA32_PERF_CAPABILITIES gives at
+ * reset (field pebs_rec_fmt); 0 without that register or field. */
+PMS_API guint pms_model_pebs_format(const PmsModel *m);
 
 /* Field access by name. */
 PMS_API guint64 pms_field_get(const PmsField *f, guint64 reg);

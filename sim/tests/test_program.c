@@ -293,6 +293,7 @@ static void test_set_pebs(void)
 {
     const PmsModel *w = fx_model("wsm");
     CU_ASSERT_EQUAL(pms_model_pebs_counters(w), 0xf);
+    CU_ASSERT_EQUAL(pms_model_pebs_format(w), 1);   /* PEBS_REC_FMT of the Core i7 record */
     guint64 ir = EVTSEL(0xc0, 0x01, EV_USR | EV_OS | EV_EN), br = EVTSEL(0xc4, 0x00, EV_USR | EV_EN);
     PmsSetEvent evs[5] = { set_ev(w, "INST_RETIRED", &ir, 1), set_ev(w, "BR_INST_RETIRED", &br, 1) };
     PmsPlacement pl[5];
@@ -313,6 +314,7 @@ static void test_set_pebs(void)
 
     const PmsModel *g = fx_model("glm");
     CU_ASSERT_EQUAL(pms_model_pebs_counters(g), 0x1);
+    CU_ASSERT_EQUAL(pms_model_pebs_format(g), 3);   /* 0011b, SDM Table 18-20 */
     guint64 gir = EVTSEL(0xc0, 0x00, EV_USR | EV_EN), gbr = EVTSEL(0xc4, 0x00, EV_USR | EV_EN);
     PmsSetEvent ge[2] = { set_ev(g, "INST_RETIRED", &gir, 1), set_ev(g, "BR_INST_RETIRED", &gbr, 1) };
     ge[0].pebs = ge[1].pebs = TRUE;
@@ -330,6 +332,7 @@ static void test_set_pebs(void)
     /* no PEBS on the uncore */
     const PmsModel *u = fx_model("nhm_unc");
     CU_ASSERT_EQUAL(pms_model_pebs_counters(u), 0);
+    CU_ASSERT_EQUAL(pms_model_pebs_format(u), 0);   /* no IA32_PERF_CAPABILITIES */
     PmsSetEvent ue = { &u->events[0], 0, &gir, 1, NULL, TRUE };
     CU_ASSERT_FALSE(pms_program_place_set(u, &ue, 1, pl, &err));
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err->message, "which nhm_unc does not have"));
