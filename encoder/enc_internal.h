@@ -352,8 +352,9 @@ G_GNUC_INTERNAL void pms_fstr_build(GString *s, const PmsResolved *r, const PmsR
 
 /* ---- errors.c ---- */
 
-/* Set a PMS_ENCODE_ERROR with "column N: " in front (col 0: no column). */
-G_GNUC_INTERNAL void pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
+/* Set a PMS_ENCODE_ERROR with "column N: " in front (col 0: no column).
+ * Returns FALSE, for `return pms_enc_fail(...)` in a gboolean function. */
+G_GNUC_INTERNAL gboolean pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
     G_GNUC_PRINTF(4, 5);
 /* The error for modifier j's value outside mod's range: a value written
  * with a minus sign (which strtoull wraps, as libpfm4 reads it) is called

@@ -25,11 +25,11 @@ pms_encode_error_name(int code)
     }
 }
 
-void
+gboolean
 pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
 {
     if (!error)
-        return;
+        return FALSE;
     va_list ap;
     va_start(ap, fmt);
     g_autofree char *msg = g_strdup_vprintf(fmt, ap);
@@ -38,6 +38,7 @@ pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ..
         g_set_error(error, PMS_ENCODE_ERROR, code, "column %u: %s", col, msg);
     else
         g_set_error_literal(error, PMS_ENCODE_ERROR, code, msg);
+    return FALSE;
 }
 
 /* Messages echo user bytes; keep them short and plain ASCII so a hostile

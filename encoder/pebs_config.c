@@ -7,25 +7,14 @@
  * source (docs/semantics.md §1.5, §5, A12). */
 #include "pebs.h"
 #include "encoder.h"
+#include "enc_internal.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 static guint64 evtsel_field(const PmsModel *m, guint64 code, const char *name)
 {
     const PmsField *f = pms_register_field(pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0), name);
     return f ? pms_field_get(f, code) : 0;
-}
-
-static gboolean fail(GError **error, gint code, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-static gboolean fail(GError **error, gint code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    g_set_error_literal(error, PMS_ENCODE_ERROR, code, msg);
-    return FALSE;
 }
 
 /* A bit of a vector field ("pebs_en = 3:0": bit i for PMCi); 0 when the
@@ -51,27 +40,29 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
     const PmsEvent *ev = pl->event;
     const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
     if (!pe)
-        return fail(error, PMS_ERR_NOTSUPP, "PMU %s has no IA32_PEBS_ENABLE: no PEBS there", m->name);
+        return pms_enc_fail(error, PMS_ERR_NOTSUPP, 0, "PMU %s has no IA32_PEBS_ENABLE: no PEBS there", m->name);
     if (!ev || n_codes < 1)
-        return fail(error, PMS_ERR_INVAL, "PEBS needs an encoded event");
+        return pms_enc_fail(error, PMS_ERR_INVAL, 0, "PEBS needs an encoded event");
     const PmsField *en = pms_register_field(pe, "pebs_en"), *ll = pms_register_field(pe, "ll_en");
     if (!en)
-        return fail(error, PMS_ERR_NOTSUPP, "model %s: IA32_PEBS_ENABLE has no pebs_en field", m->name);
+        return pms_enc_fail(error, PMS_ERR_NOTSUPP, 0, "model %s: IA32_PEBS_ENABLE has no pebs_en field", m->name);
     if (pl->fixed)
-        return fail(error, PMS_ERR_NOTSUPP,
-                    "%s is on fixed counter %u: PEBS samples general counters only (IA32_PEBS_ENABLE pebs_en)",
-                    ev->name, pl->counter);
+        return pms_enc_fail(error, PMS_ERR_NOTSUPP, 0,
+                            "%s is on fixed counter %u: PEBS samples general counters only (IA32_PEBS_ENABLE pebs_en)",
+                            ev->name, pl->counter);
     guint64 bit = counter_bit(en, pl->counter);
     if (pl->counter >= 64 || !(pms_model_pebs_counters(m) & ((guint64)1 << pl->counter)))
-        return fail(error, PMS_ERR_NOTSUPP, "%s is on IA32_PMC%u: PEBS on %s is possible on IA32_PMC0..%u only "
-                    "(IA32_PEBS_ENABLE pebs_en = %u bit%s)", ev->name, pl->counter, m->name, en->width - 1,
-                    en->width, en->width == 1 ? "" : "s");
+        return pms_enc_fail(error, PMS_ERR_NOTSUPP, 0,
+                            "%s is on IA32_PMC%u: PEBS on %s is possible on IA32_PMC0..%u only "
+                            "(IA32_PEBS_ENABLE pebs_en = %u bit%s)", ev->name, pl->counter, m->name, en->width - 1,
+                            en->width, en->width == 1 ? "" : "s");
     /* semantics.md §5.1: on GLM (perfmon v4) PEBS fires for precise and
      * non-precise events alike; before, only the events the model flags. */
     gboolean any_event = m->version >= 4;
     if (!(ev->flags & PMS_EVENT_PEBS) && !any_event)
-        return fail(error, PMS_ERR_NOTSUPP, "%s is not a PEBS event of %s (`pmusim list` marks the ones that are)",
-                    ev->name, m->name);
+        return pms_enc_fail(error, PMS_ERR_NOTSUPP, 0,
+                            "%s is not a PEBS event of %s (`pmusim list` marks the ones that are)",
+                            ev->name, m->name);
     g_autoptr(GString) notes = g_string_new(NULL);   /* freed on every refusal below */
     guint64 c0 = codes[0];
     guint64 any = evtsel_field(m, c0, "any"), edge = evtsel_field(m, c0, "edge");
@@ -87,11 +78,13 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
     } else {
         /* SDM 18-37 p.673: PEBS events with AnyThread = Edge = 0 only. */
         if (any || edge)
-            return fail(error, PMS_ERR_FEATCOMB, "%s with %s: PEBS events allow neither AnyThread (t) nor edge (e) "
-                        "(SDM 18-37)", ev->name, any ? "t" : "e");
+            return pms_enc_fail(error, PMS_ERR_FEATCOMB, 0,
+                                "%s with %s: PEBS events allow neither AnyThread (t) nor edge (e) "
+                                "(SDM 18-37)", ev->name, any ? "t" : "e");
         if (ldlat_ev && (inv || cmask))
-            return fail(error, PMS_ERR_FEATCOMB, "%s with %s: the load-latency event takes neither INV (i) nor "
-                        "CMASK (c): other values are undefined (SDM 18-39)", ev->name, inv ? "i" : "c");
+            return pms_enc_fail(error, PMS_ERR_FEATCOMB, 0,
+                                "%s with %s: the load-latency event takes neither INV (i) nor "
+                                "CMASK (c): other values are undefined (SDM 18-39)", ev->name, inv ? "i" : "c");
         if (inv || cmask)
             g_string_append(notes, "INV or CMASK with PEBS: the SDM forbids it, Intel's JSON lists "
                                    "INST_RETIRED.TOTAL_CYCLES_PS (inv, c=16) as PEBS; accepted "
@@ -107,16 +100,18 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
         const PmsModifier *mod = pms_model_modifier(m, "ldlat");
         guint64 llbit = counter_bit(ll, pl->counter);
         if (!lr || !thr || !llbit || !mod)
-            return fail(error, PMS_ERR_NOTSUPP, "model %s: no load-latency PEBS (MSR_PEBS_LD_LAT threshold, "
-                        "IA32_PEBS_ENABLE ll_en, modifier ldlat)", m->name);
+            return pms_enc_fail(error, PMS_ERR_NOTSUPP, 0, "model %s: no load-latency PEBS (MSR_PEBS_LD_LAT threshold, "
+                                "IA32_PEBS_ENABLE ll_en, modifier ldlat)", m->name);
         if (n_codes < 2)
-            return fail(error, PMS_ERR_ATTR_VAL, "%s needs a latency threshold: :ldlat=N or --ld-lat N "
-                        "(%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " core cycles)", ev->name, mod->min, mod->max);
+            return pms_enc_fail(error, PMS_ERR_ATTR_VAL, 0,
+                                "%s needs a latency threshold: :ldlat=N or --ld-lat N (%" G_GUINT64_FORMAT
+                                "..%" G_GUINT64_FORMAT " core cycles)", ev->name, mod->min, mod->max);
         guint64 t = pms_field_get(thr, codes[1]);
         if (codes[1] != pms_field_set(thr, 0, t) || t < mod->min || t > mod->max)
-            return fail(error, PMS_ERR_ATTR_VAL, "load-latency threshold 0x%" G_GINT64_MODIFIER "x: expected "
-                        "%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " core cycles (loads slower than it are "
-                        "sampled; semantics.md §5.3, A12)", codes[1], mod->min, mod->max);
+            return pms_enc_fail(error, PMS_ERR_ATTR_VAL, 0,
+                                "load-latency threshold 0x%" G_GINT64_MODIFIER "x: expected "
+                                "%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " core cycles (loads slower than it are "
+                                "sampled; semantics.md §5.3, A12)", codes[1], mod->min, mod->max);
         out->load_latency = TRUE;
         out->ld_lat = (guint32)t;
         /* SDM Fig 18-21: load latency needs PEBS_EN and LL_EN of the counter */
