@@ -188,13 +188,6 @@ static gboolean program_lbr(PmsSim *sim, const PmsModel *m, const PmsVector *v, 
  * and run the stimulus.  *gp is set when the simulator refused a code write
  * with #GP. */
 static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes *codes, guint pebs_flip,
-                              guint64 lbr_flip, char **message, gboolean *gp);
-static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *codes, char **message, gboolean *gp)
-{
-    return simulate_flip(cs, v, codes, G_MAXUINT, 0, message, gp);
-}
-
-static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes *codes, guint pebs_flip,
                               guint64 lbr_flip, char **message, gboolean *gp)
 {
     const PmsSimVector *sv = pms_vector_sim(v);
@@ -234,6 +227,12 @@ static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes
         return FALSE;
     }
     return TRUE;
+}
+
+/* The codes as they are: no flip. */
+static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *codes, char **message, gboolean *gp)
+{
+    return simulate_flip(cs, v, codes, G_MAXUINT, 0, message, gp);
 }
 
 gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_data)
@@ -452,6 +451,28 @@ static void pmu_row_free(gpointer p)
     g_free(row);
 }
 
+/* A simulated mutant's fate: caught (with #GP or not) when the vector
+ * failed (ok FALSE), unobservable when `why` gives the reason it cannot
+ * fail, else missed; counted in the PMU's row and the report, and listed
+ * when it survived. */
+static void count_mutant(PmsMutantReport *r, PmsMutantPmu *row, PmsMutant mu, gboolean ok, gboolean gp,
+                         const char *why)
+{
+    mu.fate = !ok ? (gp ? PMS_MUTANT_CAUGHT_GP : PMS_MUTANT_CAUGHT) : why ? PMS_MUTANT_UNOBSERVABLE : PMS_MUTANT_MISSED;
+    mu.why = ok ? why : NULL;
+    row->mutants++;
+    r->mutants++;
+    switch (mu.fate) {
+    case PMS_MUTANT_CAUGHT: row->caught++; r->caught++; break;
+    case PMS_MUTANT_CAUGHT_GP: row->caught++; r->caught++; row->caught_gp++; r->caught_gp++; break;
+    case PMS_MUTANT_UNOBSERVABLE: row->unobservable++; r->unobservable++; break;
+    case PMS_MUTANT_MISSED: row->missed++; r->missed++; break;
+    default: break; /* equivalent and ignored mutants are never simulated */
+    }
+    if (mu.fate == PMS_MUTANT_UNOBSERVABLE || mu.fate == PMS_MUTANT_MISSED)
+        g_array_append_val(r->survivors, mu);
+}
+
 static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport *r, PmsMutantPmu *row)
 {
     const PmsSimVector *sv = pms_vector_sim(v);
@@ -486,23 +507,8 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                 gboolean ok = simulate(cs, v, mut, &msg, &gp);
                 g_free(msg);
                 PmsMutant mu = { v, e, k, bit, PMS_MUTANT_CAUGHT, NULL };
-                if (!ok)
-                    mu.fate = gp ? PMS_MUTANT_CAUGHT_GP : PMS_MUTANT_CAUGHT;
-                else if ((mu.why = unobservable(m, ev, sv->events[e].counter, &codes[e], k, bit)))
-                    mu.fate = PMS_MUTANT_UNOBSERVABLE;
-                else
-                    mu.fate = PMS_MUTANT_MISSED;
-                row->mutants++;
-                r->mutants++;
-                switch (mu.fate) {
-                case PMS_MUTANT_CAUGHT: row->caught++; r->caught++; break;
-                case PMS_MUTANT_CAUGHT_GP: row->caught++; r->caught++; row->caught_gp++; r->caught_gp++; break;
-                case PMS_MUTANT_UNOBSERVABLE: row->unobservable++; r->unobservable++; break;
-                case PMS_MUTANT_MISSED: row->missed++; r->missed++; break;
-                case PMS_MUTANT_EQUIVALENT: break; /* counted above, never reached */
-                }
-                if (mu.fate == PMS_MUTANT_UNOBSERVABLE || mu.fate == PMS_MUTANT_MISSED)
-                    g_array_append_val(r->survivors, mu);
+                const char *why = ok ? unobservable(m, ev, sv->events[e].counter, &codes[e], k, bit) : NULL;
+                count_mutant(r, row, mu, ok, gp, why);
             }
         }
     }
@@ -516,22 +522,7 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
         gboolean ok = simulate_flip(cs, v, codes, bit, 0, &msg, &gp);
         g_free(msg);
         PmsMutant mu = { v, 0, PMS_MUTANT_CODE_PEBS_ENABLE, bit, PMS_MUTANT_CAUGHT, NULL };
-        mu.fate = ok ? PMS_MUTANT_MISSED : gp ? PMS_MUTANT_CAUGHT_GP : PMS_MUTANT_CAUGHT;
-        if (ok && (mu.why = unobservable_ll_en(m, sv, bit)))
-            mu.fate = PMS_MUTANT_UNOBSERVABLE;
-        row->mutants++;
-        r->mutants++;
-        if (!ok) {
-            row->caught++, r->caught++;
-            if (gp)
-                row->caught_gp++, r->caught_gp++;
-        } else if (mu.fate == PMS_MUTANT_UNOBSERVABLE) {
-            row->unobservable++, r->unobservable++;
-            g_array_append_val(r->survivors, mu);
-        } else {
-            row->missed++, r->missed++;
-            g_array_append_val(r->survivors, mu);
-        }
+        count_mutant(r, row, mu, ok, gp, ok ? unobservable_ll_en(m, sv, bit) : NULL);
     }
 }
 
