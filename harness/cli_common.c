@@ -152,6 +152,26 @@ gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out)
     return TRUE;
 }
 
+gboolean pms_cli_parse_ld_lat(const char *cmd, const char *text, gboolean pebs, guint64 *out)
+{
+    if (!pebs) {
+        fprintf(stderr, "pmusim: %s: --ld-lat is the threshold of a PEBS load-latency sample: give --pebs too\n", cmd);
+        return FALSE;
+    }
+    if (!g_ascii_string_to_unsigned(text, 10, 0, G_MAXUINT32, out, NULL)) {
+        fprintf(stderr, "pmusim: %s: --ld-lat '%s': expected a number of core cycles (decimal)\n", cmd, text);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+char *pms_cli_with_ld_lat(char *event, guint64 ld_lat)
+{
+    char *with = g_strdup_printf("%s:ldlat=%" G_GUINT64_FORMAT, event, ld_lat);
+    g_free(event);
+    return with;
+}
+
 gboolean pms_cli_levels(const char *text, guint *plm)
 {
     guint mask = 0;

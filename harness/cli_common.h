@@ -30,6 +30,14 @@ GPtrArray *pms_cli_models_named(const PmsModelSet *set, int argc, char **argv);
 /* Parse a decimal or 0x-hex 64-bit value; FALSE (after one stderr line naming
  * `what`) when it is not one. */
 gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out);
+/* --ld-lat N of `cmd` (encode, explain): the threshold of a PEBS load-latency
+ * sample, so it needs --pebs, and a decimal number of core cycles; FALSE
+ * (after one stderr line: a usage error) otherwise. */
+gboolean pms_cli_parse_ld_lat(const char *cmd, const char *text, gboolean pebs, guint64 *out);
+/* The event string with --ld-lat's value appended as :ldlat=N, so that the
+ * encoder checks its range and that the event is the load-latency one;
+ * frees `event`. */
+char *pms_cli_with_ld_lat(char *event, guint64 ld_lat);
 /* Write an output file whole: a regular file (or a new one) through a
  * temporary file renamed over it, so readers never see a partial one; a
  * device or a pipe (/dev/null, /dev/stdout, a FIFO) written in place, never

@@ -564,14 +564,8 @@ int pms_cmd_encode(int argc, char **argv)
         return PMS_EXIT_USAGE;
     }
     guint64 ld_lat_v = 0;
-    if (ld_lat && !pebs) {
-        fprintf(stderr, "pmusim: encode: --ld-lat is the threshold of a PEBS load-latency sample: give --pebs too\n");
+    if (ld_lat && !pms_cli_parse_ld_lat("encode", ld_lat, pebs, &ld_lat_v))
         return PMS_EXIT_USAGE;
-    }
-    if (ld_lat && !g_ascii_string_to_unsigned(ld_lat, 10, 0, G_MAXUINT32, &ld_lat_v, NULL)) {
-        fprintf(stderr, "pmusim: encode: --ld-lat '%s': expected a number of core cycles (decimal)\n", ld_lat);
-        return PMS_EXIT_USAGE;
-    }
     if (pebs && (batch || (format && strcmp(format, "human") != 0))) {
         fprintf(stderr, "pmusim: encode: --pebs prints the registers of each EVENT (or of the --set); it takes "
                         "neither --batch nor --format\n");
@@ -627,13 +621,8 @@ int pms_cmd_encode(int argc, char **argv)
             fprintf(stderr, "pmusim: encode: %s\n", err->message);
             return PMS_EXIT_USAGE;
         }
-        if (ld_lat) {
-            /* the threshold is the event's ldlat modifier: the encoder checks
-             * its range and that the event is the load-latency one */
-            char *with = g_strdup_printf("%s:ldlat=%" G_GUINT64_FORMAT, event, ld_lat_v);
-            g_free(event);
-            event = with;
-        }
+        if (ld_lat)
+            event = pms_cli_with_ld_lat(event, ld_lat_v);
         g_autoptr(PmsEncoding) enc = pms_encode_plm(models, event, plm, &err);
         if (enc == NULL) {
             const char *cls = err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error";

@@ -546,14 +546,8 @@ int pms_cmd_explain(int argc, char **argv)
     if (preload_text && !pms_cli_parse_u64("--preload", preload_text, &preload))
         return PMS_EXIT_USAGE;
     guint64 ld_lat_v = 0;
-    if (ld_lat && !pebs) {
-        fprintf(stderr, "pmusim: explain: --ld-lat is the threshold of a PEBS load-latency sample: give --pebs too\n");
+    if (ld_lat && !pms_cli_parse_ld_lat("explain", ld_lat, pebs, &ld_lat_v))
         return PMS_EXIT_USAGE;
-    }
-    if (ld_lat && !g_ascii_string_to_unsigned(ld_lat, 10, 0, G_MAXUINT32, &ld_lat_v, NULL)) {
-        fprintf(stderr, "pmusim: explain: --ld-lat '%s': expected a number of core cycles (decimal)\n", ld_lat);
-        return PMS_EXIT_USAGE;
-    }
     g_autoptr(GError) err = NULL;
     g_autofree char *qualified = pms_sim_qualify_event(pmu, argv[1], &err);
     if (!qualified) {
@@ -566,12 +560,8 @@ int pms_cmd_explain(int argc, char **argv)
     /* --pmu names a PMU of the model set: an unknown one is a usage error (exit 2) */
     if (pmu && !pms_cli_model(models, pmu))
         return PMS_EXIT_USAGE;
-    if (ld_lat) {
-        /* as encode --ld-lat: the threshold is the event's ldlat modifier */
-        char *with = g_strdup_printf("%s:ldlat=%" G_GUINT64_FORMAT, qualified, ld_lat_v);
-        g_free(qualified);
-        qualified = with;
-    }
+    if (ld_lat)
+        qualified = pms_cli_with_ld_lat(qualified, ld_lat_v);
     g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
     if (!enc) {
         /* the same line as encode's: the libpfm4 error class first */
