@@ -32,8 +32,7 @@ try_string(Dec *d, const char *str)
     memset(&out, 0, sizeof out);
     if (!pms_tokenize(str, &t, NULL) || !pms_resolve_model(d->m, &t, &r, NULL))
         return FALSE;
-    PmsRuleFn rules = pms_rules_for(d->m->arch);
-    if (!rules || !rules(&r, &out, NULL))
+    if (!d->p->fam->rules(&r, &out, NULL))
         return FALSE;
     if ((out.codes[0] & d->cmp_mask) != (d->value & d->cmp_mask))
         return FALSE;
@@ -83,7 +82,7 @@ try_umasks(Dec *d, const PmsEvent *ev, guint64 set)
 static gboolean
 try_raw(Dec *d, const PmsEvent *ev, guint64 raw)
 {
-    if (!pms_arch_raw_umask(d->m->arch))
+    if (!(d->p->fam->flags & PMS_ENC_RAW_UMASK))
         return FALSE;
     g_autoptr(GString) s = g_string_new(d->m->name);
     g_string_append_printf(s, "::%s:0x%" G_GINT64_MODIFIER "x", ev->name, raw);
@@ -171,17 +170,17 @@ char *
 pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error)
 {
     g_return_val_if_fail(m != NULL, NULL);
-    if (!pms_rules_for(m->arch)) {
+    const PmsPrepared *p = pms_prepared_get(m);
+    if (!p->fam) {
         pms_enc_fail(error, PMS_ERR_NOTSUPP, 0, "no decoding rules yet for PMU %s", m->name);
         return NULL;
     }
-    const PmsPrepared *p = pms_prepared_get(m);
     if (p->error) {
         g_set_error_literal(error, PMS_ENCODE_ERROR, p->error->code, p->error->message);
         return NULL;
     }
-    if (m->arch == PMS_ARCH_IA64)   /* the counting PMC (and an EAR event's PMC37/PMC40 value) */
-        return pms_ia64_decode(m, value, has_extra, extra, error);
+    if (p->fam->decode)   /* the family's own (Itanium: the counting PMC, an EAR event's PMC37/PMC40) */
+        return p->fam->decode(m, value, has_extra, extra, error);
     Dec d = { .m = m, .p = p, .value = value, .extra = extra, .has_extra = has_extra };
     guint64 ignore = pms_field_set(&p->en, 0, 1) | pms_field_set(&p->intr, 0, 1) | (G_GUINT64_CONSTANT(1) << 19);
     d.cmp_mask = ~ignore;

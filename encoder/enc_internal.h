@@ -4,8 +4,9 @@
  *   prepared.c  per-model lookups resolved once (fields, modifier roles,
  *               name indexes of nameidx.c, per-event unit-mask bit sets)
  *   resolve.c   tokens -> PmsResolved (model, event, umask set, modifier values)
- *   rules.c     dispatch on PmsModel.arch to one rule set (rules_x86_core.c,
- *               rules_x86_uncore.c, rules_nhmex_cbox.c, rules_ia64.c)
+ *   families.c  the family registry's encoder layer: each family's rule set
+ *               (rules_x86_core.c, rules_x86_uncore.c, rules_nhmex_cbox.c,
+ *               rules_ia64.c) and flags
  *   fstr.c      canonical string
  *   encode.c    pms_encode(): the pipeline, one allocation per result
  *   decode.c    register values -> canonical string
@@ -17,6 +18,7 @@
 #include <glib.h>
 #include "encoder.h"
 #include "nameidx.h"
+#include "family.h"
 
 /* libpfm4 4.13 refuses more than 64 unit masks and modifiers in one string
  * (PFM_ERR_TOOMANY; with 65 unit masks it overruns its array instead). */
@@ -101,6 +103,8 @@ pms_tok_find(const PmsNameIdx *ix, const PmsTokens *t, guint off, gsize len)
 }
 
 /* ---- prepared.c ---- */
+
+typedef struct PmsEncFamily PmsEncFamily;   /* families.c */
 
 /* What a modifier does, found from its name once per model. */
 typedef enum {
@@ -217,6 +221,7 @@ typedef struct {
     PmsPrepEvent *events;               /* parallel to model->events */
     gpointer *plain_slots;              /* the events' plain slots, one block */
     guint n_events;
+    const PmsEncFamily *fam;            /* the model's family entry (families.c); NULL: none */
     GError *error;                      /* the model cannot be used (reported per encoding) */
 } PmsPrepared;
 
@@ -265,14 +270,6 @@ typedef struct {
     guint raw_col;
 } PmsResolved;
 
-/* Whether a model's PMU takes raw unit masks (libpfm4 4.13: the Intel x86
- * core PMUs and nhm_unc/wsm_unc, PFMLIB_PMU_FL_RAW_UMASK). */
-static inline gboolean
-pms_arch_raw_umask(PmsArch a)
-{
-    return a == PMS_ARCH_X86_CORE || a == PMS_ARCH_X86_UNCORE;
-}
-
 /* The bits a raw unit mask may have on an event: the event-select umask
  * field, or for an offcore event the writable bits of its extra register
  * (rules_x86_core.c).  *where names the register for messages. */
@@ -318,7 +315,35 @@ typedef struct {
 } PmsRuleOut;
 
 typedef gboolean (*PmsRuleFn)(const PmsResolved *r, PmsRuleOut *out, GError **error);
-G_GNUC_INTERNAL PmsRuleFn pms_rules_for(PmsArch arch);
+
+/* ---- families.c: the family registry's encoder layer ---- */
+
+enum {
+    /* takes a raw unit mask "EVENT:0xff" (libpfm4 4.13: the Intel x86 core
+     * PMUs and nhm_unc/wsm_unc, PFMLIB_PMU_FL_RAW_UMASK) */
+    PMS_ENC_RAW_UMASK = 1u << 0,
+    /* the plain strings' results are kept (prepared.c, encode.c): the rule
+     * set's output depends only on the event, unit masks and modifiers */
+    PMS_ENC_PLAIN_RESULTS = 1u << 1,
+    /* a number too big for 64 bits reads as strtoull's saturated value
+     * (libpfm4 4.13's uncore code; its range check then refuses it) */
+    PMS_ENC_SATURATE = 1u << 2,
+    /* no privilege filter: u and k are refused with that reason */
+    PMS_ENC_NO_PLM = 1u << 3,
+};
+
+struct PmsEncFamily {
+    PmsRuleFn rules;
+    guint flags;              /* PMS_ENC_* */
+    /* register values -> canonical string; NULL: the generic event-select
+     * decode of decode.c */
+    char *(*decode)(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error);
+};
+
+/* The model's family entry; NULL when the encoder has none for it. */
+G_GNUC_INTERNAL const PmsEncFamily *pms_enc_family(const PmsModel *m);
+/* The table's consistency (family.h), for the test `families`. */
+gboolean pms_enc_family_table_check(GPtrArray *problems);
 G_GNUC_INTERNAL gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error);
 G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error);
 /* libpfm4's NCOMBO check of rules_x86_core.c, for the other x86 rule sets:

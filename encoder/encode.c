@@ -115,7 +115,7 @@ plain_build(const PmsResolved *from, guint c, gboolean lat)
     }
     PmsRuleOut out;
     memset(&out, 0, sizeof out);
-    if (!pms_rules_for(r.model->arch)(&r, &out, NULL) ||
+    if (!p->fam->rules(&r, &out, NULL) ||
         (lat && (out.n_codes != 2 || out.mod_val[li] != p->mods[li].mod->min)))
         return PMS_PLAIN_REFUSED;
     gsize fstr_off, flen;
@@ -349,13 +349,12 @@ encode(const PmsModelSet *models, const char *str, guint plm, GError **error)
             return enc;
         }
     }
-    /* the x86 core rules without the dispatch call: the common case */
-    PmsRuleFn rules = r.model->arch == PMS_ARCH_X86_CORE ? pms_rules_x86_core : pms_rules_for(r.model->arch);
-    if (!rules) {
+    if (!r.prep->fam) {
         pms_enc_fail(error, PMS_ERR_NOTSUPP, 1, "no encoding rules yet for PMU %s (architecture %s)",
-                     r.model->name, pms_arch_name(r.model->arch));
+                     r.model->name, r.model->family->name);
         return NULL;
     }
+    PmsRuleFn rules = r.prep->fam->rules;
     PmsRuleOut out;   /* the rules set every field encode reads, codes[] aside */
     memset(out.codes, 0, sizeof out.codes);
     if (!rules(&r, &out, error))

@@ -6,6 +6,7 @@
  * register value starts from the register's reset value in the model and is
  * changed field by field, by the layout's field names. */
 #include "ia64_dispatch.h"
+#include "family.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -455,7 +456,7 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
         return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "no request or no result");
     memset(out, 0, sizeof *out);
     const PmsModel *m = req->model;
-    if (!m || m->arch != PMS_ARCH_IA64)
+    if (!m || !pms_model_is_family(m, "ia64"))   /* this file is the ia64 family's own */
         return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "no model, or not an ia64 model");
     if (req->plm == 0 || req->plm > 0xf)
         return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "the default privilege level mask 0x%x is not 1..0xf",

@@ -1,6 +1,7 @@
 /* pmusim — Itanium event queries (ia64_query.h): the model's facts, as
  * libpfm_montecito(3)'s pfm_mont_* calls answer them. */
 #include "ia64_query.h"
+#include "family.h"
 
 G_DEFINE_QUARK(pms-ia64-query-error-quark, pms_ia64_query_error)
 
@@ -8,9 +9,9 @@ const PmsEvent *
 pms_ia64_event(const PmsModel *m, const char *name, GError **error)
 {
     g_return_val_if_fail(m != NULL && name != NULL, NULL);
-    if (m->arch != PMS_ARCH_IA64) {
+    if (!pms_model_is_family(m, "ia64")) {   /* this file is the ia64 family's own */
         g_set_error(error, PMS_IA64_QUERY_ERROR, PMS_IA64_QUERY_ERROR_INVAL, "%s is not an Itanium PMU (arch %s)",
-                    m->name, pms_arch_name(m->arch));
+                    m->name, m->family->name);
         return NULL;
     }
     const PmsEvent *ev = pms_model_event(m, name);

@@ -210,6 +210,7 @@ static PmsPrepared *
 prepare(const PmsModel *m)
 {
     PmsPrepared *p = g_new0(PmsPrepared, 1);
+    p->fam = pms_enc_family(m);
     const PmsLayout *l = evtsel_layout(m);
     for (guint i = 0; i < G_N_ELEMENTS(evtsel_fields); i++) {
         PmsField *dst = (PmsField *)((char *)p + evtsel_fields[i].off);
@@ -286,7 +287,7 @@ prepare(const PmsModel *m)
      * use; the environment variable PMUSIM_RULES_ONLY (any value) leaves
      * them out, so every string takes the rule path (a differential check
      * of the two). */
-    if ((m->arch == PMS_ARCH_X86_CORE || m->arch == PMS_ARCH_X86_UNCORE) && !g_getenv("PMUSIM_RULES_ONLY")) {
+    if (p->fam && (p->fam->flags & PMS_ENC_PLAIN_RESULTS) && !g_getenv("PMUSIM_RULES_ONLY")) {
         gsize n = 0;
         for (guint i = 0; i < m->n_events; i++)
             n += plain_slots(p, &m->events[i], &p->events[i]);

@@ -128,7 +128,8 @@ parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError *
     /* libpfm4 4.13's uncore code reads a number too big for 64 bits as
      * strtoull's saturated value, which its range check then refuses
      * (PFM_ERR_INVAL); the core PMUs' answer stays PFM_ERR_ATTR_VAL */
-    if (!ok && mod->type != PMS_MOD_BOOL && *val == G_MAXUINT64 && r->model->arch == PMS_ARCH_X86_UNCORE)
+    if (!ok && mod->type != PMS_MOD_BOOL && *val == G_MAXUINT64 && r->prep->fam &&
+        (r->prep->fam->flags & PMS_ENC_SATURATE))
         ok = TRUE;
     if (!ok) {
         if (!error)
@@ -333,7 +334,8 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
             r->user_umasks |= G_GUINT64_CONSTANT(1) << ui;
             continue;
         }
-        if (G_UNLIKELY(s[a->off] == '0') && nlen >= 2 && (s[a->off + 1] | 0x20) == 'x' && pms_arch_raw_umask(m->arch)) {
+        if (G_UNLIKELY(s[a->off] == '0') && nlen >= 2 && (s[a->off + 1] | 0x20) == 'x' && r->prep->fam &&
+            (r->prep->fam->flags & PMS_ENC_RAW_UMASK)) {
             if (!parse_raw(r, a, nlen, error))
                 return FALSE;
             continue;
@@ -370,7 +372,7 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
         }
         if (!error)
             return FALSE;   /* nobody reads the message: skip building it */
-        if (m->arch == PMS_ARCH_X86_UNCORE && nlen == 1 && (s[a->off] == 'u' || s[a->off] == 'k' ||
+        if (r->prep->fam && (r->prep->fam->flags & PMS_ENC_NO_PLM) && nlen == 1 && (s[a->off] == 'u' || s[a->off] == 'k' ||
                                                             s[a->off] == 'U' || s[a->off] == 'K')) {
             pms_enc_fail(error, PMS_ERR_ATTR, col,
                          "no privilege modifier '%c' on uncore PMU %s: uncore events count at all privilege levels",

@@ -24,7 +24,7 @@
 static int stim_file_bench(const PmsModelSet *models, const char *pmu, guint n)
 {
     const PmsModel *m = pms_model_set_get(models, pmu && pms_model_set_get(models, pmu) ? pmu : "wsm");
-    if (!m || m->arch != PMS_ARCH_X86_CORE)
+    if (!m || !pms_model_is_family(m, "x86_core"))
         return 0;
     g_autofree char *path = NULL;
     g_autoptr(GError) err = NULL;
@@ -105,7 +105,7 @@ int pms_bench_sim(int argc, char **argv)
            "fast rec/s", "ratio", "", "2^47 cycles", "");
     for (guint i = 0; i < pms_model_set_count(models); i++) {
         const PmsModel *m = pms_model_set_nth(models, i);
-        if (pmu ? g_ascii_strcasecmp(m->name, pmu) != 0 : m->arch != PMS_ARCH_X86_CORE)
+        if (pmu ? g_ascii_strcasecmp(m->name, pmu) != 0 : !pms_model_is_family(m, "x86_core"))
             continue;
         PmsSimBench b = { 0 };
         g_autoptr(GError) err = NULL;

@@ -96,7 +96,7 @@ GPtrArray *pms_cli_models_named(const PmsModelSet *set, int argc, char **argv)
 const PmsModel *pms_cli_ia64_model(const PmsModelSet *set, const char *pmu, const char *cmd)
 {
     const PmsModel *m = pms_cli_model(set, pmu ? pmu : "montecito");
-    if (m && m->arch != PMS_ARCH_IA64) {
+    if (m && !pms_model_is_family(m, "ia64")) {
         fprintf(stderr, "%s%s is not an Itanium (ia64) PMU\n", cmd, m->name);
         return NULL;
     }

@@ -15,7 +15,7 @@
  * (the Itanium's PMC at counter_base). */
 static const PmsRegister *value_reg(const PmsModel *m)
 {
-    if (m->arch == PMS_ARCH_IA64)
+    if (pms_model_is_family(m, "ia64"))
         return pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, m->counter_base);
     return pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
 }
@@ -27,7 +27,7 @@ static const PmsEvent *needs_extra(const PmsModel *m, guint64 value, const PmsRe
     *umask_name = NULL;
     const PmsField *fe = pms_register_field(reg, "event");
     const PmsField *fu = pms_register_field(reg, "umask");
-    if (!fe || !fu || m->arch == PMS_ARCH_IA64)
+    if (!fe || !fu || pms_model_is_family(m, "ia64"))
         return NULL;
     guint64 code = pms_field_get(fe, value), umask = pms_field_get(fu, value);
     for (guint i = 0; i < m->n_events; i++) {

@@ -403,18 +403,18 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
 static void explain(GString *o, const PmsEncoding *enc)
 {
     const PmsModel *m = enc->model;
-    if (m->arch == PMS_ARCH_NHMEX_CBOX) {
+    if (pms_model_is_family(m, "nhmex_cbox")) {
         explain_nhmex(o, enc);
         return;
     }
-    if (m->arch == PMS_ARCH_IA64) {
+    if (pms_model_is_family(m, "ia64")) {
         explain_ia64(o, enc);
         return;
     }
     guint counter = 0;
     gboolean fixed = FALSE;
     gboolean has_ctr = pms_sim_event_counter(m, enc->event, enc->umask_mask, &counter, &fixed);
-    if (m->arch == PMS_ARCH_X86_UNCORE) {
+    if (pms_model_is_family(m, "x86_uncore")) {
         explain_uncore(o, enc, counter, fixed, has_ctr);
         return;
     }

@@ -286,10 +286,10 @@ static void print_event(const PmsModel *m, const PmsEvent *ev)
     printf("  code        0x%02x\n", ev->code);
     if (ev->extra_reg)
         printf("  umask       0x%x (in %s%s)\n", ev->base_umask, ev->extra_reg,
-               m->arch == PMS_ARCH_IA64 ? "; the counter's umask field is 0" : "");
+               pms_model_is_family(m, "ia64") ? "; the counter's umask field is 0" : "");
     else
         printf("  umask       0x%x\n", ev->base_umask);
-    if (m->arch == PMS_ARCH_IA64) {
+    if (pms_model_is_family(m, "ia64")) {
         g_autofree char *ctr = ia64_counters(ev->counters);
         printf("  counters    %s (mask 0x%" G_GINT64_MODIFIER "x)\n", ctr, ev->counters);
         printf("  max_inc     %u (thres 0..%u)\n", ev->max_inc, ev->max_inc ? ev->max_inc - 1 : 0);
@@ -562,7 +562,7 @@ int pms_cmd_list(int argc, char **argv)
             print_names(m, pat);
         else if (summary)
             printf("%-*s %4u events  %s\n", width, m->name, m->n_events, m->desc ? m->desc : "");
-        else if (m->arch == PMS_ARCH_IA64)
+        else if (pms_model_is_family(m, "ia64"))
             print_model_ia64(m, pat);
         else
             print_model(m, pat);

@@ -346,7 +346,7 @@ static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guin
 static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint counter, const Codes *c, guint code,
                                 guint bit)
 {
-    if (m->arch == PMS_ARCH_IA64)
+    if (pms_model_is_family(m, "ia64"))
         return unobservable_ia64(m, ev, counter, c, code, bit);
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     /* a fixed-only event's other bits reach no register: equivalent() */
@@ -358,7 +358,7 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint cou
         return "PC (pin control) only drives the PMi pin, never a count (SDM 18-4; semantics.md §8)";
     if (code == 0 && field_bit(es, "inv", bit) && field_value(es, "cmask", c->codes[0]) == 0 &&
         field_value(es, "threshold", c->codes[0]) == 0)
-        return m->arch == PMS_ARCH_NHMEX_CBOX
+        return pms_model_is_family(m, "nhmex_cbox")
                    ? "invert acts only with a non-zero threshold (semantics.md §10, A1)"
                    : "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)";
     if (code == 0 && field_bit(es, "cmask", bit) && field_value(es, "edge", c->codes[0]) &&

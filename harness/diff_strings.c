@@ -165,7 +165,7 @@ void pms_strings_raw(const PmsModel *m, GPtrArray *out)
     /* libpfm4 4.13 takes raw unit masks on the Intel x86 core PMUs and on
      * nhm_unc/wsm_unc only; elsewhere the strings would only repeat the
      * unknown-attribute answer */
-    if (m->arch != PMS_ARCH_X86_CORE && m->arch != PMS_ARCH_X86_UNCORE)
+    if (!pms_model_is_family(m, "x86_core") && !pms_model_is_family(m, "x86_uncore"))
         return;
     /* every event with the value of its first unit mask (0x1 without one) */
     for (guint e = 0; e < m->n_events; e++) {

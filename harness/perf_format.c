@@ -60,7 +60,7 @@ static gboolean extra_term(const PmsEncoding *enc, const char **term, gboolean *
 
 static gboolean is_nhmex(const PmsEncoding *enc)
 {
-    return enc->model && enc->model->arch == PMS_ARCH_NHMEX_CBOX;
+    return enc->model && pms_model_is_family(enc->model, "nhmex_cbox");
 }
 
 static char *nhmex_symbolic(const PmsEncoding *enc, guint64 sel)
@@ -85,7 +85,7 @@ static char *nhmex_symbolic(const PmsEncoding *enc, guint64 sel)
  * encoder's codes[0] holds for UNC_CLK_UNHALTED. */
 static gboolean is_x86_uncore(const PmsEncoding *enc)
 {
-    return enc->model && enc->model->arch == PMS_ARCH_X86_UNCORE;
+    return enc->model && pms_model_is_family(enc->model, "x86_uncore");
 }
 
 static char *uncore_symbolic(guint64 sel)
@@ -107,7 +107,7 @@ static char *uncore_symbolic(guint64 sel)
  * and give the registers as perfmon takes them. */
 static gboolean is_ia64(const PmsEncoding *enc)
 {
-    return enc->model && enc->model->arch == PMS_ARCH_IA64;
+    return enc->model && pms_model_is_family(enc->model, "ia64");
 }
 
 char *pms_perf_symbolic(const PmsEncoding *enc)

@@ -104,7 +104,7 @@ void pms_sim_own_input(const PmsModel *m, const PmsEvent *ev, const guint64 *cod
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     guint64 code = get_field(es, "event", codes[0], (Bits){ 0, 8 });
     guint64 umask = get_field(es, "umask", codes[0], (Bits){ 8, 8 });
-    if (m->arch == PMS_ARCH_IA64) {
+    if (pms_model_is_family(m, "ia64")) {
         /* Itanium: es 15:8 and umask 19:16 of the counting PMC (registers.md
          * 3); the retired-instruction family (es 0x08, umask = IBR channel)
          * counts the signal 0x08.0x0 (semantics.md §11.4) */

@@ -3,6 +3,7 @@
  * one line "SOURCE:LINE: message", so a user's variant points at its mistake. */
 #include <string.h>
 #include "model.h"
+#include "family.h"
 #include "model_priv.h"
 
 static void problem(GPtrArray *out, const PmsModel *m, guint line, const char *fmt, ...)
@@ -133,20 +134,16 @@ lint_umask_groups(const PmsModel *m, const PmsEvent *e, GPtrArray *out)
 static void
 lint_events(const PmsModel *m, GPtrArray *out)
 {
-    guint64 gp = pms_model_counters_mask(m), fx = mask_of(m->n_fixed);
+    guint64 fx = mask_of(m->n_fixed);
     g_autoptr(GHashTable) codes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     gboolean has_ldlat = pms_model_modifier(m, "ldlat") != NULL;
     for (guint i = 0; i < m->n_events; i++) {
         const PmsEvent *e = &m->events[i];
-        /* Itanium counters are checked with the other Itanium facts below. */
-        if (m->arch != PMS_ARCH_IA64 && (e->counters & ~gp))
-            problem(out, m, e->source_line, "event %s: counters 0x%" G_GINT64_MODIFIER "x names counters beyond the %u generic ones",
-                    e->name, e->counters, m->n_gp);
+        /* The general counters an event may use are the family's check
+         * (lint_family): numbered from 0 on x86, from counter_base on ia64. */
         if (e->fixed & ~fx)
             problem(out, m, e->source_line, "event %s: fixed 0x%x names counters beyond the %u fixed ones",
                     e->name, e->fixed, m->n_fixed);
-        if (!e->counters && !e->fixed && m->arch != PMS_ARCH_IA64)
-            problem(out, m, e->source_line, "event %s can use no counter", e->name);
         if (e->code > 0xff || e->base_umask > 0xff)
             problem(out, m, e->source_line, "event %s: code or base_umask wider than 8 bits", e->name);
         if (e->extra_reg && !pms_model_reg_by_name(m, e->extra_reg))
@@ -220,16 +217,19 @@ lint_events(const PmsModel *m, GPtrArray *out)
 /* Itanium facts (model_ia64.c): the loader stops at the first
  * contradiction, the lint lists them all and the missing facts too, also
  * for models rebuilt from images. */
+/* The family's own checks (family.h), complete: missing facts too. */
 static void
-lint_ia64(const PmsModel *m, GPtrArray *out)
+lint_family(const PmsModel *m, GPtrArray *out)
 {
+    const PmsFamily *f = m->family;
     g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
-    pms_ia64_model_check(m, TRUE, msgs);
+    if (f->check_model)
+        f->check_model(m, TRUE, msgs);
     for (guint i = 0; i < msgs->len; i++)
         problem(out, m, m->source_line, "%s", (const char *)msgs->pdata[i]);
-    for (guint e = 0; e < m->n_events; e++) {
+    for (guint e = 0; f->check_event && e < m->n_events; e++) {
         g_ptr_array_set_size(msgs, 0);
-        pms_ia64_event_check(m, &m->events[e], TRUE, msgs);
+        f->check_event(m, &m->events[e], TRUE, msgs);
         for (guint i = 0; i < msgs->len; i++)
             problem(out, m, m->events[e].source_line, "%s", (const char *)msgs->pdata[i]);
     }
@@ -290,18 +290,12 @@ lint_limits(const PmsModel *m, GPtrArray *out)
             problem(out, m, mod->source_line, "modifier %s: range %" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
                     " excludes 0, the value the fstr prints when it is not given", mod->name, mod->min, mod->max);
     }
-    if (m->arch != PMS_ARCH_IA64) {
-        for (guint i = 0; i < m->n_gp; i++)
-            if (!pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i))
-                problem(out, m, m->source_line, "gp_counters %u but no event-select register (kind evtsel) of index %u",
-                        m->n_gp, i);
-        for (guint i = 0; i < m->n_regs; i++) {
-            const PmsRegister *r = &m->regs[i];
-            if (r->kind == PMS_REG_EVTSEL && r->index >= m->n_gp && g_strcmp0(r->unit, m->unit) == 0 &&
-                r->instance == m->instance)
-                problem(out, m, r->source_line, "register %s: event-select index %u, but there are %u counters",
-                        r->name, r->index, m->n_gp);
-        }
+    for (guint i = 0; i < m->n_regs; i++) {
+        const PmsRegister *r = &m->regs[i];
+        if (r->kind == PMS_REG_EVTSEL && r->index >= m->n_gp && g_strcmp0(r->unit, m->unit) == 0 &&
+            r->instance == m->instance)
+            problem(out, m, r->source_line, "register %s: event-select index %u, but there are %u counters",
+                    r->name, r->index, m->n_gp);
     }
     for (guint i = 0; i < m->n_events; i++) {
         const PmsEvent *e = &m->events[i];
@@ -327,7 +321,7 @@ pms_model_lint(const PmsModel *m, GPtrArray *problems)
     lint_registers(m, problems);
     lint_modifiers(m, problems);
     lint_events(m, problems);
-    lint_ia64(m, problems);
+    lint_family(m, problems);
     lint_limits(m, problems);
     return problems->len == before;
 }

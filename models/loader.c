@@ -7,6 +7,7 @@
  * fields, duplicate codes, ...) are the lint's job (lint.c). */
 #include <string.h>
 #include "model.h"
+#include "family.h"
 #include "model_priv.h"
 #include "keyscan.h"
 
@@ -168,15 +169,9 @@ parse_header(Ctx *c, GError **error)
     g_autofree char *arch = get_raw(c, g, "arch");
     if (!arch)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'arch'");
-    gboolean found = FALSE;
-    for (PmsArch a = PMS_ARCH_X86_CORE; a <= PMS_ARCH_IA64 && !found; a++)
-        if (strcmp(arch, pms_arch_name(a)) == 0) {
-            m->arch = a;
-            found = TRUE;
-        }
-    if (!found)
-        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "arch",
-                    "expected x86_core, x86_uncore, nhmex_cbox or ia64, got '%s'", arch);
+    m->family = pms_family_by_name(arch);
+    if (!m->family)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "arch", "expected %s, got '%s'", pms_family_names(), arch);
     if (!get_uint(c, g, "version", FALSE, 0, 255, &m->version, error)
         || !get_bool(c, g, "smt", FALSE, &m->smt, error)
         || !get_uint(c, g, "gp_counters", FALSE, 0, 64, &m->n_gp, error)
@@ -800,14 +795,15 @@ index_add(Ctx *c, GHashTable *index, char *name, guint n, const char *g, const c
     return TRUE;
 }
 
-/* Itanium facts that contradict each other are rejected here, not only
- * linted: an accepted model must never make the encoder or the simulator
- * fail later (model_ia64.c).  Missing ones are the lint's. */
+/* Facts of the model's family that contradict each other (its check_event,
+ * family.h) are rejected here, not only linted: an accepted model must never
+ * make the encoder or the simulator fail later.  Missing ones are the lint's. */
 static gboolean
 facts_consistent(Ctx *c, const char *g, const PmsEvent *e, GError **error)
 {
     g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
-    pms_ia64_event_check(c->m, e, FALSE, msgs);
+    if (c->m->family->check_event)
+        c->m->family->check_event(c->m, e, FALSE, msgs);
     if (msgs->len)
         return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "%s", (const char *)msgs->pdata[0]);
     return TRUE;
@@ -891,7 +887,8 @@ load(Ctx *c, GError **error)
     }
     if (ok) {
         g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
-        pms_ia64_model_check(m, FALSE, msgs);
+        if (m->family->check_model)
+            m->family->check_model(m, FALSE, msgs);
         if (msgs->len)
             ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, "pmu", NULL, "%s", (const char *)msgs->pdata[0]);
     }

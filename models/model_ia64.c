@@ -1,4 +1,5 @@
-/* pmusim models — the consistency of Itanium (arch ia64) facts.
+/* pmusim models — the ia64 family's checks (models/families.c): the
+ * consistency of Itanium (arch ia64) facts.
  *
  * The per-event facts of libpfm's Montecito table (max increment, counters,
  * cache group and set, type, qualifiers, EAR kind and mode, ETB, MESI) only
@@ -25,8 +26,8 @@ add(GPtrArray *msgs, const char *fmt, ...)
     va_end(ap);
 }
 
-static gboolean
-has_ia64_facts(const PmsEvent *e)
+gboolean
+pms_ia64_event_has_facts(const PmsEvent *e)
 {
     return e->max_inc || e->cache_group || e->cache_set >= 0 || e->ev_type || e->qualifiers || e->ear ||
            e->ear_mode || e->etb || e->mesi || e->code_range;
@@ -43,11 +44,6 @@ counter_field(const PmsModel *m, const char *name)
 void
 pms_ia64_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 {
-    if (m->arch != PMS_ARCH_IA64) {
-        if (m->counter_base)
-            add(msgs, "counter_base %u on a non-ia64 model (its counters are numbered from 0)", m->counter_base);
-        return;
-    }
     if (m->counter_base + m->n_gp > 64) {
         add(msgs, "counters %u..%u do not fit a 64-bit counter mask", m->counter_base,
             m->counter_base + m->n_gp - 1);
@@ -74,12 +70,6 @@ pms_ia64_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 void
 pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs)
 {
-    if (m->arch != PMS_ARCH_IA64) {
-        if (has_ia64_facts(e))
-            add(msgs, "event %s: Itanium facts (max_inc, cache_group, cache_set, type, qualifiers, ear, "
-                "ear_mode, etb, mesi, code_range) on a %s model", e->name, pms_arch_name(m->arch));
-        return;
-    }
     if (e->max_inc == 0 && complete)
         add(msgs, "event %s: max_inc is 0 or missing (an Itanium event occurs 1..%u times per cycle)",
             e->name, IA64_MAX_INC_MAX);

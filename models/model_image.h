@@ -30,7 +30,7 @@
 
 #define PMS_IMAGE_MAGIC "PMSMODEL"
 #define PMS_IMAGE_MAGIC_LEN 8
-#define PMS_IMAGE_VERSION 5u /* 4: counter_base, Itanium event facts; 5: code_range */
+#define PMS_IMAGE_VERSION 6u /* 4: counter_base, Itanium event facts; 5: code_range; 6: family by name */
 #define PMS_IMAGE_HEADER_LEN (PMS_IMAGE_MAGIC_LEN + 14 * 4)
 #define PMS_IMAGE_NONE G_MAXUINT32
 

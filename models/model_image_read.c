@@ -7,6 +7,7 @@
  * of range, so a damaged image gives a GError naming the byte, never a crash. */
 #include <string.h>
 #include "model_image.h"
+#include "family.h"
 #include "model_priv.h"
 
 typedef struct {
@@ -352,7 +353,9 @@ read_model(Rd *r, const guint32 *h)
     m->name = str(r, FALSE);
     m->desc = str(r, TRUE);
     m->source = str(r, FALSE);
-    m->arch = upto(r, PMS_ARCH_IA64, "unknown arch");
+    m->family = pms_family_by_name(str(r, FALSE));
+    if (!m->family)
+        bad(r, "unknown family");
     m->version = upto(r, 255, "version above 255");
     m->smt = upto(r, 1, "smt is not 0 or 1");
     m->n_gp = upto(r, 64, "more than 64 generic counters");

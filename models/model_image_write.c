@@ -5,6 +5,7 @@
  * same sequence. */
 #include <string.h>
 #include "model_image.h"
+#include "family.h"
 
 typedef struct {
     GByteArray *body;
@@ -129,7 +130,7 @@ pms_model_image_write(const PmsModel *m)
     str(&w, m->name);
     str(&w, m->desc);
     str(&w, m->source);
-    u32(&w, m->arch);
+    str(&w, m->family->name);
     u32(&w, m->version);
     u32(&w, (guint32)m->smt);
     u32(&w, m->n_gp);

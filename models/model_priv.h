@@ -12,7 +12,8 @@ GHashTable *pms_ci_index_new(void);
 /* "0x1f" or "31" -> value; FALSE on anything else (sign, junk, overflow). */
 gboolean pms_parse_u64(const char *text, guint64 *out);
 
-/* Itanium consistency (model_ia64.c), shared by the loader and the lint.
+/* A family's own checks (family.h, models/families.c), shared by the loader
+ * and the lint.  Itanium consistency (model_ia64.c):
  * The loader (complete = FALSE) refuses facts that contradict each other or
  * the model, so an accepted model never makes the encoder or the simulator
  * guess; the lint (complete = TRUE) also reports facts that are missing (an
@@ -21,3 +22,11 @@ gboolean pms_parse_u64(const char *text, guint64 *out);
  * messages without FILE:LINE. */
 void pms_ia64_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
 void pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);
+/* Whether the event carries any Itanium fact (another family refuses them). */
+gboolean pms_ia64_event_has_facts(const PmsEvent *e);
+
+/* The x86 families' checks (model_x86.c): counters numbered from 0, one
+ * event-select register per general counter, event counter masks inside
+ * the model's counters, no Itanium facts. */
+void pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
+void pms_x86_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);

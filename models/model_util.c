@@ -98,18 +98,6 @@ pms_reg_kind_from_name(const char *name, PmsRegKind *kind)
     return FALSE;
 }
 
-const char *
-pms_arch_name(PmsArch arch)
-{
-    switch (arch) {
-    case PMS_ARCH_X86_CORE: return "x86_core";
-    case PMS_ARCH_X86_UNCORE: return "x86_uncore";
-    case PMS_ARCH_NHMEX_CBOX: return "nhmex_cbox";
-    case PMS_ARCH_IA64: return "ia64";
-    }
-    return NULL;
-}
-
 static const char *
 name_in(const char *const *names, guint n, guint v)
 {

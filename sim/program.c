@@ -1,33 +1,36 @@
 /* pmusim — the program step's dispatch: every call goes to the program step
- * of the model's architecture (program_<arch>.c).  An architecture may have
+ * of the model's family (program_<family>.c), found in the family table below.  An architecture may have
  * its program step before its simulator device. */
 #include "sim_internal.h"
 
 G_DEFINE_QUARK(pms-program-error-quark, pms_program_error)
 
-const SimProgramOps *sim_program_for(PmsArch arch)
+/* The family registry's program layer (family.h): one line per family. */
+static const PmsFamilyEntry program_entries[] = {
+    { "x86_core", &sim_x86_core_program },
+    { "x86_uncore", &sim_x86_uncore_program },
+    { "nhmex_cbox", &sim_nhmex_program },
+    { "ia64", &sim_ia64_program },
+};
+static PmsFamilyTable program_table = PMS_FAMILY_TABLE("program", program_entries);
+
+const SimProgramOps *sim_program_for(const PmsModel *m)
 {
-    switch (arch) {
-    case PMS_ARCH_X86_CORE:
-        return &sim_x86_core_program;
-    case PMS_ARCH_X86_UNCORE:
-        return &sim_x86_uncore_program;
-    case PMS_ARCH_NHMEX_CBOX:
-        return &sim_nhmex_program;
-    case PMS_ARCH_IA64:
-        return &sim_ia64_program;
-    default:
-        return NULL;
-    }
+    return pms_family_table_get(&program_table, m->family);
+}
+
+gboolean sim_program_table_check(GPtrArray *problems)
+{
+    return pms_family_table_check(&program_table, problems);
 }
 
 static const SimProgramOps *program_for(const PmsModel *m, GError **error)
 {
-    const SimProgramOps *p = sim_program_for(m->arch);
+    const SimProgramOps *p = sim_program_for(m);
     if (p)
         return p;
     g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP,
-                "%s: no program step for architecture %s yet", m->name, pms_arch_name(m->arch));
+                "%s: no program step for architecture %s yet", m->name, m->family->name);
     return NULL;
 }
 

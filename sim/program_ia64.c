@@ -94,4 +94,5 @@ const SimProgramOps sim_ia64_program = {
     .counter_reg = ia64_counter_reg,
     .status_bit = ia64_status_bit,
     .status_reg = ia64_status_reg,
+    .sets_elsewhere = "pmusim dispatch places Montecito's",
 };

@@ -103,11 +103,12 @@ static const PmsRegister *extra_of(const PmsModel *m, const PmsSetEvent *e)
 gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint n, PmsPlacement *place,
                                GError **error)
 {
-    const SimProgramOps *p = sim_program_for(m->arch);
+    const SimProgramOps *p = sim_program_for(m);
     if (!p || !p->set_counters || m->n_fixed + m->n_gp > 64) {
+        const char *elsewhere = p ? p->sets_elsewhere : NULL;
         g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP,
-                    "%s: no placement of event sets for architecture %s%s", m->name, pms_arch_name(m->arch),
-                    m->arch == PMS_ARCH_IA64 ? " (pmusim dispatch places Montecito's)" : "");
+                    "%s: no placement of event sets for architecture %s%s%s%s", m->name, m->family->name,
+                    elsewhere ? " (" : "", elsewhere ? elsewhere : "", elsewhere ? ")" : "");
         return FALSE;
     }
     if (n == 0 || n > PMS_PROGRAM_MAX_SET) {

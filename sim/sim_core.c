@@ -1,6 +1,6 @@
 /* pmusim — the simulator instance: register storage, the address index, the
- * public read/write/run API and the PMI record, over the device the model's
- * architecture names (sim_internal.h).  Nothing here knows what a register
+ * public read/write/run API and the PMI record, over the device of the model's
+ * family (sim/families.c).  Nothing here knows what a register
  * means; the device does. */
 #include "sim_internal.h"
 
@@ -8,22 +8,6 @@
 #include <string.h>
 
 G_DEFINE_QUARK(pms-sim-error-quark, pms_sim_error)
-
-const SimDeviceOps *sim_device_for(PmsArch arch)
-{
-    switch (arch) {
-    case PMS_ARCH_X86_CORE:
-        return &sim_x86_core_ops;
-    case PMS_ARCH_X86_UNCORE:
-        return &sim_x86_uncore_ops;
-    case PMS_ARCH_NHMEX_CBOX:
-        return &sim_nhmex_ops;
-    case PMS_ARCH_IA64:
-        return &sim_ia64_ops;
-    default:
-        return NULL;
-    }
-}
 
 gboolean sim_signal_option(const PmsModel *m, const char *key, guint32 fallback, guint32 *out, GError **error)
 {
@@ -96,10 +80,10 @@ PmsSim *pms_sim_new(const PmsModel *m, GError **error)
 
 static PmsSim *sim_new(const PmsModel *m, GError **error)
 {
-    const SimDeviceOps *ops = sim_device_for(m->arch);
+    const SimDeviceOps *ops = sim_device_for(m);
     if (!ops) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: architecture %s is not simulated yet",
-                    m->name, pms_arch_name(m->arch));
+                    m->name, m->family->name);
         return NULL;
     }
     g_autoptr(PmsSim) s = g_new0(PmsSim, 1);

@@ -2,7 +2,7 @@
  *
  *   sim_core.c        PmsSim itself: register storage by model order, the
  *                     index of every register space (msr, pmc, pmd, ibr, dbr), the public read/write/run API, PMIs,
- *                     trace hook; picks the device by the model's arch.
+ *                     trace hook; the device is the model family's (families.c).
  *   sim_engine.c      the reference and fast engines, generic over units.
  *   sim_pipe.c        the pure threshold/invert/edge pipeline.
  *   sim_field.c       register fields resolved once, by name.
@@ -26,6 +26,7 @@
 #include "sim.h"
 #include "program.h"
 #include "lbr.h"
+#include "family.h"
 
 /* ---- register fields ------------------------------------------------------ */
 
@@ -104,6 +105,9 @@ typedef struct {
      * counters this encoding may use; NULL when the architecture places no sets. */
     void (*set_counters)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
                          guint n_codes, guint64 *gp, guint32 *fixed);
+    /* Without set_counters: where a user places a set instead, for the
+     * message ("pmusim dispatch places Montecito's"); NULL: nowhere. */
+    const char *sets_elsewhere;
 } SimProgramOps;
 
 struct PmsSim {
@@ -243,10 +247,13 @@ extern const SimProgramOps sim_nhmex_program;
 extern const SimDeviceOps sim_ia64_ops;
 extern const SimProgramOps sim_ia64_program;
 
-/* The device of an architecture; NULL when it is not simulated. */
-const SimDeviceOps *sim_device_for(PmsArch arch);
-/* The program step of an architecture; NULL when it has none. */
-const SimProgramOps *sim_program_for(PmsArch arch);
+/* The family registry's simulator layer (sim/families.c): the device of the
+ * model's family; NULL when it is not simulated. */
+const SimDeviceOps *sim_device_for(const PmsModel *m);
+gboolean sim_device_table_check(GPtrArray *problems);
+/* The program step of the model's family (program.c); NULL when it has none. */
+const SimProgramOps *sim_program_for(const PmsModel *m);
+gboolean sim_program_table_check(GPtrArray *problems);
 
 /* sim_core.c */
 static inline guint64 *sim_storage(PmsSim *s, const PmsRegister *r)

@@ -994,7 +994,7 @@ test_nhmex_cbox_all(void)
     guint n = 0;
     for (guint mi = 0; mi < pms_model_set_count(set); mi++) {
         const PmsModel *m = pms_model_set_nth(set, mi);
-        if (m->arch != PMS_ARCH_NHMEX_CBOX || !g_str_has_prefix(m->source, "builtin:"))
+        if (!pms_model_is_family(m, "nhmex_cbox") || !g_str_has_prefix(m->source, "builtin:"))
             continue;
         for (guint ei = 0; ei < m->n_events; ei++) {
             const PmsEvent *ev = &m->events[ei];
@@ -1293,7 +1293,7 @@ test_prepared_plain(void)
     guint checked = 0;
     for (guint mi = 0; mi < pms_model_set_count(set); mi++) {
         const PmsModel *m = pms_model_set_nth(set, mi);
-        if (m->arch != PMS_ARCH_X86_CORE)
+        if (!pms_model_is_family(m, "x86_core"))
             continue;
         for (guint ei = 0; ei < m->n_events; ei++) {
             const PmsEvent *ev = &m->events[ei];
@@ -1321,6 +1321,22 @@ test_prepared_plain(void)
     CU_ASSERT_TRUE(checked > 1000);
 }
 
+/* The encoder layer of the family registry lists every family once, and a
+ * model's prepared facts carry its family's entry. */
+static void
+test_family_table(void)
+{
+    g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+    CU_ASSERT_TRUE(pms_enc_family_table_check(problems));
+    for (guint i = 0; i < problems->len; i++)
+        fprintf(stderr, "# %s\n", (const char *)problems->pdata[i]);
+    for (guint i = 0; i < pms_model_set_count(set); i++) {
+        const PmsModel *m = pms_model_set_nth(set, i);
+        CU_ASSERT_PTR_NOT_NULL(pms_enc_family(m));
+        CU_ASSERT_PTR_EQUAL(pms_prepared_get(m)->fam, pms_enc_family(m));
+    }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1335,6 +1351,7 @@ main(int argc, char **argv)
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("encoder", suite_init, suite_clean);
+    CU_add_test(s, "family table", test_family_table);
     CU_add_test(s, "tokenize", test_tokenize);
     CU_add_test(s, "basic", test_basic);
     CU_add_test(s, "numbers", test_numbers);

@@ -25,13 +25,10 @@ typedef enum {
     PMS_MODEL_ERROR_NOTFOUND, /* no such built-in model */
 } PmsModelError;
 
-/* Which family of rules (encoder rule set, simulator architecture) applies. */
-typedef enum {
-    PMS_ARCH_X86_CORE,   /* PERFEVTSEL/PMC/FIXED + GLOBAL_* (perfmon v2..v4) */
-    PMS_ARCH_X86_UNCORE, /* Nehalem/Westmere uncore: UNCORE_PERFEVTSEL/PMC + own global ctrl */
-    PMS_ARCH_NHMEX_CBOX, /* Xeon 7500 C-Box with U-Box global control */
-    PMS_ARCH_IA64,       /* Itanium 2 9000: PMC/PMD/IBR/DBR */
-} PmsArch;
+/* The family a model belongs to (family.h): which encoder rules, program
+ * step, simulator device and CLI hooks apply.  Each layer looks its own
+ * entry up in its family table; nothing tests which family a model is. */
+typedef struct PmsFamily PmsFamily;
 
 /* A named bit field of a register layout.  Declared once in the model file and
  * read by name everywhere (no bitfield unions). */
@@ -268,7 +265,7 @@ typedef struct PmsModel {
     char *name;            /* "glm" */
     char *desc;
     char *source;          /* file path or "builtin:glm" */
-    PmsArch arch;
+    const PmsFamily *family; /* never NULL in a loaded model (the file's `arch`) */
     guint version;         /* architectural perfmon version (x86) */
     gboolean smt;          /* hardware threads per core > 1 */
     guint n_gp, gp_width, n_fixed, fixed_width;
@@ -355,8 +352,6 @@ PMS_API gboolean pms_reg_kind_from_name(const char *name, PmsRegKind *kind);
 /* "msr", "pmc", "pmd", "ibr", "dbr" */
 PMS_API const char *pms_reg_space_name(PmsRegSpace space);
 PMS_API gboolean pms_reg_space_from_name(const char *name, PmsRegSpace *space);
-/* "x86_core", ... */
-PMS_API const char *pms_arch_name(PmsArch arch);
 /* Itanium fact names as written in model files ("l2d", "self_floating",
  * "dear", "tlb"); "none" for the zero value, NULL when out of range. */
 PMS_API const char *pms_ia64_cache_group_name(PmsIa64CacheGroup g);
@@ -404,3 +399,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsModelSet, pms_model_set_free)
 PMS_API gboolean pms_model_lint(const PmsModel *m, GPtrArray *problems);
 
 G_END_DECLS
+
+/* The family registry (PmsFamily, the layers' tables) comes with every model. */
+#include "family.h"

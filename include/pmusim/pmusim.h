@@ -11,6 +11,7 @@
 
 #include "pms_api.h"
 #include "model.h"
+#include "family.h"
 #include "encoder.h"
 #include "ia64_range.h"
 #include "ia64_query.h"

@@ -199,7 +199,7 @@ test_lint_catches(void)
     LINT_AFTER(A->modifiers = 1, "event A takes modifier mesi_i (a MESI qualifier) but mesi is not true");
     LINT_AFTER(m->counter_base = 5, "counter 6 has no configuration register");
     LINT_AFTER(m->regs[3].width = 48, "counter 5: register PMD5 is 48 bits wide");
-    LINT_AFTER(m->arch = PMS_ARCH_X86_UNCORE, "event A: Itanium facts");
+    LINT_AFTER(m->family = pms_family_by_name("x86_uncore"), "event A: Itanium facts");
     /* two EAR events differing in mode only are not duplicates; same mode are */
     g_autoptr(PmsModel) m = load(MINI EV_D "[event D2]\ncode = 0xc8\nbase_umask = 0xe\nmax_inc = 1\n"
                                  "type = floating\near = dear\near_mode = cache\nextra = PMC40\nmodifiers = none\n"

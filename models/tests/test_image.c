@@ -184,7 +184,7 @@ expect_equal_models(const PmsModel *a, const PmsModel *b)
     EQ_STR(w, a, b, name);
     EQ_STR(w, a, b, desc);
     EQ_STR(w, a, b, source);
-    EQ_NUM(w, a, b, arch);
+    EQ_NUM(w, a, b, family);
     EQ_NUM(w, a, b, version);
     EQ_NUM(w, a, b, smt);
     EQ_NUM(w, a, b, n_gp);
@@ -281,7 +281,7 @@ test_round_trip(void)
     g_autoptr(GBytes) bi = pms_model_image_write(b);
     g_autoptr(PmsModel) bb = pms_model_image_read(bi, "bare.pmi", NULL);
     expect_equal_models(b, bb);
-    CU_ASSERT_EQUAL(bb->arch, PMS_ARCH_IA64);
+    CU_ASSERT_PTR_EQUAL(bb->family, pms_family_by_name("ia64"));
     CU_ASSERT_PTR_NULL(pms_model_event(bb, "X"));
 }
 
@@ -378,10 +378,10 @@ test_damaged_body(void)
     d = copy_image(&len);
     put32(d, body, strlen_);
     expect_damaged(d, len, "string offset out of bounds");
-    /* arch follows name, desc and source */
+    /* the family (by name) follows name, desc and source */
     d = copy_image(&len);
     put32(d, body + 12, 99);
-    expect_damaged(d, len, "unknown arch");
+    expect_damaged(d, len, "unknown family");
     /* the body cut short, with the header's sizes agreeing */
     d = copy_image(&len);
     put32(d, HDR(H_SIZE), (guint32)len - 8);

@@ -58,7 +58,7 @@ test_tiny_header(void)
     g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_STRING_EQUAL(m->name, "tiny");
-    CU_ASSERT_EQUAL(m->arch, PMS_ARCH_X86_CORE);
+    CU_ASSERT_PTR_EQUAL(m->family, pms_family_by_name("x86_core"));
     CU_ASSERT_EQUAL(m->version, 3);
     CU_ASSERT_TRUE(m->smt);
     CU_ASSERT_EQUAL(m->n_gp, 2);
@@ -251,10 +251,56 @@ test_enum_names(void)
         CU_ASSERT_TRUE(pms_reg_kind_from_name(pms_reg_kind_name((PmsRegKind)i), &k));
         CU_ASSERT_EQUAL(k, i);
     }
-    CU_ASSERT_STRING_EQUAL(pms_arch_name(PMS_ARCH_IA64), "ia64");
-    CU_ASSERT_STRING_EQUAL(pms_arch_name(PMS_ARCH_X86_UNCORE), "x86_uncore");
-    CU_ASSERT_STRING_EQUAL(pms_arch_name(PMS_ARCH_NHMEX_CBOX), "nhmex_cbox");
-    CU_ASSERT_PTR_NULL(pms_arch_name((PmsArch)42));
+}
+
+/* The family registry's model layer: every family by position and by name,
+ * the names for messages, and a layer table's consistency check (an entry
+ * naming no family, a family twice, a family without an entry). */
+static void
+test_families(void)
+{
+    CU_ASSERT_EQUAL(pms_family_count(), 4);
+    for (guint i = 0; i < pms_family_count(); i++) {
+        const PmsFamily *f = pms_family_nth(i);
+        CU_ASSERT_PTR_EQUAL(pms_family_by_name(f->name), f);
+        CU_ASSERT_PTR_NOT_NULL(f->desc);
+    }
+    CU_ASSERT_PTR_NULL(pms_family_nth(pms_family_count()));
+    CU_ASSERT_PTR_NULL(pms_family_by_name("x86"));
+    CU_ASSERT_PTR_NULL(pms_family_by_name(NULL));
+    CU_ASSERT_STRING_EQUAL(pms_family_names(), "x86_core, x86_uncore, nhmex_cbox or ia64");
+
+    static const int a = 1, b = 2;
+    static const PmsFamilyEntry good[] = { { "x86_core", &a }, { "x86_uncore", &a }, { "nhmex_cbox", &a },
+                                           { "ia64", &b } };
+    PmsFamilyTable t = PMS_FAMILY_TABLE("test", good);
+    g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+    CU_ASSERT_TRUE(pms_family_table_check(&t, problems));
+    CU_ASSERT_PTR_EQUAL(pms_family_table_get(&t, pms_family_by_name("ia64")), &b);
+    CU_ASSERT_PTR_EQUAL(pms_family_table_get(&t, pms_family_by_name("x86_core")), &a);
+    static const PmsFamily stranger = { "stranger", "not registered", NULL, NULL };
+    CU_ASSERT_PTR_NULL(pms_family_table_get(&t, &stranger));
+    CU_ASSERT_PTR_NULL(pms_family_table_get(&t, NULL));
+
+    static const PmsFamilyEntry bad[] = { { "x86_core", &a }, { "x86", &a }, { "x86_core", &b }, { "ia64", NULL } };
+    PmsFamilyTable u = PMS_FAMILY_TABLE("test", bad);
+    CU_ASSERT_FALSE(pms_family_table_check(&u, problems));
+    g_autoptr(GString) all = g_string_new(NULL);
+    for (guint i = 0; i < problems->len; i++)
+        g_string_append_printf(all, "%s\n", (const char *)problems->pdata[i]);
+    CU_ASSERT_PTR_NOT_NULL(strstr(all->str, "test layer: entry 1 names family 'x86', which is not registered"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(all->str, "test layer: family x86_core registered twice (entries 0 and 2)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(all->str, "test layer: family ia64 has no ops"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(all->str, "test layer: no entry for family x86_uncore"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(all->str, "test layer: no entry for family nhmex_cbox"));
+    /* the first entry of a family wins */
+    CU_ASSERT_PTR_EQUAL(pms_family_table_get(&u, pms_family_by_name("x86_core")), &a);
+
+    /* an unknown arch names every family */
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = pms_model_load_data("[pmu]\nname = x\narch = z80\n", 26, "z.pmu", &err);
+    CU_ASSERT_PTR_NULL(m);
+    CU_ASSERT_TRUE(err && strstr(err->message, "expected x86_core, x86_uncore, nhmex_cbox or ia64, got 'z80'"));
 }
 
 static void
@@ -542,7 +588,7 @@ test_builtin_uncore(void)
     for (guint i = 0; i < 2; i++) {
         const PmsModel *m = pms_model_set_get(set, names[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-        CU_ASSERT_EQUAL(m->arch, PMS_ARCH_X86_UNCORE);
+        CU_ASSERT_PTR_EQUAL(m->family, pms_family_by_name("x86_uncore"));
         CU_ASSERT_EQUAL(m->n_events, n_events[i]);
         CU_ASSERT_EQUAL(m->n_gp, 8);
         CU_ASSERT_EQUAL(m->n_fixed, 1);
@@ -845,7 +891,7 @@ test_builtin_nhmex(void)
         g_autofree char *name = g_strdup_printf("nhmex_cbox%u", n);
         const PmsModel *m = pms_model_set_get(set, name);
         CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-        CU_ASSERT_EQUAL(m->arch, PMS_ARCH_NHMEX_CBOX);
+        CU_ASSERT_PTR_EQUAL(m->family, pms_family_by_name("nhmex_cbox"));
         CU_ASSERT_STRING_EQUAL(m->unit, "cbox");
         CU_ASSERT_EQUAL(m->instance, n);
         CU_ASSERT_EQUAL(m->n_gp, 6);
@@ -964,6 +1010,7 @@ main(int argc, char **argv)
     CU_add_test(s, "field get/set", test_fields);
     CU_add_test(s, "modifiers and options", test_modifiers_and_options);
     CU_add_test(s, "enum names", test_enum_names);
+    CU_add_test(s, "family registry", test_families);
     CU_add_test(s, "minimal file and defaults", test_minimal_and_defaults);
     s = CU_add_suite("malformed", NULL, NULL);
     CU_add_test(s, "syntax", test_syntax_errors);

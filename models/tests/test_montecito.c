@@ -36,7 +36,7 @@ suite_clean(void)
 static void
 test_header_and_counts(void)
 {
-    CU_ASSERT_EQUAL(mont->arch, PMS_ARCH_IA64);
+    CU_ASSERT_PTR_EQUAL(mont->family, pms_family_by_name("ia64"));
     CU_ASSERT_EQUAL(mont->n_gp, 12);
     CU_ASSERT_EQUAL(mont->counter_base, 4);
     CU_ASSERT_EQUAL(mont->gp_width, 47);
@@ -361,7 +361,7 @@ test_image_equals_text(void)
     gsize len;
     const guint8 *data = g_bytes_get_data(image, &len);
     CU_ASSERT_EQUAL(data[PMS_IMAGE_MAGIC_LEN], PMS_IMAGE_VERSION);
-    CU_ASSERT_EQUAL(PMS_IMAGE_VERSION, 5);
+    CU_ASSERT_TRUE(PMS_IMAGE_VERSION >= 5);
 }
 
 int

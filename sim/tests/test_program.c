@@ -1,8 +1,10 @@
 /* The program step (include/pmusim/program.h): placement, codes -> writes, partial
  * writes applied through the device.  Expected registers are written from the
  * SDM layout (Fig 18-6, 18-7, 18-10), never from another run. */
+#include <stdio.h>
 #include <string.h>
 #include "fixtures.h"
+#include "sim_internal.h"
 
 static const PmsRegWrite *find(const PmsRegWrite *w, guint n, guint32 addr)
 {
@@ -113,14 +115,14 @@ static void test_fixed_umask(void)
     pms_sim_free(sim);
 }
 
-/* No program step and no device for an architecture pmusim does not know
- * (every PmsArch value has a program step now; Itanium's came first): typed
- * errors. */
+/* No program step and no device for a family the layers' tables do not
+ * list (every registered family has both): typed errors. */
 static void test_unsupported_arch(void)
 {
     g_autoptr(PmsModel) m = fx_model_with("nhm", "cpl_gate", "post");
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    m->arch = (PmsArch)(PMS_ARCH_IA64 + 1);
+    static const PmsFamily stranger = { "stranger", "no layer lists it", NULL, NULL };
+    m->family = &stranger;
     PmsPlacement pl;
     g_autoptr(GError) err = NULL;
     CU_ASSERT_FALSE(pms_program_place(m, &m->events[0], 0, &pl, &err));
@@ -352,9 +354,21 @@ static void test_set_unsupported(void)
     CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT));
 }
 
+/* The program and simulator layers of the family registry list every
+ * family once (family.h). */
+static void test_family_tables(void)
+{
+    g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+    CU_ASSERT_TRUE(sim_program_table_check(problems));
+    CU_ASSERT_TRUE(sim_device_table_check(problems));
+    for (guint i = 0; i < problems->len; i++)
+        fprintf(stderr, "# %s\n", (const char *)problems->pdata[i]);
+}
+
 void register_program_tests(void)
 {
     CU_pSuite s = CU_add_suite("program", NULL, NULL);
+    CU_add_test(s, "family tables: program step and device", test_family_tables);
     CU_add_test(s, "general counter: evtsel, extra register, one GLOBAL_CTRL bit", test_general);
     CU_add_test(s, "fixed-only event: partial FIXED_CTR_CTRL write composes", test_fixed_partial);
     CU_add_test(s, "fixed-only unit mask placed on its fixed counter and counts there", test_fixed_umask);

@@ -153,13 +153,13 @@ static void test_models_and_options(void)
     }
     /* an architecture not simulated yet */
     PmsModel *m = fx_model_with("nhm", NULL, NULL);
-    m->arch = PMS_ARCH_IA64;
+    m->family = pms_family_by_name("ia64");
     GError *e = NULL;
     CU_ASSERT_PTR_NULL(pms_sim_new(m, &e));
     CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL));
     g_clear_error(&e);
     /* a counter register beyond the declared counters */
-    m->arch = PMS_ARCH_X86_CORE;
+    m->family = pms_family_by_name("x86_core");
     guint saved = m->n_gp;
     m->n_gp = 1;
     CU_ASSERT_PTR_NULL(pms_sim_new(m, &e));
@@ -172,7 +172,7 @@ static void test_models_and_options(void)
     g_clear_error(&e);
     m->gp_width = 48;
     /* a layout without a field the simulator reads by name */
-    m->arch = PMS_ARCH_X86_CORE;
+    m->family = pms_family_by_name("x86_core");
     PmsLayout *l = NULL;
     for (guint i = 0; i < m->n_regs; i++)
         if (m->regs[i].kind == PMS_REG_EVTSEL)

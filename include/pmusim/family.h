@@ -1,0 +1,82 @@
+/* pmusim — the family registry.
+ *
+ * A *family* is one way of programming counters: the x86 architectural core
+ * (glm, nhm, wsm), the Nehalem/Westmere uncore, the Xeon 7500 uncore, the
+ * Itanium 2.  A *PMU* is a model file of a family (its `arch` key names the
+ * family).  Each layer keeps one table of the families it serves, an entry
+ * per family, and generic code asks that entry; it never asks which family a
+ * model is:
+ *
+ *   models/families.c          model facts: the family's own checks (loader, lint)
+ *   encoder/families.c         encoder rules, raw unit masks, decode
+ *   sim/program/families.c     the program step (codes -> register writes)
+ *   sim/families.c             the simulator device
+ *   harness/families.c         the CLI hooks (explain, perf syntax, decode, list)
+ *
+ * Adding a family is its files plus one line in each of these tables
+ * (docs/adding-a-pmu.md).  A layer's table is a PmsFamilyTable of
+ * PmsFamilyEntry {family name, ops}; pms_family_table_get() finds a model's
+ * entry in constant time after the first call. */
+#pragma once
+
+#include <glib.h>
+#include "pms_api.h"
+#include "model.h"
+
+G_BEGIN_DECLS
+
+/* The model layer's entry of a family (models/families.c). */
+struct PmsFamily {
+    const char *name;   /* the model file's `arch` value: "x86_core" */
+    const char *desc;   /* one line, for `pmusim list --families` and messages */
+    /* Consistency of the family's own facts, each optional.  The loader
+     * (complete FALSE) refuses a model with the first message, so an accepted
+     * model never makes a later layer guess; the lint (complete TRUE) lists
+     * every message and also the facts that are missing.  Messages carry no
+     * FILE:LINE (the caller adds the model's or the event's line). */
+    void (*check_model)(const PmsModel *m, gboolean complete, GPtrArray *msgs);
+    void (*check_event)(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);
+};
+
+/* The registry: families in registration order. */
+PMS_API guint pms_family_count(void);
+PMS_API const PmsFamily *pms_family_nth(guint i);
+/* NULL when no family has that name. */
+PMS_API const PmsFamily *pms_family_by_name(const char *name);
+/* "x86_core, x86_uncore, ...": every name, for messages. */
+PMS_API const char *pms_family_names(void);
+/* Whether m is of the named family: for a family's own code (the Itanium
+ * queries check that they were given an Itanium model), never for generic
+ * code, which asks its layer's table instead. */
+PMS_API gboolean pms_model_is_family(const PmsModel *m, const char *family);
+
+/* ---- a layer's table -------------------------------------------------------- */
+
+enum { PMS_FAMILY_MAX = 32 };
+
+typedef struct {
+    const char *family;   /* a registered family's name */
+    gconstpointer ops;    /* the layer's ops for it */
+} PmsFamilyEntry;
+
+typedef struct {
+    const char *layer;               /* "encoder", for messages */
+    const PmsFamilyEntry *entries;
+    guint n_entries;
+    /* filled once, on first use (thread-safe): ops by family position */
+    gconstpointer by_pos[PMS_FAMILY_MAX];
+    gsize ready;
+} PmsFamilyTable;
+
+#define PMS_FAMILY_TABLE(layer_name, entry_array) \
+    { (layer_name), (entry_array), G_N_ELEMENTS(entry_array), { NULL }, 0 }
+
+/* The layer's ops for family f; NULL when the layer has no entry for it. */
+PMS_API gconstpointer pms_family_table_get(PmsFamilyTable *t, const PmsFamily *f);
+/* The registry's consistency for one layer: TRUE when every entry names a
+ * registered family, once, and every registered family has an entry;
+ * otherwise one line per problem appended to problems (each layer's test
+ * suite runs it on its table). */
+PMS_API gboolean pms_family_table_check(const PmsFamilyTable *t, GPtrArray *problems);
+
+G_END_DECLS

@@ -1,0 +1,46 @@
+/* pmusim models — the x86 families' checks (models/families.c: x86_core,
+ * x86_uncore, nhmex_cbox): their counters are numbered from 0, each general
+ * counter has an event-select register, and an event's counter masks name
+ * only counters the model has.  Itanium's facts belong to the ia64 family:
+ * an x86 model carrying them is refused by the loader. */
+#include "model.h"
+#include "family.h"
+#include "model_priv.h"
+
+static void
+add(GPtrArray *msgs, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void
+add(GPtrArray *msgs, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_ptr_array_add(msgs, g_strdup_vprintf(fmt, ap));
+    va_end(ap);
+}
+
+void
+pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
+{
+    if (m->counter_base)
+        add(msgs, "counter_base %u on a non-ia64 model (its counters are numbered from 0)", m->counter_base);
+    for (guint i = 0; complete && i < m->n_gp; i++)
+        if (!pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i))
+            add(msgs, "gp_counters %u but no event-select register (kind evtsel) of index %u", m->n_gp, i);
+}
+
+void
+pms_x86_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs)
+{
+    if (pms_ia64_event_has_facts(e))
+        add(msgs, "event %s: Itanium facts (max_inc, cache_group, cache_set, type, qualifiers, ear, "
+            "ear_mode, etb, mesi, code_range) on a %s model", e->name, m->family->name);
+    if (!complete)
+        return;
+    guint64 gp = pms_model_counters_mask(m);
+    if (e->counters & ~gp)
+        add(msgs, "event %s: counters 0x%" G_GINT64_MODIFIER "x names counters beyond the %u generic ones", e->name,
+            e->counters, m->n_gp);
+    if (!e->counters && !e->fixed)
+        add(msgs, "event %s can use no counter", e->name);
+}

@@ -1,0 +1,24 @@
+/* pmusim — the family registry's simulator layer (family.h): one line per
+ * family, its device (dev_<family>.c).  sim_core.c builds every PmsSim over
+ * the device found here and knows nothing else of the family. */
+#include "sim_internal.h"
+
+static const PmsFamilyEntry entries[] = {
+    { "x86_core", &sim_x86_core_ops },
+    { "x86_uncore", &sim_x86_uncore_ops },
+    { "nhmex_cbox", &sim_nhmex_ops },
+    { "ia64", &sim_ia64_ops },
+};
+static PmsFamilyTable table = PMS_FAMILY_TABLE("sim", entries);
+
+const SimDeviceOps *
+sim_device_for(const PmsModel *m)
+{
+    return pms_family_table_get(&table, m->family);
+}
+
+gboolean
+sim_device_table_check(GPtrArray *problems)
+{
+    return pms_family_table_check(&table, problems);
+}
