@@ -65,7 +65,7 @@ static gboolean builtin_load(char **model_files, const GPtrArray *compared, Benc
             if (!m || m->n_events == 0)
                 continue;
             g_autofree char *s = g_strdup_printf("%s::%s", m->name, m->events[0].name);
-            g_autoptr(PmsEncoding) enc = pms_encode(set, s, NULL);
+            pms_encoding_free(pms_encode(set, s, NULL));
         }
         readies[n] = (now_s() - t0) * 1e3;
     }

@@ -134,7 +134,7 @@ static gboolean encode_all(PmsConformSim *cs, const PmsVector *v, Codes *out, ch
 static gboolean program_pebs(PmsSim *sim, const PmsModel *m, const PmsSimVector *sv, const Codes *codes, guint flip,
                              GError **error)
 {
-    guint64 enable = 0, enable_mask = 0;
+    guint64 enable = 0;
     const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
     gboolean any = FALSE;
     for (guint i = 0; i < sv->n_events; i++) {
@@ -146,9 +146,9 @@ static gboolean program_pebs(PmsSim *sim, const PmsModel *m, const PmsSimVector 
         if (!ev || !pms_program_place_on(m, ev, sv->events[i].counter, FALSE, &pl, error) ||
             !pms_pebs_configure(&pl, codes[i].codes, codes[i].n, &c, error))
             return FALSE;
-        /* IA32_PEBS_ENABLE composed over the events, MSR_PEBS_LD_LAT as is */
+        /* IA32_PEBS_ENABLE composed over the events (written whole below),
+         * MSR_PEBS_LD_LAT as is */
         enable |= c.writes[0].value;
-        enable_mask |= c.writes[0].mask;
         gboolean ok = c.n_writes < 2 || pms_sim_apply(sim, &c.writes[1], 1, error);
         pms_pebs_config_clear(&c);
         if (!ok)

@@ -76,7 +76,7 @@ bad(const char *s, PmsEncodeError code, guint col, const char *needle)
     CU_ASSERT_PTR_NOT_NULL_FATAL(err);
     if (err->code != (gint)code)
         fprintf(stderr, "# %s: %s, expected %s\n", s, pms_encode_error_name(err->code), pms_encode_error_name(code));
-    CU_ASSERT_EQUAL(err->code, code);
+    CU_ASSERT_EQUAL(err->code, (gint)code);
     g_autofree char *prefix = g_strdup_printf("column %u: ", col);
     if (!g_str_has_prefix(err->message, prefix))
         fprintf(stderr, "# %s: '%s', expected column %u\n", s, err->message, col);

@@ -79,7 +79,7 @@ static void expect_error(const PmsIa64RangeRequest *r, PmsIa64RangeError code)
     if (err->code != (int)code)
         fprintf(stderr, "# got %s (%s), want %s\n", pms_ia64_range_error_name(err->code), err->message,
                 pms_ia64_range_error_name(code));
-    CU_ASSERT_EQUAL(err->code, code);
+    CU_ASSERT_EQUAL(err->code, (gint)code);
 }
 
 /* [0x1000, 0x2000): x = 0xfff, k = 11 -> one 2^12 block at 0x1000, exact.

@@ -74,8 +74,8 @@ static void test_encode(void)
     /* with an event: both printed, exit 0 */
     PmsCuRun r = run("encode --pmu nhm --lbr INST_RETIRED:ANY_P");
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_PTR_NOT_NULL(r.out && strstr(r.out, "IA32_PERFEVTSEL0"));
-    CU_ASSERT_PTR_NOT_NULL(r.out && strstr(r.out, "MSR_LBR_SELECT"));
+    CU_ASSERT_TRUE(r.out && strstr(r.out, "IA32_PERFEVTSEL0"));
+    CU_ASSERT_TRUE(r.out && strstr(r.out, "MSR_LBR_SELECT"));
     pms_cu_run_clear(&r);
 }
 
