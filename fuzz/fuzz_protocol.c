@@ -1,5 +1,5 @@
 /* pmusim fuzz target: the reader of a cmd: backend's answers
- * (pms_proto_parse_answer, harness/protocol.c).
+ * (pms_proto_parse_answer, harness/backend/protocol.c).
  * Input: the line sent, '\n', the answer the backend printed (its own '\n'
  * stripped, as the reader does).  An answer the parser accepts must format
  * back (pms_proto_format) to an answer it accepts with the same RET, codes

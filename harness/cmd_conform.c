@@ -8,6 +8,7 @@
  * expectations file that cannot be read or parsed. */
 #include "backend.h"
 #include "cli_common.h"
+#include "commands.h"
 #include "conform_sim.h"
 #include "vectors.h"
 

@@ -7,6 +7,7 @@
  * string never sets (EN, INT, PC) when they differ from what the string
  * encodes to. */
 #include "cli_common.h"
+#include "commands.h"
 #include "encoder.h"
 
 #include <stdio.h>

@@ -2,6 +2,7 @@
  * disagree (RET, codes, fstr) and count per PMU.  Exit 0 when they agree on
  * everything, 1 when there are differences, 2 on usage errors. */
 #include "cli_common.h"
+#include "commands.h"
 #include "diff_strings.h"
 #include "protocol.h"
 

@@ -6,6 +6,7 @@
  * plm), or as an event string PMU::EVENT[:MOD...] taken through the builtin
  * encoder (its codes[0]). */
 #include "cli_common.h"
+#include "commands.h"
 #include "encoder.h"
 #include "ia64_dispatch.h"
 

@@ -7,6 +7,7 @@
  *                                          builtin encoder only */
 #include "answer_memo.h"
 #include "cli_common.h"
+#include "commands.h"
 #include "lbr_report.h"
 #include "encoder.h"
 #include "json_out.h"

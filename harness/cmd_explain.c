@@ -8,6 +8,7 @@
  * one-sentence summary.  Nothing here counts: the words follow the same rules
  * the simulator's pipeline (sim/sim_pipe.c) implements. */
 #include "cli_common.h"
+#include "commands.h"
 #include "lbr_report.h"
 #include "encoder.h"
 #include "pebs.h"

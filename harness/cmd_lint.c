@@ -10,6 +10,7 @@
  * problem too, named by the model's file and [pmu] line. */
 #include <stdio.h>
 #include "cli_common.h"
+#include "commands.h"
 #include "sim.h"
 
 int

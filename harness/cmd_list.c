@@ -1,5 +1,6 @@
 /* pmusim list — what the models hold: PMUs, events, unit masks, modifiers. */
 #include "cli_common.h"
+#include "commands.h"
 #include "encoder.h"
 #include "json_out.h"
 

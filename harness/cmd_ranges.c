@@ -2,6 +2,7 @@
  * pairs and configuration registers for up to four [START, END) ranges
  * (include/pmusim/ia64_range.h, docs/ia64-range.md). */
 #include "cli_common.h"
+#include "commands.h"
 #include "ia64_range.h"
 
 #include <stdio.h>

@@ -14,6 +14,7 @@
 #include "pebs.h"
 #include "pebs_report.h"
 #include "cli_common.h"
+#include "commands.h"
 #include "lbr_report.h"
 #include "sim_stim_only.h"
 #include "encoder.h"

@@ -7,17 +7,11 @@
 #include "model.h"
 #include "encoder.h"
 
-typedef struct {
-    const char *name;
-    const char *summary;
-    int (*run)(int argc, char **argv);
-} PmsCommand;
-
 int pms_cmd_encode(int argc, char **argv);   /* cmd_encode.c (also --batch) */
 int pms_cmd_decode(int argc, char **argv);   /* cmd_decode.c */
 int pms_cmd_list(int argc, char **argv);     /* cmd_list.c */
 int pms_cmd_diff(int argc, char **argv);     /* cmd_diff.c */
-int pms_cmd_bench(int argc, char **argv);    /* cmd_bench.c: "bench encode", "bench sim" */
+int pms_cmd_bench(int argc, char **argv);    /* bench/cmd_bench.c: "bench encode", "bench sim" */
 int pms_cmd_conform(int argc, char **argv);  /* cmd_conform.c */
 int pms_cmd_lint(int argc, char **argv);     /* cmd_lint.c */
 int pms_cmd_sim(int argc, char **argv);      /* cmd_sim.c: per-cycle trace of one event */
@@ -30,8 +24,3 @@ int pms_sim_worked_example(const PmsEncoding *enc, const char *occ, const char *
                            GString *out);
 int pms_cmd_ranges(int argc, char **argv);   /* cmd_ranges.c: Montecito IBR/DBR range restriction */
 int pms_cmd_dispatch(int argc, char **argv); /* cmd_dispatch.c: Montecito dispatch (include/pmusim/ia64_dispatch.h) */
-
-/* Shared option handling (cli_common.c): every subcommand accepts
- * --model FILE (repeatable).  Returns the model set, or NULL after printing
- * one line on stderr. */
-PmsModelSet *pms_cli_load_models(char **model_files);

@@ -1,5 +1,6 @@
 /* pmusim — entry point: dispatch to one subcommand (cmd_<name>.c). */
 #include "cli_common.h"
+#include "commands.h"
 #include "pmusim_config.h"
 
 #include <locale.h>

@@ -6,8 +6,8 @@
  * The whole-process comparison of scripts/bench-batch: libpfm4's load
  * (dlopen, pfm_initialize) and encodings, timed like pmusim's own process.
  * Not part of the build: scripts/bench-batch compiles it with the harness's
- * libpfm4 loader (harness/pfm_lib.c: libpfm.so.4 through dlopen, never
- * linked, no libpfm4 headers) and its answer formatting (harness/protocol.c).
+ * libpfm4 loader (harness/backend/pfm_lib.c: libpfm.so.4 through dlopen, never
+ * linked, no libpfm4 headers) and its answer formatting (harness/backend/protocol.c).
  * It can also serve as a `cmd:` backend: it answers each line before reading
  * the next when stdin is not a regular file.  No crash isolation: a string
  * that crashes libpfm4 4.13 ends this process (a `cmd:` driver survives it).

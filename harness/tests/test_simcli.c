@@ -1,5 +1,5 @@
 /* simcli tests: `pmusim sim`, `pmusim explain`, `pmusim bench sim` run as
- * subprocesses, and pms_sim_program (harness/sim_setup.c) called directly.
+ * subprocesses, and pms_sim_program (harness/util/sim_setup.c) called directly.
  *
  * Run by meson as: test_simcli PMUSIM.  Every expected count is derived by
  * hand from docs/semantics.md §3 beside its assertion, never from a run. */

@@ -253,7 +253,7 @@ static void test_vcd_stages(void)
 }
 
 /* ---- the timing diagram ---------------------------------------------------
- * Layout (harness/trace_svg.c, docs/sim-cli.md): span i's column starts at
+ * Layout (harness/report/trace_svg.c, docs/sim-cli.md): span i's column starts at
  * x = 140 + the widths before it, 110 for a single cycle; a waveform is high
  * (data-hi) where its stage is 1. */
 typedef struct {

@@ -4,7 +4,6 @@
  * per-cycle trace: the run is the fast engine's unless --engine reference is
  * asked for (both end in the same registers). */
 #include "cli_common.h"
-#include "commands.h"
 #include "lbr_report.h"
 #include "program.h"
 #include "pebs_report.h"

@@ -1,4 +1,4 @@
-/* pmusim sim --stim FILE without -e (harness/sim_stim_only.c). */
+/* pmusim sim --stim FILE without -e (harness/report/sim_stim_only.c). */
 #pragma once
 
 /* Run the stimulus on its model and print every counter's final value;

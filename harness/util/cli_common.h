@@ -2,7 +2,20 @@
 #pragma once
 
 #include <glib.h>
-#include "commands.h"
+#include "model.h"
+
+/* A subcommand: main.c's table (commands.h) and a command's own
+ * sub-subcommands (bench) are arrays of these, run by pms_cli_dispatch. */
+typedef struct {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+} PmsCommand;
+
+/* Shared option handling (cli_common.c): every subcommand accepts
+ * --model FILE (repeatable).  Returns the model set, or NULL after printing
+ * one line on stderr. */
+PmsModelSet *pms_cli_load_models(char **model_files);
 
 /* Exit status for usage errors (bad option, missing argument). */
 #define PMS_EXIT_USAGE 2
