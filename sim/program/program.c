@@ -1,29 +1,29 @@
 /* pmusim — the program step's dispatch: every call goes to the program step
  * of the model's architecture (program_<arch>.c).  An architecture may have
- * its program step before its simulator device. */
-#include "sim_internal.h"
+ * its program step before its simulator device (sim/dev_<arch>.c). */
+#include "prog_internal.h"
 
 G_DEFINE_QUARK(pms-program-error-quark, pms_program_error)
 
-const SimProgramOps *sim_program_for(PmsArch arch)
+const ProgOps *prog_ops_for(PmsArch arch)
 {
     switch (arch) {
     case PMS_ARCH_X86_CORE:
-        return &sim_x86_core_program;
+        return &prog_x86_core_ops;
     case PMS_ARCH_X86_UNCORE:
-        return &sim_x86_uncore_program;
+        return &prog_x86_uncore_ops;
     case PMS_ARCH_NHMEX_CBOX:
-        return &sim_nhmex_program;
+        return &prog_nhmex_ops;
     case PMS_ARCH_IA64:
-        return &sim_ia64_program;
+        return &prog_ia64_ops;
     default:
         return NULL;
     }
 }
 
-static const SimProgramOps *program_for(const PmsModel *m, GError **error)
+static const ProgOps *program_for(const PmsModel *m, GError **error)
 {
-    const SimProgramOps *p = sim_program_for(m->arch);
+    const ProgOps *p = prog_ops_for(m->arch);
     if (p)
         return p;
     g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP,
@@ -34,7 +34,7 @@ static const SimProgramOps *program_for(const PmsModel *m, GError **error)
 gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl,
                            GError **error)
 {
-    const SimProgramOps *p = program_for(m, error);
+    const ProgOps *p = program_for(m, error);
     if (!p)
         return FALSE;
     if (p->place(m, ev, umask_mask, pl))
@@ -47,7 +47,7 @@ gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_
 gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
                               PmsPlacement *pl, GError **error)
 {
-    const SimProgramOps *p = program_for(m, error);
+    const ProgOps *p = program_for(m, error);
     if (!p || !p->place_on(m, ev, counter, fixed, error))
         return FALSE;
     *pl = (PmsPlacement){ m, ev, counter, fixed };
@@ -57,7 +57,7 @@ gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint count
 gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *writes,
                             guint *n_writes, GError **error)
 {
-    const SimProgramOps *p = program_for(pl->model, error);
+    const ProgOps *p = program_for(pl->model, error);
     *n_writes = 0;
     if (!p)
         return FALSE;
@@ -71,19 +71,19 @@ gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint 
 
 const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl)
 {
-    const SimProgramOps *p = program_for(pl->model, NULL);
+    const ProgOps *p = program_for(pl->model, NULL);
     return p ? p->counter_reg(pl) : NULL;
 }
 
 const PmsRegister *pms_program_status_reg(const PmsPlacement *pl)
 {
-    const SimProgramOps *p = program_for(pl->model, NULL);
+    const ProgOps *p = program_for(pl->model, NULL);
     return p ? p->status_reg(pl) : NULL;
 }
 
 guint64 pms_program_status_bit(const PmsPlacement *pl)
 {
-    const SimProgramOps *p = program_for(pl->model, NULL);
+    const ProgOps *p = program_for(pl->model, NULL);
     return p ? p->status_bit(pl) : 0;
 }
 
@@ -102,7 +102,7 @@ static guint64 allowed_gp(const PmsModel *m, const PmsEvent *ev, guint64 umask_m
     return m->n_gp < 64 ? allowed & (((guint64)1 << m->n_gp) - 1) : allowed;
 }
 
-void sim_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed)
+void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed)
 {
     *gp = allowed_gp(m, ev, umask_mask);
     /* the fixed counters the event and every selected unit mask may use
@@ -116,11 +116,11 @@ void sim_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask
     *fixed = fx;
 }
 
-gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
+gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
 {
     guint64 gp;
     guint32 fx;
-    sim_place_allowed(m, ev, umask_mask, &gp, &fx);
+    prog_place_allowed(m, ev, umask_mask, &gp, &fx);
     if (gp) {
         *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctzll(gp), FALSE };
         return TRUE;
@@ -133,7 +133,7 @@ gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_m
     return FALSE;
 }
 
-gboolean sim_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error)
+gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error)
 {
     gboolean ok = fixed ? counter < m->n_fixed && counter < 32 && (ev->fixed & (1u << counter))
                         : ev->counters != 0 && counter < m->n_gp && counter < 64 &&
@@ -145,7 +145,7 @@ gboolean sim_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint coun
     return ok;
 }
 
-void sim_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
+void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
 {
     w[*n] = (PmsRegWrite){ r->name, r->address, value & mask, mask, r };
     (*n)++;
