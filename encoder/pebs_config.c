@@ -1,11 +1,13 @@
 /* pmusim — PEBS configuration: an encoded event on its counter -> the
- * IA32_PEBS_ENABLE bits and MSR_PEBS_LD_LAT (include/pmusim/pebs.h).
+ * IA32_PEBS_ENABLE bits and MSR_PEBS_LD_LAT (include/pmusim/pebs_config.h).
+ * The configuration in words (pms_pebs_describe) is the simulator's, beside
+ * the records it describes (sim/pebs.c).
  *
  * Every bit position comes from the model's layouts (pebs_enable: pebs_en,
  * ll_en; ld_lat: threshold; evtsel: any, edge, inv, cmask) and every range
  * from its `ldlat` modifier; this file holds only the rules, each with its
  * source (docs/semantics.md §1.5, §5, A12). */
-#include "pebs.h"
+#include "pebs_config.h"
 #include "encoder.h"
 #include "enc_internal.h"
 
@@ -122,40 +124,4 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
     }
     out->notes = notes->len ? g_string_free(g_steal_pointer(&notes), FALSE) : NULL;
     return TRUE;
-}
-
-char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c)
-{
-    guint fmt = pms_model_pebs_format(m);
-    GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "PEBS on IA32_PMC%u: when the counter wraps, PEBS is armed; the next event it "
-                              "counts runs an assist that writes a record into the DS save area's PEBS buffer, "
-                              "clears the counter's overflow bit and reloads the counter from the DS counter "
-                              "reset value%s.", c->counter,
-                           c->interrupt ? "; INT is set, so the counter's PMI follows each assist (SDM 18-39)"
-                                        : " (INT clear: no PMI of its own)");
-    if (pms_pebs_record_size(fmt)) {
-        g_string_append_printf(s, " The record (format %u, %u bytes) holds", fmt, pms_pebs_record_size(fmt));
-        for (guint i = 0; pms_pebs_field_name(fmt, i); i++)
-            g_string_append_printf(s, "%s%s", i ? ", " : " ", pms_pebs_field_name(fmt, i));
-        g_string_append_c(s, '.');
-    } else {
-        g_string_append_printf(s, " The record format of %s (PEBS_REC_FMT %u) is not modelled.", m->name, fmt);
-    }
-    /* perfmon v4 (a GLOBAL_STATUS_SET register): the simulator arms PEBS on a
-     * status bit set there too (SDM 18-30; docs/semantics.md §8a) */
-    const PmsRegister *set = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS_SET, 0);
-    if (set)
-        g_string_append_printf(s, " Setting the counter's overflow bit through %s (0x%x) arms PEBS as a wrap "
-                                  "does.", set->name, set->address);
-    if (c->load_latency)
-        g_string_append_printf(s, " Load latency: only loads slower than %u core cycles count, and their records "
-                                  "carry the data address, the data source and the latency.", c->ld_lat);
-    const PmsRegister *gs = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
-    const PmsField *ob = pms_register_field(gs, "ovf_buf");
-    g_string_append(s, " When the buffer's index reaches its interrupt threshold, OvfBuf");
-    if (ob)
-        g_string_append_printf(s, " (%s bit %u)", gs->name, ob->shift);
-    g_string_append(s, " is set and a PMI is raised.");
-    return g_string_free(s, FALSE);
 }

@@ -279,7 +279,7 @@ registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64
             out->mod_big |= 1u << pms_lsb(ms);
 
     /* codes only: which registers they go to is the program step's
-     * (sim/program_x86_core.c), applied by encode.c */
+     * (sim/program/program_x86_core.c), applied by encode.c */
     out->n_codes = 0;
     out->codes[out->n_codes++] = evtsel;
     if (offcore)

@@ -148,6 +148,6 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
             out->mod_big |= 1u << pms_lsb(ms);
     out->n_codes = 1;
     out->codes[0] = evtsel;
-    /* codes only: the program step (sim/program_x86_uncore.c) places them */
+    /* codes only: the program step (sim/program/program_x86_uncore.c) places them */
     return TRUE;
 }

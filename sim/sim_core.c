@@ -45,6 +45,18 @@ void sim_exact_codes(const PmsModel *m, gboolean *exact_code)
             exact_code[m->events[e].code] = TRUE;
 }
 
+gboolean sim_require(const PmsRegister *r, SimField f, const char *what, GError **error)
+{
+    if (f.present)
+        return TRUE;
+    if (r == NULL)
+        return TRUE; /* the register is absent: the behaviour it controls is too */
+    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                "model register %s: layout '%s' has no field '%s' (the simulator reads it by that name)",
+                r->name, r->layout && r->layout->name ? r->layout->name : "?", what);
+    return FALSE;
+}
+
 gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint64 bad, const char *why)
 {
     if (r->space != PMS_SPACE_MSR) {

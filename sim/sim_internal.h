@@ -2,15 +2,16 @@
  *
  *   sim_core.c        PmsSim itself: register storage by model order, the
  *                     index of every register space (msr, pmc, pmd, ibr, dbr), the public read/write/run API, PMIs,
- *                     trace hook; the device is the model family's (families.c).
+ *                     trace hook; the device is the model family's (families.c);
+ *                     sim_require (a field a device cannot do without).
  *   sim_engine.c      the reference and fast engines, generic over units.
  *   sim_pipe.c        the pure threshold/invert/edge pipeline.
- *   sim_field.c       register fields resolved once, by name.
  *   dev_x86_core.c    PERFEVTSEL/PMC/FIXED, GLOBAL_*, DEBUGCTL freeze.
  *   lbr.c             the x86 core's LBR ring (called from its units()).
  *   dev_ia64.c        Montecito PMC4-15/PMD4-15, PMC0 overflow bits and fr,
  *                     the qualifiers, the EARs, the ETB and IP-EAR.
- *   program*.c        codes -> register writes, one step per architecture.
+ * The program step (codes -> register writes) is a module of its own below
+ * this one: sim/program/ (program.h).
  *
  * A device owns the meaning of its registers (the storage is PmsSim.val, one
  * word per model register) and is a switch on register identity behind the
@@ -19,50 +20,18 @@
  * its occurrences this run and its edge latch; they ask the device whether a
  * unit counts this cycle, whether its overflow interrupts, and hand every
  * overflow and every PMI back to it.  Adding an architecture is a new
- * dev_*.c file with its ops and a new program_*.c, not an edit of another
- * device. */
+ * dev_*.c file with its ops and a new sim/program/program_*.c, not an edit of
+ * another device. */
 #pragma once
 
 #include "sim.h"
 #include "program.h"
+#include "reg_field.h"
 #include "lbr.h"
 #include "family.h"
 
-/* ---- register fields ------------------------------------------------------ */
+/* ---- register fields (SimField, sim_resolve: reg_field.h) --------------- */
 
-/* A register field resolved once from the model's layout by name. */
-typedef struct {
-    gboolean present;
-    guint shift, width;
-} SimField;
-
-static inline guint64 sim_fmask(SimField f)
-{
-    return f.width >= 64 ? ~(guint64)0 : (((guint64)1 << f.width) - 1);
-}
-static inline guint64 sim_fget(SimField f, guint64 v)
-{
-    return f.present ? (v >> f.shift) & sim_fmask(f) : 0;
-}
-static inline guint64 sim_fset(SimField f, guint64 v, guint64 x)
-{
-    if (!f.present)
-        return v;
-    guint64 m = sim_fmask(f) << f.shift;
-    return (v & ~m) | ((x << f.shift) & m);
-}
-static inline guint64 sim_fbit(SimField f)
-{
-    return f.present ? sim_fmask(f) << f.shift : 0;
-}
-
-/* Look a field up under its candidate names ("%u" is replaced by idx).  A
- * per-counter layout (field "en" instead of "en0") is accepted with a stride;
- * without a stride, bit idx of a vector field ("pmc = 3:0").  Registers
- * without a layout fall back to the architectural position (fallback_shift <
- * 0: none). (sim_field.c) */
-SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride, gint fallback_shift,
-                     guint fallback_width);
 /* FALSE with PMS_SIM_ERROR_MODEL naming register and field when r exists and
  * f was not found. */
 gboolean sim_require(const PmsRegister *r, SimField f, const char *what, GError **error);
@@ -90,25 +59,6 @@ typedef struct {
 
 typedef struct SimDeviceOps SimDeviceOps;
 typedef struct SimPebs SimPebs; /* sim/pebs_internal.h */
-
-/* The architecture's program step (program.h), beside its device
- * (sim_program_for). */
-typedef struct {
-    gboolean (*place_on)(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
-    gboolean (*place)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
-    gboolean (*writes)(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
-                       GError **error);
-    const PmsRegister *(*counter_reg)(const PmsPlacement *pl);
-    guint64 (*status_bit)(const PmsPlacement *pl);
-    const PmsRegister *(*status_reg)(const PmsPlacement *pl);
-    /* For a set (pms_program_place_set): the general (bit k) and fixed (bit i)
-     * counters this encoding may use; NULL when the architecture places no sets. */
-    void (*set_counters)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
-                         guint n_codes, guint64 *gp, guint32 *fixed);
-    /* Without set_counters: where a user places a set instead, for the
-     * message ("pmusim dispatch places Montecito's"); NULL: nowhere. */
-    const char *sets_elsewhere;
-} SimProgramOps;
 
 struct PmsSim {
     const PmsModel *model;
@@ -239,21 +189,14 @@ void sim_lbr_reset(SimLbr *l);
 void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on);
 
 extern const SimDeviceOps sim_x86_core_ops;
-extern const SimProgramOps sim_x86_core_program;
 extern const SimDeviceOps sim_x86_uncore_ops;
-extern const SimProgramOps sim_x86_uncore_program;
 extern const SimDeviceOps sim_nhmex_ops;
-extern const SimProgramOps sim_nhmex_program;
 extern const SimDeviceOps sim_ia64_ops;
-extern const SimProgramOps sim_ia64_program;
 
 /* The family registry's simulator layer (sim/families.c): the device of the
  * model's family; NULL when it is not simulated. */
 const SimDeviceOps *sim_device_for(const PmsModel *m);
 gboolean sim_device_table_check(GPtrArray *problems);
-/* The program step of the model's family (program.c); NULL when it has none. */
-const SimProgramOps *sim_program_for(const PmsModel *m);
-gboolean sim_program_table_check(GPtrArray *problems);
 
 /* sim_core.c */
 static inline guint64 *sim_storage(PmsSim *s, const PmsRegister *r)
@@ -275,13 +218,3 @@ gboolean sim_signal_selects(const gboolean *exact_code, guint64 E, guint64 U, gu
 void sim_exact_codes(const PmsModel *m, gboolean *exact_code);   /* 256 entries */
 /* Parse option `key` = CODE.UMASK (hex) into a signal key; fallback when absent. */
 gboolean sim_signal_option(const PmsModel *m, const char *key, guint32 fallback, guint32 *out, GError **error);
-
-/* program.c: what every program step shares.  The lowest general counter
- * the event and its selected unit masks may use, else the lowest such fixed
- * counter; whether the event may use a given counter; one write appended. */
-gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
-gboolean sim_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
-                               GError **error);
-void sim_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
-/* Every counter sim_place_lowest chooses from: general (bit k) and fixed (bit i). */
-void sim_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed);

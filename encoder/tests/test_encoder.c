@@ -954,7 +954,7 @@ test_nhmex_cbox(void)
     CU_ASSERT_EQUAL(e9->codes[0], v);
     CU_ASSERT_PTR_EQUAL(e9->model, m);
     CU_ASSERT_EQUAL(e9->umask_mask, 1u << 3);   /* ALL, the fourth unit mask */
-    /* where the codes go is the program step's (sim/program_nhmex.c): the
+    /* where the codes go is the program step's (sim/program/program_nhmex.c): the
      * own box's event select of the lowest counter, that counter's ctr_en
      * bit in the box's GLOBAL_CTL, and the U-Box's en_all */
     CU_ASSERT_EQUAL_FATAL(e9->n_writes, 3);

@@ -1,11 +1,13 @@
 /* pmusim — PEBS (precise event-based sampling) on the x86 core PMUs.
  *
- * Two halves, one header:
- *  - configuration (encoder/pebs_config.c): an encoded event on its counter
- *    -> the IA32_PEBS_ENABLE bits (and LL_EN with MSR_PEBS_LD_LAT for the
- *    load-latency event), after the restrictions of docs/semantics.md §8a;
- *  - simulation (sim/pebs.c with the x86 core device): the DS save area's
- *    PEBS fields, the assists and the records they write.
+ * Two halves:
+ *  - configuration (pebs_config.h, included here; encoder/pebs_config.c): an
+ *    encoded event on its counter -> the IA32_PEBS_ENABLE bits (and LL_EN
+ *    with MSR_PEBS_LD_LAT for the load-latency event), after the
+ *    restrictions of docs/semantics.md §8a;
+ *  - simulation (this header; sim/pebs.c with the x86 core device): the DS
+ *    save area's PEBS fields, the assists and the records they write, and a
+ *    configuration in those terms (pms_pebs_describe).
  * Register fields are read from the model's layouts by name (pebs_enable:
  * pebs_en, ll_en; ld_lat: threshold; perf_capabilities: pebs_rec_fmt).
  */
@@ -15,6 +17,7 @@
 #include "pms_api.h"
 #include "model.h"
 #include "program.h"
+#include "pebs_config.h"
 #include "sim.h"
 
 G_BEGIN_DECLS
@@ -24,42 +27,6 @@ enum {
     PMS_PEBS_MAX_FIELDS = 32,    /* 64-bit fields of one record (format 3: 25) */
     PMS_PEBS_RECORDS_LISTED = 4096, /* records kept per run of the simulator; the rest counted */
 };
-
-/* ---- configuration ---------------------------------------------------------- */
-
-typedef struct {
-    guint counter;          /* the general counter whose PEBS_EN bit is set */
-    gboolean load_latency;  /* LL_EN set too: the load-latency event */
-    guint32 ld_lat;         /* MSR_PEBS_LD_LAT threshold (load_latency only) */
-    gboolean interrupt;     /* the event select's INT bit: a PMI follows each assist */
-    PmsRegWrite writes[2];  /* IA32_PEBS_ENABLE (this counter's bits only: mask), then
-                             * MSR_PEBS_LD_LAT (whole register) when load_latency */
-    guint n_writes;
-    char *notes;            /* choices the configuration relied on (one per line), or NULL */
-} PmsPebsConfig;
-
-/* PEBS for the event placed at pl (pms_program_place*), programmed with the
- * encoder's codes (codes[0] the event select, codes[1] the ldlat threshold of
- * the load-latency event).  Refused with PMS_ENCODE_ERROR (PMS_ERR_NOTSUPP:
- * no PEBS there; PMS_ERR_FEATCOMB: a modifier PEBS does not allow;
- * PMS_ERR_ATTR_VAL: the threshold) and a message saying what is allowed:
- *  - a PMU without IA32_PEBS_ENABLE, or a fixed counter;
- *  - a counter without a pebs_en bit (GLM: PMC0 only);
- *  - an event without the model's `pebs` flag (except on perfmon v4, where
- *    PEBS takes every event: semantics.md §5.1);
- *  - AnyThread or edge on NHM/WSM (SDM 18-37); CMASK or INV on the
- *    load-latency event (SDM 18-39);
- *  - the load-latency event without a threshold in codes[1], or one outside
- *    the model's `ldlat` modifier range.
- * INV/CMASK on another NHM/WSM PEBS event, and any of INV/ANY/E/CMASK on GLM,
- * are accepted with a note (semantics.md §1.5 conflict, reduced skid). */
-PMS_API gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsPebsConfig *out,
-                                    GError **error);
-PMS_API void pms_pebs_config_clear(PmsPebsConfig *c);
-
-/* In words, what the configuration captures (for `pmusim explain`): one
- * paragraph, g_free it. */
-PMS_API char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c);
 
 /* ---- simulation --------------------------------------------------------------- */
 
@@ -108,5 +75,9 @@ PMS_API void pms_sim_set_pebs_source(PmsSim *sim, gboolean valid, guint64 dse);
 /* The records written so far (the first PMS_PEBS_RECORDS_LISTED) and their
  * total. */
 PMS_API const PmsPebsRecord *pms_sim_pebs_records(const PmsSim *sim, guint *n, guint64 *total);
+
+/* In words, what the configuration captures (for `pmusim explain`): one
+ * paragraph, g_free it. */
+PMS_API char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c);
 
 G_END_DECLS

@@ -21,4 +21,6 @@
 #include "stimulus.h"
 #include "vectors.h"
 #include "pebs.h"
+#include "pebs_config.h"
 #include "lbr.h"
+#include "lbr_config.h"

@@ -1,8 +1,9 @@
 /* pmusim — programming an event: the one place that puts an event on a
  * counter and turns an encoder's codes[] into register writes.
  *
- * Each architecture has one program step beside its simulator device
- * (program_x86_core.c, ...).  The builtin encoder builds PmsEncoding.writes
+ * Each architecture has one program step (sim/program/program_x86_core.c,
+ * ...), a module of its own below the encoder and the simulator (the static
+ * library pms-program, which uses only the models).  The builtin encoder builds PmsEncoding.writes
  * with it, and the harness feeds any other backend's codes through it, so a
  * wrong bit in any encoder's codes shows up as a wrong register and a wrong
  * count, and a library user gets the same writes the tools use.

@@ -14,7 +14,7 @@
 
 #include <glib.h>
 #include "pms_api.h"
-#include "lbr.h"
+#include "lbr_config.h"
 
 G_BEGIN_DECLS
 

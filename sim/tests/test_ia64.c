@@ -836,7 +836,7 @@ static void test_insn_daddr_stim(void)
     }
 }
 
-/* The program step (sim/program_ia64.c) places NOPS_RETIRED (counters
+/* The program step (sim/program/program_ia64.c) places NOPS_RETIRED (counters
  * 0xfff0) on counter 4 and writes codes[0] to PMC4 through pms_sim_apply,
  * in the PMC space; its counter is PMD4, its overflow bit PMC0 bit 4.
  * codes[0] is written by hand here (plm 0x8, oi), not by the encoder. */

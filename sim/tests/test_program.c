@@ -5,6 +5,7 @@
 #include <string.h>
 #include "fixtures.h"
 #include "sim_internal.h"
+#include "prog_internal.h"
 
 static const PmsRegWrite *find(const PmsRegWrite *w, guint n, guint32 addr)
 {
@@ -359,7 +360,7 @@ static void test_set_unsupported(void)
 static void test_family_tables(void)
 {
     g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
-    CU_ASSERT_TRUE(sim_program_table_check(problems));
+    CU_ASSERT_TRUE(prog_table_check(problems));
     CU_ASSERT_TRUE(sim_device_table_check(problems));
     for (guint i = 0; i < problems->len; i++)
         fprintf(stderr, "# %s\n", (const char *)problems->pdata[i]);

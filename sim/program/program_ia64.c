@@ -10,7 +10,7 @@
  *   the counter is PMDn (space pmd), its overflow bit is bit n of PMC0.
  * Nothing else: the freeze bit (PMC0.fr) and the PMDs are a session's.
  * Registers are found by kind and index (= number), never by address. */
-#include "sim_internal.h"
+#include "prog_internal.h"
 
 static guint64 ia64_allowed(const PmsModel *m, const PmsEvent *ev)
 {
@@ -60,9 +60,9 @@ static gboolean ia64_writes(const PmsPlacement *pl, const guint64 *codes, guint 
                     m->name, ev->name, x ? x->name : "", n_codes);
         return FALSE;
     }
-    sim_put_write(w, n, pmc, codes[0], G_MAXUINT64);
+    prog_put_write(w, n, pmc, codes[0], G_MAXUINT64);
     if (x && n_codes > 1)
-        sim_put_write(w, n, x, codes[1], G_MAXUINT64);
+        prog_put_write(w, n, x, codes[1], G_MAXUINT64);
     return TRUE;
 }
 
@@ -87,7 +87,7 @@ static guint64 ia64_status_bit(const PmsPlacement *pl)
     return (guint64)1 << pl->counter;
 }
 
-const SimProgramOps sim_ia64_program = {
+const ProgOps prog_ia64_ops = {
     .place_on = ia64_place_on,
     .place = ia64_place,
     .writes = ia64_writes,

@@ -1,6 +1,6 @@
 /* pmusim — register fields of the model, resolved once by name for the
- * devices and program steps (see sim_internal.h). */
-#include "sim_internal.h"
+ * program steps and the simulator's devices (reg_field.h). */
+#include "reg_field.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -59,16 +59,4 @@ SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, 
         }
     }
     return f;
-}
-
-gboolean sim_require(const PmsRegister *r, SimField f, const char *what, GError **error)
-{
-    if (f.present)
-        return TRUE;
-    if (r == NULL)
-        return TRUE; /* the register is absent: the behaviour it controls is too */
-    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                "model register %s: layout '%s' has no field '%s' (the simulator reads it by that name)",
-                r->name, r->layout && r->layout->name ? r->layout->name : "?", what);
-    return FALSE;
 }

@@ -8,7 +8,7 @@
  *       it).
  * frz_all and pmi_core_sel are a session's, not an event's: a caller sets
  * them.  Fields are read by name (cbox_box_ctl, ubox_global_ctl). */
-#include "sim_internal.h"
+#include "prog_internal.h"
 
 typedef struct {
     const PmsRegister *box_ctl, *box_status, *u_ctl;
@@ -52,13 +52,13 @@ static gboolean nx_writes(const PmsPlacement *pl, const guint64 *codes, guint n_
                     m->name, pl->event->name, pl->counter);
         return FALSE;
     }
-    sim_put_write(w, n, es, codes[0], G_MAXUINT64);
+    prog_put_write(w, n, es, codes[0], G_MAXUINT64);
     if (x->box_ctl) {
         guint64 b = counter_bit(x->box_ctl, "ctr_en", pl->counter);
-        sim_put_write(w, n, x->box_ctl, b, b);
+        prog_put_write(w, n, x->box_ctl, b, b);
     }
     if (x->u_ctl)
-        sim_put_write(w, n, x->u_ctl, sim_fbit(x->en_all), sim_fbit(x->en_all));
+        prog_put_write(w, n, x->u_ctl, sim_fbit(x->en_all), sim_fbit(x->en_all));
     return TRUE;
 }
 
@@ -78,9 +78,9 @@ static const PmsRegister *nx_status_reg(const PmsPlacement *pl)
     return prog_get(pl->model)->box_status;
 }
 
-const SimProgramOps sim_nhmex_program = {
-    .place_on = sim_place_on_counters,
-    .place = sim_place_lowest,
+const ProgOps prog_nhmex_ops = {
+    .place_on = prog_place_on_counters,
+    .place = prog_place_lowest,
     .writes = nx_writes,
     .counter_reg = nx_counter_reg,
     .status_bit = nx_status_bit,

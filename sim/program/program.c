@@ -1,32 +1,14 @@
 /* pmusim — the program step's dispatch: every call goes to the program step
- * of the model's family (program_<family>.c), found in the family table below.  An architecture may have
- * its program step before its simulator device. */
-#include "sim_internal.h"
+ * of the model's family (program_<family>.c), found in the family table
+ * (sim/program/families.c).  A family may have its program step before its
+ * simulator device (sim/dev_<family>.c). */
+#include "prog_internal.h"
 
 G_DEFINE_QUARK(pms-program-error-quark, pms_program_error)
 
-/* The family registry's program layer (family.h): one line per family. */
-static const PmsFamilyEntry program_entries[] = {
-    { "x86_core", &sim_x86_core_program },
-    { "x86_uncore", &sim_x86_uncore_program },
-    { "nhmex_cbox", &sim_nhmex_program },
-    { "ia64", &sim_ia64_program },
-};
-static PmsFamilyTable program_table = PMS_FAMILY_TABLE("program", program_entries);
-
-const SimProgramOps *sim_program_for(const PmsModel *m)
+static const ProgOps *program_for(const PmsModel *m, GError **error)
 {
-    return pms_family_table_get(&program_table, m->family);
-}
-
-gboolean sim_program_table_check(GPtrArray *problems)
-{
-    return pms_family_table_check(&program_table, problems);
-}
-
-static const SimProgramOps *program_for(const PmsModel *m, GError **error)
-{
-    const SimProgramOps *p = sim_program_for(m);
+    const ProgOps *p = prog_ops_for(m);
     if (p)
         return p;
     g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP,
@@ -37,7 +19,7 @@ static const SimProgramOps *program_for(const PmsModel *m, GError **error)
 gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl,
                            GError **error)
 {
-    const SimProgramOps *p = program_for(m, error);
+    const ProgOps *p = program_for(m, error);
     if (!p)
         return FALSE;
     if (p->place(m, ev, umask_mask, pl))
@@ -50,7 +32,7 @@ gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_
 gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
                               PmsPlacement *pl, GError **error)
 {
-    const SimProgramOps *p = program_for(m, error);
+    const ProgOps *p = program_for(m, error);
     if (!p || !p->place_on(m, ev, counter, fixed, error))
         return FALSE;
     *pl = (PmsPlacement){ m, ev, counter, fixed };
@@ -60,7 +42,7 @@ gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint count
 gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *writes,
                             guint *n_writes, GError **error)
 {
-    const SimProgramOps *p = program_for(pl->model, error);
+    const ProgOps *p = program_for(pl->model, error);
     *n_writes = 0;
     if (!p)
         return FALSE;
@@ -74,19 +56,19 @@ gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint 
 
 const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl)
 {
-    const SimProgramOps *p = program_for(pl->model, NULL);
+    const ProgOps *p = program_for(pl->model, NULL);
     return p ? p->counter_reg(pl) : NULL;
 }
 
 const PmsRegister *pms_program_status_reg(const PmsPlacement *pl)
 {
-    const SimProgramOps *p = program_for(pl->model, NULL);
+    const ProgOps *p = program_for(pl->model, NULL);
     return p ? p->status_reg(pl) : NULL;
 }
 
 guint64 pms_program_status_bit(const PmsPlacement *pl)
 {
-    const SimProgramOps *p = program_for(pl->model, NULL);
+    const ProgOps *p = program_for(pl->model, NULL);
     return p ? p->status_bit(pl) : 0;
 }
 
@@ -105,7 +87,7 @@ static guint64 allowed_gp(const PmsModel *m, const PmsEvent *ev, guint64 umask_m
     return m->n_gp < 64 ? allowed & (((guint64)1 << m->n_gp) - 1) : allowed;
 }
 
-void sim_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed)
+void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed)
 {
     *gp = allowed_gp(m, ev, umask_mask);
     /* the fixed counters the event and every selected unit mask may use
@@ -119,11 +101,11 @@ void sim_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask
     *fixed = fx;
 }
 
-gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
+gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
 {
     guint64 gp;
     guint32 fx;
-    sim_place_allowed(m, ev, umask_mask, &gp, &fx);
+    prog_place_allowed(m, ev, umask_mask, &gp, &fx);
     if (gp) {
         *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctzll(gp), FALSE };
         return TRUE;
@@ -136,7 +118,7 @@ gboolean sim_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_m
     return FALSE;
 }
 
-gboolean sim_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error)
+gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error)
 {
     gboolean ok = fixed ? counter < m->n_fixed && counter < 32 && (ev->fixed & (1u << counter))
                         : ev->counters != 0 && counter < m->n_gp && counter < 64 &&
@@ -148,7 +130,7 @@ gboolean sim_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint coun
     return ok;
 }
 
-void sim_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
+void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
 {
     w[*n] = (PmsRegWrite){ r->name, r->address, value & mask, mask, r };
     (*n)++;

@@ -12,7 +12,7 @@
  * Register and field positions are resolved once per model (prog_cache).
  * Not done here: several events at once (the caller composes the masked
  * writes), PEBS_ENABLE, LBR. */
-#include "sim_internal.h"
+#include "prog_internal.h"
 
 typedef struct {
     guint n_gp, n_fixed;
@@ -149,20 +149,20 @@ static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n
             set |= sim_fbit(x->fx_any[k]);
         if (sim_fget(x->ev_int, c))
             set |= sim_fbit(x->fx_pmi[k]);
-        sim_put_write(w, n, x->fixed_ctrl, set, sim_fbit(x->fx_en[k]) | sim_fbit(x->fx_any[k]) | sim_fbit(x->fx_pmi[k]));
+        prog_put_write(w, n, x->fixed_ctrl, set, sim_fbit(x->fx_en[k]) | sim_fbit(x->fx_any[k]) | sim_fbit(x->fx_pmi[k]));
     } else {
         if (k >= x->n_gp || !x->evtsel[k]) {
             g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: no general counter %u to program",
                         m->name, k);
             return FALSE;
         }
-        sim_put_write(w, n, x->evtsel[k], codes[0], G_MAXUINT64);
+        prog_put_write(w, n, x->evtsel[k], codes[0], G_MAXUINT64);
     }
     if (n_codes == 2)
-        sim_put_write(w, n, extra, codes[1], G_MAXUINT64);
+        prog_put_write(w, n, extra, codes[1], G_MAXUINT64);
     if (x->global_ctrl) {
         guint64 b = pl->fixed ? x->gc_fixed[k] : x->gc_gp[k];
-        sim_put_write(w, n, x->global_ctrl, b, b);
+        prog_put_write(w, n, x->global_ctrl, b, b);
     }
     return TRUE;
 }
@@ -198,7 +198,7 @@ static const PmsRegister *x86_status_reg(const PmsPlacement *pl)
 static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
                              guint n_codes, guint64 *gp, guint32 *fixed)
 {
-    sim_place_allowed(m, ev, umask_mask, gp, fixed);
+    prog_place_allowed(m, ev, umask_mask, gp, fixed);
     if (!*gp)
         return;   /* fixed-only: the fixed counter or nothing */
     const X86Prog *x = prog_get(m);
@@ -206,10 +206,10 @@ static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umas
         *fixed = 0;
 }
 
-const SimProgramOps sim_x86_core_program = {
+const ProgOps prog_x86_core_ops = {
     .set_counters = x86_set_counters,
-    .place_on = sim_place_on_counters,
-    .place = sim_place_lowest,
+    .place_on = prog_place_on_counters,
+    .place = prog_place_lowest,
     .writes = x86_writes,
     .counter_reg = x86_counter_reg,
     .status_bit = x86_status_bit,

@@ -1,13 +1,13 @@
 /* pmusim — a set of events counted together: every event on its own counter
  * (program.h, docs/sets.md).  The counters each event may use come from the
- * architecture's program step (SimProgramOps.set_counters, which reads the
+ * architecture's program step (ProgOps.set_counters, which reads the
  * same model facts as pms_program_place); this file only matches events to
  * counters, checks the shared extra registers and composes the writes.
  *
  * Counters are numbered for the matching in preference order: the fixed
  * counters first (id i = FIXED_CTRi), then the general ones (id n_fixed + k =
  * PMCk), so the lowest free id is the preferred counter. */
-#include "sim_internal.h"
+#include "prog_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +103,7 @@ static const PmsRegister *extra_of(const PmsModel *m, const PmsSetEvent *e)
 gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint n, PmsPlacement *place,
                                GError **error)
 {
-    const SimProgramOps *p = sim_program_for(m);
+    const ProgOps *p = prog_ops_for(m);
     if (!p || !p->set_counters || m->n_fixed + m->n_gp > 64) {
         const char *elsewhere = p ? p->sets_elsewhere : NULL;
         g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP,

@@ -6,7 +6,7 @@
  *   the counter's enable in MSR_UNCORE_PERF_GLOBAL_CTRL (EN_PCk, EN_FC0).
  * The PMI routing (EN_PMI_COREn) and PMI_FRZ are not an event's: a caller
  * sets them.  Fields are read by name from the model (unc_* layouts). */
-#include "sim_internal.h"
+#include "prog_internal.h"
 
 enum { UNC_CACHED_COUNTERS = 16 };
 
@@ -89,7 +89,7 @@ static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n
         }
         guint64 set = (sim_fget(x->ev_en, codes[0]) ? sim_fbit(x->fc_en) : 0) |
                       (sim_fget(x->ev_int, codes[0]) ? sim_fbit(x->fc_pmi) : 0);
-        sim_put_write(w, n, x->fixed_ctrl, set, sim_fbit(x->fc_en) | sim_fbit(x->fc_pmi));
+        prog_put_write(w, n, x->fixed_ctrl, set, sim_fbit(x->fc_en) | sim_fbit(x->fc_pmi));
     } else {
         const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, pl->counter);
         if (!es) {
@@ -97,11 +97,11 @@ static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n
                         m->name, pl->counter);
             return FALSE;
         }
-        sim_put_write(w, n, es, codes[0], G_MAXUINT64);
+        prog_put_write(w, n, es, codes[0], G_MAXUINT64);
     }
     if (x->global_ctrl) {
         guint64 b = cached_bit(x, FALSE, pl);
-        sim_put_write(w, n, x->global_ctrl, b, b);
+        prog_put_write(w, n, x->global_ctrl, b, b);
     }
     return TRUE;
 }
@@ -129,13 +129,13 @@ static void unc_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umas
 {
     (void)codes;
     (void)n_codes;
-    sim_place_allowed(m, ev, umask_mask, gp, fixed);
+    prog_place_allowed(m, ev, umask_mask, gp, fixed);
 }
 
-const SimProgramOps sim_x86_uncore_program = {
+const ProgOps prog_x86_uncore_ops = {
     .set_counters = unc_set_counters,
-    .place_on = sim_place_on_counters,
-    .place = sim_place_lowest,
+    .place_on = prog_place_on_counters,
+    .place = prog_place_lowest,
     .writes = unc_writes,
     .counter_reg = unc_counter_reg,
     .status_bit = unc_status_bit,

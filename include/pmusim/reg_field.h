@@ -1,0 +1,43 @@
+/* pmusim — a register field of the model, resolved once by name: shared by
+ * the program steps (sim/program/) and the simulator's devices (sim/), which
+ * both read the same registers.  Implemented in sim/program/prog_field.c, the
+ * lower of the two modules.  Not installed (like embedded.h): internal to the
+ * library, G_GNUC_INTERNAL. */
+#pragma once
+
+#include <glib.h>
+#include "model.h"
+
+/* A register field resolved once from the model's layout by name. */
+typedef struct {
+    gboolean present;
+    guint shift, width;
+} SimField;
+
+static inline guint64 sim_fmask(SimField f)
+{
+    return f.width >= 64 ? ~(guint64)0 : (((guint64)1 << f.width) - 1);
+}
+static inline guint64 sim_fget(SimField f, guint64 v)
+{
+    return f.present ? (v >> f.shift) & sim_fmask(f) : 0;
+}
+static inline guint64 sim_fset(SimField f, guint64 v, guint64 x)
+{
+    if (!f.present)
+        return v;
+    guint64 m = sim_fmask(f) << f.shift;
+    return (v & ~m) | ((x << f.shift) & m);
+}
+static inline guint64 sim_fbit(SimField f)
+{
+    return f.present ? sim_fmask(f) << f.shift : 0;
+}
+
+/* Look a field up under its candidate names ("%u" is replaced by idx).  A
+ * per-counter layout (field "en" instead of "en0") is accepted with a stride;
+ * without a stride, bit idx of a vector field ("pmc = 3:0").  Registers
+ * without a layout fall back to the architectural position (fallback_shift <
+ * 0: none). */
+G_GNUC_INTERNAL SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride,
+                                     gint fallback_shift, guint fallback_width);

@@ -1,0 +1,24 @@
+/* pmusim — the family registry's program layer (family.h): one line per
+ * family, its program step (program_<family>.c).  program.c and
+ * program_set.c dispatch every call through the entry found here. */
+#include "prog_internal.h"
+
+static const PmsFamilyEntry entries[] = {
+    { "x86_core", &prog_x86_core_ops },
+    { "x86_uncore", &prog_x86_uncore_ops },
+    { "nhmex_cbox", &prog_nhmex_ops },
+    { "ia64", &prog_ia64_ops },
+};
+static PmsFamilyTable table = PMS_FAMILY_TABLE("program", entries);
+
+const ProgOps *
+prog_ops_for(const PmsModel *m)
+{
+    return pms_family_table_get(&table, m->family);
+}
+
+gboolean
+prog_table_check(GPtrArray *problems)
+{
+    return pms_family_table_check(&table, problems);
+}

@@ -1,0 +1,51 @@
+/* pmusim — the program step's internals: one table of operations per
+ * family (program_<family>.c, registered in families.c) behind the dispatch
+ * of program.c, and what every step shares.  Not installed.
+ *
+ * The program step is its own module (static library pms-program) below the
+ * encoder and the simulator: both build register writes with it, and it
+ * needs nothing but the model (models/). */
+#pragma once
+
+#include "model.h"
+#include "program.h"
+#include "reg_field.h"
+
+/* A family's program step (program.h). */
+typedef struct {
+    gboolean (*place_on)(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
+    gboolean (*place)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
+    gboolean (*writes)(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                       GError **error);
+    const PmsRegister *(*counter_reg)(const PmsPlacement *pl);
+    guint64 (*status_bit)(const PmsPlacement *pl);
+    const PmsRegister *(*status_reg)(const PmsPlacement *pl);
+    /* For a set (pms_program_place_set): the general (bit k) and fixed (bit i)
+     * counters this encoding may use; NULL when the architecture places no sets. */
+    void (*set_counters)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                         guint n_codes, guint64 *gp, guint32 *fixed);
+    /* Without set_counters: where a user places a set instead, for the
+     * message ("pmusim dispatch places Montecito's"); NULL: nowhere. */
+    const char *sets_elsewhere;
+} ProgOps;
+
+extern const ProgOps prog_x86_core_ops;
+extern const ProgOps prog_x86_uncore_ops;
+extern const ProgOps prog_nhmex_ops;
+extern const ProgOps prog_ia64_ops;
+
+/* The family registry's program layer (families.c): the program step of the
+ * model's family; NULL when it has none.  The table's check (family.h), for
+ * the sim tests. */
+const ProgOps *prog_ops_for(const PmsModel *m);
+gboolean prog_table_check(GPtrArray *problems);
+
+/* program.c: what every program step shares.  The lowest general counter
+ * the event and its selected unit masks may use, else the lowest such fixed
+ * counter; whether the event may use a given counter; one write appended. */
+gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
+gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
+                                GError **error);
+void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
+/* Every counter prog_place_lowest chooses from: general (bit k) and fixed (bit i). */
+void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed);
