@@ -17,9 +17,10 @@ G_BEGIN_DECLS
 
 /* The instruction address (IP) that the occurrences of `thread` carry in
  * the following runs, until changed; valid = FALSE (the state after
- * pms_sim_new and pms_sim_reset): they carry none.  Only the Itanium device
- * reads it, for code-range restriction (docs/semantics.md §11); the
- * stimulus's `ip=` run token sets it for one run. */
+ * pms_sim_new and pms_sim_reset): they carry none.  The Itanium device
+ * reads it for code-range restriction (docs/semantics.md §11), the x86
+ * core's PEBS records thread 0's; the stimulus's `ip=` run token sets it
+ * for one run. */
 PMS_API void pms_sim_set_ip(PmsSim *sim, guint thread, gboolean valid, guint64 ip);
 
 /* The IA-64 slot type of an instruction (the opcode matchers' m/i/f/b
@@ -39,9 +40,10 @@ typedef enum {
 PMS_API void pms_sim_set_insn(PmsSim *sim, guint thread, gboolean valid, PmsSimSlot slot, guint64 opcode);
 
 /* The data address the occurrences of `thread` access in the following
- * runs, until changed; valid = FALSE: none.  Only the Itanium device reads
- * it, for data-range restriction (DBR pairs, PMC41, semantics.md §11.6);
- * the stimulus's `daddr=` run token sets it for one run. */
+ * runs, until changed; valid = FALSE: none.  The Itanium device reads it
+ * for data-range restriction (DBR pairs, PMC41, semantics.md §11.6), the
+ * x86 core's PEBS records thread 0's; the stimulus's `daddr=` run token
+ * sets it for one run. */
 PMS_API void pms_sim_set_daddr(PmsSim *sim, guint thread, gboolean valid, guint64 daddr);
 
 /* The cache-line state (MESI) of the line the occurrences of `thread` touch
