@@ -130,6 +130,7 @@
  * inaccuracy of events counted under a qualifier they lack.  docs/semantics.md §11.
  */
 #include "sim_internal.h"
+#include "ia64_input.h"
 
 #include <string.h>
 
@@ -192,6 +193,7 @@ typedef struct {
     gboolean brt_man;             /* etb_brt = man */
     gboolean pmi_seen;            /* a PMI set fr (IP-EAR delay), at pmi_cycle */
     guint64 pmi_cycle;
+    SimIa64Input in;              /* the current run inputs (ia64_input.h) */
 } Ia64;
 
 enum { OPCODE_BITS = 41 };
@@ -488,7 +490,15 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
 
 static void ia64_finalize(PmsSim *sim)
 {
+    Ia64 *s = sim->dev;
+    sim_input_clear(&sim_ia64_inputs, &s->in);
     g_clear_pointer(&sim->dev, g_free);
+}
+
+static gpointer ia64_input(PmsSim *sim)
+{
+    Ia64 *s = sim->dev;
+    return &s->in;
 }
 
 static void ia64_reset(PmsSim *sim)
@@ -948,27 +958,28 @@ static void capture(Ia64 *s, PmsSim *sim, const PmsSimRun *run)
     guint cpl = run->cpl[0];
     /* every monitor is gated by thread 0's PSR.up (pm = 0) or PSR.pp (pm =
      * 1), as the counters (IA64 Table 7-4); the D-EAR also by its ism */
-    guint psr = sim->psr[0];
+    guint psr = s->in.psr[0];
     if (s->ears && !fr) {
-        if (sim->dear_valid && psr_gate(s->dear_pm, *s->pmc40, psr) &&
-            ism_gate(s, s->dear_ism, *s->pmc40, sim->isa[0]))
-            dear_capture(s, &sim->dear, cpl);
-        if (sim->iear_valid && psr_gate(s->iear_pm, *s->pmc37, psr))
-            iear_capture(s, &sim->iear, cpl);
+        if (s->in.dear.has && psr_gate(s->dear_pm, *s->pmc40, psr) &&
+            ism_gate(s, s->dear_ism, *s->pmc40, (PmsSimIsa)s->in.isa[0]))
+            dear_capture(s, &s->in.dear.ev, cpl);
+        if (s->in.iear.has && psr_gate(s->iear_pm, *s->pmc37, psr))
+            iear_capture(s, &s->in.iear.ev, cpl);
     }
     if (!s->etb)
         return;
     guint64 ip42 = *s->pmc42;
     if (sim_fget(s->ipear_mode, ip42) == 4) {
         gboolean open = !fr || (s->pmi_seen && sim->cycle <= s->pmi_cycle + sim_fget(s->ipear_delay, ip42));
-        if (open && sim->ip_valid[0] && plm_pass(s->ipear_plm, ip42, cpl) && psr_gate(s->ipear_pm, ip42, psr))
-            ipear_capture(s, sim->ip[0], run->cycles);
+        if (open && s->in.ip.has[0] && plm_pass(s->ipear_plm, ip42, cpl) && psr_gate(s->ipear_pm, ip42, psr))
+            ipear_capture(s, s->in.ip.a[0], run->cycles);
         return;
     }
     if (fr || !psr_gate(s->etb_pm, *s->pmc39, psr))
         return;
-    for (guint k = 0; k < sim->n_branches; k++)
-        etb_branch(s, &sim->branches[k], cpl);
+    const PmsSimBranch *br = s->in.br.v;
+    for (guint k = 0; k < s->in.br.n; k++)
+        etb_branch(s, &br[k], cpl);
 }
 
 static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *u)
@@ -985,9 +996,9 @@ static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit 
     guint ctags[PMS_SIM_MAX_THREADS], otags[PMS_SIM_MAX_THREADS];
     gboolean dpass[PMS_SIM_MAX_THREADS];
     for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
-        ctags[t] = code_tags(s, sim->ip_valid[t], sim->ip[t]);
-        otags[t] = opcode_tags(s, sim->insn_valid[t], sim->insn_slot[t], sim->insn_op[t]);
-        dpass[t] = data_pass(s, sim->daddr_valid[t], sim->daddr[t]);
+        ctags[t] = code_tags(s, s->in.ip.has[t], s->in.ip.a[t]);
+        otags[t] = opcode_tags(s, s->in.insn.has[t], s->in.insn.slot[t], s->in.insn.op[t]);
+        dpass[t] = data_pass(s, s->in.daddr.has[t], s->in.daddr.a[t]);
     }
     memset(occ, 0, sizeof(SimOcc) * s->n);
     for (guint i = 0; i < s->n; i++) {
@@ -1009,12 +1020,12 @@ static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit 
         gboolean pass[PMS_SIM_MAX_THREADS];
         for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
             /* a dual fetch event: demand fetches on channel 0, prefetches on 1 */
-            guint ch = cr == PMS_IA64_CODE_RANGE_DUAL ? (sim->prefetch[t] ? 1u : 0u) : channel;
+            guint ch = cr == PMS_IA64_CODE_RANGE_DUAL ? (s->in.fetch[t] ? 1u : 0u) : channel;
             pass[t] = ((!retired && !(q & PMS_IA64_QUAL_IARR)) || (ctags[t] >> ch) & 1) &&
                       (!(q & PMS_IA64_QUAL_OPCM) || (otags[t] >> ch) & 1) &&
                       (!(q & PMS_IA64_QUAL_DARR) || dpass[t]) &&
-                      mesi_pass(s, v, es, um, sim->mesi_valid[t], sim->mesi[t]) &&
-                      psr_pass(s, v, sim->psr[t]) && ism_pass(s, v, sim->isa[t]);
+                      mesi_pass(s, v, es, um, s->in.mesi.has[t], s->in.mesi.state[t]) &&
+                      psr_pass(s, v, s->in.psr[t]) && ism_pass(s, v, (PmsSimIsa)s->in.isa[t]);
         }
         for (guint k = 0; k < run->n_counts; k++) {
             const PmsSimCount *c = &run->counts[k];
@@ -1107,4 +1118,6 @@ const SimDeviceOps sim_ia64_ops = {
     .pmi = ia64_pmi,
     .status = ia64_status,
     .edge_latch = ia64_edge_latch,
+    .inputs = &sim_ia64_inputs,
+    .input = ia64_input,
 };

@@ -27,7 +27,10 @@
  */
 #include "sim_internal.h"
 #include "pebs_internal.h"
+#include "sim_input.h"
+#include "stim_pebs.h"
 
+#include <stddef.h>
 #include <string.h>
 
 enum {
@@ -43,6 +46,30 @@ typedef struct {
 typedef struct {
     SimField en, any, pmi;
 } SimFixedFields;
+
+/* The device's run inputs (sim_input.h; docs/stimulus-format.md "run"):
+ * thread 0's instruction and data address and data source for its PEBS
+ * records, and its taken branches for the LBR. */
+typedef struct {
+    SimThreadAddrs ip;             /* ip= */
+    SimThreadAddrs daddr;          /* daddr= */
+    SimOptValue dse;               /* dse= */
+    SimList branch;                /* branch=: PmsSimLbrBranch */
+} X86Input;
+
+#define AT(member) .offset = offsetof(X86Input, member), .size = sizeof(((X86Input *)0)->member)
+
+static const SimRunKey x86_keys[] = {
+    { .name = "ip", .parse = sim_key_ip, AT(ip) },
+    { .name = "daddr", .parse = sim_key_daddr, AT(daddr) },
+    { .name = "dse", .parse = sim_key_dse, AT(dse), .once = TRUE },
+    { .name = "branch", .parse = sim_lbr_key_branch, AT(branch), .elem = sizeof(PmsSimLbrBranch),
+      .max = PMS_SIM_MAX_BRANCHES, .max_what = "branches" },
+};
+
+static const X86Input x86_defaults = { 0 };
+
+static const SimRunInputs x86_inputs = { sizeof(X86Input), &x86_defaults, x86_keys, G_N_ELEMENTS(x86_keys) };
 
 /* The device state; `sim` owns the register storage. */
 typedef struct {
@@ -87,6 +114,8 @@ typedef struct {
     PmsPipeCfg gp_cfg[PMS_SIM_MAX_GP], fixed_cfg[PMS_SIM_MAX_FIXED];
     gboolean cfg_valid;
     SimLbr lbr;
+    SimPebs *pebs;                 /* the DS area and PEBS records (sim/pebs.c) */
+    X86Input in;                   /* the current run inputs */
 } X86Core;
 
 G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
@@ -411,14 +440,27 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     if (!resolve_fields(s, error))
         return FALSE;
     bind_storage(s);
-    sim->pebs = sim_pebs_new(m);
+    s->pebs = sim_pebs_new(m);
     return sim_lbr_init(&s->lbr, sim, error);
 }
 
 static void x86_finalize(PmsSim *sim)
 {
-    g_clear_pointer(&sim->pebs, sim_pebs_free);
+    X86Core *s = sim->dev;
+    g_clear_pointer(&s->pebs, sim_pebs_free);
+    sim_input_clear(&x86_inputs, &s->in);
     g_clear_pointer(&sim->dev, g_free);
+}
+
+static gpointer x86_input(PmsSim *sim)
+{
+    X86Core *s = sim->dev;
+    return &s->in;
+}
+
+SimPebs *sim_x86_pebs(const PmsSim *sim)
+{
+    return sim->ops == &sim_x86_core_ops ? ((const X86Core *)sim->dev)->pebs : NULL;
 }
 
 static void x86_reset(PmsSim *sim)
@@ -438,8 +480,8 @@ static void x86_reset(PmsSim *sim)
     *s->global_ctrl = gc;
     memset(s->latch, 0, sizeof s->latch);
     s->cfg_valid = FALSE;
-    if (sim->pebs)
-        sim_pebs_reset(sim->pebs);
+    if (s->pebs)
+        sim_pebs_reset(s->pebs);
     sim_lbr_reset(&s->lbr);
 }
 
@@ -498,7 +540,7 @@ static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GErr
         *s->global_status |= value;
         for (guint i = 0; i < s->n_gp && i < PMS_PEBS_MAX_COUNTERS; i++)
             if ((value & sim_fbit(s->st_pmc[i])) && pebs_on(sim, s, i))
-                sim->pebs->armed[i] = TRUE;
+                s->pebs->armed[i] = TRUE;
         return TRUE;
     default:
         *v = value;
@@ -667,8 +709,10 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
     }
     /* the run's branches, in its first cycle before it counts: DEBUGCTL.LBR
      * and, on v4, not LBR_Frz (semantics.md §2.8) */
-    sim_lbr_capture(&s->lbr, sim, sim_fget(s->dbg_lbr, *s->debugctl) &&
-                                      !(s->version >= 4 && sim_fget(s->st_lbr_frz, *s->global_status)));
+    sim_lbr_capture(&s->lbr, sim,
+                    sim_fget(s->dbg_lbr, *s->debugctl) &&
+                        !(s->version >= 4 && sim_fget(s->st_lbr_frz, *s->global_status)),
+                    s->in.branch.v, s->in.branch.n, run->cpl[0]);
     memset(occ, 0, sizeof(SimOcc) * (s->n_gp + s->n_fixed));
     guint64 thr = sim_fget(s->ldlat_thr, *s->ld_lat);
     for (guint i = 0; i < s->n_gp; i++) {
@@ -736,7 +780,7 @@ static guint x86_off_reasons(const PmsSim *sim, const SimUnit *u)
 /* PEBS modelled and PMCi's PEBS_EN bit set. */
 static gboolean pebs_on(const PmsSim *sim, const X86Core *s, guint i)
 {
-    return sim->pebs && sim->pebs->size && i < s->n_gp && sim_fget(s->pebs_en[i], *s->pebs_enable);
+    return s->pebs && s->pebs->size && i < s->n_gp && sim_fget(s->pebs_en[i], *s->pebs_enable);
 }
 
 static gboolean x86_pmi_enabled(const PmsSim *sim, const SimUnit *u)
@@ -786,17 +830,17 @@ static guint x86_after_count(PmsSim *sim, const SimUnit *u, guint64 inc, gboolea
     guint i = u->index;
     if (u->fixed || i >= PMS_PEBS_MAX_COUNTERS || !pebs_on(sim, s, i))
         return 0;
-    SimPebs *p = sim->pebs;
+    SimPebs *p = s->pebs;
     if (!p->armed[i] || inc == 0) {
         if (carry)
             p->armed[i] = TRUE;
         return 0;
     }
     SimPebsSample smp = { 0 };
-    smp.ip = sim->ip_valid[0] ? sim->ip[0] : 0;
+    smp.ip = s->in.ip.has[0] ? s->in.ip.a[0] : 0;
     smp.status = *s->global_status;
     smp.applicable = sim_fbit(s->st_pmc[i]);
-    smp.dla = sim->daddr_valid[0] ? sim->daddr[0] : 0;
+    smp.dla = s->in.daddr.has[0] ? s->in.daddr.a[0] : 0;
     guint64 v = *s->evtsel[i];
     if (sim_fget(s->ll_en[i], *s->pebs_enable) &&
         selects(s, sim_fget(s->ev.event, v), sim_fget(s->ev.umask, v), s->ldlat_sig)) {
@@ -805,7 +849,7 @@ static guint x86_after_count(PmsSim *sim, const SimUnit *u, guint64 inc, gboolea
         for (guint k = 0; k < run->n_loads; k++)
             if (run->loads[k].thread == 0 && run->loads[k].count && run->loads[k].latency > thr) {
                 smp.ll = TRUE;
-                smp.dse = p->dse_valid ? p->dse : 0;
+                smp.dse = s->in.dse.has ? s->in.dse.v : 0;
                 smp.lat = run->loads[k].latency;
                 break;
             }
@@ -826,6 +870,12 @@ static gboolean x86_edge_latch(const PmsSim *sim, guint i)
     return i < s->n_gp && s->latch[i];
 }
 
+static void x86_trace(const PmsSim *sim, guint64 cycle, PmsSimTrace *t)
+{
+    const X86Core *s = sim->dev;
+    sim_lbr_trace(&s->lbr, cycle, t);
+}
+
 const SimDeviceOps sim_x86_core_ops = {
     .name = "x86_core",
     .init = x86_init,
@@ -844,4 +894,8 @@ const SimDeviceOps sim_x86_core_ops = {
     .edge_latch = x86_edge_latch,
     .per_cycle = x86_per_cycle,
     .after_count = x86_after_count,
+    .inputs = &x86_inputs,
+    .input = x86_input,
+    .records = sim_stim_pebs_records,
+    .trace = x86_trace,
 };

@@ -17,6 +17,20 @@ sim_device_for(const PmsModel *m)
     return pms_family_table_get(&table, m->family);
 }
 
+const SimDeviceOps *const *
+sim_devices(guint *n)
+{
+    static const SimDeviceOps *all[G_N_ELEMENTS(entries)];
+    static gsize done;
+    if (g_once_init_enter(&done)) {
+        for (guint i = 0; i < G_N_ELEMENTS(entries); i++)
+            all[i] = entries[i].ops;
+        g_once_init_leave(&done, 1);
+    }
+    *n = G_N_ELEMENTS(entries);
+    return all;
+}
+
 gboolean
 sim_device_table_check(GPtrArray *problems)
 {

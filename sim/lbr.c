@@ -19,6 +19,7 @@
  * exceptions as branches (a `far_branch` is one record like any other);
  * freeze-while-SMM; BTS. */
 #include "sim_internal.h"
+#include "sim_input.h"
 #include "lbr.h"
 
 #include <string.h>
@@ -27,9 +28,25 @@ void pms_sim_set_lbr_branches(PmsSim *s, const PmsSimLbrBranch *br, guint n)
 {
     g_return_if_fail(n <= PMS_SIM_MAX_BRANCHES);
     g_return_if_fail(n == 0 || br != NULL);
-    s->n_lbr = n;
-    if (n)
-        memcpy(s->lbr, br, n * sizeof *br);
+    SimList *f = sim_current_input(s, "branch"); /* the x86 core's branch= input */
+    if (f) {
+        f->v = g_realloc(f->v, n * sizeof *br);
+        f->n = n;
+        if (n)
+            memcpy(f->v, br, n * sizeof *br);
+    }
+}
+
+/* branch=FROM:TO:TYPE[:mp][:cplN]: a taken branch of thread 0, in token
+ * order; its CPL is the run's unless cplN says (resolved at the capture) */
+gboolean sim_lbr_key_branch(const PmsModel *m, const char *value, gpointer field, GError **error)
+{
+    (void)m;
+    PmsSimLbrBranch b;
+    if (!pms_lbr_parse_branch(value, PMS_SIM_LBR_CPL_RUN, &b, error))
+        return FALSE;
+    sim_list_append(field, &b, sizeof b);
+    return TRUE;
 }
 
 guint pms_sim_lbr_entries(const PmsSim *s)
@@ -111,19 +128,34 @@ static guint64 entry(SimField addr, SimField sext, guint64 a)
 void sim_lbr_reset(SimLbr *l)
 {
     l->last_update = 0;
+    l->at = G_MAXUINT64;
+    l->added = 0;
 }
 
-void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on)
+void sim_lbr_trace(const SimLbr *l, guint64 cycle, PmsSimTrace *t)
 {
-    sim->lbr_new = 0;
-    sim->lbr_popped = 0;
-    sim->lbr_at = sim->cycle;
-    sim->lbr_on = on && l->n;
-    if (!sim->lbr_on)
+    if (l->at != cycle || !l->offered)
         return;
-    for (guint k = 0; k < sim->n_lbr; k++) {
-        const PmsSimLbrBranch *b = &sim->lbr[k];
-        PmsLbrAction act = pms_lbr_action(*l->sel, sim->model, l->rule, l->cs_rule, b->type, b->cpl);
+    t->lbr_offered = l->offered;
+    t->lbr_new = l->added;
+    t->lbr_popped = l->popped;
+    t->lbr_tos = l->tos_after;
+    t->lbr_on = l->on;
+}
+
+void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on, const PmsSimLbrBranch *br, guint n, guint run_cpl)
+{
+    l->added = 0;
+    l->popped = 0;
+    l->at = sim->cycle;
+    l->offered = n;
+    l->on = on && l->n;
+    if (!l->on)
+        return;
+    for (guint k = 0; k < n; k++) {
+        const PmsSimLbrBranch *b = &br[k];
+        guint cpl = b->cpl == PMS_SIM_LBR_CPL_RUN ? run_cpl : b->cpl;
+        PmsLbrAction act = pms_lbr_action(*l->sel, sim->model, l->rule, l->cs_rule, b->type, cpl);
         if (act == PMS_LBR_DROP)
             continue;
         if (act == PMS_LBR_POP) {
@@ -136,7 +168,7 @@ void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on)
             *l->from[top] = 0;
             *l->to[top] = 0;
             *l->tos = sim_fset(l->tos_f, *l->tos, (top + l->n - 1) % l->n);
-            sim->lbr_popped++;
+            l->popped++;
             continue;
         }
         /* SDM 17.7: TOS moves to the next entry, which takes the branch */
@@ -149,9 +181,9 @@ void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on)
         *l->to[tos] = sim_fset(l->to_cycles, entry(l->to_addr, l->to_sext, b->to),
                                MIN(elapsed, sim_fmask(l->to_cycles)));
         l->last_update = sim->cycle;
-        sim->lbr_new++;
+        l->added++;
     }
-    sim->lbr_tos = (guint)sim_fget(l->tos_f, *l->tos);
+    l->tos_after = (guint)sim_fget(l->tos_f, *l->tos);
 }
 
 /* decimal or 0x hex, as every number of a stimulus */

@@ -187,7 +187,7 @@ gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebs
 
 gboolean pms_sim_set_pebs_ds(PmsSim *sim, const PmsPebsDs *ds, GError **error)
 {
-    SimPebs *p = sim->pebs;
+    SimPebs *p = sim_x86_pebs(sim);
     if (!p || !p->size) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: no PEBS records modelled (%s; record formats 1 and 3 only)", sim->model->name,
@@ -214,37 +214,39 @@ gboolean pms_sim_set_pebs_ds(PmsSim *sim, const PmsPebsDs *ds, GError **error)
 
 void pms_sim_get_pebs_ds(const PmsSim *sim, PmsPebsDs *ds)
 {
-    if (sim->pebs)
-        *ds = sim->pebs->ds;
+    const SimPebs *p = sim_x86_pebs(sim);
+    if (p)
+        *ds = p->ds;
     else
         memset(ds, 0, sizeof *ds);
 }
 
 void pms_sim_set_pebs_regs(PmsSim *sim, const guint64 regs[17])
 {
-    if (sim->pebs)
-        memcpy(sim->pebs->regs, regs, sizeof sim->pebs->regs);
+    SimPebs *p = sim_x86_pebs(sim);
+    if (p)
+        memcpy(p->regs, regs, sizeof p->regs);
 }
 
 void pms_sim_get_pebs_regs(const PmsSim *sim, guint64 regs[17])
 {
-    if (sim->pebs)
-        memcpy(regs, sim->pebs->regs, sizeof sim->pebs->regs);
+    const SimPebs *p = sim_x86_pebs(sim);
+    if (p)
+        memcpy(regs, p->regs, sizeof p->regs);
     else
         memset(regs, 0, 17 * sizeof(guint64));
 }
 
 void pms_sim_set_pebs_source(PmsSim *sim, gboolean valid, guint64 dse)
 {
-    if (sim->pebs) {
-        sim->pebs->dse_valid = valid;
-        sim->pebs->dse = valid ? dse : 0;
-    }
+    SimOptValue *f = sim_current_input(sim, "dse"); /* the x86 core's dse= input */
+    if (f)
+        *f = (SimOptValue){ valid, valid ? dse : 0 };
 }
 
 const PmsPebsRecord *pms_sim_pebs_records(const PmsSim *sim, guint *n, guint64 *total)
 {
-    SimPebs *p = sim->pebs;
+    SimPebs *p = sim_x86_pebs(sim);
     *n = p ? p->records->len : 0;
     if (total)
         *total = p ? p->total : 0;

@@ -4,6 +4,7 @@
 
 #include "pebs.h"
 #include "sim_internal.h"
+#include "sim_input.h"
 
 /* What an assist samples besides the registers the stimulus gave. */
 typedef struct {
@@ -20,13 +21,14 @@ struct SimPebs {
     guint size;            /* bytes of one record; 0: the format is not modelled */
     PmsPebsDs ds;
     guint64 regs[17];      /* RFLAGS, RAX..R15 (pms_sim_set_pebs_regs) */
-    gboolean dse_valid;    /* pms_sim_set_pebs_source */
-    guint64 dse;
     gboolean armed[PMS_PEBS_MAX_COUNTERS];
     GArray *records;       /* PmsPebsRecord, the first PMS_PEBS_RECORDS_LISTED */
     guint64 total;
 };
 
+/* The x86 core device's PEBS state; NULL on another device
+ * (sim/dev_x86_core.c). */
+SimPebs *sim_x86_pebs(const PmsSim *sim);
 /* format: the model's PEBS_REC_FMT (PERF_CAPABILITIES reset value). */
 SimPebs *sim_pebs_new(const PmsModel *m);
 void sim_pebs_free(SimPebs *p);

@@ -3,6 +3,7 @@
  * family (sim/families.c).  Nothing here knows what a register
  * means; the device does. */
 #include "sim_internal.h"
+#include "sim_input.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -154,98 +155,9 @@ void pms_sim_reset(PmsSim *s)
     s->pmi_total = 0;
     s->ext_total = 0;
     s->n_ext = 0;
-    memset(s->ip_valid, 0, sizeof s->ip_valid);
-    memset(s->ip, 0, sizeof s->ip);
-    memset(s->insn_valid, 0, sizeof s->insn_valid);
-    memset(s->insn_slot, 0, sizeof s->insn_slot);
-    memset(s->insn_op, 0, sizeof s->insn_op);
-    memset(s->daddr_valid, 0, sizeof s->daddr_valid);
-    memset(s->daddr, 0, sizeof s->daddr);
-    memset(s->mesi_valid, 0, sizeof s->mesi_valid);
-    memset(s->mesi, 0, sizeof s->mesi);
-    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
-        s->psr[t] = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP;
-        s->isa[t] = PMS_SIM_ISA_IA64;
-        s->prefetch[t] = FALSE;
-    }
-    pms_sim_set_dear(s, NULL);
-    pms_sim_set_iear(s, NULL);
-    pms_sim_set_branches(s, NULL, 0);
-    pms_sim_set_lbr_branches(s, NULL, 0);
-    s->lbr_new = 0;
-    s->lbr_at = G_MAXUINT64;
-}
-
-void pms_sim_set_ip(PmsSim *s, guint thread, gboolean valid, guint64 ip)
-{
-    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
-    s->ip_valid[thread] = valid;
-    s->ip[thread] = valid ? ip : 0;
-}
-
-void pms_sim_set_insn(PmsSim *s, guint thread, gboolean valid, PmsSimSlot slot, guint64 opcode)
-{
-    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
-    g_return_if_fail(slot <= PMS_SIM_SLOT_B);
-    s->insn_valid[thread] = valid;
-    s->insn_slot[thread] = valid ? slot : PMS_SIM_SLOT_M;
-    s->insn_op[thread] = valid ? opcode & (((guint64)1 << 41) - 1) : 0;
-}
-
-void pms_sim_set_daddr(PmsSim *s, guint thread, gboolean valid, guint64 daddr)
-{
-    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
-    s->daddr_valid[thread] = valid;
-    s->daddr[thread] = valid ? daddr : 0;
-}
-
-void pms_sim_set_mesi(PmsSim *s, guint thread, gboolean valid, PmsSimMesi state)
-{
-    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
-    g_return_if_fail(state <= PMS_SIM_MESI_M);
-    s->mesi_valid[thread] = valid;
-    s->mesi[thread] = valid ? state : PMS_SIM_MESI_I;
-}
-
-void pms_sim_set_psr(PmsSim *s, guint thread, guint psr)
-{
-    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
-    g_return_if_fail((psr & ~(guint)(PMS_SIM_PSR_UP | PMS_SIM_PSR_PP)) == 0);
-    s->psr[thread] = (guint8)psr;
-}
-
-void pms_sim_set_isa(PmsSim *s, guint thread, PmsSimIsa isa)
-{
-    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
-    g_return_if_fail(isa <= PMS_SIM_ISA_IA32);
-    s->isa[thread] = isa;
-}
-
-void pms_sim_set_prefetch(PmsSim *s, guint thread, gboolean prefetch)
-{
-    g_return_if_fail(thread < PMS_SIM_MAX_THREADS);
-    s->prefetch[thread] = prefetch != FALSE;
-}
-
-void pms_sim_set_dear(PmsSim *s, const PmsSimDearEvent *ev)
-{
-    s->dear_valid = ev != NULL;
-    s->dear = ev ? *ev : (PmsSimDearEvent){ 0 };
-}
-
-void pms_sim_set_iear(PmsSim *s, const PmsSimIearEvent *ev)
-{
-    s->iear_valid = ev != NULL;
-    s->iear = ev ? *ev : (PmsSimIearEvent){ 0 };
-}
-
-void pms_sim_set_branches(PmsSim *s, const PmsSimBranch *br, guint n)
-{
-    g_return_if_fail(n <= PMS_SIM_MAX_BRANCHES);
-    g_return_if_fail(n == 0 || br != NULL);
-    s->n_branches = n;
-    if (n)
-        memcpy(s->branches, br, n * sizeof *br);
+    /* every run input back to its default (the device's own, sim_input.h) */
+    if (s->ops->inputs)
+        sim_input_apply(s->ops->inputs, s->ops->input(s), NULL);
 }
 
 void pms_sim_set_engine(PmsSim *s, PmsSimEngine e) { s->engine = e; }

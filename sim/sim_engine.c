@@ -124,13 +124,8 @@ static void emit_trace(PmsSim *s, const PmsSimRun *run, const Unit *u, guint64 c
         .pmis = pmis,
         .pebs_assist = assist,
     };
-    if (s->lbr_at == cycle && s->n_lbr) {
-        t.lbr_offered = s->n_lbr;
-        t.lbr_new = s->lbr_new;
-        t.lbr_popped = s->lbr_popped;
-        t.lbr_tos = s->lbr_tos;
-        t.lbr_on = s->lbr_on;
-    }
+    if (s->ops->trace)
+        s->ops->trace(s, cycle, &t); /* the device's own fields (the x86 core's LBR) */
     for (guint th = 0; th < PMS_SIM_MAX_THREADS; th++) {
         t.occ[th] = u->n[th];
         t.cpl[th] = run->cpl[th];

@@ -8,6 +8,10 @@
  *   sim_pipe.c        the pure threshold/invert/edge pipeline.
  *   dev_x86_core.c    PERFEVTSEL/PMC/FIXED, GLOBAL_*, DEBUGCTL freeze.
  *   lbr.c             the x86 core's LBR ring (called from its units()).
+ *   sim_input.c       run inputs generic over the keys each device
+ *                     registers (sim_input.h), pms_sim_set_input.
+ *   dev_ia64_input.c  the Itanium's run keys ip, insn, daddr, mesi, psr,
+ *                     isa, fetch, dear, iear, br (sim_ia64.h's setters).
  *   dev_ia64.c        Montecito PMC4-15/PMD4-15, PMC0 overflow bits and fr,
  *                     the qualifiers, the EARs, the ETB and IP-EAR.
  * The program step (codes -> register writes) is a module of its own below
@@ -19,9 +23,12 @@
  * only units: a counter (storage, width mask), its pipeline configuration,
  * its occurrences this run and its edge latch; they ask the device whether a
  * unit counts this cycle, whether its overflow interrupts, and hand every
- * overflow and every PMI back to it.  Adding an architecture is a new
- * dev_*.c file with its ops and a new sim/program/program_*.c, not an edit of
- * another device. */
+ * overflow and every PMI back to it.  What a run gives besides the signals
+ * (an instruction address, a branch ...) is the device's too: its run keys
+ * and its input block (sim_input.h); PmsSim holds only what every device
+ * shares.  Adding a family is a new dev_*.c file with its ops and a new
+ * sim/program/program_*.c, each registered in its layer's family table, not
+ * an edit of another device. */
 #pragma once
 
 #include "sim.h"
@@ -59,6 +66,8 @@ typedef struct {
 
 typedef struct SimDeviceOps SimDeviceOps;
 typedef struct SimPebs SimPebs; /* sim/pebs_internal.h */
+typedef struct SimRunInputs SimRunInputs;             /* sim/sim_input.h */
+typedef struct SimStimRecordType SimStimRecordType;   /* sim/sim_input.h */
 
 struct PmsSim {
     const PmsModel *model;
@@ -79,45 +88,9 @@ struct PmsSim {
     guint64 ext_total;             /* external notifications (PMC.ev) */
     guint n_ext;                   /* the first ones' cycles */
     guint64 ext[PMS_SIM_EXT_LISTED];
-    /* The instruction address the following runs' occurrences carry, per
-     * thread (pms_sim_set_ip); only the Itanium device reads it. */
-    gboolean ip_valid[PMS_SIM_MAX_THREADS];
-    guint64 ip[PMS_SIM_MAX_THREADS];
-    /* The instruction (pms_sim_set_insn) and data address
-     * (pms_sim_set_daddr) of the following runs' occurrences, per thread;
-     * only the Itanium device reads them. */
-    gboolean insn_valid[PMS_SIM_MAX_THREADS];
-    PmsSimSlot insn_slot[PMS_SIM_MAX_THREADS];
-    guint64 insn_op[PMS_SIM_MAX_THREADS];
-    gboolean daddr_valid[PMS_SIM_MAX_THREADS];
-    guint64 daddr[PMS_SIM_MAX_THREADS];
-    /* The line state (pms_sim_set_mesi) per thread, and thread 0's EAR
-     * events and branches (pms_sim_set_dear / _iear / _branches); only the
-     * Itanium device reads them. */
-    gboolean mesi_valid[PMS_SIM_MAX_THREADS];
-    PmsSimMesi mesi[PMS_SIM_MAX_THREADS];
-    /* PSR.up / PSR.pp (PMS_SIM_PSR_*) and the instruction set per thread
-     * (pms_sim_set_psr / _isa); only the Itanium device reads them. */
-    guint8 psr[PMS_SIM_MAX_THREADS];
-    PmsSimIsa isa[PMS_SIM_MAX_THREADS];
-    gboolean prefetch[PMS_SIM_MAX_THREADS]; /* pms_sim_set_prefetch */
-    gboolean dear_valid, iear_valid;
-    PmsSimDearEvent dear;
-    PmsSimIearEvent iear;
-    guint n_branches;
-    PmsSimBranch branches[PMS_SIM_MAX_BRANCHES];
-    /* thread 0's branches for the LBR (pms_sim_set_lbr_branches, sim/lbr.c),
-     * and what the last capture did: lbr_new entries in cycle lbr_at */
-    guint n_lbr;
-    PmsSimLbrBranch lbr[PMS_SIM_MAX_BRANCHES];
-    guint lbr_new, lbr_tos;
-    guint lbr_popped;                   /* call-stack mode: returns that popped an entry */
-    gboolean lbr_on;
-    guint64 lbr_at;
     PmsSimTraceFn trace;
     gpointer trace_data;
     gboolean trace_spans;          /* pms_sim_set_trace_spans */
-    SimPebs *pebs;                 /* the DS area and PEBS records (x86 core; NULL elsewhere) */
 };
 
 struct SimDeviceOps {
@@ -162,6 +135,16 @@ struct SimDeviceOps {
     /* Optional: after unit u's counter took `inc` this cycle (carry: it
      * wrapped); SIM_AFTER_* bits: an assist rewrote the counter, a PMI is due. */
     guint (*after_count)(PmsSim *s, const SimUnit *u, guint64 inc, gboolean carry, const PmsSimRun *run);
+    /* Optional: the device's own run inputs (sim_input.h: its run keys and
+     * input block) and its current inputs, a block in its state that the
+     * runs read (pms_sim_set_input, a stimulus run's tokens). */
+    const SimRunInputs *inputs;
+    gpointer (*input)(PmsSim *s);
+    /* Optional: the device's record keywords of the stimulus, NULL-terminated. */
+    const SimStimRecordType *const *records;
+    /* Optional, for traces: the device's own fields of the record of `cycle`
+     * (the x86 core's LBR capture). */
+    void (*trace)(const PmsSim *s, guint64 cycle, PmsSimTrace *t);
 };
 
 enum { SIM_AFTER_ASSIST = 1, SIM_AFTER_PMI = 2 };
@@ -178,15 +161,26 @@ typedef struct {
     guint64 last_update;                /* the cycle of the last entry written (RESET: cycle 0) */
     PmsLbrJmpRule rule;
     PmsLbrCallstackRule cs_rule;        /* model option lbr_callstack */
+    /* what the last capture did, for traces: in cycle `at` (G_MAXUINT64:
+     * none yet) `offered` branches, `added` entries written, `popped`
+     * returns that popped one (call-stack mode); TOS after them */
+    guint64 at;
+    guint offered, added, popped, tos_after;
+    gboolean on;
 } SimLbr;
 
 /* Resolve the model's LBR registers and fields (none: n = 0). */
 gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error);
 /* RESET: the elapsed-cycle count starts again from cycle 0. */
 void sim_lbr_reset(SimLbr *l);
-/* The run's branches (sim->lbr) into the ring, when `on` (DEBUGCTL.LBR and
- * not frozen); sets sim->lbr_new / lbr_popped / lbr_at for traces. */
-void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on);
+/* The run's branches into the ring, when `on` (DEBUGCTL.LBR and not
+ * frozen); a branch of CPL PMS_SIM_LBR_CPL_RUN takes `cpl`, the run's CPL of
+ * thread 0.  Records the capture for traces (at, offered, ...). */
+void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on, const PmsSimLbrBranch *br, guint n, guint cpl);
+/* The LBR's fields of a trace record of `cycle`. */
+void sim_lbr_trace(const SimLbr *l, guint64 cycle, PmsSimTrace *t);
+/* The x86 core's `branch=` key (pms_lbr_parse_branch, CPL: the run's). */
+gboolean sim_lbr_key_branch(const PmsModel *m, const char *value, gpointer field, GError **error);
 
 extern const SimDeviceOps sim_x86_core_ops;
 extern const SimDeviceOps sim_x86_uncore_ops;
@@ -194,8 +188,11 @@ extern const SimDeviceOps sim_nhmex_ops;
 extern const SimDeviceOps sim_ia64_ops;
 
 /* The family registry's simulator layer (sim/families.c): the device of the
- * model's family; NULL when it is not simulated. */
+ * model's family; NULL when it is not simulated.  Every registered device,
+ * for what the stimulus format takes from all of them (run keys, record
+ * keywords): *n of them. */
 const SimDeviceOps *sim_device_for(const PmsModel *m);
+const SimDeviceOps *const *sim_devices(guint *n);
 gboolean sim_device_table_check(GPtrArray *problems);
 
 /* sim_core.c */

@@ -3,8 +3,9 @@
  *   regs NAME=V...                  RFLAGS / RAX..R15 the following records carry
  *   expect-pebs N [index=A]         N records written so far (and the DS index)
  *   expect-record I NAME=V...       fields of record I (0-based)
- * stimulus.c hands these lines here and keeps the parsed record in order
- * with the others. */
+ * The x86 core device registers them (sim_stim_pebs_records); stimulus.c
+ * hands these lines here and keeps the parsed record in order with the
+ * others. */
 #include "stim_pebs.h"
 #include "pebs.h"
 
@@ -12,7 +13,7 @@
 
 typedef enum { SP_DS, SP_REGS, SP_EXPECT, SP_RECORD } SpKind;
 
-struct StimPebs {
+typedef struct {
     SpKind kind;
     PmsPebsDs ds;
     guint64 regs[17];
@@ -24,21 +25,16 @@ struct StimPebs {
     char *check_name[PMS_PEBS_MAX_FIELDS + 3];
     gint check_field[PMS_PEBS_MAX_FIELDS + 3]; /* -1 counter, -2 cycle, -3 address, else field index */
     guint64 check_value[PMS_PEBS_MAX_FIELDS + 3];
-};
+} StimPebs;
 
 static const char *const reg_names[17] = {
     "rflags", "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
     "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
-gboolean sim_stim_pebs_keyword(const char *cmd)
+static void pebs_free(gpointer p)
 {
-    return strcmp(cmd, "ds") == 0 || strcmp(cmd, "regs") == 0 || strcmp(cmd, "expect-pebs") == 0 ||
-           strcmp(cmd, "expect-record") == 0;
-}
-
-void sim_stim_pebs_free(StimPebs *sp)
-{
+    StimPebs *sp = p;
     if (!sp)
         return;
     for (guint i = 0; i < sp->n_checks; i++)
@@ -151,7 +147,7 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
     if (n < 2 || !value(tok[1], &sp->n)) {
         *msg = g_strdup_printf(record ? "%s: expected INDEX NAME=VALUE... (INDEX from 0)"
                                       : "%s: expected COUNT [index=ADDRESS]", cmd);
-        sim_stim_pebs_free(sp);
+        pebs_free(sp);
         return NULL;
     }
     guint fmt = pms_model_pebs_format(m);
@@ -159,13 +155,13 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
         char *key;
         guint64 v;
         if (!key_value(tok[i], &key, &v, msg, cmd)) {
-            sim_stim_pebs_free(sp);
+            pebs_free(sp);
             return NULL;
         }
         if (!record) {
             if (strcmp(key, "index") != 0) {
                 *msg = g_strdup_printf("expect-pebs: unknown field '%s': expected index=ADDRESS", key);
-                sim_stim_pebs_free(sp);
+                pebs_free(sp);
                 return NULL;
             }
             sp->has_index = TRUE;
@@ -192,7 +188,7 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
             } else {
                 *msg = g_strdup("expect-record: too many fields");
             }
-            sim_stim_pebs_free(sp);
+            pebs_free(sp);
             return NULL;
         }
         sp->check_name[sp->n_checks] = g_strdup(key);
@@ -201,23 +197,36 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
     }
     if (record && sp->n_checks == 0) {
         *msg = g_strdup("expect-record: expected INDEX NAME=VALUE... (at least one field)");
-        sim_stim_pebs_free(sp);
+        pebs_free(sp);
         return NULL;
     }
     return sp;
 }
 
-StimPebs *sim_stim_pebs_parse(const PmsModel *m, char **tok, guint n, char **msg)
+static gpointer ds_parse(const PmsModel *m, char **tok, guint n, char **msg)
 {
-    if (strcmp(tok[0], "ds") == 0)
-        return parse_ds(m, tok, n, msg);
-    if (strcmp(tok[0], "regs") == 0)
-        return parse_regs(tok, n, msg);
-    return parse_expect(m, tok, n, strcmp(tok[0], "expect-record") == 0, msg);
+    return parse_ds(m, tok, n, msg);
 }
 
-gboolean sim_stim_pebs_exec(const StimPebs *sp, PmsSim *sim, GError **error)
+static gpointer regs_parse(const PmsModel *m, char **tok, guint n, char **msg)
 {
+    (void)m;
+    return parse_regs(tok, n, msg);
+}
+
+static gpointer expect_parse(const PmsModel *m, char **tok, guint n, char **msg)
+{
+    return parse_expect(m, tok, n, FALSE, msg);
+}
+
+static gpointer record_parse(const PmsModel *m, char **tok, guint n, char **msg)
+{
+    return parse_expect(m, tok, n, TRUE, msg);
+}
+
+static gboolean pebs_exec(gconstpointer rec, PmsSim *sim, GError **error)
+{
+    const StimPebs *sp = rec;
     switch (sp->kind) {
     case SP_DS:
         return pms_sim_set_pebs_ds(sim, &sp->ds, error);
@@ -275,3 +284,10 @@ gboolean sim_stim_pebs_exec(const StimPebs *sp, PmsSim *sim, GError **error)
     }
     return TRUE;
 }
+
+static const SimStimRecordType ds_type = { "ds", PMS_STIM_PEBS, ds_parse, pebs_exec, pebs_free };
+static const SimStimRecordType regs_type = { "regs", PMS_STIM_PEBS, regs_parse, pebs_exec, pebs_free };
+static const SimStimRecordType expect_type = { "expect-pebs", PMS_STIM_PEBS, expect_parse, pebs_exec, pebs_free };
+static const SimStimRecordType record_type = { "expect-record", PMS_STIM_PEBS, record_parse, pebs_exec, pebs_free };
+
+const SimStimRecordType *const sim_stim_pebs_records[] = { &ds_type, &regs_type, &expect_type, &record_type, NULL };

@@ -1,13 +1,8 @@
-/* pmusim — the stimulus's PEBS records (sim/stim_pebs.c).  Not installed. */
+/* pmusim — the stimulus's PEBS records (sim/stim_pebs.c), the x86 core
+ * device's record keywords (SimDeviceOps.records).  Not installed. */
 #pragma once
 
-#include "stimulus.h"
+#include "sim_input.h"
 
-typedef struct StimPebs StimPebs;
-
-/* ds, regs, expect-pebs, expect-record */
-gboolean sim_stim_pebs_keyword(const char *cmd);
-/* tok[0] is the keyword; NULL with *msg (g_free) saying what was expected. */
-StimPebs *sim_stim_pebs_parse(const PmsModel *m, char **tok, guint n, char **msg);
-gboolean sim_stim_pebs_exec(const StimPebs *sp, PmsSim *sim, GError **error);
-void sim_stim_pebs_free(StimPebs *sp);
+/* ds, regs, expect-pebs, expect-record; NULL-terminated */
+extern const SimStimRecordType *const sim_stim_pebs_records[];

@@ -2,9 +2,7 @@
  * their execution on a simulator instance.  One line is one record; every
  * error names source:line and what was expected there. */
 #include "stimulus.h"
-#include "lbr.h"
-#include "pebs.h"
-#include "stim_pebs.h"
+#include "sim_input.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,28 +18,13 @@ typedef struct {
     guint64 value;
     gboolean check;
     PmsSimRun run;       /* arrays owned */
-    gboolean has_ip[PMS_SIM_MAX_THREADS]; /* run: the occurrences' instruction address (ip=) */
-    guint64 ip[PMS_SIM_MAX_THREADS];
-    gboolean has_insn[PMS_SIM_MAX_THREADS]; /* run: the occurrences' instruction (insn=) */
-    PmsSimSlot slot[PMS_SIM_MAX_THREADS];
-    guint64 opcode[PMS_SIM_MAX_THREADS];
-    gboolean has_daddr[PMS_SIM_MAX_THREADS]; /* run: the occurrences' data address (daddr=) */
-    guint64 daddr[PMS_SIM_MAX_THREADS];
-    gboolean has_mesi[PMS_SIM_MAX_THREADS]; /* run: the occurrences' line state (mesi=) */
-    PmsSimMesi mesi[PMS_SIM_MAX_THREADS];
-    guint8 psr[PMS_SIM_MAX_THREADS];     /* run: PSR.up / PSR.pp per thread (psr=; default both) */
-    PmsSimIsa isa[PMS_SIM_MAX_THREADS];  /* run: the instruction set per thread (isa=; default IA-64) */
-    guint fetch[PMS_SIM_MAX_THREADS];    /* run: 1 when the fetches are prefetches (fetch=; default demand) */
-    gboolean has_dear, has_iear;         /* run: thread 0's EAR events (dear=, iear=) */
-    PmsSimDearEvent dear;
-    PmsSimIearEvent iear;
-    guint n_br;                          /* run: thread 0's branches (br=), owned */
-    PmsSimBranch *br;
-    guint n_lbr;                         /* run: thread 0's branches for the LBR (branch=), owned */
-    PmsSimLbrBranch *lbr;
-    gboolean has_dse;                    /* run: thread 0's loads' data source (dse=, PEBS) */
-    guint64 dse;
-    StimPebs *pebs;                      /* PMS_STIM_PEBS: ds, regs, expect-pebs, expect-record (stim_pebs.c) */
+    /* run: the model's device's inputs (sim_input.h: ip=, psr=, branch= ...),
+     * NULL when the run gives none (every input at its default) */
+    const SimRunInputs *in;
+    gpointer input;
+    /* a device's record (ds, regs, expect-pebs, expect-record: stim_pebs.c) */
+    const SimStimRecordType *type;
+    gpointer data;
 } Rec;
 
 struct PmsStim {
@@ -56,6 +39,7 @@ struct PmsStim {
     GArray *ext;         /* guint64, non-decreasing */
     guint ext_line;
     guint8 cpl[PMS_SIM_MAX_THREADS]; /* parser: sticky CPL */
+    const SimDeviceOps *dev;  /* the model's device (its run keys); NULL: not simulated */
 };
 
 static void rec_clear(gpointer p)
@@ -64,15 +48,17 @@ static void rec_clear(gpointer p)
     g_free((gpointer)r->run.counts);
     g_free((gpointer)r->run.offcore);
     g_free((gpointer)r->run.loads);
-    g_free(r->br);
-    g_free(r->lbr);
-    sim_stim_pebs_free(r->pebs);
+    if (r->input)
+        sim_input_free(r->in, r->input);
+    if (r->data)
+        r->type->free(r->data);
 }
 
 PmsStim *pms_stim_new(const PmsModel *m)
 {
     PmsStim *st = g_new0(PmsStim, 1);
     st->model = m;
+    st->dev = sim_device_for(m);
     st->source = g_strdup("<api>");
     st->recs = g_array_new(FALSE, TRUE, sizeof(Rec));
     g_array_set_clear_func(st->recs, rec_clear);
@@ -138,8 +124,6 @@ static Rec *add_run(PmsStim *st, const PmsSimRun *run, guint line)
     r->run.counts = run->n_counts ? g_memdup2(run->counts, sizeof(PmsSimCount) * run->n_counts) : NULL;
     r->run.offcore = run->n_offcore ? g_memdup2(run->offcore, sizeof(PmsSimOffcore) * run->n_offcore) : NULL;
     r->run.loads = run->n_loads ? g_memdup2(run->loads, sizeof(PmsSimLoad) * run->n_loads) : NULL;
-    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) /* the defaults: PSR.up and .pp set, IA-64 */
-        r->psr[t] = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, r->isa[t] = PMS_SIM_ISA_IA64;
     st->end += run->cycles;
     return r;
 }
@@ -167,33 +151,11 @@ void pms_stim_record(const PmsStim *st, guint i, PmsStimRecord *out)
 
 /* ---- names ------------------------------------------------------------------ */
 
-/* Decimal or 0x hex.  A leading 0 does not make a number octal: "010" is
- * ten, as the format promises (strtoull's base 0 read it as eight). */
-static gboolean parse_u64(const char *s, guint64 *out)
-{
-    if (!s || !*s || *s == '-' || *s == '+')
-        return FALSE;
-    gboolean hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    const char *d = hex ? s + 2 : s;
-    if (!*d)
-        return FALSE;
-    for (const char *q = d; *q; q++)
-        if (!(hex ? g_ascii_isxdigit(*q) : g_ascii_isdigit(*q)))
-            return FALSE;
-    char *end = NULL;
-    errno = 0;
-    guint64 v = g_ascii_strtoull(d, &end, hex ? 16 : 10);
-    if (errno || *end)
-        return FALSE;
-    *out = v;
-    return TRUE;
-}
-
 gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, GError **error)
 {
     g_auto(GStrv) parts = g_strsplit_set(name, ".:", 2);
     guint64 code, umask;
-    if (parts[0] && parts[1] && parse_u64(parts[0], &code) && parse_u64(parts[1], &umask)) {
+    if (parts[0] && parts[1] && sim_parse_u64(parts[0], &code) && sim_parse_u64(parts[1], &umask)) {
         if (code > 0xffff || umask > 0xff) {
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
                         "signal '%s': event code must fit 16 bits and unit mask 8 bits", name);
@@ -241,6 +203,10 @@ gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, 
 
 /* ---- parser ---------------------------------------------------------------- */
 
+typedef struct StimTables StimTables; /* the run keys and record keywords (below) */
+static const StimTables *stim_tables(void);
+static guint stim_key_slots(void);
+
 typedef struct {
     PmsStim *st;
     const char *source;
@@ -249,8 +215,13 @@ typedef struct {
     GError **error;
     /* scratch reused by every run line (no allocation per record), and the
      * signal names resolved so far (a long stimulus repeats a few) */
-    GArray *counts, *oc, *loads, *brs, *lbrs;
+    GArray *counts, *oc, *loads;
     GHashTable *sig_cache; /* name -> signal key + 1 */
+    guint dev_index;       /* the model's device in sim_devices() (its run keys); past the end: none */
+    /* the device keys given in the current run: key_count[slot] counts
+     * for run run_gen when key_gen[slot] is run_gen (no clearing per run) */
+    guint run_gen;
+    guint *key_gen, *key_count;
 } Parser;
 
 static void parser_init(Parser *p, PmsStim *st, guint threads, GError **error)
@@ -263,9 +234,16 @@ static void parser_init(Parser *p, PmsStim *st, guint threads, GError **error)
     p->counts = g_array_new(FALSE, FALSE, sizeof(PmsSimCount));
     p->oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
     p->loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
-    p->brs = g_array_new(FALSE, FALSE, sizeof(PmsSimBranch));
-    p->lbrs = g_array_new(FALSE, FALSE, sizeof(PmsSimLbrBranch));
     p->sig_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    guint n_dev;
+    const SimDeviceOps *const *dev = sim_devices(&n_dev);
+    p->dev_index = G_MAXUINT;
+    for (guint d = 0; d < n_dev; d++)
+        if (dev[d] == st->dev)
+            p->dev_index = d;
+    guint n_slots = stim_key_slots();
+    p->key_gen = g_new0(guint, n_slots + 1);
+    p->key_count = g_new0(guint, n_slots + 1);
 }
 
 static void parser_clear(Parser *p)
@@ -273,9 +251,9 @@ static void parser_clear(Parser *p)
     g_array_free(p->counts, TRUE);
     g_array_free(p->oc, TRUE);
     g_array_free(p->loads, TRUE);
-    g_array_free(p->brs, TRUE);
-    g_array_free(p->lbrs, TRUE);
     g_hash_table_destroy(p->sig_cache);
+    g_free(p->key_gen);
+    g_free(p->key_count);
 }
 
 G_GNUC_PRINTF(2, 3)
@@ -287,38 +265,6 @@ static gboolean fail(Parser *p, const char *fmt, ...)
     va_end(ap);
     g_set_error(p->error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s:%u: %s", p->source, p->line, msg);
     return FALSE;
-}
-
-/* VALUE: number (decimal or 0x hex), -number (two's complement in 64 bits),
- * 2^K, 2^K-N or 2^K+N (K < 64). */
-static gboolean parse_value(const char *s, guint64 *out)
-{
-    if (s[0] == '-') {
-        guint64 v;
-        if (!parse_u64(s + 1, &v) || v == 0 || v > ((guint64)1 << 63))
-            return FALSE;
-        *out = (guint64)0 - v;
-        return TRUE;
-    }
-    if (g_str_has_prefix(s, "2^")) {
-        const char *op = strpbrk(s + 2, "+-");
-        g_autofree char *exp = g_strndup(s + 2, op ? (gsize)(op - s - 2) : strlen(s + 2));
-        guint64 k, n = 0;
-        if (!parse_u64(exp, &k) || k > 63 || (op && !parse_u64(op + 1, &n)))
-            return FALSE;
-        guint64 base = (guint64)1 << k;
-        if (op && *op == '-') {
-            if (n > base)
-                return FALSE;
-            *out = base - n;
-        } else {
-            if (n > G_MAXUINT64 - base)
-                return FALSE;
-            *out = base + n;
-        }
-        return TRUE;
-    }
-    return parse_u64(s, out);
 }
 
 /* REGISTER: a model register name (any space: PMC4 and PMD4 are two
@@ -342,7 +288,7 @@ static gboolean parse_reg(Parser *p, const char *s, PmsRegSpace *space, guint32 
             return fail(p, "register '%s': unknown register space '%s': expected msr, pmc, pmd, ibr or dbr", s, sp);
         s = colon + 1;
     }
-    if (parse_u64(s, &v) && v <= G_MAXUINT32) {
+    if (sim_parse_u64(s, &v) && v <= G_MAXUINT32) {
         *addr = (guint32)v;
         return TRUE;
     }
@@ -357,203 +303,8 @@ static gboolean parse_thread_list(Parser *p, const char *what, const char *s, gu
     if (n == 0 || n > p->threads)
         return fail(p, "%s: expected 1..%u comma-separated values (one per thread), got '%s'", what, p->threads, s);
     for (guint t = 0; t < n; t++)
-        if (!parse_u64(v[t], &vals[t]) || vals[t] > max)
+        if (!sim_parse_u64(v[t], &vals[t]) || vals[t] > max)
             return fail(p, "%s: value '%s' for thread %u: expected a number 0..%" G_GUINT64_FORMAT, what, v[t], t, max);
-    return TRUE;
-}
-
-/* A per-thread list of addresses (ip=, daddr=): A0[,A1], '-' for none. */
-static gboolean parse_addr_list(Parser *p, const char *what, const char *s, gboolean *has, guint64 *a)
-{
-    g_auto(GStrv) parts = g_strsplit(s, ",", -1);
-    guint n = g_strv_length(parts);
-    if (n == 0 || n > p->threads)
-        return fail(p, "%s: expected 1..%u comma-separated addresses (one per thread), got '%s'", what, p->threads, s);
-    for (guint t = 0; t < n; t++) {
-        if (strcmp(parts[t], "-") == 0)
-            continue;
-        if (!parse_u64(parts[t], &a[t]))
-            return fail(p, "%s: '%s' for thread %u: expected a 64-bit address or '-'", what, parts[t], t);
-        has[t] = TRUE;
-    }
-    return TRUE;
-}
-
-/* insn=SLOT:OPCODE[,SLOT:OPCODE]: the IA-64 slot type (m, i, f, b) and the
- * 41-bit opcode of each thread's instruction, '-' for none. */
-static gboolean parse_insn_list(Parser *p, const char *s, gboolean *has, PmsSimSlot *slot, guint64 *op)
-{
-    g_auto(GStrv) parts = g_strsplit(s, ",", -1);
-    guint n = g_strv_length(parts);
-    if (n == 0 || n > p->threads)
-        return fail(p, "insn: expected 1..%u comma-separated SLOT:OPCODE (one per thread), got '%s'", p->threads, s);
-    for (guint t = 0; t < n; t++) {
-        if (strcmp(parts[t], "-") == 0)
-            continue;
-        const char *colon = strchr(parts[t], ':');
-        static const char slots[] = "mifb"; /* PmsSimSlot order */
-        const char *at = colon && colon - parts[t] == 1 ? strchr(slots, g_ascii_tolower(parts[t][0])) : NULL;
-        if (!at || !*at)
-            return fail(p, "insn: '%s' for thread %u: expected SLOT:OPCODE with SLOT m, i, f or b, or '-'", parts[t],
-                        t);
-        if (!parse_u64(colon + 1, &op[t]) || op[t] >> 41)
-            return fail(p, "insn: opcode '%s' for thread %u: expected a 41-bit number (below 0x20000000000)", colon + 1,
-                        t);
-        slot[t] = (PmsSimSlot)(at - slots);
-        has[t] = TRUE;
-    }
-    return TRUE;
-}
-
-/* mesi=STATE[,STATE]: the line state (I, S, E, M, either case) of each
- * thread's occurrences, '-' for none. */
-static gboolean parse_mesi_list(Parser *p, const char *s, gboolean *has, PmsSimMesi *state)
-{
-    g_auto(GStrv) parts = g_strsplit(s, ",", -1);
-    guint n = g_strv_length(parts);
-    if (n == 0 || n > p->threads)
-        return fail(p, "mesi: expected 1..%u comma-separated states (one per thread), got '%s'", p->threads, s);
-    for (guint t = 0; t < n; t++) {
-        if (strcmp(parts[t], "-") == 0)
-            continue;
-        static const char states[] = "isem"; /* PmsSimMesi order */
-        const char *at = parts[t][0] && !parts[t][1] ? strchr(states, g_ascii_tolower(parts[t][0])) : NULL;
-        if (!at || !*at)
-            return fail(p, "mesi: '%s' for thread %u: expected I, S, E, M or '-'", parts[t], t);
-        state[t] = (PmsSimMesi)(at - states);
-        has[t] = TRUE;
-    }
-    return TRUE;
-}
-
-/* psr=BITS[,BITS] and isa=SET[,SET]: one value per thread (up, pp, up+pp
- * or pp+up, none; ia64 or ia32, either case); threads not listed take the
- * last value given.  names: the accepted words, vals their values. */
-static gboolean parse_mode_list(Parser *p, const char *what, const char *s, const char *const *names,
-                                const guint *vals, const char *expected, guint *out)
-{
-    g_auto(GStrv) parts = g_strsplit(s, ",", -1);
-    guint n = g_strv_length(parts);
-    if (n == 0 || n > p->threads)
-        return fail(p, "%s: expected 1..%u comma-separated values (one per thread), got '%s'", what, p->threads, s);
-    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
-        const char *v = parts[MIN(t, n - 1)];
-        guint k = 0;
-        while (names[k] && g_ascii_strcasecmp(names[k], v) != 0)
-            k++;
-        if (!names[k])
-            return fail(p, "%s: '%s' for thread %u: expected %s", what, v, MIN(t, n - 1), expected);
-        out[t] = vals[k];
-    }
-    return TRUE;
-}
-
-/* The flags after the numbers of dear=, iear= and br= (FIELD:FIELD:...):
- * each must be one of `allowed` (a NULL-terminated list); returns the bit
- * set of the flags given (bit i: allowed[i]). */
-static gboolean parse_flags(Parser *p, const char *what, char **f, const char *const *allowed, guint *bits)
-{
-    *bits = 0;
-    for (; *f; f++) {
-        guint i = 0;
-        while (allowed[i] && g_ascii_strcasecmp(*f, allowed[i]) != 0)
-            i++;
-        if (!allowed[i]) {
-            g_autofree char *list = g_strjoinv(", ", (char **)allowed);
-            return fail(p, "%s: unknown flag '%s': expected %s", what, *f, list);
-        }
-        *bits |= 1u << i;
-    }
-    return TRUE;
-}
-
-/* At most one of the flags in `group` (bits) may be given. */
-static gboolean one_of(Parser *p, const char *what, guint bits, guint group, const char *names)
-{
-    if (bits & group & ((bits & group) - 1))
-        return fail(p, "%s: at most one of %s", what, names);
-    return TRUE;
-}
-
-enum { F_L2 = 1, F_VHPT = 2, F_FAULT = 4 }; /* the first three flags of dear= and iear= */
-
-static PmsSimTlb tlb_of(guint bits)
-{
-    return bits & F_FAULT ? PMS_SIM_TLB_FAULT : bits & F_VHPT ? PMS_SIM_TLB_VHPT : bits & F_L2 ? PMS_SIM_TLB_L2
-                                                                                              : PMS_SIM_TLB_L1;
-}
-
-static gboolean parse_lat(Parser *p, const char *what, const char *s, guint32 *lat)
-{
-    guint64 v;
-    if (!parse_u64(s, &v) || v > G_MAXUINT32)
-        return fail(p, "%s: latency '%s': expected a number of cycles below 2^32", what, s);
-    *lat = (guint32)v;
-    return TRUE;
-}
-
-/* dear=DADDR:IP:LAT[:l2|vhpt|fault][:alat][:s0|s1|s2] */
-static gboolean parse_dear(Parser *p, const char *s, PmsSimDearEvent *d)
-{
-    g_auto(GStrv) f = g_strsplit(s, ":", -1);
-    if (g_strv_length(f) < 3)
-        return fail(p, "dear: expected DADDR:IP:LATENCY[:FLAG...], got '%s'", s);
-    if (!parse_u64(f[0], &d->daddr))
-        return fail(p, "dear: data address '%s': expected a 64-bit number", f[0]);
-    if (!parse_u64(f[1], &d->ip))
-        return fail(p, "dear: instruction address '%s': expected a 64-bit number", f[1]);
-    if (!parse_lat(p, "dear", f[2], &d->latency))
-        return FALSE;
-    static const char *const fl[] = { "l2", "vhpt", "fault", "alat", "s0", "s1", "s2", NULL };
-    guint b;
-    if (!parse_flags(p, "dear", f + 3, fl, &b) || !one_of(p, "dear", b, 7, "l2, vhpt, fault") ||
-        !one_of(p, "dear", b, 0x70, "s0, s1, s2"))
-        return FALSE;
-    d->tlb = tlb_of(b);
-    d->alat = (b & 8) != 0;
-    d->slot = b & 0x20 ? 1 : b & 0x40 ? 2 : 0;
-    return TRUE;
-}
-
-/* iear=IP:LAT[:l2|vhpt|fault][:rab] */
-static gboolean parse_iear(Parser *p, const char *s, PmsSimIearEvent *e)
-{
-    g_auto(GStrv) f = g_strsplit(s, ":", -1);
-    if (g_strv_length(f) < 2)
-        return fail(p, "iear: expected IP:LATENCY[:FLAG...], got '%s'", s);
-    if (!parse_u64(f[0], &e->ip))
-        return fail(p, "iear: instruction address '%s': expected a 64-bit number", f[0]);
-    if (!parse_lat(p, "iear", f[1], &e->latency))
-        return FALSE;
-    static const char *const fl[] = { "l2", "vhpt", "fault", "rab", NULL };
-    guint b;
-    if (!parse_flags(p, "iear", f + 2, fl, &b) || !one_of(p, "iear", b, 7, "l2, vhpt, fault"))
-        return FALSE;
-    e->tlb = tlb_of(b);
-    e->rab = (b & 8) != 0;
-    return TRUE;
-}
-
-/* br=FROM:TO[:nt][:mpt][:mpp][:rel|ret|ind][:s0|s1|s2] */
-static gboolean parse_br(Parser *p, const char *s, PmsSimBranch *br)
-{
-    g_auto(GStrv) f = g_strsplit(s, ":", -1);
-    if (g_strv_length(f) < 2)
-        return fail(p, "br: expected FROM:TO[:FLAG...], got '%s'", s);
-    if (!parse_u64(f[0], &br->from))
-        return fail(p, "br: branch address '%s': expected a 64-bit number", f[0]);
-    if (!parse_u64(f[1], &br->to))
-        return fail(p, "br: target address '%s': expected a 64-bit number", f[1]);
-    static const char *const fl[] = { "nt", "mpt", "mpp", "rel", "ret", "ind", "s0", "s1", "s2", NULL };
-    guint b;
-    if (!parse_flags(p, "br", f + 2, fl, &b) || !one_of(p, "br", b, 0x38, "rel, ret, ind") ||
-        !one_of(p, "br", b, 0x1c0, "s0, s1, s2"))
-        return FALSE;
-    br->taken = !(b & 1);
-    br->mp_target = (b & 2) != 0;
-    br->mp_path = (b & 4) != 0;
-    br->type = b & 0x10 ? PMS_SIM_BR_RET : b & 0x20 ? PMS_SIM_BR_IND : PMS_SIM_BR_REL;
-    br->slot = b & 0x80 ? 1 : b & 0x100 ? 2 : 0;
     return TRUE;
 }
 
@@ -566,12 +317,12 @@ static gboolean split_item(Parser *p, const char *what, const char *s, char **it
     *count = 1;
     if (at) {
         *at++ = 0;
-        if (!parse_u64(at, &t) || t >= p->threads)
+        if (!sim_parse_u64(at, &t) || t >= p->threads)
             return fail(p, "%s: thread '@%s': expected 0..%u", what, at, p->threads - 1);
     }
     if ((star = strchr(buf, '*'))) {
         *star++ = 0;
-        if (!parse_u64(star, count) || *count > G_MAXUINT32)
+        if (!sim_parse_u64(star, count) || *count > G_MAXUINT32)
             return fail(p, "%s: count '*%s': expected a number below 2^32", what, star);
     }
     *thread = (guint)t;
@@ -592,7 +343,7 @@ static gboolean parse_oc_bits(Parser *p, const char *what, const char *s, guint6
         guint64 v;
         if (!*names[i])
             return fail(p, "%s: empty name in '%s': expected unit-mask names joined by '+' or a number", what, s);
-        if (parse_u64(names[i], &v)) {
+        if (sim_parse_u64(names[i], &v)) {
             *bits |= v;
             continue;
         }
@@ -623,236 +374,386 @@ static gboolean has_outstanding(const PmsModel *m)
     return FALSE;
 }
 
+/* ---- run keys ---------------------------------------------------------------- */
+
+/* Every `key=value` token of a run that is not a signal: the generic ones
+ * below (what PmsSimRun carries) and the run keys each device registers
+ * (SimDeviceOps.inputs, sim_input.h), in one table built once.  A device
+ * key's field is the model's device's when it has the key, else the value
+ * is only checked (with the first device's parser that has it). */
+enum { STIM_MAX_DEVICES = 8 };
+
+typedef gboolean (*StimKeyFn)(Parser *p, char *key, const char *val);
+
+typedef struct {
+    const char *name;
+    StimKeyFn generic;                          /* a generic key; NULL: a device's */
+    guint slot;                                 /* its count in the run (the once and max rules) */
+    const SimRunKey *dev[STIM_MAX_DEVICES];     /* each device's entry (sim_devices order), NULL */
+    const SimRunKey *any;                       /* the first one: the rules, and the others' syntax */
+    const SimRunInputs *any_in;
+} StimKey;
+
+/* A record keyword: a generic one (run, write ...) or a device's. */
+typedef gboolean (*StimRecordFn)(Parser *p, char **tok, guint n);
+
+typedef struct {
+    const char *name;
+    StimRecordFn generic;
+    const SimStimRecordType *type;
+} StimRecordKw;
+
+struct StimTables {
+    GHashTable *keys;      /* name -> StimKey */
+    GHashTable *records;   /* name -> StimRecordKw */
+    guint n_slots;
+    char *records_list;    /* "run, write, ..., expect-record" for the unknown-record message */
+};
+
+/* cpl=C0[,C1]: sticky; threads not listed take the last value given */
+static gboolean key_cpl(Parser *p, char *key, const char *val)
+{
+    (void)key;
+    guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
+    g_auto(GStrv) parts = g_strsplit(val, ",", -1);
+    if (!parse_thread_list(p, "cpl", val, 3, v))
+        return FALSE;
+    guint n = g_strv_length(parts), last = 0;
+    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
+        if (t < n)
+            last = t;
+        p->st->cpl[t] = (guint8)v[last];
+    }
+    return TRUE;
+}
+
+/* offcore=REQ/RESP[*COUNT][@THREAD], inflight=REQ[*COUNT][@THREAD] */
+static gboolean key_offcore(Parser *p, char *key, const char *val)
+{
+    gboolean infl = key[0] == 'i';
+    g_autofree char *item = NULL;
+    PmsSimOffcore t = { 0 };
+    if (!split_item(p, key, val, &item, &t.count, &t.thread))
+        return FALSE;
+    char *slash = strchr(item, '/');
+    if (!infl && !slash)
+        return fail(p, "offcore: expected REQUEST/RESPONSE[*COUNT][@THREAD], got '%s'", val);
+    if (slash)
+        *slash++ = 0;
+    if (infl && !has_outstanding(p->st->model))
+        return fail(p, "inflight: model %s has no offcore OUTSTANDING unit mask to count "
+                    "requests in flight", p->st->model->name);
+    if (!parse_oc_bits(p, key, item, &t.req) || (slash && !parse_oc_bits(p, key, slash, &t.resp)))
+        return FALSE;
+    t.inflight = infl;
+    g_array_append_val(p->oc, t);
+    return TRUE;
+}
+
+/* load=LATENCY[*COUNT][@THREAD] */
+static gboolean key_load(Parser *p, char *key, const char *val)
+{
+    g_autofree char *item = NULL;
+    PmsSimLoad l = { 0 };
+    guint64 lat;
+    if (!split_item(p, key, val, &item, &l.count, &l.thread))
+        return FALSE;
+    if (!sim_parse_u64(item, &lat) || lat > G_MAXUINT32)
+        return fail(p, "load: expected LATENCY[*COUNT][@THREAD] with a latency below 2^32, got '%s'", val);
+    l.latency = (guint32)lat;
+    g_array_append_val(p->loads, l);
+    return TRUE;
+}
+
+/* Any other key: a signal, [UNITn/]NAME=N0[,N1] (occurrences per cycle per
+ * thread; UNITn/: the signal of another box of the model's unit). */
+static gboolean key_signal(Parser *p, char *key, const char *val)
+{
+    GError *e = NULL;
+    guint32 sig;
+    guint box = 0;
+    const char *name = key;   /* the signal's name, after any UNITn/ */
+    char *slash = strchr(key, '/');
+    if (slash) {
+        const PmsModel *m = p->st->model;
+        gsize ul = m->unit ? strlen(m->unit) : 0;
+        guint64 inst;
+        *slash = 0;
+        if (!ul || g_ascii_strncasecmp(key, m->unit, ul) != 0 || !key[ul] ||
+            !g_ascii_string_to_unsigned(key + ul, 10, 0, 1023, &inst, NULL))
+            return fail(p, "'%s/': expected the model's unit and an instance (%s%s) before '/'", key,
+                        m->unit ? m->unit : "the model has no unit", m->unit ? "N, e.g. cbox5" : "");
+        box = (guint)inst + 1;
+        name = slash + 1;
+    }
+    gpointer cached = g_hash_table_lookup(p->sig_cache, name);
+    if (cached) {
+        sig = GPOINTER_TO_UINT(cached) - 1;
+    } else if (!pms_stim_signal_key(p->st->model, name, &sig, &e)) {
+        fail(p, "%s", e->message);
+        g_error_free(e);
+        return FALSE;
+    } else if (g_hash_table_size(p->sig_cache) < 4096) {
+        g_hash_table_insert(p->sig_cache, g_strdup(name), GUINT_TO_POINTER(sig + 1));
+    }
+    guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
+    if (!parse_thread_list(p, name, val, G_MAXUINT32, v))
+        return FALSE;
+    for (guint t = 0; t < p->threads; t++) {
+        if (!v[t])
+            continue;
+        PmsSimCount c = { sig, t, v[t], box };
+        g_array_append_val(p->counts, c);
+    }
+    return TRUE;
+}
+
+/* A device's key: the generic rules (given twice, at most max per run: one
+ * message each, from the key's entry), then its parser into the model's
+ * device's block for this run (made at its first key), or into a scratch
+ * block of the key's owner when the model's device does not read it. */
+static gboolean key_device(Parser *p, const StimKey *k, const char *key, const char *val, gpointer *input)
+{
+    const SimRunKey *own = p->dev_index < STIM_MAX_DEVICES ? k->dev[p->dev_index] : NULL;
+    const SimRunKey *rule = own ? own : k->any;
+    guint given = p->key_gen[k->slot] == p->run_gen ? p->key_count[k->slot] : 0;
+    if (rule->once && given)
+        return fail(p, "%s: given twice in one run%s", key, rule->twice_hint ? rule->twice_hint : "");
+    if (rule->elem && given >= rule->max)
+        return fail(p, "%s: at most %u %s per run", key, rule->max, rule->max_what);
+    GError *e = NULL;
+    gboolean ok;
+    if (own) {
+        if (!*input)
+            *input = sim_input_new(p->st->dev->inputs);
+        ok = own->parse(p->st->model, val, sim_input_field(*input, own), &e);
+    } else {
+        gpointer scratch = sim_input_new(k->any_in);
+        ok = k->any->parse(p->st->model, val, sim_input_field(scratch, k->any), &e);
+        sim_input_free(k->any_in, scratch);
+    }
+    if (!ok) {
+        fail(p, "%s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    p->key_gen[k->slot] = p->run_gen;
+    p->key_count[k->slot] = given + 1;
+    return TRUE;
+}
+
+static gboolean run_tokens(Parser *p, char **tok, guint ntok, gpointer *input)
+{
+    const StimTables *tab = stim_tables();
+    for (guint i = 2; i < ntok; i++) {
+        char *eq = strchr(tok[i], '=');
+        if (!eq || eq == tok[i] || !eq[1])
+            return fail(p, "run: expected NAME=VALUE, got '%s'", tok[i]);
+        *eq = 0; /* the token is the line's own copy: split in place */
+        char *key = tok[i];
+        const char *val = eq + 1;
+        const StimKey *k = g_hash_table_lookup(tab->keys, key);
+        gboolean ok = !k ? key_signal(p, key, val)
+                    : k->generic ? k->generic(p, key, val)
+                                 : key_device(p, k, key, val, input);
+        if (!ok)
+            return FALSE;
+    }
+    return TRUE;
+}
+
 static gboolean parse_run(Parser *p, char **tok, guint ntok)
 {
     guint64 cycles;
     if (ntok >= 2 && tok[1][0] == '-')
         return fail(p, "run: a cycle count cannot be negative, got '%s'", tok[1]);
-    if (ntok < 2 || !parse_value(tok[1], &cycles) || cycles == 0)
+    if (ntok < 2 || !sim_parse_value(tok[1], &cycles) || cycles == 0)
         return fail(p, "run: expected a number of cycles >= 1, got '%s'", ntok > 1 ? tok[1] : "");
     if (cycles > G_MAXINT64 || p->st->end > G_MAXINT64 - cycles)
         return fail(p, "run: the stimulus would exceed 2^63 cycles");
-    GArray *counts = p->counts, *oc = p->oc, *loads = p->loads, *brs = p->brs;
-    g_array_set_size(counts, 0);
-    g_array_set_size(oc, 0);
-    g_array_set_size(loads, 0);
-    g_array_set_size(brs, 0);
-    g_array_set_size(p->lbrs, 0);
-    gboolean has_ip[PMS_SIM_MAX_THREADS] = { FALSE }, has_insn[PMS_SIM_MAX_THREADS] = { FALSE },
-             has_daddr[PMS_SIM_MAX_THREADS] = { FALSE };
-    guint64 ip[PMS_SIM_MAX_THREADS] = { 0 }, opcode[PMS_SIM_MAX_THREADS] = { 0 }, daddr[PMS_SIM_MAX_THREADS] = { 0 };
-    gboolean has_dse = FALSE;
-    guint64 dse = 0;
-    PmsSimSlot slot[PMS_SIM_MAX_THREADS] = { PMS_SIM_SLOT_M };
-    gboolean has_mesi[PMS_SIM_MAX_THREADS] = { FALSE }, has_dear = FALSE, has_iear = FALSE;
-    PmsSimMesi mesi[PMS_SIM_MAX_THREADS] = { PMS_SIM_MESI_I };
-    guint psr[PMS_SIM_MAX_THREADS], isa[PMS_SIM_MAX_THREADS], fetch[PMS_SIM_MAX_THREADS] = { 0 };
-    gboolean has_psr = FALSE, has_isa = FALSE, has_fetch = FALSE;
-    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
-        psr[t] = PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, isa[t] = PMS_SIM_ISA_IA64;
-    PmsSimDearEvent dear = { 0 };
-    PmsSimIearEvent iear = { 0 };
-    for (guint i = 2; i < ntok; i++) {
-        char *eq = strchr(tok[i], '=');
-        if (!eq || eq == tok[i] || !eq[1])
-            return fail(p, "run: expected NAME=VALUE, got '%s'", tok[i]);
-        g_autofree char *key = g_strndup(tok[i], eq - tok[i]);
-        const char *val = eq + 1;
-        if (strcmp(key, "cpl") == 0) {
-            guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
-            g_auto(GStrv) parts = g_strsplit(val, ",", -1);
-            if (!parse_thread_list(p, "cpl", val, 3, v))
-                return FALSE;
-            guint n = g_strv_length(parts), last = 0;
-            /* threads not listed take the last value given */
-            for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
-                if (t < n)
-                    last = t;
-                p->st->cpl[t] = (guint8)v[last];
-            }
-        } else if (strcmp(key, "offcore") == 0 || strcmp(key, "inflight") == 0) {
-            gboolean infl = key[0] == 'i';
-            g_autofree char *item = NULL;
-            PmsSimOffcore t = { 0 };
-            if (!split_item(p, key, val, &item, &t.count, &t.thread))
-                return FALSE;
-            char *slash = strchr(item, '/');
-            if (!infl && !slash)
-                return fail(p, "offcore: expected REQUEST/RESPONSE[*COUNT][@THREAD], got '%s'", val);
-            if (slash)
-                *slash++ = 0;
-            if (infl && !has_outstanding(p->st->model))
-                return fail(p, "inflight: model %s has no offcore OUTSTANDING unit mask to count "
-                            "requests in flight", p->st->model->name);
-            if (!parse_oc_bits(p, key, item, &t.req) || (slash && !parse_oc_bits(p, key, slash, &t.resp)))
-                return FALSE;
-            t.inflight = infl;
-            g_array_append_val(oc, t);
-        } else if (strcmp(key, "ip") == 0) {
-            /* ip=A0[,A1]: the instruction address of this run's occurrences
-             * per thread; '-' or an omitted thread: none */
-            if (!parse_addr_list(p, "ip", val, has_ip, ip))
-                return FALSE;
-        } else if (strcmp(key, "dse") == 0) {
-            /* dse=V: the data source encoding of thread 0's loads (PEBS load-latency records) */
-            if (has_dse)
-                return fail(p, "dse: given twice in one run");
-            if (!parse_value(val, &dse))
-                return fail(p, "dse: '%s': expected a number (the data source encoding)", val);
-            has_dse = TRUE;
-        } else if (strcmp(key, "daddr") == 0) {
-            /* daddr=A0[,A1]: the data address of this run's occurrences */
-            if (!parse_addr_list(p, "daddr", val, has_daddr, daddr))
-                return FALSE;
-        } else if (strcmp(key, "insn") == 0) {
-            /* insn=SLOT:OPCODE[,SLOT:OPCODE]: their instruction */
-            if (!parse_insn_list(p, val, has_insn, slot, opcode))
-                return FALSE;
-        } else if (strcmp(key, "mesi") == 0) {
-            /* mesi=STATE[,STATE]: the line state of this run's occurrences */
-            if (!parse_mesi_list(p, val, has_mesi, mesi))
-                return FALSE;
-        } else if (strcmp(key, "psr") == 0) {
-            /* psr=BITS[,BITS]: PSR.up / PSR.pp of each thread in this run */
-            static const char *const names[] = { "up+pp", "pp+up", "up", "pp", "none", NULL };
-            static const guint vals[] = { PMS_SIM_PSR_UP | PMS_SIM_PSR_PP, PMS_SIM_PSR_UP | PMS_SIM_PSR_PP,
-                                          PMS_SIM_PSR_UP, PMS_SIM_PSR_PP, 0 };
-            if (has_psr)
-                return fail(p, "psr: given twice in one run");
-            if (!parse_mode_list(p, "psr", val, names, vals, "up, pp, up+pp or none", psr))
-                return FALSE;
-            has_psr = TRUE;
-        } else if (strcmp(key, "isa") == 0) {
-            /* isa=SET[,SET]: the instruction set each thread executes */
-            static const char *const names[] = { "ia64", "ia32", NULL };
-            static const guint vals[] = { PMS_SIM_ISA_IA64, PMS_SIM_ISA_IA32 };
-            if (has_isa)
-                return fail(p, "isa: given twice in one run");
-            if (!parse_mode_list(p, "isa", val, names, vals, "ia64 or ia32", isa))
-                return FALSE;
-            has_isa = TRUE;
-        } else if (strcmp(key, "fetch") == 0) {
-            /* fetch=KIND[,KIND]: each thread's instruction fetches are demand
-             * fetches or prefetches (the dual fetch events' IBR pair) */
-            static const char *const names[] = { "demand", "prefetch", NULL };
-            static const guint vals[] = { 0, 1 };
-            if (has_fetch)
-                return fail(p, "fetch: given twice in one run");
-            if (!parse_mode_list(p, "fetch", val, names, vals, "demand or prefetch", fetch))
-                return FALSE;
-            has_fetch = TRUE;
-        } else if (strcmp(key, "dear") == 0 || strcmp(key, "iear") == 0) {
-            /* one D-EAR / I-EAR event of thread 0 in the run's first cycle */
-            gboolean d = key[0] == 'd';
-            if (d ? has_dear : has_iear)
-                return fail(p, "%s: given twice in one run (one event per run; split the run)", key);
-            if (d ? !parse_dear(p, val, &dear) : !parse_iear(p, val, &iear))
-                return FALSE;
-            *(d ? &has_dear : &has_iear) = TRUE;
-        } else if (strcmp(key, "br") == 0) {
-            /* br=FROM:TO[:FLAG...]: a branch of thread 0, in token order */
-            PmsSimBranch b = { 0 };
-            if (brs->len == PMS_SIM_MAX_BRANCHES)
-                return fail(p, "br: at most %u branches per run", (guint)PMS_SIM_MAX_BRANCHES);
-            if (!parse_br(p, val, &b))
-                return FALSE;
-            g_array_append_val(brs, b);
-        } else if (strcmp(key, "branch") == 0) {
-            /* branch=FROM:TO:TYPE[:mp][:cplN]: a taken branch of thread 0 for
-             * the LBR, in token order; its CPL is the run's unless cplN says */
-            PmsSimLbrBranch b;
-            GError *e = NULL;
-            if (p->lbrs->len == PMS_SIM_MAX_BRANCHES)
-                return fail(p, "branch: at most %u branches per run", (guint)PMS_SIM_MAX_BRANCHES);
-            /* CPL 4 stands for "the run's", known after its last token */
-            if (!pms_lbr_parse_branch(val, 4, &b, &e)) {
-                fail(p, "%s", e->message);
-                g_error_free(e);
-                return FALSE;
-            }
-            g_array_append_val(p->lbrs, b);
-        } else if (strcmp(key, "load") == 0) {
-            g_autofree char *item = NULL;
-            PmsSimLoad l = { 0 };
-            guint64 lat;
-            if (!split_item(p, key, val, &item, &l.count, &l.thread))
-                return FALSE;
-            if (!parse_u64(item, &lat) || lat > G_MAXUINT32)
-                return fail(p, "load: expected LATENCY[*COUNT][@THREAD] with a latency below 2^32, got '%s'", val);
-            l.latency = (guint32)lat;
-            g_array_append_val(loads, l);
-        } else {
-            GError *e = NULL;
-            guint32 sig;
-            guint box = 0;
-            /* UNITn/SIGNAL: the signal of another box of the model's unit */
-            const char *name = key;   /* the signal's name, after any UNITn/ */
-            char *slash = strchr(key, '/');
-            if (slash) {
-                const PmsModel *m = p->st->model;
-                gsize ul = m->unit ? strlen(m->unit) : 0;
-                guint64 inst;
-                *slash = 0;
-                if (!ul || g_ascii_strncasecmp(key, m->unit, ul) != 0 || !key[ul] ||
-                    !g_ascii_string_to_unsigned(key + ul, 10, 0, 1023, &inst, NULL))
-                    return fail(p, "'%s/': expected the model's unit and an instance (%s%s) before '/'", key,
-                                m->unit ? m->unit : "the model has no unit", m->unit ? "N, e.g. cbox5" : "");
-                box = (guint)inst + 1;
-                name = slash + 1;
-            }
-            gpointer cached = g_hash_table_lookup(p->sig_cache, name);
-            if (cached) {
-                sig = GPOINTER_TO_UINT(cached) - 1;
-            } else if (!pms_stim_signal_key(p->st->model, name, &sig, &e)) {
-                fail(p, "%s", e->message);
-                g_error_free(e);
-                return FALSE;
-            } else if (g_hash_table_size(p->sig_cache) < 4096) {
-                g_hash_table_insert(p->sig_cache, g_strdup(name), GUINT_TO_POINTER(sig + 1));
-            }
-            guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
-            if (!parse_thread_list(p, name, val, G_MAXUINT32, v))
-                return FALSE;
-            for (guint t = 0; t < p->threads; t++) {
-                if (!v[t])
-                    continue;
-                PmsSimCount c = { sig, t, v[t], box };
-                g_array_append_val(counts, c);
-            }
-        }
+    g_array_set_size(p->counts, 0);
+    g_array_set_size(p->oc, 0);
+    g_array_set_size(p->loads, 0);
+    p->run_gen++;
+    gpointer input = NULL;
+    if (!run_tokens(p, tok, ntok, &input)) {
+        if (input)
+            sim_input_free(p->st->dev->inputs, input);
+        return FALSE;
     }
-    PmsSimRun run = { cycles, { 0 }, (PmsSimCount *)(void *)counts->data, counts->len,
-                      (PmsSimOffcore *)(void *)oc->data, oc->len, (PmsSimLoad *)(void *)loads->data, loads->len };
+    PmsSimRun run = { cycles, { 0 }, (PmsSimCount *)(void *)p->counts->data, p->counts->len,
+                      (PmsSimOffcore *)(void *)p->oc->data, p->oc->len, (PmsSimLoad *)(void *)p->loads->data,
+                      p->loads->len };
     memcpy(run.cpl, p->st->cpl, sizeof run.cpl);
     Rec *r = add_run(p->st, &run, p->line);
-    memcpy(r->has_ip, has_ip, sizeof has_ip);
-    memcpy(r->ip, ip, sizeof ip);
-    memcpy(r->has_insn, has_insn, sizeof has_insn);
-    memcpy(r->slot, slot, sizeof slot);
-    memcpy(r->opcode, opcode, sizeof opcode);
-    r->has_dse = has_dse;
-    r->dse = dse;
-    memcpy(r->has_daddr, has_daddr, sizeof has_daddr);
-    memcpy(r->daddr, daddr, sizeof daddr);
-    memcpy(r->has_mesi, has_mesi, sizeof has_mesi);
-    memcpy(r->mesi, mesi, sizeof mesi);
-    for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
-        r->psr[t] = (guint8)psr[t];
-        r->isa[t] = (PmsSimIsa)isa[t];
-        r->fetch[t] = fetch[t];
+    if (input) {
+        r->in = p->st->dev->inputs;
+        r->input = input;
     }
-    r->has_dear = has_dear;
-    r->dear = dear;
-    r->has_iear = has_iear;
-    r->iear = iear;
-    r->n_br = brs->len;
-    r->br = brs->len ? g_memdup2(brs->data, sizeof(PmsSimBranch) * brs->len) : NULL;
-    for (guint i = 0; i < p->lbrs->len; i++)
-        if (g_array_index(p->lbrs, PmsSimLbrBranch, i).cpl == 4)
-            g_array_index(p->lbrs, PmsSimLbrBranch, i).cpl = p->st->cpl[0];
-    r->n_lbr = p->lbrs->len;
-    r->lbr = p->lbrs->len ? g_memdup2(p->lbrs->data, sizeof(PmsSimLbrBranch) * p->lbrs->len) : NULL;
     return TRUE;
+}
+
+/* ---- records ------------------------------------------------------------------ */
+
+static gboolean rec_pmu(Parser *p, char **tok, guint n)
+{
+    if (n < 2)
+        return fail(p, "pmu: expected the model's name (%s)", p->st->model->name);
+    if (n > 2)
+        return fail(p, "pmu: extra word '%s' after the name '%s': expected one name", tok[2], tok[1]);
+    if (g_ascii_strcasecmp(tok[1], p->st->model->name) != 0)
+        return fail(p, "pmu: this stimulus is for '%s', the model is '%s'", tok[1], p->st->model->name);
+    return TRUE;
+}
+
+static gboolean rec_write_read(Parser *p, char **tok, guint n)
+{
+    const char *cmd = tok[0];
+    gboolean w = cmd[0] == 'w';
+    guint32 addr = 0;
+    PmsRegSpace space = PMS_SPACE_MSR;
+    guint64 v = 0;
+    /* "write REG VALUE gp": the write must take #GP */
+    gboolean gp = w && n == 4 && strcmp(tok[3], "gp") == 0;
+    if (n < 2 || n > (w ? 4 : 3) || (w && n < 3) || (w && n == 4 && !gp))
+        return fail(p, w ? "write: expected REGISTER VALUE [gp]" : "read: expected REGISTER [EXPECTED]");
+    if (!parse_reg(p, tok[1], &space, &addr))
+        return FALSE;
+    if (n >= 3 && !sim_parse_value(tok[2], &v))
+        return fail(p, "%s: value '%s': expected a 64-bit number (decimal, 0x hex, -N, 2^K[+-N])", cmd, tok[2]);
+    Rec *r = append(p->st, w ? PMS_STIM_WRITE : PMS_STIM_READ, p->line);
+    r->space = space;
+    r->address = addr;
+    r->value = v;
+    r->check = w ? gp : n == 3;
+    return TRUE;
+}
+
+static gboolean rec_expect_pmi(Parser *p, char **tok, guint n)
+{
+    if (n < 2)
+        return fail(p, "expect-pmi: expected CYCLE... or none");
+    p->st->expect_pmis = TRUE;
+    p->st->pmi_line = p->line;
+    if (n == 2 && strcmp(tok[1], "none") == 0)
+        return TRUE;
+    for (guint i = 1; i < n; i++) {
+        guint64 c;
+        if (!sim_parse_value(tok[i], &c))
+            return fail(p, "expect-pmi: '%s': expected a cycle number", tok[i]);
+        if (p->st->pmis->len && c <= g_array_index(p->st->pmis, guint64, p->st->pmis->len - 1))
+            return fail(p, "expect-pmi: cycles out of order at '%s'", tok[i]);
+        g_array_append_val(p->st->pmis, c);
+    }
+    return TRUE;
+}
+
+/* Itanium PMC.ev: the cycle of every external notification, one entry per
+ * counter (two counters in one cycle: the cycle twice) */
+static gboolean rec_expect_ext(Parser *p, char **tok, guint n)
+{
+    if (n < 2)
+        return fail(p, "expect-ext: expected CYCLE... or none");
+    if (p->st->expect_ext)
+        return fail(p, "expect-ext: given twice (line %u)", p->st->ext_line);
+    p->st->expect_ext = TRUE;
+    p->st->ext_line = p->line;
+    if (n == 2 && strcmp(tok[1], "none") == 0)
+        return TRUE;
+    for (guint i = 1; i < n; i++) {
+        guint64 c;
+        if (!sim_parse_value(tok[i], &c))
+            return fail(p, "expect-ext: '%s': expected a cycle number", tok[i]);
+        if (p->st->ext->len && c < g_array_index(p->st->ext, guint64, p->st->ext->len - 1))
+            return fail(p, "expect-ext: cycles out of order at '%s'", tok[i]);
+        g_array_append_val(p->st->ext, c);
+    }
+    return TRUE;
+}
+
+/* A device's record (stim_pebs.c's ds, regs, expect-pebs, expect-record). */
+static gboolean rec_device(Parser *p, const SimStimRecordType *type, char **tok, guint n)
+{
+    g_autofree char *msg = NULL;
+    gpointer data = type->parse(p->st->model, tok, n, &msg);
+    if (!data)
+        return fail(p, "%s", msg);
+    Rec *r = append(p->st, type->kind, p->line);
+    r->type = type;
+    r->data = data;
+    return TRUE;
+}
+
+static const struct {
+    const char *name;
+    StimKeyFn fn;
+} generic_keys[] = {
+    { "cpl", key_cpl }, { "offcore", key_offcore }, { "inflight", key_offcore }, { "load", key_load },
+};
+
+static const StimRecordKw generic_records[] = {
+    { "run", parse_run, NULL }, { "write", rec_write_read, NULL }, { "read", rec_write_read, NULL },
+    { "expect-pmi", rec_expect_pmi, NULL }, { "expect-ext", rec_expect_ext, NULL }, { "pmu", rec_pmu, NULL },
+};
+
+static gpointer build_tables(gpointer unused)
+{
+    (void)unused;
+    StimTables *tab = g_new0(StimTables, 1);
+    tab->keys = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+    tab->records = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+    for (guint i = 0; i < G_N_ELEMENTS(generic_keys); i++) {
+        StimKey *k = g_new0(StimKey, 1);
+        k->name = generic_keys[i].name;
+        k->generic = generic_keys[i].fn;
+        g_hash_table_insert(tab->keys, (gpointer)k->name, k);
+    }
+    GString *list = g_string_new(NULL);
+    for (guint i = 0; i < G_N_ELEMENTS(generic_records); i++) {
+        g_hash_table_insert(tab->records, (gpointer)generic_records[i].name,
+                            g_memdup2(&generic_records[i], sizeof generic_records[i]));
+        g_string_append_printf(list, "%s%s", i ? ", " : "", generic_records[i].name);
+    }
+    guint n_dev;
+    const SimDeviceOps *const *dev = sim_devices(&n_dev);
+    g_assert(n_dev <= STIM_MAX_DEVICES);
+    for (guint d = 0; d < n_dev; d++) {
+        const SimRunInputs *in = dev[d]->inputs;
+        for (guint i = 0; in && i < in->n_keys; i++) {
+            const SimRunKey *rk = &in->keys[i];
+            StimKey *k = g_hash_table_lookup(tab->keys, rk->name);
+            if (!k) {
+                k = g_new0(StimKey, 1);
+                k->name = rk->name;
+                k->slot = tab->n_slots++;
+                k->any = rk;
+                k->any_in = in;
+                g_hash_table_insert(tab->keys, (gpointer)k->name, k);
+            }
+            g_assert(!k->generic);
+            k->dev[d] = rk;
+        }
+        for (const SimStimRecordType *const *t = dev[d]->records; t && *t; t++) {
+            if (g_hash_table_contains(tab->records, (*t)->name))
+                continue;
+            StimRecordKw kw = { (*t)->name, NULL, *t };
+            g_hash_table_insert(tab->records, (gpointer)kw.name, g_memdup2(&kw, sizeof kw));
+            g_string_append_printf(list, ", %s", (*t)->name);
+        }
+    }
+    tab->records_list = g_string_free(list, FALSE);
+    return tab;
+}
+
+static const StimTables *stim_tables(void)
+{
+    static GOnce once = G_ONCE_INIT;
+    return g_once(&once, build_tables, NULL);
+}
+
+static guint stim_key_slots(void)
+{
+    return stim_tables()->n_slots;
 }
 
 static gboolean parse_line(Parser *p, char *text)
@@ -875,7 +776,7 @@ static gboolean parse_line(Parser *p, char *text)
         guint64 at;
         if (tok[0][1] == '-')
             return fail(p, "@CYCLE: a cycle cannot be negative, got '%s'", tok[0]);
-        if (!parse_value(tok[0] + 1, &at) || at > G_MAXINT64)
+        if (!sim_parse_value(tok[0] + 1, &at) || at > G_MAXINT64)
             return fail(p, "expected @CYCLE, got '%s'", tok[0]);
         if (at < p->st->end)
             return fail(p, "cycles out of order: @%" G_GUINT64_FORMAT " but the stimulus is already at cycle %"
@@ -891,86 +792,11 @@ static gboolean parse_line(Parser *p, char *text)
         memmove(tok, tok + 1, (n - 1) * sizeof tok[0]);
         n--;
     }
-    const char *cmd = tok[0];
-    if (strcmp(cmd, "pmu") == 0) {
-        if (n < 2)
-            return fail(p, "pmu: expected the model's name (%s)", p->st->model->name);
-        if (n > 2)
-            return fail(p, "pmu: extra word '%s' after the name '%s': expected one name", tok[2], tok[1]);
-        if (g_ascii_strcasecmp(tok[1], p->st->model->name) != 0)
-            return fail(p, "pmu: this stimulus is for '%s', the model is '%s'", tok[1], p->st->model->name);
-        return TRUE;
-    }
-    if (strcmp(cmd, "run") == 0)
-        return parse_run(p, tok, n);
-    if (strcmp(cmd, "write") == 0 || strcmp(cmd, "read") == 0) {
-        gboolean w = cmd[0] == 'w';
-        guint32 addr = 0;
-        PmsRegSpace space = PMS_SPACE_MSR;
-        guint64 v = 0;
-        /* "write REG VALUE gp": the write must take #GP */
-        gboolean gp = w && n == 4 && strcmp(tok[3], "gp") == 0;
-        if (n < 2 || n > (w ? 4 : 3) || (w && n < 3) || (w && n == 4 && !gp))
-            return fail(p, w ? "write: expected REGISTER VALUE [gp]" : "read: expected REGISTER [EXPECTED]");
-        if (!parse_reg(p, tok[1], &space, &addr))
-            return FALSE;
-        if (n >= 3 && !parse_value(tok[2], &v))
-            return fail(p, "%s: value '%s': expected a 64-bit number (decimal, 0x hex, -N, 2^K[+-N])", cmd, tok[2]);
-        Rec *r = append(p->st, w ? PMS_STIM_WRITE : PMS_STIM_READ, p->line);
-        r->space = space;
-        r->address = addr;
-        r->value = v;
-        r->check = w ? gp : n == 3;
-        return TRUE;
-    }
-    if (strcmp(cmd, "expect-pmi") == 0) {
-        if (n < 2)
-            return fail(p, "expect-pmi: expected CYCLE... or none");
-        p->st->expect_pmis = TRUE;
-        p->st->pmi_line = p->line;
-        if (n == 2 && strcmp(tok[1], "none") == 0)
-            return TRUE;
-        for (guint i = 1; i < n; i++) {
-            guint64 c;
-            if (!parse_value(tok[i], &c))
-                return fail(p, "expect-pmi: '%s': expected a cycle number", tok[i]);
-            if (p->st->pmis->len && c <= g_array_index(p->st->pmis, guint64, p->st->pmis->len - 1))
-                return fail(p, "expect-pmi: cycles out of order at '%s'", tok[i]);
-            g_array_append_val(p->st->pmis, c);
-        }
-        return TRUE;
-    }
-    if (strcmp(cmd, "expect-ext") == 0) {
-        /* Itanium PMC.ev: the cycle of every external notification, one
-         * entry per counter (two counters in one cycle: the cycle twice) */
-        if (n < 2)
-            return fail(p, "expect-ext: expected CYCLE... or none");
-        if (p->st->expect_ext)
-            return fail(p, "expect-ext: given twice (line %u)", p->st->ext_line);
-        p->st->expect_ext = TRUE;
-        p->st->ext_line = p->line;
-        if (n == 2 && strcmp(tok[1], "none") == 0)
-            return TRUE;
-        for (guint i = 1; i < n; i++) {
-            guint64 c;
-            if (!parse_value(tok[i], &c))
-                return fail(p, "expect-ext: '%s': expected a cycle number", tok[i]);
-            if (p->st->ext->len && c < g_array_index(p->st->ext, guint64, p->st->ext->len - 1))
-                return fail(p, "expect-ext: cycles out of order at '%s'", tok[i]);
-            g_array_append_val(p->st->ext, c);
-        }
-        return TRUE;
-    }
-    if (sim_stim_pebs_keyword(cmd)) {
-        g_autofree char *msg = NULL;
-        StimPebs *sp = sim_stim_pebs_parse(p->st->model, tok, n, &msg);
-        if (!sp)
-            return fail(p, "%s", msg);
-        append(p->st, PMS_STIM_PEBS, p->line)->pebs = sp;
-        return TRUE;
-    }
-    return fail(p, "unknown record '%s': expected run, write, read, expect-pmi, expect-ext, pmu, ds, regs, "
-                "expect-pebs, expect-record or @CYCLE", cmd);
+    const StimTables *tab = stim_tables();
+    const StimRecordKw *kw = g_hash_table_lookup(tab->records, tok[0]);
+    if (!kw)
+        return fail(p, "unknown record '%s': expected %s or @CYCLE", tok[0], tab->records_list);
+    return kw->generic ? kw->generic(p, tok, n) : rec_device(p, kw->type, tok, n);
 }
 
 PmsStim *pms_stim_parse(const PmsModel *m, const char *text, gssize len, const char *source, GError **error)
@@ -1085,27 +911,13 @@ static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint t
         guint64 got = 0;
         switch (r->kind) {
         case PMS_STIM_RUN:
-            /* ip=, insn=, daddr=, mesi=, psr=, isa=, fetch=, dear=, iear= and br=
-             * hold for this run only (psr=, isa= and fetch= fall back to up+pp,
-             * IA-64 and demand) */
-            for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
-                pms_sim_set_ip(sim, t, r->has_ip[t], r->ip[t]);
-                pms_sim_set_insn(sim, t, r->has_insn[t], r->slot[t], r->opcode[t]);
-                pms_sim_set_daddr(sim, t, r->has_daddr[t], r->daddr[t]);
-                pms_sim_set_mesi(sim, t, r->has_mesi[t], r->mesi[t]);
-                pms_sim_set_psr(sim, t, r->psr[t]);
-                pms_sim_set_isa(sim, t, r->isa[t]);
-                pms_sim_set_prefetch(sim, t, r->fetch[t] != 0);
-            }
-            pms_sim_set_dear(sim, r->has_dear ? &r->dear : NULL);
-            pms_sim_set_iear(sim, r->has_iear ? &r->iear : NULL);
-            pms_sim_set_branches(sim, r->br, r->n_br);
-            pms_sim_set_lbr_branches(sim, r->lbr, r->n_lbr);
-            pms_sim_set_pebs_source(sim, r->has_dse, r->dse);
+            /* the device's inputs hold for this run only: those it does
+             * not give are back at their defaults */
+            sim_run_input(sim, r->in, r->input);
             ok = pms_sim_run(sim, &r->run, &e);
             break;
         case PMS_STIM_PEBS:
-            ok = sim_stim_pebs_exec(r->pebs, sim, &e);
+            ok = r->type->exec(r->data, sim, &e);
             break;
         case PMS_STIM_WRITE:
             ok = r->space == PMS_SPACE_MSR ? pms_sim_write(sim, r->address, r->value, &e)

@@ -74,11 +74,16 @@ PMS_API char *pms_lbr_describe(const PmsModel *m, guint64 lbr_select, guint64 de
 
 /* ---- The simulator's side (sim/lbr.c; docs/semantics.md §5.4-5.5) ------- */
 
+/* A branch's cpl that stands for the CPL of thread 0 in the run that
+ * offers it (a stimulus's branch= token without cplN). */
+enum { PMS_SIM_LBR_CPL_RUN = 4 };
+
 /* One taken branch of thread 0 for the LBR. */
 typedef struct {
     guint64 from, to;       /* linear addresses of the branch and its target */
     PmsLbrBranchType type;
-    guint cpl;              /* the privilege level it was taken at (0..3) */
+    guint cpl;              /* the privilege level it was taken at (0..3), or
+                             * PMS_SIM_LBR_CPL_RUN: the run's CPL of thread 0 */
     gboolean mispredicted;  /* FROM_IP bit 63 (the mispred field) when recorded */
 } PmsSimLbrBranch;
 
@@ -90,7 +95,7 @@ typedef struct {
  * MSR_LASTBRANCH_TOS steps forward (mod the number of entries) and the entry
  * it points at takes FROM/TO.  In call-stack mode (pms_lbr_action) a near
  * return instead clears the entry at TOS and steps TOS back.  The stimulus's `branch=` run tokens set them
- * for one run. */
+ * for one run (pms_sim_set_input's "branch" key appends one). */
 PMS_API void pms_sim_set_lbr_branches(PmsSim *sim, const PmsSimLbrBranch *br, guint n);
 
 /* The number of LBR entries of the instance's model (0: it has none). */

@@ -65,12 +65,13 @@ PMS_API guint pms_pebs_record_size(guint format);
 PMS_API gboolean pms_sim_set_pebs_ds(PmsSim *sim, const PmsPebsDs *ds, GError **error);
 PMS_API void pms_sim_get_pebs_ds(const PmsSim *sim, PmsPebsDs *ds);
 /* RFLAGS and RAX..R15 (in that order, 17 values) that thread 0's following
- * records carry (sticky); the IP is pms_sim_set_ip's, the data address
- * pms_sim_set_daddr's. */
+ * records carry (sticky); the IP and the data address are the run inputs
+ * ip and daddr (pms_sim_set_input, sim.h). */
 PMS_API void pms_sim_set_pebs_regs(PmsSim *sim, const guint64 regs[17]);
 PMS_API void pms_sim_get_pebs_regs(const PmsSim *sim, guint64 regs[17]);
 /* The data source encoding of thread 0's loads in the following runs (a
- * load-latency record's dse field; the stimulus's dse= token, per run). */
+ * load-latency record's dse field; the stimulus's dse= token, per run;
+ * pms_sim_set_input's "dse" key). */
 PMS_API void pms_sim_set_pebs_source(PmsSim *sim, gboolean valid, guint64 dse);
 /* The records written so far (the first PMS_PEBS_RECORDS_LISTED) and their
  * total. */

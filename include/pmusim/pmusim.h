@@ -3,7 +3,8 @@
  *     #include <pmusim/pmusim.h>      (pkg-config --cflags pmusim)
  *
  * models (model.h), the encoder (encoder.h) and its Montecito range
- * restriction, queries and dispatch (ia64_*.h), the simulator (sim.h, its
+ * restriction, queries and dispatch (ia64_*.h), the simulator (sim.h, the
+ * Itanium device's typed inputs sim_ia64.h, its
  * program step program.h, stimuli stimulus.h) and the golden vectors
  * (vectors.h).  Every function reports errors with GError; none prints or
  * exits. */
@@ -18,6 +19,7 @@
 #include "ia64_dispatch.h"
 #include "program.h"
 #include "sim.h"
+#include "sim_ia64.h"
 #include "stimulus.h"
 #include "vectors.h"
 #include "pebs.h"

@@ -12,6 +12,7 @@
  * engine after every step.  Nothing here is device-specific: it reads the
  * model. */
 #include "fixtures.h"
+#include "sim_ia64.h"
 
 #include <string.h>
 

@@ -6,6 +6,7 @@
  * PMC0 = fr bit 0, overflow bit n for PMDn; PMDn 47 bits.  Every expected
  * value is derived in the comment above it and checked on both engines. */
 #include "fixtures.h"
+#include "sim_ia64.h"
 
 #include <string.h>
 
@@ -1271,6 +1272,39 @@ static void test_pm_ism(void)
         }
 }
 
+/* pms_sim_set_input with the stimulus's text: PMC5 (pm 1: gated by
+ * PSR.pp) counts nothing under psr "up", again under "up,pp" read per
+ * thread (thread 0 up), and counts once psr is back at its default (NULL);
+ * the typed setter and the key agree; the messages are the stimulus's. */
+static void test_set_input(void)
+{
+    g_autoptr(PmsSim) s = mont(PMS_SIM_FAST);
+    GError *e = NULL;
+    PMC(s, 5, 0x2005048);
+    CU_ASSERT_TRUE(pms_sim_set_input(s, "psr", "up", &e));
+    run(s, 4, NOPS, 0, 1, 0, 3, 3);
+    CU_ASSERT_EQUAL(RPMD(s, 5), 0);
+    CU_ASSERT_TRUE(pms_sim_set_input(s, "psr", NULL, &e));
+    run(s, 4, NOPS, 0, 1, 0, 3, 3);
+    CU_ASSERT_EQUAL(RPMD(s, 5), 4);
+    pms_sim_set_psr(s, 0, PMS_SIM_PSR_UP);
+    run(s, 4, NOPS, 0, 1, 0, 3, 3);
+    CU_ASSERT_EQUAL(RPMD(s, 5), 4);
+    CU_ASSERT_FALSE(pms_sim_set_input(s, "psr", "sideways", &e));
+    CU_ASSERT_TRUE(e && strcmp(e->message, "psr: 'sideways' for thread 0: expected up, pp, up+pp or none") == 0);
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(pms_sim_set_input(s, "dear", "1:2", &e));
+    CU_ASSERT_TRUE(e && strcmp(e->message, "dear: expected DADDR:IP:LATENCY[:FLAG...], got '1:2'") == 0);
+    g_clear_error(&e);
+    /* the x86 core's keys: checked, then ignored */
+    CU_ASSERT_TRUE(pms_sim_set_input(s, "branch", "1:2:jcc", &e));
+    CU_ASSERT_TRUE(pms_sim_set_input(s, "dse", "7", &e));
+    pms_sim_reset(s); /* every input back to its default: PSR up+pp */
+    PMC(s, 5, 0x2005048);
+    run(s, 2, NOPS, 0, 1, 0, 3, 3);
+    CU_ASSERT_EQUAL(RPMD(s, 5), 2);
+}
+
 /* psr= and isa= in a stimulus: per run, per thread, threads not listed take
  * the last value, runs without them up+pp and IA-64.  PMC4 NOPS_RETIRED
  * plm 8 pm 0 ism 10 = 0x2005008; PMC5 the same with pm = 0x2005048; PMC6
@@ -1365,4 +1399,5 @@ void register_ia64_tests(void)
     CU_add_test(s, "mesi=, dear=, iear=, br= in a stimulus, errors with file:line", test_ear_stim);
     CU_add_test(s, "pm: PSR.up / PSR.pp gate; ism: instruction-set mask (ism_bits)", test_pm_ism);
     CU_add_test(s, "psr= and isa= in a stimulus, errors with file:line", test_psr_isa_stim);
+    CU_add_test(s, "pms_sim_set_input: the stimulus's keys through the API", test_set_input);
 }

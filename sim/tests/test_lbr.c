@@ -328,6 +328,49 @@ static void test_encoder_api(void)
     CU_ASSERT_TRUE(pms_lbr_parse_filter("NEAR_RET,jcc", &f, NULL) && f == (PMS_LBR_NEAR_RET | PMS_LBR_JCC));
 }
 
+/* pms_sim_set_input: the stimulus's branch= text, one branch per call
+ * (CPL: the run's unless cplN), sticky until cleared; the stimulus's
+ * messages without source:line; another family's key checked and ignored;
+ * an unknown key refused. */
+static void test_set_input(void)
+{
+    PmsSim *s = fx_sim(fx_model("nhm"), PMS_SIM_FAST);
+    GError *e = NULL;
+    fx_write(s, A_DEBUGCTL, 1);
+    CU_ASSERT_TRUE(pms_sim_set_input(s, "branch", "0x1000:0x2000:jcc", &e));
+    CU_ASSERT_TRUE(pms_sim_set_input(s, "branch", "0x3000:0x4000:near_ret:mp", &e));
+    fx_run(s, 1, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3);
+    CU_ASSERT_EQUAL(fx_read(s, A_TOS), 2);
+    CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 1), 0x1000);
+    CU_ASSERT_EQUAL(fx_read(s, A_FROM0 + 2), 0x8000000000003000ull);
+    fx_run(s, 1, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3); /* sticky: two more */
+    CU_ASSERT_EQUAL(fx_read(s, A_TOS), 4);
+    CU_ASSERT_TRUE(pms_sim_set_input(s, "branch", NULL, &e));
+    fx_run(s, 1, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3);
+    CU_ASSERT_EQUAL(fx_read(s, A_TOS), 4);
+    CU_ASSERT_FALSE(pms_sim_set_input(s, "branch", "0x1000:0x2000:jump", &e));
+    CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "branch: type 'jump': expected one of jcc"));
+    g_clear_error(&e);
+    for (guint i = 0; i < PMS_SIM_MAX_BRANCHES; i++)
+        CU_ASSERT_TRUE(pms_sim_set_input(s, "branch", "1:2:jcc", NULL));
+    CU_ASSERT_FALSE(pms_sim_set_input(s, "branch", "1:2:jcc", &e));
+    CU_ASSERT_TRUE(e && strcmp(e->message, "branch: at most 64 branches per run") == 0);
+    g_clear_error(&e);
+    CU_ASSERT_TRUE(pms_sim_set_input(s, "dse", "0x42", &e));
+    CU_ASSERT_FALSE(pms_sim_set_input(s, "dse", "x", &e));
+    CU_ASSERT_TRUE(e && strcmp(e->message, "dse: 'x': expected a number (the data source encoding)") == 0);
+    g_clear_error(&e);
+    /* the Itanium's keys: checked, then ignored */
+    CU_ASSERT_TRUE(pms_sim_set_input(s, "psr", "up", &e));
+    CU_ASSERT_FALSE(pms_sim_set_input(s, "psr", "down", &e));
+    CU_ASSERT_TRUE(e && strcmp(e->message, "psr: 'down' for thread 0: expected up, pp, up+pp or none") == 0);
+    g_clear_error(&e);
+    CU_ASSERT_FALSE(pms_sim_set_input(s, "nosuchkey", "1", &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS));
+    g_clear_error(&e);
+    pms_sim_free(s);
+}
+
 void register_lbr_tests(void)
 {
     CU_pSuite s = CU_add_suite("lbr", NULL, NULL);
@@ -339,4 +382,5 @@ void register_lbr_tests(void)
     CU_add_test(s, "call-stack mode: encoder flag, action, describe", test_callstack_api);
     CU_add_test(s, "a model without LBR", test_no_lbr);
     CU_add_test(s, "pms_lbr_encode and the name lists", test_encoder_api);
+    CU_add_test(s, "pms_sim_set_input: branch= and the other keys", test_set_input);
 }

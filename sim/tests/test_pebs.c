@@ -75,9 +75,9 @@ static void run_case(PmsSimEngine engine)
     CU_ASSERT_TRUE(pms_sim_set_counter(sim, 0xc1, ((guint64)1 << 48) - 2, &err));
     PmsSimCount cnt = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1, 0 };
     PmsSimRun run = { 6, { 3, 3 }, &cnt, 1, NULL, 0, NULL, 0 };
-    pms_sim_set_ip(sim, 0, TRUE, 0x401000);
+    CU_ASSERT_TRUE(pms_sim_set_input(sim, "ip", "0x401000", &err));
     /* format 1 takes the data address for load-latency records only */
-    pms_sim_set_daddr(sim, 0, TRUE, 0x9000);
+    CU_ASSERT_TRUE(pms_sim_set_input(sim, "daddr", "0x9000", &err));
     CU_ASSERT_TRUE(pms_sim_run(sim, &run, &err));
     guint n;
     guint64 total;
@@ -177,7 +177,7 @@ static void run_glm(PmsSimEngine engine)
     CU_ASSERT_TRUE(pms_sim_set_counter(sim, 0xc1, ((guint64)1 << 48) - 2, &err));
     PmsSimCount cnt = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1, 0 };
     PmsSimRun run = { 6, { 3, 3 }, &cnt, 1, NULL, 0, NULL, 0 };
-    pms_sim_set_ip(sim, 0, TRUE, 0x402000);
+    pms_sim_set_ip(sim, 0, TRUE, 0x402000); /* the typed setter (sim_ia64.h) reaches the x86 core too */
     pms_sim_set_daddr(sim, 0, TRUE, 0x7000);
     CU_ASSERT_TRUE(pms_sim_run(sim, &run, &err));
     guint n;
