@@ -290,15 +290,19 @@ lint_limits(const PmsModel *m, GPtrArray *out)
             problem(out, m, mod->source_line, "modifier %s: range %" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
                     " excludes 0, the value the fstr prints when it is not given", mod->name, mod->min, mod->max);
     }
-    if (m->arch != PMS_ARCH_IA64) {
+    /* per unit instance the model stands for: each of its PMUs' (a file
+     * of several, [pmu] instances), or its own */
+    for (guint k = 0; m->arch != PMS_ARCH_IA64 && k < MAX(m->n_instances, 1); k++) {
+        guint inst = m->n_instances ? m->instances[k] : m->instance;
+        g_autofree char *which = m->n_instances ? g_strdup_printf("%s instance %u: ", m->unit, inst) : g_strdup("");
         for (guint i = 0; i < m->n_gp; i++)
-            if (!pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i))
-                problem(out, m, m->source_line, "gp_counters %u but no event-select register (kind evtsel) of index %u",
-                        m->n_gp, i);
+            if (!pms_model_reg_in_unit(m, m->unit, inst, PMS_REG_EVTSEL, i))
+                problem(out, m, m->source_line,
+                        "%sgp_counters %u but no event-select register (kind evtsel) of index %u", which, m->n_gp, i);
         for (guint i = 0; i < m->n_regs; i++) {
             const PmsRegister *r = &m->regs[i];
             if (r->kind == PMS_REG_EVTSEL && r->index >= m->n_gp && g_strcmp0(r->unit, m->unit) == 0 &&
-                r->instance == m->instance)
+                r->instance == inst)
                 problem(out, m, r->source_line, "register %s: event-select index %u, but there are %u counters",
                         r->name, r->index, m->n_gp);
         }

@@ -1076,6 +1076,12 @@ test_instances_errors(void)
         g_autofree char *text = multi_text(cases[i].inst, cases[i].name, cases[i].desc);
         EXPECT_ERROR(text, PMS_MODEL_ERROR_KEY, cases[i].needle1, cases[i].needle2);
     }
+    /* the lint of the file's model checks each instance's event selects */
+    g_autofree char *two = multi_text("instances = box:1,3..4", "name_pattern = b%u", "#");
+    char *gp = strstr(two, "gp_counters = 1");
+    gp[strlen("gp_counters = ")] = '2';
+    EXPECT_LINT(two, "snippet.pmu:1: box instance 3: gp_counters 2 but no event-select register (kind evtsel) of index 1");
+    EXPECT_LINT(two, "snippet.pmu:1: box instance 4: gp_counters 2");
 }
 
 int
