@@ -43,6 +43,7 @@ PmsModel *pms_model_image_read(GBytes *image, const char *name, GError **error);
 
 /* The PMU names an image provides, without reading the rest of it: the
  * model's name, or one name per instance of a model of several PMUs
- * (model.h, pms_model_view_new), in order.  NULL with an error when the
- * image is damaged. */
-GStrv pms_model_image_names(GBytes *image, const char *name, GError **error);
+ * (model.h, pms_model_view_new), in order; *views tells which (TRUE: the
+ * names are views 0, 1, ...).  NULL with an error when the image is
+ * damaged. */
+GStrv pms_model_image_names(GBytes *image, const char *name, gboolean *views, GError **error);

@@ -424,7 +424,7 @@ pms_model_image_read(GBytes *image, const char *name, GError **error)
 }
 
 GStrv
-pms_model_image_names(GBytes *image, const char *name, GError **error)
+pms_model_image_names(GBytes *image, const char *name, gboolean *views, GError **error)
 {
     gsize len = 0;
     const guint8 *data = g_bytes_get_data(image, &len);
@@ -455,5 +455,7 @@ pms_model_image_names(GBytes *image, const char *name, GError **error)
         return NULL;
     }
     g_ptr_array_add(names, NULL);
+    if (views)
+        *views = m.n_instances > 0;
     return (GStrv)g_ptr_array_free(names, FALSE);
 }

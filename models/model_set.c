@@ -178,8 +178,9 @@ pms_model_set_new_builtin(GError **error)
         src->image = bytes;
         g_ptr_array_add(set->sources, src);
         /* A damaged image names its stem, and says so when first used. */
-        g_auto(GStrv) pmus = pms_model_image_names(bytes, names[i], NULL);
-        if (!pmus || !pmus[1])
+        gboolean views = FALSE;
+        g_auto(GStrv) pmus = pms_model_image_names(bytes, names[i], &views, NULL);
+        if (!pmus || !views)
             set_name(set, src->name, src, -1);
         else
             for (guint v = 0; pmus[v]; v++)

@@ -319,18 +319,32 @@ test_instances_round_trip(void)
     CU_ASSERT_STRING_EQUAL(v->name, "m_box5");
     CU_ASSERT_STRING_EQUAL(v->desc, "box 5");
     CU_ASSERT_EQUAL(pms_model_reg_by_kind(v, PMS_REG_EVTSEL, 0)->address, 0x20);
-    g_auto(GStrv) names = pms_model_image_names(image, "multi.pmi", NULL);
+    gboolean views = FALSE;
+    g_auto(GStrv) names = pms_model_image_names(image, "multi.pmi", &views, NULL);
+    CU_ASSERT_TRUE(views);
     CU_ASSERT_PTR_NOT_NULL_FATAL(names);
     CU_ASSERT_EQUAL_FATAL(g_strv_length(names), 2);
     CU_ASSERT_STRING_EQUAL(names[0], "m_box2");
     CU_ASSERT_STRING_EQUAL(names[1], "m_box5");
-    g_auto(GStrv) one = pms_model_image_names(good_image, "glm.pmi", NULL);
+    g_auto(GStrv) one = pms_model_image_names(good_image, "glm.pmi", &views, NULL);
+    CU_ASSERT_FALSE(views);
     CU_ASSERT_PTR_NOT_NULL_FATAL(one);
     CU_ASSERT_EQUAL(g_strv_length(one), 1);
     CU_ASSERT_STRING_EQUAL(one[0], "glm");
+    /* one instance is still a view, named by the pattern */
+    g_autofree char *single = g_strdup(text);
+    memcpy(strstr(single, "box:2,5"), "box:5  ", 7);
+    g_autoptr(PmsModel) sm = pms_model_load_data(single, strlen(single), "single.pmu", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sm);
+    g_autoptr(GBytes) simage = pms_model_image_write(sm);
+    g_auto(GStrv) sname = pms_model_image_names(simage, "single.pmi", &views, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sname);
+    CU_ASSERT_TRUE(views);
+    CU_ASSERT_EQUAL(g_strv_length(sname), 1);
+    CU_ASSERT_STRING_EQUAL(sname[0], "m_box5");
     /* a damaged image gives no names */
     g_autoptr(GBytes) cut = g_bytes_new_from_bytes(image, 0, PMS_IMAGE_HEADER_LEN + 4);
-    CU_ASSERT_PTR_NULL(pms_model_image_names(cut, "cut.pmi", &err));
+    CU_ASSERT_PTR_NULL(pms_model_image_names(cut, "cut.pmi", NULL, &err));
     CU_ASSERT_PTR_NOT_NULL(err);
 }
 
