@@ -64,11 +64,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pms_model_lint(m, problems);
     g_autoptr(PmsModelSet) set = pms_model_set_new_empty();
     pms_model_set_add_model(set, m);   /* the set owns m */
+    /* the PMU to exercise: the model's own, or the first of a file of
+     * several ([pmu] instances), a view sharing m's facts */
+    const PmsModel *pm = pms_model_set_nth(set, 0);
     g_autoptr(GError) e2 = NULL;
-    g_autoptr(PmsSim) sim = pms_sim_new(m, &e2);
+    g_autoptr(PmsSim) sim = pms_sim_new(pm, &e2);
     if (sim) {
-        for (guint i = 0; i < m->n_regs; i++) {
-            const PmsRegister *r = &m->regs[i];
+        for (guint i = 0; i < pm->n_regs; i++) {
+            const PmsRegister *r = &pm->regs[i];
             guint64 v;
             pms_sim_write_at(sim, r->space, r->address, G_MAXUINT64, NULL);
             pms_sim_write_at(sim, r->space, r->address, r->writable, NULL);
@@ -76,18 +79,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         pms_sim_reset(sim);
     }
-    for (guint i = 0; i < m->n_events && i < FUZZ_EVENTS; i++) {
-        const PmsEvent *ev = &m->events[i];
-        run_event(sim, set, m, ev, "", i);
+    for (guint i = 0; i < pm->n_events && i < FUZZ_EVENTS; i++) {
+        const PmsEvent *ev = &pm->events[i];
+        run_event(sim, set, pm, ev, "", i);
         if (ev->n_umasks) {
             g_autofree char *s = g_strdup_printf(":%s", ev->umasks[0].name);
-            run_event(sim, set, m, ev, s, i + 1);
+            run_event(sim, set, pm, ev, s, i + 1);
         }
-        for (guint j = 0; j < m->n_mods && j < 4; j++) {
-            const PmsModifier *mod = &m->mods[j];
+        for (guint j = 0; j < pm->n_mods && j < 4; j++) {
+            const PmsModifier *mod = &pm->mods[j];
             g_autofree char *s = mod->type == PMS_MOD_BOOL ? g_strdup_printf(":%s", mod->name)
                 : g_strdup_printf(":%s=%" G_GUINT64_FORMAT, mod->name, mod->max);
-            run_event(sim, set, m, ev, s, i + j);
+            run_event(sim, set, pm, ev, s, i + j);
         }
     }
     return 0;

@@ -130,7 +130,8 @@ def cli_page(pmusim, out_path, datadir, version, pmus):
                     render_help(run([pmusim, cmd, sub, "--help"]), out)
     out += [".SH FILES",
             ".TP", ".I " + esc(f"{datadir}/models/PMU.pmu"),
-            "The built-in models as text (docs/model-format.md); the binary embeds the same models. "
+            "The built-in models as text (docs/model-format.md), a file per PMU or per family of "
+            "boxes (nhmex.pmu: the PMUs nhmex_cbox0 ... nhmex_cbox7); the binary embeds the same models. "
             "A copy edited and passed with \\fB\\-\\-model\\fR is a what\\-if variant.",
             ".TP", ".I " + esc(f"{datadir}/vectors/PMU/*.enc, *.sim"),
             "The golden vectors (docs/vectors-format.md), also embedded; "

@@ -290,12 +290,17 @@ lint_limits(const PmsModel *m, GPtrArray *out)
             problem(out, m, mod->source_line, "modifier %s: range %" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
                     " excludes 0, the value the fstr prints when it is not given", mod->name, mod->min, mod->max);
     }
-    for (guint i = 0; i < m->n_regs; i++) {
-        const PmsRegister *r = &m->regs[i];
-        if (r->kind == PMS_REG_EVTSEL && r->index >= m->n_gp && g_strcmp0(r->unit, m->unit) == 0 &&
-            r->instance == m->instance)
-            problem(out, m, r->source_line, "register %s: event-select index %u, but there are %u counters",
-                    r->name, r->index, m->n_gp);
+    /* per unit instance the model stands for: each of its PMUs' (a file
+     * of several, [pmu] instances), or its own */
+    for (guint k = 0; k < MAX(m->n_instances, 1); k++) {
+        guint inst = m->n_instances ? m->instances[k] : m->instance;
+        for (guint i = 0; i < m->n_regs; i++) {
+            const PmsRegister *r = &m->regs[i];
+            if (r->kind == PMS_REG_EVTSEL && r->index >= m->n_gp && g_strcmp0(r->unit, m->unit) == 0 &&
+                r->instance == inst)
+                problem(out, m, r->source_line, "register %s: event-select index %u, but there are %u counters",
+                        r->name, r->index, m->n_gp);
+        }
     }
     for (guint i = 0; i < m->n_events; i++) {
         const PmsEvent *e = &m->events[i];

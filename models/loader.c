@@ -146,13 +146,135 @@ check_keys(Ctx *c, const char *group, const char *const *allowed, const char *co
 
 /* ---- [pmu] ---- */
 
+/* One number of an instance list, 0..PMS_MAX_INSTANCE. */
+#define PMS_MAX_INSTANCE 1023u
+#define PMS_MAX_INSTANCES 64u
+
+static gboolean
+instance_number(const char *s, guint *out)
+{
+    guint64 v;
+    if (!pms_parse_u64(s, &v) || v > PMS_MAX_INSTANCE)
+        return FALSE;
+    *out = (guint)v;
+    return TRUE;
+}
+
+/* "N" or "N..M" appended to m->instances; FALSE with a message. */
+static gboolean
+instance_item(PmsModel *m, char *item, GString *why)
+{
+    char *dots = strstr(g_strstrip(item), "..");
+    guint lo, hi;
+    if (dots)
+        *dots = 0;
+    if (!instance_number(g_strstrip(item), &lo) || (dots && !instance_number(g_strstrip(dots + 2), &hi))) {
+        g_string_printf(why, "expected N or N..M (0..%u)", PMS_MAX_INSTANCE);
+        return FALSE;
+    }
+    if (!dots)
+        hi = lo;
+    if (hi < lo) {
+        g_string_printf(why, "range %u..%u runs backwards", lo, hi);
+        return FALSE;
+    }
+    for (guint v = lo; v <= hi; v++) {
+        for (guint j = 0; j < m->n_instances; j++)
+            if (m->instances[j] == v) {
+                g_string_printf(why, "instance %u named twice", v);
+                return FALSE;
+            }
+        if (m->n_instances == PMS_MAX_INSTANCES) {
+            g_string_printf(why, "more than %u instances", PMS_MAX_INSTANCES);
+            return FALSE;
+        }
+        m->instances[m->n_instances++] = v;
+    }
+    return TRUE;
+}
+
+/* instances = UNIT:LIST, name_pattern, desc_pattern: the file provides one
+ * PMU per instance (docs/model-format.md).  Whether the unit and each
+ * instance have registers is checked once the registers are read
+ * (instances_have_registers). */
+static gboolean
+parse_instances(Ctx *c, const char *g, GError **error)
+{
+    PmsModel *m = c->m;
+    g_autofree char *spec = get_raw(c, g, "instances");
+    if (!spec) {
+        const char *stray = g_key_file_has_key(c->kf, g, "name_pattern", NULL) ? "name_pattern"
+            : g_key_file_has_key(c->kf, g, "desc_pattern", NULL) ? "desc_pattern" : NULL;
+        if (stray)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, stray, "only with 'instances' (a file of several PMUs)");
+        return TRUE;
+    }
+    if (m->unit || g_key_file_has_key(c->kf, g, "instance", NULL))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "instances",
+                    "names the unit and its instances: leave out 'unit' and 'instance'");
+    char *colon = strchr(spec, ':');
+    if (colon)
+        *colon = 0;
+    if (!colon || !name_ok(g_strstrip(spec)))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "instances",
+                    "expected UNIT:LIST (cbox:0..7, cbox:0,2,4..5), got '%s%s%s'", spec, colon ? ":" : "",
+                    colon ? colon + 1 : "");
+    m->unit = g_strdup(spec);
+    m->instances = g_new0(guint, PMS_MAX_INSTANCES);
+    g_auto(GStrv) items = g_strsplit(colon + 1, ",", -1);
+    g_autoptr(GString) why = g_string_new(NULL);
+    for (guint i = 0; items[i]; i++)
+        if (!instance_item(m, items[i], why))
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, "instances", "'%s': %s", colon + 1, why->str);
+    if (m->n_instances == 0)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "instances", "no instance listed");
+    m->instance = m->instances[0];
+    if (!get_text(c, g, "name_pattern", FALSE, &m->name_pattern, error)
+        || !get_text(c, g, "desc_pattern", FALSE, &m->desc_pattern, error))
+        return FALSE;
+    if (!m->name_pattern)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'name_pattern' (required with 'instances')");
+    g_autofree char *sample = pms_model_pattern_format(m->name_pattern, m->instances[0]);
+    if (!strstr(m->name_pattern, "%u") || !sample || !name_ok(sample))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "name_pattern",
+                    "expected a name with %%u for the instance number (nhmex_cbox%%u), got '%s'", m->name_pattern);
+    g_autofree char *dsample = m->desc_pattern ? pms_model_pattern_format(m->desc_pattern, 0) : NULL;
+    if (m->desc_pattern && !dsample)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "desc_pattern",
+                    "'%s': %%u is the instance number and %%%% a '%%'; no other %% sequence", m->desc_pattern);
+    return TRUE;
+}
+
+/* The unit of `instances` is a dangling name unless registers belong to it,
+ * and a PMU of an instance without registers could encode nothing. */
+static gboolean
+instances_have_registers(Ctx *c, GError **error)
+{
+    const PmsModel *m = c->m;
+    for (guint i = 0; i < m->n_instances; i++) {
+        gboolean unit_seen = FALSE, found = FALSE;
+        for (guint j = 0; j < m->n_regs && !found; j++)
+            if (g_strcmp0(m->regs[j].unit, m->unit) == 0) {
+                unit_seen = TRUE;
+                found = m->regs[j].instance == m->instances[i];
+            }
+        if (!unit_seen)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, "pmu", "instances",
+                        "no register of unit '%s' in this file (a register's 'unit' key names it)", m->unit);
+        if (!found)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, "pmu", "instances",
+                        "no register of %s instance %u in this file", m->unit, m->instances[i]);
+    }
+    return TRUE;
+}
+
 static gboolean
 parse_header(Ctx *c, GError **error)
 {
     static const char *const allowed[] = {
         "name", "desc", "arch", "version", "smt", "gp_counters", "gp_width",
         "fixed_counters", "fixed_width", "edge_needs_cmask", "offcore_style", "unit", "instance",
-        "counter_base", NULL};
+        "counter_base", "instances", "name_pattern", "desc_pattern", NULL};
     const char *g = "pmu";
     PmsModel *m = c->m;
     if (!g_key_file_has_group(c->kf, g)) {
@@ -190,7 +312,7 @@ parse_header(Ctx *c, GError **error)
         return FALSE;
     if (m->unit && !name_ok(m->unit))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "unit", "expected a word of letters, digits or '_', got '%s'", m->unit);
-    return TRUE;
+    return parse_instances(c, g, error);
 }
 
 /* ---- [layout NAME] ---- */
@@ -885,6 +1007,8 @@ load(Ctx *c, GError **error)
             }
         }
     }
+    if (ok)
+        ok = instances_have_registers(c, error);
     if (ok) {
         g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
         if (m->family->check_model)

@@ -13,8 +13,8 @@
  *   header   magic "PMSMODEL", then u32: version, total size, string-table
  *            offset and size, body offset and size, and the number of
  *            options, layouts, fields, registers, modifiers, events, umask
- *            groups and umasks (totals over the model: they size its single
- *            allocation)
+ *            groups, umasks and instances (totals over the model: they size
+ *            its single allocation)
  *   strings  NUL-terminated strings, deduplicated; the table ends with a NUL
  *   body     the PmsModel's fields in a fixed order (model_image_write.c is
  *            the reference), strings as u32 offsets into the table
@@ -30,8 +30,8 @@
 
 #define PMS_IMAGE_MAGIC "PMSMODEL"
 #define PMS_IMAGE_MAGIC_LEN 8
-#define PMS_IMAGE_VERSION 6u /* 4: counter_base, Itanium event facts; 5: code_range; 6: family by name */
-#define PMS_IMAGE_HEADER_LEN (PMS_IMAGE_MAGIC_LEN + 14 * 4)
+#define PMS_IMAGE_VERSION 7u /* 4: counter_base, Itanium event facts; 5: code_range; 6: family by name; 7: instances */
+#define PMS_IMAGE_HEADER_LEN (PMS_IMAGE_MAGIC_LEN + 15 * 4)
 #define PMS_IMAGE_NONE G_MAXUINT32
 
 /* Serialize a loaded model (build time: pmusim-modelc, and the tests). */
@@ -40,3 +40,10 @@ GBytes *pms_model_image_write(const PmsModel *m);
 /* Deserialize; keeps a reference to `image`, whose bytes the model's strings
  * point into.  `name` is used in error messages only. */
 PmsModel *pms_model_image_read(GBytes *image, const char *name, GError **error);
+
+/* The PMU names an image provides, without reading the rest of it: the
+ * model's name, or one name per instance of a model of several PMUs
+ * (model.h, pms_model_view_new), in order; *views tells which (TRUE: the
+ * names are views 0, 1, ...).  NULL with an error when the image is
+ * damaged. */
+GStrv pms_model_image_names(GBytes *image, const char *name, gboolean *views, GError **error);

@@ -21,7 +21,7 @@ typedef struct {
 /* Minimum encoded sizes, to reject counts the remaining bytes cannot hold
  * before anything is allocated for them. */
 enum { MIN_OPTION = 8, MIN_LAYOUT = 12, MIN_FIELD = 12, MIN_REG = 48, MIN_MOD = 40,
-       MIN_EVENT = 92, MIN_GROUP = 12, MIN_UMASK = 64 };
+       MIN_EVENT = 92, MIN_GROUP = 12, MIN_UMASK = 64, MIN_INSTANCE = 4 };
 
 static gboolean
 bad(Rd *r, const char *problem)
@@ -287,7 +287,7 @@ read_event(Rd *r, PmsEvent *e, Pools *pl)
 
 /* Header fields after the magic, in file order (model_image.h). */
 enum { H_VERSION, H_SIZE, H_STR_OFF, H_STR_LEN, H_BODY_OFF, H_BODY_LEN, H_OPTIONS,
-       H_LAYOUTS, H_FIELDS, H_REGS, H_MODS, H_EVENTS, H_GROUPS, H_UMASKS, H_N };
+       H_LAYOUTS, H_FIELDS, H_REGS, H_MODS, H_EVENTS, H_GROUPS, H_UMASKS, H_INSTANCES, H_N };
 
 static gboolean
 read_header(Rd *r, gsize len, guint32 *h)
@@ -295,7 +295,7 @@ read_header(Rd *r, gsize len, guint32 *h)
     static const guint8 min_size[H_N] = {
         [H_OPTIONS] = MIN_OPTION, [H_LAYOUTS] = MIN_LAYOUT, [H_FIELDS] = MIN_FIELD,
         [H_REGS] = MIN_REG, [H_MODS] = MIN_MOD, [H_EVENTS] = MIN_EVENT,
-        [H_GROUPS] = MIN_GROUP, [H_UMASKS] = MIN_UMASK};
+        [H_GROUPS] = MIN_GROUP, [H_UMASKS] = MIN_UMASK, [H_INSTANCES] = MIN_INSTANCE};
     G_STATIC_ASSERT(PMS_IMAGE_HEADER_LEN == PMS_IMAGE_MAGIC_LEN + 4 * H_N);
     if (len < PMS_IMAGE_HEADER_LEN)
         return bad(r, "shorter than the header");
@@ -325,31 +325,11 @@ read_header(Rd *r, gsize len, guint32 *h)
     return TRUE;
 }
 
-static PmsModel *
-read_model(Rd *r, const guint32 *h)
+/* The body's first part: the model's own members up to its instances
+ * (m->instances holds n_instances), which pms_model_image_names reads too. */
+static void
+read_pmu(Rd *r, PmsModel *m, guint32 n_instances)
 {
-    /* The model and all its arrays: one allocation, sized from the header. */
-    gsize size = span(1, sizeof(PmsModel)) + span(h[H_LAYOUTS], sizeof(PmsLayout))
-        + span(h[H_FIELDS], sizeof(PmsField)) + span(h[H_REGS], sizeof(PmsRegister))
-        + span(h[H_MODS], sizeof(PmsModifier)) + span(h[H_EVENTS], sizeof(PmsEvent))
-        + span(h[H_GROUPS], sizeof(PmsUmaskGroup)) + span(h[H_UMASKS], sizeof(PmsUmask));
-    guint8 *next = g_malloc0(size);
-    PmsModel *m = carve(&next, 1, sizeof(PmsModel));
-    m->layouts = carve(&next, m->n_layouts = h[H_LAYOUTS], sizeof(PmsLayout));
-    Pools pl = {.n_fields = h[H_FIELDS], .n_groups = h[H_GROUPS], .n_umasks = h[H_UMASKS]};
-    pl.fields = carve(&next, h[H_FIELDS], sizeof(PmsField));
-    m->regs = carve(&next, m->n_regs = h[H_REGS], sizeof(PmsRegister));
-    m->mods = carve(&next, m->n_mods = h[H_MODS], sizeof(PmsModifier));
-    m->events = carve(&next, m->n_events = h[H_EVENTS], sizeof(PmsEvent));
-    pl.groups = carve(&next, h[H_GROUPS], sizeof(PmsUmaskGroup));
-    pl.umasks = carve(&next, h[H_UMASKS], sizeof(PmsUmask));
-    m->event_index = pms_ci_index_new();
-    m->reg_name_index = pms_ci_index_new();
-    m->mod_index = pms_ci_index_new();
-    m->layout_index = pms_ci_index_new();
-    m->reg_index = g_hash_table_new(g_direct_hash, g_direct_equal);
-    m->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-
     m->name = str(r, FALSE);
     m->desc = str(r, TRUE);
     m->source = str(r, FALSE);
@@ -368,6 +348,43 @@ read_model(Rd *r, const guint32 *h)
     m->unit = str(r, TRUE);
     m->instance = upto(r, 1023, "instance above 1023");
     m->source_line = u32(r);
+    m->name_pattern = str(r, TRUE);
+    m->desc_pattern = str(r, TRUE);
+    for (guint i = 0; i < n_instances; i++)
+        m->instances[i] = upto(r, 1023, "instance above 1023");
+    /* the views' names must be made: a pattern, and a unit they belong to */
+    if (n_instances && (!m->unit || !m->name_pattern || !strstr(m->name_pattern, "%u")))
+        bad(r, "instances without a unit or name pattern");
+}
+
+static PmsModel *
+read_model(Rd *r, const guint32 *h)
+{
+    /* The model and all its arrays: one allocation, sized from the header. */
+    gsize size = span(1, sizeof(PmsModel)) + span(h[H_LAYOUTS], sizeof(PmsLayout))
+        + span(h[H_FIELDS], sizeof(PmsField)) + span(h[H_REGS], sizeof(PmsRegister))
+        + span(h[H_MODS], sizeof(PmsModifier)) + span(h[H_EVENTS], sizeof(PmsEvent))
+        + span(h[H_GROUPS], sizeof(PmsUmaskGroup)) + span(h[H_UMASKS], sizeof(PmsUmask))
+        + span(h[H_INSTANCES], sizeof(guint));
+    guint8 *next = g_malloc0(size);
+    PmsModel *m = carve(&next, 1, sizeof(PmsModel));
+    m->instances = carve(&next, m->n_instances = h[H_INSTANCES], sizeof(guint));
+    m->layouts = carve(&next, m->n_layouts = h[H_LAYOUTS], sizeof(PmsLayout));
+    Pools pl = {.n_fields = h[H_FIELDS], .n_groups = h[H_GROUPS], .n_umasks = h[H_UMASKS]};
+    pl.fields = carve(&next, h[H_FIELDS], sizeof(PmsField));
+    m->regs = carve(&next, m->n_regs = h[H_REGS], sizeof(PmsRegister));
+    m->mods = carve(&next, m->n_mods = h[H_MODS], sizeof(PmsModifier));
+    m->events = carve(&next, m->n_events = h[H_EVENTS], sizeof(PmsEvent));
+    pl.groups = carve(&next, h[H_GROUPS], sizeof(PmsUmaskGroup));
+    pl.umasks = carve(&next, h[H_UMASKS], sizeof(PmsUmask));
+    m->event_index = pms_ci_index_new();
+    m->reg_name_index = pms_ci_index_new();
+    m->mod_index = pms_ci_index_new();
+    m->layout_index = pms_ci_index_new();
+    m->reg_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    m->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+
+    read_pmu(r, m, h[H_INSTANCES]);
     /* Options are copied: callers may change the table, as for loaded files. */
     for (guint i = 0; i < h[H_OPTIONS] && !r->problem; i++) {
         const char *k = str(r, FALSE), *v = str(r, FALSE);
@@ -407,4 +424,41 @@ pms_model_image_read(GBytes *image, const char *name, GError **error)
         return NULL;
     }
     return m;
+}
+
+GStrv
+pms_model_image_names(GBytes *image, const char *name, gboolean *views, GError **error)
+{
+    gsize len = 0;
+    const guint8 *data = g_bytes_get_data(image, &len);
+    Rd r = {.base = data, .p = data, .end = data + len};
+    guint32 h[H_N] = {0};
+    PmsModel m = {0};
+    g_autofree guint *instances = NULL;
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    if (read_header(&r, len, h)) {
+        m.instances = instances = g_new0(guint, h[H_INSTANCES] + 1);
+        read_pmu(&r, &m, h[H_INSTANCES]);
+        m.n_instances = h[H_INSTANCES];
+    }
+    if (!r.problem && !m.n_instances)
+        g_ptr_array_add(names, g_strdup(m.name));
+    for (guint i = 0; !r.problem && i < m.n_instances; i++) {
+        char *n = pms_model_view_name(&m, i);
+        if (!n) {
+            bad(&r, "bad name pattern");
+            break;
+        }
+        g_ptr_array_add(names, n);
+    }
+    if (r.problem) {
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_PARSE,
+                    "%s: damaged model image at byte %" G_GSIZE_FORMAT ": %s", name, r.problem_at, r.problem);
+        g_ptr_array_free(names, TRUE);
+        return NULL;
+    }
+    g_ptr_array_add(names, NULL);
+    if (views)
+        *views = m.n_instances > 0;
+    return (GStrv)g_ptr_array_free(names, FALSE);
 }

@@ -143,6 +143,10 @@ pms_model_image_write(const PmsModel *m)
     str(&w, m->unit);
     u32(&w, m->instance);
     u32(&w, m->source_line);
+    str(&w, m->name_pattern);
+    str(&w, m->desc_pattern);
+    for (guint i = 0; i < m->n_instances; i++)
+        u32(&w, m->instances[i]);
     n_options = write_options(&w, m);
 
     for (guint i = 0; i < m->n_layouts; i++) {
@@ -210,6 +214,7 @@ pms_model_image_write(const PmsModel *m)
     put_u32(out, m->n_events);
     put_u32(out, n_groups);
     put_u32(out, n_umasks);
+    put_u32(out, m->n_instances);
     g_byte_array_append(out, w.strtab->data, w.strtab->len);
     g_byte_array_append(out, w.body->data, w.body->len);
     g_byte_array_unref(w.strtab);

@@ -22,6 +22,7 @@ gboolean pms_parse_u64(const char *text, guint64 *out);
  * messages without FILE:LINE. */
 void pms_ia64_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
 void pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);
+
 /* Whether the event carries any Itanium fact (another family refuses them). */
 gboolean pms_ia64_event_has_facts(const PmsEvent *e);
 
@@ -30,3 +31,10 @@ gboolean pms_ia64_event_has_facts(const PmsEvent *e);
  * the model's counters, no Itanium facts. */
 void pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
 void pms_x86_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);
+
+/* A name or description pattern of a model of several PMUs ([pmu]
+ * name_pattern, desc_pattern) for one instance: every "%u" is the instance
+ * number, "%%" a '%'.  NULL when the pattern has any other '%'. */
+char *pms_model_pattern_format(const char *pattern, guint instance);
+/* pms_model_free of a view (model_view.c). */
+void pms_model_view_free(PmsModel *v);

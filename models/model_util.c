@@ -340,6 +340,9 @@ text_model_free(PmsModel *m)
     g_free(m->source);
     g_free(m->offcore_style);
     g_free(m->unit);
+    g_free(m->instances);
+    g_free(m->name_pattern);
+    g_free(m->desc_pattern);
     for (guint i = 0; i < m->n_layouts; i++) {
         for (guint j = 0; j < m->layouts[i].n_fields; j++)
             g_free(m->layouts[i].fields[j].name);
@@ -368,6 +371,13 @@ void
 pms_model_free(PmsModel *m)
 {
     if (!m)
+        return;
+    if (m->base) {
+        pms_model_view_free(m);
+        return;
+    }
+    /* Views hold the model too: the last holder frees it. */
+    if (g_atomic_int_add(&m->view_refs, -1) > 0)
         return;
     if (m->image) {
         /* Strings live in the image and the arrays in the model's own block

@@ -24,9 +24,16 @@ pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 {
     if (m->counter_base)
         add(msgs, "counter_base %u on a non-ia64 model (its counters are numbered from 0)", m->counter_base);
-    for (guint i = 0; complete && i < m->n_gp; i++)
-        if (!pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i))
-            add(msgs, "gp_counters %u but no event-select register (kind evtsel) of index %u", m->n_gp, i);
+    /* per unit instance the model stands for: each of its PMUs' (a file of
+     * several, [pmu] instances), or its own */
+    for (guint k = 0; complete && k < MAX(m->n_instances, 1); k++) {
+        guint inst = m->n_instances ? m->instances[k] : m->instance;
+        g_autofree char *which = m->n_instances ? g_strdup_printf("%s instance %u: ", m->unit, inst) : g_strdup("");
+        for (guint i = 0; i < m->n_gp; i++)
+            if (!pms_model_reg_in_unit(m, m->unit, inst, PMS_REG_EVTSEL, i))
+                add(msgs, "%sgp_counters %u but no event-select register (kind evtsel) of index %u", which, m->n_gp,
+                    i);
+    }
 }
 
 void

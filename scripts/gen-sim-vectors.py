@@ -115,8 +115,33 @@ class Event:
                 self.groups[k[6:]] = v
 
 
+def instances_of(spec):
+    """[pmu] instances = UNIT:LIST (docs/model-format.md) -> (unit, [n, ...])."""
+    unit, _, items = spec.partition(":")
+    out = []
+    for item in items.split(","):
+        lo, _, hi = item.strip().partition("..")
+        out += range(int(lo, 0), int(hi or lo, 0) + 1)
+    return unit.strip(), out
+
+
+def model_path(models, pmu):
+    """The file that provides PMU `pmu`: models/PMU.pmu, or the file of several
+    PMUs ([pmu] instances) whose name_pattern makes it (nhmex.pmu: nhmex_cbox3)."""
+    own = os.path.join(models, pmu + ".pmu")
+    if os.path.exists(own):
+        return own
+    for path in sorted(glob.glob(os.path.join(models, "*.pmu"))):
+        with open(path) as f:
+            text = f.read()
+        pat = re.search(r"^name_pattern\s*=\s*(\S+)\s*$", text, re.M)
+        if pat and re.fullmatch(re.escape(pat.group(1)).replace("%u", "[0-9]+"), pmu):
+            return path
+    sys.exit("no model file provides %s in %s" % (pmu, models))
+
+
 class Model:
-    def __init__(self, path):
+    def __init__(self, path, pmu_name=None):
         cp = configparser.ConfigParser(interpolation=None, strict=False, comment_prefixes=("#",),
                                        inline_comment_prefixes=None, delimiters=("=",))
         cp.optionxform = str
@@ -129,6 +154,14 @@ class Model:
         self.arch = pmu.get("arch", "x86_core")
         self.n_gp = int(pmu["gp_counters"])
         self.instance = int(pmu.get("instance", "0"))
+        self.file = os.path.basename(path)
+        if "instances" in pmu:
+            # one PMU of a file of several: the instance its name stands for
+            _, insts = instances_of(pmu["instances"])
+            names = {pmu["name_pattern"].replace("%u", str(n)): n for n in insts}
+            if pmu_name not in names:
+                sys.exit("%s provides %s, not %s" % (path, ", ".join(names), pmu_name))
+            self.name, self.instance = pmu_name, names[pmu_name]
         self.counter_base = int(pmu.get("counter_base", "0"))
         self.gp_width = int(pmu.get("gp_width", "48"))
         self.offcore_style = pmu.get("offcore_style")
@@ -1072,8 +1105,8 @@ def ia64_ear_tail(ev):
 
 
 def generate(m):
-    out = ["# vectors/%s/events.sim — one simulation vector per event of models/%s.pmu: its own signal" % (
-        m.name, m.name),
+    of = "models/" + m.file + ("" if m.file == m.name + ".pmu" else " (%s)" % m.name)
+    out = ["# vectors/%s/events.sim — one simulation vector per event of %s: its own signal" % (m.name, of),
         "# counts, neighbouring signals do not.  Written by scripts/gen-sim-vectors.py (expected values",
         "# from the documented rules, see each src); format: docs/vectors-format.md.", ""]
     n = 0
@@ -1122,7 +1155,7 @@ def main():
     ap.add_argument("--pmu", action="append", help="only these PMUs (default: all of the project's)")
     args = ap.parse_args()
     for pmu in args.pmu or PMUS:
-        m = Model(os.path.join(args.models, pmu + ".pmu"))
+        m = Model(model_path(args.models, pmu), pmu)
         if m.options.get("anythread_combine", "clock-or") not in ("sum", "clock-or"):
             sys.exit("%s: the derivation handles anythread_combine = sum or clock-or" % pmu)
         lines, n, skipped = generate(m)

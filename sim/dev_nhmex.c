@@ -32,7 +32,7 @@
  * bits (ov_mb, ov_s, ov_r, ov_u, ov_w stay 0), the W-Box erratum, PMI
  * delivery to a core (a PMI is a recorded cycle), the disable-received bit of
  * the U-Box status.  The U-Box status bit positions and the S-Box summary
- * addresses are unverified model choices (models/nhmex_cbox*.pmu comments).
+ * addresses are unverified model choices (models/nhmex.pmu comments).
  */
 #include "sim_internal.h"
 

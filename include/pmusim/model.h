@@ -281,6 +281,13 @@ typedef struct PmsModel {
      * otherwise.  pms_model_reg_by_kind finds this instance's registers. */
     char *unit;
     guint instance;
+    /* A file that provides one PMU per instance of a unit ([pmu] instances,
+     * name_pattern, desc_pattern; docs/model-format.md): the instances in
+     * declaration order (unit is theirs, instance the first), each a view
+     * (pms_model_view_new) named by the pattern.  0, NULL for one PMU. */
+    guint *instances;
+    guint n_instances;
+    char *name_pattern, *desc_pattern;
     PmsLayout *layouts;     guint n_layouts;
     PmsRegister *regs;      guint n_regs;
     PmsModifier *mods;      guint n_mods;   /* in fstr order */
@@ -307,6 +314,11 @@ typedef struct PmsModel {
      * the model and its arrays are one allocation, so pms_model_free frees
      * the indexes and that block only.  NULL for models loaded from text. */
     GBytes *image;
+    /* Private to models/: a view's model, whose facts it shares and holds a
+     * reference to (NULL for a model of its own), and the references a
+     * model's views hold on it (pms_model_free frees it with the last). */
+    struct PmsModel *base;
+    gint view_refs;
 } PmsModel;
 
 /* Read a whole text file of at most `max` bytes (a model, a stimulus):
@@ -320,8 +332,23 @@ PMS_API const char *pms_text_bom_message(const char *text, gsize len);
 /* Load one model from a file, or from text with a name for messages. */
 PMS_API PmsModel *pms_model_load_file(const char *path, GError **error);
 PMS_API PmsModel *pms_model_load_data(const char *data, gsize len, const char *source, GError **error);
+/* Frees a model; a model its views share lives on until the last of them
+ * is freed too (any order). */
 PMS_API void pms_model_free(PmsModel *m);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsModel, pms_model_free)
+
+/* A model of several PMUs (m->n_instances > 0, the Xeon 7500 uncore's eight
+ * C-Boxes) is one set of facts; each PMU is a view of it: a PmsModel of its
+ * own name, description and instance sharing every other member with m
+ * (arrays, indexes, options: read-only) and a reference to m.  The view has
+ * its own encoder and program-step caches (they hold the instance's
+ * registers).  NULL when i >= m->n_instances.  Free with pms_model_free. */
+PMS_API PmsModel *pms_model_view_new(PmsModel *m, guint i);
+/* The name of view i (m->name_pattern for its instance), newly allocated;
+ * NULL when i >= m->n_instances. */
+PMS_API char *pms_model_view_name(const PmsModel *m, guint i);
+/* The view of that name (case-insensitive), or NULL. */
+PMS_API PmsModel *pms_model_view_by_name(PmsModel *m, const char *name);
 
 /* Lookups: names are case-insensitive; NULL when absent. */
 PMS_API const PmsEvent *pms_model_event(const PmsModel *m, const char *name);

@@ -197,6 +197,12 @@ expect_equal_models(const PmsModel *a, const PmsModel *b)
     EQ_STR(w, a, b, unit);
     EQ_NUM(w, a, b, instance);
     EQ_NUM(w, a, b, source_line);
+    EQ_STR(w, a, b, name_pattern);
+    EQ_STR(w, a, b, desc_pattern);
+    EQ_NUM(w, a, b, n_instances);
+    for (guint i = 0; i < MIN(a->n_instances, b->n_instances); i++)
+        if (a->instances[i] != b->instances[i])
+            differ(w, "instances");
     EQ_NUM(w, a, b, n_layouts);
     EQ_NUM(w, a, b, n_regs);
     EQ_NUM(w, a, b, n_mods);
@@ -242,14 +248,19 @@ test_builtins_equal_text(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
     CU_ASSERT_EQUAL(pms_model_set_count(set), G_N_ELEMENTS(builtin_names));
     for (guint i = 0; i < G_N_ELEMENTS(builtin_names); i++) {
-        g_autofree char *path = g_strdup_printf("%s/%s.pmu", models_dir, builtin_names[i]);
-        g_autofree char *source = g_strdup_printf("builtin:%s.pmu", builtin_names[i]);
-        g_autoptr(PmsModel) text = load_text_as(path, source);
+        /* the C-Boxes are the PMUs of one file, nhmex.pmu ([pmu] instances) */
+        const char *file = g_str_has_prefix(builtin_names[i], "nhmex_cbox") ? "nhmex" : builtin_names[i];
+        g_autofree char *path = g_strdup_printf("%s/%s.pmu", models_dir, file);
+        g_autofree char *source = g_strdup_printf("builtin:%s.pmu", file);
+        g_autoptr(PmsModel) whole = load_text_as(path, source);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(whole);
+        g_autoptr(PmsModel) text = whole->n_instances ? pms_model_view_by_name(whole, builtin_names[i])
+                                                      : g_steal_pointer(&whole);
         const PmsModel *img = pms_model_set_get(set, builtin_names[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(text);
         CU_ASSERT_PTR_NOT_NULL_FATAL(img);
-        CU_ASSERT_PTR_NOT_NULL(img->image);  /* really the compiled image */
-        CU_ASSERT_PTR_NULL(text->image);
+        CU_ASSERT_PTR_NOT_NULL((img->base ? img->base : img)->image);  /* really the compiled image */
+        CU_ASSERT_PTR_NULL((text->base ? text->base : text)->image);
         expect_equal_models(text, img);
         /* lint of the image reports what lint of the text reports */
         g_autoptr(GPtrArray) pa = g_ptr_array_new_with_free_func(g_free);
@@ -285,9 +296,60 @@ test_round_trip(void)
     CU_ASSERT_PTR_NULL(pms_model_event(bb, "X"));
 }
 
+static GBytes *good_image;  /* glm, written from the text */
+
+/* A model of several PMUs: its instances and patterns survive the image, and
+ * the names are read from the image alone. */
+static void
+test_instances_round_trip(void)
+{
+    const char *text = "[pmu]\nname = multi\narch = nhmex_cbox\ngp_counters = 1\ngp_width = 48\n"
+                       "instances = box:2,5\nname_pattern = m_box%u\ndesc_pattern = box %u\n"
+                       "[register B2]\naddress = 0x10\nkind = evtsel\nunit = box\ninstance = 2\n"
+                       "[register B5]\naddress = 0x20\nkind = evtsel\nunit = box\ninstance = 5\n";
+    g_autoptr(PmsModel) m = pms_model_load_data(text, strlen(text), "multi.pmu", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    g_autoptr(GBytes) image = pms_model_image_write(m);
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) back = pms_model_image_read(image, "multi.pmi", &err);
+    CU_ASSERT_PTR_NULL(err);
+    expect_equal_models(m, back);
+    g_autoptr(PmsModel) v = pms_model_view_new(back, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_STRING_EQUAL(v->name, "m_box5");
+    CU_ASSERT_STRING_EQUAL(v->desc, "box 5");
+    CU_ASSERT_EQUAL(pms_model_reg_by_kind(v, PMS_REG_EVTSEL, 0)->address, 0x20);
+    gboolean views = FALSE;
+    g_auto(GStrv) names = pms_model_image_names(image, "multi.pmi", &views, NULL);
+    CU_ASSERT_TRUE(views);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(names);
+    CU_ASSERT_EQUAL_FATAL(g_strv_length(names), 2);
+    CU_ASSERT_STRING_EQUAL(names[0], "m_box2");
+    CU_ASSERT_STRING_EQUAL(names[1], "m_box5");
+    g_auto(GStrv) one = pms_model_image_names(good_image, "glm.pmi", &views, NULL);
+    CU_ASSERT_FALSE(views);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+    CU_ASSERT_EQUAL(g_strv_length(one), 1);
+    CU_ASSERT_STRING_EQUAL(one[0], "glm");
+    /* one instance is still a view, named by the pattern */
+    g_autofree char *single = g_strdup(text);
+    memcpy(strstr(single, "box:2,5"), "box:5  ", 7);
+    g_autoptr(PmsModel) sm = pms_model_load_data(single, strlen(single), "single.pmu", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sm);
+    g_autoptr(GBytes) simage = pms_model_image_write(sm);
+    g_auto(GStrv) sname = pms_model_image_names(simage, "single.pmi", &views, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sname);
+    CU_ASSERT_TRUE(views);
+    CU_ASSERT_EQUAL(g_strv_length(sname), 1);
+    CU_ASSERT_STRING_EQUAL(sname[0], "m_box5");
+    /* a damaged image gives no names */
+    g_autoptr(GBytes) cut = g_bytes_new_from_bytes(image, 0, PMS_IMAGE_HEADER_LEN + 4);
+    CU_ASSERT_PTR_NULL(pms_model_image_names(cut, "cut.pmi", NULL, &err));
+    CU_ASSERT_PTR_NOT_NULL(err);
+}
+
 /* ---- damaged images ---- */
 
-static GBytes *good_image;  /* glm, written from the text */
 
 static void
 put32(guint8 *b, gsize at, guint32 v)
@@ -305,7 +367,7 @@ get32(const guint8 *b, gsize at)
 /* Header word i after the magic (model_image.h order). */
 #define HDR(i) (PMS_IMAGE_MAGIC_LEN + 4 * (i))
 enum { H_VERSION, H_SIZE, H_STR_OFF, H_STR_LEN, H_BODY_OFF, H_BODY_LEN, H_OPTIONS,
-       H_LAYOUTS, H_FIELDS, H_REGS, H_MODS, H_EVENTS, H_GROUPS, H_UMASKS };
+       H_LAYOUTS, H_FIELDS, H_REGS, H_MODS, H_EVENTS, H_GROUPS, H_UMASKS, H_INSTANCES };
 
 static guint8 *
 copy_image(gsize *len)
@@ -359,7 +421,7 @@ test_damaged_header(void)
     put32(d, HDR(H_STR_LEN), get32(d, HDR(H_STR_LEN)) - 1);  /* last string loses its NUL */
     expect_damaged(d, len, "not NUL-terminated");
     /* counts that would allocate gigabytes are refused before allocating */
-    for (guint i = H_OPTIONS; i <= H_UMASKS; i++) {
+    for (guint i = H_OPTIONS; i <= H_INSTANCES; i++) {
         d = copy_image(&len);
         put32(d, HDR(i), G_MAXUINT32 - 1);
         expect_damaged(d, len, "exceeds the body");
@@ -473,6 +535,7 @@ main(int argc, char **argv)
     CU_pSuite s = CU_add_suite("image", NULL, NULL);
     CU_add_test(s, "built-in images equal their .pmu text", test_builtins_equal_text);
     CU_add_test(s, "write then read gives the same model", test_round_trip);
+    CU_add_test(s, "a model of several PMUs: instances and names", test_instances_round_trip);
     s = CU_add_suite("damaged image", NULL, NULL);
     CU_add_test(s, "header", test_damaged_header);
     CU_add_test(s, "body", test_damaged_body);

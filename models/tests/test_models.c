@@ -993,6 +993,143 @@ test_lint_exemptions(void)
         fprintf(stderr, "# %s\n", (char *)p->pdata[i]);
 }
 
+/* ---- a file of several PMUs ([pmu] instances) ---- */
+
+/* Lines 1-9 the header (instances line 7, name_pattern 8, desc_pattern 9),
+ * then the registers of box instances 1, 3 and 4 and one event. */
+static char *
+multi_text(const char *instances, const char *name_pattern, const char *desc_pattern)
+{
+    return g_strdup_printf("[pmu]\nname = multi\ndesc = three boxes\narch = nhmex_cbox\ngp_counters = 1\n"
+                           "gp_width = 48\n%s\n%s\n%s\n"
+                           "[layout sel]\nevent = 7:0\n"
+                           "[register B1_SEL0]\naddress = 0x10\nkind = evtsel\nlayout = sel\nunit = box\ninstance = 1\n"
+                           "[register B3_SEL0]\naddress = 0x20\nkind = evtsel\nlayout = sel\nunit = box\ninstance = 3\n"
+                           "[register B4_SEL0]\naddress = 0x30\nkind = evtsel\nlayout = sel\nunit = box\ninstance = 4\n"
+                           "[register U_CTL]\naddress = 0x40\nkind = global_ctrl\nunit = ubox\n"
+                           "[event E]\ncode = 1\n", instances, name_pattern, desc_pattern);
+}
+
+#define MULTI_OK multi_text("instances = box:1,3..4", "name_pattern = multi_box%u", "desc_pattern = box %u of 100%%")
+
+static void
+test_instances(void)
+{
+    g_autofree char *text = MULTI_OK;
+    g_autoptr(GError) err = NULL;
+    PmsModel *m = load_text(text, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_STRING_EQUAL(m->name, "multi");
+    CU_ASSERT_STRING_EQUAL(m->unit, "box");
+    CU_ASSERT_EQUAL(m->instance, 1);   /* the first */
+    CU_ASSERT_EQUAL_FATAL(m->n_instances, 3);
+    CU_ASSERT_EQUAL(m->instances[0], 1);
+    CU_ASSERT_EQUAL(m->instances[1], 3);
+    CU_ASSERT_EQUAL(m->instances[2], 4);
+    g_autofree char *n2 = pms_model_view_name(m, 2);
+    CU_ASSERT_STRING_EQUAL(n2, "multi_box4");
+    CU_ASSERT_PTR_NULL(pms_model_view_name(m, 3));
+    CU_ASSERT_PTR_NULL(pms_model_view_new(m, 3));
+
+    /* a view: its own name, description and instance; every fact shared */
+    PmsModel *v = pms_model_view_new(m, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_STRING_EQUAL(v->name, "multi_box3");
+    CU_ASSERT_STRING_EQUAL(v->desc, "box 3 of 100%");
+    CU_ASSERT_STRING_EQUAL(v->unit, "box");
+    CU_ASSERT_EQUAL(v->instance, 3);
+    CU_ASSERT_EQUAL(v->n_instances, 0);   /* a view is one PMU */
+    CU_ASSERT_PTR_EQUAL(v->events, m->events);
+    CU_ASSERT_PTR_EQUAL(v->regs, m->regs);
+    CU_ASSERT_STRING_EQUAL(v->source, "snippet.pmu");
+    CU_ASSERT_EQUAL(pms_model_reg_by_kind(v, PMS_REG_EVTSEL, 0)->address, 0x20);
+    CU_ASSERT_EQUAL(pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0)->address, 0x10);
+    PmsModel *w = pms_model_view_by_name(m, "MULTI_BOX4");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(pms_model_reg_by_kind(w, PMS_REG_EVTSEL, 0)->address, 0x30);
+    CU_ASSERT_PTR_NULL(pms_model_view_by_name(m, "multi_box2"));
+    CU_ASSERT_PTR_NULL(pms_model_view_by_name(m, "multi"));
+    g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
+    CU_ASSERT_TRUE(pms_model_lint(v, p));
+    CU_ASSERT_TRUE(pms_model_lint(m, p));
+    /* the model outlives its views, whichever is freed first (ASan) */
+    pms_model_free(m);
+    CU_ASSERT_EQUAL(pms_model_event(v, "E")->code, 1);
+    pms_model_free(v);
+    CU_ASSERT_STRING_EQUAL(w->desc, "box 4 of 100%");
+    pms_model_free(w);
+
+    /* a set names each PMU, in the declared order, and not the file's name */
+    g_autoptr(PmsModelSet) set = pms_model_set_new_empty();
+    pms_model_set_add_model(set, load_text(text, NULL));
+    CU_ASSERT_EQUAL_FATAL(pms_model_set_count(set), 3);
+    CU_ASSERT_STRING_EQUAL(pms_model_set_nth_name(set, 0), "multi_box1");
+    CU_ASSERT_STRING_EQUAL(pms_model_set_nth_name(set, 1), "multi_box3");
+    CU_ASSERT_STRING_EQUAL(pms_model_set_nth(set, 2)->name, "multi_box4");
+    const PmsModel *b3 = pms_model_set_get(set, "multi_box3");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b3);
+    CU_ASSERT_STRING_EQUAL(b3->unit, "box");
+    CU_ASSERT_EQUAL(b3->instance, 3);
+    CU_ASSERT_PTR_EQUAL(b3->events, pms_model_set_get(set, "multi_box4")->events);
+    CU_ASSERT_PTR_NULL(pms_model_set_get(set, "multi"));
+
+    /* a file of several PMUs replaces each of them, and a second file with
+     * one of its names is refused */
+    g_autofree char *dir = g_dir_make_tmp("pmusim-models-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "multi.pmu", NULL);
+    g_autofree char *two = multi_text("instances = box:3", "name_pattern = multi_box%u", "#");
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, two, -1, NULL));
+    CU_ASSERT_TRUE(pms_model_set_add_file(set, path, NULL));
+    CU_ASSERT_EQUAL(pms_model_set_count(set), 3);
+    CU_ASSERT_STRING_EQUAL(pms_model_set_get(set, "multi_box3")->source, path);
+    CU_ASSERT_STRING_EQUAL(pms_model_set_get(set, "multi_box3")->desc, "three boxes");  /* [pmu] desc */
+    CU_ASSERT_STRING_EQUAL(pms_model_set_get(set, "multi_box4")->source, "snippet.pmu");
+    CU_ASSERT_FALSE(pms_model_set_add_file(set, path, &err));
+    CU_ASSERT_TRUE(err && strstr(err->message, "model multi_box3 was already loaded from") != NULL);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
+/* Each malformed instances, name_pattern or desc_pattern key is refused
+ * with its line. */
+static void
+test_instances_errors(void)
+{
+    static const struct { const char *inst, *name, *desc, *needle1, *needle2; } cases[] = {
+        {"instances = box:3..1", "name_pattern = b%u", "#", "snippet.pmu:7: [pmu] key 'instances'", "runs backwards"},
+        {"instances = box:1,3,1", "name_pattern = b%u", "#", "snippet.pmu:7:", "instance 1 named twice"},
+        {"instances = box", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected UNIT:LIST"},
+        {"instances = :1", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected UNIT:LIST"},
+        {"instances = box:x", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected N or N..M"},
+        {"instances = box:1..", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected N or N..M"},
+        {"instances = box:1024", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected N or N..M"},
+        {"instances = box:0..99", "name_pattern = b%u", "#", "snippet.pmu:7:", "more than 64 instances"},
+        {"instances = box:", "name_pattern = b%u", "#", "snippet.pmu:7:", "no instance listed"},
+        {"instances = xbox:1", "name_pattern = b%u", "#", "snippet.pmu:7:", "no register of unit 'xbox'"},
+        {"instances = box:1..3", "name_pattern = b%u", "#", "snippet.pmu:7:", "no register of box instance 2"},
+        {"instances = box:1", "name_pattern = multi", "#", "snippet.pmu:8: [pmu] key 'name_pattern'", "%u"},
+        {"instances = box:1", "name_pattern = m:%u", "#", "snippet.pmu:8:", "expected a name"},
+        {"instances = box:1", "name_pattern = m%d", "#", "snippet.pmu:8:", "expected a name"},
+        {"instances = box:1", "#", "#", "snippet.pmu:1: [pmu]", "missing key 'name_pattern'"},
+        {"instances = box:1", "name_pattern = b%u", "desc_pattern = 5%s", "snippet.pmu:9: [pmu] key 'desc_pattern'",
+         "no other %"},
+        {"#", "name_pattern = b%u", "#", "snippet.pmu:8:", "only with 'instances'"},
+        {"#", "#", "desc_pattern = x", "snippet.pmu:9:", "only with 'instances'"},
+        {"instances = box:1", "name_pattern = b%u", "unit = box", "snippet.pmu:7:", "leave out 'unit' and 'instance'"},
+        {"instances = box:1", "name_pattern = b%u", "instance = 1", "snippet.pmu:7:", "leave out 'unit'"},
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *text = multi_text(cases[i].inst, cases[i].name, cases[i].desc);
+        EXPECT_ERROR(text, PMS_MODEL_ERROR_KEY, cases[i].needle1, cases[i].needle2);
+    }
+    /* the lint of the file's model checks each instance's event selects */
+    g_autofree char *two = multi_text("instances = box:1,3..4", "name_pattern = b%u", "#");
+    char *gp = strstr(two, "gp_counters = 1");
+    gp[strlen("gp_counters = ")] = '2';
+    EXPECT_LINT(two, "snippet.pmu:1: box instance 3: gp_counters 2 but no event-select register (kind evtsel) of index 1");
+    EXPECT_LINT(two, "snippet.pmu:1: box instance 4: gp_counters 2");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1027,6 +1164,8 @@ main(int argc, char **argv)
     CU_add_test(s, "per-event modifiers and group_excl", test_event_modifiers_key);
     CU_add_test(s, "--model FILE", test_set_add_file);
     CU_add_test(s, "Xeon 7500 C-Box models", test_builtin_nhmex);
+    CU_add_test(s, "a file of several PMUs", test_instances);
+    CU_add_test(s, "instances, name_pattern, desc_pattern errors", test_instances_errors);
     s = CU_add_suite("lint", NULL, NULL);
     CU_add_test(s, "built-in models are clean", test_lint_builtin_clean);
     CU_add_test(s, "each problem is flagged", test_lint_problems);

@@ -357,7 +357,7 @@ test_image_equals_text(void)
         }
         CU_ASSERT_EQUAL(bad, 0);
     }
-    /* the format version that carries the Itanium facts */
+    /* a format version that carries the Itanium facts (5: code_range; 6 added instances) */
     gsize len;
     const guint8 *data = g_bytes_get_data(image, &len);
     CU_ASSERT_EQUAL(data[PMS_IMAGE_MAGIC_LEN], PMS_IMAGE_VERSION);

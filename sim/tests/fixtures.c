@@ -20,12 +20,24 @@ PmsModel *fx_model_with(const char *name, const char *key, const char *value)
     g_autofree char *path = g_str_has_prefix(name, "tiny")
         ? g_strdup_printf(PMS_SRCDIR "/models/tests/%s.pmu", name)
         : g_strdup_printf(PMS_SRCDIR "/models/%s.pmu", name);
+    /* the Xeon 7500 C-Boxes are the PMUs of one file ([pmu] instances) */
+    if (g_str_has_prefix(name, "nhmex_cbox")) {
+        g_free(path);
+        path = g_strdup(PMS_SRCDIR "/models/nhmex.pmu");
+    }
     GError *e = NULL;
     PmsModel *m = pms_model_load_file(path, &e);
     if (!m) {
         fprintf(stderr, "# cannot load %s: %s\n", path, e->message);
         g_error_free(e);
         return NULL;
+    }
+    if (m->n_instances) {
+        PmsModel *view = pms_model_view_by_name(m, name);
+        pms_model_free(m);   /* the view holds it */
+        m = view;
+        if (!m)
+            return NULL;
     }
     if (key) {
         if (!m->options)
