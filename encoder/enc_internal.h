@@ -8,11 +8,14 @@
  *               rules_x86_uncore.c, rules_nhmex_cbox.c, rules_ia64.c)
  *   fstr.c      canonical string
  *   encode.c    pms_encode(): the pipeline, one allocation per result
+ *   plain_cache.c  the plain-result cache: rule results kept per event and
+ *               unit mask, modifiers applied by the rule set's PmsModsFn
  *   decode.c    register values -> canonical string
  *   errors.c    error quark, class names, messages with a column
  */
 #pragma once
 
+#include <stdlib.h>
 #include <string.h>
 #include <glib.h>
 #include "encoder.h"
@@ -166,18 +169,17 @@ typedef struct {
     guint32 *umask_piece;      /* offset of unit mask i's piece in fstr_umasks */
     guint16 *umask_len;        /* its length, ':' included */
     const PmsRegister *extra;  /* ev->extra_reg resolved */
-    /* The whole result of the plain strings "EVENT" and "EVENT:UMASK" (no
-     * modifier, no unit mask named three times), built by the rules the
-     * second time such a string of the event is encoded (encode.c): slot 0
-     * for the event alone, slot i + 1 for unit mask i, each NULL until
-     * asked for, PMS_PLAIN_SEEN once asked for, then a PmsPlainImage or
-     * PMS_PLAIN_REFUSED where the rules refuse that string (a required
-     * unit mask missing, ...).  For the
+    /* The plain-result cache's slots (plain_cache.c): the whole result of
+     * the plain strings "EVENT" and "EVENT:UMASK" (no modifier, no unit
+     * mask named three times), built by the rules the second time such a
+     * string of the event is encoded: slot 0 for the event alone, slot
+     * i + 1 for unit mask i, each NULL until asked for, PMS_PLAIN_SEEN once
+     * asked for, then a PmsPlainImage or PMS_PLAIN_REFUSED where the rules
+     * refuse that string (a required unit mask missing, ...).  For the
      * load-latency event (plain_lat) slots n_umasks + 1 .. 2 n_umasks + 1
      * hold the same with the threshold given at its minimum
      * ("EVENT:LAT_UMASK:ldlat=MIN"), where the plain string fails for want
-     * of it; encode.c patches the threshold in.  plain NULL: no shortcut
-     * (not an x86 PMU, or PMUSIM_RULES_ONLY). */
+     * of it.  plain NULL: no cache for the model's rule set. */
     gpointer *plain;
     guint n_plain;             /* slots */
     gboolean plain_lat;
@@ -224,18 +226,6 @@ G_GNUC_INTERNAL const PmsPrepared *pms_prepared_get(const PmsModel *m);
 /* Whether an event accepts modifier j of its model: those its `modifiers`
  * key lists, and on fixed-counter events only k, u, t. */
 G_GNUC_INTERNAL gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm, guint j);
-
-/* A prepared result (a slot of PmsPrepEvent.plain): `size` bytes of a
- * PmsEncoding follow, its writes right after the struct, its fstr at
- * fstr_off; the two pointers are set when it is copied out. */
-typedef struct {
-    guint32 size;
-    guint32 fstr_off;
-} PmsPlainImage;
-/* The slot of a string the rules refuse, and of one asked for once. */
-G_GNUC_INTERNAL extern const PmsPlainImage pms_plain_refused, pms_plain_seen;
-#define PMS_PLAIN_REFUSED ((gpointer)&pms_plain_refused)
-#define PMS_PLAIN_SEEN ((gpointer)&pms_plain_seen)
 
 /* ---- resolve.c ---- */
 
@@ -319,6 +309,60 @@ typedef struct {
 
 typedef gboolean (*PmsRuleFn)(const PmsResolved *r, PmsRuleOut *out, GError **error);
 G_GNUC_INTERNAL PmsRuleFn pms_rules_for(PmsArch arch);
+
+/* Rule pieces every x86 rule set and the plain-result cache use, so that
+ * none restates them. */
+/* A modifier value within the model's range for it (min..max). */
+static inline gboolean
+pms_mod_in_range(const PmsModifier *mod, guint64 v)
+{
+    return v >= mod->min && v <= mod->max;
+}
+
+/* evtsel with the event-select fields of the modifiers in `which` (bits of
+ * prep->evtsel_mods) set to their values. */
+static inline guint64
+pms_evtsel_put_mods(const PmsPrepared *p, guint64 evtsel, guint32 which, const guint64 *mod_val)
+{
+    for (guint32 ms = which; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        guint64 fm = p->evtsel_mod_mask[j];
+        guint sh = p->mods[j].field->shift;
+        evtsel = (evtsel & ~(fm << sh)) | ((mod_val[j] & fm) << sh);
+    }
+    return evtsel;
+}
+
+/* What fstr prints of the modifiers (libpfm4 4.13): every one the event
+ * takes, with its final value; `given` (named or forced) empty: the
+ * prepared template as it is (k=1 u=1, others 0). */
+static inline void
+pms_rule_out_print(const PmsPrepEvent *pe, PmsRuleOut *out, guint32 given)
+{
+    out->mod_print = pe->allowed_mods;
+    out->mod_default = !given;
+    out->mod_big = 0;
+    for (guint32 ms = given & pe->allowed_mods; ms; ms &= ms - 1)
+        if (out->mod_val[pms_lsb(ms)] >= 10)
+            out->mod_big |= 1u << pms_lsb(ms);
+}
+
+/* A rule set's modifier rules for the plain-result cache (plain_cache.c).
+ * On entry `out` holds the rule set's result for the same string without
+ * its modifiers (codes, n_codes, selected); the function applies r's
+ * modifiers to it as the rule set's own path would: their ranges and
+ * combination rules, the final values (out->mod_val), the codes they
+ * change and what fstr prints of them (mod_print, mod_big, mod_default).
+ * PMS_MODS_REFUSED: the rule set refuses the string (its own path words
+ * the error); PMS_MODS_OTHER: the modifiers do not simply apply to that
+ * result (a unit mask forces a value, a modifier lies outside the codes
+ * the function patches, ...): the rule set's own path decides. */
+typedef enum { PMS_MODS_OK, PMS_MODS_REFUSED, PMS_MODS_OTHER } PmsModsVerdict;
+typedef PmsModsVerdict (*PmsModsFn)(const PmsResolved *r, PmsRuleOut *out);
+/* The rule set's PmsModsFn; NULL: its results are not cached. */
+G_GNUC_INTERNAL PmsModsFn pms_rules_mods_for(PmsArch arch);
+G_GNUC_INTERNAL PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out);
+G_GNUC_INTERNAL PmsModsVerdict pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out);
 G_GNUC_INTERNAL gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error);
 G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error);
 /* libpfm4's NCOMBO check of rules_x86_core.c, for the other x86 rule sets:
@@ -334,9 +378,48 @@ G_GNUC_INTERNAL char *pms_ia64_decode(const PmsModel *m, guint64 value, gboolean
 
 /* ---- encode.c ---- */
 
+/* malloc itself, not g_malloc's wrapper: this runs per encoding.  Out of
+ * memory still ends in g_malloc's abort. */
+static inline PmsEncoding *
+pms_enc_alloc(gsize size)
+{
+    PmsEncoding *enc = malloc(size);
+    if (G_UNLIKELY(!enc))
+        enc = g_malloc(size);
+    return enc;
+}
+
+/* The result of a rule set's output, as pms_encode makes it: the program
+ * step's writes, the fstr, one allocation (pms_encoding_free). */
+G_GNUC_INTERNAL PmsEncoding *pms_enc_result(const PmsResolved *r, const PmsRuleOut *out);
+
+/* ---- plain_cache.c ---- */
+
+/* A kept result (a slot of PmsPrepEvent.plain): `size` bytes of a
+ * PmsEncoding follow, its writes right after the struct, its fstr at
+ * fstr_off, the fstr's modifier tail at fstr_off + tail_off; the two
+ * pointers are set when it is copied out. */
+typedef struct {
+    guint32 size;
+    guint32 fstr_off;
+    guint32 tail_off;
+    guint32 spare;   /* keeps the PmsEncoding after it 8-byte aligned */
+} PmsPlainImage;
+/* The slot of a string the rules refuse, and of one asked for once. */
+G_GNUC_INTERNAL extern const PmsPlainImage pms_plain_refused, pms_plain_seen;
+#define PMS_PLAIN_REFUSED ((gpointer)&pms_plain_refused)
+#define PMS_PLAIN_SEEN ((gpointer)&pms_plain_seen)
+
+/* Give the model's events their slots (prepared.c, once per model): only
+ * for a rule set with a PmsModsFn (pms_rules_mods_for). */
+G_GNUC_INTERNAL void pms_plain_init(const PmsModel *m, PmsPrepared *p);
 /* Free the results pe->plain's slots hold (prepared.c, as it frees the
  * model's cache). */
 G_GNUC_INTERNAL void pms_plain_clear(PmsPrepEvent *pe);
+/* Answer r (resolved, r->pe->plain set) from the cache: TRUE with *enc the
+ * result, or NULL where the rules refuse the string and no error message
+ * is wanted; FALSE when the cache does not answer (the rules do). */
+G_GNUC_INTERNAL gboolean pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc);
 
 /* ---- fstr.c ---- */
 
@@ -347,6 +430,11 @@ G_GNUC_INTERNAL void pms_plain_clear(PmsPrepEvent *pe);
  * room for that length + PMS_FSTR_SLACK; returns the end (no NUL written). */
 G_GNUC_INTERNAL gsize pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out);
 G_GNUC_INTERNAL char *pms_fstr_write(char *dst, const PmsResolved *r, const PmsRuleOut *out);
+/* The same for the modifier tail alone (":k=1:u=1:e=0:i=0:c=0", as
+ * out->mod_print and mod_val say): the plain-result cache writes it after
+ * a prepared result's head and unit masks. */
+G_GNUC_INTERNAL gsize pms_fstr_mods_len(const PmsResolved *r, const PmsRuleOut *out);
+G_GNUC_INTERNAL char *pms_fstr_mods_write(char *dst, const PmsResolved *r, const PmsRuleOut *out);
 /* Append the fstr to s (decode). */
 G_GNUC_INTERNAL void pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out);
 

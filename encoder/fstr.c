@@ -52,15 +52,12 @@ hex_digits(guint64 v)
     return v ? (pms_msb(v) >> 2) + 1 : 1;
 }
 
-gsize
-pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
+/* The modifier tail ":k=1:u=1:e=0...": its length, and the tail written at d. */
+static inline gsize
+mods_len(const PmsResolved *r, const PmsRuleOut *out)
 {
     const PmsPrepEvent *pe = r->pe;
-    gsize n = pe->head_len;
-    if (G_UNLIKELY(r->raw))
-        n += 3 + hex_digits(r->raw_val);
-    for (guint64 u = out->printed; u; u &= u - 1)
-        n += pe->umask_len[pms_lsb(u)];
+    gsize n = 0;
     if (out->mod_print == pe->allowed_mods) {
         n += pe->mods_tlen;
         for (guint32 j = out->mod_big; j; j &= j - 1)
@@ -72,26 +69,11 @@ pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
     return n;
 }
 
-char *
-pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
+static inline char *
+mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
 {
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
-    d = put(d, pe->fstr_head, pe->head_len);
-    if (G_UNLIKELY(r->raw)) {
-        /* ":0x" and the value in lowercase hex, no leading zeros, where
-         * libpfm4 4.13 prints it: right after the event (it prints only the
-         * low 32 bits, docs/libpfm4-differences.md; here the whole value) */
-        guint n = hex_digits(r->raw_val);
-        memcpy(d, ":0x", 3);
-        for (guint k = 0; k < n; k++)
-            d[3 + k] = "0123456789abcdef"[(r->raw_val >> (4 * (n - 1 - k))) & 15];
-        d += 3 + n;
-    }
-    for (guint64 u = out->printed; u; u &= u - 1) {
-        guint i = pms_lsb(u);
-        d = put(d, pe->fstr_umasks + pe->umask_piece[i], pe->umask_len[i]);
-    }
     if (out->mod_print == pe->allowed_mods && !out->mod_big) {
         /* one-digit values: the event's template with its digits set */
         guint tlen = pe->mods_tlen;
@@ -118,6 +100,52 @@ pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
         d += n;
     }
     return d;
+}
+
+gsize
+pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
+{
+    const PmsPrepEvent *pe = r->pe;
+    gsize n = pe->head_len;
+    if (G_UNLIKELY(r->raw))
+        n += 3 + hex_digits(r->raw_val);
+    for (guint64 u = out->printed; u; u &= u - 1)
+        n += pe->umask_len[pms_lsb(u)];
+    return n + mods_len(r, out);
+}
+
+gsize
+pms_fstr_mods_len(const PmsResolved *r, const PmsRuleOut *out)
+{
+    return mods_len(r, out);
+}
+
+char *
+pms_fstr_mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
+{
+    return mods_write(d, r, out);
+}
+
+char *
+pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
+{
+    const PmsPrepEvent *pe = r->pe;
+    d = put(d, pe->fstr_head, pe->head_len);
+    if (G_UNLIKELY(r->raw)) {
+        /* ":0x" and the value in lowercase hex, no leading zeros, where
+         * libpfm4 4.13 prints it: right after the event (it prints only the
+         * low 32 bits, docs/libpfm4-differences.md; here the whole value) */
+        guint n = hex_digits(r->raw_val);
+        memcpy(d, ":0x", 3);
+        for (guint k = 0; k < n; k++)
+            d[3 + k] = "0123456789abcdef"[(r->raw_val >> (4 * (n - 1 - k))) & 15];
+        d += 3 + n;
+    }
+    for (guint64 u = out->printed; u; u &= u - 1) {
+        guint i = pms_lsb(u);
+        d = put(d, pe->fstr_umasks + pe->umask_piece[i], pe->umask_len[i]);
+    }
+    return mods_write(d, r, out);
 }
 
 void

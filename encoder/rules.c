@@ -19,3 +19,16 @@ pms_rules_for(PmsArch arch)
         return NULL;
     }
 }
+
+PmsModsFn
+pms_rules_mods_for(PmsArch arch)
+{
+    switch (arch) {
+    case PMS_ARCH_X86_CORE:
+        return pms_x86_core_mods;
+    case PMS_ARCH_X86_UNCORE:
+        return pms_x86_uncore_mods;
+    default:
+        return NULL;
+    }
+}
