@@ -32,6 +32,7 @@ int pms_cmd_ranges(int argc, char **argv);   /* cmd_ranges.c: Montecito IBR/DBR 
 int pms_cmd_dispatch(int argc, char **argv); /* cmd_dispatch.c: Montecito dispatch (include/pmusim/ia64_dispatch.h) */
 
 /* Shared option handling (cli_common.c): every subcommand accepts
- * --model FILE (repeatable).  Returns the model set, or NULL after printing
+ * --model FILE (repeatable) and --rules-only (the encoder's plain-result
+ * cache off in the set).  Returns the model set, or NULL after printing
  * one line on stderr. */
 PmsModelSet *pms_cli_load_models(char **model_files);
