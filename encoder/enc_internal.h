@@ -302,7 +302,8 @@ typedef struct {
     guint64 mod_val[PMS_ENC_MAX_MODS]; /* final value of every modifier */
     guint32 mod_print;       /* bit j: fstr prints modifier j */
     guint32 mod_big;         /* bit j: printed, and its value has two digits or more */
-    gboolean mod_default;    /* no modifier named or forced: k=1 u=1, others 0 */
+    guint32 mod_changed;     /* bit j: modifier j's value may differ from its digit in the
+                              * prepared template (k=1 u=1, others 0); fstr.c sets those */
     guint64 codes[4];
     guint n_codes;
 } PmsRuleOut;
@@ -334,13 +335,14 @@ pms_evtsel_put_mods(const PmsPrepared *p, guint64 evtsel, guint32 which, const g
 }
 
 /* What fstr prints of the modifiers (libpfm4 4.13): every one the event
- * takes, with its final value; `given` (named or forced) empty: the
- * prepared template as it is (k=1 u=1, others 0). */
+ * takes, with its final value; given: those named or forced; changed:
+ * those whose value may differ from the prepared template's (k=1 u=1,
+ * others 0). */
 static inline void
-pms_rule_out_print(const PmsPrepEvent *pe, PmsRuleOut *out, guint32 given)
+pms_rule_out_print(const PmsPrepEvent *pe, PmsRuleOut *out, guint32 given, guint32 changed)
 {
     out->mod_print = pe->allowed_mods;
-    out->mod_default = !given;
+    out->mod_changed = changed;
     out->mod_big = 0;
     for (guint32 ms = given & pe->allowed_mods; ms; ms &= ms - 1)
         if (out->mod_val[pms_lsb(ms)] >= 10)
@@ -352,7 +354,7 @@ pms_rule_out_print(const PmsPrepEvent *pe, PmsRuleOut *out, guint32 given)
  * its modifiers (codes, n_codes, selected); the function applies r's
  * modifiers to it as the rule set's own path would: their ranges and
  * combination rules, the final values (out->mod_val), the codes they
- * change and what fstr prints of them (mod_print, mod_big, mod_default).
+ * change and what fstr prints of them (mod_print, mod_big, mod_changed).
  * PMS_MODS_REFUSED: the rule set refuses the string (its own path words
  * the error); PMS_MODS_OTHER: the modifiers do not simply apply to that
  * result (a unit mask forces a value, a modifier lies outside the codes
@@ -416,10 +418,44 @@ G_GNUC_INTERNAL void pms_plain_init(const PmsModel *m, PmsPrepared *p);
 /* Free the results pe->plain's slots hold (prepared.c, as it frees the
  * model's cache). */
 G_GNUC_INTERNAL void pms_plain_clear(PmsPrepEvent *pe);
+/* The kept result of column c (0: the event alone, i + 1: unit mask i;
+ * lat: with the threshold), marking its slot the first time and building
+ * the result the second; NULL while not built, PMS_PLAIN_REFUSED where
+ * the rules refuse that string. */
+G_GNUC_INTERNAL const PmsPlainImage *pms_plain_image(const PmsResolved *r, guint c, gboolean lat);
+/* pms_plain_answer for a string with modifiers. */
+G_GNUC_INTERNAL gboolean pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **enc);
+
 /* Answer r (resolved, r->pe->plain set) from the cache: TRUE with *enc the
  * result, or NULL where the rules refuse the string and no error message
- * is wanted; FALSE when the cache does not answer (the rules do). */
-G_GNUC_INTERNAL gboolean pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc);
+ * is wanted; FALSE when the cache does not answer (the rules do).  Inline:
+ * the copy of a kept plain result is most of what batches ask for, and
+ * costs little more than a call. */
+static inline gboolean
+pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
+{
+    guint64 u = r->user_umasks;
+    if (r->plm != PMS_PLM_DEFAULT || r->raw || r->thrice || (u & (u - 1)))
+        return FALSE;   /* not a key of the cache (plain_cache.c) */
+    if (r->mod_set)
+        return pms_plain_answer_mods(r, want_error, enc);
+    guint c = u ? pms_lsb(u) + 1 : 0;
+    const PmsPlainImage *h = g_atomic_pointer_get(&r->pe->plain[c]);
+    if (G_UNLIKELY(!h || h == &pms_plain_seen))
+        h = pms_plain_image(r, c, FALSE);
+    if (!h || (h == &pms_plain_refused && want_error))
+        return FALSE;   /* the rules answer, or word the refusal */
+    if (h == &pms_plain_refused) {
+        *enc = NULL;
+        return TRUE;
+    }
+    PmsEncoding *e = pms_enc_alloc(h->size);
+    memcpy(e, h + 1, h->size);
+    e->writes = (PmsRegWrite *)((char *)e + sizeof(PmsEncoding));
+    e->fstr = (char *)e + h->fstr_off;
+    *enc = e;
+    return TRUE;
+}
 
 /* ---- fstr.c ---- */
 

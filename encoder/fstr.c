@@ -78,7 +78,7 @@ mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
         /* one-digit values: the event's template with its digits set */
         guint tlen = pe->mods_tlen;
         put(d, pe->fstr_mods, tlen);
-        for (guint32 m = out->mod_default ? 0 : out->mod_print; m; m &= m - 1) {
+        for (guint32 m = out->mod_changed & out->mod_print; m; m &= m - 1) {
             guint j = pms_lsb(m);
             d[pe->mod_digit[j]] = (char)('0' + out->mod_val[j]);
         }

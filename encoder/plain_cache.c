@@ -97,13 +97,13 @@ plain_build(const PmsResolved *from, guint c, gboolean lat)
  * and one asked for again is then a copy.  NULL: not built yet, the rule
  * path answers.  Thread-safe: two threads may both build it; one result
  * is kept. */
-static const PmsPlainImage *
-plain_image(const PmsResolved *r, guint c, gboolean lat)
+const PmsPlainImage *
+pms_plain_image(const PmsResolved *r, guint c, gboolean lat)
 {
     if (lat) {
         /* the threshold's slots serve only the strings that need it: those
          * whose plain string the rules refuse */
-        const PmsPlainImage *plain = plain_image(r, c, FALSE);
+        const PmsPlainImage *plain = pms_plain_image(r, c, FALSE);
         if (plain != &pms_plain_refused)
             return plain ? &pms_plain_refused : NULL;
     }
@@ -130,17 +130,6 @@ pms_plain_clear(PmsPrepEvent *pe)
     for (guint i = 0; i < pe->n_plain && pe->plain; i++)
         if (pe->plain[i] != PMS_PLAIN_REFUSED && pe->plain[i] != PMS_PLAIN_SEEN)
             g_free(pe->plain[i]);
-}
-
-/* A copy of the kept result h. */
-static PmsEncoding *
-plain_copy(const PmsPlainImage *h)
-{
-    PmsEncoding *enc = pms_enc_alloc(h->size);
-    memcpy(enc, h + 1, h->size);
-    enc->writes = (PmsRegWrite *)((char *)enc + sizeof(PmsEncoding));
-    enc->fstr = (char *)enc + h->fstr_off;
-    return enc;
 }
 
 /* The kept result h of the string without its modifiers, with r's
@@ -184,23 +173,16 @@ plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused
     return enc;
 }
 
+/* The keys (file comment) are checked by pms_plain_answer
+ * (enc_internal.h), which copies a kept plain result out itself. */
 gboolean
-pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
+pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
 {
     guint64 u = r->user_umasks;
-    if (r->plm != PMS_PLM_DEFAULT || r->raw || r->thrice || (u & (u - 1)))
-        return FALSE;   /* not a key of the cache (file comment) */
     guint c = u ? pms_lsb(u) + 1 : 0;
-    if (!r->mod_set) {
-        const PmsPlainImage *h = plain_image(r, c, FALSE);
-        if (!h || (h == &pms_plain_refused && want_error))
-            return FALSE;   /* the message is built by the rules */
-        *enc = h == &pms_plain_refused ? NULL : plain_copy(h);
-        return TRUE;
-    }
     gint li = r->prep->role_mod[PMS_ROLE_LDLAT];
     gboolean lat = li >= 0 && (r->mod_set & (1u << li));
-    const PmsPlainImage *h = !lat || r->pe->plain_lat ? plain_image(r, c, lat) : &pms_plain_refused;
+    const PmsPlainImage *h = !lat || r->pe->plain_lat ? pms_plain_image(r, c, lat) : &pms_plain_refused;
     if (!h || h == &pms_plain_refused)
         return FALSE;   /* with modifiers a refused plain string may still encode: the rules tell */
     gboolean refused;

@@ -254,6 +254,17 @@ privilege(const PmsResolved *r, guint32 given, guint64 *mod_val)
     return given;
 }
 
+/* The modifiers whose values may differ from those of no modifier given
+ * (k=1 u=1, others 0): the given ones, and the privilege pair when one of
+ * it is given (privilege()). */
+static inline guint32
+changed_mods(const PmsResolved *r, guint32 given)
+{
+    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
+    guint32 pair = (ki >= 0 ? 1u << ki : 0) | (ui >= 0 ? 1u << ui : 0);
+    return given | ((given & pair) ? pair : 0);
+}
+
 /* The combination rules (pms_x86_combination_fault) on final values. */
 static inline PmsModRole
 combination_fault(const PmsResolved *r, const guint64 *mod_val)
@@ -335,7 +346,7 @@ registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64
 
     /* libpfm4 prints ldlat on every unit mask of the load-latency event
      * (0 where it does not apply) and nowhere else (pms_mod_allowed) */
-    pms_rule_out_print(pe, out, given);
+    pms_rule_out_print(pe, out, given, changed_mods(r, given));
 
     /* codes only: which registers they go to is the program step's
      * (sim/program_x86_core.c), applied by encode.c */
@@ -461,10 +472,12 @@ pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
         return wants_ldlat ? PMS_MODS_REFUSED : PMS_MODS_OTHER;
     if (!given_values(r, out->mod_val))
         return PMS_MODS_REFUSED;
-    out->codes[0] = pms_evtsel_put_mods(p, out->codes[0], p->evtsel_mods, out->mod_val);
+    /* out's fields hold the values of no modifier given (registers()) */
+    guint32 changed = changed_mods(r, ms);
+    out->codes[0] = pms_evtsel_put_mods(p, out->codes[0], changed & p->evtsel_mods, out->mod_val);
     if (threshold_code(ev, wants_ldlat, li))
         out->codes[1] = out->mod_val[li];
-    pms_rule_out_print(pe, out, ms);
+    pms_rule_out_print(pe, out, ms, changed);
     return PMS_MODS_OK;
 }
 

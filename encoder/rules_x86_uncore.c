@@ -67,7 +67,7 @@ pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out)
     if (!given_values(r, out->mod_val, NULL))
         return PMS_MODS_REFUSED;
     out->codes[0] = put_mods(r, out->codes[0], out->mod_val);
-    pms_rule_out_print(r->pe, out, r->mod_set);
+    pms_rule_out_print(r->pe, out, r->mod_set, r->mod_set);
     return PMS_MODS_OK;
 }
 
@@ -165,7 +165,7 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
 
     out->selected = sel;
     out->printed = sel;
-    pms_rule_out_print(pe, out, r->mod_set);
+    pms_rule_out_print(pe, out, r->mod_set, r->mod_set);
     out->n_codes = 1;
     out->codes[0] = evtsel;
     /* codes only: the program step (sim/program_x86_uncore.c) places them */
