@@ -444,12 +444,13 @@ rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
 }
 
 /* The plain-result cache's modifiers (PmsModsFn, enc_internal.h): out holds
- * the result of the string without them (sel: out->selected).  The same
- * case as rules_mods, on a result already made: no unit mask forcing a
- * value, no alias, no raw unit mask, nothing named three times, the default
- * privilege, every modifier in the event select or the threshold.  Then
- * the threshold rule of step 4, given_values, and registers()' modifier
- * fields and threshold code. */
+ * the result of the string without them (sel: out->selected), which
+ * settled the unit-mask rules.  Like rules_mods, the case where modifiers
+ * only add their own values: no unit mask forcing one, no alias, no raw
+ * unit mask, nothing named three times, the default privilege, every
+ * modifier in the event select or the threshold.  Then the threshold rule
+ * of step 4, given_values, and registers()' modifier fields and threshold
+ * code. */
 PmsModsVerdict
 pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
 {
