@@ -418,10 +418,10 @@ G_GNUC_INTERNAL void pms_plain_init(const PmsModel *m, PmsPrepared *p);
 /* Free the results pe->plain's slots hold (prepared.c, as it frees the
  * model's cache). */
 G_GNUC_INTERNAL void pms_plain_clear(PmsPrepEvent *pe);
-/* The kept result of column c (0: the event alone, i + 1: unit mask i;
- * lat: with the threshold), marking its slot the first time and building
- * the result the second; NULL while not built, PMS_PLAIN_REFUSED where
- * the rules refuse that string. */
+/* The kept result in the slot of column c (0: the event alone, i + 1: unit
+ * mask i; lat: with the threshold), marking the slot the first time and
+ * building the result the second; NULL while not built, PMS_PLAIN_REFUSED
+ * where the rules refuse that string. */
 G_GNUC_INTERNAL const PmsPlainImage *pms_plain_image(const PmsResolved *r, guint c, gboolean lat);
 /* pms_plain_answer for a string with modifiers. */
 G_GNUC_INTERNAL gboolean pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **enc);
@@ -466,10 +466,37 @@ pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
  * room for that length + PMS_FSTR_SLACK; returns the end (no NUL written). */
 G_GNUC_INTERNAL gsize pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out);
 G_GNUC_INTERNAL char *pms_fstr_write(char *dst, const PmsResolved *r, const PmsRuleOut *out);
+/* Decimal digits of v. */
+static inline guint
+pms_dec_digits(guint64 v)
+{
+    guint n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
 /* The same for the modifier tail alone (":k=1:u=1:e=0:i=0:c=0", as
  * out->mod_print and mod_val say): the plain-result cache writes it after
- * a prepared result's head and unit masks. */
-G_GNUC_INTERNAL gsize pms_fstr_mods_len(const PmsResolved *r, const PmsRuleOut *out);
+ * a kept result's head and unit masks.  The length inline: every encoding
+ * sizes its result with it. */
+static inline gsize
+pms_fstr_mods_len(const PmsResolved *r, const PmsRuleOut *out)
+{
+    const PmsPrepEvent *pe = r->pe;
+    gsize n = 0;
+    if (out->mod_print == pe->allowed_mods) {
+        n += pe->mods_tlen;
+        for (guint32 j = out->mod_big; j; j &= j - 1)
+            n += pms_dec_digits(out->mod_val[pms_lsb(j)]) - 1;
+        return n;
+    }
+    for (guint32 j = out->mod_print; j; j &= j - 1)
+        n += r->prep->fstr_mod_len[pms_lsb(j)] + pms_dec_digits(out->mod_val[pms_lsb(j)]);
+    return n;
+}
 G_GNUC_INTERNAL char *pms_fstr_mods_write(char *dst, const PmsResolved *r, const PmsRuleOut *out);
 /* Append the fstr to s (decode). */
 G_GNUC_INTERNAL void pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out);

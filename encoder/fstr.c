@@ -35,16 +35,6 @@ put(char *d, const char *piece, gsize len)
     return d + len;
 }
 
-static inline guint
-digits(guint64 v)
-{
-    guint n = 1;
-    while (v >= 10) {
-        v /= 10;
-        n++;
-    }
-    return n;
-}
 
 static inline guint
 hex_digits(guint64 v)
@@ -52,23 +42,13 @@ hex_digits(guint64 v)
     return v ? (pms_msb(v) >> 2) + 1 : 1;
 }
 
-/* The modifier tail ":k=1:u=1:e=0...": its length, and the tail written at d. */
-static inline gsize
-mods_len(const PmsResolved *r, const PmsRuleOut *out)
-{
-    const PmsPrepEvent *pe = r->pe;
-    gsize n = 0;
-    if (out->mod_print == pe->allowed_mods) {
-        n += pe->mods_tlen;
-        for (guint32 j = out->mod_big; j; j &= j - 1)
-            n += digits(out->mod_val[pms_lsb(j)]) - 1;
-        return n;
-    }
-    for (guint32 j = out->mod_print; j; j &= j - 1)
-        n += r->prep->fstr_mod_len[pms_lsb(j)] + digits(out->mod_val[pms_lsb(j)]);
-    return n;
-}
-
+/* The modifier tail ":k=1:u=1:e=0..." written at d (its length:
+ * pms_fstr_mods_len, enc_internal.h).  Inlined into pms_fstr_write, which
+ * every encoding on the rule path calls, as it was before it had a second
+ * caller. */
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
 static inline char *
 mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
 {
@@ -92,7 +72,7 @@ mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
             *d++ = (char)('0' + v);
             continue;
         }
-        guint n = digits(v);
+        guint n = pms_dec_digits(v);
         for (guint k = n; k > 0; k--) {
             d[k - 1] = (char)('0' + v % 10);
             v /= 10;
@@ -111,13 +91,7 @@ pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
         n += 3 + hex_digits(r->raw_val);
     for (guint64 u = out->printed; u; u &= u - 1)
         n += pe->umask_len[pms_lsb(u)];
-    return n + mods_len(r, out);
-}
-
-gsize
-pms_fstr_mods_len(const PmsResolved *r, const PmsRuleOut *out)
-{
-    return mods_len(r, out);
+    return n + pms_fstr_mods_len(r, out);
 }
 
 char *

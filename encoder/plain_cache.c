@@ -97,19 +97,28 @@ plain_build(const PmsResolved *from, guint c, gboolean lat)
  * and one asked for again is then a copy.  NULL: not built yet, the rule
  * path answers.  Thread-safe: two threads may both build it; one result
  * is kept. */
-const PmsPlainImage *
-pms_plain_image(const PmsResolved *r, guint c, gboolean lat)
+static inline const PmsPlainImage *
+plain_image(const PmsResolved *r, guint c, gboolean lat)
 {
     if (lat) {
         /* the threshold's slots serve only the strings that need it: those
          * whose plain string the rules refuse */
-        const PmsPlainImage *plain = pms_plain_image(r, c, FALSE);
+        const PmsPlainImage *plain = plain_image(r, c, FALSE);
         if (plain != &pms_plain_refused)
             return plain ? &pms_plain_refused : NULL;
     }
+    gpointer img = g_atomic_pointer_get(&r->pe->plain[c + (lat ? r->event->n_umasks + 1 : 0)]);
+    if (G_LIKELY(img != NULL && img != PMS_PLAIN_SEEN))
+        return img;
+    return pms_plain_image(r, c, lat);
+}
+
+const PmsPlainImage *
+pms_plain_image(const PmsResolved *r, guint c, gboolean lat)
+{
     gpointer *slot = &r->pe->plain[c + (lat ? r->event->n_umasks + 1 : 0)];
     gpointer img = g_atomic_pointer_get(slot);
-    if (G_LIKELY(img != NULL && img != PMS_PLAIN_SEEN))
+    if (img != NULL && img != PMS_PLAIN_SEEN)
         return img;
     if (img == NULL) {
         g_atomic_pointer_compare_and_exchange(slot, NULL, PMS_PLAIN_SEEN);
@@ -182,7 +191,7 @@ pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **e
     guint c = u ? pms_lsb(u) + 1 : 0;
     gint li = r->prep->role_mod[PMS_ROLE_LDLAT];
     gboolean lat = li >= 0 && (r->mod_set & (1u << li));
-    const PmsPlainImage *h = !lat || r->pe->plain_lat ? pms_plain_image(r, c, lat) : &pms_plain_refused;
+    const PmsPlainImage *h = !lat || r->pe->plain_lat ? plain_image(r, c, lat) : &pms_plain_refused;
     if (!h || h == &pms_plain_refused)
         return FALSE;   /* with modifiers a refused plain string may still encode: the rules tell */
     gboolean refused;
