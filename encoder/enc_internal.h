@@ -191,6 +191,20 @@ typedef struct {
     guint32 mod_digit[PMS_ENC_MAX_MODS];
 } PmsPrepEvent;
 
+/* A rule set's modifier rules for the plain-result cache (plain_cache.c).
+ * On entry `out` holds the rule set's result for the same string without
+ * its modifiers (codes, n_codes, selected); the function applies r's
+ * modifiers to it as the rule set's own path would: their ranges and
+ * combination rules, the final values (out->mod_val), the codes they
+ * change and what fstr prints of them (mod_print, mod_big, mod_changed).
+ * PMS_MODS_REFUSED: the rule set refuses the string (its own path words
+ * the error); PMS_MODS_OTHER: the modifiers do not simply apply to that
+ * result (a unit mask forces a value, a modifier lies outside the codes
+ * the function patches, ...): the rule set's own path decides. */
+typedef enum { PMS_MODS_OK, PMS_MODS_REFUSED, PMS_MODS_OTHER } PmsModsVerdict;
+struct PmsResolved;
+struct PmsRuleOut;
+typedef PmsModsVerdict (*PmsModsFn)(const struct PmsResolved *r, struct PmsRuleOut *out);
 typedef struct {
     /* event-select fields by name (NULL when the layout lacks one: then the
      * architectural position in prepared.c is used) */
@@ -198,6 +212,7 @@ typedef struct {
     PmsPrepMod mods[PMS_ENC_MAX_MODS];
     guint n_mods;
     gint role_mod[PMS_ROLE_LDLAT + 1];  /* role -> index in mods, -1 when absent */
+    guint32 plm_mods;                   /* bits of k and u (the privilege pair) */
     const PmsRegister *pebs_ld_lat;     /* register of the ldlat value, or NULL */
     const PmsRegister *evtsel_regs[PMS_ENC_MAX_COUNTERS]; /* by counter index */
     gboolean glm_offcore;               /* offcore_style "glm" */
@@ -218,6 +233,7 @@ typedef struct {
     guint name_len;
     PmsPrepEvent *events;               /* parallel to model->events */
     gpointer *plain_slots;              /* the events' plain slots, one block */
+    PmsModsFn plain_mods;               /* the rule set's, for the cache; NULL: no slots */
     guint n_events;
     GError *error;                      /* the model cannot be used (reported per encoding) */
 } PmsPrepared;
@@ -229,7 +245,7 @@ G_GNUC_INTERNAL gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *p
 
 /* ---- resolve.c ---- */
 
-typedef struct {
+typedef struct PmsResolved {
     const PmsModel *model;
     const PmsPrepared *prep;
     const PmsEvent *event;
@@ -296,7 +312,7 @@ guint pms_umask_col(const PmsResolved *r, guint64 set, gboolean last);
 const char *pms_umask_at_col(const PmsResolved *r, guint64 set, guint col);
 
 /* What a rule set produces; encode.c turns it into a PmsEncoding. */
-typedef struct {
+typedef struct PmsRuleOut {
     guint64 selected;        /* umasks in effect (user + defaults) */
     guint64 printed;         /* umasks fstr lists (aliases expanded) */
     guint64 mod_val[PMS_ENC_MAX_MODS]; /* final value of every modifier */
@@ -349,18 +365,6 @@ pms_rule_out_print(const PmsPrepEvent *pe, PmsRuleOut *out, guint32 given, guint
             out->mod_big |= 1u << pms_lsb(ms);
 }
 
-/* A rule set's modifier rules for the plain-result cache (plain_cache.c).
- * On entry `out` holds the rule set's result for the same string without
- * its modifiers (codes, n_codes, selected); the function applies r's
- * modifiers to it as the rule set's own path would: their ranges and
- * combination rules, the final values (out->mod_val), the codes they
- * change and what fstr prints of them (mod_print, mod_big, mod_changed).
- * PMS_MODS_REFUSED: the rule set refuses the string (its own path words
- * the error); PMS_MODS_OTHER: the modifiers do not simply apply to that
- * result (a unit mask forces a value, a modifier lies outside the codes
- * the function patches, ...): the rule set's own path decides. */
-typedef enum { PMS_MODS_OK, PMS_MODS_REFUSED, PMS_MODS_OTHER } PmsModsVerdict;
-typedef PmsModsVerdict (*PmsModsFn)(const PmsResolved *r, PmsRuleOut *out);
 /* The rule set's PmsModsFn; NULL: its results are not cached. */
 G_GNUC_INTERNAL PmsModsFn pms_rules_mods_for(PmsArch arch);
 G_GNUC_INTERNAL PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out);

@@ -160,7 +160,7 @@ plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused
     out.selected = img->umask_mask;
     out.n_codes = img->n_codes;
     memcpy(out.codes, img->codes, sizeof out.codes);
-    PmsModsVerdict v = pms_rules_mods_for(r->model->arch)(r, &out);
+    PmsModsVerdict v = r->prep->plain_mods(r, &out);
     if (v != PMS_MODS_OK) {
         *refused = v == PMS_MODS_REFUSED;
         return NULL;
@@ -215,7 +215,8 @@ plain_slots(const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe)
 void
 pms_plain_init(const PmsModel *m, PmsPrepared *p)
 {
-    if (!pms_rules_mods_for(m->arch))
+    p->plain_mods = pms_rules_mods_for(m->arch);
+    if (!p->plain_mods)
         return;
     gsize n = 0;
     for (guint i = 0; i < m->n_events; i++)

@@ -246,6 +246,9 @@ prepare(const PmsModel *m)
             p->evtsel_mod_mask[i] = field_mask(pm->field);
         }
     }
+    for (guint r = PMS_ROLE_K; r <= PMS_ROLE_U; r++)
+        if (p->role_mod[r] >= 0)
+            p->plm_mods |= 1u << p->role_mod[r];
     /* default privilege k=1 u=1 (rules_x86_core.c), every other modifier 0;
      * fields set in modifier order as the general path does */
     for (guint i = 0; i < p->n_mods; i++) {

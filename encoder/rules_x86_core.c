@@ -237,9 +237,9 @@ threshold_code(const PmsEvent *ev, gboolean wants_ldlat, gint li)
 static inline guint32
 privilege(const PmsResolved *r, guint32 given, guint64 *mod_val)
 {
-    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
-    if ((ki >= 0 && (given & (1u << ki))) || (ui >= 0 && (given & (1u << ui))))
+    if (given & r->prep->plm_mods)
         return given;
+    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
     guint64 dk = 1, du = 1;
     if (G_UNLIKELY(r->plm != PMS_PLM_DEFAULT)) {
         /* libpfm4 4.13's dfl_plm: PLM0 -> OS (k), PLM3 -> USR (u);
@@ -247,7 +247,7 @@ privilege(const PmsResolved *r, guint32 given, guint64 *mod_val)
          * are written out: the prepared default (k=1 u=1) does not hold */
         dk = (r->plm & PMS_PLM0) != 0;
         du = (r->plm & PMS_PLM3) != 0;
-        given |= (ki >= 0 ? 1u << ki : 0) | (ui >= 0 ? 1u << ui : 0);
+        given |= r->prep->plm_mods;
     }
     if (ki >= 0) mod_val[ki] = dk;
     if (ui >= 0) mod_val[ui] = du;
@@ -260,8 +260,7 @@ privilege(const PmsResolved *r, guint32 given, guint64 *mod_val)
 static inline guint32
 changed_mods(const PmsResolved *r, guint32 given)
 {
-    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
-    guint32 pair = (ki >= 0 ? 1u << ki : 0) | (ui >= 0 ? 1u << ui : 0);
+    guint32 pair = r->prep->plm_mods;
     return given | ((given & pair) ? pair : 0);
 }
 
