@@ -9,11 +9,14 @@
  *               rules_ia64.c) and flags
  *   fstr.c      canonical string
  *   encode.c    pms_encode(): the pipeline, one allocation per result
+ *   plain_cache.c  the plain-result cache: rule results kept per event and
+ *               unit mask, modifiers applied by the rule set's PmsModsFn
  *   decode.c    register values -> canonical string
  *   errors.c    error quark, class names, messages with a column
  */
 #pragma once
 
+#include <stdlib.h>
 #include <string.h>
 #include <glib.h>
 #include "encoder.h"
@@ -170,18 +173,17 @@ typedef struct {
     guint32 *umask_piece;      /* offset of unit mask i's piece in fstr_umasks */
     guint16 *umask_len;        /* its length, ':' included */
     const PmsRegister *extra;  /* ev->extra_reg resolved */
-    /* The whole result of the plain strings "EVENT" and "EVENT:UMASK" (no
-     * modifier, no unit mask named three times), built by the rules the
-     * second time such a string of the event is encoded (encode.c): slot 0
-     * for the event alone, slot i + 1 for unit mask i, each NULL until
-     * asked for, PMS_PLAIN_SEEN once asked for, then a PmsPlainImage or
-     * PMS_PLAIN_REFUSED where the rules refuse that string (a required
-     * unit mask missing, ...).  For the
+    /* The plain-result cache's slots (plain_cache.c): the whole result of
+     * the plain strings "EVENT" and "EVENT:UMASK" (no modifier, no unit
+     * mask named three times), built by the rules the second time such a
+     * string of the event is encoded: slot 0 for the event alone, slot
+     * i + 1 for unit mask i, each NULL until asked for, PMS_PLAIN_SEEN once
+     * asked for, then a PmsPlainImage or PMS_PLAIN_REFUSED where the rules
+     * refuse that string (a required unit mask missing, ...).  For the
      * load-latency event (plain_lat) slots n_umasks + 1 .. 2 n_umasks + 1
      * hold the same with the threshold given at its minimum
      * ("EVENT:LAT_UMASK:ldlat=MIN"), where the plain string fails for want
-     * of it; encode.c patches the threshold in.  plain NULL: no shortcut
-     * (not an x86 PMU, or PMUSIM_RULES_ONLY). */
+     * of it.  plain NULL: no cache for the model's rule set. */
     gpointer *plain;
     guint n_plain;             /* slots */
     gboolean plain_lat;
@@ -193,6 +195,20 @@ typedef struct {
     guint32 mod_digit[PMS_ENC_MAX_MODS];
 } PmsPrepEvent;
 
+/* A rule set's modifier rules for the plain-result cache (plain_cache.c).
+ * On entry `out` holds the rule set's result for the same string without
+ * its modifiers (codes, n_codes, selected); the function applies r's
+ * modifiers to it as the rule set's own path would: their ranges and
+ * combination rules, the final values (out->mod_val), the codes they
+ * change and what fstr prints of them (mod_print, mod_big, mod_changed).
+ * PMS_MODS_REFUSED: the rule set refuses the string (its own path words
+ * the error); PMS_MODS_OTHER: the modifiers do not simply apply to that
+ * result (a unit mask forces a value, a modifier lies outside the codes
+ * the function patches, ...): the rule set's own path decides. */
+typedef enum { PMS_MODS_OK, PMS_MODS_REFUSED, PMS_MODS_OTHER } PmsModsVerdict;
+struct PmsResolved;
+struct PmsRuleOut;
+typedef PmsModsVerdict (*PmsModsFn)(const struct PmsResolved *r, struct PmsRuleOut *out);
 typedef struct {
     /* event-select fields by name (NULL when the layout lacks one: then the
      * architectural position in prepared.c is used) */
@@ -200,6 +216,7 @@ typedef struct {
     PmsPrepMod mods[PMS_ENC_MAX_MODS];
     guint n_mods;
     gint role_mod[PMS_ROLE_LDLAT + 1];  /* role -> index in mods, -1 when absent */
+    guint32 plm_mods;                   /* bits of k and u (the privilege pair) */
     const PmsRegister *pebs_ld_lat;     /* register of the ldlat value, or NULL */
     const PmsRegister *evtsel_regs[PMS_ENC_MAX_COUNTERS]; /* by counter index */
     gboolean glm_offcore;               /* offcore_style "glm" */
@@ -220,6 +237,7 @@ typedef struct {
     guint name_len;
     PmsPrepEvent *events;               /* parallel to model->events */
     gpointer *plain_slots;              /* the events' plain slots, one block */
+    PmsModsFn plain_mods;               /* the rule set's, for the cache; NULL: no slots */
     guint n_events;
     const PmsEncFamily *fam;            /* the model's family entry (families.c); NULL: none */
     GError *error;                      /* the model cannot be used (reported per encoding) */
@@ -230,21 +248,9 @@ G_GNUC_INTERNAL const PmsPrepared *pms_prepared_get(const PmsModel *m);
  * key lists, and on fixed-counter events only k, u, t. */
 G_GNUC_INTERNAL gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm, guint j);
 
-/* A prepared result (a slot of PmsPrepEvent.plain): `size` bytes of a
- * PmsEncoding follow, its writes right after the struct, its fstr at
- * fstr_off; the two pointers are set when it is copied out. */
-typedef struct {
-    guint32 size;
-    guint32 fstr_off;
-} PmsPlainImage;
-/* The slot of a string the rules refuse, and of one asked for once. */
-G_GNUC_INTERNAL extern const PmsPlainImage pms_plain_refused, pms_plain_seen;
-#define PMS_PLAIN_REFUSED ((gpointer)&pms_plain_refused)
-#define PMS_PLAIN_SEEN ((gpointer)&pms_plain_seen)
-
 /* ---- resolve.c ---- */
 
-typedef struct {
+typedef struct PmsResolved {
     const PmsModel *model;
     const PmsPrepared *prep;
     const PmsEvent *event;
@@ -303,13 +309,14 @@ guint pms_umask_col(const PmsResolved *r, guint64 set, gboolean last);
 const char *pms_umask_at_col(const PmsResolved *r, guint64 set, guint col);
 
 /* What a rule set produces; encode.c turns it into a PmsEncoding. */
-typedef struct {
+typedef struct PmsRuleOut {
     guint64 selected;        /* umasks in effect (user + defaults) */
     guint64 printed;         /* umasks fstr lists (aliases expanded) */
     guint64 mod_val[PMS_ENC_MAX_MODS]; /* final value of every modifier */
     guint32 mod_print;       /* bit j: fstr prints modifier j */
     guint32 mod_big;         /* bit j: printed, and its value has two digits or more */
-    gboolean mod_default;    /* no modifier named or forced: k=1 u=1, others 0 */
+    guint32 mod_changed;     /* bit j: modifier j's value may differ from its digit in the
+                              * prepared template (k=1 u=1, others 0); fstr.c sets those */
     guint64 codes[4];
     guint n_codes;
 } PmsRuleOut;
@@ -322,9 +329,6 @@ enum {
     /* takes a raw unit mask "EVENT:0xff" (libpfm4 4.13: the Intel x86 core
      * PMUs and nhm_unc/wsm_unc, PFMLIB_PMU_FL_RAW_UMASK) */
     PMS_ENC_RAW_UMASK = 1u << 0,
-    /* the plain strings' results are kept (prepared.c, encode.c): the rule
-     * set's output depends only on the event, unit masks and modifiers */
-    PMS_ENC_PLAIN_RESULTS = 1u << 1,
     /* a number too big for 64 bits reads as strtoull's saturated value
      * (libpfm4 4.13's uncore code; its range check then refuses it) */
     PMS_ENC_SATURATE = 1u << 2,
@@ -334,6 +338,9 @@ enum {
 
 struct PmsEncFamily {
     PmsRuleFn rules;
+    /* the modifiers applied to a kept plain result (plain_cache.c); NULL:
+     * the family's results are not kept, every string takes the rules */
+    PmsModsFn mods;
     guint flags;              /* PMS_ENC_* */
     /* register values -> canonical string; NULL: the generic event-select
      * decode of decode.c */
@@ -344,6 +351,48 @@ struct PmsEncFamily {
 G_GNUC_INTERNAL const PmsEncFamily *pms_enc_family(const PmsModel *m);
 /* The table's consistency (family.h), for the test `families`. */
 gboolean pms_enc_family_table_check(GPtrArray *problems);
+
+/* Rule pieces every x86 rule set and the plain-result cache use, so that
+ * none restates them. */
+/* A modifier value within the model's range for it (min..max). */
+static inline gboolean
+pms_mod_in_range(const PmsModifier *mod, guint64 v)
+{
+    return v >= mod->min && v <= mod->max;
+}
+
+/* evtsel with the event-select fields of the modifiers in `which` (bits of
+ * prep->evtsel_mods) set to their values. */
+static inline guint64
+pms_evtsel_put_mods(const PmsPrepared *p, guint64 evtsel, guint32 which, const guint64 *mod_val)
+{
+    for (guint32 ms = which; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        guint64 fm = p->evtsel_mod_mask[j];
+        guint sh = p->mods[j].field->shift;
+        evtsel = (evtsel & ~(fm << sh)) | ((mod_val[j] & fm) << sh);
+    }
+    return evtsel;
+}
+
+/* What fstr prints of the modifiers (libpfm4 4.13): every one the event
+ * takes, with its final value; given: those named or forced; changed:
+ * those whose value may differ from the prepared template's (k=1 u=1,
+ * others 0). */
+static inline void
+pms_rule_out_print(const PmsPrepEvent *pe, PmsRuleOut *out, guint32 given, guint32 changed)
+{
+    out->mod_print = pe->allowed_mods;
+    out->mod_changed = changed;
+    out->mod_big = 0;
+    for (guint32 ms = given & pe->allowed_mods; ms; ms &= ms - 1)
+        if (out->mod_val[pms_lsb(ms)] >= 10)
+            out->mod_big |= 1u << pms_lsb(ms);
+}
+
+/* The x86 rule sets' PmsModsFn (their family entries' mods). */
+G_GNUC_INTERNAL PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out);
+G_GNUC_INTERNAL PmsModsVerdict pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out);
 G_GNUC_INTERNAL gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error);
 G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error);
 /* libpfm4's NCOMBO check of rules_x86_core.c, for the other x86 rule sets:
@@ -359,9 +408,82 @@ G_GNUC_INTERNAL char *pms_ia64_decode(const PmsModel *m, guint64 value, gboolean
 
 /* ---- encode.c ---- */
 
+/* malloc itself, not g_malloc's wrapper: this runs per encoding.  Out of
+ * memory still ends in g_malloc's abort. */
+static inline PmsEncoding *
+pms_enc_alloc(gsize size)
+{
+    PmsEncoding *enc = malloc(size);
+    if (G_UNLIKELY(!enc))
+        enc = g_malloc(size);
+    return enc;
+}
+
+/* The result of a rule set's output, as pms_encode makes it: the program
+ * step's writes, the fstr, one allocation (pms_encoding_free). */
+G_GNUC_INTERNAL PmsEncoding *pms_enc_result(const PmsResolved *r, const PmsRuleOut *out);
+
+/* ---- plain_cache.c ---- */
+
+/* A kept result (a slot of PmsPrepEvent.plain): `size` bytes of a
+ * PmsEncoding follow, its writes right after the struct, its fstr at
+ * fstr_off, the fstr's modifier tail at fstr_off + tail_off; the two
+ * pointers are set when it is copied out. */
+typedef struct {
+    guint32 size;
+    guint32 fstr_off;
+    guint32 tail_off;
+    guint32 spare;   /* keeps the PmsEncoding after it 8-byte aligned */
+} PmsPlainImage;
+/* The slot of a string the rules refuse, and of one asked for once. */
+G_GNUC_INTERNAL extern const PmsPlainImage pms_plain_refused, pms_plain_seen;
+#define PMS_PLAIN_REFUSED ((gpointer)&pms_plain_refused)
+#define PMS_PLAIN_SEEN ((gpointer)&pms_plain_seen)
+
+/* Give the model's events their slots (prepared.c, once per model): only
+ * for a family whose entry has a PmsModsFn (families.c). */
+G_GNUC_INTERNAL void pms_plain_init(const PmsModel *m, PmsPrepared *p);
 /* Free the results pe->plain's slots hold (prepared.c, as it frees the
  * model's cache). */
 G_GNUC_INTERNAL void pms_plain_clear(PmsPrepEvent *pe);
+/* The kept result in the slot of column c (0: the event alone, i + 1: unit
+ * mask i; lat: with the threshold), marking the slot the first time and
+ * building the result the second; NULL while not built, PMS_PLAIN_REFUSED
+ * where the rules refuse that string. */
+G_GNUC_INTERNAL const PmsPlainImage *pms_plain_image(const PmsResolved *r, guint c, gboolean lat);
+/* pms_plain_answer for a string with modifiers. */
+G_GNUC_INTERNAL gboolean pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **enc);
+
+/* Answer r (resolved, r->pe->plain set) from the cache: TRUE with *enc the
+ * result, or NULL where the rules refuse the string and no error message
+ * is wanted; FALSE when the cache does not answer (the rules do).  Inline:
+ * the copy of a kept plain result is most of what batches ask for, and
+ * costs little more than a call. */
+static inline gboolean
+pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
+{
+    guint64 u = r->user_umasks;
+    if (r->plm != PMS_PLM_DEFAULT || r->raw || r->thrice || (u & (u - 1)))
+        return FALSE;   /* not a key of the cache (plain_cache.c) */
+    if (r->mod_set)
+        return pms_plain_answer_mods(r, want_error, enc);
+    guint c = u ? pms_lsb(u) + 1 : 0;
+    const PmsPlainImage *h = g_atomic_pointer_get(&r->pe->plain[c]);
+    if (G_UNLIKELY(!h || h == &pms_plain_seen))
+        h = pms_plain_image(r, c, FALSE);
+    if (!h || (h == &pms_plain_refused && want_error))
+        return FALSE;   /* the rules answer, or word the refusal */
+    if (h == &pms_plain_refused) {
+        *enc = NULL;
+        return TRUE;
+    }
+    PmsEncoding *e = pms_enc_alloc(h->size);
+    memcpy(e, h + 1, h->size);
+    e->writes = (PmsRegWrite *)((char *)e + sizeof(PmsEncoding));
+    e->fstr = (char *)e + h->fstr_off;
+    *enc = e;
+    return TRUE;
+}
 
 /* ---- fstr.c ---- */
 
@@ -372,6 +494,38 @@ G_GNUC_INTERNAL void pms_plain_clear(PmsPrepEvent *pe);
  * room for that length + PMS_FSTR_SLACK; returns the end (no NUL written). */
 G_GNUC_INTERNAL gsize pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out);
 G_GNUC_INTERNAL char *pms_fstr_write(char *dst, const PmsResolved *r, const PmsRuleOut *out);
+/* Decimal digits of v. */
+static inline guint
+pms_dec_digits(guint64 v)
+{
+    guint n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* The same for the modifier tail alone (":k=1:u=1:e=0:i=0:c=0", as
+ * out->mod_print and mod_val say): the plain-result cache writes it after
+ * a kept result's head and unit masks.  The length inline: every encoding
+ * sizes its result with it. */
+static inline gsize
+pms_fstr_mods_len(const PmsResolved *r, const PmsRuleOut *out)
+{
+    const PmsPrepEvent *pe = r->pe;
+    gsize n = 0;
+    if (out->mod_print == pe->allowed_mods) {
+        n += pe->mods_tlen;
+        for (guint32 j = out->mod_big; j; j &= j - 1)
+            n += pms_dec_digits(out->mod_val[pms_lsb(j)]) - 1;
+        return n;
+    }
+    for (guint32 j = out->mod_print; j; j &= j - 1)
+        n += r->prep->fstr_mod_len[pms_lsb(j)] + pms_dec_digits(out->mod_val[pms_lsb(j)]);
+    return n;
+}
+G_GNUC_INTERNAL char *pms_fstr_mods_write(char *dst, const PmsResolved *r, const PmsRuleOut *out);
 /* Append the fstr to s (decode). */
 G_GNUC_INTERNAL void pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out);
 

@@ -5,14 +5,16 @@
 
 static const PmsEncFamily x86_core = {
     .rules = pms_rules_x86_core,
-    .flags = PMS_ENC_RAW_UMASK | PMS_ENC_PLAIN_RESULTS,
+    .mods = pms_x86_core_mods,
+    .flags = PMS_ENC_RAW_UMASK,
 };
 /* libpfm4 4.13's uncore code: raw unit masks too, numbers too big for 64
  * bits saturate (its range check then refuses them), and an uncore event
  * has no privilege filter (libpfm_nehalem(3)), so u and k are explained. */
 static const PmsEncFamily x86_uncore = {
     .rules = pms_rules_x86_uncore,
-    .flags = PMS_ENC_RAW_UMASK | PMS_ENC_PLAIN_RESULTS | PMS_ENC_SATURATE | PMS_ENC_NO_PLM,
+    .mods = pms_x86_uncore_mods,
+    .flags = PMS_ENC_RAW_UMASK | PMS_ENC_SATURATE | PMS_ENC_NO_PLM,
 };
 static const PmsEncFamily nhmex_cbox = {
     .rules = pms_rules_nhmex_cbox,

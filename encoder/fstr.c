@@ -35,21 +35,51 @@ put(char *d, const char *piece, gsize len)
     return d + len;
 }
 
-static inline guint
-digits(guint64 v)
-{
-    guint n = 1;
-    while (v >= 10) {
-        v /= 10;
-        n++;
-    }
-    return n;
-}
 
 static inline guint
 hex_digits(guint64 v)
 {
     return v ? (pms_msb(v) >> 2) + 1 : 1;
+}
+
+/* The modifier tail ":k=1:u=1:e=0..." written at d (its length:
+ * pms_fstr_mods_len, enc_internal.h).  Inlined into pms_fstr_write, which
+ * every encoding on the rule path calls, as it was before it had a second
+ * caller. */
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
+static inline char *
+mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
+{
+    const PmsPrepared *p = r->prep;
+    const PmsPrepEvent *pe = r->pe;
+    if (out->mod_print == pe->allowed_mods && !out->mod_big) {
+        /* one-digit values: the event's template with its digits set */
+        guint tlen = pe->mods_tlen;
+        put(d, pe->fstr_mods, tlen);
+        for (guint32 m = out->mod_changed & out->mod_print; m; m &= m - 1) {
+            guint j = pms_lsb(m);
+            d[pe->mod_digit[j]] = (char)('0' + out->mod_val[j]);
+        }
+        return d + tlen;
+    }
+    for (guint32 m = out->mod_print; m; m &= m - 1) {
+        guint j = pms_lsb(m);
+        d = put(d, p->fstr_mod[j], p->fstr_mod_len[j]);
+        guint64 v = out->mod_val[j];
+        if (v < 10) {
+            *d++ = (char)('0' + v);
+            continue;
+        }
+        guint n = pms_dec_digits(v);
+        for (guint k = n; k > 0; k--) {
+            d[k - 1] = (char)('0' + v % 10);
+            v /= 10;
+        }
+        d += n;
+    }
+    return d;
 }
 
 gsize
@@ -61,21 +91,18 @@ pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
         n += 3 + hex_digits(r->raw_val);
     for (guint64 u = out->printed; u; u &= u - 1)
         n += pe->umask_len[pms_lsb(u)];
-    if (out->mod_print == pe->allowed_mods) {
-        n += pe->mods_tlen;
-        for (guint32 j = out->mod_big; j; j &= j - 1)
-            n += digits(out->mod_val[pms_lsb(j)]) - 1;
-        return n;
-    }
-    for (guint32 j = out->mod_print; j; j &= j - 1)
-        n += r->prep->fstr_mod_len[pms_lsb(j)] + digits(out->mod_val[pms_lsb(j)]);
-    return n;
+    return n + pms_fstr_mods_len(r, out);
+}
+
+char *
+pms_fstr_mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
+{
+    return mods_write(d, r, out);
 }
 
 char *
 pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
 {
-    const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
     d = put(d, pe->fstr_head, pe->head_len);
     if (G_UNLIKELY(r->raw)) {
@@ -92,32 +119,7 @@ pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
         guint i = pms_lsb(u);
         d = put(d, pe->fstr_umasks + pe->umask_piece[i], pe->umask_len[i]);
     }
-    if (out->mod_print == pe->allowed_mods && !out->mod_big) {
-        /* one-digit values: the event's template with its digits set */
-        guint tlen = pe->mods_tlen;
-        put(d, pe->fstr_mods, tlen);
-        for (guint32 m = out->mod_default ? 0 : out->mod_print; m; m &= m - 1) {
-            guint j = pms_lsb(m);
-            d[pe->mod_digit[j]] = (char)('0' + out->mod_val[j]);
-        }
-        return d + tlen;
-    }
-    for (guint32 m = out->mod_print; m; m &= m - 1) {
-        guint j = pms_lsb(m);
-        d = put(d, p->fstr_mod[j], p->fstr_mod_len[j]);
-        guint64 v = out->mod_val[j];
-        if (v < 10) {
-            *d++ = (char)('0' + v);
-            continue;
-        }
-        guint n = digits(v);
-        for (guint k = n; k > 0; k--) {
-            d[k - 1] = (char)('0' + v % 10);
-            v /= 10;
-        }
-        d += n;
-    }
-    return d;
+    return mods_write(d, r, out);
 }
 
 void

@@ -190,22 +190,6 @@ prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPr
     }
 }
 
-/* How many slots an event's plain strings take: one for the event alone,
- * one per unit mask, and as many again with ldlat=MIN on the load-latency
- * event when its minimum has one digit (which keeps the fstr's modifier
- * tail the template's length). */
-static guint
-plain_slots(const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe)
-{
-    if (pe->unsupported)
-        return 0;
-    gint li = p->role_mod[PMS_ROLE_LDLAT];
-    pe->plain_lat = li >= 0 && (ev->flags & PMS_EVENT_LDLAT) && !(ev->flags & PMS_EVENT_OFFCORE) &&
-                    p->mods[li].mod->min < 10;
-    pe->n_plain = (ev->n_umasks + 1) * (pe->plain_lat ? 2 : 1);
-    return pe->n_plain;
-}
-
 static PmsPrepared *
 prepare(const PmsModel *m)
 {
@@ -263,6 +247,9 @@ prepare(const PmsModel *m)
             p->evtsel_mod_mask[i] = field_mask(pm->field);
         }
     }
+    for (guint r = PMS_ROLE_K; r <= PMS_ROLE_U; r++)
+        if (p->role_mod[r] >= 0)
+            p->plm_mods |= 1u << p->role_mod[r];
     /* default privilege k=1 u=1 (rules_x86_core.c), every other modifier 0;
      * fields set in modifier order as the general path does */
     for (guint i = 0; i < p->n_mods; i++) {
@@ -283,19 +270,8 @@ prepare(const PmsModel *m)
     p->n_events = m->n_events;
     for (guint i = 0; i < m->n_events; i++)
         prepare_event(m, p, &m->events[i], &p->events[i]);
-    /* Slots for the plain strings' results, which encode.c fills on first
-     * use; the environment variable PMUSIM_RULES_ONLY (any value) leaves
-     * them out, so every string takes the rule path (a differential check
-     * of the two). */
-    if (p->fam && (p->fam->flags & PMS_ENC_PLAIN_RESULTS) && !g_getenv("PMUSIM_RULES_ONLY")) {
-        gsize n = 0;
-        for (guint i = 0; i < m->n_events; i++)
-            n += plain_slots(p, &m->events[i], &p->events[i]);
-        p->plain_slots = g_new0(gpointer, MAX(n, 1));   /* one block for them all */
-        for (guint i = 0, at = 0; i < m->n_events; at += p->events[i++].n_plain)
-            if (p->events[i].n_plain)
-                p->events[i].plain = p->plain_slots + at;
-    }
+    /* the plain-result cache's slots, filled as strings are asked for */
+    pms_plain_init(m, p);
     return p;
 }
 

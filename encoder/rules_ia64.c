@@ -197,7 +197,7 @@ pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
                                                       fj != f.mesi[3]))
             v = pms_fset(fj, v, val);
     }
-    out->mod_default = FALSE;
+    out->mod_changed = out->mod_print;
     out->mod_big = 0;
     for (guint32 g = out->mod_print; g; g &= g - 1)
         if (out->mod_val[pms_lsb(g)] >= 10)

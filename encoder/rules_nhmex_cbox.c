@@ -118,7 +118,7 @@ pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
     out->selected = sel;
     out->printed = sel;
     out->mod_print = pe->allowed_mods;
-    out->mod_default = r->mod_set == 0;   /* the template's digits are all 0 */
+    out->mod_changed = r->mod_set ? pe->allowed_mods : 0;   /* the template's digits are all 0 */
     out->mod_big = 0;
     for (guint32 ms = r->mod_set & pe->allowed_mods; ms; ms &= ms - 1)
         if (out->mod_val[pms_lsb(ms)] >= 10)

@@ -71,7 +71,7 @@ pms_raw_umask_check(const PmsResolved *r, GError **error)
     for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
         guint j = pms_lsb(ms);
         const PmsModifier *mod = r->prep->mods[j].mod;
-        if (r->mod_col[j] < r->raw_col && (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max))
+        if (r->mod_col[j] < r->raw_col && !pms_mod_in_range(mod, r->mod_val[j]))
             return TRUE;
     }
     if (r->raw_val == G_MAXUINT64 && error)
@@ -210,6 +210,85 @@ force_all(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint32
     return TRUE;
 }
 
+/* The modifier rules, one function each, so that the general path, the
+ * shortcuts below and the plain-result cache (pms_x86_core_mods) apply the
+ * same ones. */
+
+/* Whether the string takes the load-latency threshold: the ldlat unit mask
+ * is in effect, or the load-latency event has no unit mask for it (the
+ * general path adds: not with a raw unit mask). */
+static inline gboolean
+wants_threshold(const PmsEvent *ev, const PmsPrepEvent *pe, guint64 sel)
+{
+    return (sel & pe->ldlat_mask) || ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask);
+}
+
+/* Whether the threshold is a code of its own, the one after the event
+ * select (an offcore event's second code is its extra register). */
+static inline gboolean
+threshold_code(const PmsEvent *ev, gboolean wants_ldlat, gint li)
+{
+    return wants_ldlat && li >= 0 && !(ev->flags & PMS_EVENT_OFFCORE);
+}
+
+/* Privilege: both levels unless the string names one (then only those
+ * named).  given: the modifiers named or forced; returned with k and u
+ * added where a non-default privilege mask wrote them out. */
+static inline guint32
+privilege(const PmsResolved *r, guint32 given, guint64 *mod_val)
+{
+    if (given & r->prep->plm_mods)
+        return given;
+    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
+    guint64 dk = 1, du = 1;
+    if (G_UNLIKELY(r->plm != PMS_PLM_DEFAULT)) {
+        /* libpfm4 4.13's dfl_plm: PLM0 -> OS (k), PLM3 -> USR (u);
+         * PLM1 and PLM2 have no bit in the event select.  The values
+         * are written out: the prepared default (k=1 u=1) does not hold */
+        dk = (r->plm & PMS_PLM0) != 0;
+        du = (r->plm & PMS_PLM3) != 0;
+        given |= r->prep->plm_mods;
+    }
+    if (ki >= 0) mod_val[ki] = dk;
+    if (ui >= 0) mod_val[ui] = du;
+    return given;
+}
+
+/* The modifiers whose values may differ from those of no modifier given
+ * (k=1 u=1, others 0): the given ones, and the privilege pair when one of
+ * it is given (privilege()). */
+static inline guint32
+changed_mods(const PmsResolved *r, guint32 given)
+{
+    guint32 pair = r->prep->plm_mods;
+    return given | ((given & pair) ? pair : 0);
+}
+
+/* The combination rules (pms_x86_combination_fault) on final values. */
+static inline PmsModRole
+combination_fault(const PmsResolved *r, const guint64 *mod_val)
+{
+    gint eix = role_idx(r, PMS_ROLE_E), cix = role_idx(r, PMS_ROLE_C), tix = role_idx(r, PMS_ROLE_T);
+    return pms_x86_combination_fault(r->model, eix >= 0 && mod_val[eix], cix >= 0 && mod_val[cix],
+                                     tix >= 0 && mod_val[tix]);
+}
+
+/* Steps 4 and 5 where no unit mask forces a value: the given values (0
+ * elsewhere) in their ranges, the privilege default, the combination
+ * rules.  FALSE when one of them refuses the string. */
+static inline gboolean
+given_values(const PmsResolved *r, guint64 *mod_val)
+{
+    pms_zero_mod_vals(mod_val);
+    for (guint32 g = r->mod_set; g; g &= g - 1) {
+        guint j = pms_lsb(g);
+        if (!pms_mod_in_range(r->prep->mods[j].mod, r->mod_val[j]))
+            return FALSE;
+        mod_val[j] = r->mod_val[j];
+    }
+    privilege(r, r->mod_set, mod_val);
+    return combination_fault(r, mod_val) == PMS_ROLE_OTHER;
+}
 
 /* Step 6 of the rules: register values, codes and what fstr prints, from
  * the final unit-mask set and modifier values. */
@@ -255,12 +334,7 @@ registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64
         /* nothing named or forced: the values are the defaults prepared.c set */
         evtsel = (evtsel & ~p->mods_clear) | p->mods_default;
     } else {
-        for (guint32 ms = p->evtsel_mods; ms; ms &= ms - 1) {
-            guint j = pms_lsb(ms);
-            guint64 fm = p->evtsel_mod_mask[j];
-            guint sh = p->mods[j].field->shift;
-            evtsel = (evtsel & ~(fm << sh)) | ((out->mod_val[j] & fm) << sh);
-        }
+        evtsel = pms_evtsel_put_mods(p, evtsel, p->evtsel_mods, out->mod_val);
     }
     /* forced values for modifiers the model does not expose (t on a model without it) */
     for (guint64 u = tix < 0 ? sel : 0; u; u &= u - 1) {
@@ -271,12 +345,7 @@ registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64
 
     /* libpfm4 prints ldlat on every unit mask of the load-latency event
      * (0 where it does not apply) and nowhere else (pms_mod_allowed) */
-    out->mod_print = pe->allowed_mods;
-    out->mod_default = !given;
-    out->mod_big = 0;
-    for (guint32 ms = given & pe->allowed_mods; ms; ms &= ms - 1)
-        if (out->mod_val[pms_lsb(ms)] >= 10)
-            out->mod_big |= 1u << pms_lsb(ms);
+    pms_rule_out_print(pe, out, given, changed_mods(r, given));
 
     /* codes only: which registers they go to is the program step's
      * (sim/program/program_x86_core.c), applied by encode.c */
@@ -284,7 +353,7 @@ registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64
     out->codes[out->n_codes++] = evtsel;
     if (offcore)
         out->codes[out->n_codes++] = extra;
-    else if (wants_ldlat && li >= 0)
+    else if (threshold_code(ev, wants_ldlat, li))
         out->codes[out->n_codes++] = out->mod_val[li];
 }
 
@@ -318,16 +387,13 @@ rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
     if (sel & pe->forced_mask)
         return FALSE;
     gint li = role_idx(r, PMS_ROLE_LDLAT);
-    gboolean wants_ldlat = (sel & pe->ldlat_mask) || ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask);
+    gboolean wants_ldlat = wants_threshold(ev, pe, sel);
     if (wants_ldlat && li >= 0)
         return FALSE;   /* the threshold is missing */
     /* no modifier given: both privilege levels, every other value 0; e and t
      * are 0, so their rules hold */
-    for (guint j = 0; j < p->n_mods; j++)
-        out->mod_val[j] = 0;
-    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
-    if (ki >= 0) out->mod_val[ki] = 1;
-    if (ui >= 0) out->mod_val[ui] = 1;
+    pms_zero_mod_vals(out->mod_val);
+    privilege(r, 0, out->mod_val);
     out->selected = sel;
     out->printed = sel;
     registers(r, pe, out, sel, 0, wants_ldlat, li, role_idx(r, PMS_ROLE_T));
@@ -346,7 +412,6 @@ rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
-    const PmsModel *m = r->model;
     guint64 u = r->user_umasks;
     guint32 ms = r->mod_set;
     if (!ms || r->thrice || r->raw || (u & pe->override_mask) || (ms & ~p->evtsel_mods) ||
@@ -369,27 +434,51 @@ rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
             return 0;
     if (sel & (pe->forced_mask | pe->ldlat_mask))
         return 0;
-    pms_zero_mod_vals(out->mod_val);
-    for (guint32 g = ms; g; g &= g - 1) {
-        guint j = pms_lsb(g);
-        const PmsModifier *mod = p->mods[j].mod;
-        if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max)
-            return -1;
-        out->mod_val[j] = r->mod_val[j];
-    }
-    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
-    if (!((ki >= 0 && (ms & (1u << ki))) || (ui >= 0 && (ms & (1u << ui))))) {
-        if (ki >= 0) out->mod_val[ki] = 1;
-        if (ui >= 0) out->mod_val[ui] = 1;
-    }
-    gint eix = role_idx(r, PMS_ROLE_E), cix = role_idx(r, PMS_ROLE_C), tix = role_idx(r, PMS_ROLE_T);
-    if (pms_x86_combination_fault(m, eix >= 0 && out->mod_val[eix], cix >= 0 && out->mod_val[cix],
-                                  tix >= 0 && out->mod_val[tix]) != PMS_ROLE_OTHER)
+    if (!given_values(r, out->mod_val))
         return -1;
     out->selected = sel;
     out->printed = sel;
-    registers(r, pe, out, sel, ms, FALSE, role_idx(r, PMS_ROLE_LDLAT), tix);
+    registers(r, pe, out, sel, ms, FALSE, role_idx(r, PMS_ROLE_LDLAT), role_idx(r, PMS_ROLE_T));
     return 1;
+}
+
+/* The plain-result cache's modifiers (PmsModsFn, enc_internal.h): out holds
+ * the result of the string without them (sel: out->selected), which
+ * settled the unit-mask rules.  Like rules_mods, the case where modifiers
+ * only add their own values: no unit mask forcing one, no alias, no raw
+ * unit mask, nothing named three times, the default privilege, every
+ * modifier in the event select or the threshold.  Then the threshold rule
+ * of step 4, given_values, and registers()' modifier fields and threshold
+ * code. */
+PmsModsVerdict
+pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
+{
+    const PmsPrepared *p = r->prep;
+    const PmsPrepEvent *pe = r->pe;
+    const PmsEvent *ev = r->event;
+    const guint64 sel = out->selected;
+    const guint32 ms = r->mod_set;
+    gint li = role_idx(r, PMS_ROLE_LDLAT);
+    guint32 lbit = li >= 0 ? 1u << li : 0;
+    if (r->raw || r->thrice || r->plm != PMS_PLM_DEFAULT || (sel & pe->forced_mask) || (ms & ~(p->evtsel_mods | lbit)))
+        return PMS_MODS_OTHER;
+    for (guint64 v = pe->equiv ? r->user_umasks : 0; v; v &= v - 1)
+        if (pe->equiv[pms_lsb(v)])
+            return PMS_MODS_OTHER;
+    gboolean wants_ldlat = wants_threshold(ev, pe, sel);
+    if (li >= 0 && !(ms & lbit) != !wants_ldlat)
+        /* missing: refused; given where it does not belong: refused, or
+         * ldlat=0 meaning none (step 4 tells) */
+        return wants_ldlat ? PMS_MODS_REFUSED : PMS_MODS_OTHER;
+    if (!given_values(r, out->mod_val))
+        return PMS_MODS_REFUSED;
+    /* out's fields hold the values of no modifier given (registers()) */
+    guint32 changed = changed_mods(r, ms);
+    out->codes[0] = pms_evtsel_put_mods(p, out->codes[0], changed & p->evtsel_mods, out->mod_val);
+    if (threshold_code(ev, wants_ldlat, li))
+        out->codes[1] = out->mod_val[li];
+    pms_rule_out_print(pe, out, ms, changed);
+    return PMS_MODS_OK;
 }
 
 gboolean
@@ -529,8 +618,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     /* libpfm4 prints ldlat=0 on the load-latency event's other unit masks;
      * ldlat=0 is accepted there (meaning "none") so that string re-encodes */
     gint li = role_idx(r, PMS_ROLE_LDLAT);
-    gboolean wants_ldlat = !r->raw && ((sel & pe->ldlat_mask) ||
-                                       ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask));
+    gboolean wants_ldlat = !r->raw && wants_threshold(ev, pe, sel);
     gboolean ldlat_none = li >= 0 && (r->mod_set & (1u << li)) && r->mod_val[li] == 0 &&
                           !wants_ldlat && (ev->flags & PMS_EVENT_LDLAT);
 
@@ -542,7 +630,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         const PmsModifier *mod = p->mods[j].mod;
         if (ldlat_none && (gint)j == li)
             continue;
-        if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
+        if (!pms_mod_in_range(mod, r->mod_val[j])) {
             pms_enc_mod_range_fail(error, PMS_ERR_ATTR_VAL, r, j, mod);
             return FALSE;
         }
@@ -553,22 +641,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         return FALSE;
     guint32 given = r->mod_set | forced;
 
-    /* privilege: both levels unless the string names one (then only those named) */
-    gint ki = role_idx(r, PMS_ROLE_K), ui = role_idx(r, PMS_ROLE_U);
-    gboolean plm_given = (ki >= 0 && (given & (1u << ki))) || (ui >= 0 && (given & (1u << ui)));
-    if (!plm_given) {
-        guint64 dk = 1, du = 1;
-        if (G_UNLIKELY(r->plm != PMS_PLM_DEFAULT)) {
-            /* libpfm4 4.13's dfl_plm: PLM0 -> OS (k), PLM3 -> USR (u);
-             * PLM1 and PLM2 have no bit in the event select.  The values
-             * are written out: the prepared default (k=1 u=1) does not hold */
-            dk = (r->plm & PMS_PLM0) != 0;
-            du = (r->plm & PMS_PLM3) != 0;
-            given |= (ki >= 0 ? 1u << ki : 0) | (ui >= 0 ? 1u << ui : 0);
-        }
-        if (ki >= 0) out->mod_val[ki] = dk;
-        if (ui >= 0) out->mod_val[ui] = du;
-    }
+    given = privilege(r, given, out->mod_val);
 
     /* 4. load latency: the threshold belongs to the ldlat unit mask (or to an
      * ldlat event without unit masks), and the documents require it there.
@@ -590,10 +663,8 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
 
     /* 5. combination rules (libpfm4 4.13 checks e without c on wsm/nhm only) */
-    gint eix = role_idx(r, PMS_ROLE_E), cix = role_idx(r, PMS_ROLE_C), tix = role_idx(r, PMS_ROLE_T);
-    PmsModRole fault = pms_x86_combination_fault(m, eix >= 0 && out->mod_val[eix],
-                                                 cix >= 0 && out->mod_val[cix],
-                                                 tix >= 0 && out->mod_val[tix]);
+    gint eix = role_idx(r, PMS_ROLE_E), tix = role_idx(r, PMS_ROLE_T);
+    PmsModRole fault = combination_fault(r, out->mod_val);
     if (fault != PMS_ROLE_OTHER) {
         gint ix = fault == PMS_ROLE_E ? eix : tix;
         guint col = (r->mod_set & (1u << ix)) ? r->mod_col[ix] : evcol;

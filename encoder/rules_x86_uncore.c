@@ -14,9 +14,9 @@
  * PFM_ERR_FEATCOMB), modifier ranges (libpfm4's uncore code answers
  * PFM_ERR_INVAL for c > 255, not the core PMUs' PFM_ERR_ATTR_VAL), a
  * missing unit mask (PFM_ERR_UMASK), and the default privilege mask: it must be
- * PLM0|PLM3 (libpfm_nehalem(3); PFM_ERR_INVAL).  The prepared shortcuts serve
- * these PMUs' plain strings too (prepared.c, encode.c: the same rules, their
- * result kept per event and unit mask; PMUSIM_RULES_ONLY turns that off). */
+ * PLM0|PLM3 (libpfm_nehalem(3); PFM_ERR_INVAL).  The plain-result cache
+ * serves these PMUs' strings too (plain_cache.c: the results of these rules
+ * kept per event and unit mask, modifiers applied by pms_x86_uncore_mods). */
 #include <string.h>
 #include "enc_internal.h"
 
@@ -29,6 +29,47 @@ group_label(const PmsEvent *ev, guint g)
     return g < ev->n_groups && ev->groups[g].name && *ev->groups[g].name ? ev->groups[g].name : "unnamed";
 }
 
+/* Step 2's modifier ranges and the values: those given, 0 elsewhere (no
+ * privilege bits, no combination rule).  FALSE, with PFM_ERR_INVAL where
+ * an error is asked for, when a value is out of range. */
+static gboolean
+given_values(const PmsResolved *r, guint64 *mod_val, GError **error)
+{
+    pms_zero_mod_vals(mod_val);
+    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        const PmsModifier *mod = r->prep->mods[j].mod;
+        if (!pms_mod_in_range(mod, r->mod_val[j])) {
+            pms_enc_mod_range_fail(error, PMS_ERR_INVAL, r, j, mod);
+            return FALSE;
+        }
+        mod_val[j] = r->mod_val[j];
+    }
+    return TRUE;
+}
+
+/* Step 4's modifier fields: every one the event takes, the others left as
+ * the event and unit-mask bits made them. */
+static inline guint64
+put_mods(const PmsResolved *r, guint64 evtsel, const guint64 *mod_val)
+{
+    return pms_evtsel_put_mods(r->prep, evtsel, r->prep->evtsel_mods & r->pe->allowed_mods, mod_val);
+}
+
+/* The plain-result cache's modifiers (PmsModsFn, enc_internal.h): out holds
+ * the result of the string without them.  Unit masks force nothing here,
+ * so only the ranges can refuse. */
+PmsModsVerdict
+pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out)
+{
+    if (r->raw || r->thrice || r->plm != PMS_PLM_DEFAULT || (r->mod_set & ~r->prep->evtsel_mods))
+        return PMS_MODS_OTHER;
+    if (!given_values(r, out->mod_val, NULL))
+        return PMS_MODS_REFUSED;
+    out->codes[0] = put_mods(r, out->codes[0], out->mod_val);
+    pms_rule_out_print(r->pe, out, r->mod_set, r->mod_set);
+    return PMS_MODS_OK;
+}
 
 gboolean
 pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
@@ -87,18 +128,8 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
     /* 2. modifier ranges: libpfm4 4.13's uncore encoder answers PFM_ERR_INVAL,
      * before it looks for a missing unit mask (UNC_DRAM_OPEN:c=256 is INVAL);
      * a raw unit mask's width in string order with them */
-    if (r->raw && !pms_raw_umask_check(r, error))
+    if ((r->raw && !pms_raw_umask_check(r, error)) || !given_values(r, out->mod_val, error))
         return FALSE;
-    pms_zero_mod_vals(out->mod_val);
-    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
-        guint j = pms_lsb(ms);
-        const PmsModifier *mod = p->mods[j].mod;
-        if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
-            pms_enc_mod_range_fail(error, PMS_ERR_INVAL, r, j, mod);
-            return FALSE;
-        }
-        out->mod_val[j] = r->mod_val[j];
-    }
 
     /* 3. defaults, then required groups */
     guint64 sel = u;
@@ -130,22 +161,11 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
     guint64 evtsel = (code & p->event_fmask) << p->event.shift;
     evtsel |= (umask & p->umask_fmask) << p->umask.shift;
-    evtsel = (evtsel & ~p->en_int_clear) | p->en_int;
-    for (guint32 ms = p->evtsel_mods & pe->allowed_mods; ms; ms &= ms - 1) {
-        guint j = pms_lsb(ms);
-        guint64 fm = p->evtsel_mod_mask[j];
-        guint sh = p->mods[j].field->shift;
-        evtsel = (evtsel & ~(fm << sh)) | ((out->mod_val[j] & fm) << sh);
-    }
+    evtsel = put_mods(r, (evtsel & ~p->en_int_clear) | p->en_int, out->mod_val);
 
     out->selected = sel;
     out->printed = sel;
-    out->mod_print = pe->allowed_mods;
-    out->mod_default = r->mod_set == 0;
-    out->mod_big = 0;
-    for (guint32 ms = r->mod_set & pe->allowed_mods; ms; ms &= ms - 1)
-        if (out->mod_val[pms_lsb(ms)] >= 10)
-            out->mod_big |= 1u << pms_lsb(ms);
+    pms_rule_out_print(pe, out, r->mod_set, r->mod_set);
     out->n_codes = 1;
     out->codes[0] = evtsel;
     /* codes only: the program step (sim/program/program_x86_uncore.c) places them */

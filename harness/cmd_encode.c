@@ -474,6 +474,7 @@ int pms_cmd_encode(int argc, char **argv)
         "  pmusim encode 'wsm::INST_RETIRED:ANY_P:c=1:i'\n"
         "  pmusim encode --plm=3 wsm::INST_RETIRED:ANY_P      user level only (u=1 k=0)\n"
         "  pmusim encode nhm_unc::UNC_LLC_MISS:ANY\n"
+        "  pmusim encode --rules-only --batch < strings.txt     the encoder's rules alone, no kept results\n"
         "  pmusim encode --pmu wsm INST_RETIRED:ANY_P:u UOPS_ISSUED:STALL_CYCLES\n"
         "  pmusim encode --format=json wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM\n"
         "  pmusim encode --set --pmu nhm UOPS_ISSUED:ANY L1D:REPL L1D:M_REPL     one counter each, the set's registers\n"

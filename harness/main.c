@@ -28,7 +28,10 @@ static void usage(FILE *out)
     fprintf(out, "Usage: pmusim COMMAND [OPTION...] [ARG...]\n       pmusim --version\n\nCommands:\n");
     for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\nEvery command accepts --help and --model FILE.  pmusim --version prints the version.\n"
+    fprintf(out, "\nEvery command accepts --help, --model FILE and --rules-only (every string encoded by\n"
+                 "the encoder's rules alone, without the results it keeps: the same answers, slower; a\n"
+                 "check of those results, e.g. pmusim encode --rules-only --batch < strings.txt).\n"
+                 "pmusim --version prints the version.\n"
                  "Exit status: 0 success, 1 failure or difference, 2 usage error (each command's --help\n"
                  "says what its 1 and 2 mean).\n");
 }
@@ -55,6 +58,12 @@ int main(int argc, char **argv)
         printf("pmusim %s\n", PMUSIM_VERSION);
         return 0;
     }
+    /* Test hook: PMUSIM_RULES_ONLY (any value) is --rules-only for every
+     * command, so that meson's `rulesonly` test setup runs the whole suite,
+     * CLI included, on the encoder's rule path.  Read here only: the
+     * library takes the switch from its caller (pms_model_set_set_encoder_cache). */
+    if (g_getenv("PMUSIM_RULES_ONLY"))
+        pms_cli_set_rules_only(TRUE);
     int status;
     if (pms_cli_dispatch(commands, G_N_ELEMENTS(commands), "pmusim", argc, argv, &status))
         return status;

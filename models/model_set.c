@@ -36,6 +36,7 @@ struct PmsModelSet {
     GPtrArray *sources; /* Source*, owned */
     GHashTable *by_name; /* model name (case-insensitive) -> Entry* */
     GHashTable *files;   /* upper-cased name -> path, of models added from files */
+    gboolean no_encoder_cache;   /* pms_model_set_set_encoder_cache(set, FALSE) */
 };
 
 static void
@@ -273,6 +274,18 @@ const char *
 pms_model_set_nth_name(const PmsModelSet *set, guint i)
 {
     return i < set->entries->len ? ((const Entry *)g_ptr_array_index(set->entries, i))->name : NULL;
+}
+
+void
+pms_model_set_set_encoder_cache(PmsModelSet *set, gboolean on)
+{
+    set->no_encoder_cache = !on;
+}
+
+gboolean
+pms_model_set_get_encoder_cache(const PmsModelSet *set)
+{
+    return !set->no_encoder_cache;
 }
 
 void

@@ -25,7 +25,10 @@
 static PmsModelSet *set;
 static const char *enct_path, *encg_path, *encu_path;
 /* PMUSIM_RULES_ONLY was set when the suite started (meson test --setup
- * rulesonly): no model of `set` has prepared results. */
+ * rulesonly, a hook of the test programs and the CLI, never read by the
+ * library): `set` has the encoder's plain-result cache off, so every test
+ * through it takes the rule path.  The tests of the cache turn it on in
+ * their own sets either way. */
 static gboolean rules_only_run;
 
 static PmsModelSet *
@@ -43,7 +46,24 @@ load_set(void)
         pms_model_set_free(s);
         return NULL;
     }
+    if (rules_only_run)
+        pms_model_set_set_encoder_cache(s, FALSE);
     return s;
+}
+
+/* Whether none of the model's plain-result slots was ever written: the
+ * rule path alone has encoded its strings (the slots are made when the
+ * model is prepared, the cache on or off). */
+static gboolean
+slots_untouched(const PmsModelSet *s, const char *model)
+{
+    const PmsModel *m = pms_model_set_get(s, model);
+    const PmsPrepared *pp = m ? m->enc_cache : NULL;
+    for (guint i = 0; pp && i < pp->n_events; i++)
+        for (guint k = 0; pp->events[i].plain && k < pp->events[i].n_plain; k++)
+            if (pp->events[i].plain[k])
+                return FALSE;
+    return TRUE;
 }
 
 static int
@@ -570,22 +590,20 @@ test_uncore(void)
     CU_ASSERT_EQUAL(e->writes[0].address, 0x3c0);
     CU_ASSERT_EQUAL(e->writes[0].value, 0x03500408);
 
-    /* the uncore has prepared plain results too, and they agree with the rule
-     * path (PMUSIM_RULES_ONLY) on every event, unit mask and a modifier spread */
+    /* the uncore has the plain-result cache too, and it agrees with the rule
+     * path (the cache off) on every event, unit mask and a modifier spread */
     const PmsModel *unc = pms_model_set_get(set, "nhm_unc");
     const PmsPrepared *pp = unc->enc_cache;   /* prepared by the encodings above */
     CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
-    /* (the whole suite also runs with the variable set: meson's rulesonly setup) */
-    CU_ASSERT_EQUAL(pp->events[0].plain == NULL, rules_only_run);
-    g_setenv("PMUSIM_RULES_ONLY", "1", TRUE);
+    CU_ASSERT_PTR_NOT_NULL(pp->events[0].plain);
+    /* (the whole suite also runs with `set`'s cache off: meson's rulesonly setup) */
+    CU_ASSERT_EQUAL(pms_model_set_get_encoder_cache(set), !rules_only_run);
     g_autoptr(PmsModelSet) slow = pms_model_set_new_builtin(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(slow);
-    /* the models are prepared at their first encoding: do it while the variable is set */
-    pms_encoding_free(pms_encode(slow, "nhm_unc::UNC_CLK_UNHALTED", NULL));
-    pms_encoding_free(pms_encode(slow, "wsm_unc::UNC_CLK_UNHALTED", NULL));
-    g_unsetenv("PMUSIM_RULES_ONLY");
+    pms_model_set_set_encoder_cache(slow, FALSE);
     g_autoptr(PmsModelSet) fast = pms_model_set_new_builtin(NULL);
     CU_ASSERT_FATAL(slow && fast);
+    CU_ASSERT_TRUE(pms_model_set_get_encoder_cache(fast));
     static const char *const mods[] = { "", ":e", ":i", ":c=2", ":c=255", ":c=256", ":o", ":e:c=1",
                                         ":e=1:i=1:c=7:o=1", ":u", ":e=0:e=1" };
     guint compared = 0;
@@ -614,7 +632,8 @@ test_uncore(void)
         }
     }
     CU_ASSERT(compared > 3000);
-    CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(slow, "nhm_unc")->enc_cache)->events[0].plain);
+    CU_ASSERT_TRUE(slots_untouched(slow, "nhm_unc"));
+    CU_ASSERT_FALSE(slots_untouched(fast, "nhm_unc"));
 
     dec_is("nhm_unc", 0x500309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0");
     dec_is("nhm_unc", 0xffd60309, FALSE, 0, "nhm_unc::UNC_LLC_MISS:ANY:e=1:i=1:c=255:o=1");
@@ -858,15 +877,10 @@ test_raw_umask(void)
     dec_is("wsm", 0x5301c0, FALSE, 0, "wsm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0");
     dec_is("glm", 0x5301b7, TRUE, 0x1, "glm::OFFCORE_RESPONSE_0:0x1:k=1:u=1:e=0:i=0:c=0");
     dec_is("nhm_unc", 0x50ff60, FALSE, 0, "nhm_unc::UNC_DRAM_OPEN:0xff:e=0:i=0:c=0:o=0");
-    /* the rule path alone gives the same answers (the shortcuts skip raw strings) */
-    g_setenv("PMUSIM_RULES_ONLY", "1", TRUE);
+    /* the rule path alone gives the same answers (the cache skips raw strings) */
     g_autoptr(PmsModelSet) fresh = pms_model_set_new_builtin(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fresh);
-    /* the models are prepared at their first encoding: do it while the variable is set */
-    pms_encoding_free(pms_encode(fresh, "wsm::INST_RETIRED", NULL));
-    pms_encoding_free(pms_encode(fresh, "nhm_unc::UNC_CLK_UNHALTED", NULL));
-    g_unsetenv("PMUSIM_RULES_ONLY");
-    CU_ASSERT_PTR_NULL(pms_model_set_get(fresh, "wsm")->enc_cache ? ((const PmsPrepared *)pms_model_set_get(fresh, "wsm")->enc_cache)->events[0].plain : NULL);
+    pms_model_set_set_encoder_cache(fresh, FALSE);
     static const char *const strs[] = { "wsm::INST_RETIRED:0xff:k", "wsm::OFFCORE_RESPONSE_0:0xffff:c=1",
                                         "nhm_unc::UNC_DRAM_OPEN:0x3:o", "wsm::LLC_REFERENCES:0x1" };
     for (guint i = 0; i < G_N_ELEMENTS(strs); i++) {
@@ -1103,24 +1117,14 @@ test_page_end(void)
     munmap(map, (size_t)pg * 2);
 }
 
-/* The same models as `set`, prepared while PMUSIM_RULES_ONLY is set: every
- * string of theirs takes the rule path (NULL on failure). */
+/* The same models as `set`, with the encoder's plain-result cache off
+ * (rules) or on (cached), whatever the run (NULL on failure). */
 static PmsModelSet *
-load_rules_only_set(void)
+load_cache_set(gboolean on)
 {
-    gboolean was = g_getenv("PMUSIM_RULES_ONLY") != NULL;
-    g_setenv("PMUSIM_RULES_ONLY", "1", TRUE);
     PmsModelSet *s = load_set();
-    /* the models are prepared at their first encoding: do it while the variable is set */
-    for (guint mi = 0; s && mi < pms_model_set_count(s); mi++) {
-        const PmsModel *m = pms_model_set_nth(s, mi);
-        if (m->n_events) {
-            g_autofree char *str = g_strdup_printf("%s::%s", m->name, m->events[0].name);
-            pms_encoding_free(pms_encode(s, str, NULL));
-        }
-    }
-    if (!was)
-        g_unsetenv("PMUSIM_RULES_ONLY");
+    if (s)
+        pms_model_set_set_encoder_cache(s, on);
     return s;
 }
 
@@ -1179,15 +1183,11 @@ same_both_ways(const PmsModelSet *fast, const PmsModelSet *rules, const char *st
 static void
 test_plain_slots(void)
 {
-    g_autoptr(PmsModelSet) fast = load_set();
-    g_autoptr(PmsModelSet) rules = load_rules_only_set();
+    g_autoptr(PmsModelSet) fast = load_cache_set(TRUE);
+    g_autoptr(PmsModelSet) rules = load_cache_set(FALSE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fast);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rules);
     same_both_ways(fast, rules, "wsm::INST_RETIRED:ANY_P");
-    if (rules_only_run) {   /* no slots at all */
-        CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(fast, "wsm")->enc_cache)->events[0].plain);
-        return;
-    }
     CU_ASSERT_PTR_EQUAL(plain_slot(fast, "INST_RETIRED", "ANY_P", FALSE), PMS_PLAIN_SEEN);
     CU_ASSERT_PTR_NULL(plain_slot(fast, "INST_RETIRED", NULL, FALSE));
     /* the second time through a modifier: the result is built, then patched */
@@ -1260,8 +1260,8 @@ race_thread(gpointer data)
 static void
 test_plain_slots_threads(void)
 {
-    g_autoptr(PmsModelSet) fast = load_set();
-    g_autoptr(PmsModelSet) rules = load_rules_only_set();
+    g_autoptr(PmsModelSet) fast = load_cache_set(TRUE);
+    g_autoptr(PmsModelSet) rules = load_cache_set(FALSE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fast);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rules);
     RaceCtx c = { fast, rules, 0 };
@@ -1271,28 +1271,28 @@ test_plain_slots_threads(void)
     for (guint i = 0; i < G_N_ELEMENTS(t); i++)
         g_thread_join(t[i]);
     CU_ASSERT_EQUAL(c.wrong, 0);
-    if (!rules_only_run) {
-        gpointer img = plain_slot(fast, "INST_RETIRED", "ANY_P", FALSE);
-        CU_ASSERT(img != NULL && img != PMS_PLAIN_SEEN && img != PMS_PLAIN_REFUSED);
-    }
+    gpointer img = plain_slot(fast, "INST_RETIRED", "ANY_P", FALSE);
+    CU_ASSERT(img != NULL && img != PMS_PLAIN_SEEN && img != PMS_PLAIN_REFUSED);
+    CU_ASSERT_TRUE(slots_untouched(rules, "wsm"));
 }
 
 /* "PMU::EVENT" and "PMU::EVENT:UMASK" are answered from results kept per
  * event and unit mask (from their second encoding on), and the same strings with the default privilege levels
  * named (":k=1:u=1") from those results with the modifiers patched on.  Both
- * must agree with the rule path (the same models prepared under
- * PMUSIM_RULES_ONLY) for every event and unit mask of every model, errors
+ * must agree with the rule path (the same models, the cache off) for every
+ * event and unit mask of every model, errors
  * included, and a string the rules refuse must fail alike with and without
  * a GError to fill. */
 static void
 test_prepared_plain(void)
 {
-    g_autoptr(PmsModelSet) rules = load_rules_only_set();
+    g_autoptr(PmsModelSet) fast = load_cache_set(TRUE);
+    g_autoptr(PmsModelSet) rules = load_cache_set(FALSE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fast);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rules);
-    CU_ASSERT_PTR_NULL(((const PmsPrepared *)pms_model_set_get(rules, "wsm")->enc_cache)->events[0].plain);
     guint checked = 0;
-    for (guint mi = 0; mi < pms_model_set_count(set); mi++) {
-        const PmsModel *m = pms_model_set_nth(set, mi);
+    for (guint mi = 0; mi < pms_model_set_count(fast); mi++) {
+        const PmsModel *m = pms_model_set_nth(fast, mi);
         if (!pms_model_is_family(m, "x86_core"))
             continue;
         for (guint ei = 0; ei < m->n_events; ei++) {
@@ -1302,23 +1302,37 @@ test_prepared_plain(void)
                                                          c ? ev->umasks[c - 1].name : "");
                 g_autofree char *named = g_strconcat(plain, ":k=1:u=1", NULL);
                 g_autoptr(GError) e1 = NULL, e2 = NULL, e3 = NULL, e4 = NULL;
-                g_autoptr(PmsEncoding) a = pms_encode(set, plain, &e1);
+                g_autoptr(PmsEncoding) a = pms_encode(fast, plain, &e1);
                 g_autoptr(PmsEncoding) ra = pms_encode(rules, plain, &e2);
-                g_autoptr(PmsEncoding) b = pms_encode(set, named, &e3);
+                g_autoptr(PmsEncoding) b = pms_encode(fast, named, &e3);
                 g_autoptr(PmsEncoding) rb = pms_encode(rules, named, &e4);
-                g_autoptr(PmsEncoding) q = pms_encode(set, plain, NULL);
+                g_autoptr(PmsEncoding) q = pms_encode(fast, plain, NULL);
                 same_result_across(a, ra, plain);
                 same_result_across(b, rb, named);
                 same_result(a, q, plain);
                 CU_ASSERT_EQUAL(a == NULL, e1 != NULL);
                 CU_ASSERT_STRING_EQUAL(e1 ? e1->message : "", e2 ? e2->message : "");
                 CU_ASSERT_STRING_EQUAL(e3 ? e3->message : "", e4 ? e4->message : "");
+                /* modifiers the rule set applies to the kept result (each
+                 * string twice: the first time may only mark the slot) */
+                static const char *const mods[] = { ":u", ":k=0", ":c=12:e", ":e", ":i:c=1", ":t=1", ":c=256",
+                                                    ":ldlat=3", ":ldlat=0", ":ldlat=100:k", ":ldlat=70000" };
+                for (guint k = 0; k < 2 * G_N_ELEMENTS(mods); k++) {
+                    g_autofree char *with = g_strconcat(plain, mods[k / 2], NULL);
+                    g_autoptr(GError) f1 = NULL, f2 = NULL;
+                    g_autoptr(PmsEncoding) x = pms_encode(fast, with, k & 1 ? &f1 : NULL);
+                    g_autoptr(PmsEncoding) rx = pms_encode(rules, with, k & 1 ? &f2 : NULL);
+                    same_result_across(x, rx, with);
+                    CU_ASSERT_STRING_EQUAL(f1 ? f1->message : "", f2 ? f2->message : "");
+                }
                 checked++;
             }
         }
     }
     /* the five built-in models and the two x86 test models */
     CU_ASSERT_TRUE(checked > 1000);
+    CU_ASSERT_TRUE(slots_untouched(rules, "wsm"));
+    CU_ASSERT_FALSE(slots_untouched(fast, "wsm"));
 }
 
 /* The encoder layer of the family registry lists every family once, and a

@@ -13,8 +13,9 @@
  * a lookup and a copy (a corpus repeats its strings: vector files, a tool's
  * event list sent per run).  Bounded: lines up to MEMO_LINE_MAX bytes, at
  * most MEMO_ENTRIES of them; past that, lines are encoded every time.
- * PMUSIM_RULES_ONLY turns it off, so that every line of such a run goes
- * through the encoder's rule path. */
+ * A model set with the encoder's cache off (pmusim --rules-only) has no
+ * memo either, so that every line of such a run goes through the
+ * encoder's rule path. */
 #define MEMO_LINE_MAX 256
 #define MEMO_ENTRIES 65536
 
@@ -159,7 +160,7 @@ void *pms_backend_builtin_new(const PmsModelSet *models, const PmsBackendOps **o
     Builtin *b = g_new0(Builtin, 1);
     b->models = models;
     b->plm = PMS_PLM_DEFAULT;
-    if (!g_getenv("PMUSIM_RULES_ONLY"))
+    if (pms_model_set_get_encoder_cache(models))
         b->memo = pms_answer_memo_new(MEMO_ENTRIES, MEMO_LINE_MAX);
     *ops = &builtin_ops;
     return b;

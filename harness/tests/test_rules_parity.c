@@ -1,13 +1,13 @@
 /* harness tests: one rule path.  The encoder answers plain strings (and
- * modifiers on them) from results it prepares per model; PMUSIM_RULES_ONLY
- * turns those off so every string takes the rules.  The two must give the
- * same answers: every `pmusim list --names` string of every built-in model
- * and the modifier, raw unit mask and repeat samples `pmusim diff` uses go
- * through `pmusim encode --batch` with and without the variable (and with a
- * non-default --plm, which the prepared results never serve), and the
- * answers must be byte for byte the same.  The corpus goes in twice, so its
- * second half is answered from the builtin backend's memo of answers, which
- * PMUSIM_RULES_ONLY also turns off.
+ * modifiers on them) from rule results it keeps per model (its plain-result
+ * cache); --rules-only turns those off so every string takes the rules.
+ * The two must give the same answers: every `pmusim list --names` string of
+ * every built-in model and the modifier, raw unit mask and repeat samples
+ * `pmusim diff` uses go through `pmusim encode --batch` with and without
+ * --rules-only (and with a non-default --plm, which the cache never
+ * serves), and the answers must be byte for byte the same.  The corpus goes
+ * in twice, so its second half is answered from the builtin backend's memo
+ * of answers, which --rules-only also turns off.
  *
  * Run by meson as: test_rules_parity PMUSIM */
 #include "cu_tap.h"
@@ -19,18 +19,24 @@
 
 static const char *pmusim_path;
 
-/* pmusim's output for these args and input, PMUSIM_RULES_ONLY set or not. */
+/* pmusim's output for these args and input, with --rules-only or not. */
 static char *run(gboolean rules_only, const char *plm, GBytes *input)
 {
     g_autoptr(GSubprocessLauncher) l = g_subprocess_launcher_new(
         G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+    /* the suite may run under meson's rulesonly setup, whose variable is
+     * --rules-only for every pmusim (harness/main.c) */
+    g_subprocess_launcher_unsetenv(l, "PMUSIM_RULES_ONLY");
+    const char *argv[7] = { pmusim_path, "encode", "--batch" };
+    guint n_args = 3;
     if (rules_only)
-        g_subprocess_launcher_setenv(l, "PMUSIM_RULES_ONLY", "1", TRUE);
-    else   /* the suite may run under meson's rulesonly setup */
-        g_subprocess_launcher_unsetenv(l, "PMUSIM_RULES_ONLY");
+        argv[n_args++] = "--rules-only";
+    if (plm) {
+        argv[n_args++] = "--plm";
+        argv[n_args++] = plm;
+    }
     g_autoptr(GError) err = NULL;
-    g_autoptr(GSubprocess) p = g_subprocess_launcher_spawn(l, &err, pmusim_path, "encode", "--batch",
-                                                           plm ? "--plm" : NULL, plm, NULL);
+    g_autoptr(GSubprocess) p = g_subprocess_launcher_spawnv(l, argv, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     g_autoptr(GBytes) out = NULL;
     g_autoptr(GBytes) errb = NULL;

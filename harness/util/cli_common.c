@@ -7,6 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* --rules-only, an option of every command (beside --model). */
+static gboolean rules_only;
+
+void pms_cli_set_rules_only(gboolean on)
+{
+    rules_only = on;
+}
+
 PmsModelSet *pms_cli_load_models(char **model_files)
 {
     g_autoptr(GError) err = NULL;
@@ -21,6 +29,8 @@ PmsModelSet *pms_cli_load_models(char **model_files)
             return NULL;
         }
     }
+    if (rules_only)
+        pms_model_set_set_encoder_cache(set, FALSE);
     return g_steal_pointer(&set);
 }
 
@@ -45,6 +55,9 @@ GOptionContext *pms_cli_context(const char *params, const char *summary, const G
         const GOptionEntry model_entry[] = {
             { "model", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, model_files,
               "Load a model file (replaces the built-in model of the same name; repeatable)", "FILE" },
+            { "rules-only", 0, 0, G_OPTION_ARG_NONE, &rules_only,
+              "Encode every string by the encoder's rules alone: no kept results (a check of them; "
+              "the same answers, slower)", NULL },
             { NULL, 0, 0, 0, NULL, NULL, NULL },
         };
         g_option_context_add_main_entries(ctx, model_entry, NULL);

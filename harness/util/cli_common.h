@@ -13,17 +13,22 @@ typedef struct {
 } PmsCommand;
 
 /* Shared option handling (cli_common.c): every subcommand accepts
- * --model FILE (repeatable).  Returns the model set, or NULL after printing
+ * --model FILE (repeatable) and --rules-only (the encoder's plain-result
+ * cache off in the set).  Returns the model set, or NULL after printing
  * one line on stderr. */
 PmsModelSet *pms_cli_load_models(char **model_files);
 
 /* Exit status for usage errors (bad option, missing argument). */
 #define PMS_EXIT_USAGE 2
 
-/* A context with the command's entries plus the repeatable --model FILE
- * (stored in *model_files when model_files is non-NULL). */
+/* A context with the command's entries plus the options of every command
+ * when model_files is non-NULL: the repeatable --model FILE (stored in
+ * *model_files) and --rules-only (applied by pms_cli_load_models). */
 GOptionContext *pms_cli_context(const char *params, const char *summary, const GOptionEntry *entries,
                                 char ***model_files);
+/* Turn --rules-only on before the command parses its options (main's test
+ * hook PMUSIM_RULES_ONLY). */
+void pms_cli_set_rules_only(gboolean on);
 /* Parse; on error prints one line on stderr and returns FALSE (exit 2). */
 gboolean pms_cli_parse(GOptionContext *ctx, int *argc, char ***argv);
 /* When argv[1] names one of cmds: run it on argv + 1 under the program name

@@ -419,6 +419,16 @@ PMS_API guint pms_model_set_count(const PmsModelSet *set);
 PMS_API const PmsModel *pms_model_set_nth(const PmsModelSet *set, guint i);
 /* The name of the i-th model, without reading a built-in model's image. */
 PMS_API const char *pms_model_set_nth_name(const PmsModelSet *set, guint i);
+/* The encoder's plain-result cache for this set's models (on in a new set):
+ * the results of "PMU::EVENT" and "PMU::EVENT:UMASK" kept per event and unit
+ * mask from their second encoding on, and modifiers applied to them
+ * (encoder/plain_cache.c).  Off, every string of the set is encoded by its
+ * rule set alone; the answers are the same either way, so turning it off is
+ * a check of the cache (pmusim --rules-only, the test suite's rulesonly
+ * setup) and costs only speed.  Set it before the set is shared by threads;
+ * results kept while it was on are not used while it is off. */
+PMS_API void pms_model_set_set_encoder_cache(PmsModelSet *set, gboolean on);
+PMS_API gboolean pms_model_set_get_encoder_cache(const PmsModelSet *set);
 PMS_API void pms_model_set_free(PmsModelSet *set);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsModelSet, pms_model_set_free)
 
