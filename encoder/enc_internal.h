@@ -321,6 +321,14 @@ typedef struct PmsRuleOut {
     guint n_codes;
 } PmsRuleOut;
 
+/* Shared steps of the rule sets whose modifiers all land in the event
+ * select and that print every modifier (errors.c: the Xeon 7500 C-Box, the
+ * test-only toy family).  Each given modifier within its range and with a
+ * field in the event select, into out->mod_val; then the output of one
+ * event-select value `code` with the unit masks `sel`. */
+gboolean pms_rules_evtsel_mods(const PmsResolved *r, PmsRuleOut *out, GError **error);
+void pms_rules_out_single(const PmsResolved *r, PmsRuleOut *out, guint64 sel, guint64 code);
+
 typedef gboolean (*PmsRuleFn)(const PmsResolved *r, PmsRuleOut *out, GError **error);
 
 /* ---- families.c: the family registry's encoder layer ---- */
@@ -400,6 +408,8 @@ G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *
 G_GNUC_INTERNAL gboolean pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice,
                                                  GError **error);
 G_GNUC_INTERNAL gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error);
+/* The test-only toy family (rules_toy.c, models/tests/toy.pmu). */
+G_GNUC_INTERNAL gboolean pms_rules_toy(const PmsResolved *r, PmsRuleOut *out, GError **error);
 /* Itanium (rules_ia64.c): the counting PMC, and the EAR configuration register
  * of EAR events; decode of those values back to the canonical string. */
 G_GNUC_INTERNAL gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error);

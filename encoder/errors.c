@@ -124,6 +124,39 @@ pms_rules_uncore_plm(const PmsResolved *r, GError **error)
     return FALSE;
 }
 
+gboolean
+pms_rules_evtsel_mods(const PmsResolved *r, PmsRuleOut *out, GError **error)
+{
+    const PmsPrepared *p = r->prep;
+    pms_zero_mod_vals(out->mod_val);
+    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        const PmsModifier *mod = p->mods[j].mod;
+        if (!pms_mod_in_range(mod, r->mod_val[j])) {
+            pms_enc_mod_range_fail(error, PMS_ERR_ATTR_VAL, r, j, mod);
+            return FALSE;
+        }
+        if (!p->mods[j].in_evtsel || !p->mods[j].field) {
+            pms_enc_fail(error, PMS_ERR_NOTSUPP, r->mod_col[j],
+                         "modifier '%s' has no field in the event select of %s", mod->name, r->model->name);
+            return FALSE;
+        }
+        out->mod_val[j] = r->mod_val[j];
+    }
+    return TRUE;
+}
+
+void
+pms_rules_out_single(const PmsResolved *r, PmsRuleOut *out, guint64 sel, guint64 code)
+{
+    out->selected = sel;
+    out->printed = sel;
+    /* every modifier printed; the template's digits are all 0 */
+    pms_rule_out_print(r->pe, out, r->mod_set, r->mod_set ? r->pe->allowed_mods : 0);
+    out->n_codes = 1;
+    out->codes[0] = code;
+}
+
 guint
 pms_umask_col(const PmsResolved *r, guint64 set, gboolean last)
 {

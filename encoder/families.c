@@ -24,11 +24,16 @@ static const PmsEncFamily ia64 = {
     .decode = pms_ia64_decode,
 };
 
+static const PmsEncFamily toy = {
+    .rules = pms_rules_toy,
+};
+
 static const PmsFamilyEntry entries[] = {
     { "x86_core", &x86_core },
     { "x86_uncore", &x86_uncore },
     { "nhmex_cbox", &nhmex_cbox },
     { "ia64", &ia64 },
+    { "toy", &toy },
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("encoder", entries);
 

@@ -81,21 +81,8 @@ pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
 
     /* 2. modifier ranges (t is 0..255: the 8-bit threshold field) */
-    pms_zero_mod_vals(out->mod_val);
-    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
-        guint j = pms_lsb(ms);
-        const PmsModifier *mod = p->mods[j].mod;
-        if (r->mod_val[j] < mod->min || r->mod_val[j] > mod->max) {
-            pms_enc_mod_range_fail(error, PMS_ERR_ATTR_VAL, r, j, mod);
-            return FALSE;
-        }
-        if (!p->mods[j].in_evtsel || !p->mods[j].field) {
-            pms_enc_fail(error, PMS_ERR_NOTSUPP, r->mod_col[j],
-                         "modifier '%s' has no field in the event select of %s", mod->name, r->model->name);
-            return FALSE;
-        }
-        out->mod_val[j] = r->mod_val[j];
-    }
+    if (!pms_rules_evtsel_mods(r, out, error))
+        return FALSE;
 
     /* 3. the event-select value */
     guint32 code = ev->code;
@@ -115,15 +102,6 @@ pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
 
     /* 4. what fstr prints: the unit masks in table order, every modifier */
-    out->selected = sel;
-    out->printed = sel;
-    out->mod_print = pe->allowed_mods;
-    out->mod_changed = r->mod_set ? pe->allowed_mods : 0;   /* the template's digits are all 0 */
-    out->mod_big = 0;
-    for (guint32 ms = r->mod_set & pe->allowed_mods; ms; ms &= ms - 1)
-        if (out->mod_val[pms_lsb(ms)] >= 10)
-            out->mod_big |= 1u << pms_lsb(ms);
-    out->n_codes = 1;
-    out->codes[0] = v;
+    pms_rules_out_single(r, out, sel, v);
     return TRUE;
 }

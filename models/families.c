@@ -16,6 +16,8 @@ static const PmsFamily families[] = {
       pms_x86_model_check, pms_x86_event_check },
     { "ia64", "Itanium 2 9000 (Montecito): PMC/PMD/IBR/DBR register files",
       pms_ia64_model_check, pms_ia64_event_check },
+    { "toy", "test-only family (models/tests/toy.pmu): two counters and a status register, no hardware",
+      NULL, NULL },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(families) <= PMS_FAMILY_MAX);
 

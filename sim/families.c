@@ -8,6 +8,7 @@ static const PmsFamilyEntry entries[] = {
     { "x86_uncore", &sim_x86_uncore_ops },
     { "nhmex_cbox", &sim_nhmex_ops },
     { "ia64", &sim_ia64_ops },
+    { "toy", &sim_toy_ops },
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("sim", entries);
 

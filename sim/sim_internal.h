@@ -186,6 +186,7 @@ extern const SimDeviceOps sim_x86_core_ops;
 extern const SimDeviceOps sim_x86_uncore_ops;
 extern const SimDeviceOps sim_nhmex_ops;
 extern const SimDeviceOps sim_ia64_ops;
+extern const SimDeviceOps sim_toy_ops;   /* the test-only family (dev_toy.c) */
 
 /* The family registry's simulator layer (sim/families.c): the device of the
  * model's family; NULL when it is not simulated.  Every registered device,

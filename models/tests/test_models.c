@@ -259,7 +259,7 @@ test_enum_names(void)
 static void
 test_families(void)
 {
-    CU_ASSERT_EQUAL(pms_family_count(), 4);
+    CU_ASSERT_EQUAL(pms_family_count(), 5);
     for (guint i = 0; i < pms_family_count(); i++) {
         const PmsFamily *f = pms_family_nth(i);
         CU_ASSERT_PTR_EQUAL(pms_family_by_name(f->name), f);
@@ -268,11 +268,11 @@ test_families(void)
     CU_ASSERT_PTR_NULL(pms_family_nth(pms_family_count()));
     CU_ASSERT_PTR_NULL(pms_family_by_name("x86"));
     CU_ASSERT_PTR_NULL(pms_family_by_name(NULL));
-    CU_ASSERT_STRING_EQUAL(pms_family_names(), "x86_core, x86_uncore, nhmex_cbox or ia64");
+    CU_ASSERT_STRING_EQUAL(pms_family_names(), "x86_core, x86_uncore, nhmex_cbox, ia64 or toy");
 
     static const int a = 1, b = 2;
     static const PmsFamilyEntry good[] = { { "x86_core", &a }, { "x86_uncore", &a }, { "nhmex_cbox", &a },
-                                           { "ia64", &b } };
+                                           { "ia64", &b }, { "toy", &a } };
     PmsFamilyTable t = PMS_FAMILY_TABLE("test", good);
     g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
     CU_ASSERT_TRUE(pms_family_table_check(&t, problems));
@@ -300,7 +300,7 @@ test_families(void)
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) m = pms_model_load_data("[pmu]\nname = x\narch = z80\n", 26, "z.pmu", &err);
     CU_ASSERT_PTR_NULL(m);
-    CU_ASSERT_TRUE(err && strstr(err->message, "expected x86_core, x86_uncore, nhmex_cbox or ia64, got 'z80'"));
+    CU_ASSERT_TRUE(err && strstr(err->message, "expected x86_core, x86_uncore, nhmex_cbox, ia64 or toy, got 'z80'"));
 }
 
 static void

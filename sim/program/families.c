@@ -8,6 +8,7 @@ static const PmsFamilyEntry entries[] = {
     { "x86_uncore", &prog_x86_uncore_ops },
     { "nhmex_cbox", &prog_nhmex_ops },
     { "ia64", &prog_ia64_ops },
+    { "toy", &prog_toy_ops },
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("program", entries);
 

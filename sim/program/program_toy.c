@@ -1,0 +1,47 @@
+/* pmusim — the program step of the test-only family `toy`
+ * (models/tests/toy.pmu, docs/adding-a-pmu.md):
+ *
+ *   counter k: codes[0] -> TOY_CTLk, the whole register;
+ *   its overflow: bit k of TOY_STATUS's ovf field.
+ * There is no global control and no extra register.  Sets of events are not
+ * placed (no set_counters). */
+#include "prog_internal.h"
+
+static gboolean toy_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                           GError **error)
+{
+    const PmsModel *m = pl->model;
+    const PmsRegister *ctl = pl->fixed ? NULL : pms_model_reg_by_kind(m, PMS_REG_EVTSEL, pl->counter);
+    if (n_codes > 1 || !ctl) {
+        g_set_error(error, PMS_PROGRAM_ERROR, n_codes > 1 ? PMS_PROGRAM_ERROR_CODES : PMS_PROGRAM_ERROR_COUNTER,
+                    "%s: %s", m->name, n_codes > 1 ? "the toy family has no extra register" : "no such counter");
+        return FALSE;
+    }
+    prog_put_write(w, n, ctl, codes[0], G_MAXUINT64);
+    return TRUE;
+}
+
+static const PmsRegister *toy_counter_reg(const PmsPlacement *pl)
+{
+    return pms_model_reg_by_kind(pl->model, PMS_REG_PMC, pl->counter);
+}
+
+static const PmsRegister *toy_status_reg(const PmsPlacement *pl)
+{
+    return pms_model_reg_by_kind(pl->model, PMS_REG_GLOBAL_STATUS, 0);
+}
+
+static guint64 toy_status_bit(const PmsPlacement *pl)
+{
+    static const char *const n_ovf[] = { "ovf%u", NULL };   /* bit k of the vector field ovf */
+    return sim_fbit(sim_resolve(toy_status_reg(pl), n_ovf, pl->counter, 0, -1, 0));
+}
+
+const ProgOps prog_toy_ops = {
+    .place_on = prog_place_on_counters,
+    .place = prog_place_lowest,
+    .writes = toy_writes,
+    .counter_reg = toy_counter_reg,
+    .status_bit = toy_status_bit,
+    .status_reg = toy_status_reg,
+};
