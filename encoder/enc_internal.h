@@ -408,8 +408,6 @@ G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *
 G_GNUC_INTERNAL gboolean pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice,
                                                  GError **error);
 G_GNUC_INTERNAL gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error);
-/* The test-only toy family (rules_toy.c, models/tests/toy.pmu). */
-G_GNUC_INTERNAL gboolean pms_rules_toy(const PmsResolved *r, PmsRuleOut *out, GError **error);
 /* Itanium (rules_ia64.c): the counting PMC, and the EAR configuration register
  * of EAR events; decode of those values back to the canonical string. */
 G_GNUC_INTERNAL gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error);

@@ -1,39 +1,18 @@
 /* pmusim encoder — the family registry's encoder layer (family.h): one line
- * per family, its rule set and what its strings accept.  Nothing else in the
- * encoder asks which family a model is: it reads PmsEncFamily. */
+ * per family.  Each family's entry (PmsEncFamily: its rule set, the modifiers
+ * of its kept plain results, its flags, its own decode) is defined beside its
+ * rules (rules_<family>.c).  Nothing else in the encoder asks which family a
+ * model is: it reads the entry. */
 #include "enc_internal.h"
 
-static const PmsEncFamily x86_core = {
-    .rules = pms_rules_x86_core,
-    .mods = pms_x86_core_mods,
-    .flags = PMS_ENC_RAW_UMASK,
-};
-/* libpfm4 4.13's uncore code: raw unit masks too, numbers too big for 64
- * bits saturate (its range check then refuses them), and an uncore event
- * has no privilege filter (libpfm_nehalem(3)), so u and k are explained. */
-static const PmsEncFamily x86_uncore = {
-    .rules = pms_rules_x86_uncore,
-    .mods = pms_x86_uncore_mods,
-    .flags = PMS_ENC_RAW_UMASK | PMS_ENC_SATURATE | PMS_ENC_NO_PLM,
-};
-static const PmsEncFamily nhmex_cbox = {
-    .rules = pms_rules_nhmex_cbox,
-};
-static const PmsEncFamily ia64 = {
-    .rules = pms_rules_ia64,
-    .decode = pms_ia64_decode,
-};
-
-static const PmsEncFamily toy = {
-    .rules = pms_rules_toy,
-};
+extern const PmsEncFamily pms_enc_x86_core, pms_enc_x86_uncore, pms_enc_nhmex_cbox, pms_enc_ia64, pms_enc_toy;
 
 static const PmsFamilyEntry entries[] = {
-    { "x86_core", &x86_core },
-    { "x86_uncore", &x86_uncore },
-    { "nhmex_cbox", &nhmex_cbox },
-    { "ia64", &ia64 },
-    { "toy", &toy },
+    { "x86_core", &pms_enc_x86_core },
+    { "x86_uncore", &pms_enc_x86_uncore },
+    { "nhmex_cbox", &pms_enc_nhmex_cbox },
+    { "ia64", &pms_enc_ia64 },
+    { "toy", &pms_enc_toy },   /* the test-only family (models/tests/toy.pmu) */
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("encoder", entries);
 

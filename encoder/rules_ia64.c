@@ -277,3 +277,9 @@ pms_ia64_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 ex
                  has_extra ? "" : "; an EAR event needs its PMC37/PMC40 value as EXTRA");
     return NULL;
 }
+
+/* The ia64 family's encoder entry (encoder/families.c): its own decode. */
+const PmsEncFamily pms_enc_ia64 = {
+    .rules = pms_rules_ia64,
+    .decode = pms_ia64_decode,
+};

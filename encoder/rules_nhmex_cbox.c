@@ -105,3 +105,8 @@ pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
     pms_rules_out_single(r, out, sel, v);
     return TRUE;
 }
+
+/* The nhmex_cbox family's encoder entry (encoder/families.c). */
+const PmsEncFamily pms_enc_nhmex_cbox = {
+    .rules = pms_rules_nhmex_cbox,
+};

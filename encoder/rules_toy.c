@@ -11,8 +11,8 @@
  * classes for the same kind of mistake on its PMUs. */
 #include "enc_internal.h"
 
-gboolean
-pms_rules_toy(const PmsResolved *r, PmsRuleOut *out, GError **error)
+static gboolean
+toy_rules(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
@@ -44,3 +44,8 @@ pms_rules_toy(const PmsResolved *r, PmsRuleOut *out, GError **error)
     pms_rules_out_single(r, out, sel, v);
     return TRUE;
 }
+
+/* The toy family's encoder entry (encoder/families.c). */
+const PmsEncFamily pms_enc_toy = {
+    .rules = toy_rules,
+};

@@ -679,3 +679,10 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     registers(r, pe, out, sel, given, wants_ldlat, li, tix);
     return TRUE;
 }
+
+/* The x86_core family's encoder entry (encoder/families.c). */
+const PmsEncFamily pms_enc_x86_core = {
+    .rules = pms_rules_x86_core,
+    .mods = pms_x86_core_mods,
+    .flags = PMS_ENC_RAW_UMASK,
+};

@@ -171,3 +171,13 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
     /* codes only: the program step (sim/program/program_x86_uncore.c) places them */
     return TRUE;
 }
+
+/* The x86_uncore family's encoder entry (encoder/families.c): libpfm4
+ * 4.13's uncore code takes raw unit masks too, numbers too big for 64 bits
+ * saturate (its range check then refuses them), and an uncore event has no
+ * privilege filter (libpfm_nehalem(3)), so u and k are explained. */
+const PmsEncFamily pms_enc_x86_uncore = {
+    .rules = pms_rules_x86_uncore,
+    .mods = pms_x86_uncore_mods,
+    .flags = PMS_ENC_RAW_UMASK | PMS_ENC_SATURATE | PMS_ENC_NO_PLM,
+};

@@ -458,6 +458,8 @@ static gpointer x86_input(PmsSim *sim)
     return &s->in;
 }
 
+extern const SimDeviceOps sim_x86_core_ops;   /* below; a PmsSim over another device has no PEBS */
+
 SimPebs *sim_x86_pebs(const PmsSim *sim)
 {
     return sim->ops == &sim_x86_core_ops ? ((const X86Core *)sim->dev)->pebs : NULL;

@@ -182,11 +182,6 @@ void sim_lbr_trace(const SimLbr *l, guint64 cycle, PmsSimTrace *t);
 /* The x86 core's `branch=` key (pms_lbr_parse_branch, CPL: the run's). */
 gboolean sim_lbr_key_branch(const PmsModel *m, const char *value, gpointer field, GError **error);
 
-extern const SimDeviceOps sim_x86_core_ops;
-extern const SimDeviceOps sim_x86_uncore_ops;
-extern const SimDeviceOps sim_nhmex_ops;
-extern const SimDeviceOps sim_ia64_ops;
-extern const SimDeviceOps sim_toy_ops;   /* the test-only family (dev_toy.c) */
 
 /* The family registry's simulator layer (sim/families.c): the device of the
  * model's family; NULL when it is not simulated.  Every registered device,

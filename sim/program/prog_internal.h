@@ -29,11 +29,6 @@ typedef struct {
     const char *sets_elsewhere;
 } ProgOps;
 
-extern const ProgOps prog_x86_core_ops;
-extern const ProgOps prog_x86_uncore_ops;
-extern const ProgOps prog_nhmex_ops;
-extern const ProgOps prog_ia64_ops;
-extern const ProgOps prog_toy_ops;   /* the test-only family (program_toy.c) */
 
 /* The family registry's program layer (families.c): the program step of the
  * model's family; NULL when it has none.  The table's check (family.h), for
