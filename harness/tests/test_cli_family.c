@@ -119,6 +119,12 @@ static void test_decode_reg(void)
     CU_ASSERT_FALSE(pms_cli_family(wsm)->flags & PMS_CLI_RANGES_DISPATCH);
     CU_ASSERT_TRUE(pms_cli_family(wsm)->flags & PMS_CLI_SIM_BENCH);
     CU_ASSERT_FALSE(pms_cli_family(cbox)->flags & PMS_CLI_SIM_BENCH);
+    /* diff's raw unit-mask strings ask the encoder: libpfm4 4.13 takes raw
+     * unit masks on the x86 core PMUs and nhm_unc/wsm_unc only */
+    CU_ASSERT_TRUE(pms_encoder_takes_raw_umask(wsm));
+    CU_ASSERT_TRUE(pms_encoder_takes_raw_umask(model("nhm_unc")));
+    CU_ASSERT_FALSE(pms_encoder_takes_raw_umask(cbox));
+    CU_ASSERT_FALSE(pms_encoder_takes_raw_umask(mont));
 }
 
 static guint32 own(const char *str)
