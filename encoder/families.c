@@ -23,6 +23,13 @@ pms_enc_family(const PmsModel *m)
 }
 
 gboolean
+pms_encoder_takes_raw_umask(const PmsModel *m)
+{
+    const PmsEncFamily *f = m ? pms_enc_family(m) : NULL;
+    return f && (f->flags & PMS_ENC_RAW_UMASK);
+}
+
+gboolean
 pms_enc_family_table_check(GPtrArray *problems)
 {
     return pms_family_table_check(&table, problems);

@@ -7,19 +7,11 @@
  * string never sets (EN, INT, PC) when they differ from what the string
  * encodes to. */
 #include "cli_common.h"
+#include "cli_family.h"
 #include "commands.h"
 #include "encoder.h"
 
 #include <stdio.h>
-
-/* The register VALUE is written to: the event select of the first counter
- * (the Itanium's PMC at counter_base). */
-static const PmsRegister *value_reg(const PmsModel *m)
-{
-    if (pms_model_is_family(m, "ia64"))
-        return pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, m->counter_base);
-    return pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
-}
 
 /* The event whose code and umask field need an extra register value (an
  * offcore event, a load-latency unit mask: *umask_name), or NULL. */
@@ -28,7 +20,7 @@ static const PmsEvent *needs_extra(const PmsModel *m, guint64 value, const PmsRe
     *umask_name = NULL;
     const PmsField *fe = pms_register_field(reg, "event");
     const PmsField *fu = pms_register_field(reg, "umask");
-    if (!fe || !fu || pms_model_is_family(m, "ia64"))
+    if (!fe || !fu || !pms_cli_family(m)->decode_extra_hints)
         return NULL;
     guint64 code = pms_field_get(fe, value), umask = pms_field_get(fu, value);
     for (guint i = 0; i < m->n_events; i++) {
@@ -108,7 +100,7 @@ int pms_cmd_decode(int argc, char **argv)
     const PmsModel *m = pms_cli_model(models, argv[1]);
     if (m == NULL)
         return PMS_EXIT_USAGE;
-    const PmsRegister *reg = value_reg(m);
+    const PmsRegister *reg = pms_cli_family(m)->decode_reg(m);
     guint64 reserved = reg ? value & ~(reg->writable | reg->ignored) : 0;
     if (reserved) {
         /* what the rest would be, so that a typo in a dump is easy to see */

@@ -1,5 +1,6 @@
 /* pmusim list — what the models hold: PMUs, events, unit masks, modifiers. */
 #include "cli_common.h"
+#include "cli_family.h"
 #include "commands.h"
 #include "encoder.h"
 #include "json_out.h"
@@ -25,6 +26,12 @@ static gboolean event_matches(const PmsEvent *ev, const char *pat)
         if (has_ci(ev->umasks[u].name, pat) || has_ci(ev->umasks[u].desc, pat))
             return TRUE;
     return FALSE;
+}
+
+/* event_matches as a family's listing asks it (PmsCliEventKeep). */
+static gboolean keep_event(const PmsEvent *ev, gconstpointer pat)
+{
+    return event_matches(ev, pat);
 }
 
 /* Events of m that --grep keeps. */
@@ -198,120 +205,14 @@ static void print_model(const PmsModel *m, const char *pat)
     }
 }
 
-/* ---- Itanium: the per-event facts of libpfm's Montecito table ---- */
-
-/* "PMC4-15", "PMC10", "PMC4-9,PMC12": a counter mask over register numbers. */
-static char *ia64_counters(guint64 mask)
-{
-    GString *s = g_string_new(NULL);
-    for (guint i = 0; i < 64; i++) {
-        if (!(mask >> i & 1))
-            continue;
-        guint j = i;
-        while (j + 1 < 64 && (mask >> (j + 1) & 1))
-            j++;
-        g_string_append_printf(s, "%sPMC%u", s->len ? "," : "", i);
-        if (j > i)
-            g_string_append_printf(s, "-%u", j);
-        i = j;
-    }
-    if (!s->len)
-        g_string_append(s, "none");
-    return g_string_free(s, FALSE);
-}
-
-static char *ia64_quals(const PmsEvent *ev)
-{
-    if (!ev->qualifiers)
-        return g_strdup("-");
-    return g_strdup_printf("%s%s%s", ev->qualifiers & PMS_IA64_QUAL_OPCM ? "o" : "-",
-                           ev->qualifiers & PMS_IA64_QUAL_IARR ? "i" : "-",
-                           ev->qualifiers & PMS_IA64_QUAL_DARR ? "d" : "-");
-}
-
-static char *ia64_group(const PmsEvent *ev)
-{
-    if (ev->cache_group == PMS_IA64_GROUP_NONE)
-        return g_strdup("-");
-    return g_strdup_printf("%s/%d", ev->cache_group == PMS_IA64_GROUP_L1D ? "L1D" : "L2D", ev->cache_set);
-}
-
-static char *ia64_ear(const PmsEvent *ev)
-{
-    if (ev->ear == PMS_IA64_EAR_NONE)
-        return g_strdup("-");
-    return g_strdup_printf("%s %s", ev->ear == PMS_IA64_EAR_I ? "I" : "D", pms_ia64_ear_mode_name(ev->ear_mode));
-}
-
-static void print_model_ia64(const PmsModel *m, const char *pat)
-{
-    printf("%s: %s\n  source %s; %u counters PMC%u-%u/PMD%u-%u (%u bits)%s\n", m->name, m->desc ? m->desc : "",
-           m->source ? m->source : "?", m->n_gp, m->counter_base, m->counter_base + m->n_gp - 1, m->counter_base,
-           m->counter_base + m->n_gp - 1, m->gp_width, m->smt ? "; 2 threads" : "");
-    printf("  modifiers:\n");
-    for (guint i = 0; i < m->n_mods; i++) {
-        const PmsModifier *mod = &m->mods[i];
-        if (mod->type == PMS_MOD_BOOL)
-            printf("    %-7s bool     %s\n", mod->name, mod->desc ? mod->desc : "");
-        else
-            printf("    %-7s [%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "]    %s\n", mod->name, mod->min, mod->max,
-                   mod->desc ? mod->desc : "");
-    }
-    printf("  events (max: occurrences per cycle, thres < max; qual: o opcode match, i code range, d data range;\n"
-           "          group: cache group/set; EAR: kind and mode, umask to the EAR register):\n");
-    int namew = 5; /* the event column, as wide as the longest name */
-    for (guint e = 0; e < m->n_events; e++)
-        namew = MAX(namew, (int)strlen(m->events[e].name));
-    printf("    %-*s %4s %5s %3s %-12s %-7s %-13s %-4s %-7s %3s %4s %s\n", namew, "event", "code", "umask", "max",
-           "counters", "group", "type", "qual", "EAR", "ETB", "MESI", "alias of");
-    for (guint e = 0; e < m->n_events; e++) {
-        const PmsEvent *ev = &m->events[e];
-        if (!event_matches(ev, pat))
-            continue;
-        g_autofree char *ctr = ia64_counters(ev->counters);
-        g_autofree char *q = ia64_quals(ev);
-        g_autofree char *grp = ia64_group(ev);
-        g_autofree char *ear = ia64_ear(ev);
-        g_autofree char *um = g_strdup_printf("0x%x", ev->base_umask);
-        g_autofree char *row = g_strdup_printf("    %-*s 0x%02x %5s %3u %-12s %-7s %-13s %-4s %-7s %3s %4s %s", namew,
-               ev->name, ev->code, um, ev->max_inc, ctr, grp, pms_ia64_event_type_name(ev->ev_type), q, ear, ev->etb ? "yes" : "-",
-               ev->mesi ? "yes" : "-", ev->equiv ? ev->equiv : "");
-        printf("%s\n", g_strchomp(row)); /* no trailing blanks when there is no alias */
-    }
-}
-
 /* One event in full, every fact by name (any architecture). */
 static void print_event(const PmsModel *m, const PmsEvent *ev)
 {
     printf("%s::%s\n", m->name, ev->name);
     printf("  code        0x%02x\n", ev->code);
-    if (ev->extra_reg)
-        printf("  umask       0x%x (in %s%s)\n", ev->base_umask, ev->extra_reg,
-               pms_model_is_family(m, "ia64") ? "; the counter's umask field is 0" : "");
-    else
-        printf("  umask       0x%x\n", ev->base_umask);
-    if (pms_model_is_family(m, "ia64")) {
-        g_autofree char *ctr = ia64_counters(ev->counters);
-        printf("  counters    %s (mask 0x%" G_GINT64_MODIFIER "x)\n", ctr, ev->counters);
-        printf("  max_inc     %u (thres 0..%u)\n", ev->max_inc, ev->max_inc ? ev->max_inc - 1 : 0);
-        printf("  type        %s\n", pms_ia64_event_type_name(ev->ev_type));
-        if (ev->cache_group != PMS_IA64_GROUP_NONE)
-            printf("  cache group %s, set %d\n", pms_ia64_cache_group_name(ev->cache_group), ev->cache_set);
-        else
-            printf("  cache group none\n");
-        printf("  qualifiers  opcode matching %s, code range %s, data range %s\n",
-               ev->qualifiers & PMS_IA64_QUAL_OPCM ? "yes" : "no", ev->qualifiers & PMS_IA64_QUAL_IARR ? "yes" : "no",
-               ev->qualifiers & PMS_IA64_QUAL_DARR ? "yes" : "no");
-        printf("  MESI        %s\n", ev->mesi ? "yes (I/S/E/M qualifiers)" : "no");
-        if (ev->ear != PMS_IA64_EAR_NONE)
-            printf("  EAR         %s, %s mode\n", ev->ear == PMS_IA64_EAR_I ? "instruction (I-EAR)" : "data (D-EAR)",
-                   pms_ia64_ear_mode_name(ev->ear_mode));
-        else
-            printf("  EAR         no\n");
-        printf("  ETB         %s\n", ev->etb ? "yes (programs PMC39)" : "no");
-    } else {
-        printf("  counters    0x%" G_GINT64_MODIFIER "x\n  fixed       0x%x\n", ev->counters, ev->fixed);
-    }
+    g_autoptr(GString) facts = g_string_new(NULL);
+    pms_cli_family(m)->list_event(facts, m, ev);
+    fputs(facts->str, stdout);
     if (ev->equiv)
         printf("  alias of    %s\n", ev->equiv);
     if (ev->flags & PMS_EVENT_DUP)
@@ -563,9 +464,11 @@ int pms_cmd_list(int argc, char **argv)
             print_names(m, pat);
         else if (summary)
             printf("%-*s %4u events  %s\n", width, m->name, m->n_events, m->desc ? m->desc : "");
-        else if (pms_model_is_family(m, "ia64"))
-            print_model_ia64(m, pat);
-        else
+        else if (pms_cli_family(m)->list_model) {
+            g_autoptr(GString) o = g_string_new(NULL);
+            pms_cli_family(m)->list_model(o, m, keep_event, pat);
+            fputs(o->str, stdout);
+        } else
             print_model(m, pat);
     }
     if (json) {

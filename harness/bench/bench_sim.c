@@ -5,6 +5,7 @@
  * PASS/MISS; the exit status says only whether the bench could run. */
 #include "bench.h"
 #include "cli_common.h"
+#include "cli_family.h"
 #include "sim.h"
 #include "stimulus.h"
 
@@ -24,7 +25,7 @@
 static int stim_file_bench(const PmsModelSet *models, const char *pmu, guint n)
 {
     const PmsModel *m = pms_model_set_get(models, pmu && pms_model_set_get(models, pmu) ? pmu : "wsm");
-    if (!m || !pms_model_is_family(m, "x86_core"))
+    if (!m || !(pms_cli_family(m)->flags & PMS_CLI_SIM_BENCH))
         return 0;
     g_autofree char *path = NULL;
     g_autoptr(GError) err = NULL;
@@ -105,7 +106,7 @@ int pms_bench_sim(int argc, char **argv)
            "fast rec/s", "ratio", "", "2^47 cycles", "");
     for (guint i = 0; i < pms_model_set_count(models); i++) {
         const PmsModel *m = pms_model_set_nth(models, i);
-        if (pmu ? g_ascii_strcasecmp(m->name, pmu) != 0 : !pms_model_is_family(m, "x86_core"))
+        if (pmu ? g_ascii_strcasecmp(m->name, pmu) != 0 : !(pms_cli_family(m)->flags & PMS_CLI_SIM_BENCH))
             continue;
         PmsSimBench b = { 0 };
         g_autoptr(GError) err = NULL;

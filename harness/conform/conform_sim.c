@@ -1,5 +1,6 @@
 /* pmusim — simulation vectors and mutants (see conform_sim.h). */
 #include "conform_sim.h"
+#include "cli_family.h"
 #include "pebs.h"
 #include "sim.h"
 #include "sim_setup.h"
@@ -271,124 +272,6 @@ gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GErro
 
 /* ---- mutants ---- */
 
-static gboolean field_bit(const PmsRegister *r, const char *name, guint bit)
-{
-    const PmsField *f = pms_register_field(r, name);
-    return f && bit >= f->shift && bit < f->shift + f->width;
-}
-
-static guint64 field_value(const PmsRegister *r, const char *name, guint64 value)
-{
-    const PmsField *f = pms_register_field(r, name);
-    return f ? pms_field_get(f, value) : 0;
-}
-
-static guint64 umask_value(const PmsEvent *ev, const char *name)
-{
-    const PmsUmask *u = pms_event_umask(ev, name);
-    return u ? u->value : 0;
-}
-
-/* Itanium 2 9000 (docs/semantics.md §11): the counting PMC's fields and the
- * registers the device keeps as storage.  counter: the PMC the vector
- * programs (PMC4..15). */
-/* The EAR configuration bits (codes[1] of an EAR event: PMC37 / PMC40) that
- * decide no capture under the value x the encoder wrote (semantics.md
- * §11.10): the D-EAR umask in ALAT mode and its bit 0 in TLB mode, the
- * I-EAR TLB-mode umask bits 3-6.  The EAR vectors' tails catch the rest
- * (plm, pm, ism, mode / ct, the umask bits that select thresholds or
- * levels). */
-static const char *unobservable_ear(const PmsRegister *x, const PmsEvent *ev, guint64 v, guint bit)
-{
-    if (ev->ear == PMS_IA64_EAR_D && field_bit(x, "umask", bit)) {
-        guint64 mode = field_value(x, "mode", v);
-        if (mode == 2)
-            return "the D-EAR umask selects nothing in ALAT mode (semantics.md §11.10)";
-        if (mode == 1 && bit == pms_layout_field(x->layout, "umask")->shift)
-            return "D-EAR TLB-mode umask bit 0 selects no translation level (DATA_EAR_TLB_*: bits 1-3; "
-                   "semantics.md §11.10)";
-    }
-    if (ev->ear == PMS_IA64_EAR_I && ((v >> 12) & 3) == 0 && bit >= 8 && bit <= 11)
-        return "I-EAR TLB-mode umask bits 3-6 select no translation level (L1I_EAR_TLB_*: bits 0-2; "
-               "semantics.md §11.10)";
-    return NULL;
-}
-
-static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guint counter, const Codes *c,
-                                     guint code, guint bit)
-{
-    if (code == 1) {
-        const PmsRegister *x = ev && ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
-        if (x && ev->ear != PMS_IA64_EAR_NONE && ((x->writable >> bit) & 1) && c->n > 1)
-            return unobservable_ear(x, ev, c->codes[1], bit);
-        return NULL;
-    }
-    const PmsRegister *pmc = pms_model_reg_at(m, PMS_SPACE_PMC, counter);
-    if (code != 0 || !pmc)
-        return NULL;
-    /* ev is applied (semantics.md §11.3): every vector expects no external
-     * notification (expect-ext none) and carries a carry */
-    /* pm and ism are applied (semantics.md §11.2): every vector's PSR /
-     * instruction-set tail clears PSR.up, PSR.pp and runs IA-32 code */
-    /* the MESI bits are applied (semantics.md §11.9): the mesi events' vectors
-     * carry mesi= states, and on other events the bits do nothing */
-    if ((field_bit(pmc, "mesi_i", bit) || field_bit(pmc, "mesi_s", bit) || field_bit(pmc, "mesi_e", bit) ||
-         field_bit(pmc, "mesi_m", bit)) && !(ev && ev->mesi))
-        return "MESI qualifiers act only on the events with mesi = true (semantics.md §11.9; registers.md 3)";
-    if (field_bit(pmc, "all", bit) && counter >= 8 &&
-        g_ascii_strcasecmp(pms_model_option(m, "all_on_pmc8_15", "own"), "own") == 0)
-        return "all on PMC8-15 is ignored under all_on_pmc8_15 = own (semantics.md §11.2, A24)";
-    return NULL;
-}
-
-/* Why a surviving mutant could not have been caught by any stimulus, by the
- * documented semantics; NULL when it could (a missing vector). */
-static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint counter, const Codes *c, guint code,
-                                guint bit)
-{
-    if (pms_model_is_family(m, "ia64"))
-        return unobservable_ia64(m, ev, counter, c, code, bit);
-    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
-    /* a fixed-only event's other bits reach no register: equivalent() */
-    if (code == 0 && field_bit(es, "occ_ctr_rst", bit))
-        return "OCC_CTR_RST (o) is a command that reads 0; the queue-occupancy accumulators it resets are not "
-               "modelled (the stimulus gives an occupancy event's per-cycle value), so no count can show it "
-               "(SDM Fig 18-28; semantics.md §9)";
-    if (code == 0 && field_bit(es, "pc", bit))
-        return "PC (pin control) only drives the PMi pin, never a count (SDM 18-4; semantics.md §8)";
-    if (code == 0 && field_bit(es, "inv", bit) && field_value(es, "cmask", c->codes[0]) == 0 &&
-        field_value(es, "threshold", c->codes[0]) == 0)
-        return pms_model_is_family(m, "nhmex_cbox")
-                   ? "invert acts only with a non-zero threshold (semantics.md §10, A1)"
-                   : "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)";
-    if (code == 0 && field_bit(es, "cmask", bit) && field_value(es, "edge", c->codes[0]) &&
-        !field_value(es, "inv", c->codes[0]) && field_value(es, "cmask", c->codes[0]) <= 1 &&
-        field_value(es, "cmask", c->codes[0] ^ ((guint64)1 << bit)) <= 1)
-        return "E with CMASK 0 takes the condition N > 0, the same as CMASK 1 (semantics.md A2), so flipping "
-               "CMASK between 0 and 1 under E without INV changes nothing";
-    if (code == 0 && field_bit(es, "any", bit) && !m->smt)
-        return "AnyThread has no effect on a PMU without SMT (semantics.md §3)";
-    if (code == 1 && (ev->flags & PMS_EVENT_OFFCORE) && m->offcore_style && strcmp(m->offcore_style, "glm") == 0) {
-        guint64 any_req = umask_value(ev, "ANY_REQUEST"), any_rsp = umask_value(ev, "ANY_RESPONSE");
-        guint64 outst = umask_value(ev, "OUTSTANDING");
-        guint64 b = (guint64)1 << bit;
-        const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
-        gboolean is_req = field_bit(x, "request", bit) && !(b & any_req);
-        gboolean in_rsp = (field_bit(x, "supplier", bit) || field_bit(x, "snoop", bit)) && !(b & outst);
-        gboolean is_rsp = in_rsp && !(b & any_rsp);
-        /* OUTSTANDING decides before any response bit, ANY_RESPONSE included. */
-        if (in_rsp && (c->codes[1] & outst))
-            return "OUTSTANDING is set: it counts in-flight requests, no response bit (ANY_RESPONSE "
-                   "included) can change that (SDM Table 18-22; semantics.md §5)";
-        if (is_req && (c->codes[1] & any_req))
-            return "ANY_REQUEST is set: another request bit cannot change the match (SDM Table 18-21; semantics.md §5)";
-        if (is_rsp && (c->codes[1] & any_rsp))
-            return "ANY_RESPONSE is set: another response bit cannot change the match "
-                   "(SDM Table 18-22; semantics.md §5)";
-    }
-    return NULL;
-}
-
 /* Does the mutant program the same register contents?  Both codes go through
  * the program step; TRUE when every difference lies in bits the written
  * register ignores (they read 0 and change nothing: the Xeon 7500's "ig"
@@ -507,7 +390,9 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                 gboolean ok = simulate(cs, v, mut, &msg, &gp);
                 g_free(msg);
                 PmsMutant mu = { v, e, k, bit, PMS_MUTANT_CAUGHT, NULL };
-                const char *why = ok ? unobservable(m, ev, sv->events[e].counter, &codes[e], k, bit) : NULL;
+                const char *why = ok ? pms_cli_family(m)->unobservable(m, ev, sv->events[e].counter, codes[e].codes,
+                                                                     codes[e].n, k, bit)
+                                     : NULL;
                 count_mutant(r, row, mu, ok, gp, why);
             }
         }

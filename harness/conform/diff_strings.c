@@ -6,6 +6,7 @@
  * :x=1, :x=2), and the combination rules (edge without cmask, any-thread,
  * repeated and conflicting modifiers, ldlat off its event). */
 #include "diff_strings.h"
+#include "encoder.h"
 
 #include <string.h>
 
@@ -163,9 +164,9 @@ void pms_strings_repeats(const PmsModel *m, GPtrArray *out)
 void pms_strings_raw(const PmsModel *m, GPtrArray *out)
 {
     /* libpfm4 4.13 takes raw unit masks on the Intel x86 core PMUs and on
-     * nhm_unc/wsm_unc only; elsewhere the strings would only repeat the
-     * unknown-attribute answer */
-    if (!pms_model_is_family(m, "x86_core") && !pms_model_is_family(m, "x86_uncore"))
+     * nhm_unc/wsm_unc only (the encoder follows it); elsewhere the strings
+     * would only repeat the unknown-attribute answer */
+    if (!pms_encoder_takes_raw_umask(m))
         return;
     /* every event with the value of its first unit mask (0x1 without one) */
     for (guint e = 0; e < m->n_events; e++) {

@@ -1,10 +1,9 @@
 /* harness tests: batch protocol framing, the cmd: and libpfm4 backends' crash
- * isolation, perf output forms and CLI usage errors.
+ * isolation, perf output forms through the CLI and CLI usage errors.
  *
  * Run by meson as: test_harness PMUSIM FAKE_BACKEND
  * (the built CLI and the misbehaving test backend, tests/fake_backend.c). */
 #include "cu_tap.h"
-#include "perf_format.h"
 #include "protocol.h"
 
 #include <dlfcn.h>
@@ -165,35 +164,6 @@ static void test_parse_answer(void)
     /* a cmd: backend may itself drive one that crashed */
     CU_ASSERT_TRUE(pms_proto_parse_answer("x", "x\tBACKEND_CRASH\t0\t\t", &r));
     pms_backend_result_clear(&r);
-}
-
-/* ---- perf forms (fabricated encodings; bit layout by hand) --------- */
-
-static void test_perf_format(void)
-{
-    PmsEvent ev = { .name = (char *)"E" };
-    PmsEncoding enc = { .event = &ev, .n_codes = 1 };
-    /* 0x1d100c0: event 0xc0, umask 0, USR(16) INT(20) EN(22) INV(23), cmask 1 */
-    enc.codes[0] = 0x1d100c0;
-    g_autofree char *sym = pms_perf_symbolic(&enc);
-    g_autofree char *raw = pms_perf_raw(&enc);
-    CU_ASSERT_STRING_EQUAL(sym, "cpu/event=0xc0,umask=0x00,cmask=1,inv/u");
-    CU_ASSERT_STRING_EQUAL(raw, "r18000c0:u");
-    /* offcore: event 0xb7 umask 0x01 USR OS INT EN, extra register value */
-    ev.flags = PMS_EVENT_OFFCORE;
-    enc.n_codes = 2;
-    enc.codes[0] = 0x5301b7;
-    enc.codes[1] = 0x1011;
-    g_autofree char *osym = pms_perf_symbolic(&enc);
-    g_autofree char *oraw = pms_perf_raw(&enc);
-    CU_ASSERT_STRING_EQUAL(osym, "cpu/event=0xb7,umask=0x01,offcore_rsp=0x1011/");
-    CU_ASSERT_STRING_EQUAL(oraw, "r1b7  cpu/config=0x1b7,config1=0x1011/");
-    /* load latency: OS only, any-thread and edge set */
-    ev.flags = PMS_EVENT_LDLAT;
-    enc.codes[0] = 0x66100b;   /* event 0x0b umask 0x10 OS(17) EDGE(18) ANY(21) EN(22) */
-    enc.codes[1] = 3;
-    g_autofree char *lsym = pms_perf_symbolic(&enc);
-    CU_ASSERT_STRING_EQUAL(lsym, "cpu/event=0x0b,umask=0x10,edge,any,ldlat=3/k");
 }
 
 /* ---- batch framing through the CLI -------------------------------- */
@@ -930,7 +900,6 @@ int main(int argc, char **argv)
     CU_pSuite proto = CU_add_suite("protocol", NULL, NULL);
     CU_add_test(proto, "format answers", test_format);
     CU_add_test(proto, "parse foreign answers strictly", test_parse_answer);
-    CU_add_test(proto, "perf forms", test_perf_format);
     CU_pSuite cli = CU_add_suite("cli", NULL, NULL);
     CU_add_test(cli, "batch framing: empty, invalid UTF-8, NUL, 10 kB, no final newline", test_batch_framing);
     CU_add_test(cli, "batch known values", test_batch_known_values);

@@ -1,5 +1,6 @@
 /* pmusim — option handling shared by every subcommand. */
 #include "cli_common.h"
+#include "cli_family.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
@@ -109,7 +110,7 @@ GPtrArray *pms_cli_models_named(const PmsModelSet *set, int argc, char **argv)
 const PmsModel *pms_cli_ia64_model(const PmsModelSet *set, const char *pmu, const char *cmd)
 {
     const PmsModel *m = pms_cli_model(set, pmu ? pmu : "montecito");
-    if (m && !pms_model_is_family(m, "ia64")) {
+    if (m && !(pms_cli_family(m)->flags & PMS_CLI_RANGES_DISPATCH)) {
         fprintf(stderr, "%s%s is not an Itanium (ia64) PMU\n", cmd, m->name);
         return NULL;
     }

@@ -1,5 +1,6 @@
 /* pmusim — the harness's side of programming the simulator (see sim_setup.h). */
 #include "sim_setup.h"
+#include "cli_family.h"
 
 #include <string.h>
 
@@ -31,15 +32,6 @@ static gboolean lookup_bits(const PmsRegister *r, const char *name, guint i, Bit
         return TRUE;
     }
     return FALSE;
-}
-
-/* The value of field NAME of register r in `value` (SDM position when the
- * layout lacks it). */
-static guint64 get_field(const PmsRegister *r, const char *name, guint64 value, Bits fallback)
-{
-    const PmsField *f = pms_register_field(r, name);
-    Bits b = f ? (Bits){ f->shift, f->width } : fallback;
-    return (value & bits_mask(b)) >> b.shift;
 }
 
 gboolean pms_sim_program_encoding(PmsSim *sim, const PmsEncoding *enc, guint *counter, gboolean *fixed,
@@ -95,26 +87,14 @@ void pms_sim_own_input(const PmsModel *m, const PmsEvent *ev, const guint64 *cod
     }
     if (x && x->kind == PMS_REG_PEBS_LD_LAT) {
         /* SDM 18-39: loads above the threshold (strictly greater). */
-        guint64 thr = get_field(x, "threshold", extra, (Bits){ 0, 16 });
+        guint64 thr = pms_cli_field_or(x, "threshold", extra, 0, 16);
         in->load = (PmsSimLoad){ 0, (guint32)MIN(thr + 1, G_MAXUINT32), n };
         in->run.loads = &in->load;
         in->run.n_loads = 1;
         return;
     }
-    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
-    guint64 code = get_field(es, "event", codes[0], (Bits){ 0, 8 });
-    guint64 umask = get_field(es, "umask", codes[0], (Bits){ 8, 8 });
-    if (pms_model_is_family(m, "ia64")) {
-        /* Itanium: es 15:8 and umask 19:16 of the counting PMC (registers.md
-         * 3); the retired-instruction family (es 0x08, umask = IBR channel)
-         * counts the signal 0x08.0x0 (semantics.md §11.4) */
-        const PmsRegister *pmc = pms_model_reg_at(m, PMS_SPACE_PMC, m->counter_base);
-        code = get_field(pmc, "es", codes[0], (Bits){ 8, 8 });
-        umask = get_field(pmc, "umask", codes[0], (Bits){ 16, 4 });
-        if (code == 0x08 && umask < 4)
-            umask = 0;
-    }
-    in->count = (PmsSimCount){ PMS_SIGNAL_KEY(code, umask), 0, n, 0 };
+    /* the signal codes[0] selects, by the family's register layout */
+    in->count = (PmsSimCount){ pms_cli_family(m)->own_signal(m, codes, n_codes), 0, n, 0 };
     in->run.counts = &in->count;
     in->run.n_counts = 1;
 }

@@ -96,4 +96,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsEncoding, pms_encoding_free)
  * event of the model has that code. */
 PMS_API char *pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error);
 
+/* Whether the encoder takes a raw unit mask ("EVENT:0xff") on m's PMU, as
+ * libpfm4 4.13 does on the Intel x86 core PMUs and nhm_unc/wsm_unc only. */
+PMS_API gboolean pms_encoder_takes_raw_umask(const PmsModel *m);
+
 G_END_DECLS

@@ -11,7 +11,7 @@
  *   encoder/families.c         encoder rules, raw unit masks, decode
  *   sim/program/families.c     the program step (codes -> register writes)
  *   sim/families.c             the simulator device
- *   harness/families.c         the CLI hooks (explain, perf syntax, decode, list)
+ *   harness/family/families.c  the CLI hooks (explain, perf syntax, decode, list, ...)
  *
  * Adding a family is its files plus one line in each of these tables
  * (docs/adding-a-pmu.md).  A layer's table is a PmsFamilyTable of

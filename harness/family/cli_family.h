@@ -1,0 +1,74 @@
+/* pmusim — the family registry's harness layer (include/pmusim/family.h).
+ *
+ * What the commands need to know of a family, as hooks: the counting
+ * pipeline in words (explain), perf's forms, the register a decoded value
+ * goes to, the family's listing, the own signal of a one-line experiment and
+ * why a surviving mutant cannot be caught.  A command asks
+ * pms_cli_family(m)->hook(...) and never which family m is. */
+#pragma once
+
+#include <glib.h>
+#include "encoder.h"
+#include "family.h"
+#include "model.h"
+
+G_BEGIN_DECLS
+
+/* Whether `list --grep` keeps an event (the command's filter). */
+typedef gboolean (*PmsCliEventKeep)(const PmsEvent *ev, gconstpointer data);
+
+enum {
+    /* `bench sim` measures the family's models when no --pmu is given: its
+     * stimuli are core signals (0x3c.0x00, the run-length signals) */
+    PMS_CLI_SIM_BENCH = 1u << 0,
+    /* the Itanium range restriction and dispatch commands (`ranges`,
+     * `dispatch`) take the family's models */
+    PMS_CLI_RANGES_DISPATCH = 1u << 1,
+};
+
+typedef struct {
+    /* The counting pipeline in words, appended to o after the register
+     * writes `explain` prints: one line per stage, then "In short: ...". */
+    void (*explain)(GString *o, const PmsEncoding *enc);
+    /* perf's forms (report: `encode --format=perf`): the symbolic event, the
+     * raw one, and why no perf string counts the same (NULL: both do). */
+    char *(*perf_symbolic)(const PmsEncoding *enc);
+    char *(*perf_raw)(const PmsEncoding *enc);
+    char *(*perf_inexpressible)(const PmsEncoding *enc);
+    /* `decode`: the register a VALUE is written to; whether the event-select
+     * value names an event that needs an extra register value (hints). */
+    const PmsRegister *(*decode_reg)(const PmsModel *m);
+    gboolean decode_extra_hints;
+    /* `list PMU`: the whole-model listing; NULL for the generic one. */
+    void (*list_model)(GString *o, const PmsModel *m, PmsCliEventKeep keep, gconstpointer data);
+    /* `list PMU EVENT`: the lines between "code" and "alias of": the unit
+     * mask and the counters, and the family's facts of the event. */
+    void (*list_event)(GString *o, const PmsModel *m, const PmsEvent *ev);
+    /* The signal key (PMS_SIGNAL_KEY) codes[0] selects: the stimulus of the
+     * event's own one-line experiment (`sim --occurrences`, explain's
+     * worked example). */
+    guint32 (*own_signal)(const PmsModel *m, const guint64 *codes, guint n_codes);
+    /* Why flipping bit `bit` of codes[code] cannot change any count by the
+     * documented semantics (a static sentence), or NULL when a vector could
+     * catch it.  counter: where the vector programs the event. */
+    const char *(*unobservable)(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
+                                guint n_codes, guint code, guint bit);
+    guint flags;   /* PMS_CLI_* */
+} PmsCliFamily;
+
+/* The harness's entry of m's family (every registered family has one). */
+const PmsCliFamily *pms_cli_family(const PmsModel *m);
+/* pms_family_table_check on the harness's table (its test runs it). */
+gboolean pms_cli_family_table_check(GPtrArray *problems);
+
+/* ---- shared by the hooks and the commands ---------------------------------- */
+
+/* Field `name` of register r in value v; 0 when the layout lacks it. */
+guint64 pms_cli_field(const PmsRegister *r, guint64 v, const char *name);
+/* The same, with the documented position (shift, width) when the layout
+ * lacks the field. */
+guint64 pms_cli_field_or(const PmsRegister *r, const char *name, guint64 v, guint shift, guint width);
+/* "REG (0xADDR) = 0xVALUE" and every field the write sets, one a line. */
+void pms_cli_explain_write(GString *o, const PmsRegWrite *w);
+
+G_END_DECLS

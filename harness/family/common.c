@@ -1,0 +1,58 @@
+/* pmusim — register fields and the register-write form the family hooks and
+ * the commands share (cli_family.h). */
+#include "family_impl.h"
+
+guint64
+pms_cli_field(const PmsRegister *r, guint64 v, const char *name)
+{
+    const PmsField *f = pms_register_field(r, name);
+    return f ? pms_field_get(f, v) : 0;
+}
+
+guint64
+pms_cli_field_or(const PmsRegister *r, const char *name, guint64 v, guint shift, guint width)
+{
+    const PmsField *f = pms_register_field(r, name);
+    if (f) {
+        shift = f->shift;
+        width = f->width;
+    }
+    guint64 mask = width >= 64 ? ~(guint64)0 : (((guint64)1 << width) - 1);
+    return (v >> shift) & mask;
+}
+
+gboolean
+pms_fam_field_bit(const PmsRegister *r, const char *name, guint bit)
+{
+    const PmsField *f = pms_register_field(r, name);
+    return f && bit >= f->shift && bit < f->shift + f->width;
+}
+
+guint64
+pms_fam_umask_value(const PmsEvent *ev, const char *name)
+{
+    const PmsUmask *u = pms_event_umask(ev, name);
+    return u ? u->value : 0;
+}
+
+void
+pms_cli_explain_write(GString *o, const PmsRegWrite *w)
+{
+    g_string_append_printf(o, "%s (0x%x) = 0x%" G_GINT64_MODIFIER "x", w->name, w->address, w->value);
+    if (w->mask != G_MAXUINT64)
+        g_string_append_printf(o, "  (bits 0x%" G_GINT64_MODIFIER "x only; the others unchanged)", w->mask);
+    g_string_append_c(o, '\n');
+    const PmsRegister *reg = w->reg;
+    if (!reg || !reg->layout)
+        return;
+    for (guint i = 0; i < reg->layout->n_fields; i++) {
+        const PmsField *f = &reg->layout->fields[i];
+        if (!pms_field_get(f, w->mask))
+            continue;
+        guint64 v = pms_field_get(f, w->value);
+        g_autofree char *bits = f->width > 1 ? g_strdup_printf("%u:%u", f->shift + f->width - 1, f->shift)
+                                              : g_strdup_printf("%u", f->shift);
+        g_string_append_printf(o, "  %-12s bits %-5s", f->name, bits);
+        g_string_append_printf(o, " = 0x%" G_GINT64_MODIFIER "x\n", v);
+    }
+}

@@ -1,0 +1,24 @@
+/* pmusim — the family registry's harness layer (cli_family.h): one line per
+ * family, its CLI hooks (<family>.c).  The commands and parts ask the entry
+ * found here and know nothing else of the family. */
+#include "family_impl.h"
+
+static const PmsFamilyEntry entries[] = {
+    { "x86_core", &pms_cli_x86_core },
+    { "x86_uncore", &pms_cli_x86_uncore },
+    { "nhmex_cbox", &pms_cli_nhmex },
+    { "ia64", &pms_cli_ia64 },
+};
+static PmsFamilyTable table = PMS_FAMILY_TABLE("harness", entries);
+
+const PmsCliFamily *
+pms_cli_family(const PmsModel *m)
+{
+    return pms_family_table_get(&table, m->family);
+}
+
+gboolean
+pms_cli_family_table_check(GPtrArray *problems)
+{
+    return pms_family_table_check(&table, problems);
+}

@@ -1,0 +1,188 @@
+/* pmusim — the x86 architectural core's CLI hooks (glm, nhm, wsm): the
+ * counting pipeline of PERFEVTSEL/FIXED_CTR_CTRL in words and perf's cpu PMU.
+ *
+ * perf's cpu PMU exposes the event-select bits as named format terms
+ * (sysfs .../cpu/format: event config:0-7, umask 8-15, edge 18, pc 19, any 21,
+ * inv 23, cmask 24-31; offcore_rsp and ldlat live in config1).  Those are
+ * perf's positions, so they are used here directly rather than the model's
+ * field names.  The USR/OS bits become perf's :u / :k modifiers; INT and EN
+ * are perf's business and never appear. */
+#include "family_impl.h"
+#include "sim.h"
+
+/* Bits perf takes from a raw config (event, umask, edge, pc, any, inv, cmask). */
+#define RAW_MASK      ((guint64)0xffff | SEL_EDGE | SEL_PC | SEL_ANY | SEL_INV | ((guint64)0xff << 24))
+
+/* The counting pipeline of docs/semantics.md §3, one line per stage, on the
+ * lowest counter the event may use. */
+static void explain(GString *o, const PmsEncoding *enc)
+{
+    const PmsModel *m = enc->model;
+    guint counter = 0;
+    gboolean fixed = FALSE;
+    gboolean has_ctr = pms_sim_event_counter(m, enc->event, enc->umask_mask, &counter, &fixed);
+    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    guint64 sel = enc->codes[0];
+    PmsFamSel f = { pms_cli_field(es, sel, "usr"), pms_cli_field(es, sel, "os"), pms_cli_field(es, sel, "edge"),
+                    pms_cli_field(es, sel, "inv"), pms_cli_field(es, sel, "any"), pms_cli_field(es, sel, "en"),
+                    pms_cli_field(es, sel, "int"), fixed, m->smt, pms_cli_field(es, sel, "cmask"), NULL };
+    f.rings = f.usr && f.os ? "at CPL 0 and CPL>0" : f.os ? "at CPL 0 only" : f.usr ? "at CPL>0 only" : NULL;
+    guint width = fixed ? m->fixed_width : m->gp_width;
+    g_autofree char *ums = pms_x86_umask_names(enc, NULL);
+    g_autofree char *sig = g_strdup_printf("%s%s%s", enc->event->name, *ums ? "." : "", ums);
+    g_autofree char *sigtext = pms_x86_describe_signal(enc, es, sel, sig);
+
+    g_string_append(o, "\nWhat the counter counts (docs/semantics.md §3, one line per pipeline stage):\n");
+    if (has_ctr && fixed)
+        g_string_append_printf(o, "  counter: fixed counter %u, %u bits wide (usr/os/any/int become its EN/ANY/PMI "
+                                  "bits in FIXED_CTR_CTRL, SDM 18-7)\n", counter, width);
+    else if (has_ctr)
+        g_string_append_printf(o, "  counter: general counter %u, %u bits wide\n", counter, width);
+    g_string_append_printf(o, "  signal: %s\n", sigtext);
+    if (f.rings)
+        g_string_append_printf(o, "  privilege: usr=%d os=%d: occurrences count %s (SDM 18-4: os is CPL 0, usr CPL 1-3)\n",
+                               f.usr, f.os, f.rings);
+    else
+        g_string_append(o, "  privilege: usr=0 os=0: no ring qualifies, so nothing is ever counted\n");
+    if (f.any && m->smt)
+        g_string_append(o, "  threads: any=1: both hardware threads' occurrences are combined, each filtered by its "
+                           "own CPL first (SDM 18-9, choice A3; summed, or OR-ed for clock events, choice A6)\n");
+    else if (f.any)
+        g_string_append_printf(o, "  threads: any=1 is ignored: %s has no SMT (SDM 18.7)\n", m->name);
+    else
+        g_string_append(o, "  threads: only this thread's occurrences\n");
+    pms_x86_explain_threshold(o, &f);
+    g_string_append_printf(o, "  enable: en=%d%s\n", f.en,
+                           f.en ? ": counts while GLOBAL_CTRL enables the counter too (SDM 18-7)"
+                                : ": the counter is disabled and counts nothing");
+    g_string_append_printf(o, "  overflow: a carry out of bit %u sets the counter's GLOBAL_STATUS bit%s (SDM 18-4)\n",
+                           width ? width - 1 : 0, f.intr ? " and raises a PMI (int=1)" : "; int=0: no PMI");
+
+    /* The one-sentence answer. */
+    g_autoptr(GString) s = g_string_new(NULL);
+    gboolean threshold = !fixed && (f.cmask || f.edge);
+    if (!f.en || !f.rings) {
+        g_string_append(s, "counts nothing");
+    } else if (!threshold) {
+        g_string_append_printf(s, "adds, every cycle, the number of occurrences of %s", sig);
+    } else {
+        g_autofree char *phrase = pms_x86_threshold_phrase(&f, sig);
+        g_string_append_printf(s, "counts cycles in which %s", phrase);
+    }
+    if (f.en && f.rings) {
+        g_string_append_printf(s, ", %s", f.rings);
+        if (f.any && m->smt)
+            g_string_append(s, ", on both threads together");
+        if (f.edge && !fixed)
+            g_string_append(s, "; edge: counts only the first cycle of each such run");
+    }
+    g_string_append_printf(o, "\nIn short: %s.\n", s->str);
+}
+
+static const char *priv_suffix(guint64 sel)
+{
+    gboolean u = (sel & SEL_USR) != 0, k = (sel & SEL_OS) != 0;
+    if (u && !k)
+        return "u";
+    if (k && !u)
+        return "k";
+    return ""; /* both (perf's default) or neither */
+}
+
+static gboolean extra_term(const PmsEncoding *enc, const char **term, gboolean *decimal)
+{
+    if (enc->n_codes < 2 || enc->event == NULL)
+        return FALSE;
+    if (enc->event->flags & PMS_EVENT_OFFCORE) {
+        *term = "offcore_rsp";
+        *decimal = FALSE;
+        return TRUE;
+    }
+    if (enc->event->flags & PMS_EVENT_LDLAT) {
+        *term = "ldlat";
+        *decimal = TRUE;
+        return TRUE;
+    }
+    return FALSE;
+}
+
+
+static char *perf_symbolic(const PmsEncoding *enc)
+{
+    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "cpu/event=0x%02x,umask=0x%02x", (guint)SEL_EVENT(sel),
+                           (guint)SEL_UMASK(sel));
+    if (SEL_CMASK(sel))
+        g_string_append_printf(s, ",cmask=%u", (guint)SEL_CMASK(sel));
+    if (sel & SEL_INV)
+        g_string_append(s, ",inv");
+    if (sel & SEL_EDGE)
+        g_string_append(s, ",edge");
+    if (sel & SEL_ANY)
+        g_string_append(s, ",any");
+    if (sel & SEL_PC)
+        g_string_append(s, ",pc");
+    const char *term;
+    gboolean decimal;
+    if (extra_term(enc, &term, &decimal)) {
+        if (decimal)
+            g_string_append_printf(s, ",%s=%" G_GUINT64_FORMAT, term, enc->codes[1]);
+        else
+            g_string_append_printf(s, ",%s=0x%" G_GINT64_MODIFIER "x", term, enc->codes[1]);
+    }
+    g_string_append_printf(s, "/%s", priv_suffix(sel));
+    return g_string_free(s, FALSE);
+}
+
+static char *perf_raw(const PmsEncoding *enc)
+{
+    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
+    const char *suffix = priv_suffix(sel);
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "r%" G_GINT64_MODIFIER "x%s%s", sel & RAW_MASK, *suffix ? ":" : "", suffix);
+    const char *term;
+    gboolean decimal;
+    /* A raw rNNNN cannot carry config1: give the generic config terms too. */
+    if (extra_term(enc, &term, &decimal))
+        g_string_append_printf(s, "  cpu/config=0x%" G_GINT64_MODIFIER "x,config1=0x%"
+                               G_GINT64_MODIFIER "x/%s", sel & RAW_MASK, enc->codes[1], suffix);
+    return g_string_free(s, FALSE);
+}
+
+static char *perf_inexpressible(const PmsEncoding *enc)
+{
+    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
+    /* perf's cpu/.../ without :u or :k counts both rings: an encoding
+     * that counts in neither cannot be written */
+    if (!(sel & (SEL_USR | SEL_OS)))
+        return g_strdup("k=0 and u=0 count at no privilege level, and perf cannot say so: cpu/.../ "
+                        "without :u or :k counts at both");
+    const char *term;
+    gboolean decimal;
+    if (enc->n_codes > 1 && !extra_term(enc, &term, &decimal))
+        return g_strdup_printf("the event's extra register value 0x%" G_GINT64_MODIFIER "x has no perf term",
+                               enc->codes[1]);
+    return pms_x86_perf_lost(enc, RAW_MASK | SEL_USR | SEL_OS);
+}
+
+static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
+                                guint n_codes, guint code, guint bit)
+{
+    (void)counter;
+    return pms_x86_unobservable(m, ev, codes, n_codes, code, bit,
+                                "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)");
+}
+
+const PmsCliFamily pms_cli_x86_core = {
+    .explain = explain,
+    .perf_symbolic = perf_symbolic,
+    .perf_raw = perf_raw,
+    .perf_inexpressible = perf_inexpressible,
+    .decode_reg = pms_x86_decode_reg,
+    .decode_extra_hints = TRUE,
+    .list_event = pms_x86_list_event,
+    .own_signal = pms_x86_own_signal,
+    .unobservable = unobservable,
+    .flags = PMS_CLI_SIM_BENCH,
+};
