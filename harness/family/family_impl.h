@@ -1,17 +1,11 @@
-/* pmusim — harness/family's own header: each family's hooks (the table in
- * families.c names them) and what the three x86 families share
- * (x86_common.c).  Not seen outside harness/family. */
+/* pmusim — harness/family's own header: what the hooks share (common.c)
+ * and what the three x86 families share (x86_common.c).  Not seen outside harness/family. */
 #pragma once
 
 #include "cli_family.h"
 #include "sim.h"
 
 G_BEGIN_DECLS
-
-extern const PmsCliFamily pms_cli_x86_core;
-extern const PmsCliFamily pms_cli_x86_uncore;
-extern const PmsCliFamily pms_cli_nhmex;
-extern const PmsCliFamily pms_cli_ia64;
 
 /* ---- common.c ---- */
 

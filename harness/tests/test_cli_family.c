@@ -171,10 +171,35 @@ static void test_unobservable(void)
     CU_ASSERT_PTR_NULL(unobs("montecito::NOPS_RETIRED", 0, 8));
 }
 
-int main(void)
+/* The test-only family's hooks (models/tests/toy.pmu): its own signal is
+ * TOY_CTL's event and umask fields, its decode register TOY_CTL0, perf has
+ * no form of it, and its explanation names its threshold. */
+static void test_toy(void)
+{
+    const PmsModel *toy = model("toy");
+    const PmsCliFamily *f = pms_cli_family(toy);
+    guint64 code = 0x330310;   /* MEM (0x10), umask 0x3, en, int, thresh 3 */
+    CU_ASSERT_EQUAL(f->own_signal(toy, &code, 1), PMS_SIGNAL_KEY(0x10, 0x3));
+    CU_ASSERT_STRING_EQUAL(f->decode_reg(toy)->name, "TOY_CTL0");
+    CU_ASSERT_FALSE(f->flags & (PMS_CLI_SIM_BENCH | PMS_CLI_RANGES_DISPATCH));
+    g_autoptr(PmsEncoding) enc = enc_of("toy::MEM:ANY:t=3");
+    CU_ASSERT_EQUAL(enc->codes[0], code);
+    g_autofree char *sym = f->perf_symbolic(enc);
+    CU_ASSERT_TRUE(strstr(sym, "no perf syntax") != NULL);
+    CU_ASSERT_PTR_NULL(f->unobservable(toy, enc->event, 0, enc->codes, enc->n_codes, 0, 17));
+    g_autoptr(GString) o = g_string_new(NULL);
+    f->explain(o, enc);
+    CU_ASSERT_TRUE(strstr(o->str, "threshold: t=3: each cycle with at least 3 occurrences adds 1") != NULL);
+}
+
+int main(int argc, char **argv)
 {
     g_autoptr(GError) err = NULL;
     models = pms_model_set_new_builtin(&err);
+    if (models && argc > 1 && !pms_model_set_add_file(models, argv[1], &err)) {
+        fprintf(stderr, "models: %s\n", err->message);
+        return 1;
+    }
     if (!models) {
         fprintf(stderr, "models: %s\n", err->message);
         return 1;
@@ -188,6 +213,7 @@ int main(void)
     CU_add_test(s, "decode register, listing and command flags", test_decode_reg);
     CU_add_test(s, "own signal of a one-line experiment", test_own_signal);
     CU_add_test(s, "unobservable mutants", test_unobservable);
+    CU_add_test(s, "the test-only family toy", test_toy);
     int status = pms_cu_tap_run();
     pms_model_set_free(models);
     return status;
