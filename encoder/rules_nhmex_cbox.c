@@ -96,10 +96,7 @@ pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
     guint64 v = pms_fset(&p->event, 0, code);
     v = pms_fset(&p->umask, v, umask);
     v = pms_fset(&p->en, v, 1);   /* the local enable: always set, as Linux's enable_event does */
-    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
-        guint j = pms_lsb(ms);
-        v = pms_fset(p->mods[j].field, v, out->mod_val[j]);
-    }
+    v = pms_evtsel_put_mods(p, v, r->mod_set, out->mod_val);   /* each in its field (checked above) */
 
     /* 4. what fstr prints: the unit masks in table order, every modifier */
     pms_rules_out_single(r, out, sel, v);

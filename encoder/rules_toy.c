@@ -37,10 +37,7 @@ toy_rules(const PmsResolved *r, PmsRuleOut *out, GError **error)
     v = pms_fset(&p->umask, v, umask);
     v = pms_fset(&p->en, v, 1);
     v = pms_fset(&p->intr, v, 1);
-    for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
-        guint j = pms_lsb(ms);
-        v = pms_fset(p->mods[j].field, v, out->mod_val[j]);
-    }
+    v = pms_evtsel_put_mods(p, v, r->mod_set, out->mod_val);   /* each in its field (checked above) */
     pms_rules_out_single(r, out, sel, v);
     return TRUE;
 }

@@ -88,24 +88,10 @@ static char *forced_mods(const PmsUmask *um)
     return g_string_free(f, FALSE);
 }
 
-/* "0-3", "0,2", "none": a counter mask as counter numbers. */
+/* "0-3", "0,2", "-": a counter mask as counter numbers. */
 static char *counter_list(guint64 mask)
 {
-    GString *s = g_string_new(NULL);
-    for (guint i = 0; i < 64; i++) {
-        if (!(mask >> i & 1))
-            continue;
-        guint j = i;
-        while (j + 1 < 64 && (mask >> (j + 1) & 1))
-            j++;
-        g_string_append_printf(s, "%s%u", s->len ? "," : "", i);
-        if (j > i)
-            g_string_append_printf(s, "-%u", j);
-        i = j;
-    }
-    if (!s->len)
-        g_string_append(s, "-");
-    return g_string_free(s, FALSE);
+    return pms_cli_counter_ranges(mask, "", "-");
 }
 
 /* The event's facts after its name: code, counters, flags, extra register. */

@@ -9,6 +9,9 @@ guint pms_ci_hash(gconstpointer key);
 gboolean pms_ci_equal(gconstpointer a, gconstpointer b);
 GHashTable *pms_ci_index_new(void);
 
+/* Append one formatted message to msgs (the family checks' lists). */
+void pms_msg_add(GPtrArray *msgs, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
 /* "0x1f" or "31" -> value; FALSE on anything else (sign, junk, overflow). */
 gboolean pms_parse_u64(const char *text, guint64 *out);
 

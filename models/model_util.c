@@ -22,6 +22,15 @@ pms_ci_equal(gconstpointer a, gconstpointer b)
     return g_ascii_strcasecmp(a, b) == 0;
 }
 
+void
+pms_msg_add(GPtrArray *msgs, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_ptr_array_add(msgs, g_strdup_vprintf(fmt, ap));
+    va_end(ap);
+}
+
 GHashTable *
 pms_ci_index_new(void)
 {

@@ -7,23 +7,12 @@
 #include "family.h"
 #include "model_priv.h"
 
-static void
-add(GPtrArray *msgs, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static void
-add(GPtrArray *msgs, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    g_ptr_array_add(msgs, g_strdup_vprintf(fmt, ap));
-    va_end(ap);
-}
 
 void
 pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 {
     if (m->counter_base)
-        add(msgs, "counter_base %u on a non-ia64 model (its counters are numbered from 0)", m->counter_base);
+        pms_msg_add(msgs, "counter_base %u on a non-ia64 model (its counters are numbered from 0)", m->counter_base);
     /* per unit instance the model stands for: each of its PMUs' (a file of
      * several, [pmu] instances), or its own */
     for (guint k = 0; complete && k < MAX(m->n_instances, 1); k++) {
@@ -31,7 +20,7 @@ pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
         g_autofree char *which = m->n_instances ? g_strdup_printf("%s instance %u: ", m->unit, inst) : g_strdup("");
         for (guint i = 0; i < m->n_gp; i++)
             if (!pms_model_reg_in_unit(m, m->unit, inst, PMS_REG_EVTSEL, i))
-                add(msgs, "%sgp_counters %u but no event-select register (kind evtsel) of index %u", which, m->n_gp,
+                pms_msg_add(msgs, "%sgp_counters %u but no event-select register (kind evtsel) of index %u", which, m->n_gp,
                     i);
     }
 }
@@ -40,14 +29,14 @@ void
 pms_x86_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs)
 {
     if (pms_ia64_event_has_facts(e))
-        add(msgs, "event %s: Itanium facts (max_inc, cache_group, cache_set, type, qualifiers, ear, "
+        pms_msg_add(msgs, "event %s: Itanium facts (max_inc, cache_group, cache_set, type, qualifiers, ear, "
             "ear_mode, etb, mesi, code_range) on a %s model", e->name, m->family->name);
     if (!complete)
         return;
     guint64 gp = pms_model_counters_mask(m);
     if (e->counters & ~gp)
-        add(msgs, "event %s: counters 0x%" G_GINT64_MODIFIER "x names counters beyond the %u generic ones", e->name,
+        pms_msg_add(msgs, "event %s: counters 0x%" G_GINT64_MODIFIER "x names counters beyond the %u generic ones", e->name,
             e->counters, m->n_gp);
     if (!e->counters && !e->fixed)
-        add(msgs, "event %s can use no counter", e->name);
+        pms_msg_add(msgs, "event %s can use no counter", e->name);
 }

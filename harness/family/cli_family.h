@@ -68,6 +68,9 @@ guint64 pms_cli_field(const PmsRegister *r, guint64 v, const char *name);
 /* The same, with the documented position (shift, width) when the layout
  * lacks the field. */
 guint64 pms_cli_field_or(const PmsRegister *r, const char *name, guint64 v, guint shift, guint width);
+/* A counter mask as ranges of counter numbers, each with prefix ("0-3,6",
+ * "PMC4-9,PMC12"); `empty` for none. */
+char *pms_cli_counter_ranges(guint64 mask, const char *prefix, const char *empty);
 /* "REG (0xADDR) = 0xVALUE" and every field the write sets, one a line. */
 void pms_cli_explain_write(GString *o, const PmsRegWrite *w);
 

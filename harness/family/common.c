@@ -56,3 +56,22 @@ pms_cli_explain_write(GString *o, const PmsRegWrite *w)
         g_string_append_printf(o, " = 0x%" G_GINT64_MODIFIER "x\n", v);
     }
 }
+
+char *pms_cli_counter_ranges(guint64 mask, const char *prefix, const char *empty)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < 64; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        guint j = i;
+        while (j + 1 < 64 && (mask >> (j + 1) & 1))
+            j++;
+        g_string_append_printf(s, "%s%s%u", s->len ? "," : "", prefix, i);
+        if (j > i)
+            g_string_append_printf(s, "-%u", j);
+        i = j;
+    }
+    if (!s->len)
+        g_string_append(s, empty);
+    return g_string_free(s, FALSE);
+}

@@ -144,21 +144,7 @@ static const PmsRegister *decode_reg(const PmsModel *m)
 /* "PMC4-15", "PMC10", "PMC4-9,PMC12": a counter mask over register numbers. */
 static char *ia64_counters(guint64 mask)
 {
-    GString *s = g_string_new(NULL);
-    for (guint i = 0; i < 64; i++) {
-        if (!(mask >> i & 1))
-            continue;
-        guint j = i;
-        while (j + 1 < 64 && (mask >> (j + 1) & 1))
-            j++;
-        g_string_append_printf(s, "%sPMC%u", s->len ? "," : "", i);
-        if (j > i)
-            g_string_append_printf(s, "-%u", j);
-        i = j;
-    }
-    if (!s->len)
-        g_string_append(s, "none");
-    return g_string_free(s, FALSE);
+    return pms_cli_counter_ranges(mask, "PMC", "none");
 }
 
 static char *ia64_quals(const PmsEvent *ev)
