@@ -641,7 +641,7 @@ int pms_cmd_encode(int argc, char **argv)
             json_encoding(js, event, enc);
             continue;
         }
-        g_autofree char *why = perf ? pms_cli_family(enc->model)->perf_inexpressible(enc) : NULL;
+        g_autofree char *why = perf ? pms_cli_perf_inexpressible(enc) : NULL;
         if (why) {
             /* printing a string that counts something else would be worse than nothing */
             fprintf(stderr, "pmusim: '%s': no perf form counts the same: %s\n", enc->fstr, why);
@@ -649,8 +649,8 @@ int pms_cmd_encode(int argc, char **argv)
             continue;
         }
         if (perf) {
-            g_autofree char *sym = pms_cli_family(enc->model)->perf_symbolic(enc);
-            g_autofree char *raw = pms_cli_family(enc->model)->perf_raw(enc);
+            g_autofree char *sym = pms_cli_perf_symbolic(enc);
+            g_autofree char *raw = pms_cli_perf_raw(enc);
             printf("%s\n  %s\n  %s\n", enc->fstr, sym, raw);
         } else {
             /* PEBS refused: the event's lines would suggest a configuration that is not one */

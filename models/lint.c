@@ -218,6 +218,33 @@ lint_events(const PmsModel *m, GPtrArray *out)
  * contradiction, the lint lists them all and the missing facts too, also
  * for models rebuilt from images. */
 /* The family's own checks (family.h), complete: missing facts too. */
+/* [perf]: every term perf takes from a raw config lies in the raw mask;
+ * the bits perf owns, the privilege modifiers' fields and the fields whose
+ * setting perf loses lie outside it. */
+static void
+lint_perf(const PmsModel *m, GPtrArray *out)
+{
+    const PmsPerf *p = pms_model_perf(m);
+    if (!p->pmu)
+        return;
+    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    if (p->owned & p->raw_mask)
+        problem(out, m, p->source_line, "[perf]: owned bits 0x%" G_GINT64_MODIFIER "x lie in raw_mask",
+                p->owned & p->raw_mask);
+    for (guint i = 0; i < p->n_terms; i++) {
+        const PmsPerfTerm *t = &p->terms[i];
+        const PmsField *f = t->kind == PMS_PERF_EXTRA ? NULL : pms_register_field(es, t->target);
+        if (!f)
+            continue;
+        guint64 bits = field_bits(f);
+        if (t->kind == PMS_PERF_TERM && (bits & ~p->raw_mask))
+            problem(out, m, p->source_line, "[perf]: term %s's field %s lies outside raw_mask", t->name, t->target);
+        else if (t->kind != PMS_PERF_TERM && (bits & (p->raw_mask | p->owned)))
+            problem(out, m, p->source_line, "[perf]: field %s of a priv. or lost. key lies in raw_mask or owned",
+                    t->target);
+    }
+}
+
 static void
 lint_family(const PmsModel *m, GPtrArray *out)
 {
@@ -327,6 +354,7 @@ pms_model_lint(const PmsModel *m, GPtrArray *problems)
     lint_modifiers(m, problems);
     lint_events(m, problems);
     lint_family(m, problems);
+    lint_perf(m, problems);
     lint_limits(m, problems);
     return problems->len == before;
 }

@@ -876,7 +876,7 @@ parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error
 
 /* ---- the file ---- */
 
-typedef enum { G_PMU, G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT, G_N } GroupKind;
+typedef enum { G_PMU, G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT, G_PERF, G_N } GroupKind;
 
 static gboolean
 classify(const char *group, GroupKind *kind, const char **name)
@@ -890,6 +890,10 @@ classify(const char *group, GroupKind *kind, const char **name)
     }
     if (strcmp(group, "options") == 0) {
         *kind = G_OPTIONS;
+        return TRUE;
+    }
+    if (strcmp(group, "perf") == 0) {
+        *kind = G_PERF;
         return TRUE;
     }
     for (guint k = G_LAYOUT; k <= G_EVENT; k++)
@@ -914,6 +918,27 @@ index_add(Ctx *c, GHashTable *index, char *name, guint n, const char *g, const c
     if (g_hash_table_contains(index, name))
         return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "%s %s declared twice%s", what, name, note);
     g_hash_table_insert(index, name, GUINT_TO_POINTER(n));
+    return TRUE;
+}
+
+/* [perf]: perf's syntax (model_perf.c), its keys in file order, checked
+ * against the event-select layout and the registers read before it. */
+static gboolean
+parse_perf(Ctx *c, const char *g, GError **error)
+{
+    c->m->perf = pms_perf_new();
+    c->m->perf->source_line = pms_keyscan_group_line(&c->scan, g);
+    g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
+    for (guint k = 0; keys && keys[k]; k++) {
+        g_autofree char *value = get_raw(c, g, keys[k]);
+        g_autofree char *problem = NULL;
+        if (!pms_perf_add(c->m->perf, keys[k], value, &problem))
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[k], "%s", problem);
+    }
+    const char *key = NULL;
+    g_autofree char *problem = NULL;
+    if (!pms_perf_resolve(c->m->perf, c->m, &key, &problem))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, key, "%s", problem);
     return TRUE;
 }
 
@@ -945,7 +970,7 @@ load(Ctx *c, GError **error)
         if (!classify(groups[i], &kinds[i], &names[i]))
             ok = fail(c, error, PMS_MODEL_ERROR_KEY, groups[i], NULL,
                       "unknown group; expected [pmu], [options], [layout NAME], [register NAME], "
-                      "[modifier NAME] or [event NAME]");
+                      "[modifier NAME], [event NAME] or [perf]");
         else
             count[kinds[i]]++;
     }
@@ -959,7 +984,7 @@ load(Ctx *c, GError **error)
     m->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 
     /* Layouts before registers (registers name them); the rest in file order. */
-    static const GroupKind order[] = {G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT};
+    static const GroupKind order[] = {G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT, G_PERF};
     for (guint o = 0; o < G_N_ELEMENTS(order) && ok; o++) {
         for (gsize i = 0; i < n_groups && ok; i++) {
             if (kinds[i] != order[o])
@@ -1002,6 +1027,9 @@ load(Ctx *c, GError **error)
                      facts_consistent(c, g, e, error);
                 break;
             }
+            case G_PERF:
+                ok = parse_perf(c, g, error);
+                break;
             default:
                 break;
             }

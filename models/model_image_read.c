@@ -357,6 +357,31 @@ read_pmu(Rd *r, PmsModel *m, guint32 n_instances)
         bad(r, "instances without a unit or name pattern");
 }
 
+/* [perf]: its keys as written, parsed and checked by model_perf.c. */
+static void
+read_perf(Rd *r, PmsModel *m)
+{
+    guint32 n = u32(r);
+    if (r->problem || n == PMS_IMAGE_NONE)
+        return;
+    if (n > (guint32)((r->end - r->p) / 8)) {
+        bad(r, "truncated: more [perf] keys than bytes left");
+        return;
+    }
+    m->perf = pms_perf_new();
+    m->perf->source_line = u32(r);
+    for (guint i = 0; i < n && !r->problem; i++) {
+        const char *k = str(r, FALSE), *v = str(r, FALSE);
+        g_autofree char *problem = NULL;
+        if (!r->problem && !pms_perf_add(m->perf, k, v, &problem))
+            bad(r, "bad [perf] key");
+    }
+    const char *key = NULL;
+    g_autofree char *problem = NULL;
+    if (!r->problem && !pms_perf_resolve(m->perf, m, &key, &problem))
+        bad(r, "bad [perf] section");
+}
+
 static PmsModel *
 read_model(Rd *r, const guint32 *h)
 {
@@ -393,6 +418,7 @@ read_model(Rd *r, const guint32 *h)
     read_layouts(r, m, &pl);
     read_registers(r, m);
     read_modifiers(r, m);
+    read_perf(r, m);
     for (guint i = 0; i < m->n_events && !r->problem; i++) {
         read_event(r, &m->events[i], &pl);
         g_hash_table_insert(m->event_index, m->events[i].name, GUINT_TO_POINTER(i + 1));

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "model_image.h"
 #include "family.h"
+#include "model_priv.h"
 
 typedef struct {
     GByteArray *body;
@@ -188,6 +189,18 @@ pms_model_image_write(const PmsModel *m)
         str(&w, mod->field);
         str(&w, mod->desc);
         u32(&w, mod->source_line);
+    }
+    /* [perf] as written (model_perf.c parses it again): NONE without one */
+    if (!m->perf) {
+        u32(&w, PMS_IMAGE_NONE);
+    } else {
+        u32(&w, pms_perf_n_keys(m->perf));
+        u32(&w, m->perf->source_line);
+        for (guint i = 0; i < pms_perf_n_keys(m->perf); i++) {
+            const char *v;
+            str(&w, pms_perf_key(m->perf, i, &v));
+            str(&w, v);
+        }
     }
     for (guint i = 0; i < m->n_events; i++) {
         write_event(&w, &m->events[i]);

@@ -41,3 +41,14 @@ void pms_x86_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete
 char *pms_model_pattern_format(const char *pattern, guint instance);
 /* pms_model_free of a view (model_view.c). */
 void pms_model_view_free(PmsModel *v);
+
+/* [perf] (model_perf.c, model.h PmsPerf): the section's keys are added one
+ * at a time in file order (the text is kept: the image stores it), then
+ * resolved against the model's event-select layout and registers.  Each
+ * problem is a message without FILE:LINE; *key names the key it is about. */
+PmsPerf *pms_perf_new(void);
+gboolean pms_perf_add(PmsPerf *p, const char *key, const char *value, char **problem);
+gboolean pms_perf_resolve(PmsPerf *p, const PmsModel *m, const char **key, char **problem);
+guint pms_perf_n_keys(const PmsPerf *p);
+const char *pms_perf_key(const PmsPerf *p, guint i, const char **value);
+void pms_perf_free(PmsPerf *p);

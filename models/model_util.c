@@ -407,6 +407,7 @@ pms_model_free(PmsModel *m)
         m->enc_cache_free(m->enc_cache);
     if (m->prog_cache_free)
         m->prog_cache_free(m->prog_cache);
+    pms_perf_free(m->perf);
     if (m->image)
         g_bytes_unref(m->image);
     g_free(m);

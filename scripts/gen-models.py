@@ -721,6 +721,25 @@ def fmt_num(v):
     return "0x%x" % v if isinstance(v, int) else str(v)
 
 
+
+def perf_section(regs):
+    """[perf]: Linux's cpu PMU (sysfs .../cpu/format): the event-select
+    fields perf names, in the order its string prints them; usr/os are its
+    :u/:k; INT and EN are perf's own; offcore_rsp and ldlat go to config1."""
+    L = ["", "# perf's syntax for these events (pmusim encode --format=perf).",
+         "[perf]", "pmu = cpu", "raw = r", "raw_mask = 0xffacffff", "owned = int en",
+         "term.event = event hex2 always", "term.umask = umask hex2 always", "term.cmask = cmask dec",
+         "term.inv = inv flag", "term.edge = edge flag", "term.any = any flag", "term.pc = pc flag",
+         "priv.u = usr", "priv.k = os",
+         "no_priv = k=0 and u=0 count at no privilege level, and perf cannot say so: cpu/.../ "
+         "without :u or :k counts at both"]
+    for r in regs:
+        if r[2] == "offcore_rsp":
+            L.append("extra.%s = offcore_rsp hex" % r[0])
+        elif r[2] == "pebs_ld_lat":
+            L.append("extra.%s = ldlat dec" % r[0])
+    return L
+
 def write_model(pmu, dump, intel, outdir):
     d = dump[pmu]
     fixed_map = {(0xC0, 0x00): 0x1, (0xC0, 0x01): 0x1, (0x3C, 0x00): 0x2}
@@ -769,6 +788,7 @@ def write_model(pmu, dump, intel, outdir):
         if rng:
             L.append("range = %s" % rng)
         L += ["register = %s" % reg, "field = %s" % field, "desc = %s" % desc]
+    L += perf_section(registers(pmu))
     for e in events:
         L += ["", "[event %s]" % e["name"], "code = 0x%02x" % e["code"]]
         if e["base"]:

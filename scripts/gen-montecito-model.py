@@ -318,6 +318,11 @@ def emit(events):
     w("# and bit 24 IA-32 (00 none, 11 both); 01 = IA-32 only under both (UNCONFIRMED)")
     w("ism_bits = mask")
     w("")
+    w("# No perf syntax: Linux's perf_events never had an Itanium PMU driver.")
+    w("[perf]")
+    w("none = perf_events has no Itanium PMU; perfmon programs the registers below")
+    w("tool = perfmon")
+    w("")
     for name, fields in LAYOUTS:
         w("[layout %s]" % name)
         for f, bits in fields:

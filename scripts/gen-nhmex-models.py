@@ -296,6 +296,24 @@ field = pmi_en
 desc = raise a PMI to the U-Box on overflow
 """
 
+PERF = """\
+# perf's syntax for these events (pmusim encode --format=perf): Linux's
+# uncore_nhmex registers one PMU per C-Box, uncore_cbox_<n>, with the format
+# terms event, umask, edge, inv and thresh, and takes config through its raw
+# mask 0xFF84FFFF: en is its own business, and pmi_en has no term (the uncore
+# driver does not sample).
+[perf]
+pmu = uncore_cbox_%u
+raw = config
+raw_mask = 0xff84ffff
+owned = pmi_en en
+term.event = event hex2 always
+term.umask = umask hex2 always
+term.thresh = threshold dec
+term.inv = inv flag
+term.edge = edge flag
+"""
+
 
 def fmt_val(key, v):
     """Addresses and masks in hex, counts and indexes in decimal."""
@@ -374,7 +392,7 @@ def main():
         sys.exit("no description for %s" % ", ".join(sorted(missing)))
     regs = registers()
     check_addresses(regs, load_msr_map(args.reference))
-    body = register_text(regs) + "\n" + MODIFIERS + "\n" + events_text(events)
+    body = register_text(regs) + "\n" + MODIFIERS + "\n" + PERF + "\n" + events_text(events)
     n_um = sum(len(e["umasks"]) for e in events.values())
     with open(os.path.join(args.out, "nhmex.pmu"), "w") as f:
         f.write(HEADER.format(last=N_CBOX - 1) + "\n" + body)

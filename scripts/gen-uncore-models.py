@@ -46,6 +46,16 @@ LAYOUTS = [
 ]
 
 
+PERF = [
+    "# perf's syntax for these events (pmusim encode --format=perf): Linux's uncore PMU.",
+    "[perf]", "pmu = uncore", "raw = config", "raw_mask = 0xff84ffff", "owned = int en",
+    "term.event = event hex2 always", "term.umask = umask hex2 always", "term.cmask = cmask dec",
+    "term.inv = inv flag", "term.edge = edge flag",
+    "lost.occ_ctr_rst = o=1 (OCC_CTR_RST, bit 17) has no perf term and perf's uncore PMU drops it from a "
+    "raw config: perf would count without the occupancy reset",
+]
+
+
 def registers():
     """(name, [(key, value)...]) in address order."""
     regs = [
@@ -166,6 +176,13 @@ def emit(pmu, events):
         w("field = %s" % field)
         w("desc = %s" % desc)
         w("")
+    # perf's syntax (pmusim encode --format=perf): Linux's "uncore" PMU, its
+    # format terms and raw mask 0xFF84FFFF (no OCC_CTR_RST, no INT, no EN);
+    # its fixed counter is the pseudo-event event=0xff,umask=0x00, what the
+    # encoder's codes[0] holds for UNC_CLK_UNHALTED.
+    for line in PERF:
+        w(line)
+    w("")
     for name, ev in events.items():
         w("[event %s]" % name)
         w("code = 0x%02x" % ev["code"])

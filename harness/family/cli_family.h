@@ -1,7 +1,7 @@
 /* pmusim — the family registry's harness layer (include/pmusim/family.h).
  *
  * What the commands need to know of a family, as hooks: the counting
- * pipeline in words (explain), perf's forms, the register a decoded value
+ * pipeline in words (explain), the register a decoded value
  * goes to, the family's listing, the own signal of a one-line experiment and
  * why a surviving mutant cannot be caught.  A command asks
  * pms_cli_family(m)->hook(...) and never which family m is. */
@@ -30,11 +30,6 @@ typedef struct {
     /* The counting pipeline in words, appended to o after the register
      * writes `explain` prints: one line per stage, then "In short: ...". */
     void (*explain)(GString *o, const PmsEncoding *enc);
-    /* perf's forms (report: `encode --format=perf`): the symbolic event, the
-     * raw one, and why no perf string counts the same (NULL: both do). */
-    char *(*perf_symbolic)(const PmsEncoding *enc);
-    char *(*perf_raw)(const PmsEncoding *enc);
-    char *(*perf_inexpressible)(const PmsEncoding *enc);
     /* `decode`: the register a VALUE is written to; whether the event-select
      * value names an event that needs an extra register value (hints). */
     const PmsRegister *(*decode_reg)(const PmsModel *m);
@@ -60,6 +55,15 @@ typedef struct {
 const PmsCliFamily *pms_cli_family(const PmsModel *m);
 /* pms_family_table_check on the harness's table (its test runs it). */
 gboolean pms_cli_family_table_check(GPtrArray *problems);
+
+/* ---- perf's forms (perf_render.c), from the model's [perf] alone --------- */
+
+/* `encode --format=perf`: the symbolic event (or why there is no perf
+ * syntax), the raw one (or the registers as the model's tool takes them),
+ * and why no perf string counts the same (NULL: both do). */
+char *pms_cli_perf_symbolic(const PmsEncoding *enc);
+char *pms_cli_perf_raw(const PmsEncoding *enc);
+char *pms_cli_perf_inexpressible(const PmsEncoding *enc);
 
 /* ---- shared by the hooks and the commands ---------------------------------- */
 

@@ -28,27 +28,6 @@ char *pms_x86_describe_signal(const PmsEncoding *enc, const PmsRegister *es, gui
 char *pms_x86_threshold_phrase(const PmsFamSel *f, const char *sig);
 void pms_x86_explain_threshold(GString *o, const PmsFamSel *f);
 
-/* perf: the event-select bits at perf's positions (sysfs .../cpu/format) */
-#define SEL_EVENT(v)  ((v) & 0xff)
-#define SEL_UMASK(v)  (((v) >> 8) & 0xff)
-#define SEL_USR       ((guint64)1 << 16)
-#define SEL_OS        ((guint64)1 << 17)
-#define SEL_EDGE      ((guint64)1 << 18)
-#define SEL_PC        ((guint64)1 << 19)
-#define SEL_ANY       ((guint64)1 << 21)
-#define SEL_INV       ((guint64)1 << 23)
-#define SEL_CMASK(v)  (((v) >> 24) & 0xff)
-#define SEL_OCC_RST   ((guint64)1 << 17)   /* the uncore's OCC_CTR_RST, where the core has OS */
-#define SEL_INT       ((guint64)1 << 20)
-#define SEL_EN        ((guint64)1 << 22)
-/* Linux's uncore PMUs (uncore, uncore_cbox_<n>) take config through the raw
- * mask 0xFF84FFFF: no OCC_CTR_RST, no INT, no EN, no pmi_en. */
-#define UNCORE_RAW_MASK ((guint64)0xff84ffff)
-
-/* The perf sentence for bits perf cannot express (beyond the ones it owns,
- * INT and EN) and for more values than perf takes; NULL when neither. */
-char *pms_x86_perf_lost(const PmsEncoding *enc, guint64 expressible);
-
 const PmsRegister *pms_x86_decode_reg(const PmsModel *m);
 void pms_x86_list_event(GString *o, const PmsModel *m, const PmsEvent *ev);
 guint32 pms_x86_own_signal(const PmsModel *m, const guint64 *codes, guint n_codes);

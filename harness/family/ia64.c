@@ -1,5 +1,5 @@
 /* pmusim — the Itanium 2 9000's CLI hooks (montecito): the counting PMC in
- * words, perfmon instead of perf, the PMC a decoded value goes to, the
+ * words, the PMC a decoded value goes to, the
  * listing of libpfm's Montecito table, the own signal of an es/umask, and the
  * PMC and EAR bits no count can show.  Its models also take the range
  * restriction and dispatch commands. */
@@ -104,33 +104,6 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
     if (plm && !(ev->mesi && !mesi))
         g_string_append_printf(t, ", at privilege mask 0x%x", plm);
     g_string_append_printf(o, "\nIn short: %s.\n", t->str);
-}
-
-/* Linux perf_events never had an Itanium PMU driver (its PMU was programmed
- * through perfmon), so there is no perf syntax to give: say so, and give the
- * registers as perfmon takes them. */
-static char *perf_symbolic(const PmsEncoding *enc)
-{
-    (void)enc;
-    return g_strdup("(no perf syntax: perf_events has no Itanium PMU; perfmon programs the registers below)");
-}
-
-static char *perf_raw(const PmsEncoding *enc)
-{
-    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
-    GString *p = g_string_new("perfmon:");
-    for (guint i = 0; i < enc->n_writes; i++)
-        g_string_append_printf(p, " %s=0x%" G_GINT64_MODIFIER "x", enc->writes[i].name, enc->writes[i].value);
-    if (!enc->n_writes)
-        g_string_append_printf(p, " codes[0]=0x%" G_GINT64_MODIFIER "x", sel);
-    return g_string_free(p, FALSE);
-}
-
-/* No perf form at all; the perfmon registers are printed instead. */
-static char *perf_inexpressible(const PmsEncoding *enc)
-{
-    (void)enc;
-    return NULL;
 }
 
 /* The register VALUE is written to: the PMC at counter_base. */
@@ -312,9 +285,6 @@ static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guin
 
 const PmsCliFamily pms_cli_ia64 = {
     .explain = explain_ia64,
-    .perf_symbolic = perf_symbolic,
-    .perf_raw = perf_raw,
-    .perf_inexpressible = perf_inexpressible,
     .decode_reg = decode_reg,
     .decode_extra_hints = FALSE,
     .list_model = list_model,

@@ -1,5 +1,5 @@
 /* pmusim — the Xeon 7500 C-Box's CLI hooks (nhmex_cbox0..7): its counting
- * pipeline in words and perf's uncore_cbox_<n> PMUs. */
+ * pipeline in words. */
 #include "family_impl.h"
 
 /* The Xeon 7500 C-Box (arch nhmex_cbox): no privilege filter, threshold then
@@ -92,40 +92,6 @@ static void explain_nhmex(GString *o, const PmsEncoding *enc)
     g_string_append_printf(o, "\nIn short: %s.\n", t->str);
 }
 
-/* Linux's uncore_nhmex registers one PMU per C-Box, uncore_cbox_<n>, with the
- * format terms event (config:0-7), umask (8-15), edge (18), inv (23) and
- * thresh (24-31), and takes config through its raw mask 0xFF84FFFF: en is
- * Linux's own business, and pmi_en has no term (Linux never sets it: the
- * uncore driver does not sample). */
-static char *perf_symbolic(const PmsEncoding *enc)
-{
-    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
-    GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "uncore_cbox_%u/event=0x%02x,umask=0x%02x", enc->model->instance,
-                           (guint)SEL_EVENT(sel), (guint)SEL_UMASK(sel));
-    if (SEL_CMASK(sel))
-        g_string_append_printf(s, ",thresh=%u", (guint)SEL_CMASK(sel));
-    if (sel & SEL_INV)
-        g_string_append(s, ",inv");
-    if (sel & SEL_EDGE)
-        g_string_append(s, ",edge");
-    g_string_append_c(s, '/');
-    return g_string_free(s, FALSE);
-}
-
-static char *perf_raw(const PmsEncoding *enc)
-{
-    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
-    /* rNNNN is the cpu PMU's: name the box's PMU */
-    return g_strdup_printf("uncore_cbox_%u/config=0x%" G_GINT64_MODIFIER "x/", enc->model->instance,
-                           sel & UNCORE_RAW_MASK);
-}
-
-static char *perf_inexpressible(const PmsEncoding *enc)
-{
-    return pms_x86_perf_lost(enc, UNCORE_RAW_MASK);
-}
-
 static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
                                 guint n_codes, guint code, guint bit)
 {
@@ -136,9 +102,6 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint cou
 
 const PmsCliFamily pms_cli_nhmex = {
     .explain = explain_nhmex,
-    .perf_symbolic = perf_symbolic,
-    .perf_raw = perf_raw,
-    .perf_inexpressible = perf_inexpressible,
     .decode_reg = pms_x86_decode_reg,
     .decode_extra_hints = TRUE,
     .list_event = pms_x86_list_event,

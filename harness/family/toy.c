@@ -1,6 +1,5 @@
 /* pmusim — the CLI hooks of the test-only family `toy` (models/tests/toy.pmu,
- * docs/adding-a-pmu.md): its counting pipeline in words, no perf syntax,
- * its decode register and its own signal. */
+ * docs/adding-a-pmu.md): its counting pipeline in words, its decode register and its own signal. */
 #include "family_impl.h"
 
 /* TOY_CTLk: event, umask, en, int, thresh (toy.pmu's header). */
@@ -33,21 +32,6 @@ static void toy_explain(GString *o, const PmsEncoding *enc)
                                  : "adds, every cycle, the number of occurrences of the signal");
 }
 
-static char *toy_perf_symbolic(const PmsEncoding *enc)
-{
-    return g_strdup("(no perf syntax: the toy family is a test-only PMU that perf does not know)");
-}
-
-static char *toy_perf_raw(const PmsEncoding *enc)
-{
-    return g_strdup_printf("codes[0]=0x%" G_GINT64_MODIFIER "x", enc->n_codes ? enc->codes[0] : 0);
-}
-
-static char *toy_perf_inexpressible(const PmsEncoding *enc)
-{
-    return NULL;   /* no perf form at all, said by the symbolic form */
-}
-
 static const PmsRegister *toy_decode_reg(const PmsModel *m)
 {
     return pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
@@ -75,9 +59,6 @@ static const char *toy_unobservable(const PmsModel *m, const PmsEvent *ev, guint
 
 const PmsCliFamily pms_cli_toy = {
     .explain = toy_explain,
-    .perf_symbolic = toy_perf_symbolic,
-    .perf_raw = toy_perf_raw,
-    .perf_inexpressible = toy_perf_inexpressible,
     .decode_reg = toy_decode_reg,
     .list_event = toy_list_event,
     .own_signal = toy_own_signal,

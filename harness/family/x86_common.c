@@ -1,6 +1,6 @@
 /* pmusim — what the three event-select families (x86_core, x86_uncore,
  * nhmex_cbox) share in the harness: the explain helpers over an event-select
- * value, perf's lost bits, the register `decode` writes, the event facts of
+ * value, the register `decode` writes, the event facts of
  * `list PMU EVENT`, the own signal of a one-line experiment and the bits no
  * count can show. */
 #include "family_impl.h"
@@ -99,21 +99,6 @@ void pms_x86_explain_threshold(GString *o, const PmsFamSel *f)
         g_string_append_printf(o, "  edge: e=1: only the first cycle of each run of qualifying cycles adds 1 (rising "
                                   "edge of the threshold output%s; the latch starts clear after the PERFEVTSEL write, "
                                   "choice A4)\n", f->cmask == 0 ? ", cmask=0 acting as n >= 1, choice A2" : "");
-}
-
-char *pms_x86_perf_lost(const PmsEncoding *enc, guint64 expressible)
-{
-    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
-    /* bits perf sets or clears itself whatever the string says */
-    guint64 perf_owned = SEL_INT | SEL_EN;
-    guint64 lost = sel & ~(expressible | perf_owned);
-    if (lost)
-        return g_strdup_printf("bits 0x%" G_GINT64_MODIFIER "x of 0x%" G_GINT64_MODIFIER "x have no perf term: "
-                               "perf would program a different value", lost, sel);
-    if (enc->n_codes > 2)
-        return g_strdup_printf("the encoding has %u values; perf takes one event select and one extra register",
-                               enc->n_codes);
-    return NULL;
 }
 
 /* The register VALUE is written to: the event select of the first counter. */

@@ -1,17 +1,8 @@
 /* pmusim — the x86 architectural core's CLI hooks (glm, nhm, wsm): the
- * counting pipeline of PERFEVTSEL/FIXED_CTR_CTRL in words and perf's cpu PMU.
- *
- * perf's cpu PMU exposes the event-select bits as named format terms
- * (sysfs .../cpu/format: event config:0-7, umask 8-15, edge 18, pc 19, any 21,
- * inv 23, cmask 24-31; offcore_rsp and ldlat live in config1).  Those are
- * perf's positions, so they are used here directly rather than the model's
- * field names.  The USR/OS bits become perf's :u / :k modifiers; INT and EN
- * are perf's business and never appear. */
+ * counting pipeline of PERFEVTSEL/FIXED_CTR_CTRL in words.  perf's cpu PMU
+ * is the models' [perf] (perf_render.c). */
 #include "family_impl.h"
 #include "sim.h"
-
-/* Bits perf takes from a raw config (event, umask, edge, pc, any, inv, cmask). */
-#define RAW_MASK      ((guint64)0xffff | SEL_EDGE | SEL_PC | SEL_ANY | SEL_INV | ((guint64)0xff << 24))
 
 /* The counting pipeline of docs/semantics.md §3, one line per stage, on the
  * lowest counter the event may use. */
@@ -79,93 +70,6 @@ static void explain(GString *o, const PmsEncoding *enc)
     g_string_append_printf(o, "\nIn short: %s.\n", s->str);
 }
 
-static const char *priv_suffix(guint64 sel)
-{
-    gboolean u = (sel & SEL_USR) != 0, k = (sel & SEL_OS) != 0;
-    if (u && !k)
-        return "u";
-    if (k && !u)
-        return "k";
-    return ""; /* both (perf's default) or neither */
-}
-
-static gboolean extra_term(const PmsEncoding *enc, const char **term, gboolean *decimal)
-{
-    if (enc->n_codes < 2 || enc->event == NULL)
-        return FALSE;
-    if (enc->event->flags & PMS_EVENT_OFFCORE) {
-        *term = "offcore_rsp";
-        *decimal = FALSE;
-        return TRUE;
-    }
-    if (enc->event->flags & PMS_EVENT_LDLAT) {
-        *term = "ldlat";
-        *decimal = TRUE;
-        return TRUE;
-    }
-    return FALSE;
-}
-
-
-static char *perf_symbolic(const PmsEncoding *enc)
-{
-    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
-    GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "cpu/event=0x%02x,umask=0x%02x", (guint)SEL_EVENT(sel),
-                           (guint)SEL_UMASK(sel));
-    if (SEL_CMASK(sel))
-        g_string_append_printf(s, ",cmask=%u", (guint)SEL_CMASK(sel));
-    if (sel & SEL_INV)
-        g_string_append(s, ",inv");
-    if (sel & SEL_EDGE)
-        g_string_append(s, ",edge");
-    if (sel & SEL_ANY)
-        g_string_append(s, ",any");
-    if (sel & SEL_PC)
-        g_string_append(s, ",pc");
-    const char *term;
-    gboolean decimal;
-    if (extra_term(enc, &term, &decimal)) {
-        if (decimal)
-            g_string_append_printf(s, ",%s=%" G_GUINT64_FORMAT, term, enc->codes[1]);
-        else
-            g_string_append_printf(s, ",%s=0x%" G_GINT64_MODIFIER "x", term, enc->codes[1]);
-    }
-    g_string_append_printf(s, "/%s", priv_suffix(sel));
-    return g_string_free(s, FALSE);
-}
-
-static char *perf_raw(const PmsEncoding *enc)
-{
-    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
-    const char *suffix = priv_suffix(sel);
-    GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "r%" G_GINT64_MODIFIER "x%s%s", sel & RAW_MASK, *suffix ? ":" : "", suffix);
-    const char *term;
-    gboolean decimal;
-    /* A raw rNNNN cannot carry config1: give the generic config terms too. */
-    if (extra_term(enc, &term, &decimal))
-        g_string_append_printf(s, "  cpu/config=0x%" G_GINT64_MODIFIER "x,config1=0x%"
-                               G_GINT64_MODIFIER "x/%s", sel & RAW_MASK, enc->codes[1], suffix);
-    return g_string_free(s, FALSE);
-}
-
-static char *perf_inexpressible(const PmsEncoding *enc)
-{
-    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
-    /* perf's cpu/.../ without :u or :k counts both rings: an encoding
-     * that counts in neither cannot be written */
-    if (!(sel & (SEL_USR | SEL_OS)))
-        return g_strdup("k=0 and u=0 count at no privilege level, and perf cannot say so: cpu/.../ "
-                        "without :u or :k counts at both");
-    const char *term;
-    gboolean decimal;
-    if (enc->n_codes > 1 && !extra_term(enc, &term, &decimal))
-        return g_strdup_printf("the event's extra register value 0x%" G_GINT64_MODIFIER "x has no perf term",
-                               enc->codes[1]);
-    return pms_x86_perf_lost(enc, RAW_MASK | SEL_USR | SEL_OS);
-}
-
 static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
                                 guint n_codes, guint code, guint bit)
 {
@@ -176,9 +80,6 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint cou
 
 const PmsCliFamily pms_cli_x86_core = {
     .explain = explain,
-    .perf_symbolic = perf_symbolic,
-    .perf_raw = perf_raw,
-    .perf_inexpressible = perf_inexpressible,
     .decode_reg = pms_x86_decode_reg,
     .decode_extra_hints = TRUE,
     .list_event = pms_x86_list_event,

@@ -1,5 +1,5 @@
 /* pmusim — the Nehalem/Westmere uncore's CLI hooks (nhm_unc, wsm_unc): its
- * counting pipeline in words and perf's "uncore" PMU. */
+ * counting pipeline in words. */
 #include "family_impl.h"
 #include "sim.h"
 
@@ -80,41 +80,6 @@ static void explain(GString *o, const PmsEncoding *enc)
     explain_uncore(o, enc, counter, fixed, has_ctr);
 }
 
-/* Linux registers the Nehalem/Westmere uncore as the PMU "uncore", with the
- * format terms event, umask, edge, inv and cmask (config:24-31) and the raw
- * mask 0xFF84FFFF (no OCC_CTR_RST, no INT, no EN); its fixed counter is the
- * pseudo-event event=0xff,umask=0x00 ("clockticks"), which is what the
- * encoder's codes[0] holds for UNC_CLK_UNHALTED. */
-static char *perf_symbolic(const PmsEncoding *enc)
-{
-    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
-    GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "uncore/event=0x%02x,umask=0x%02x", (guint)SEL_EVENT(sel), (guint)SEL_UMASK(sel));
-    if (SEL_CMASK(sel))
-        g_string_append_printf(s, ",cmask=%u", (guint)SEL_CMASK(sel));
-    if (sel & SEL_INV)
-        g_string_append(s, ",inv");
-    if (sel & SEL_EDGE)
-        g_string_append(s, ",edge");
-    g_string_append_c(s, '/');
-    return g_string_free(s, FALSE);
-}
-
-static char *perf_raw(const PmsEncoding *enc)
-{
-    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
-    return g_strdup_printf("uncore/config=0x%" G_GINT64_MODIFIER "x/", sel & UNCORE_RAW_MASK);
-}
-
-static char *perf_inexpressible(const PmsEncoding *enc)
-{
-    guint64 sel = enc->n_codes ? enc->codes[0] : 0;
-    if (sel & SEL_OCC_RST)
-        return g_strdup("o=1 (OCC_CTR_RST, bit 17) has no perf term and perf's uncore PMU drops it from a raw "
-                        "config: perf would count without the occupancy reset");
-    return pms_x86_perf_lost(enc, UNCORE_RAW_MASK);
-}
-
 static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
                                 guint n_codes, guint code, guint bit)
 {
@@ -125,9 +90,6 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint cou
 
 const PmsCliFamily pms_cli_x86_uncore = {
     .explain = explain,
-    .perf_symbolic = perf_symbolic,
-    .perf_raw = perf_raw,
-    .perf_inexpressible = perf_inexpressible,
     .decode_reg = pms_x86_decode_reg,
     .decode_extra_hints = TRUE,
     .list_event = pms_x86_list_event,

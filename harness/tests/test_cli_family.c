@@ -28,7 +28,7 @@ static void test_table(void)
     for (guint i = 0; i < pms_model_set_count(models); i++) {
         const PmsCliFamily *f = pms_cli_family(pms_model_set_nth(models, i));
         CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-        CU_ASSERT_TRUE(f->explain && f->perf_symbolic && f->perf_raw && f->perf_inexpressible && f->decode_reg &&
+        CU_ASSERT_TRUE(f->explain && f->decode_reg &&
                        f->list_event && f->own_signal && f->unobservable);
     }
 }
@@ -45,16 +45,15 @@ static PmsEncoding *enc_of(const char *str)
 static void check_perf(const char *str, const char *sym, const char *raw)
 {
     g_autoptr(PmsEncoding) enc = enc_of(str);
-    const PmsCliFamily *f = pms_cli_family(enc->model);
-    g_autofree char *s = f->perf_symbolic(enc);
-    g_autofree char *r = f->perf_raw(enc);
-    g_autofree char *why = f->perf_inexpressible(enc);
+    g_autofree char *s = pms_cli_perf_symbolic(enc);
+    g_autofree char *r = pms_cli_perf_raw(enc);
+    g_autofree char *why = pms_cli_perf_inexpressible(enc);
     CU_ASSERT_STRING_EQUAL(s, sym);
     CU_ASSERT_STRING_EQUAL(r, raw);
     CU_ASSERT_PTR_NULL(why);
 }
 
-/* perf's forms per family: cpu/, uncore/, uncore_cbox_<n>/, none (perfmon). */
+/* perf's forms from each model's [perf]: cpu/, uncore/, uncore_cbox_<n>/, none (perfmon). */
 static void test_perf_families(void)
 {
     check_perf("wsm::INST_RETIRED:ANY_P:c=2:i", "cpu/event=0xc0,umask=0x01,cmask=2,inv/", "r28001c0");
@@ -66,7 +65,7 @@ static void test_perf_families(void)
                "perfmon: PMC4=0x2305008");
     /* the uncore's OCC_CTR_RST has no perf term */
     g_autoptr(PmsEncoding) occ = enc_of("nhm_unc::UNC_DRAM_OPEN:CH0:o");
-    g_autofree char *why = pms_cli_family(occ->model)->perf_inexpressible(occ);
+    g_autofree char *why = pms_cli_perf_inexpressible(occ);
     CU_ASSERT_PTR_NOT_NULL(why);
     CU_ASSERT_TRUE(why && strstr(why, "OCC_CTR_RST"));
 }
@@ -79,24 +78,26 @@ static void test_perf_x86_core(void)
     PmsEncoding enc = { .model = model("wsm"), .event = &ev, .n_codes = 1 };
     /* 0x1d100c0: event 0xc0, umask 0, USR(16) INT(20) EN(22) INV(23), cmask 1 */
     enc.codes[0] = 0x1d100c0;
-    g_autofree char *sym = pms_cli_family(enc.model)->perf_symbolic(&enc);
-    g_autofree char *raw = pms_cli_family(enc.model)->perf_raw(&enc);
+    g_autofree char *sym = pms_cli_perf_symbolic(&enc);
+    g_autofree char *raw = pms_cli_perf_raw(&enc);
     CU_ASSERT_STRING_EQUAL(sym, "cpu/event=0xc0,umask=0x00,cmask=1,inv/u");
     CU_ASSERT_STRING_EQUAL(raw, "r18000c0:u");
     /* offcore: event 0xb7 umask 0x01 USR OS INT EN, extra register value */
     ev.flags = PMS_EVENT_OFFCORE;
+    ev.extra_reg = (char *)"MSR_OFFCORE_RSP_0";
     enc.n_codes = 2;
     enc.codes[0] = 0x5301b7;
     enc.codes[1] = 0x1011;
-    g_autofree char *osym = pms_cli_family(enc.model)->perf_symbolic(&enc);
-    g_autofree char *oraw = pms_cli_family(enc.model)->perf_raw(&enc);
+    g_autofree char *osym = pms_cli_perf_symbolic(&enc);
+    g_autofree char *oraw = pms_cli_perf_raw(&enc);
     CU_ASSERT_STRING_EQUAL(osym, "cpu/event=0xb7,umask=0x01,offcore_rsp=0x1011/");
     CU_ASSERT_STRING_EQUAL(oraw, "r1b7  cpu/config=0x1b7,config1=0x1011/");
     /* load latency: OS only, any-thread and edge set */
     ev.flags = PMS_EVENT_LDLAT;
+    ev.extra_reg = (char *)"MSR_PEBS_LD_LAT";
     enc.codes[0] = 0x66100b;   /* event 0x0b umask 0x10 OS(17) EDGE(18) ANY(21) EN(22) */
     enc.codes[1] = 3;
-    g_autofree char *lsym = pms_cli_family(enc.model)->perf_symbolic(&enc);
+    g_autofree char *lsym = pms_cli_perf_symbolic(&enc);
     CU_ASSERT_STRING_EQUAL(lsym, "cpu/event=0x0b,umask=0x10,edge,any,ldlat=3/k");
 }
 
@@ -184,7 +185,7 @@ static void test_toy(void)
     CU_ASSERT_FALSE(f->flags & (PMS_CLI_SIM_BENCH | PMS_CLI_RANGES_DISPATCH));
     g_autoptr(PmsEncoding) enc = enc_of("toy::MEM:ANY:t=3");
     CU_ASSERT_EQUAL(enc->codes[0], code);
-    g_autofree char *sym = f->perf_symbolic(enc);
+    g_autofree char *sym = pms_cli_perf_symbolic(enc);
     CU_ASSERT_TRUE(strstr(sym, "no perf syntax") != NULL);
     CU_ASSERT_PTR_NULL(f->unobservable(toy, enc->event, 0, enc->codes, enc->n_codes, 0, 17));
     g_autoptr(GString) o = g_string_new(NULL);

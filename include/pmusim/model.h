@@ -261,6 +261,43 @@ typedef struct {
     gboolean mesi;         /* takes the MESI qualifiers of the counting PMC */
 } PmsEvent;
 
+/* perf's syntax for the model's events ([perf] in docs/model-format.md):
+ * its PMU name, the format terms and which event-select field or extra
+ * register each one sets, how they print, the raw config.  The harness
+ * renders `encode --format=perf` from it alone. */
+typedef enum {
+    PMS_PERF_TERM,   /* term.NAME = FIELD PRINT [always]: an event-select field */
+    PMS_PERF_EXTRA,  /* extra.REGISTER = NAME PRINT: the extra register's value (config1) */
+    PMS_PERF_PRIV,   /* priv.SUFFIX = FIELD: the :u / :k modifier its field stands for */
+    PMS_PERF_LOST,   /* lost.FIELD = TEXT: why a set field has no perf form */
+} PmsPerfKind;
+typedef enum {
+    PMS_PERF_HEX,    /* 0x1f */
+    PMS_PERF_HEX2,   /* 0x0f: at least two digits */
+    PMS_PERF_DEC,    /* 15 */
+    PMS_PERF_FLAG,   /* the name alone */
+} PmsPerfPrint;
+typedef struct {
+    PmsPerfKind kind;
+    const char *name;    /* perf's term or modifier; LOST: NULL */
+    const char *target;  /* the event-select field; EXTRA: the register's name */
+    PmsPerfPrint print;
+    gboolean always;     /* TERM: printed when 0 too (else only when non-zero); EXTRA always is */
+    const char *text;    /* LOST: the sentence */
+} PmsPerfTerm;
+typedef struct PmsPerf {
+    const char *pmu;     /* "cpu", "uncore_cbox_%u" (%u: the instance); NULL: no perf form */
+    const char *none;    /* no perf form: why (a sentence without its period) */
+    const char *tool;    /* no perf form: what programs the registers instead ("perfmon"), or NULL */
+    const char *no_priv; /* the sentence when no priv field is set (perf counts at all levels then) */
+    gboolean raw_r;      /* the raw form is rNNNN (the cpu PMU's), else PMU/config=0xNNNN/ */
+    guint64 raw_mask;    /* the event-select bits perf takes from a raw config */
+    guint64 owned;       /* the bits perf sets or clears itself (INT, EN) */
+    const PmsPerfTerm *terms;
+    guint n_terms;       /* in file order */
+    guint source_line;   /* of the [perf] group */
+} PmsPerf;
+
 typedef struct PmsModel {
     char *name;            /* "glm" */
     char *desc;
@@ -295,6 +332,7 @@ typedef struct PmsModel {
     GHashTable *event_index;  /* upper-case name -> GUINT_TO_POINTER(index + 1) */
     GHashTable *reg_index;    /* MSR-space address -> GUINT_TO_POINTER(index + 1) */
     GHashTable *options;      /* "[options]" what-if switches: key -> value string */
+    struct PmsPerf *perf;     /* "[perf]": pms_model_perf */
     /* Added by the loader for hash lookups (never scan tables per encoding): */
     GHashTable *reg_name_index;    /* upper-case name -> index + 1 */
     GHashTable *mod_index;         /* lower-case name -> index + 1 */
@@ -371,6 +409,9 @@ PMS_API const PmsField *pms_layout_field(const PmsLayout *l, const char *name);
  * or no such field. */
 PMS_API const PmsField *pms_register_field(const PmsRegister *r, const char *name);
 PMS_API const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback);
+/* The model's perf syntax ([perf]); never NULL: a model without the
+ * section has no perf form (pmu NULL). */
+PMS_API const PmsPerf *pms_model_perf(const PmsModel *m);
 
 /* Register kinds as written in model files ("evtsel", "offcore_rsp"); NULL /
  * FALSE for an unknown kind. */

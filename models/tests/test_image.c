@@ -46,6 +46,32 @@ eq_options(const PmsModel *a, const PmsModel *b)
             differ(a->name, k);
 }
 
+/* [perf]: the parsed section, term by term */
+static void
+eq_perf(const PmsModel *a, const PmsModel *b)
+{
+    const PmsPerf *x = pms_model_perf(a), *y = pms_model_perf(b);
+    const char *w = a->name;
+    EQ_STR(w, x, y, pmu);
+    EQ_STR(w, x, y, none);
+    EQ_STR(w, x, y, tool);
+    EQ_STR(w, x, y, no_priv);
+    EQ_NUM(w, x, y, raw_r);
+    EQ_NUM(w, x, y, raw_mask);
+    EQ_NUM(w, x, y, owned);
+    EQ_NUM(w, x, y, n_terms);
+    EQ_NUM(w, x, y, source_line);
+    for (guint i = 0; i < x->n_terms && i < y->n_terms; i++) {
+        const PmsPerfTerm *s = &x->terms[i], *t = &y->terms[i];
+        EQ_NUM(w, s, t, kind);
+        EQ_STR(w, s, t, name);
+        EQ_STR(w, s, t, target);
+        EQ_NUM(w, s, t, print);
+        EQ_NUM(w, s, t, always);
+        EQ_STR(w, s, t, text);
+    }
+}
+
 static void
 eq_layouts(const PmsModel *a, const PmsModel *b)
 {
@@ -209,6 +235,7 @@ expect_equal_models(const PmsModel *a, const PmsModel *b)
     EQ_NUM(w, a, b, n_events);
     CU_ASSERT_EQUAL_FATAL(mismatches, before); /* the counts bound the loops below */
     eq_options(a, b);
+    eq_perf(a, b);
     eq_layouts(a, b);
     eq_registers(a, b);
     eq_modifiers(a, b);

@@ -1130,6 +1130,48 @@ test_instances_errors(void)
     EXPECT_LINT(two, "snippet.pmu:1: box instance 4: gp_counters 2");
 }
 
+/* [perf]: perf's syntax, checked against the event-select layout */
+static void
+test_perf_section(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = load_text(CLEAN "[perf]\npmu = cpu\nraw = r\nraw_mask = 0xff\n"
+                                      "term.event = event hex2 always\n", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    const PmsPerf *p = pms_model_perf(m);
+    CU_ASSERT_STRING_EQUAL(p->pmu, "cpu");
+    CU_ASSERT_TRUE(p->raw_r);
+    CU_ASSERT_EQUAL(p->raw_mask, 0xff);
+    CU_ASSERT_EQUAL_FATAL(p->n_terms, 1);
+    CU_ASSERT_EQUAL(p->terms[0].kind, PMS_PERF_TERM);
+    CU_ASSERT_STRING_EQUAL(p->terms[0].name, "event");
+    CU_ASSERT_EQUAL(p->terms[0].print, PMS_PERF_HEX2);
+    CU_ASSERT_TRUE(p->terms[0].always);
+    /* no section: no perf form */
+    g_autoptr(PmsModel) n = load_text(CLEAN, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+    CU_ASSERT_PTR_NULL(pms_model_perf(n)->pmu);
+    EXPECT_ERROR(CLEAN "[perf]\npmu = cpu\nterm.umask = umask hex2\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:15: [perf] key 'term.umask': no field umask in the event-select layout cl_sel");
+    EXPECT_ERROR(CLEAN "[perf]\npmu = cpu\nterm.event = event octal\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:15: [perf] key 'term.event': expected term.NAME = FIELD hex|hex2|dec|flag");
+    EXPECT_ERROR(CLEAN "[perf]\npmu = cpu\nowned = en\n", PMS_MODEL_ERROR_KEY, "key 'owned': no field en");
+    EXPECT_ERROR(CLEAN "[perf]\npmu = cpu\nextra.MSR_X = ldlat dec\n", PMS_MODEL_ERROR_KEY,
+                 "key 'extra.MSR_X': no register MSR_X");
+    EXPECT_ERROR(CLEAN "[perf]\npmu = cpu\nflavour = hot\n", PMS_MODEL_ERROR_KEY, "key 'flavour': unknown key");
+    EXPECT_ERROR(CLEAN "[perf]\ntool = perfmon\n", PMS_MODEL_ERROR_KEY, "key 'none': expected pmu");
+    EXPECT_ERROR(CLEAN "[perf]\npmu = cpu/x\n", PMS_MODEL_ERROR_KEY, "key 'pmu': expected perf's PMU name");
+    /* the lint: a term outside the raw mask */
+    g_autoptr(PmsModel) l = load_text(CLEAN "[perf]\npmu = cpu\nraw_mask = 0xf\nterm.event = event hex2 always\n", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+    pms_model_lint(l, problems);
+    gboolean found = FALSE;
+    for (guint i = 0; i < problems->len; i++)
+        found |= strcmp(problems->pdata[i], "snippet.pmu:13: [perf]: term event's field event lies outside raw_mask") == 0;
+    CU_ASSERT_TRUE(found);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1171,5 +1213,6 @@ main(int argc, char **argv)
     CU_add_test(s, "each problem is flagged", test_lint_problems);
     CU_add_test(s, "aliases and forced modifiers are not duplicates", test_lint_exemptions);
     CU_add_test(s, "unit instances and spaces are not duplicates", test_lint_units_and_spaces);
+    CU_add_test(s, "[perf]: perf's syntax, checked", test_perf_section);
     return pms_cu_tap_run();
 }
