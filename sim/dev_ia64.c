@@ -217,7 +217,7 @@ static gboolean choice(const PmsModel *m, const char *key, const char *a, const 
 static gboolean field(const PmsRegister *r, const char *const *names, guint idx, const char *what, SimField *f,
                       GError **error)
 {
-    *f = sim_resolve(r, names, idx, 0, -1, 0);
+    *f = sim_resolve(r, names, idx, 0);
     if (!f->present) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model register %s: no field '%s' in its layout",
                     r->name, what);
@@ -264,9 +264,9 @@ static gboolean ears_init(Ia64 *s, const PmsModel *m, GError **error)
     s->pmc40 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 40));
     static const char *const n_pm[] = { "pm", NULL }, *const n_ism[] = { "ism", NULL };
     if (s->ears) {
-        s->iear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 37), n_pm, 0, 0, -1, 0);
-        s->dear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_pm, 0, 0, -1, 0);
-        s->dear_ism = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_ism, 0, 0, -1, 0);
+        s->iear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 37), n_pm, 0, 0);
+        s->dear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_pm, 0, 0);
+        s->dear_ism = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_ism, 0, 0);
     }
     s->pmd32 = pmd_storage(sim, 32, &s->ears);
     s->pmd33 = pmd_storage(sim, 33, &s->ears);
@@ -293,8 +293,8 @@ static gboolean etb_init(Ia64 *s, const PmsModel *m, GError **error)
     s->pmc42 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 42));
     static const char *const n_pm[] = { "pm", NULL };
     if (s->etb) {
-        s->etb_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 39), n_pm, 0, 0, -1, 0);
-        s->ipear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 42), n_pm, 0, 0, -1, 0);
+        s->etb_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 39), n_pm, 0, 0);
+        s->ipear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 42), n_pm, 0, 0);
     }
     s->pmd38 = pmd_storage(sim, 38, &s->etb);
     s->pmd39 = pmd_storage(sim, 39, &s->etb);
@@ -356,10 +356,10 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     /* pm and ism (registers.md 3): optional; without pm PSR.up gates every
      * counter, without ism no instruction set is masked */
     static const char *const n_pm[] = { "pm", NULL }, *const n_ism[] = { "ism", NULL };
-    s->pm = sim_resolve(c0, n_pm, 0, 0, -1, 0);
-    s->ism = sim_resolve(c0, n_ism, 0, 0, -1, 0);
+    s->pm = sim_resolve(c0, n_pm, 0, 0);
+    s->ism = sim_resolve(c0, n_ism, 0, 0);
     static const char *const n_ev[] = { "ev", NULL };
-    s->ev = sim_resolve(c0, n_ev, 0, 0, -1, 0);
+    s->ev = sim_resolve(c0, n_ev, 0, 0);
     if (s->ovfl.shift != s->base || s->ovfl.width < s->n) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: PMC0 ovfl (bits %u..%u) does not give counter n bit n for counters %u..%u", m->name,
@@ -376,9 +376,11 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
             s->ibr[k] = sim_storage(sim, b);
         if (b && k == 1) {
             static const char *const n_mask[] = { "mask", NULL };
-            s->ibr_mask = sim_resolve(b, n_mask, 0, 0, 0, 56);
+            s->ibr_mask = sim_resolve(b, n_mask, 0, 0);
         }
     }
+    if (s->ranges && !sim_require(pms_model_reg_at(m, PMS_SPACE_IBR, 1), s->ibr_mask, "mask", error))
+        return FALSE;
     if (s->ranges) {
         static const char *const n_ig[] = { "ig_ibrp%u", NULL }, *const n_fine[] = { "fine", NULL },
                                  *const n_inv[] = { "inv", NULL }, *const n_igad[] = { "ig_ad", NULL };
@@ -438,9 +440,11 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
             s->dbr[k] = sim_storage(sim, b);
         if (b && k == 1) {
             static const char *const n_mask[] = { "mask", NULL };
-            s->dbr_mask = sim_resolve(b, n_mask, 0, 0, 0, 56);
+            s->dbr_mask = sim_resolve(b, n_mask, 0, 0);
         }
     }
+    if (s->dranges && !sim_require(pms_model_reg_at(m, PMS_SPACE_DBR, 1), s->dbr_mask, "mask", error))
+        return FALSE;
     if (s->dranges) {
         static const char *const n_dtag[] = { "cfg_dtag%u", NULL }, *const n_ena[] = { "ena_dbrp%u", NULL };
         for (guint k = 0; k < 4; k++)
@@ -454,7 +458,7 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
                                               { "mesi_m", NULL } };
     s->mesi = TRUE;
     for (guint k = 0; k < 4; k++) {
-        s->mesi_bit[k] = sim_resolve(c0, n_mesi[k], 0, 0, -1, 0);
+        s->mesi_bit[k] = sim_resolve(c0, n_mesi[k], 0, 0);
         s->mesi &= s->mesi_bit[k].present;
     }
     for (guint e = 0; e < m->n_events; e++) {

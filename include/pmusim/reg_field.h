@@ -36,8 +36,14 @@ static inline guint64 sim_fbit(SimField f)
 
 /* Look a field up under its candidate names ("%u" is replaced by idx).  A
  * per-counter layout (field "en" instead of "en0") is accepted with a stride;
- * without a stride, bit idx of a vector field ("pmc = 3:0").  Registers
- * without a layout fall back to the architectural position (fallback_shift <
- * 0: none). */
-G_GNUC_INTERNAL SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride,
-                                     gint fallback_shift, guint fallback_width);
+ * without a stride, bit idx of a vector field ("pmc = 3:0").  A field's
+ * position comes only from the model: without the register, its layout or
+ * such a field, the answer is absent (present FALSE), never an architectural
+ * guess.  Code that cannot work without the field says so at init
+ * (sim_require, prog_require). */
+G_GNUC_INTERNAL SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride);
+
+/* What is missing when r exists and f was not found in it ("register
+ * IA32_PERF_GLOBAL_CTRL: layout 'global_ctrl' has no field 'pmc3'"), else
+ * NULL; the device's sim_require and the program steps' checks say it. */
+G_GNUC_INTERNAL char *sim_field_missing(const PmsRegister *r, SimField f, const char *what);

@@ -163,8 +163,9 @@ test_tiny_registers(void)
     r = pms_model_reg_by_name(m, "IA32_PERF_GLOBAL_STATUS");
     CU_ASSERT_TRUE(r->readonly);
     CU_ASSERT_EQUAL(r->writable, G_MAXUINT64); /* default */
-    CU_ASSERT_PTR_NULL(r->layout);
+    CU_ASSERT_PTR_EQUAL(r->layout, pms_model_layout(m, "global_status"));
     r = pms_model_reg_by_name(m, "IA32_PMC1");
+    CU_ASSERT_PTR_NULL(r->layout); /* a register without fields */
     CU_ASSERT_EQUAL(r->width, 48);
     CU_ASSERT_EQUAL(r->reset, 0);
     CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "IA32_FIXED_CTR0")->reset, 0x5);

@@ -1,24 +1,18 @@
 /* pmusim — register fields of the model, resolved once by name for the
  * program steps and the simulator's devices (reg_field.h). */
 #include "reg_field.h"
+#include "prog_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride, gint fallback_shift,
-                     guint fallback_width)
+SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride)
 {
     SimField f = { FALSE, 0, 0 };
-    if (r == NULL)
+    /* no register, or one without a layout: the field is absent (a position
+     * the model does not give is no position) */
+    if (r == NULL || r->layout == NULL)
         return f;
-    if (r->layout == NULL) {
-        if (fallback_shift >= 0) {
-            f.present = TRUE;
-            f.shift = (guint)fallback_shift;
-            f.width = fallback_width;
-        }
-        return f;
-    }
     char n[64];
     for (guint i = 0; names[i]; i++) {
         const char *pct = strstr(names[i], "%u");
@@ -59,4 +53,29 @@ SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, 
         }
     }
     return f;
+}
+
+char *sim_field_missing(const PmsRegister *r, SimField f, const char *what)
+{
+    if (f.present || r == NULL)
+        return NULL; /* without the register, the behaviour it controls is absent too */
+    if (r->layout == NULL)
+        return g_strdup_printf("register %s has no layout: field '%s' is read by name from it", r->name, what);
+    return g_strdup_printf("register %s: layout '%s' has no field '%s'", r->name,
+                           r->layout->name ? r->layout->name : "?", what);
+}
+
+void prog_need(char **missing, const PmsRegister *r, SimField f, const char *what)
+{
+    if (!*missing)
+        *missing = sim_field_missing(r, f, what);
+}
+
+gboolean prog_model_ok(const PmsModel *m, const char *missing, GError **error)
+{
+    if (!missing)
+        return TRUE;
+    g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_MODEL, "model %s: %s (the program step reads it by that name)",
+                m->name, missing);
+    return FALSE;
 }
