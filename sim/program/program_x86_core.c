@@ -78,9 +78,11 @@ static X86Prog *prog_build(const PmsModel *m)
     x->fixed_ctrl = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
     x->global_ctrl = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
     const PmsRegister *gs = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
-    static const char *const g_pmc[] = { "pmc%u", NULL }, *const g_fix[] = { "fixed%u", NULL };
+    /* the device's names (sim/dev_x86_core.c, models/field_need.c) */
+    static const char *const g_pmc[] = { "pmc%u", "en_pmc%u", "ctr%u", NULL };
+    static const char *const g_fix[] = { "fixed%u", "fixed_ctr%u", "en_fixed%u", "fc%u", NULL };
     static const char *const s_pmc[] = { "ovf_pmc%u", "pmc%u", NULL };
-    static const char *const s_fix[] = { "ovf_fixed%u", "fixed%u", NULL };
+    static const char *const s_fix[] = { "ovf_fixed%u", "ovf_fixed_ctr%u", "fixed%u", "fixed_ctr%u", NULL };
     for (guint i = 0; i < m->n_gp; i++) {
         x->evtsel[i] = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i);
         x->pmc[i] = pms_model_reg_by_kind(m, PMS_REG_PMC, i);
