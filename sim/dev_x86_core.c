@@ -168,21 +168,13 @@ static void resolve_offcore(X86Core *s)
 {
     const PmsModel *m = s->model;
     s->offcore_glm = m->offcore_style && g_ascii_strcasecmp(m->offcore_style, "glm") == 0;
-    /* Fallbacks: SDM Table 18-25/18.7.2 and semantics.md §4.1, §4.3. */
-    if (s->offcore_glm) {
-        s->oc_req_bits = 0xffff;
-        s->oc_resp_bits = ((guint64)1 << 38) - ((guint64)1 << 16);
-        s->oc_any_req = (guint64)1 << 15;
-        s->oc_any_resp = (guint64)1 << 16;
-        s->oc_outstanding = (guint64)1 << 38;
-        s->oc_sig[0] = PMS_SIGNAL_KEY(0xb7, 0x01);
-        s->oc_sig[1] = PMS_SIGNAL_KEY(0xb7, 0x02);
-    } else {
-        s->oc_req_bits = 0xff;
-        s->oc_resp_bits = 0xff00;
-        s->oc_sig[0] = PMS_SIGNAL_KEY(0xb7, 0x01);
-        s->oc_sig[1] = PMS_SIGNAL_KEY(0xbb, 0x01);
-    }
+    /* The RSP bits come from the model only: its offcore events' unit masks
+     * (the request group, the others, ANY_*, OUTSTANDING), then the
+     * register's layout; without either a transaction matches nothing.
+     * The signals default to the SDM's event codes (Table 18-25/18.7.2,
+     * semantics.md §4.1, §4.3) until an offcore event names them. */
+    s->oc_sig[0] = PMS_SIGNAL_KEY(0xb7, 0x01);
+    s->oc_sig[1] = s->offcore_glm ? PMS_SIGNAL_KEY(0xb7, 0x02) : PMS_SIGNAL_KEY(0xbb, 0x01);
     guint64 req = 0, resp = 0;
     guint seen = 0;
     for (guint e = 0; e < m->n_events; e++) {
