@@ -298,7 +298,7 @@ pms_ia64_fields_check(const PmsModel *m, GPtrArray *msgs)
     for (guint i = 0; counting[i]; i++)
         need1(msgs, c0, counting[i]);
     /* the EARs, the ETB and the IP-EAR */
-    static const char *const p37[] = { "plm", NULL }, *const p40[] = { "plm", "mode", "umask", NULL };
+    static const char *const p37[] = { "plm", "umask", "ct", NULL }, *const p40[] = { "plm", "mode", "umask", NULL };
     static const char *const p39[] = { "plm", "ds", "tm", "ptm", "ppm", "brt", NULL };
     static const char *const p42[] = { "plm", "mode", "delay", NULL };
     need_if_laid(msgs, pmc(m, 37), p37);

@@ -181,7 +181,7 @@ typedef struct {
     /* EARs: PMC37 (I-EAR), PMC40 (D-EAR) and their data registers */
     gboolean ears;
     guint64 *pmc37, *pmc40, *pmd32, *pmd33, *pmd34, *pmd35, *pmd36;
-    SimField iear_plm, dear_plm, dear_mode, dear_umask;
+    SimField iear_plm, iear_umask, iear_ct, dear_plm, dear_mode, dear_umask;
     SimField iear_pm, dear_pm, dear_ism; /* optional: the monitors' PSR gate and set mask */
     gboolean ear_first;           /* ear_capture = first */
     /* ETB / IP-EAR: PMC39, PMC42, PMD38, PMD39, PMD48-63 */
@@ -256,6 +256,8 @@ static gboolean ears_init(Ia64 *s, const PmsModel *m, GError **error)
     PmsSim *sim = s->sim;
     s->ears = TRUE;
     if (!opt_field(m, 37, "plm", &s->iear_plm, &s->ears, error) ||
+        !opt_field(m, 37, "umask", &s->iear_umask, &s->ears, error) ||
+        !opt_field(m, 37, "ct", &s->iear_ct, &s->ears, error) ||
         !opt_field(m, 40, "plm", &s->dear_plm, &s->ears, error) ||
         !opt_field(m, 40, "mode", &s->dear_mode, &s->ears, error) ||
         !opt_field(m, 40, "umask", &s->dear_umask, &s->ears, error))
@@ -857,8 +859,9 @@ static gboolean iear_threshold(guint um, guint32 *min)
     return FALSE;
 }
 
-/* I-EAR (PMC37, registers.md 6): bit 13 (ct) = 1 cache mode with umask 12:5,
- * bits 13:12 = 01 nothing, 00 TLB mode with umask 11:5.  Cache mode captures
+/* I-EAR (PMC37, registers.md 6): ct = 1 cache mode with the umask field,
+ * ct 0 and the umask's top bit: nothing, else TLB mode with its low 7 bits
+ * (fields by name: iear_cfg).  Cache mode captures
  * a miss whose latency reaches the umask's threshold (umask 0: a RAB hit);
  * TLB mode one whose translation level's umask bit is set.  The capture
  * writes PMD34 = IP bits 63:5 and stat 1:0 (cache: 1, 3 for a RAB hit; TLB:
@@ -870,8 +873,8 @@ static void iear_capture(Ia64 *s, const PmsSimIearEvent *e, guint cpl)
     if (!plm_pass(s->iear_plm, cfg, cpl) || (s->ear_first && (*s->pmd34 & 3)))
         return;
     guint64 stat, lat = 0;
-    if ((cfg >> 13) & 1) {
-        guint um = (guint)(cfg >> 5) & 0xff;
+    guint um = (guint)sim_fget(s->iear_umask, cfg);
+    if (sim_fget(s->iear_ct, cfg)) {
         guint32 min;
         if (um == 0) {
             if (!e->rab)
@@ -880,11 +883,10 @@ static void iear_capture(Ia64 *s, const PmsSimIearEvent *e, guint cpl)
             return;
         stat = e->rab ? 3 : 1;
         lat = lat_field(e->latency, 12);
-    } else if ((cfg >> 12) & 1) {
-        return;
+    } else if ((um >> 7) & 1) {
+        return; /* the umask's top bit without ct: no TLB mode captures */
     } else {
-        guint um = (guint)(cfg >> 5) & 0x7f;
-        if (!(um & tlb_bit(e->tlb, 0)))
+        if (!(um & 0x7f & tlb_bit(e->tlb, 0)))
             return;
         stat = e->tlb;
     }
