@@ -168,7 +168,8 @@ static gboolean nx_init(PmsSim *sim, GError **error)
     for (guint k = 0; k < NX_CTRS; k++) {
         s->bc_en[k] = sim_resolve(bc0, n_en, k, 0);
         s->bs_ov[k] = sim_resolve(bs0, n_ov, k, 0);
-        if (!sim_require(bc0, s->bc_en[k], "ctr_en", error) || !sim_require(bs0, s->bs_ov[k], "ov", error))
+        g_autofree char *en = g_strdup_printf("ctr_en%u", k), *ov = g_strdup_printf("ov%u", k);
+        if (!sim_require(bc0, s->bc_en[k], en, error) || !sim_require(bs0, s->bs_ov[k], ov, error))
             return FALSE;
     }
     sim_exact_codes(m, s->exact_code);

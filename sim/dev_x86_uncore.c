@@ -83,12 +83,14 @@ static gboolean resolve_fields(X86Uncore *s, const PmsModel *m, GError **error)
     for (guint i = 0; i < s->n_gp; i++) {
         s->gc_pmc[i] = sim_resolve(gc, n_pmc, i, 0);
         s->st_pmc[i] = sim_resolve(gs, n_pmc, i, 0);
-        if (!sim_require(gc, s->gc_pmc[i], "pmc", error) || !sim_require(gs, s->st_pmc[i], "pmc", error))
+        g_autofree char *w = g_strdup_printf("pmc%u", i);
+        if (!sim_require(gc, s->gc_pmc[i], w, error) || !sim_require(gs, s->st_pmc[i], w, error))
             return FALSE;
     }
     s->gc_fixed = sim_resolve(gc, n_fix, 0, 0);
     s->st_fixed = sim_resolve(gs, n_fix, 0, 0);
-    return !s->n_fixed || (sim_require(gc, s->gc_fixed, "fixed", error) && sim_require(gs, s->st_fixed, "fixed", error));
+    return !s->n_fixed ||
+           (sim_require(gc, s->gc_fixed, "fixed0", error) && sim_require(gs, s->st_fixed, "fixed0", error));
 }
 
 static gboolean unc_init(PmsSim *sim, GError **error)
