@@ -16,7 +16,7 @@ typedef struct {
     char *missing;  /* a field it needs and the model lacks */
 } NxProg;
 
-static guint64 counter_bit(const PmsRegister *r, const char *name, guint k);
+static SimField counter_field(const PmsRegister *r, const char *name, guint k);
 
 static void prog_free(gpointer p)
 {
@@ -38,8 +38,8 @@ static const NxProg *prog_get(const PmsModel *m)
         prog_need(&x->missing, x->u_ctl, x->en_all, "en_all");
         for (guint k = 0; k < m->n_gp; k++) {
             g_autofree char *en = g_strdup_printf("ctr_en%u", k), *ov = g_strdup_printf("ov%u", k);
-            prog_need(&x->missing, x->box_ctl, (SimField){ counter_bit(x->box_ctl, "ctr_en", k) != 0, 0, 0 }, en);
-            prog_need(&x->missing, x->box_status, (SimField){ counter_bit(x->box_status, "ov", k) != 0, 0, 0 }, ov);
+            prog_need(&x->missing, x->box_ctl, counter_field(x->box_ctl, "ctr_en", k), en);
+            prog_need(&x->missing, x->box_status, counter_field(x->box_status, "ov", k), ov);
         }
         mm->prog_cache_free = prog_free;
         g_once_init_leave(&mm->prog_cache, x);
@@ -47,14 +47,19 @@ static const NxProg *prog_get(const PmsModel *m)
     return mm->prog_cache;
 }
 
-/* Counter k's bit: field <name>k or bit k of a vector field <name> (ctr_en,
- * ov); 0 when the model gives neither. */
-static guint64 counter_bit(const PmsRegister *r, const char *name, guint k)
+/* Counter k's field: <name>k or bit k of a vector field <name> (ctr_en,
+ * ov); absent when the model gives neither. */
+static SimField counter_field(const PmsRegister *r, const char *name, guint k)
 {
     char pat[32];
     g_snprintf(pat, sizeof pat, "%s%%u", name);
     const char *const names[] = { pat, NULL };
-    return sim_fbit(sim_resolve(r, names, k, 0));
+    return sim_resolve(r, names, k, 0);
+}
+
+static guint64 counter_bit(const PmsRegister *r, const char *name, guint k)
+{
+    return sim_fbit(counter_field(r, name, k));
 }
 
 static gboolean nx_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
