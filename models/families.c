@@ -2,22 +2,25 @@
  *
  * One line per family.  A family with checks of its own facts names them
  * here; the three x86 families share the checks of the architectural counter
- * numbering (model_x86.c), Itanium has its own (model_ia64.c). */
+ * numbering (model_x86.c), Itanium has its own (model_ia64.c); each adds the
+ * register fields its simulator reads by name (field_need.c). */
 #include <string.h>
 #include "family.h"
 #include "model_priv.h"
 
+void pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);   /* model_toy.c */
+
 static const PmsFamily families[] = {
     { "x86_core", "Intel architectural core PMU: PERFEVTSEL/PMC/FIXED, GLOBAL_* (perfmon v2..v4)",
-      pms_x86_model_check, pms_x86_event_check },
+      pms_x86_core_model_check, pms_x86_event_check },
     { "x86_uncore", "Nehalem/Westmere uncore: UNCORE_PERFEVTSEL/PMC with its own global control",
-      pms_x86_model_check, pms_x86_event_check },
+      pms_x86_uncore_model_check, pms_x86_event_check },
     { "nhmex_cbox", "Xeon 7500 uncore: C-Box counters under the U-Box global control",
-      pms_x86_model_check, pms_x86_event_check },
+      pms_nhmex_model_check, pms_x86_event_check },
     { "ia64", "Itanium 2 9000 (Montecito): PMC/PMD/IBR/DBR register files",
       pms_ia64_model_check, pms_ia64_event_check },
     { "toy", "test-only family (models/tests/toy.pmu): two counters and a status register, no hardware",
-      NULL, NULL },
+      pms_toy_model_check, NULL },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(families) <= PMS_FAMILY_MAX);
 

@@ -54,6 +54,8 @@ pms_ia64_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
         else if (d->width != m->gp_width)
             pms_msg_add(msgs, "counter %u: register %s is %u bits wide, gp_width is %u", i, d->name, d->width, m->gp_width);
     }
+    if (complete)
+        pms_ia64_fields_check(m, msgs);
 }
 
 void

@@ -34,6 +34,19 @@ gboolean pms_ia64_event_has_facts(const PmsEvent *e);
  * the model's counters, no Itanium facts. */
 void pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
 void pms_x86_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);
+/* The families' model checks (models/families.c): the x86 checks above and,
+ * complete, the register fields the family's device and program step read
+ * by name (field_need.c). */
+void pms_x86_core_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
+void pms_x86_uncore_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
+void pms_nhmex_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
+/* field_need.c: one message per field the simulator would refuse the model
+ * for (complete checks only: the loader keeps accepting such a model, and
+ * pms_sim_new refuses it naming register and field). */
+void pms_x86_core_fields_check(const PmsModel *m, GPtrArray *msgs);
+void pms_x86_uncore_fields_check(const PmsModel *m, GPtrArray *msgs);
+void pms_nhmex_fields_check(const PmsModel *m, GPtrArray *msgs);
+void pms_ia64_fields_check(const PmsModel *m, GPtrArray *msgs);
 
 /* A name or description pattern of a model of several PMUs ([pmu]
  * name_pattern, desc_pattern) for one instance: every "%u" is the instance

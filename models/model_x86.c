@@ -1,7 +1,8 @@
 /* pmusim models — the x86 families' checks (models/families.c: x86_core,
  * x86_uncore, nhmex_cbox): their counters are numbered from 0, each general
  * counter has an event-select register, and an event's counter masks name
- * only counters the model has.  Itanium's facts belong to the ia64 family:
+ * only counters the model has; and, for the lint, the register fields each
+ * family's simulator reads by name (field_need.c).  Itanium's facts belong to the ia64 family:
  * an x86 model carrying them is refused by the loader. */
 #include "model.h"
 #include "family.h"
@@ -23,6 +24,30 @@ pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
                 pms_msg_add(msgs, "%sgp_counters %u but no event-select register (kind evtsel) of index %u", which, m->n_gp,
                     i);
     }
+}
+
+void
+pms_x86_core_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
+{
+    pms_x86_model_check(m, complete, msgs);
+    if (complete)
+        pms_x86_core_fields_check(m, msgs);
+}
+
+void
+pms_x86_uncore_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
+{
+    pms_x86_model_check(m, complete, msgs);
+    if (complete)
+        pms_x86_uncore_fields_check(m, msgs);
+}
+
+void
+pms_nhmex_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
+{
+    pms_x86_model_check(m, complete, msgs);
+    if (complete)
+        pms_nhmex_fields_check(m, msgs);
 }
 
 void

@@ -181,7 +181,7 @@ typedef struct {
     /* EARs: PMC37 (I-EAR), PMC40 (D-EAR) and their data registers */
     gboolean ears;
     guint64 *pmc37, *pmc40, *pmd32, *pmd33, *pmd34, *pmd35, *pmd36;
-    SimField iear_plm, dear_plm, dear_mode, dear_umask;
+    SimField iear_plm, iear_umask, iear_ct, dear_plm, dear_mode, dear_umask;
     SimField iear_pm, dear_pm, dear_ism; /* optional: the monitors' PSR gate and set mask */
     gboolean ear_first;           /* ear_capture = first */
     /* ETB / IP-EAR: PMC39, PMC42, PMD38, PMD39, PMD48-63 */
@@ -217,7 +217,7 @@ static gboolean choice(const PmsModel *m, const char *key, const char *a, const 
 static gboolean field(const PmsRegister *r, const char *const *names, guint idx, const char *what, SimField *f,
                       GError **error)
 {
-    *f = sim_resolve(r, names, idx, 0, -1, 0);
+    *f = sim_resolve(r, names, idx, 0);
     if (!f->present) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model register %s: no field '%s' in its layout",
                     r->name, what);
@@ -256,6 +256,8 @@ static gboolean ears_init(Ia64 *s, const PmsModel *m, GError **error)
     PmsSim *sim = s->sim;
     s->ears = TRUE;
     if (!opt_field(m, 37, "plm", &s->iear_plm, &s->ears, error) ||
+        !opt_field(m, 37, "umask", &s->iear_umask, &s->ears, error) ||
+        !opt_field(m, 37, "ct", &s->iear_ct, &s->ears, error) ||
         !opt_field(m, 40, "plm", &s->dear_plm, &s->ears, error) ||
         !opt_field(m, 40, "mode", &s->dear_mode, &s->ears, error) ||
         !opt_field(m, 40, "umask", &s->dear_umask, &s->ears, error))
@@ -264,9 +266,9 @@ static gboolean ears_init(Ia64 *s, const PmsModel *m, GError **error)
     s->pmc40 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 40));
     static const char *const n_pm[] = { "pm", NULL }, *const n_ism[] = { "ism", NULL };
     if (s->ears) {
-        s->iear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 37), n_pm, 0, 0, -1, 0);
-        s->dear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_pm, 0, 0, -1, 0);
-        s->dear_ism = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_ism, 0, 0, -1, 0);
+        s->iear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 37), n_pm, 0, 0);
+        s->dear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_pm, 0, 0);
+        s->dear_ism = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 40), n_ism, 0, 0);
     }
     s->pmd32 = pmd_storage(sim, 32, &s->ears);
     s->pmd33 = pmd_storage(sim, 33, &s->ears);
@@ -293,8 +295,8 @@ static gboolean etb_init(Ia64 *s, const PmsModel *m, GError **error)
     s->pmc42 = sim_storage(sim, pms_model_reg_at(m, PMS_SPACE_PMC, 42));
     static const char *const n_pm[] = { "pm", NULL };
     if (s->etb) {
-        s->etb_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 39), n_pm, 0, 0, -1, 0);
-        s->ipear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 42), n_pm, 0, 0, -1, 0);
+        s->etb_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 39), n_pm, 0, 0);
+        s->ipear_pm = sim_resolve(pms_model_reg_at(m, PMS_SPACE_PMC, 42), n_pm, 0, 0);
     }
     s->pmd38 = pmd_storage(sim, 38, &s->etb);
     s->pmd39 = pmd_storage(sim, 39, &s->etb);
@@ -356,10 +358,10 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     /* pm and ism (registers.md 3): optional; without pm PSR.up gates every
      * counter, without ism no instruction set is masked */
     static const char *const n_pm[] = { "pm", NULL }, *const n_ism[] = { "ism", NULL };
-    s->pm = sim_resolve(c0, n_pm, 0, 0, -1, 0);
-    s->ism = sim_resolve(c0, n_ism, 0, 0, -1, 0);
+    s->pm = sim_resolve(c0, n_pm, 0, 0);
+    s->ism = sim_resolve(c0, n_ism, 0, 0);
     static const char *const n_ev[] = { "ev", NULL };
-    s->ev = sim_resolve(c0, n_ev, 0, 0, -1, 0);
+    s->ev = sim_resolve(c0, n_ev, 0, 0);
     if (s->ovfl.shift != s->base || s->ovfl.width < s->n) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: PMC0 ovfl (bits %u..%u) does not give counter n bit n for counters %u..%u", m->name,
@@ -376,9 +378,11 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
             s->ibr[k] = sim_storage(sim, b);
         if (b && k == 1) {
             static const char *const n_mask[] = { "mask", NULL };
-            s->ibr_mask = sim_resolve(b, n_mask, 0, 0, 0, 56);
+            s->ibr_mask = sim_resolve(b, n_mask, 0, 0);
         }
     }
+    if (s->ranges && !sim_require(pms_model_reg_at(m, PMS_SPACE_IBR, 1), s->ibr_mask, "mask", error))
+        return FALSE;
     if (s->ranges) {
         static const char *const n_ig[] = { "ig_ibrp%u", NULL }, *const n_fine[] = { "fine", NULL },
                                  *const n_inv[] = { "inv", NULL }, *const n_igad[] = { "ig_ad", NULL };
@@ -438,9 +442,11 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
             s->dbr[k] = sim_storage(sim, b);
         if (b && k == 1) {
             static const char *const n_mask[] = { "mask", NULL };
-            s->dbr_mask = sim_resolve(b, n_mask, 0, 0, 0, 56);
+            s->dbr_mask = sim_resolve(b, n_mask, 0, 0);
         }
     }
+    if (s->dranges && !sim_require(pms_model_reg_at(m, PMS_SPACE_DBR, 1), s->dbr_mask, "mask", error))
+        return FALSE;
     if (s->dranges) {
         static const char *const n_dtag[] = { "cfg_dtag%u", NULL }, *const n_ena[] = { "ena_dbrp%u", NULL };
         for (guint k = 0; k < 4; k++)
@@ -454,7 +460,7 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
                                               { "mesi_m", NULL } };
     s->mesi = TRUE;
     for (guint k = 0; k < 4; k++) {
-        s->mesi_bit[k] = sim_resolve(c0, n_mesi[k], 0, 0, -1, 0);
+        s->mesi_bit[k] = sim_resolve(c0, n_mesi[k], 0, 0);
         s->mesi &= s->mesi_bit[k].present;
     }
     for (guint e = 0; e < m->n_events; e++) {
@@ -853,8 +859,9 @@ static gboolean iear_threshold(guint um, guint32 *min)
     return FALSE;
 }
 
-/* I-EAR (PMC37, registers.md 6): bit 13 (ct) = 1 cache mode with umask 12:5,
- * bits 13:12 = 01 nothing, 00 TLB mode with umask 11:5.  Cache mode captures
+/* I-EAR (PMC37, registers.md 6): ct = 1 cache mode with the umask field,
+ * ct 0 and the umask's top bit: nothing, else TLB mode with its low 7 bits
+ * (fields by name: iear_cfg).  Cache mode captures
  * a miss whose latency reaches the umask's threshold (umask 0: a RAB hit);
  * TLB mode one whose translation level's umask bit is set.  The capture
  * writes PMD34 = IP bits 63:5 and stat 1:0 (cache: 1, 3 for a RAB hit; TLB:
@@ -866,8 +873,8 @@ static void iear_capture(Ia64 *s, const PmsSimIearEvent *e, guint cpl)
     if (!plm_pass(s->iear_plm, cfg, cpl) || (s->ear_first && (*s->pmd34 & 3)))
         return;
     guint64 stat, lat = 0;
-    if ((cfg >> 13) & 1) {
-        guint um = (guint)(cfg >> 5) & 0xff;
+    guint um = (guint)sim_fget(s->iear_umask, cfg);
+    if (sim_fget(s->iear_ct, cfg)) {
         guint32 min;
         if (um == 0) {
             if (!e->rab)
@@ -876,11 +883,10 @@ static void iear_capture(Ia64 *s, const PmsSimIearEvent *e, guint cpl)
             return;
         stat = e->rab ? 3 : 1;
         lat = lat_field(e->latency, 12);
-    } else if ((cfg >> 12) & 1) {
-        return;
+    } else if ((um >> 7) & 1) {
+        return; /* the umask's top bit without ct: no TLB mode captures */
     } else {
-        guint um = (guint)(cfg >> 5) & 0x7f;
-        if (!(um & tlb_bit(e->tlb, 0)))
+        if (!(um & 0x7f & tlb_bit(e->tlb, 0)))
             return;
         stat = e->tlb;
     }

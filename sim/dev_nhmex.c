@@ -64,10 +64,10 @@ typedef struct {
     gboolean cfg_valid;
 } Nhmex;
 
-static gboolean field(const PmsRegister *r, const char *name, gint sh, guint w, SimField *f, GError **error)
+static gboolean field(const PmsRegister *r, const char *name, SimField *f, GError **error)
 {
     const char *const names[] = { name, NULL };
-    *f = sim_resolve(r, names, 0, 0, sh, w);
+    *f = sim_resolve(r, names, 0, 0);
     if (!r) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "the Xeon 7500 uncore model has no register with field '%s'",
                     name);
@@ -155,20 +155,21 @@ static gboolean nx_init(PmsSim *sim, GError **error)
     s->s_sum[0] = sim_storage(sim, ss[0]);
     s->s_sum[1] = sim_storage(sim, ss[1]);
     /* 75UG Table 2-13; Linux uncore_nhmex.c for the U-Box */
-    if (!field(ev0, "event", 0, 8, &s->ev_event, error) || !field(ev0, "umask", 8, 8, &s->ev_umask, error) ||
-        !field(ev0, "edge", 18, 1, &s->ev_edge, error) || !field(ev0, "pmi_en", 20, 1, &s->ev_pmi, error) ||
-        !field(ev0, "en", 22, 1, &s->ev_en, error) || !field(ev0, "inv", 23, 1, &s->ev_inv, error) ||
-        !field(ev0, "threshold", 24, 8, &s->ev_thr, error) ||
-        !field(uc, "pmi_core_sel", 1, 4, &s->u_pmi_core, error) || !field(uc, "en_all", 28, 1, &s->u_en_all, error) ||
-        !field(uc, "rst_all", 29, 1, &s->u_rst_all, error) || !field(uc, "frz_all", 31, 1, &s->u_frz_all, error) ||
-        !field(us, "ov_s0", 2, 1, &s->u_ov_s[0], error) || !field(us, "ov_s1", 3, 1, &s->u_ov_s[1], error) ||
-        !field(ss[0], "ov_c_l", 2, 1, &s->s_c_l, error) || !field(ss[0], "ov_c_r", 0, 1, &s->s_c_r, error))
+    if (!field(ev0, "event", &s->ev_event, error) || !field(ev0, "umask", &s->ev_umask, error) ||
+        !field(ev0, "edge", &s->ev_edge, error) || !field(ev0, "pmi_en", &s->ev_pmi, error) ||
+        !field(ev0, "en", &s->ev_en, error) || !field(ev0, "inv", &s->ev_inv, error) ||
+        !field(ev0, "threshold", &s->ev_thr, error) ||
+        !field(uc, "pmi_core_sel", &s->u_pmi_core, error) || !field(uc, "en_all", &s->u_en_all, error) ||
+        !field(uc, "rst_all", &s->u_rst_all, error) || !field(uc, "frz_all", &s->u_frz_all, error) ||
+        !field(us, "ov_s0", &s->u_ov_s[0], error) || !field(us, "ov_s1", &s->u_ov_s[1], error) ||
+        !field(ss[0], "ov_c_l", &s->s_c_l, error) || !field(ss[0], "ov_c_r", &s->s_c_r, error))
         return FALSE;
     static const char *const n_en[] = { "ctr_en%u", NULL }, *const n_ov[] = { "ov%u", NULL };
     for (guint k = 0; k < NX_CTRS; k++) {
-        s->bc_en[k] = sim_resolve(bc0, n_en, k, 0, (gint)k, 1);
-        s->bs_ov[k] = sim_resolve(bs0, n_ov, k, 0, (gint)k, 1);
-        if (!sim_require(bc0, s->bc_en[k], "ctr_en", error) || !sim_require(bs0, s->bs_ov[k], "ov", error))
+        s->bc_en[k] = sim_resolve(bc0, n_en, k, 0);
+        s->bs_ov[k] = sim_resolve(bs0, n_ov, k, 0);
+        g_autofree char *en = g_strdup_printf("ctr_en%u", k), *ov = g_strdup_printf("ov%u", k);
+        if (!sim_require(bc0, s->bc_en[k], en, error) || !sim_require(bs0, s->bs_ov[k], ov, error))
             return FALSE;
     }
     sim_exact_codes(m, s->exact_code);

@@ -54,7 +54,7 @@ static gboolean toy_init(PmsSim *sim, GError **error)
         s->ctl[k] = sim_storage(sim, c);
         s->ctr[k] = sim_storage(sim, d);
         static const char *const n_ovf[] = { "ovf%u", NULL };   /* bit k of the vector field ovf */
-        s->ovf[k] = sim_resolve(st, n_ovf, k, 0, -1, 0);
+        s->ovf[k] = sim_resolve(st, n_ovf, k, 0);
         if (!sim_require(st, s->ovf[k], "ovf", error))
             return FALSE;
     }
@@ -67,7 +67,7 @@ static gboolean toy_init(PmsSim *sim, GError **error)
     for (guint i = 0; i < G_N_ELEMENTS(fields); i++) {
         const char *const names[] = { fields[i].name, NULL };
         SimField *f = (SimField *)((char *)s + fields[i].off);
-        *f = sim_resolve(ctl0, names, 0, 0, -1, 0);
+        *f = sim_resolve(ctl0, names, 0, 0);
         if (!sim_require(ctl0, *f, fields[i].name, error))
             return FALSE;
     }

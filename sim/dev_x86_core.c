@@ -168,21 +168,13 @@ static void resolve_offcore(X86Core *s)
 {
     const PmsModel *m = s->model;
     s->offcore_glm = m->offcore_style && g_ascii_strcasecmp(m->offcore_style, "glm") == 0;
-    /* Fallbacks: SDM Table 18-25/18.7.2 and semantics.md §4.1, §4.3. */
-    if (s->offcore_glm) {
-        s->oc_req_bits = 0xffff;
-        s->oc_resp_bits = ((guint64)1 << 38) - ((guint64)1 << 16);
-        s->oc_any_req = (guint64)1 << 15;
-        s->oc_any_resp = (guint64)1 << 16;
-        s->oc_outstanding = (guint64)1 << 38;
-        s->oc_sig[0] = PMS_SIGNAL_KEY(0xb7, 0x01);
-        s->oc_sig[1] = PMS_SIGNAL_KEY(0xb7, 0x02);
-    } else {
-        s->oc_req_bits = 0xff;
-        s->oc_resp_bits = 0xff00;
-        s->oc_sig[0] = PMS_SIGNAL_KEY(0xb7, 0x01);
-        s->oc_sig[1] = PMS_SIGNAL_KEY(0xbb, 0x01);
-    }
+    /* The RSP bits come from the model only: its offcore events' unit masks
+     * (the request group, the others, ANY_*, OUTSTANDING), then the
+     * register's layout; without either a transaction matches nothing.
+     * The signals default to the SDM's event codes (Table 18-25/18.7.2,
+     * semantics.md §4.1, §4.3) until an offcore event names them. */
+    s->oc_sig[0] = PMS_SIGNAL_KEY(0xb7, 0x01);
+    s->oc_sig[1] = s->offcore_glm ? PMS_SIGNAL_KEY(0xb7, 0x02) : PMS_SIGNAL_KEY(0xbb, 0x01);
     guint64 req = 0, resp = 0;
     guint seen = 0;
     for (guint e = 0; e < m->n_events; e++) {
@@ -222,14 +214,14 @@ static void resolve_offcore(X86Core *s)
     static const char *const n_sup[] = { "supplier", NULL }, *const n_snp[] = { "snoop", NULL };
     static const char *const n_out[] = { "outstanding", NULL };
     if (r && r->layout) {
-        SimField f = sim_resolve(r, n_req, 0, 0, -1, 0);
+        SimField f = sim_resolve(r, n_req, 0, 0);
         if (f.present)
             s->oc_req_bits = sim_fbit(f);
-        guint64 rb = sim_fbit(sim_resolve(r, n_resp, 0, 0, -1, 0)) | sim_fbit(sim_resolve(r, n_sup, 0, 0, -1, 0)) |
-                     sim_fbit(sim_resolve(r, n_snp, 0, 0, -1, 0));
+        guint64 rb = sim_fbit(sim_resolve(r, n_resp, 0, 0)) | sim_fbit(sim_resolve(r, n_sup, 0, 0)) |
+                     sim_fbit(sim_resolve(r, n_snp, 0, 0));
         if (rb)
             s->oc_resp_bits = rb;
-        f = sim_resolve(r, n_out, 0, 0, -1, 0);
+        f = sim_resolve(r, n_out, 0, 0);
         if (f.present)
             s->oc_outstanding = sim_fbit(f);
     }
@@ -254,18 +246,18 @@ static gboolean resolve_fields(X86Core *s, GError **error)
         }
         if (i > 0)
             continue;
-        /* Architectural positions (SDM Fig 18-6) when the register has no layout. */
-        s->ev.event = sim_resolve(r, n_event, 0, 0, 0, 8);
-        s->ev.umask = sim_resolve(r, n_umask, 0, 0, 8, 8);
-        s->ev.usr = sim_resolve(r, n_usr, 0, 0, 16, 1);
-        s->ev.os = sim_resolve(r, n_os, 0, 0, 17, 1);
-        s->ev.edge = sim_resolve(r, n_edge, 0, 0, 18, 1);
-        s->ev.pc = sim_resolve(r, n_pc, 0, 0, 19, 1);
-        s->ev.intr = sim_resolve(r, n_int, 0, 0, 20, 1);
-        s->ev.any = sim_resolve(r, n_any, 0, 0, 21, 1);
-        s->ev.en = sim_resolve(r, n_en, 0, 0, 22, 1);
-        s->ev.inv = sim_resolve(r, n_inv, 0, 0, 23, 1);
-        s->ev.cmask = sim_resolve(r, n_cmask, 0, 0, 24, 8);
+        /* by name only (SDM Fig 18-6 names them); pc and any are optional */
+        s->ev.event = sim_resolve(r, n_event, 0, 0);
+        s->ev.umask = sim_resolve(r, n_umask, 0, 0);
+        s->ev.usr = sim_resolve(r, n_usr, 0, 0);
+        s->ev.os = sim_resolve(r, n_os, 0, 0);
+        s->ev.edge = sim_resolve(r, n_edge, 0, 0);
+        s->ev.pc = sim_resolve(r, n_pc, 0, 0);
+        s->ev.intr = sim_resolve(r, n_int, 0, 0);
+        s->ev.any = sim_resolve(r, n_any, 0, 0);
+        s->ev.en = sim_resolve(r, n_en, 0, 0);
+        s->ev.inv = sim_resolve(r, n_inv, 0, 0);
+        s->ev.cmask = sim_resolve(r, n_cmask, 0, 0);
         if (!sim_require(r, s->ev.event, "event", error) || !sim_require(r, s->ev.umask, "umask", error) ||
             !sim_require(r, s->ev.usr, "usr", error) || !sim_require(r, s->ev.os, "os", error) ||
             !sim_require(r, s->ev.edge, "edge", error) || !sim_require(r, s->ev.intr, "int", error) ||
@@ -278,15 +270,17 @@ static gboolean resolve_fields(X86Core *s, GError **error)
     const PmsRegister *fc = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
     for (guint i = 0; i < s->n_fixed; i++) {
         /* Without FIXED_CTR_CTRL the fixed counters are never enabled.
-         * SDM 18-7: four bits per counter at 4i: EN[1:0], AnyThread, PMI. */
-        s->fx[i].en = sim_resolve(fc, f_en, i, 4, (gint)(4 * i), 2);
-        s->fx[i].any = sim_resolve(fc, f_any, i, 4, (gint)(4 * i + 2), 1);
-        s->fx[i].pmi = sim_resolve(fc, f_pmi, i, 4, (gint)(4 * i + 3), 1);
+         * SDM 18-7's EN, AnyThread, PMI of counter i: en<i> or a per-counter
+         * layout with a stride of 4 (any is optional). */
+        s->fx[i].en = sim_resolve(fc, f_en, i, 4);
+        s->fx[i].any = sim_resolve(fc, f_any, i, 4);
+        s->fx[i].pmi = sim_resolve(fc, f_pmi, i, 4);
         g_autofree char *en = g_strdup_printf("en%u", i), *pmi = g_strdup_printf("pmi%u", i);
         if (!sim_require(fc, s->fx[i].en, en, error) || !sim_require(fc, s->fx[i].pmi, pmi, error))
             return FALSE;
     }
-    /* Global control/status: bit i for PMCi, 32+i for FIXED_CTRi (SDM 18-7, 18-10). */
+    /* Global control/status: the bits of PMCi and FIXED_CTRi (SDM 18-7,
+     * 18-10) by name, or bit i of a vector field. */
     static const char *const g_pmc[] = { "pmc%u", "en_pmc%u", "ctr%u", NULL };
     static const char *const g_fix[] = { "fixed%u", "fixed_ctr%u", "en_fixed%u", "fc%u", NULL };
     static const char *const s_pmc[] = { "ovf_pmc%u", "pmc%u", NULL };
@@ -298,22 +292,22 @@ static gboolean resolve_fields(X86Core *s, GError **error)
      * GLOBAL_STATUS overflows leave no trace but the PMI. */
     s->has_global_ctrl = gc != NULL;
     for (guint i = 0; i < s->n_gp; i++) {
-        s->gc_pmc[i] = sim_resolve(gc, g_pmc, i, 0, (gint)i, 1);
-        s->st_pmc[i] = sim_resolve(gs, s_pmc, i, 0, (gint)i, 1);
+        s->gc_pmc[i] = sim_resolve(gc, g_pmc, i, 0);
+        s->st_pmc[i] = sim_resolve(gs, s_pmc, i, 0);
         g_autofree char *a = g_strdup_printf("pmc%u", i), *b = g_strdup_printf("ovf_pmc%u", i);
         if (!sim_require(gc, s->gc_pmc[i], a, error) || !sim_require(gs, s->st_pmc[i], b, error))
             return FALSE;
     }
     for (guint i = 0; i < s->n_fixed; i++) {
-        s->gc_fixed[i] = sim_resolve(gc, g_fix, i, 0, (gint)(32 + i), 1);
-        s->st_fixed[i] = sim_resolve(gs, s_fix, i, 0, (gint)(32 + i), 1);
+        s->gc_fixed[i] = sim_resolve(gc, g_fix, i, 0);
+        s->st_fixed[i] = sim_resolve(gs, s_fix, i, 0);
         g_autofree char *a = g_strdup_printf("fixed%u", i), *b = g_strdup_printf("ovf_fixed%u", i);
         if (!sim_require(gc, s->gc_fixed[i], a, error) || !sim_require(gs, s->st_fixed[i], b, error))
             return FALSE;
     }
-    /* v4 freeze bits (SDM 18-11/12): status 59 CTR_Frz, 58 LBR_Frz. */
-    s->st_ctr_frz = sim_resolve(gs, s_cfrz, 0, 0, s->version >= 4 ? 59 : -1, 1);
-    s->st_lbr_frz = sim_resolve(gs, s_lfrz, 0, 0, s->version >= 4 ? 58 : -1, 1);
+    /* v4 freeze bits (SDM 18-11/12): CTR_Frz, LBR_Frz; perfmon v4 needs them. */
+    s->st_ctr_frz = sim_resolve(gs, s_cfrz, 0, 0);
+    s->st_lbr_frz = sim_resolve(gs, s_lfrz, 0, 0);
     if (s->version >= 4 && (!sim_require(gs, s->st_ctr_frz, "ctr_frz", error) ||
                             !sim_require(gs, s->st_lbr_frz, "lbr_frz", error)))
         return FALSE;
@@ -321,25 +315,29 @@ static gboolean resolve_fields(X86Core *s, GError **error)
     static const char *const d_flbr[] = { "freeze_lbrs_on_pmi", "freeze_lbr_on_pmi", NULL };
     static const char *const d_fperf[] = { "freeze_perfmon_on_pmi", NULL };
     const PmsRegister *dbg = pms_model_reg_by_kind(m, PMS_REG_DEBUGCTL, 0);
-    /* SDM 17-12: bit 0 LBR, 11 FREEZE_LBRS_ON_PMI, 12 FREEZE_PERFMON_ON_PMI. */
-    s->dbg_lbr = sim_resolve(dbg, d_lbr, 0, 0, 0, 1);
-    s->dbg_frz_lbr = sim_resolve(dbg, d_flbr, 0, 0, 11, 1);
-    s->dbg_frz_perf = sim_resolve(dbg, d_fperf, 0, 0, 12, 1);
+    /* SDM 17-12: LBR, FREEZE_LBRS_ON_PMI, FREEZE_PERFMON_ON_PMI; a DEBUGCTL
+     * the model declares must name them. */
+    s->dbg_lbr = sim_resolve(dbg, d_lbr, 0, 0);
+    s->dbg_frz_lbr = sim_resolve(dbg, d_flbr, 0, 0);
+    s->dbg_frz_perf = sim_resolve(dbg, d_fperf, 0, 0);
+    if (!sim_require(dbg, s->dbg_lbr, "lbr", error) || !sim_require(dbg, s->dbg_frz_lbr, "freeze_lbrs_on_pmi", error) ||
+        !sim_require(dbg, s->dbg_frz_perf, "freeze_perfmon_on_pmi", error))
+        return FALSE;
     static const char *const l_thr[] = { "threshold", "ldlat", "lat", NULL };
     const PmsRegister *ll = pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0);
-    s->ldlat_thr = sim_resolve(ll, l_thr, 0, 0, 0, 16); /* SDM 18-39: bits 15:0 */
+    s->ldlat_thr = sim_resolve(ll, l_thr, 0, 0); /* SDM 18-39 */
     if (ll && !sim_require(ll, s->ldlat_thr, "threshold", error))
         return FALSE;
-    /* PEBS_ENABLE: bit i of pebs_en / ll_en for PMCi (SDM Fig 18-21); no
-     * architectural fallback: a model without the layout has no PEBS. */
+    /* PEBS_ENABLE: bit i of pebs_en / ll_en for PMCi (SDM Fig 18-21),
+     * optional: a model without them has no PEBS. */
     static const char *const p_en[] = { "pebs_en%u", NULL }, *const p_ll[] = { "ll_en%u", NULL };
     static const char *const s_ob[] = { "ovf_buf", NULL };
     const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
     for (guint i = 0; i < s->n_gp; i++) {
-        s->pebs_en[i] = sim_resolve(pe, p_en, i, 0, -1, 1);
-        s->ll_en[i] = sim_resolve(pe, p_ll, i, 0, -1, 1);
+        s->pebs_en[i] = sim_resolve(pe, p_en, i, 0);
+        s->ll_en[i] = sim_resolve(pe, p_ll, i, 0);
     }
-    s->st_ovf_buf = sim_resolve(gs, s_ob, 0, 0, -1, 1);
+    s->st_ovf_buf = sim_resolve(gs, s_ob, 0, 0);
     return TRUE;
 }
 

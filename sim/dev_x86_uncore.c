@@ -55,39 +55,42 @@ static gboolean resolve_fields(X86Uncore *s, const PmsModel *m, GError **error)
     const PmsRegister *fc = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
     const PmsRegister *gc = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
     const PmsRegister *gs = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
-#define F(reg, var, name, sh, w)                                                                                     \
+#define F(reg, var, name)                                                                                            \
     do {                                                                                                             \
         static const char *const nm_[] = { name, NULL };                                                            \
-        var = sim_resolve(reg, nm_, 0, 0, sh, w);                                                                    \
+        var = sim_resolve(reg, nm_, 0, 0);                                                                           \
         if (!sim_require(reg, var, name, error))                                                                    \
             return FALSE;                                                                                            \
     } while (0)
-    /* SDM Fig 18-28 (PERFEVTSEL), 18-29 (fixed control), 18-25/26 (global) */
-    F(es, s->ev_event, "event", 0, 8);
-    F(es, s->ev_umask, "umask", 8, 8);
-    F(es, s->ev_occ, "occ_ctr_rst", 17, 1);
-    F(es, s->ev_edge, "edge", 18, 1);
-    F(es, s->ev_int, "int", 20, 1);
-    F(es, s->ev_en, "en", 22, 1);
-    F(es, s->ev_inv, "inv", 23, 1);
-    F(es, s->ev_cmask, "cmask", 24, 8);
-    F(fc, s->fc_en, "en", 0, 1);
-    F(fc, s->fc_pmi, "pmi", 2, 1);
-    F(gc, s->gc_pmi_core, "pmi_core", 48, 4);
-    F(gc, s->gc_pmi_frz, "pmi_frz", 63, 1);
-    F(gs, s->st_ovf_pmi, "ovf_pmi", 61, 1);
-    F(gs, s->st_chg, "chg", 63, 1);
+    /* SDM Fig 18-28 (PERFEVTSEL), 18-29 (fixed control), 18-25/26 (global),
+     * by name only */
+    F(es, s->ev_event, "event");
+    F(es, s->ev_umask, "umask");
+    F(es, s->ev_occ, "occ_ctr_rst");
+    F(es, s->ev_edge, "edge");
+    F(es, s->ev_int, "int");
+    F(es, s->ev_en, "en");
+    F(es, s->ev_inv, "inv");
+    F(es, s->ev_cmask, "cmask");
+    F(fc, s->fc_en, "en");
+    F(fc, s->fc_pmi, "pmi");
+    F(gc, s->gc_pmi_core, "pmi_core");
+    F(gc, s->gc_pmi_frz, "pmi_frz");
+    F(gs, s->st_ovf_pmi, "ovf_pmi");
+    F(gs, s->st_chg, "chg");
 #undef F
     static const char *const n_pmc[] = { "pmc%u", NULL }, *const n_fix[] = { "fixed%u", NULL };
     for (guint i = 0; i < s->n_gp; i++) {
-        s->gc_pmc[i] = sim_resolve(gc, n_pmc, i, 0, (gint)i, 1);
-        s->st_pmc[i] = sim_resolve(gs, n_pmc, i, 0, (gint)i, 1);
-        if (!sim_require(gc, s->gc_pmc[i], "pmc", error) || !sim_require(gs, s->st_pmc[i], "pmc", error))
+        s->gc_pmc[i] = sim_resolve(gc, n_pmc, i, 0);
+        s->st_pmc[i] = sim_resolve(gs, n_pmc, i, 0);
+        g_autofree char *w = g_strdup_printf("pmc%u", i);
+        if (!sim_require(gc, s->gc_pmc[i], w, error) || !sim_require(gs, s->st_pmc[i], w, error))
             return FALSE;
     }
-    s->gc_fixed = sim_resolve(gc, n_fix, 0, 0, 32, 1);
-    s->st_fixed = sim_resolve(gs, n_fix, 0, 0, 32, 1);
-    return !s->n_fixed || (sim_require(gc, s->gc_fixed, "fixed", error) && sim_require(gs, s->st_fixed, "fixed", error));
+    s->gc_fixed = sim_resolve(gc, n_fix, 0, 0);
+    s->st_fixed = sim_resolve(gs, n_fix, 0, 0);
+    return !s->n_fixed ||
+           (sim_require(gc, s->gc_fixed, "fixed0", error) && sim_require(gs, s->st_fixed, "fixed0", error));
 }
 
 static gboolean unc_init(PmsSim *sim, GError **error)

@@ -60,7 +60,7 @@ guint pms_sim_lbr_entries(const PmsSim *s)
 static SimField field(const PmsRegister *r, const char *name)
 {
     const char *const names[] = { name, NULL };
-    return sim_resolve(r, names, 0, 0, -1, 0);
+    return sim_resolve(r, names, 0, 0);
 }
 
 gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error)

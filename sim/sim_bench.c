@@ -5,24 +5,59 @@
 
 enum { BENCH_RECORDS = 4096 };
 
+/* Set the first of the candidate fields (a name list: the x86 core's
+ * "cmask", the Xeon 7500's "threshold") r's layout has to x in *v; FALSE
+ * with an error naming register and field when it has none (the bench
+ * programs by name, never by an architectural position). */
+static gboolean put(const PmsModel *m, const PmsRegister *r, guint64 *v, const char *const *names, guint64 x,
+                    GError **error)
+{
+    for (guint i = 0; names[i]; i++) {
+        const PmsField *f = pms_register_field(r, names[i]);
+        if (f) {
+            *v = pms_field_set(f, *v, x);
+            return TRUE;
+        }
+    }
+    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: register %s has no field '%s' (bench sim)",
+                m->name, r->name, names[0]);
+    return FALSE;
+}
+
+#define NAMES(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
 /* Program two general counters (one with cmask/edge) and, when present, the
  * fixed counters; the same on every instance. */
 static gboolean program(PmsSim *s, GError **error)
 {
-    const guint64 ev0 = 0xc0 | (1u << 16) | (1u << 22);                         /* c0.00 usr en */
-    const guint64 ev1 = 0xc0 | (1u << 16) | (1u << 18) | (1u << 22) | (2u << 24); /* c=2 e */
-    const PmsRegister *ev = pms_model_reg_by_kind(pms_sim_model(s), PMS_REG_EVTSEL, 0);
-    const PmsRegister *fc = pms_model_reg_by_kind(pms_sim_model(s), PMS_REG_FIXED_CTRL, 0);
-    guint32 a_ev = ev ? ev->address : 0, a_fc = fc ? fc->address : 0;
-    if (!a_ev) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no PERFEVTSEL0", pms_sim_model(s)->name);
+    const PmsModel *m = pms_sim_model(s);
+    const PmsRegister *ev = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    const PmsRegister *fc = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
+    if (!ev) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no PERFEVTSEL0", m->name);
         return FALSE;
     }
-    const PmsModel *m = pms_sim_model(s);
-    if (!pms_sim_write(s, a_ev, ev0, error) || (m->n_gp > 1 && !pms_sim_write(s, a_ev + 1, ev1, error)))
+    /* c0.00 usr en (usr where the counter selects rings: not an uncore's);
+     * and the same with cmask 2 and edge */
+    guint64 ev0 = 0, ev1;
+    if (!put(m, ev, &ev0, NAMES("event"), 0xc0, error) || !put(m, ev, &ev0, NAMES("en"), 1, error) ||
+        (pms_register_field(ev, "usr") && !put(m, ev, &ev0, NAMES("usr"), 1, error)))
         return FALSE;
-    /* every fixed counter at all rings: EN = 3 in each four-bit group (SDM 18-7) */
-    if (a_fc && !pms_sim_write(s, a_fc, 0x333 & ((G_GUINT64_CONSTANT(1) << (4 * m->n_fixed)) - 1), error))
+    ev1 = ev0;
+    if (!put(m, ev, &ev1, NAMES("edge"), 1, error) || !put(m, ev, &ev1, NAMES("cmask", "threshold"), 2, error))
+        return FALSE;
+    const PmsRegister *ev_1 = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 1);
+    if (!pms_sim_write(s, ev->address, ev0, error) || (m->n_gp > 1 && ev_1 && !pms_sim_write(s, ev_1->address, ev1, error)))
+        return FALSE;
+    /* every fixed counter at all rings: EN = 3 (SDM 18-7) */
+    guint64 f = 0;
+    for (guint i = 0; fc && i < m->n_fixed; i++) {
+        /* en<i>, or an uncore's one counter's en (one bit: 3 is 1 there) */
+        g_autofree char *en = g_strdup_printf("en%u", i);
+        if (!put(m, fc, &f, NAMES(en, i ? NULL : "en"), 3, error))
+            return FALSE;
+    }
+    if (fc && !pms_sim_write(s, fc->address, f, error))
         return FALSE;
     /* every enable: the bench measures counting */
     const PmsRegister *gc = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
@@ -91,10 +126,9 @@ gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, Pms
         return FALSE;
     const PmsRegister *ev0 = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     const PmsRegister *pmc0 = pms_model_reg_by_kind(m, PMS_REG_PMC, 0);
-    const PmsField *intr = pms_register_field(ev0, "int");
     guint64 sel;
-    if (!pmc0 || !pms_sim_read(fast, ev0->address, &sel, error) ||
-        !pms_sim_write(fast, ev0->address, intr ? pms_field_set(intr, sel, 1) : sel | (1u << 20), error) ||
+    if (!pmc0 || !pms_sim_read(fast, ev0->address, &sel, error) || !put(m, ev0, &sel, NAMES("int", "pmi_en"), 1, error) ||
+        !pms_sim_write(fast, ev0->address, sel, error) ||
         !pms_sim_set_counter(fast, pmc0->address, ((G_GUINT64_CONSTANT(1) << m->gp_width) - (G_GUINT64_CONSTANT(1) << 47)),
                              error))
         return FALSE;

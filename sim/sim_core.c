@@ -48,13 +48,10 @@ void sim_exact_codes(const PmsModel *m, gboolean *exact_code)
 
 gboolean sim_require(const PmsRegister *r, SimField f, const char *what, GError **error)
 {
-    if (f.present)
-        return TRUE;
-    if (r == NULL)
-        return TRUE; /* the register is absent: the behaviour it controls is too */
-    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                "model register %s: layout '%s' has no field '%s' (the simulator reads it by that name)",
-                r->name, r->layout && r->layout->name ? r->layout->name : "?", what);
+    g_autofree char *missing = sim_field_missing(r, f, what);
+    if (!missing)
+        return TRUE; /* found, or the register is absent: the behaviour it controls is too */
+    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s (the simulator reads it by that name)", missing);
     return FALSE;
 }
 

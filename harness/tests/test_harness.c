@@ -609,7 +609,8 @@ static void test_lint_simulator(void)
      * its one problem */
     static const char model[] = "[pmu]\nname = whatif\narch = x86_core\ngp_counters = 1\ngp_width = 48\n"
                                 "[options]\ncpl_gate = bogus\n"
-                                "[layout evtsel]\nevent = 7:0\numask = 15:8\nusr = 16\nos = 17\nen = 22\n"
+                                "[layout evtsel]\nevent = 7:0\numask = 15:8\nusr = 16\nos = 17\nedge = 18\nint = 20\nen = 22\n"
+                                "inv = 23\ncmask = 31:24\n"
                                 "[register PERFEVTSEL0]\naddress = 0x186\nkind = evtsel\nindex = 0\nlayout = evtsel\n"
                                 "[register PMC0]\naddress = 0xc1\nkind = pmc\nindex = 0\nwidth = 48\n"
                                 "[event E]\ncode = 0x3c\n";

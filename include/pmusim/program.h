@@ -28,6 +28,7 @@ typedef enum {
     PMS_PROGRAM_ERROR_CODES,    /* codes missing, or more than the event has registers for */
     PMS_PROGRAM_ERROR_NOTSUPP,  /* no program step for the model's architecture */
     PMS_PROGRAM_ERROR_CONFLICT, /* a set of events that no placement can count together */
+    PMS_PROGRAM_ERROR_MODEL,    /* the model lacks a register field the program step reads by name */
 } PmsProgramError;
 
 typedef struct {

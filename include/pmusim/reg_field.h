@@ -7,6 +7,7 @@
 
 #include <glib.h>
 #include "model.h"
+#include "field_need.h"
 
 /* A register field resolved once from the model's layout by name. */
 typedef struct {
@@ -34,10 +35,16 @@ static inline guint64 sim_fbit(SimField f)
     return f.present ? sim_fmask(f) << f.shift : 0;
 }
 
-/* Look a field up under its candidate names ("%u" is replaced by idx).  A
- * per-counter layout (field "en" instead of "en0") is accepted with a stride;
- * without a stride, bit idx of a vector field ("pmc = 3:0").  Registers
- * without a layout fall back to the architectural position (fallback_shift <
- * 0: none). */
-G_GNUC_INTERNAL SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride,
-                                     gint fallback_shift, guint fallback_width);
+/* Look a field up under its candidate names (pms_field_find, field_need.h:
+ * "%u" is replaced by idx; a per-counter layout with a stride; bit idx of a
+ * vector field).  A field's position comes only from the model: without the
+ * register, its layout or such a field, the answer is absent (present FALSE),
+ * never an architectural guess.  Code that cannot work without the field
+ * says so at init (the devices' sim_require, the program steps' prog_need);
+ * the lint reports the same fields (field_need.h). */
+G_GNUC_INTERNAL SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride);
+
+/* What is missing when r exists and f was not found in it ("register
+ * IA32_PERF_GLOBAL_CTRL: layout 'global_ctrl' has no field 'pmc3'"), else
+ * NULL; the device's sim_require and the program steps' checks say it. */
+G_GNUC_INTERNAL char *sim_field_missing(const PmsRegister *r, SimField f, const char *what);

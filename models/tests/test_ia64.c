@@ -9,8 +9,8 @@
 
 #define MINI                                                                                                    \
     "[pmu]\nname = mini\narch = ia64\ngp_counters = 2\ncounter_base = 4\ngp_width = 47\n"                        \
-    "[layout c]\nes = 15:8\numask = 19:16\nthres = 22:20\nmesi_i = 27\n"                                        \
-    "[layout e]\numask = 19:16\n"                                                                               \
+    "[layout c]\nplm = 3:0\noi = 5\nall = 6\nes = 15:8\numask = 19:16\nthres = 22:20\nmesi_i = 27\n"               \
+    "[layout e]\nplm = 3:0\nmode = 5:4\numask = 19:16\n"                                                             \
     "[register PMC4]\nspace = pmc\naddress = 4\nkind = ia64_pmc\nindex = 4\nlayout = c\n"                       \
     "[register PMC5]\nspace = pmc\naddress = 5\nkind = ia64_pmc\nindex = 5\nlayout = c\n"                       \
     "[register PMD4]\nspace = pmd\naddress = 4\nkind = ia64_pmd\nindex = 4\nwidth = 47\n"                       \
@@ -93,7 +93,7 @@ test_loader_refuses(void)
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\nqualifiers = brr\n", "unknown qualifier 'brr'");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\netb = yes\n", "key 'etb'");
     /* inconsistent facts, named with the event's line */
-    REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 0\ntype = active\nmodifiers = none\n", "mini.pmu:50:",
+    REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 0\ntype = active\nmodifiers = none\n", "mini.pmu:55:",
             "key 'max_inc'", "got 0");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 9\ntype = active\nmodifiers = none\n", "max_inc 9");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\ncounters = 0xfff0\nmodifiers = none\n",
@@ -176,7 +176,7 @@ test_lint_catches(void)
 {
     /* missing facts: the loader accepts them, the lint does not */
     accepted_linted(MINI "[event X]\ncode = 1\ntype = active\nmodifiers = none\n",
-                    "mini.pmu:48: event X: max_inc is 0 or missing");
+                    "mini.pmu:53: event X: max_inc is 0 or missing");
     accepted_linted(MINI "[event X]\ncode = 1\nmax_inc = 1\nmodifiers = none\n", "event X: type missing");
     accepted_linted("[pmu]\nname = m\narch = ia64\ngp_counters = 1\ncounter_base = 4\ngp_width = 47\n",
                     "mini.pmu:1: counter 4 has no configuration register (kind ia64_pmc, index 4)");

@@ -1,62 +1,32 @@
 /* pmusim — register fields of the model, resolved once by name for the
- * program steps and the simulator's devices (reg_field.h). */
+ * program steps and the simulator's devices (reg_field.h), found by the
+ * models' pms_field_find (field_need.h). */
 #include "reg_field.h"
+#include "prog_internal.h"
 
-#include <stdio.h>
-#include <string.h>
-
-SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride, gint fallback_shift,
-                     guint fallback_width)
+SimField sim_resolve(const PmsRegister *r, const char *const *names, guint idx, guint stride)
 {
     SimField f = { FALSE, 0, 0 };
-    if (r == NULL)
-        return f;
-    if (r->layout == NULL) {
-        if (fallback_shift >= 0) {
-            f.present = TRUE;
-            f.shift = (guint)fallback_shift;
-            f.width = fallback_width;
-        }
-        return f;
-    }
-    char n[64];
-    for (guint i = 0; names[i]; i++) {
-        const char *pct = strstr(names[i], "%u");
-        if (pct)
-            g_snprintf(n, sizeof n, "%.*s%u%s", (int)(pct - names[i]), names[i], idx, pct + 2);
-        else
-            g_strlcpy(n, names[i], sizeof n);
-        const PmsField *pf = pms_layout_field(r->layout, n);
-        if (pf) {
-            f.present = TRUE;
-            f.shift = pf->shift;
-            f.width = pf->width;
-            return f;
-        }
-    }
-    /* The plain name: with a stride, a per-counter layout describing counter
-     * 0; without, a vector field whose bit idx belongs to counter idx
-     * ("pmc = 3:0" in GLOBAL_CTRL). */
-    for (guint i = 0; names[i]; i++) {
-        const char *pct = strstr(names[i], "%u");
-        if (!pct)
-            continue;
-        g_snprintf(n, sizeof n, "%.*s", (int)(pct - names[i]), names[i]);
-        const PmsField *pf = pms_layout_field(r->layout, n);
-        if (!pf)
-            continue;
-        if (stride && pf->shift + stride * idx + pf->width <= 64) {
-            f.present = TRUE;
-            f.shift = pf->shift + stride * idx;
-            f.width = pf->width;
-            return f;
-        }
-        if (!stride && idx < pf->width) {
-            f.present = TRUE;
-            f.shift = pf->shift + idx;
-            f.width = 1;
-            return f;
-        }
-    }
+    f.present = pms_field_find(r, names, idx, stride, &f.shift, &f.width);
     return f;
+}
+
+char *sim_field_missing(const PmsRegister *r, SimField f, const char *what)
+{
+    return f.present ? NULL : pms_field_missing(r, what);
+}
+
+void prog_need(char **missing, const PmsRegister *r, SimField f, const char *what)
+{
+    if (!*missing)
+        *missing = sim_field_missing(r, f, what);
+}
+
+gboolean prog_model_ok(const PmsModel *m, const char *missing, GError **error)
+{
+    if (!missing)
+        return TRUE;
+    g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_MODEL, "model %s: %s (the program step reads it by that name)",
+                m->name, missing);
+    return FALSE;
 }

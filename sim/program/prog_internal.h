@@ -45,3 +45,10 @@ gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint cou
 void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
 /* Every counter prog_place_lowest chooses from: general (bit k) and fixed (bit i). */
 void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed);
+
+/* prog_field.c: a family's step resolves its fields once (its prog_cache)
+ * and keeps the first field it cannot do without that the model lacks
+ * (*missing, from sim_field_missing); its writes then refuse the model with
+ * PMS_PROGRAM_ERROR_MODEL instead of guessing a position. */
+void prog_need(char **missing, const PmsRegister *r, SimField f, const char *what);
+gboolean prog_model_ok(const PmsModel *m, const char *missing, GError **error);

@@ -78,10 +78,11 @@ static const PmsRegister *ia64_status_reg(const PmsPlacement *pl)
 
 static guint64 ia64_status_bit(const PmsPlacement *pl)
 {
-    /* PMC0's overflow bit of counter n is bit n (the ovfl field starts at counter_base) */
+    /* PMC0's overflow bit of counter n is bit n (the ovfl field starts at
+     * counter_base); none when the model gives no ovfl field */
     const PmsRegister *s = ia64_status_reg(pl);
     static const char *const names[] = { "ovfl", NULL };
-    SimField f = sim_resolve(s, names, 0, 0, 4, 12);
+    SimField f = sim_resolve(s, names, 0, 0);
     if (!s || !f.present || pl->fixed || pl->counter < f.shift || pl->counter >= f.shift + f.width)
         return 0;
     return (guint64)1 << pl->counter;

@@ -13,7 +13,17 @@
 typedef struct {
     const PmsRegister *box_ctl, *box_status, *u_ctl;
     SimField en_all;
+    char *missing;  /* a field it needs and the model lacks */
 } NxProg;
+
+static SimField counter_field(const PmsRegister *r, const char *name, guint k);
+
+static void prog_free(gpointer p)
+{
+    NxProg *x = p;
+    g_free(x->missing);
+    g_free(x);
+}
 
 static const NxProg *prog_get(const PmsModel *m)
 {
@@ -24,20 +34,32 @@ static const NxProg *prog_get(const PmsModel *m)
         x->box_ctl = pms_model_reg_by_kind(m, PMS_REG_BOX_CTRL, 0);
         x->box_status = pms_model_reg_by_kind(m, PMS_REG_BOX_STATUS, 0);
         x->u_ctl = pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_GLOBAL_CTRL, 0);
-        x->en_all = sim_resolve(x->u_ctl, n_all, 0, 0, 28, 1);
-        mm->prog_cache_free = g_free;
+        x->en_all = sim_resolve(x->u_ctl, n_all, 0, 0);
+        prog_need(&x->missing, x->u_ctl, x->en_all, "en_all");
+        for (guint k = 0; k < m->n_gp; k++) {
+            g_autofree char *en = g_strdup_printf("ctr_en%u", k), *ov = g_strdup_printf("ov%u", k);
+            prog_need(&x->missing, x->box_ctl, counter_field(x->box_ctl, "ctr_en", k), en);
+            prog_need(&x->missing, x->box_status, counter_field(x->box_status, "ov", k), ov);
+        }
+        mm->prog_cache_free = prog_free;
         g_once_init_leave(&mm->prog_cache, x);
     }
     return mm->prog_cache;
 }
 
-/* Bit k of a per-counter vector field (ctr_en, ov); position k by default. */
-static guint64 counter_bit(const PmsRegister *r, const char *name, guint k)
+/* Counter k's field: <name>k or bit k of a vector field <name> (ctr_en,
+ * ov); absent when the model gives neither. */
+static SimField counter_field(const PmsRegister *r, const char *name, guint k)
 {
     char pat[32];
     g_snprintf(pat, sizeof pat, "%s%%u", name);
     const char *const names[] = { pat, NULL };
-    return sim_fbit(sim_resolve(r, names, k, 0, (gint)k, 1));
+    return sim_resolve(r, names, k, 0);
+}
+
+static guint64 counter_bit(const PmsRegister *r, const char *name, guint k)
+{
+    return sim_fbit(counter_field(r, name, k));
 }
 
 static gboolean nx_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
@@ -45,6 +67,8 @@ static gboolean nx_writes(const PmsPlacement *pl, const guint64 *codes, guint n_
 {
     const PmsModel *m = pl->model;
     const NxProg *x = prog_get(m);
+    if (!prog_model_ok(m, x->missing, error))
+        return FALSE;
     const PmsRegister *es = pl->fixed ? NULL : pms_model_reg_by_kind(m, PMS_REG_EVTSEL, pl->counter);
     if (n_codes > 1 || !es) {
         g_set_error(error, PMS_PROGRAM_ERROR, n_codes > 1 ? PMS_PROGRAM_ERROR_CODES : PMS_PROGRAM_ERROR_COUNTER,

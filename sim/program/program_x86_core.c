@@ -12,6 +12,7 @@
  * Register and field positions are resolved once per model (prog_cache).
  * Not done here: several events at once (the caller composes the masked
  * writes), PEBS_ENABLE, LBR. */
+#include <string.h>
 #include "prog_internal.h"
 
 typedef struct {
@@ -23,6 +24,7 @@ typedef struct {
     SimField ev_usr, ev_os, ev_any, ev_int, ev_en;       /* PERFEVTSEL fields of codes[0] */
     guint64 ev_not_fixed;                                /* edge, pc, inv, cmask: no fixed-counter bit */
     const PmsRegister **extra;                           /* by event index */
+    char *missing;                                       /* a field it needs and the model lacks */
 } X86Prog;
 
 static void prog_free(gpointer p)
@@ -39,15 +41,22 @@ static void prog_free(gpointer p)
     g_free(x->fx_any);
     g_free(x->fx_pmi);
     g_free(x->extra);
+    g_free(x->missing);
     g_free(x);
 }
 
-/* A field by name, else its SDM position. */
-static SimField field_or(const PmsRegister *r, const char *const *names, guint idx, guint stride, guint shift,
-                         guint width)
+/* A field by name; when the register exists and lacks it, what is missing
+ * is kept (x->missing) and the step refuses the model. */
+static SimField need(X86Prog *x, const PmsRegister *r, const char *const *names, guint idx, guint stride,
+                     const char *what)
 {
-    SimField f = sim_resolve(r, names, idx, stride, (gint)shift, width);
-    return f.present ? f : (SimField){ TRUE, shift, width };
+    SimField f = sim_resolve(r, names, idx, stride);
+    if (!f.present && !x->missing) {
+        const char *pct = strstr(what, "%u");
+        g_autofree char *w = pct ? g_strdup_printf("%.*s%u", (int)(pct - what), what, idx) : g_strdup(what);
+        prog_need(&x->missing, r, f, w);
+    }
+    return f;
 }
 
 static X86Prog *prog_build(const PmsModel *m)
@@ -69,43 +78,45 @@ static X86Prog *prog_build(const PmsModel *m)
     x->fixed_ctrl = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
     x->global_ctrl = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
     const PmsRegister *gs = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
-    static const char *const g_pmc[] = { "pmc%u", NULL }, *const g_fix[] = { "fixed%u", NULL };
+    /* the device's names (sim/dev_x86_core.c, models/field_need.c) */
+    static const char *const g_pmc[] = { "pmc%u", "en_pmc%u", "ctr%u", NULL };
+    static const char *const g_fix[] = { "fixed%u", "fixed_ctr%u", "en_fixed%u", "fc%u", NULL };
     static const char *const s_pmc[] = { "ovf_pmc%u", "pmc%u", NULL };
-    static const char *const s_fix[] = { "ovf_fixed%u", "fixed%u", NULL };
+    static const char *const s_fix[] = { "ovf_fixed%u", "ovf_fixed_ctr%u", "fixed%u", "fixed_ctr%u", NULL };
     for (guint i = 0; i < m->n_gp; i++) {
         x->evtsel[i] = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i);
         x->pmc[i] = pms_model_reg_by_kind(m, PMS_REG_PMC, i);
         if (!x->pmc[i])
             x->pmc[i] = pms_model_reg_by_kind(m, PMS_REG_A_PMC, i);
-        /* SDM 18-7 / 18-10: bit i for PMCi */
-        x->gc_gp[i] = sim_fbit(field_or(x->global_ctrl, g_pmc, i, 0, i, 1));
-        x->st_gp[i] = sim_fbit(field_or(gs, s_pmc, i, 0, i, 1));
+        /* SDM 18-7 / 18-10: PMCi's bit, by name */
+        x->gc_gp[i] = sim_fbit(need(x, x->global_ctrl, g_pmc, i, 0, "pmc%u"));
+        x->st_gp[i] = sim_fbit(need(x, gs, s_pmc, i, 0, "ovf_pmc%u"));
     }
     static const char *const f_en[] = { "en%u", NULL }, *const f_any[] = { "any%u", "anythread%u", NULL };
     static const char *const f_pmi[] = { "pmi%u", NULL };
     for (guint i = 0; i < m->n_fixed; i++) {
         x->fixed_ctr[i] = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTR, i);
-        /* SDM 18-7 / 18-10: bit 32+i for FIXED_CTRi; four control bits per counter */
-        x->gc_fixed[i] = sim_fbit(field_or(x->global_ctrl, g_fix, i, 0, 32 + i, 1));
-        x->st_fixed[i] = sim_fbit(field_or(gs, s_fix, i, 0, 32 + i, 1));
-        x->fx_en[i] = field_or(x->fixed_ctrl, f_en, i, 4, 4 * i, 2);
-        x->fx_any[i] = field_or(x->fixed_ctrl, f_any, i, 4, 4 * i + 2, 1);
-        x->fx_pmi[i] = field_or(x->fixed_ctrl, f_pmi, i, 4, 4 * i + 3, 1);
+        /* SDM 18-7 / 18-10: FIXED_CTRi's bit; its control bits (any optional) */
+        x->gc_fixed[i] = sim_fbit(need(x, x->global_ctrl, g_fix, i, 0, "fixed%u"));
+        x->st_fixed[i] = sim_fbit(need(x, gs, s_fix, i, 0, "ovf_fixed%u"));
+        x->fx_en[i] = need(x, x->fixed_ctrl, f_en, i, 4, "en%u");
+        x->fx_any[i] = sim_resolve(x->fixed_ctrl, f_any, i, 4);
+        x->fx_pmi[i] = need(x, x->fixed_ctrl, f_pmi, i, 4, "pmi%u");
     }
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     static const char *const n_usr[] = { "usr", NULL }, *const n_os[] = { "os", NULL };
     static const char *const n_any[] = { "any", "anythread", NULL }, *const n_int[] = { "int", NULL };
     static const char *const n_en[] = { "en", NULL };
-    /* SDM Fig 18-6 positions when the layout lacks them */
-    x->ev_usr = field_or(es, n_usr, 0, 0, 16, 1);
-    x->ev_os = field_or(es, n_os, 0, 0, 17, 1);
-    x->ev_int = field_or(es, n_int, 0, 0, 20, 1);
-    x->ev_any = field_or(es, n_any, 0, 0, 21, 1);
-    x->ev_en = field_or(es, n_en, 0, 0, 22, 1);
+    /* SDM Fig 18-6's fields of codes[0], by name (any optional) */
+    x->ev_usr = need(x, es, n_usr, 0, 0, "usr");
+    x->ev_os = need(x, es, n_os, 0, 0, "os");
+    x->ev_int = need(x, es, n_int, 0, 0, "int");
+    x->ev_any = sim_resolve(es, n_any, 0, 0);
+    x->ev_en = need(x, es, n_en, 0, 0, "en");
     static const char *const n_edge[] = { "edge", NULL }, *const n_pc[] = { "pc", NULL };
     static const char *const n_inv[] = { "inv", NULL }, *const n_cmask[] = { "cmask", NULL };
-    x->ev_not_fixed = sim_fbit(field_or(es, n_edge, 0, 0, 18, 1)) | sim_fbit(field_or(es, n_pc, 0, 0, 19, 1)) |
-                      sim_fbit(field_or(es, n_inv, 0, 0, 23, 1)) | sim_fbit(field_or(es, n_cmask, 0, 0, 24, 8));
+    x->ev_not_fixed = sim_fbit(need(x, es, n_edge, 0, 0, "edge")) | sim_fbit(sim_resolve(es, n_pc, 0, 0)) |
+                      sim_fbit(need(x, es, n_inv, 0, 0, "inv")) | sim_fbit(need(x, es, n_cmask, 0, 0, "cmask"));
     for (guint e = 0; e < m->n_events; e++)
         if (m->events[e].extra_reg)
             x->extra[e] = pms_model_reg_by_name(m, m->events[e].extra_reg);
@@ -128,6 +139,8 @@ static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n
 {
     const PmsModel *m = pl->model;
     const X86Prog *x = prog_get(m);
+    if (!prog_model_ok(m, x->missing, error))
+        return FALSE;
     guint k = pl->counter;
     const PmsRegister *extra = x->extra[pl->event - m->events];
     if (n_codes > 2 || (n_codes == 2 && !extra)) {

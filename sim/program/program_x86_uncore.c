@@ -16,7 +16,15 @@ typedef struct {
     /* counter_bit's answers for GLOBAL_CTRL and GLOBAL_STATUS, per general
      * counter and for fixed counter 0 (each a name lookup otherwise) */
     guint64 ctrl_gp[UNC_CACHED_COUNTERS], status_gp[UNC_CACHED_COUNTERS], ctrl_fixed0, status_fixed0;
+    char *missing;  /* a field it needs and the model lacks */
 } UncProg;
+
+static void prog_free(gpointer p)
+{
+    UncProg *x = p;
+    g_free(x->missing);
+    g_free(x);
+}
 
 static guint64 counter_bit(const PmsRegister *r, const PmsPlacement *pl);
 
@@ -30,11 +38,25 @@ static const UncProg *prog_get(const PmsModel *m)
         x->fixed_ctrl = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
         x->global_ctrl = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
         x->global_status = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
-        /* SDM Fig 18-28: EN bit 22, PMI bit 20; Fig 18-29: EN bit 0, PMI bit 2 */
-        x->ev_en = sim_resolve(es, n_en, 0, 0, 22, 1);
-        x->ev_int = sim_resolve(es, n_int, 0, 0, 20, 1);
-        x->fc_en = sim_resolve(x->fixed_ctrl, n_en, 0, 0, 0, 1);
-        x->fc_pmi = sim_resolve(x->fixed_ctrl, n_int, 0, 0, 2, 1);
+        /* SDM Fig 18-28's EN and INT, Fig 18-29's EN and PMI, by name */
+        x->ev_en = sim_resolve(es, n_en, 0, 0);
+        x->ev_int = sim_resolve(es, n_int, 0, 0);
+        x->fc_en = sim_resolve(x->fixed_ctrl, n_en, 0, 0);
+        x->fc_pmi = sim_resolve(x->fixed_ctrl, n_int, 0, 0);
+        prog_need(&x->missing, es, x->ev_en, "en");
+        prog_need(&x->missing, es, x->ev_int, "int");
+        prog_need(&x->missing, x->fixed_ctrl, x->fc_en, "en");
+        prog_need(&x->missing, x->fixed_ctrl, x->fc_pmi, "pmi");
+        static const char *const n_pmc[] = { "pmc%u", NULL }, *const n_fix[] = { "fixed%u", NULL };
+        for (guint k = 0; k < m->n_gp; k++) {
+            g_autofree char *w = g_strdup_printf("pmc%u", k);
+            prog_need(&x->missing, x->global_ctrl, sim_resolve(x->global_ctrl, n_pmc, k, 0), w);
+            prog_need(&x->missing, x->global_status, sim_resolve(x->global_status, n_pmc, k, 0), w);
+        }
+        if (m->n_fixed) {
+            prog_need(&x->missing, x->global_ctrl, sim_resolve(x->global_ctrl, n_fix, 0, 0), "fixed0");
+            prog_need(&x->missing, x->global_status, sim_resolve(x->global_status, n_fix, 0, 0), "fixed0");
+        }
         for (guint k = 0; k < UNC_CACHED_COUNTERS; k++) {
             PmsPlacement pk = { m, NULL, k, FALSE };
             x->ctrl_gp[k] = x->global_ctrl ? counter_bit(x->global_ctrl, &pk) : 0;
@@ -43,19 +65,19 @@ static const UncProg *prog_get(const PmsModel *m)
         PmsPlacement pf = { m, NULL, 0, TRUE };
         x->ctrl_fixed0 = x->global_ctrl ? counter_bit(x->global_ctrl, &pf) : 0;
         x->status_fixed0 = x->global_status ? counter_bit(x->global_status, &pf) : 0;
-        mm->prog_cache_free = g_free;
+        mm->prog_cache_free = prog_free;
         g_once_init_leave(&mm->prog_cache, x);
     }
     return mm->prog_cache;
 }
 
 /* EN_PCk / EN_FC0 (GLOBAL_CTRL) or OVF_PCk / OVF_FC0 (GLOBAL_STATUS): fields
- * `pmc` (bit k) and `fixed`; SDM Fig 18-25/18-26 positions k and 32. */
+ * pmc<k> or bit k of `pmc`, and `fixed` (SDM Fig 18-25/18-26). */
 static guint64 counter_bit(const PmsRegister *r, const PmsPlacement *pl)
 {
     static const char *const n_pmc[] = { "pmc%u", NULL }, *const n_fix[] = { "fixed%u", NULL };
-    SimField f = pl->fixed ? sim_resolve(r, n_fix, pl->counter, 0, 32 + (gint)pl->counter, 1)
-                           : sim_resolve(r, n_pmc, pl->counter, 0, (gint)pl->counter, 1);
+    SimField f = pl->fixed ? sim_resolve(r, n_fix, pl->counter, 0)
+                           : sim_resolve(r, n_pmc, pl->counter, 0);
     return sim_fbit(f);
 }
 
@@ -75,6 +97,8 @@ static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n
 {
     const PmsModel *m = pl->model;
     const UncProg *x = prog_get(m);
+    if (!prog_model_ok(m, x->missing, error))
+        return FALSE;
     if (n_codes > 1) {
         g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CODES,
                     "%s: event %s has no extra register for codes[1] = 0x%" G_GINT64_MODIFIER "x", m->name,

@@ -49,3 +49,4 @@ void register_nhmex_tests(void);
 void register_diff_device_tests(void);
 void register_ia64_tests(void);
 void register_lbr_tests(void);
+void register_fields_tests(void);

@@ -17,6 +17,7 @@ int main(void)
     register_diff_device_tests();
     register_ia64_tests();
     register_lbr_tests();
+    register_fields_tests();
     int rc = pms_cu_tap_run();
     fx_free_models();
     return rc;
