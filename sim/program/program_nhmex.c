@@ -9,26 +9,27 @@
  * frz_all and pmi_core_sel are a session's, not an event's: a caller sets
  * them.  Fields are read by name (cbox_box_ctl, ubox_global_ctl). */
 #include "prog_internal.h"
+#include "model_cache.h"
 
 typedef struct {
     const PmsRegister *box_ctl, *box_status, *u_ctl;
     SimField en_all;
 } NxProg;
 
+static gpointer prog_make(const PmsModel *m)
+{
+    NxProg *x = g_new0(NxProg, 1);
+    static const char *const n_all[] = { "en_all", NULL };
+    x->box_ctl = pms_model_reg_by_kind(m, PMS_REG_BOX_CTRL, 0);
+    x->box_status = pms_model_reg_by_kind(m, PMS_REG_BOX_STATUS, 0);
+    x->u_ctl = pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_GLOBAL_CTRL, 0);
+    x->en_all = sim_resolve(x->u_ctl, n_all, 0, 0, 28, 1);
+    return x;
+}
+
 static const NxProg *prog_get(const PmsModel *m)
 {
-    PmsModel *mm = (PmsModel *)m;   /* the caches are the one mutable part of a model */
-    if (g_once_init_enter(&mm->prog_cache)) {
-        NxProg *x = g_new0(NxProg, 1);
-        static const char *const n_all[] = { "en_all", NULL };
-        x->box_ctl = pms_model_reg_by_kind(m, PMS_REG_BOX_CTRL, 0);
-        x->box_status = pms_model_reg_by_kind(m, PMS_REG_BOX_STATUS, 0);
-        x->u_ctl = pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_GLOBAL_CTRL, 0);
-        x->en_all = sim_resolve(x->u_ctl, n_all, 0, 0, 28, 1);
-        mm->prog_cache_free = g_free;
-        g_once_init_leave(&mm->prog_cache, x);
-    }
-    return mm->prog_cache;
+    return pms_model_cache(m, PMS_MODEL_CACHE_PROGRAM, prog_make, g_free);
 }
 
 /* Bit k of a per-counter vector field (ctr_en, ov); position k by default. */

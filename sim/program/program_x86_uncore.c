@@ -7,6 +7,7 @@
  * The PMI routing (EN_PMI_COREn) and PMI_FRZ are not an event's: a caller
  * sets them.  Fields are read by name from the model (unc_* layouts). */
 #include "prog_internal.h"
+#include "model_cache.h"
 
 enum { UNC_CACHED_COUNTERS = 16 };
 
@@ -20,33 +21,33 @@ typedef struct {
 
 static guint64 counter_bit(const PmsRegister *r, const PmsPlacement *pl);
 
+static gpointer prog_make(const PmsModel *m)
+{
+    UncProg *x = g_new0(UncProg, 1);
+    static const char *const n_en[] = { "en", NULL }, *const n_int[] = { "int", "pmi", NULL };
+    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    x->fixed_ctrl = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
+    x->global_ctrl = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
+    x->global_status = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
+    /* SDM Fig 18-28: EN bit 22, PMI bit 20; Fig 18-29: EN bit 0, PMI bit 2 */
+    x->ev_en = sim_resolve(es, n_en, 0, 0, 22, 1);
+    x->ev_int = sim_resolve(es, n_int, 0, 0, 20, 1);
+    x->fc_en = sim_resolve(x->fixed_ctrl, n_en, 0, 0, 0, 1);
+    x->fc_pmi = sim_resolve(x->fixed_ctrl, n_int, 0, 0, 2, 1);
+    for (guint k = 0; k < UNC_CACHED_COUNTERS; k++) {
+        PmsPlacement pk = { m, NULL, k, FALSE };
+        x->ctrl_gp[k] = x->global_ctrl ? counter_bit(x->global_ctrl, &pk) : 0;
+        x->status_gp[k] = x->global_status ? counter_bit(x->global_status, &pk) : 0;
+    }
+    PmsPlacement pf = { m, NULL, 0, TRUE };
+    x->ctrl_fixed0 = x->global_ctrl ? counter_bit(x->global_ctrl, &pf) : 0;
+    x->status_fixed0 = x->global_status ? counter_bit(x->global_status, &pf) : 0;
+    return x;
+}
+
 static const UncProg *prog_get(const PmsModel *m)
 {
-    PmsModel *mm = (PmsModel *)m;   /* the caches are the one mutable part of a model */
-    if (g_once_init_enter(&mm->prog_cache)) {
-        UncProg *x = g_new0(UncProg, 1);
-        static const char *const n_en[] = { "en", NULL }, *const n_int[] = { "int", "pmi", NULL };
-        const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
-        x->fixed_ctrl = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
-        x->global_ctrl = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
-        x->global_status = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
-        /* SDM Fig 18-28: EN bit 22, PMI bit 20; Fig 18-29: EN bit 0, PMI bit 2 */
-        x->ev_en = sim_resolve(es, n_en, 0, 0, 22, 1);
-        x->ev_int = sim_resolve(es, n_int, 0, 0, 20, 1);
-        x->fc_en = sim_resolve(x->fixed_ctrl, n_en, 0, 0, 0, 1);
-        x->fc_pmi = sim_resolve(x->fixed_ctrl, n_int, 0, 0, 2, 1);
-        for (guint k = 0; k < UNC_CACHED_COUNTERS; k++) {
-            PmsPlacement pk = { m, NULL, k, FALSE };
-            x->ctrl_gp[k] = x->global_ctrl ? counter_bit(x->global_ctrl, &pk) : 0;
-            x->status_gp[k] = x->global_status ? counter_bit(x->global_status, &pk) : 0;
-        }
-        PmsPlacement pf = { m, NULL, 0, TRUE };
-        x->ctrl_fixed0 = x->global_ctrl ? counter_bit(x->global_ctrl, &pf) : 0;
-        x->status_fixed0 = x->global_status ? counter_bit(x->global_status, &pf) : 0;
-        mm->prog_cache_free = g_free;
-        g_once_init_leave(&mm->prog_cache, x);
-    }
-    return mm->prog_cache;
+    return pms_model_cache(m, PMS_MODEL_CACHE_PROGRAM, prog_make, g_free);
 }
 
 /* EN_PCk / EN_FC0 (GLOBAL_CTRL) or OVF_PCk / OVF_FC0 (GLOBAL_STATUS): fields
