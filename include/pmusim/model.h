@@ -261,6 +261,10 @@ typedef struct {
     gboolean mesi;         /* takes the MESI qualifiers of the counting PMC */
 } PmsEvent;
 
+/* A model's facts, read-only once loaded.  Only the library makes a model
+ * (pms_model_load_file/_data, pms_model_view_new, a model set): it allocates
+ * more than this struct for its own use, so a caller never declares, copies
+ * or frees one by other means than pms_model_free. */
 typedef struct PmsModel {
     char *name;            /* "glm" */
     char *desc;
