@@ -1,10 +1,11 @@
 /* pmusim encoder — per-model lookups resolved once.
  *
  * Field positions and modifier roles are found by name in the model's layouts
- * the first time a model is used, and cached in the model (enc_cache), so an
+ * the first time a model is used, and cached in the model (model_cache.h), so an
  * encoding never walks a layout or modifier table.  Thread-safe first use. */
 #include <string.h>
 #include "enc_internal.h"
+#include "model_cache.h"
 
 /* Architectural IA32_PERFEVTSELx positions (SDM Vol. 3B Fig. 18-1), used only
  * for a field a model's evtsel layout does not declare. */
@@ -275,16 +276,16 @@ prepare(const PmsModel *m)
     return p;
 }
 
+static gpointer
+prepare_cache(const PmsModel *m)
+{
+    return prepare(m);
+}
+
 const PmsPrepared *
 pms_prepared_get(const PmsModel *m)
 {
-    PmsModel *mm = (PmsModel *)m;   /* the cache is the one mutable part of a model */
-    if (g_once_init_enter(&mm->enc_cache)) {
-        PmsPrepared *p = prepare(m);
-        mm->enc_cache_free = prepared_free;
-        g_once_init_leave(&mm->enc_cache, p);
-    }
-    return mm->enc_cache;
+    return pms_model_cache(m, PMS_MODEL_CACHE_ENCODER, prepare_cache, prepared_free);
 }
 
 gboolean

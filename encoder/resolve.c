@@ -6,6 +6,7 @@
  * leading-0 octal, optional sign), booleans as one of 0 1 y n t f. */
 #include <string.h>
 #include "enc_internal.h"
+#include "model_cache.h"
 
 /* Parse a whole numeric token; FALSE on junk, emptiness or overflow (then
  * *out is G_MAXUINT64, what strtoull answers). */
@@ -230,7 +231,7 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
             __attribute__((tls_model("initial-exec")))
 #endif
             ;
-        if (last.set == set && pms_model_set_nth(set, last.idx) == last.m && last.m->enc_cache == last.prep &&
+        if (last.set == set && pms_model_set_nth(set, last.idx) == last.m && pms_model_cache_peek(last.m, PMS_MODEL_CACHE_ENCODER) == last.prep &&
             same_name(last.prep, t)) {
             return resolve_prepared(last.m, last.prep, t, r, error);
         } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {

@@ -1074,7 +1074,8 @@ pms_model_load_data(const char *data, gsize len, const char *source, GError **er
         pms_keyscan_clear(&c.scan);
         return NULL;
     }
-    c.m = g_new0(PmsModel, 1);
+    PmsModelPriv *pm = g_new0(PmsModelPriv, 1);   /* the model and what only models/ reads */
+    c.m = &pm->head.model;
     c.m->source = g_strdup(source);
     c.m->event_index = pms_ci_index_new();
     c.m->reg_name_index = pms_ci_index_new();

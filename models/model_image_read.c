@@ -386,13 +386,13 @@ static PmsModel *
 read_model(Rd *r, const guint32 *h)
 {
     /* The model and all its arrays: one allocation, sized from the header. */
-    gsize size = span(1, sizeof(PmsModel)) + span(h[H_LAYOUTS], sizeof(PmsLayout))
+    gsize size = span(1, sizeof(PmsModelPriv)) + span(h[H_LAYOUTS], sizeof(PmsLayout))
         + span(h[H_FIELDS], sizeof(PmsField)) + span(h[H_REGS], sizeof(PmsRegister))
         + span(h[H_MODS], sizeof(PmsModifier)) + span(h[H_EVENTS], sizeof(PmsEvent))
         + span(h[H_GROUPS], sizeof(PmsUmaskGroup)) + span(h[H_UMASKS], sizeof(PmsUmask))
         + span(h[H_INSTANCES], sizeof(guint));
     guint8 *next = g_malloc0(size);
-    PmsModel *m = carve(&next, 1, sizeof(PmsModel));
+    PmsModel *m = carve(&next, 1, sizeof(PmsModelPriv));
     m->instances = carve(&next, m->n_instances = h[H_INSTANCES], sizeof(guint));
     m->layouts = carve(&next, m->n_layouts = h[H_LAYOUTS], sizeof(PmsLayout));
     Pools pl = {.n_fields = h[H_FIELDS], .n_groups = h[H_GROUPS], .n_umasks = h[H_UMASKS]};
@@ -441,7 +441,7 @@ pms_model_image_read(GBytes *image, const char *name, GError **error)
     if (read_header(&r, len, h))
         m = read_model(&r, h);
     if (m)
-        m->image = g_bytes_ref(image);
+        pms_model_priv(m)->image = g_bytes_ref(image);
     if (r.problem) {
         g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_PARSE,
                     "%s: damaged model image at byte %" G_GSIZE_FORMAT ": %s", name, r.problem_at,

@@ -2,6 +2,31 @@
 #pragma once
 #include <glib.h>
 #include "model.h"
+#include "model_cache.h"
+
+/* Every model models/ allocates (the loader, the image reader, a view): the
+ * public PmsModel first, with the caches of the layers above
+ * (model_cache.h), then what only models/ reads.  pms_model_priv() goes
+ * from the one to the other. */
+typedef struct {
+    PmsModelCached head;
+    /* Set when the model was rebuilt from a compiled image (the built-in
+     * models, model_image.h): its strings point into these bytes and the
+     * model and its arrays are one allocation, so pms_model_free frees the
+     * indexes and that block only.  NULL for models loaded from text. */
+    GBytes *image;
+    /* A view's model, whose facts it shares and holds a reference to (NULL
+     * for a model of its own), and the references a model's views hold on
+     * it (pms_model_free frees it with the last). */
+    PmsModel *base;
+    gint view_refs;
+} PmsModelPriv;
+
+static inline PmsModelPriv *
+pms_model_priv(const PmsModel *m)
+{
+    return (PmsModelPriv *)(gpointer)m;
+}
 
 /* Case-insensitive (ASCII) string hashing for the name indexes, so lookups
  * never allocate an upper-cased copy. */
@@ -52,6 +77,8 @@ void pms_ia64_fields_check(const PmsModel *m, GPtrArray *msgs);
  * name_pattern, desc_pattern) for one instance: every "%u" is the instance
  * number, "%%" a '%'.  NULL when the pattern has any other '%'. */
 char *pms_model_pattern_format(const char *pattern, guint instance);
+/* Frees the caches of m that were made (model_cache.h). */
+void pms_model_caches_free(PmsModel *m);
 /* pms_model_free of a view (model_view.c). */
 void pms_model_view_free(PmsModel *v);
 

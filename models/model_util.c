@@ -377,20 +377,30 @@ text_model_free(PmsModel *m)
 }
 
 void
+pms_model_caches_free(PmsModel *m)
+{
+    PmsModelCache *c = pms_model_priv(m)->head.cache;
+    for (guint i = 0; i < PMS_MODEL_N_CACHES; i++)
+        if (c[i].data && c[i].free)
+            c[i].free(c[i].data);
+}
+
+void
 pms_model_free(PmsModel *m)
 {
     if (!m)
         return;
-    if (m->base) {
+    PmsModelPriv *pm = pms_model_priv(m);
+    if (pm->base) {
         pms_model_view_free(m);
         return;
     }
     /* Views hold the model too: the last holder frees it. */
-    if (g_atomic_int_add(&m->view_refs, -1) > 0)
+    if (g_atomic_int_add(&pm->view_refs, -1) > 0)
         return;
-    if (m->image) {
+    if (pm->image) {
         /* Strings live in the image and the arrays in the model's own block
-         * (PmsModel.image): only the per-event indexes are separate. */
+         * (PmsModelPriv.image): only the per-event indexes are separate. */
         for (guint i = 0; i < m->n_events; i++)
             if (m->events[i].umask_index)
                 g_hash_table_unref(m->events[i].umask_index);
@@ -403,14 +413,11 @@ pms_model_free(PmsModel *m)
     g_clear_pointer(&m->reg_name_index, g_hash_table_unref);
     g_clear_pointer(&m->mod_index, g_hash_table_unref);
     g_clear_pointer(&m->layout_index, g_hash_table_unref);
-    if (m->enc_cache_free)
-        m->enc_cache_free(m->enc_cache);
-    if (m->prog_cache_free)
-        m->prog_cache_free(m->prog_cache);
+    pms_model_caches_free(m);
     pms_perf_free(m->perf);
-    if (m->image)
-        g_bytes_unref(m->image);
-    g_free(m);
+    if (pm->image)
+        g_bytes_unref(pm->image);
+    g_free(pm);
 }
 
 gboolean

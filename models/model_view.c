@@ -44,7 +44,8 @@ pms_model_view_new(PmsModel *m, guint i)
     g_autofree char *name = pms_model_view_name(m, i);
     if (!name)
         return NULL;
-    PmsModel *v = g_new(PmsModel, 1);
+    PmsModelPriv *pv = g_new0(PmsModelPriv, 1);
+    PmsModel *v = &pv->head.model;
     *v = *m;   /* every fact shared: the view frees only what is set below */
     v->name = g_steal_pointer(&name);
     v->desc = m->desc_pattern ? pms_model_pattern_format(m->desc_pattern, m->instances[i]) : g_strdup(m->desc);
@@ -53,13 +54,9 @@ pms_model_view_new(PmsModel *m, guint i)
     v->instances = NULL;
     v->n_instances = 0;
     v->name_pattern = v->desc_pattern = NULL;
-    /* its caches hold its own instance's registers */
-    v->enc_cache = v->prog_cache = NULL;
-    v->enc_cache_free = v->prog_cache_free = NULL;
-    v->image = NULL;
-    v->base = m;
-    v->view_refs = 0;
-    g_atomic_int_inc(&m->view_refs);
+    /* its caches (none yet: zeroed) hold its own instance's registers */
+    pv->base = m;
+    g_atomic_int_inc(&pms_model_priv(m)->view_refs);
     return v;
 }
 
@@ -79,13 +76,11 @@ pms_model_view_by_name(PmsModel *m, const char *name)
 void
 pms_model_view_free(PmsModel *v)
 {
-    PmsModel *base = v->base;
+    PmsModelPriv *pv = pms_model_priv(v);
+    PmsModel *base = pv->base;
     g_free(v->name);
     g_free(v->desc);
-    if (v->enc_cache_free)
-        v->enc_cache_free(v->enc_cache);
-    if (v->prog_cache_free)
-        v->prog_cache_free(v->prog_cache);
-    g_free(v);
+    pms_model_caches_free(v);
+    g_free(pv);
     pms_model_free(base);
 }

@@ -20,6 +20,7 @@
 #include "cu_tap.h"
 #include "encoder.h"
 #include "enc_internal.h"
+#include "model_cache.h"
 #include "vectors.h"
 
 static PmsModelSet *set;
@@ -58,7 +59,7 @@ static gboolean
 slots_untouched(const PmsModelSet *s, const char *model)
 {
     const PmsModel *m = pms_model_set_get(s, model);
-    const PmsPrepared *pp = m ? m->enc_cache : NULL;
+    const PmsPrepared *pp = m ? pms_model_cache_peek(m, PMS_MODEL_CACHE_ENCODER) : NULL;
     for (guint i = 0; pp && i < pp->n_events; i++)
         for (guint k = 0; pp->events[i].plain && k < pp->events[i].n_plain; k++)
             if (pp->events[i].plain[k])
@@ -593,7 +594,7 @@ test_uncore(void)
     /* the uncore has the plain-result cache too, and it agrees with the rule
      * path (the cache off) on every event, unit mask and a modifier spread */
     const PmsModel *unc = pms_model_set_get(set, "nhm_unc");
-    const PmsPrepared *pp = unc->enc_cache;   /* prepared by the encodings above */
+    const PmsPrepared *pp = pms_model_cache_peek(unc, PMS_MODEL_CACHE_ENCODER);   /* prepared by the encodings above */
     CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
     CU_ASSERT_PTR_NOT_NULL(pp->events[0].plain);
     /* (the whole suite also runs with `set`'s cache off: meson's rulesonly setup) */
@@ -1157,7 +1158,7 @@ plain_slot(const PmsModelSet *s, const char *event, const char *umask, gboolean 
     const PmsModel *m = pms_model_set_get(s, "wsm");
     const PmsEvent *ev = pms_model_event(m, event);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
-    const PmsPrepEvent *pe = &((const PmsPrepared *)m->enc_cache)->events[ev - m->events];
+    const PmsPrepEvent *pe = &((const PmsPrepared *)pms_model_cache_peek(m, PMS_MODEL_CACHE_ENCODER))->events[ev - m->events];
     CU_ASSERT_PTR_NOT_NULL_FATAL(pe->plain);
     guint c = umask ? (guint)(pms_event_umask(ev, umask) - ev->umasks) + 1 : 0;
     CU_ASSERT_FATAL(c + (lat ? ev->n_umasks + 1 : 0) < pe->n_plain);

@@ -1,6 +1,6 @@
 /* encoder/tests — the Itanium 2 9000 (Montecito) encoder rules
  * (encoder/rules_ia64.c), its program step (sim/program/program_ia64.c), decode and
- * the query API (include/pmusim/ia64_query.h), on the built-in montecito model.
+ * the queries (encoder/ia64_query.h, not installed), on the built-in montecito model.
  * Expected values are typed from reference/montecito/registers.md §3, §6,
  * §7 and events.tsv (docs/montecito.md), never printed by the encoder. */
 #include <stdio.h>

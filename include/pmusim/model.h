@@ -298,6 +298,10 @@ typedef struct PmsPerf {
     guint source_line;   /* of the [perf] group */
 } PmsPerf;
 
+/* A model's facts, read-only once loaded.  Only the library makes a model
+ * (pms_model_load_file/_data, pms_model_view_new, a model set): it allocates
+ * more than this struct for its own use, so a caller never declares, copies
+ * or frees one by other means than pms_model_free. */
 typedef struct PmsModel {
     char *name;            /* "glm" */
     char *desc;
@@ -338,25 +342,6 @@ typedef struct PmsModel {
     GHashTable *mod_index;         /* lower-case name -> index + 1 */
     GHashTable *layout_index;      /* lower-case name -> index + 1 */
     guint source_line;             /* line of the [pmu] group */
-    /* Private to the encoder: field/modifier lookups prepared on first use
-     * (encoder/prepared.c) so no encoding scans a table; pms_model_free calls
-     * enc_cache_free(enc_cache) when set. */
-    gpointer enc_cache;
-    GDestroyNotify enc_cache_free;
-    /* Private to the simulator's program step (sim/program_*.c): register
-     * and field positions resolved on first use, freed likewise. */
-    gpointer prog_cache;
-    GDestroyNotify prog_cache_free;
-    /* Set when the model was rebuilt from a compiled image (the built-in
-     * models, models/model_image.h): its strings point into these bytes and
-     * the model and its arrays are one allocation, so pms_model_free frees
-     * the indexes and that block only.  NULL for models loaded from text. */
-    GBytes *image;
-    /* Private to models/: a view's model, whose facts it shares and holds a
-     * reference to (NULL for a model of its own), and the references a
-     * model's views hold on it (pms_model_free frees it with the last). */
-    struct PmsModel *base;
-    gint view_refs;
 } PmsModel;
 
 /* Read a whole text file of at most `max` bytes (a model, a stimulus):

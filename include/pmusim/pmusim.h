@@ -3,7 +3,7 @@
  *     #include <pmusim/pmusim.h>      (pkg-config --cflags pmusim)
  *
  * models (model.h), the encoder (encoder.h) and its Montecito range
- * restriction, queries and dispatch (ia64_*.h), the simulator (sim.h, the
+ * restriction and dispatch (ia64_*.h), the simulator (sim.h, the
  * Itanium device's typed inputs sim_ia64.h, its
  * program step program.h, stimuli stimulus.h) and the golden vectors
  * (vectors.h).  Every function reports errors with GError; none prints or
@@ -15,7 +15,6 @@
 #include "family.h"
 #include "encoder.h"
 #include "ia64_range.h"
-#include "ia64_query.h"
 #include "ia64_dispatch.h"
 #include "program.h"
 #include "sim.h"

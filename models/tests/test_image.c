@@ -12,6 +12,7 @@
 #include "cu_tap.h"
 #include "model.h"
 #include "model_image.h"
+#include "model_priv.h"
 
 static const char *tiny_path;
 static const char *models_dir;
@@ -286,8 +287,9 @@ test_builtins_equal_text(void)
         const PmsModel *img = pms_model_set_get(set, builtin_names[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(text);
         CU_ASSERT_PTR_NOT_NULL_FATAL(img);
-        CU_ASSERT_PTR_NOT_NULL((img->base ? img->base : img)->image);  /* really the compiled image */
-        CU_ASSERT_PTR_NULL((text->base ? text->base : text)->image);
+        const PmsModelPriv *pi = pms_model_priv(img), *pt = pms_model_priv(text);
+        CU_ASSERT_PTR_NOT_NULL(pms_model_priv(pi->base ? pi->base : img)->image);  /* really the compiled image */
+        CU_ASSERT_PTR_NULL(pms_model_priv(pt->base ? pt->base : text)->image);
         expect_equal_models(text, img);
         /* lint of the image reports what lint of the text reports */
         g_autoptr(GPtrArray) pa = g_ptr_array_new_with_free_func(g_free);

@@ -11,6 +11,7 @@
 #include "cu_tap.h"
 #include "model.h"
 #include "model_image.h"
+#include "model_priv.h"
 
 static const char *montecito_path;
 static PmsModelSet *set;
@@ -42,7 +43,7 @@ test_header_and_counts(void)
     CU_ASSERT_EQUAL(mont->gp_width, 47);
     CU_ASSERT_EQUAL(mont->n_fixed, 0);
     CU_ASSERT_EQUAL(pms_model_counters_mask(mont), 0xfff0);
-    CU_ASSERT_PTR_NOT_NULL(mont->image);
+    CU_ASSERT_PTR_NOT_NULL(pms_model_priv(mont)->image);
     /* every row of events.tsv: nothing left out */
     CU_ASSERT_EQUAL(mont->n_events, 637);
     guint umasks = 0, named = 0, l1d = 0, l2d = 0, opcm = 0, iarr = 0, darr = 0, mesi = 0, etb = 0;

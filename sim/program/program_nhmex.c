@@ -9,6 +9,7 @@
  * frz_all and pmi_core_sel are a session's, not an event's: a caller sets
  * them.  Fields are read by name (cbox_box_ctl, ubox_global_ctl). */
 #include "prog_internal.h"
+#include "model_cache.h"
 
 typedef struct {
     const PmsRegister *box_ctl, *box_status, *u_ctl;
@@ -25,26 +26,26 @@ static void prog_free(gpointer p)
     g_free(x);
 }
 
+static gpointer prog_make(const PmsModel *m)
+{
+    NxProg *x = g_new0(NxProg, 1);
+    static const char *const n_all[] = { "en_all", NULL };
+    x->box_ctl = pms_model_reg_by_kind(m, PMS_REG_BOX_CTRL, 0);
+    x->box_status = pms_model_reg_by_kind(m, PMS_REG_BOX_STATUS, 0);
+    x->u_ctl = pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_GLOBAL_CTRL, 0);
+    x->en_all = sim_resolve(x->u_ctl, n_all, 0, 0);
+    prog_need(&x->missing, x->u_ctl, x->en_all, "en_all");
+    for (guint k = 0; k < m->n_gp; k++) {
+        g_autofree char *en = g_strdup_printf("ctr_en%u", k), *ov = g_strdup_printf("ov%u", k);
+        prog_need(&x->missing, x->box_ctl, counter_field(x->box_ctl, "ctr_en", k), en);
+        prog_need(&x->missing, x->box_status, counter_field(x->box_status, "ov", k), ov);
+    }
+    return x;
+}
+
 static const NxProg *prog_get(const PmsModel *m)
 {
-    PmsModel *mm = (PmsModel *)m;   /* the caches are the one mutable part of a model */
-    if (g_once_init_enter(&mm->prog_cache)) {
-        NxProg *x = g_new0(NxProg, 1);
-        static const char *const n_all[] = { "en_all", NULL };
-        x->box_ctl = pms_model_reg_by_kind(m, PMS_REG_BOX_CTRL, 0);
-        x->box_status = pms_model_reg_by_kind(m, PMS_REG_BOX_STATUS, 0);
-        x->u_ctl = pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_GLOBAL_CTRL, 0);
-        x->en_all = sim_resolve(x->u_ctl, n_all, 0, 0);
-        prog_need(&x->missing, x->u_ctl, x->en_all, "en_all");
-        for (guint k = 0; k < m->n_gp; k++) {
-            g_autofree char *en = g_strdup_printf("ctr_en%u", k), *ov = g_strdup_printf("ov%u", k);
-            prog_need(&x->missing, x->box_ctl, counter_field(x->box_ctl, "ctr_en", k), en);
-            prog_need(&x->missing, x->box_status, counter_field(x->box_status, "ov", k), ov);
-        }
-        mm->prog_cache_free = prog_free;
-        g_once_init_leave(&mm->prog_cache, x);
-    }
-    return mm->prog_cache;
+    return pms_model_cache(m, PMS_MODEL_CACHE_PROGRAM, prog_make, prog_free);
 }
 
 /* Counter k's field: <name>k or bit k of a vector field <name> (ctr_en,

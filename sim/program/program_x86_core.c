@@ -9,11 +9,12 @@
  *       MSR_PEBS_LD_LAT: the model's `extra` key), whole register;
  *   the counter's enable bit in IA32_PERF_GLOBAL_CTRL (bit k, 32+k), when
  *       the PMU has one (perfmon v1 counts on the local enable alone).
- * Register and field positions are resolved once per model (prog_cache).
+ * Register and field positions are resolved once per model (model_cache.h).
  * Not done here: several events at once (the caller composes the masked
  * writes), PEBS_ENABLE, LBR. */
 #include <string.h>
 #include "prog_internal.h"
+#include "model_cache.h"
 
 typedef struct {
     guint n_gp, n_fixed;
@@ -123,15 +124,14 @@ static X86Prog *prog_build(const PmsModel *m)
     return x;
 }
 
+static gpointer prog_make(const PmsModel *m)
+{
+    return prog_build(m);
+}
+
 static const X86Prog *prog_get(const PmsModel *m)
 {
-    PmsModel *mm = (PmsModel *)m;   /* the caches are the one mutable part of a model */
-    if (g_once_init_enter(&mm->prog_cache)) {
-        X86Prog *x = prog_build(m);
-        mm->prog_cache_free = prog_free;
-        g_once_init_leave(&mm->prog_cache, x);
-    }
-    return mm->prog_cache;
+    return pms_model_cache(m, PMS_MODEL_CACHE_PROGRAM, prog_make, prog_free);
 }
 
 static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,

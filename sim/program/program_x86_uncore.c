@@ -7,6 +7,7 @@
  * The PMI routing (EN_PMI_COREn) and PMI_FRZ are not an event's: a caller
  * sets them.  Fields are read by name from the model (unc_* layouts). */
 #include "prog_internal.h"
+#include "model_cache.h"
 
 enum { UNC_CACHED_COUNTERS = 16 };
 
@@ -28,47 +29,47 @@ static void prog_free(gpointer p)
 
 static guint64 counter_bit(const PmsRegister *r, const PmsPlacement *pl);
 
+static gpointer prog_make(const PmsModel *m)
+{
+    UncProg *x = g_new0(UncProg, 1);
+    static const char *const n_en[] = { "en", NULL }, *const n_int[] = { "int", "pmi", NULL };
+    const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    x->fixed_ctrl = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
+    x->global_ctrl = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
+    x->global_status = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
+    /* SDM Fig 18-28's EN and INT, Fig 18-29's EN and PMI, by name */
+    x->ev_en = sim_resolve(es, n_en, 0, 0);
+    x->ev_int = sim_resolve(es, n_int, 0, 0);
+    x->fc_en = sim_resolve(x->fixed_ctrl, n_en, 0, 0);
+    x->fc_pmi = sim_resolve(x->fixed_ctrl, n_int, 0, 0);
+    prog_need(&x->missing, es, x->ev_en, "en");
+    prog_need(&x->missing, es, x->ev_int, "int");
+    prog_need(&x->missing, x->fixed_ctrl, x->fc_en, "en");
+    prog_need(&x->missing, x->fixed_ctrl, x->fc_pmi, "pmi");
+    static const char *const n_pmc[] = { "pmc%u", NULL }, *const n_fix[] = { "fixed%u", NULL };
+    for (guint k = 0; k < m->n_gp; k++) {
+        g_autofree char *w = g_strdup_printf("pmc%u", k);
+        prog_need(&x->missing, x->global_ctrl, sim_resolve(x->global_ctrl, n_pmc, k, 0), w);
+        prog_need(&x->missing, x->global_status, sim_resolve(x->global_status, n_pmc, k, 0), w);
+    }
+    if (m->n_fixed) {
+        prog_need(&x->missing, x->global_ctrl, sim_resolve(x->global_ctrl, n_fix, 0, 0), "fixed0");
+        prog_need(&x->missing, x->global_status, sim_resolve(x->global_status, n_fix, 0, 0), "fixed0");
+    }
+    for (guint k = 0; k < UNC_CACHED_COUNTERS; k++) {
+        PmsPlacement pk = { m, NULL, k, FALSE };
+        x->ctrl_gp[k] = x->global_ctrl ? counter_bit(x->global_ctrl, &pk) : 0;
+        x->status_gp[k] = x->global_status ? counter_bit(x->global_status, &pk) : 0;
+    }
+    PmsPlacement pf = { m, NULL, 0, TRUE };
+    x->ctrl_fixed0 = x->global_ctrl ? counter_bit(x->global_ctrl, &pf) : 0;
+    x->status_fixed0 = x->global_status ? counter_bit(x->global_status, &pf) : 0;
+    return x;
+}
+
 static const UncProg *prog_get(const PmsModel *m)
 {
-    PmsModel *mm = (PmsModel *)m;   /* the caches are the one mutable part of a model */
-    if (g_once_init_enter(&mm->prog_cache)) {
-        UncProg *x = g_new0(UncProg, 1);
-        static const char *const n_en[] = { "en", NULL }, *const n_int[] = { "int", "pmi", NULL };
-        const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
-        x->fixed_ctrl = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
-        x->global_ctrl = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
-        x->global_status = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
-        /* SDM Fig 18-28's EN and INT, Fig 18-29's EN and PMI, by name */
-        x->ev_en = sim_resolve(es, n_en, 0, 0);
-        x->ev_int = sim_resolve(es, n_int, 0, 0);
-        x->fc_en = sim_resolve(x->fixed_ctrl, n_en, 0, 0);
-        x->fc_pmi = sim_resolve(x->fixed_ctrl, n_int, 0, 0);
-        prog_need(&x->missing, es, x->ev_en, "en");
-        prog_need(&x->missing, es, x->ev_int, "int");
-        prog_need(&x->missing, x->fixed_ctrl, x->fc_en, "en");
-        prog_need(&x->missing, x->fixed_ctrl, x->fc_pmi, "pmi");
-        static const char *const n_pmc[] = { "pmc%u", NULL }, *const n_fix[] = { "fixed%u", NULL };
-        for (guint k = 0; k < m->n_gp; k++) {
-            g_autofree char *w = g_strdup_printf("pmc%u", k);
-            prog_need(&x->missing, x->global_ctrl, sim_resolve(x->global_ctrl, n_pmc, k, 0), w);
-            prog_need(&x->missing, x->global_status, sim_resolve(x->global_status, n_pmc, k, 0), w);
-        }
-        if (m->n_fixed) {
-            prog_need(&x->missing, x->global_ctrl, sim_resolve(x->global_ctrl, n_fix, 0, 0), "fixed0");
-            prog_need(&x->missing, x->global_status, sim_resolve(x->global_status, n_fix, 0, 0), "fixed0");
-        }
-        for (guint k = 0; k < UNC_CACHED_COUNTERS; k++) {
-            PmsPlacement pk = { m, NULL, k, FALSE };
-            x->ctrl_gp[k] = x->global_ctrl ? counter_bit(x->global_ctrl, &pk) : 0;
-            x->status_gp[k] = x->global_status ? counter_bit(x->global_status, &pk) : 0;
-        }
-        PmsPlacement pf = { m, NULL, 0, TRUE };
-        x->ctrl_fixed0 = x->global_ctrl ? counter_bit(x->global_ctrl, &pf) : 0;
-        x->status_fixed0 = x->global_status ? counter_bit(x->global_status, &pf) : 0;
-        mm->prog_cache_free = prog_free;
-        g_once_init_leave(&mm->prog_cache, x);
-    }
-    return mm->prog_cache;
+    return pms_model_cache(m, PMS_MODEL_CACHE_PROGRAM, prog_make, prog_free);
 }
 
 /* EN_PCk / EN_FC0 (GLOBAL_CTRL) or OVF_PCk / OVF_FC0 (GLOBAL_STATUS): fields
