@@ -19,12 +19,11 @@ typedef struct {
     const PmsPrepared *p;
     guint64 value, extra;
     gboolean has_extra;
-    guint64 cmp_mask;     /* evtsel bits compared (EN, INT and PC are not) */
+    guint64 cmp_mask; /* evtsel bits compared (EN, INT and PC are not) */
     char *found;
 } Dec;
 
-static gboolean
-try_string(Dec *d, const char *str)
+static gboolean try_string(Dec *d, const char *str)
 {
     PmsTokens t;
     PmsResolved r;
@@ -46,8 +45,7 @@ try_string(Dec *d, const char *str)
 
 /* Append ":k=..:u=.." for every modifier of the event-select register, and
  * ldlat from the extra value. */
-static void
-append_mods(Dec *d, GString *s, const PmsEvent *ev, gboolean ldlat)
+static void append_mods(Dec *d, GString *s, const PmsEvent *ev, gboolean ldlat)
 {
     for (guint j = 0; j < d->p->n_mods; j++) {
         const PmsPrepMod *pm = &d->p->mods[j];
@@ -65,8 +63,7 @@ append_mods(Dec *d, GString *s, const PmsEvent *ev, gboolean ldlat)
     }
 }
 
-static gboolean
-try_umasks(Dec *d, const PmsEvent *ev, guint64 set)
+static gboolean try_umasks(Dec *d, const PmsEvent *ev, guint64 set)
 {
     g_autoptr(GString) s = g_string_new(d->m->name);
     g_string_append_printf(s, "::%s", ev->name);
@@ -79,8 +76,7 @@ try_umasks(Dec *d, const PmsEvent *ev, guint64 set)
 
 /* The event with a raw unit mask (EVENT:0xVALUE): where no named unit mask
  * reproduces the value, on the PMUs that take raw unit masks. */
-static gboolean
-try_raw(Dec *d, const PmsEvent *ev, guint64 raw)
+static gboolean try_raw(Dec *d, const PmsEvent *ev, guint64 raw)
 {
     if (!(d->p->fam->flags & PMS_ENC_RAW_UMASK))
         return FALSE;
@@ -97,8 +93,7 @@ typedef struct {
 
 /* Widest unit masks first, then defaults, then table order: so 0xffff on a
  * Westmere offcore event reads ANY_REQUEST:ANY_RESPONSE, as encoding prints it. */
-static gint
-cand_cmp(gconstpointer a, gconstpointer b)
+static gint cand_cmp(gconstpointer a, gconstpointer b)
 {
     const Cand *x = a, *y = b;
     const PmsUmask *u = &x->ev->umasks[x->idx], *v = &y->ev->umasks[y->idx];
@@ -112,8 +107,7 @@ cand_cmp(gconstpointer a, gconstpointer b)
 }
 
 /* Greedy cover of `bits` by plain unit masks (no alias, no forced modifier). */
-static guint64
-cover(const PmsEvent *ev, guint64 bits)
+static guint64 cover(const PmsEvent *ev, guint64 bits)
 {
     Cand c[PMS_ENC_MAX_UMASKS];
     guint n = 0;
@@ -136,8 +130,7 @@ cover(const PmsEvent *ev, guint64 bits)
     return bits ? 0 : set;
 }
 
-static gboolean
-decode_event(Dec *d, const PmsEvent *ev, guint64 umask)
+static gboolean decode_event(Dec *d, const PmsEvent *ev, guint64 umask)
 {
     gboolean offcore = (ev->flags & PMS_EVENT_OFFCORE) != 0;
     if (ev->n_umasks > PMS_ENC_MAX_UMASKS)
@@ -166,8 +159,7 @@ decode_event(Dec *d, const PmsEvent *ev, guint64 umask)
     return try_umasks(d, ev, 0);
 }
 
-char *
-pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error)
+char *pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error)
 {
     g_return_val_if_fail(m != NULL, NULL);
     const PmsPrepared *p = pms_prepared_get(m);
@@ -179,7 +171,7 @@ pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, 
         g_set_error_literal(error, PMS_ENCODE_ERROR, p->error->code, p->error->message);
         return NULL;
     }
-    if (p->fam->decode)   /* the family's own (Itanium: the counting PMC, an EAR event's PMC37/PMC40) */
+    if (p->fam->decode) /* the family's own (Itanium: the counting PMC, an EAR event's PMC37/PMC40) */
         return p->fam->decode(m, value, has_extra, extra, error);
     Dec d = { .m = m, .p = p, .value = value, .extra = extra, .has_extra = has_extra };
     guint64 ignore = pms_field_set(&p->en, 0, 1) | pms_field_set(&p->intr, 0, 1) | (G_GUINT64_CONSTANT(1) << 19);
@@ -198,7 +190,8 @@ pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, 
      * masks first (0x53f0c0 is INST_RETIRED:0xf0) */
     for (guint k = 0; k < 2 * m->n_events; k++) {
         const PmsEvent *ev = &m->events[k % m->n_events];
-        if (ev->code != code || ev->equiv || ev->n_umasks > PMS_ENC_MAX_UMASKS || (k < m->n_events) != (ev->n_umasks > 0))
+        if (ev->code != code || ev->equiv || ev->n_umasks > PMS_ENC_MAX_UMASKS ||
+            (k < m->n_events) != (ev->n_umasks > 0))
             continue;
         if (ev->flags & PMS_EVENT_OFFCORE) {
             if (umask == ev->base_umask && has_extra && try_raw(&d, ev, extra))
@@ -208,7 +201,8 @@ pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, 
         }
     }
     pms_enc_fail(error, PMS_ERR_NOTFOUND, 0,
-                 "no event of %s encodes as 0x%" G_GINT64_MODIFIER "x%s (event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02" G_GINT64_MODIFIER "x)",
+                 "no event of %s encodes as 0x%" G_GINT64_MODIFIER "x%s (event 0x%02" G_GINT64_MODIFIER
+                 "x, umask 0x%02" G_GINT64_MODIFIER "x)",
                  m->name, value, has_extra ? " with that extra value" : "", code, umask);
     return NULL;
 }

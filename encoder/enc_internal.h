@@ -40,22 +40,19 @@
 
 /* Lowest / highest set bit of a non-zero 64-bit set (g_bit_nth_lsf walks
  * bit by bit; these run per encoding). */
-static inline guint
-pms_lsb(guint64 v)
+static inline guint pms_lsb(guint64 v)
 {
     return (guint)__builtin_ctzll(v);
 }
 
-static inline guint
-pms_msb(guint64 v)
+static inline guint pms_msb(guint64 v)
 {
     return 63u - (guint)__builtin_clzll(v);
 }
 
 /* Zero PMS_ENC_MAX_MODS values: two 64-byte clears, which compilers do in
  * vector stores (one 128-byte memset becomes a slow `rep stos` on x86). */
-static inline void
-pms_zero_mod_vals(guint64 *v)
+static inline void pms_zero_mod_vals(guint64 *v)
 {
     G_STATIC_ASSERT(PMS_ENC_MAX_MODS == 16);
     memset(v, 0, 8 * sizeof *v);
@@ -63,8 +60,7 @@ pms_zero_mod_vals(guint64 *v)
 }
 
 /* pms_field_set/get without the call: these run per encoding. */
-static inline guint64
-pms_fset(const PmsField *f, guint64 reg, guint64 v)
+static inline guint64 pms_fset(const PmsField *f, guint64 reg, guint64 v)
 {
     guint64 m = f->width >= 64 ? G_MAXUINT64 : ((G_GUINT64_CONSTANT(1) << f->width) - 1);
     return (reg & ~(m << f->shift)) | ((v & m) << f->shift);
@@ -73,9 +69,9 @@ pms_fset(const PmsField *f, guint64 reg, guint64 v)
 /* ---- tokenize.c ---- */
 
 typedef struct {
-    guint off;   /* byte offset of the token in the input */
-    guint len;   /* bytes, '=' and value included */
-    gint eq;     /* offset of the first '=' inside the token, -1 when none */
+    guint off; /* byte offset of the token in the input */
+    guint len; /* bytes, '=' and value included */
+    gint eq;   /* offset of the first '=' inside the token, -1 when none */
 } PmsTok;
 
 typedef struct {
@@ -85,11 +81,11 @@ typedef struct {
      * name lookups hash and compare it a word at a time */
     char up[PMS_ENC_FOLD_MAX + 16];
     gboolean has_pmu;
-    guint pmu_len;            /* PMU name is str[0 .. pmu_len) */
-    guint ev_off, ev_len;     /* event name */
+    guint pmu_len;        /* PMU name is str[0 .. pmu_len) */
+    guint ev_off, ev_len; /* event name */
     PmsTok attrs[PMS_ENC_MAX_ATTRS + 1];
-    guint n_attrs;            /* at most PMS_ENC_MAX_ATTRS + 1 are kept */
-    gboolean too_many;        /* more attributes than PMS_ENC_MAX_ATTRS */
+    guint n_attrs;     /* at most PMS_ENC_MAX_ATTRS + 1 are kept */
+    gboolean too_many; /* more attributes than PMS_ENC_MAX_ATTRS */
 } PmsTokens;
 
 gboolean pms_tokenize(const char *str, PmsTokens *t, GError **error);
@@ -97,8 +93,7 @@ gboolean pms_tokenize(const char *str, PmsTokens *t, GError **error);
 G_GNUC_INTERNAL gboolean pms_tokenize_internal(const char *str, PmsTokens *t, GError **error);
 
 /* Look a token up in a name index: from the folded copy when it lies there. */
-static inline gint
-pms_tok_find(const PmsNameIdx *ix, const PmsTokens *t, guint off, gsize len)
+static inline gint pms_tok_find(const PmsNameIdx *ix, const PmsTokens *t, guint off, gsize len)
 {
     if (off + len <= PMS_ENC_FOLD_MAX)
         return pms_nameidx_find(ix, t->up + off, len);
@@ -107,12 +102,18 @@ pms_tok_find(const PmsNameIdx *ix, const PmsTokens *t, guint off, gsize len)
 
 /* ---- prepared.c ---- */
 
-typedef struct PmsEncFamily PmsEncFamily;   /* families.c */
+typedef struct PmsEncFamily PmsEncFamily; /* families.c */
 
 /* What a modifier does, found from its name once per model. */
 typedef enum {
-    PMS_ROLE_OTHER, PMS_ROLE_K, PMS_ROLE_U, PMS_ROLE_E, PMS_ROLE_I,
-    PMS_ROLE_C, PMS_ROLE_T, PMS_ROLE_LDLAT,
+    PMS_ROLE_OTHER,
+    PMS_ROLE_K,
+    PMS_ROLE_U,
+    PMS_ROLE_E,
+    PMS_ROLE_I,
+    PMS_ROLE_C,
+    PMS_ROLE_T,
+    PMS_ROLE_LDLAT,
 } PmsModRole;
 
 /* The documented combination rules on the final modifier values, in one
@@ -120,8 +121,7 @@ typedef enum {
  * it needs c >= 1 where the model says so (libpfm_intel_wsm/glm(3)); t sums
  * both hardware threads, so it needs SMT.  Returns the role of the modifier
  * that breaks a rule (PMS_ROLE_E first), or PMS_ROLE_OTHER when none does. */
-static inline PmsModRole
-pms_x86_combination_fault(const PmsModel *m, gboolean e_on, gboolean c_on, gboolean t_on)
+static inline PmsModRole pms_x86_combination_fault(const PmsModel *m, gboolean e_on, gboolean c_on, gboolean t_on)
 {
     if (m->edge_needs_cmask && e_on && !c_on)
         return PMS_ROLE_E;
@@ -133,8 +133,8 @@ pms_x86_combination_fault(const PmsModel *m, gboolean e_on, gboolean c_on, gbool
 typedef struct {
     const PmsModifier *mod;
     PmsModRole role;
-    const PmsField *field;    /* in its register's layout; NULL if the model lacks it */
-    gboolean in_evtsel;       /* lands in the event-select register */
+    const PmsField *field; /* in its register's layout; NULL if the model lacks it */
+    gboolean in_evtsel;    /* lands in the event-select register */
 } PmsPrepMod;
 
 /* Unit-mask groups per event the encoder can track. */
@@ -142,37 +142,41 @@ typedef struct {
 
 /* How the glm offcore rules see a group (by its name in the model). */
 typedef enum {
-    PMS_GRP_PLAIN, PMS_GRP_REQUEST, PMS_GRP_RESPONSE, PMS_GRP_SUPPLIER,
-    PMS_GRP_SNOOP, PMS_GRP_AVG,
+    PMS_GRP_PLAIN,
+    PMS_GRP_REQUEST,
+    PMS_GRP_RESPONSE,
+    PMS_GRP_SUPPLIER,
+    PMS_GRP_SNOOP,
+    PMS_GRP_AVG,
 } PmsGroupKind;
 
 /* Per-event facts as bit sets over the event's unit masks.  The fields every
  * encoding reads come first, so that they share a few cache lines: a batch
  * touches many events, and their facts do not all stay in the L1 cache. */
 typedef struct {
-    gboolean unsupported;      /* more groups or umasks than tracked */
+    gboolean unsupported; /* more groups or umasks than tracked */
     guint n_groups;
-    guint32 required_groups;   /* bit g: group g is required and has unit masks */
-    guint32 allowed_mods;      /* bit j: the event takes modifier j (fstr prints it) */
+    guint32 required_groups; /* bit g: group g is required and has unit masks */
+    guint32 allowed_mods;    /* bit j: the event takes modifier j (fstr prints it) */
     guint64 default_mask, override_mask, ldlat_mask;
-    guint64 grouped_default;   /* defaults of groups 0 .. n_groups-1 */
-    guint64 forced_mask;       /* umasks that hard-wire a modifier */
-    guint64 *equiv;            /* per umask: the umasks its libpfm4 alias names, 0 if none */
-    PmsNameIdx umask_idx;      /* unit-mask names */
+    guint64 grouped_default; /* defaults of groups 0 .. n_groups-1 */
+    guint64 forced_mask;     /* umasks that hard-wire a modifier */
+    guint64 *equiv;          /* per umask: the umasks its libpfm4 alias names, 0 if none */
+    PmsNameIdx umask_idx;    /* unit-mask names */
     /* fstr pieces, each followed by PMS_FSTR_SLACK readable bytes:
      * "glm::INST_RETIRED" and ":ANY_P" per unit mask */
     char *fstr_head;
     guint head_len;
-    guint mods_tlen;           /* length of fstr_mods */
+    guint mods_tlen; /* length of fstr_mods */
     /* ":k=1:u=1:e=0:i=0:c=0", the allowed modifiers with their values when
      * none is named or forced (k and u 1, others 0); it lies in the block of
      * fstr_head, right after it.  The digit of modifier j is at mod_digit[j]
      * (fstr.c patches them for other one-digit values) */
     char *fstr_mods;
-    char *fstr_umasks;         /* every ":UMASK" piece */
-    guint32 *umask_piece;      /* offset of unit mask i's piece in fstr_umasks */
-    guint16 *umask_len;        /* its length, ':' included */
-    const PmsRegister *extra;  /* ev->extra_reg resolved */
+    char *fstr_umasks;        /* every ":UMASK" piece */
+    guint32 *umask_piece;     /* offset of unit mask i's piece in fstr_umasks */
+    guint16 *umask_len;       /* its length, ':' included */
+    const PmsRegister *extra; /* ev->extra_reg resolved */
     /* The plain-result cache's slots (plain_cache.c): the whole result of
      * the plain strings "EVENT" and "EVENT:UMASK" (no modifier, no unit
      * mask named three times), built by the rules the second time such a
@@ -185,13 +189,13 @@ typedef struct {
      * ("EVENT:LAT_UMASK:ldlat=MIN"), where the plain string fails for want
      * of it.  plain NULL: no cache for the model's rule set. */
     gpointer *plain;
-    guint n_plain;             /* slots */
+    guint n_plain; /* slots */
     gboolean plain_lat;
     /* read by the general path only */
     guint64 group_mask[PMS_ENC_MAX_GROUPS];
     guint8 group_kind[PMS_ENC_MAX_GROUPS];
     guint64 excl_mask;
-    guint64 equiv_mods;        /* umasks whose alias also sets modifiers ("ANY:c=1:i=1") */
+    guint64 equiv_mods; /* umasks whose alias also sets modifiers ("ANY:c=1:i=1") */
     guint32 mod_digit[PMS_ENC_MAX_MODS];
 } PmsPrepEvent;
 
@@ -215,32 +219,32 @@ typedef struct {
     PmsField event, umask, usr, os, edge, intr, any, en, inv, cmask;
     PmsPrepMod mods[PMS_ENC_MAX_MODS];
     guint n_mods;
-    gint role_mod[PMS_ROLE_LDLAT + 1];  /* role -> index in mods, -1 when absent */
-    guint32 plm_mods;                   /* bits of k and u (the privilege pair) */
-    const PmsRegister *pebs_ld_lat;     /* register of the ldlat value, or NULL */
+    gint role_mod[PMS_ROLE_LDLAT + 1];                    /* role -> index in mods, -1 when absent */
+    guint32 plm_mods;                                     /* bits of k and u (the privilege pair) */
+    const PmsRegister *pebs_ld_lat;                       /* register of the ldlat value, or NULL */
     const PmsRegister *evtsel_regs[PMS_ENC_MAX_COUNTERS]; /* by counter index */
-    gboolean glm_offcore;               /* offcore_style "glm" */
-    PmsNameIdx event_idx, mod_idx;      /* event and modifier names */
+    gboolean glm_offcore;                                 /* offcore_style "glm" */
+    PmsNameIdx event_idx, mod_idx;                        /* event and modifier names */
     /* mod_idx's answer for each one-letter name, by (upper-case letter & 31):
      * most modifiers are one letter, and this spares them the hash */
     gint8 mod_letter[32];
-    char *fstr_mod[PMS_ENC_MAX_MODS];   /* ":k=" ... as fstr prints them, zero-padded words */
+    char *fstr_mod[PMS_ENC_MAX_MODS]; /* ":k=" ... as fstr prints them, zero-padded words */
     guint fstr_mod_len[PMS_ENC_MAX_MODS];
-    guint32 evtsel_mods;                /* bit j: modifier j has a field in the evtsel (not ldlat) */
+    guint32 evtsel_mods;                       /* bit j: modifier j has a field in the evtsel (not ldlat) */
     guint64 evtsel_mod_mask[PMS_ENC_MAX_MODS]; /* that field's mask, unshifted */
     /* The evtsel bits every encoding computes, done once: the modifier
      * fields with no modifier given (k=1 u=1, others 0) and EN|INT. */
-    guint64 mods_clear, mods_default;   /* fields of evtsel_mods; their default values */
-    guint64 en_int_clear, en_int;       /* EN and INT fields; both set */
-    guint64 event_fmask, umask_fmask;   /* event and umask field masks, unshifted */
-    char *uname;                        /* model name upper-cased, zero-padded words */
+    guint64 mods_clear, mods_default; /* fields of evtsel_mods; their default values */
+    guint64 en_int_clear, en_int;     /* EN and INT fields; both set */
+    guint64 event_fmask, umask_fmask; /* event and umask field masks, unshifted */
+    char *uname;                      /* model name upper-cased, zero-padded words */
     guint name_len;
-    PmsPrepEvent *events;               /* parallel to model->events */
-    gpointer *plain_slots;              /* the events' plain slots, one block */
-    PmsModsFn plain_mods;               /* the rule set's, for the cache; NULL: no slots */
+    PmsPrepEvent *events;  /* parallel to model->events */
+    gpointer *plain_slots; /* the events' plain slots, one block */
+    PmsModsFn plain_mods;  /* the rule set's, for the cache; NULL: no slots */
     guint n_events;
-    const PmsEncFamily *fam;            /* the model's family entry (families.c); NULL: none */
-    GError *error;                      /* the model cannot be used (reported per encoding) */
+    const PmsEncFamily *fam; /* the model's family entry (families.c); NULL: none */
+    GError *error;           /* the model cannot be used (reported per encoding) */
 } PmsPrepared;
 
 G_GNUC_INTERNAL const PmsPrepared *pms_prepared_get(const PmsModel *m);
@@ -254,17 +258,17 @@ typedef struct PmsResolved {
     const PmsModel *model;
     const PmsPrepared *prep;
     const PmsEvent *event;
-    const PmsPrepEvent *pe;            /* the event's prepared facts */
+    const PmsPrepEvent *pe; /* the event's prepared facts */
     const PmsTokens *tok;
-    guint64 user_umasks;               /* bit i: the user named event->umasks[i] */
-    guint umask_col[PMS_ENC_MAX_UMASKS]; /* column of its first mention */
+    guint64 user_umasks;                    /* bit i: the user named event->umasks[i] */
+    guint umask_col[PMS_ENC_MAX_UMASKS];    /* column of its first mention */
     guint8 umask_count[PMS_ENC_MAX_UMASKS]; /* how many times it was named */
-    guint64 thrice;                     /* umasks named three times or more */
-    guint32 mod_set;                    /* bit j: prep->mods[j] given */
+    guint64 thrice;                         /* umasks named three times or more */
+    guint32 mod_set;                        /* bit j: prep->mods[j] given */
     guint64 mod_val[PMS_ENC_MAX_MODS];
     guint mod_col[PMS_ENC_MAX_MODS];
-    guint mod_vcol[PMS_ENC_MAX_MODS];   /* column of its value */
-    guint plm;                          /* default privilege (PMS_PLM_*): PMS_PLM_DEFAULT
+    guint mod_vcol[PMS_ENC_MAX_MODS]; /* column of its value */
+    guint plm;                        /* default privilege (PMS_PLM_*): PMS_PLM_DEFAULT
                                          * unless pms_encode_plm was asked otherwise */
     /* A raw unit mask ("EVENT:0xff", libpfm4's PFM_ATTR_RAW_UMASK on the x86
      * core and uncore PMUs): a number in place of the unit-mask names.  It
@@ -310,12 +314,12 @@ const char *pms_umask_at_col(const PmsResolved *r, guint64 set, guint col);
 
 /* What a rule set produces; encode.c turns it into a PmsEncoding. */
 typedef struct PmsRuleOut {
-    guint64 selected;        /* umasks in effect (user + defaults) */
-    guint64 printed;         /* umasks fstr lists (aliases expanded) */
+    guint64 selected;                  /* umasks in effect (user + defaults) */
+    guint64 printed;                   /* umasks fstr lists (aliases expanded) */
     guint64 mod_val[PMS_ENC_MAX_MODS]; /* final value of every modifier */
-    guint32 mod_print;       /* bit j: fstr prints modifier j */
-    guint32 mod_big;         /* bit j: printed, and its value has two digits or more */
-    guint32 mod_changed;     /* bit j: modifier j's value may differ from its digit in the
+    guint32 mod_print;                 /* bit j: fstr prints modifier j */
+    guint32 mod_big;                   /* bit j: printed, and its value has two digits or more */
+    guint32 mod_changed;               /* bit j: modifier j's value may differ from its digit in the
                               * prepared template (k=1 u=1, others 0); fstr.c sets those */
     guint64 codes[4];
     guint n_codes;
@@ -349,7 +353,7 @@ struct PmsEncFamily {
     /* the modifiers applied to a kept plain result (plain_cache.c); NULL:
      * the family's results are not kept, every string takes the rules */
     PmsModsFn mods;
-    guint flags;              /* PMS_ENC_* */
+    guint flags; /* PMS_ENC_* */
     /* register values -> canonical string; NULL: the generic event-select
      * decode of decode.c */
     char *(*decode)(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error);
@@ -363,16 +367,14 @@ gboolean pms_enc_family_table_check(GPtrArray *problems);
 /* Rule pieces every x86 rule set and the plain-result cache use, so that
  * none restates them. */
 /* A modifier value within the model's range for it (min..max). */
-static inline gboolean
-pms_mod_in_range(const PmsModifier *mod, guint64 v)
+static inline gboolean pms_mod_in_range(const PmsModifier *mod, guint64 v)
 {
     return v >= mod->min && v <= mod->max;
 }
 
 /* evtsel with the event-select fields of the modifiers in `which` (bits of
  * prep->evtsel_mods) set to their values. */
-static inline guint64
-pms_evtsel_put_mods(const PmsPrepared *p, guint64 evtsel, guint32 which, const guint64 *mod_val)
+static inline guint64 pms_evtsel_put_mods(const PmsPrepared *p, guint64 evtsel, guint32 which, const guint64 *mod_val)
 {
     for (guint32 ms = which; ms; ms &= ms - 1) {
         guint j = pms_lsb(ms);
@@ -387,8 +389,7 @@ pms_evtsel_put_mods(const PmsPrepared *p, guint64 evtsel, guint32 which, const g
  * takes, with its final value; given: those named or forced; changed:
  * those whose value may differ from the prepared template's (k=1 u=1,
  * others 0). */
-static inline void
-pms_rule_out_print(const PmsPrepEvent *pe, PmsRuleOut *out, guint32 given, guint32 changed)
+static inline void pms_rule_out_print(const PmsPrepEvent *pe, PmsRuleOut *out, guint32 given, guint32 changed)
 {
     out->mod_print = pe->allowed_mods;
     out->mod_changed = changed;
@@ -418,8 +419,7 @@ G_GNUC_INTERNAL char *pms_ia64_decode(const PmsModel *m, guint64 value, gboolean
 
 /* malloc itself, not g_malloc's wrapper: this runs per encoding.  Out of
  * memory still ends in g_malloc's abort. */
-static inline PmsEncoding *
-pms_enc_alloc(gsize size)
+static inline PmsEncoding *pms_enc_alloc(gsize size)
 {
     PmsEncoding *enc = malloc(size);
     if (G_UNLIKELY(!enc))
@@ -441,7 +441,7 @@ typedef struct {
     guint32 size;
     guint32 fstr_off;
     guint32 tail_off;
-    guint32 spare;   /* keeps the PmsEncoding after it 8-byte aligned */
+    guint32 spare; /* keeps the PmsEncoding after it 8-byte aligned */
 } PmsPlainImage;
 /* The slot of a string the rules refuse, and of one asked for once. */
 G_GNUC_INTERNAL extern const PmsPlainImage pms_plain_refused, pms_plain_seen;
@@ -467,12 +467,11 @@ G_GNUC_INTERNAL gboolean pms_plain_answer_mods(const PmsResolved *r, gboolean wa
  * is wanted; FALSE when the cache does not answer (the rules do).  Inline:
  * the copy of a kept plain result is most of what batches ask for, and
  * costs little more than a call. */
-static inline gboolean
-pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
+static inline gboolean pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
 {
     guint64 u = r->user_umasks;
     if (r->plm != PMS_PLM_DEFAULT || r->raw || r->thrice || (u & (u - 1)))
-        return FALSE;   /* not a key of the cache (plain_cache.c) */
+        return FALSE; /* not a key of the cache (plain_cache.c) */
     if (r->mod_set)
         return pms_plain_answer_mods(r, want_error, enc);
     guint c = u ? pms_lsb(u) + 1 : 0;
@@ -480,7 +479,7 @@ pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
     if (G_UNLIKELY(!h || h == &pms_plain_seen))
         h = pms_plain_image(r, c, FALSE);
     if (!h || (h == &pms_plain_refused && want_error))
-        return FALSE;   /* the rules answer, or word the refusal */
+        return FALSE; /* the rules answer, or word the refusal */
     if (h == &pms_plain_refused) {
         *enc = NULL;
         return TRUE;
@@ -503,8 +502,7 @@ pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
 G_GNUC_INTERNAL gsize pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out);
 G_GNUC_INTERNAL char *pms_fstr_write(char *dst, const PmsResolved *r, const PmsRuleOut *out);
 /* Decimal digits of v. */
-static inline guint
-pms_dec_digits(guint64 v)
+static inline guint pms_dec_digits(guint64 v)
 {
     guint n = 1;
     while (v >= 10) {
@@ -518,8 +516,7 @@ pms_dec_digits(guint64 v)
  * out->mod_print and mod_val say): the plain-result cache writes it after
  * a kept result's head and unit masks.  The length inline: every encoding
  * sizes its result with it. */
-static inline gsize
-pms_fstr_mods_len(const PmsResolved *r, const PmsRuleOut *out)
+static inline gsize pms_fstr_mods_len(const PmsResolved *r, const PmsRuleOut *out)
 {
     const PmsPrepEvent *pe = r->pe;
     gsize n = 0;

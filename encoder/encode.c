@@ -19,8 +19,7 @@ typedef struct {
     guint n;
 } EncWrites;
 
-static void
-program_writes(const PmsResolved *r, const PmsRuleOut *out, EncWrites *ew)
+static void program_writes(const PmsResolved *r, const PmsRuleOut *out, EncWrites *ew)
 {
     ew->n = 0;
     if (!pms_program_place(r->model, r->event, out->selected, &ew->place, NULL) ||
@@ -31,8 +30,7 @@ program_writes(const PmsResolved *r, const PmsRuleOut *out, EncWrites *ew)
 }
 
 /* Bytes of the result for these rule outputs, and where its fstr starts. */
-static gsize
-result_size(const PmsResolved *r, const PmsRuleOut *out, const EncWrites *ew, gsize *fstr_off, gsize *flen)
+static gsize result_size(const PmsResolved *r, const PmsRuleOut *out, const EncWrites *ew, gsize *fstr_off, gsize *flen)
 {
     *flen = pms_fstr_len(r, out);
     *fstr_off = sizeof(PmsEncoding) + ew->n * sizeof(PmsRegWrite);
@@ -41,8 +39,7 @@ result_size(const PmsResolved *r, const PmsRuleOut *out, const EncWrites *ew, gs
 }
 
 /* Write the result into enc (result_size bytes). */
-static void
-assemble(PmsEncoding *enc, const PmsResolved *r, const PmsRuleOut *out, const EncWrites *ew, gsize fstr_off)
+static void assemble(PmsEncoding *enc, const PmsResolved *r, const PmsRuleOut *out, const EncWrites *ew, gsize fstr_off)
 {
     enc->model = r->model;
     enc->event = r->event;
@@ -57,8 +54,7 @@ assemble(PmsEncoding *enc, const PmsResolved *r, const PmsRuleOut *out, const En
     enc->umask_mask = out->selected;
 }
 
-PmsEncoding *
-pms_enc_result(const PmsResolved *r, const PmsRuleOut *out)
+PmsEncoding *pms_enc_result(const PmsResolved *r, const PmsRuleOut *out)
 {
     gsize fstr_off, flen;
     EncWrites ew;
@@ -94,12 +90,12 @@ encode(const PmsModelSet *models, const char *str, guint plm, GError **error)
             return enc;
     }
     if (!r.prep->fam) {
-        pms_enc_fail(error, PMS_ERR_NOTSUPP, 1, "no encoding rules yet for PMU %s (architecture %s)",
-                     r.model->name, r.model->family->name);
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, 1, "no encoding rules yet for PMU %s (architecture %s)", r.model->name,
+                     r.model->family->name);
         return NULL;
     }
     PmsRuleFn rules = r.prep->fam->rules;
-    PmsRuleOut out;   /* the rules set every field encode reads, codes[] aside */
+    PmsRuleOut out; /* the rules set every field encode reads, codes[] aside */
     memset(out.codes, 0, sizeof out.codes);
     if (!rules(&r, &out, error))
         return NULL;
@@ -112,24 +108,22 @@ encode(const PmsModelSet *models, const char *str, guint plm, GError **error)
     return enc;
 }
 
-PmsEncoding *
-pms_encode(const PmsModelSet *models, const char *str, GError **error)
+PmsEncoding *pms_encode(const PmsModelSet *models, const char *str, GError **error)
 {
     return encode(models, str, PMS_PLM_DEFAULT, error);
 }
 
-PmsEncoding *
-pms_encode_plm(const PmsModelSet *models, const char *str, guint plm, GError **error)
+PmsEncoding *pms_encode_plm(const PmsModelSet *models, const char *str, guint plm, GError **error)
 {
     if (plm & ~(guint)(PMS_PLM0 | PMS_PLM1 | PMS_PLM2 | PMS_PLM3)) {
-        pms_enc_fail(error, PMS_ERR_INVAL, 0, "privilege mask 0x%x has bits beyond PLM0..PLM3 (0x1, 0x2, 0x4, 0x8)", plm);
+        pms_enc_fail(error, PMS_ERR_INVAL, 0, "privilege mask 0x%x has bits beyond PLM0..PLM3 (0x1, 0x2, 0x4, 0x8)",
+                     plm);
         return NULL;
     }
     return encode(models, str, plm, error);
 }
 
-void
-pms_encoding_free(PmsEncoding *enc)
+void pms_encoding_free(PmsEncoding *enc)
 {
-    free(enc);   /* from malloc (g_malloc is malloc too) */
+    free(enc); /* from malloc (g_malloc is malloc too) */
 }

@@ -3,30 +3,40 @@
 #include <string.h>
 #include "enc_internal.h"
 
-G_DEFINE_QUARK(pms-encode-error-quark, pms_encode_error)
+G_DEFINE_QUARK(pms - encode - error - quark, pms_encode_error)
 
-const char *
-pms_encode_error_name(int code)
+const char *pms_encode_error_name(int code)
 {
     /* Same names as libpfm4's PFM_ERR_* so the batch protocol can print them. */
     switch (code) {
-    case 0: return "PFM_SUCCESS";
-    case PMS_ERR_NOTFOUND: return "PFM_ERR_NOTFOUND";
-    case PMS_ERR_UMASK: return "PFM_ERR_UMASK";
-    case PMS_ERR_ATTR: return "PFM_ERR_ATTR";
-    case PMS_ERR_ATTR_VAL: return "PFM_ERR_ATTR_VAL";
-    case PMS_ERR_ATTR_SET: return "PFM_ERR_ATTR_SET";
-    case PMS_ERR_INVAL: return "PFM_ERR_INVAL";
-    case PMS_ERR_NOTSUPP: return "PFM_ERR_NOTSUPP";
-    case PMS_ERR_FEATCOMB: return "PFM_ERR_FEATCOMB";
-    case PMS_ERR_TOOSMALL: return "PFM_ERR_TOOSMALL";
-    case PMS_ERR_TOOMANY: return "PFM_ERR_TOOMANY";
-    default: return "PFM_ERR_INVAL";
+    case 0:
+        return "PFM_SUCCESS";
+    case PMS_ERR_NOTFOUND:
+        return "PFM_ERR_NOTFOUND";
+    case PMS_ERR_UMASK:
+        return "PFM_ERR_UMASK";
+    case PMS_ERR_ATTR:
+        return "PFM_ERR_ATTR";
+    case PMS_ERR_ATTR_VAL:
+        return "PFM_ERR_ATTR_VAL";
+    case PMS_ERR_ATTR_SET:
+        return "PFM_ERR_ATTR_SET";
+    case PMS_ERR_INVAL:
+        return "PFM_ERR_INVAL";
+    case PMS_ERR_NOTSUPP:
+        return "PFM_ERR_NOTSUPP";
+    case PMS_ERR_FEATCOMB:
+        return "PFM_ERR_FEATCOMB";
+    case PMS_ERR_TOOSMALL:
+        return "PFM_ERR_TOOSMALL";
+    case PMS_ERR_TOOMANY:
+        return "PFM_ERR_TOOMANY";
+    default:
+        return "PFM_ERR_INVAL";
     }
 }
 
-gboolean
-pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
+gboolean pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
 {
     if (!error)
         return FALSE;
@@ -45,8 +55,7 @@ pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ..
  * string (10 kB, control bytes, invalid UTF-8) cannot flood or corrupt them. */
 #define QUOTE_BYTES 40
 
-void
-pms_enc_quote(GString *s, const char *p, gsize len)
+void pms_enc_quote(GString *s, const char *p, gsize len)
 {
     gsize n = MIN(len, QUOTE_BYTES);
     for (gsize i = 0; i < n; i++) {
@@ -60,8 +69,7 @@ pms_enc_quote(GString *s, const char *p, gsize len)
         g_string_append_printf(s, "...(%" G_GSIZE_FORMAT " bytes)", len);
 }
 
-const char *
-pms_enc_quote_buf(char *buf, const char *p, gsize len)
+const char *pms_enc_quote_buf(char *buf, const char *p, gsize len)
 {
     /* 40 bytes at 4 each + the length suffix fits PMS_ENC_QUOTE_MAX. */
     gsize o = 0, n = MIN(len, QUOTE_BYTES);
@@ -78,8 +86,7 @@ pms_enc_quote_buf(char *buf, const char *p, gsize len)
     return buf;
 }
 
-gboolean
-pms_enc_name(char *buf, const char *p, gsize len)
+gboolean pms_enc_name(char *buf, const char *p, gsize len)
 {
     if (len >= PMS_ENC_NAME_MAX)
         return FALSE;
@@ -88,8 +95,7 @@ pms_enc_name(char *buf, const char *p, gsize len)
     return TRUE;
 }
 
-void
-pms_append_umask_names(GString *s, const PmsEvent *ev, guint64 mask)
+void pms_append_umask_names(GString *s, const PmsEvent *ev, guint64 mask)
 {
     guint n = 0;
     for (guint i = 0; i < ev->n_umasks && i < 64; i++) {
@@ -103,8 +109,7 @@ pms_append_umask_names(GString *s, const PmsEvent *ev, guint64 mask)
     }
 }
 
-gboolean
-pms_rules_supported(const PmsResolved *r, GError **error)
+gboolean pms_rules_supported(const PmsResolved *r, GError **error)
 {
     if (!r->pe->unsupported)
         return TRUE;
@@ -113,19 +118,18 @@ pms_rules_supported(const PmsResolved *r, GError **error)
     return FALSE;
 }
 
-gboolean
-pms_rules_uncore_plm(const PmsResolved *r, GError **error)
+gboolean pms_rules_uncore_plm(const PmsResolved *r, GError **error)
 {
     if (r->plm == PMS_PLM_DEFAULT)
         return TRUE;
     pms_enc_fail(error, PMS_ERR_INVAL, 0,
                  "privilege mask 0x%x refused for uncore PMU %s: uncore events count at all privilege levels "
-                 "(no privilege filter) and need PLM0|PLM3 (0x9)", r->plm, r->model->name);
+                 "(no privilege filter) and need PLM0|PLM3 (0x9)",
+                 r->plm, r->model->name);
     return FALSE;
 }
 
-gboolean
-pms_rules_evtsel_mods(const PmsResolved *r, PmsRuleOut *out, GError **error)
+gboolean pms_rules_evtsel_mods(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
     const PmsPrepared *p = r->prep;
     pms_zero_mod_vals(out->mod_val);
@@ -137,8 +141,8 @@ pms_rules_evtsel_mods(const PmsResolved *r, PmsRuleOut *out, GError **error)
             return FALSE;
         }
         if (!p->mods[j].in_evtsel || !p->mods[j].field) {
-            pms_enc_fail(error, PMS_ERR_NOTSUPP, r->mod_col[j],
-                         "modifier '%s' has no field in the event select of %s", mod->name, r->model->name);
+            pms_enc_fail(error, PMS_ERR_NOTSUPP, r->mod_col[j], "modifier '%s' has no field in the event select of %s",
+                         mod->name, r->model->name);
             return FALSE;
         }
         out->mod_val[j] = r->mod_val[j];
@@ -146,8 +150,7 @@ pms_rules_evtsel_mods(const PmsResolved *r, PmsRuleOut *out, GError **error)
     return TRUE;
 }
 
-void
-pms_rules_out_single(const PmsResolved *r, PmsRuleOut *out, guint64 sel, guint64 code)
+void pms_rules_out_single(const PmsResolved *r, PmsRuleOut *out, guint64 sel, guint64 code)
 {
     out->selected = sel;
     out->printed = sel;
@@ -157,8 +160,7 @@ pms_rules_out_single(const PmsResolved *r, PmsRuleOut *out, guint64 sel, guint64
     out->codes[0] = code;
 }
 
-guint
-pms_umask_col(const PmsResolved *r, guint64 set, gboolean last)
+guint pms_umask_col(const PmsResolved *r, guint64 set, gboolean last)
 {
     guint col = 0;
     for (; set; set &= set - 1) {
@@ -169,8 +171,7 @@ pms_umask_col(const PmsResolved *r, guint64 set, gboolean last)
     return col;
 }
 
-const char *
-pms_umask_at_col(const PmsResolved *r, guint64 set, guint col)
+const char *pms_umask_at_col(const PmsResolved *r, guint64 set, guint col)
 {
     for (; set; set &= set - 1)
         if (r->umask_col[pms_lsb(set)] == col)
@@ -178,8 +179,7 @@ pms_umask_at_col(const PmsResolved *r, guint64 set, guint col)
     return "?";
 }
 
-void
-pms_enc_mod_range_fail(GError **error, PmsEncodeError code, const PmsResolved *r, guint j, const PmsModifier *mod)
+void pms_enc_mod_range_fail(GError **error, PmsEncodeError code, const PmsResolved *r, guint j, const PmsModifier *mod)
 {
     if (!error)
         return;

@@ -11,8 +11,7 @@
 #include <string.h>
 #include "enc_internal.h"
 
-static inline void
-store8(char *p, guint64 w)
+static inline void store8(char *p, guint64 w)
 {
     memcpy(p, &w, 8);
 }
@@ -20,8 +19,7 @@ store8(char *p, guint64 w)
 /* Copy len bytes of a padded piece; may write up to PMS_FSTR_SLACK bytes
  * past them.  Most pieces are short: one fixed-size copy, no loop whose trip
  * count the branch predictor would have to guess. */
-static inline char *
-put(char *d, const char *piece, gsize len)
+static inline char *put(char *d, const char *piece, gsize len)
 {
     if (G_LIKELY(len <= 32)) {
         store8(d, pms_load8(piece));
@@ -36,8 +34,7 @@ put(char *d, const char *piece, gsize len)
 }
 
 
-static inline guint
-hex_digits(guint64 v)
+static inline guint hex_digits(guint64 v)
 {
     return v ? (pms_msb(v) >> 2) + 1 : 1;
 }
@@ -82,8 +79,7 @@ mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
     return d;
 }
 
-gsize
-pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
+gsize pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
 {
     const PmsPrepEvent *pe = r->pe;
     gsize n = pe->head_len;
@@ -94,14 +90,12 @@ pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
     return n + pms_fstr_mods_len(r, out);
 }
 
-char *
-pms_fstr_mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
+char *pms_fstr_mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
 {
     return mods_write(d, r, out);
 }
 
-char *
-pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
+char *pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
 {
     const PmsPrepEvent *pe = r->pe;
     d = put(d, pe->fstr_head, pe->head_len);
@@ -122,8 +116,7 @@ pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
     return mods_write(d, r, out);
 }
 
-void
-pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out)
+void pms_fstr_build(GString *s, const PmsResolved *r, const PmsRuleOut *out)
 {
     gsize at = s->len, n = pms_fstr_len(r, out);
     g_string_set_size(s, at + n + PMS_FSTR_SLACK);

@@ -12,24 +12,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-G_DEFINE_QUARK(pms-ia64-dispatch-error-quark, pms_ia64_dispatch_error)
+G_DEFINE_QUARK(pms - ia64 - dispatch - error - quark, pms_ia64_dispatch_error)
 
 const char *pms_ia64_dispatch_error_name(int code)
 {
     switch (code) {
-    case PMS_IA64_DISPATCH_ERROR_TOOMANY: return "PFMLIB_ERR_TOOMANY";
-    case PMS_IA64_DISPATCH_ERROR_NOASSIGN: return "PFMLIB_ERR_NOASSIGN";
-    case PMS_IA64_DISPATCH_ERROR_EVTSET: return "PFMLIB_ERR_EVTSET";
-    case PMS_IA64_DISPATCH_ERROR_FEATCOMB: return "PFMLIB_ERR_FEATCOMB";
-    case PMS_IA64_DISPATCH_ERROR_EVTINCOMP: return "PFMLIB_ERR_EVTINCOMP";
-    case PMS_IA64_DISPATCH_ERROR_IRRINVAL: return "PFMLIB_ERR_IRRINVAL";
-    case PMS_IA64_DISPATCH_ERROR_IRRALIGN: return "PFMLIB_ERR_IRRALIGN";
-    case PMS_IA64_DISPATCH_ERROR_IRRTOOBIG: return "PFMLIB_ERR_IRRTOOBIG";
-    case PMS_IA64_DISPATCH_ERROR_IRRTOOMANY: return "PFMLIB_ERR_IRRTOOMANY";
-    case PMS_IA64_DISPATCH_ERROR_DRRINVAL: return "PFMLIB_ERR_DRRINVAL";
-    case PMS_IA64_DISPATCH_ERROR_DRRTOOMANY: return "PFMLIB_ERR_DRRTOOMANY";
-    case PMS_IA64_DISPATCH_ERROR_IRRFLAGS: return "PFMLIB_ERR_IRRFLAGS";
-    default: return "PFMLIB_ERR_INVAL";
+    case PMS_IA64_DISPATCH_ERROR_TOOMANY:
+        return "PFMLIB_ERR_TOOMANY";
+    case PMS_IA64_DISPATCH_ERROR_NOASSIGN:
+        return "PFMLIB_ERR_NOASSIGN";
+    case PMS_IA64_DISPATCH_ERROR_EVTSET:
+        return "PFMLIB_ERR_EVTSET";
+    case PMS_IA64_DISPATCH_ERROR_FEATCOMB:
+        return "PFMLIB_ERR_FEATCOMB";
+    case PMS_IA64_DISPATCH_ERROR_EVTINCOMP:
+        return "PFMLIB_ERR_EVTINCOMP";
+    case PMS_IA64_DISPATCH_ERROR_IRRINVAL:
+        return "PFMLIB_ERR_IRRINVAL";
+    case PMS_IA64_DISPATCH_ERROR_IRRALIGN:
+        return "PFMLIB_ERR_IRRALIGN";
+    case PMS_IA64_DISPATCH_ERROR_IRRTOOBIG:
+        return "PFMLIB_ERR_IRRTOOBIG";
+    case PMS_IA64_DISPATCH_ERROR_IRRTOOMANY:
+        return "PFMLIB_ERR_IRRTOOMANY";
+    case PMS_IA64_DISPATCH_ERROR_DRRINVAL:
+        return "PFMLIB_ERR_DRRINVAL";
+    case PMS_IA64_DISPATCH_ERROR_DRRTOOMANY:
+        return "PFMLIB_ERR_DRRTOOMANY";
+    case PMS_IA64_DISPATCH_ERROR_IRRFLAGS:
+        return "PFMLIB_ERR_IRRFLAGS";
+    default:
+        return "PFMLIB_ERR_INVAL";
     }
 }
 
@@ -49,15 +62,24 @@ static gboolean fail(GError **error, PmsIa64DispatchError code, const char *fmt,
 static PmsIa64DispatchError from_range_error(int code)
 {
     switch (code) {
-    case PMS_IA64_RANGE_ERROR_FEATCOMB: return PMS_IA64_DISPATCH_ERROR_FEATCOMB;
-    case PMS_IA64_RANGE_ERROR_IRRINVAL: return PMS_IA64_DISPATCH_ERROR_IRRINVAL;
-    case PMS_IA64_RANGE_ERROR_IRRALIGN: return PMS_IA64_DISPATCH_ERROR_IRRALIGN;
-    case PMS_IA64_RANGE_ERROR_IRRTOOBIG: return PMS_IA64_DISPATCH_ERROR_IRRTOOBIG;
-    case PMS_IA64_RANGE_ERROR_IRRTOOMANY: return PMS_IA64_DISPATCH_ERROR_IRRTOOMANY;
-    case PMS_IA64_RANGE_ERROR_DRRINVAL: return PMS_IA64_DISPATCH_ERROR_DRRINVAL;
-    case PMS_IA64_RANGE_ERROR_DRRTOOMANY: return PMS_IA64_DISPATCH_ERROR_DRRTOOMANY;
-    case PMS_IA64_RANGE_ERROR_IRRFLAGS: return PMS_IA64_DISPATCH_ERROR_IRRFLAGS;
-    default: return PMS_IA64_DISPATCH_ERROR_INVAL;
+    case PMS_IA64_RANGE_ERROR_FEATCOMB:
+        return PMS_IA64_DISPATCH_ERROR_FEATCOMB;
+    case PMS_IA64_RANGE_ERROR_IRRINVAL:
+        return PMS_IA64_DISPATCH_ERROR_IRRINVAL;
+    case PMS_IA64_RANGE_ERROR_IRRALIGN:
+        return PMS_IA64_DISPATCH_ERROR_IRRALIGN;
+    case PMS_IA64_RANGE_ERROR_IRRTOOBIG:
+        return PMS_IA64_DISPATCH_ERROR_IRRTOOBIG;
+    case PMS_IA64_RANGE_ERROR_IRRTOOMANY:
+        return PMS_IA64_DISPATCH_ERROR_IRRTOOMANY;
+    case PMS_IA64_RANGE_ERROR_DRRINVAL:
+        return PMS_IA64_DISPATCH_ERROR_DRRINVAL;
+    case PMS_IA64_RANGE_ERROR_DRRTOOMANY:
+        return PMS_IA64_DISPATCH_ERROR_DRRTOOMANY;
+    case PMS_IA64_RANGE_ERROR_IRRFLAGS:
+        return PMS_IA64_DISPATCH_ERROR_IRRFLAGS;
+    default:
+        return PMS_IA64_DISPATCH_ERROR_INVAL;
     }
 }
 
@@ -79,8 +101,8 @@ static const PmsField *field(const PmsRegister *r, const char *name, GError **er
 {
     const PmsField *f = pms_layout_field(r->layout, name);
     if (!f)
-        fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "register %s: layout %s has no field '%s'", r->name,
-             r->layout->name, name);
+        fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "register %s: layout %s has no field '%s'", r->name, r->layout->name,
+             name);
     return f;
 }
 
@@ -92,8 +114,9 @@ static gboolean fset(const PmsRegister *r, const char *name, guint64 value, guin
     if (!f)
         return FALSE;
     if (f->width < 64 && value >> f->width)
-        return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "register %s: 0x%" G_GINT64_MODIFIER "x does not fit field %s (%u bits)",
-                    r->name, value, name, f->width);
+        return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL,
+                    "register %s: 0x%" G_GINT64_MODIFIER "x does not fit field %s (%u bits)", r->name, value, name,
+                    f->width);
     *v = pms_field_set(f, *v, value);
     return TRUE;
 }
@@ -143,8 +166,8 @@ static gboolean put(const PmsModel *m, PmsIa64DispatchResult *out, PmsRegSpace s
 {
     const PmsRegister *r = pms_model_reg_at(m, space, num);
     if (!r)
-        return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "model %s has no %s%u", m->name,
-                    pms_reg_space_name(space), num);
+        return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "model %s has no %s%u", m->name, pms_reg_space_name(space),
+                    num);
     for (guint i = 0; i < out->n_writes; i++)
         if (out->writes[i].reg == r) {
             out->writes[i].value = value;
@@ -182,8 +205,7 @@ gboolean pms_ia64_dispatch_written(const PmsIa64DispatchResult *res, PmsRegSpace
 
 /* ---- counting PMC by itself ---- */
 
-gboolean pms_ia64_dispatch_default_pmc(const PmsModel *m, const PmsEvent *ev, guint plm, guint64 *value,
-                                       GError **error)
+gboolean pms_ia64_dispatch_default_pmc(const PmsModel *m, const PmsEvent *ev, guint plm, guint64 *value, GError **error)
 {
     const PmsRegister *r = pmc(m, m->counter_base, error);
     if (!r)
@@ -261,8 +283,8 @@ static gboolean place_counters(const PmsIa64DispatchRequest *req, guint *counter
     guint n = req->n_events;
     guint64 allowed[PMS_IA64_DISPATCH_MAX_EVENTS];
     guint64 exist = pms_model_counters_mask(m);
-    gint set[3] = { -1, -1, -1 };     /* per group: the set in use */
-    guint first[3] = { 0, 0, 0 };      /* per group: the event that fixed it */
+    gint set[3] = { -1, -1, -1 }; /* per group: the set in use */
+    guint first[3] = { 0, 0, 0 }; /* per group: the event that fixed it */
     gboolean any_l1d = FALSE;
     for (guint e = 0; e < n; e++) {
         const PmsEvent *ev = req->events[e].event;
@@ -275,10 +297,11 @@ static gboolean place_counters(const PmsIa64DispatchRequest *req, guint *counter
             set[g] = ev->cache_set;
             first[g] = e;
         } else if (set[g] != ev->cache_set)
-            return fail(error, PMS_IA64_DISPATCH_ERROR_EVTSET,
-                        "%s (%s set %d) and %s (set %d): events of different sets of one group cannot be measured together",
-                        req->events[first[g]].event->name, pms_ia64_cache_group_name((PmsIa64CacheGroup)g), set[g],
-                        ev->name, ev->cache_set);
+            return fail(
+                error, PMS_IA64_DISPATCH_ERROR_EVTSET,
+                "%s (%s set %d) and %s (set %d): events of different sets of one group cannot be measured together",
+                req->events[first[g]].event->name, pms_ia64_cache_group_name((PmsIa64CacheGroup)g), set[g], ev->name,
+                ev->cache_set);
     }
     if (!any_l1d) {
         if (match_all(allowed, n, counter))
@@ -296,8 +319,7 @@ static gboolean place_counters(const PmsIa64DispatchRequest *req, guint *counter
                 return TRUE;
         }
     }
-    return fail(error, PMS_IA64_DISPATCH_ERROR_NOASSIGN,
-                "no placement of the %u events on their allowed counters%s", n,
+    return fail(error, PMS_IA64_DISPATCH_ERROR_NOASSIGN, "no placement of the %u events on their allowed counters%s", n,
                 any_l1d ? " with an L1D event on PMC5" : "");
 }
 
@@ -370,7 +392,7 @@ static gboolean iear_value(const PmsIa64DispatchRequest *req, const EarPlan *p, 
         return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL,
                     "I-EAR TLB mode: umask 0x%x has more than 7 bits (bit 12 is part of ct)", p->umask);
     return fset(r, "plm", p->plm, v, error) && fset(r, "pm", req->system_wide ? 1 : 0, v, error) &&
-           fset(r, "umask", p->umask, v, error) && fset(r, "ct", cache ? 1 : 0, v, error);
+        fset(r, "umask", p->umask, v, error) && fset(r, "ct", cache ? 1 : 0, v, error);
 }
 
 /* PMC40: plm, pm, mode (0 cache, 1 TLB, 2 ALAT), umask, ism = 2 (registers.md §7). */
@@ -382,7 +404,7 @@ static gboolean dear_value(const PmsIa64DispatchRequest *req, const EarPlan *p, 
     *v = r->reset;
     guint mode = p->mode == PMS_IA64_EAR_MODE_CACHE ? 0 : p->mode == PMS_IA64_EAR_MODE_TLB ? 1 : 2;
     return fset(r, "plm", p->plm, v, error) && fset(r, "pm", req->system_wide ? 1 : 0, v, error) &&
-           fset(r, "mode", mode, v, error) && fset(r, "umask", p->umask, v, error) && fset(r, "ism", 2, v, error);
+        fset(r, "mode", mode, v, error) && fset(r, "umask", p->umask, v, error) && fset(r, "ism", 2, v, error);
 }
 
 /* ---- dispatch ---- */
@@ -456,7 +478,7 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
         return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "no request or no result");
     memset(out, 0, sizeof *out);
     const PmsModel *m = req->model;
-    if (!m || !pms_model_is_family(m, "ia64"))   /* this file is the ia64 family's own */
+    if (!m || !pms_model_is_family(m, "ia64")) /* this file is the ia64 family's own */
         return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "no model, or not an ia64 model");
     if (req->plm == 0 || req->plm > 0xf)
         return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL, "the default privilege level mask 0x%x is not 1..0xf",
@@ -507,8 +529,8 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
         }
         if (ev->max_inc && thres >= ev->max_inc)
             return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL,
-                        "%s: threshold %" G_GUINT64_FORMAT " not below the event's %u occurrences per cycle",
-                        ev->name, thres, ev->max_inc);
+                        "%s: threshold %" G_GUINT64_FORMAT " not below the event's %u occurrences per cycle", ev->name,
+                        thres, ev->max_inc);
         if (!counter_plm(cnt, value[e], &plms[e], error))
             return FALSE;
         if (ev->code == 0xe0 || ev->code == 0xe2) { /* L2D_OZQ_CANCELS0_* / CANCELS1_* */
@@ -605,7 +627,8 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
         if (!r41)
             return FALSE;
         guint64 v = r41->reset;
-        guint ipairs = out->irange_used ? (out->irange.fine ? out->irange.pairs_used & 0x3 : out->irange.pairs_used) : 0;
+        guint ipairs =
+            out->irange_used ? (out->irange.fine ? out->irange.pairs_used & 0x3 : out->irange.pairs_used) : 0;
         guint dpairs = out->drange_used ? out->drange.pairs_used : 0;
         for (guint ch = 0; ch < 4; ch++) {
             guint i = ipairs >> ch & 1, d = dpairs >> ch & 1;
@@ -632,11 +655,10 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
         const PmsIa64OpcmCfg *o = &req->opcm1;
         gboolean all = !o->used; /* a code range alone: match everything */
         gboolean inv = out->irange_used && (req->irange.flags & PMS_IA64_RANGE_INV);
-        if (!fset(r32, "mask", all ? OPCODE_BITS : o->mask, &v, error) ||
-            !fset(r32, "m", all || o->m, &v, error) || !fset(r32, "i", all || o->i, &v, error) ||
-            !fset(r32, "f", all || o->f, &v, error) || !fset(r32, "b", all || o->b, &v, error) ||
-            !fset(r32, "inv", inv, &v, error) || !fset(r32, "ig_ad", out->irange_used ? 0 : 1, &v, error) ||
-            !put(m, out, PMS_SPACE_PMC, 32, v, error))
+        if (!fset(r32, "mask", all ? OPCODE_BITS : o->mask, &v, error) || !fset(r32, "m", all || o->m, &v, error) ||
+            !fset(r32, "i", all || o->i, &v, error) || !fset(r32, "f", all || o->f, &v, error) ||
+            !fset(r32, "b", all || o->b, &v, error) || !fset(r32, "inv", inv, &v, error) ||
+            !fset(r32, "ig_ad", out->irange_used ? 0 : 1, &v, error) || !put(m, out, PMS_SPACE_PMC, 32, v, error))
             return FALSE;
         if (o->used) {
             const PmsRegister *r33 = pmc(m, 33, error);
@@ -652,9 +674,9 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
             return FALSE;
         guint64 v = r34->reset, w = 0;
         if (!fset(r34, "mask", o->mask, &v, error) || !fset(r34, "m", o->m, &v, error) ||
-            !fset(r34, "i", o->i, &v, error) || !fset(r34, "f", o->f, &v, error) ||
-            !fset(r34, "b", o->b, &v, error) || !put(m, out, PMS_SPACE_PMC, 34, v, error) ||
-            !fset(r35, "match", o->match, &w, error) || !put(m, out, PMS_SPACE_PMC, 35, w, error))
+            !fset(r34, "i", o->i, &v, error) || !fset(r34, "f", o->f, &v, error) || !fset(r34, "b", o->b, &v, error) ||
+            !put(m, out, PMS_SPACE_PMC, 34, v, error) || !fset(r35, "match", o->match, &w, error) ||
+            !put(m, out, PMS_SPACE_PMC, 35, w, error))
             return FALSE;
     }
     if (opcm) {
@@ -714,8 +736,7 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
     /* IP-EAR: PMC42, mode 4; not with the ETB. */
     if (req->ipear.used) {
         if (etb)
-            return fail(error, PMS_IA64_DISPATCH_ERROR_FEATCOMB,
-                        "the IP-EAR cannot be used with the ETB (%s)",
+            return fail(error, PMS_IA64_DISPATCH_ERROR_FEATCOMB, "the IP-EAR cannot be used with the ETB (%s)",
                         etb_ev >= 0 ? req->events[etb_ev].event->name : "ETB configuration given");
         const PmsRegister *r42 = pmc(m, 42, error);
         if (!r42)

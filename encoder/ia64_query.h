@@ -25,14 +25,14 @@ G_BEGIN_DECLS
 GQuark pms_ia64_query_error_quark(void);
 
 typedef enum {
-    PMS_IA64_QUERY_ERROR_NOTFOUND,  /* no such event in the model */
-    PMS_IA64_QUERY_ERROR_INVAL,     /* not an ia64 model; not an EAR event (ear mode) */
+    PMS_IA64_QUERY_ERROR_NOTFOUND, /* no such event in the model */
+    PMS_IA64_QUERY_ERROR_INVAL,    /* not an ia64 model; not an EAR event (ear mode) */
 } PmsIa64QueryError;
 
 /* The event of an ia64 model by name (case-insensitive). */
 const PmsEvent *pms_ia64_event(const PmsModel *m, const char *name, GError **error);
 
-gboolean pms_ia64_is_ear(const PmsEvent *ev);          /* I-EAR or D-EAR */
+gboolean pms_ia64_is_ear(const PmsEvent *ev); /* I-EAR or D-EAR */
 gboolean pms_ia64_is_dear(const PmsEvent *ev);
 gboolean pms_ia64_is_dear_tlb(const PmsEvent *ev);
 gboolean pms_ia64_is_dear_cache(const PmsEvent *ev);
@@ -40,10 +40,10 @@ gboolean pms_ia64_is_dear_alat(const PmsEvent *ev);
 gboolean pms_ia64_is_iear(const PmsEvent *ev);
 gboolean pms_ia64_is_iear_tlb(const PmsEvent *ev);
 gboolean pms_ia64_is_iear_cache(const PmsEvent *ev);
-gboolean pms_ia64_is_etb(const PmsEvent *ev);          /* programs PMC39 */
-gboolean pms_ia64_support_opcm(const PmsEvent *ev);    /* accurate under opcode matching */
-gboolean pms_ia64_support_iarr(const PmsEvent *ev);    /* ... under code-range restriction */
-gboolean pms_ia64_support_darr(const PmsEvent *ev);    /* ... under data-range restriction */
+gboolean pms_ia64_is_etb(const PmsEvent *ev);       /* programs PMC39 */
+gboolean pms_ia64_support_opcm(const PmsEvent *ev); /* accurate under opcode matching */
+gboolean pms_ia64_support_iarr(const PmsEvent *ev); /* ... under code-range restriction */
+gboolean pms_ia64_support_darr(const PmsEvent *ev); /* ... under data-range restriction */
 /* Any TLB / cache / ALAT-mode EAR event (I- or D-EAR). */
 gboolean pms_ia64_is_tlb(const PmsEvent *ev);
 gboolean pms_ia64_is_cache(const PmsEvent *ev);

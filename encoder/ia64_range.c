@@ -7,20 +7,29 @@
 
 #include <string.h>
 
-G_DEFINE_QUARK(pms-ia64-range-error-quark, pms_ia64_range_error)
+G_DEFINE_QUARK(pms - ia64 - range - error - quark, pms_ia64_range_error)
 
 const char *pms_ia64_range_error_name(int code)
 {
     switch (code) {
-    case PMS_IA64_RANGE_ERROR_FEATCOMB: return "PFMLIB_ERR_FEATCOMB";
-    case PMS_IA64_RANGE_ERROR_IRRINVAL: return "PFMLIB_ERR_IRRINVAL";
-    case PMS_IA64_RANGE_ERROR_IRRALIGN: return "PFMLIB_ERR_IRRALIGN";
-    case PMS_IA64_RANGE_ERROR_IRRTOOBIG: return "PFMLIB_ERR_IRRTOOBIG";
-    case PMS_IA64_RANGE_ERROR_IRRTOOMANY: return "PFMLIB_ERR_IRRTOOMANY";
-    case PMS_IA64_RANGE_ERROR_DRRINVAL: return "PFMLIB_ERR_DRRINVAL";
-    case PMS_IA64_RANGE_ERROR_DRRTOOMANY: return "PFMLIB_ERR_DRRTOOMANY";
-    case PMS_IA64_RANGE_ERROR_IRRFLAGS: return "PFMLIB_ERR_IRRFLAGS";
-    default: return "PFMLIB_ERR_INVAL";
+    case PMS_IA64_RANGE_ERROR_FEATCOMB:
+        return "PFMLIB_ERR_FEATCOMB";
+    case PMS_IA64_RANGE_ERROR_IRRINVAL:
+        return "PFMLIB_ERR_IRRINVAL";
+    case PMS_IA64_RANGE_ERROR_IRRALIGN:
+        return "PFMLIB_ERR_IRRALIGN";
+    case PMS_IA64_RANGE_ERROR_IRRTOOBIG:
+        return "PFMLIB_ERR_IRRTOOBIG";
+    case PMS_IA64_RANGE_ERROR_IRRTOOMANY:
+        return "PFMLIB_ERR_IRRTOOMANY";
+    case PMS_IA64_RANGE_ERROR_DRRINVAL:
+        return "PFMLIB_ERR_DRRINVAL";
+    case PMS_IA64_RANGE_ERROR_DRRTOOMANY:
+        return "PFMLIB_ERR_DRRTOOMANY";
+    case PMS_IA64_RANGE_ERROR_IRRFLAGS:
+        return "PFMLIB_ERR_IRRFLAGS";
+    default:
+        return "PFMLIB_ERR_INVAL";
     }
 }
 
@@ -122,7 +131,7 @@ static gboolean cover_range(guint64 s, guint64 e, guint n, Cover *out)
     /* s and last agree above bit k and differ at k (s has 0, last 1). */
     guint k = fls64(x);
     guint64 c = last & ~((1ull << k) - 1); /* s < c <= last, c a multiple of 2^k */
-    guint64 left = c - s, right = e - c;    /* both in 1..2^k */
+    guint64 left = c - s, right = e - c;   /* both in 1..2^k */
     gboolean found = FALSE;
     guint64 best_excess = 0;
     guint best_pairs = 0;
@@ -329,7 +338,8 @@ gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResu
             break;
         case PMS_IA64_CODE_RANGE_DUAL:
             if (!(req->flags & (PMS_IA64_RANGE_DEMAND_FETCH | PMS_IA64_RANGE_PREFETCH_MATCH)))
-                return fail(error, PMS_IA64_RANGE_ERROR_IRRFLAGS, "event %s counts demand fetches and prefetches: "
+                return fail(error, PMS_IA64_RANGE_ERROR_IRRFLAGS,
+                            "event %s counts demand fetches and prefetches: "
                             "say which the code range restricts (demand-fetch and/or prefetch-match)",
                             ev->name ? ev->name : "?");
             need0 |= (req->flags & PMS_IA64_RANGE_DEMAND_FETCH) != 0;
@@ -361,12 +371,13 @@ gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResu
     for (guint i = 0; i < req->n_ranges; i++) {
         const PmsIa64Range *r = &req->ranges[i];
         if (r->start >= r->end)
-            return fail(error, einval, "range %u: start 0x%" G_GINT64_MODIFIER "x is not below end 0x%"
-                        G_GINT64_MODIFIER "x", i, r->start, r->end);
+            return fail(error, einval,
+                        "range %u: start 0x%" G_GINT64_MODIFIER "x is not below end 0x%" G_GINT64_MODIFIER "x", i,
+                        r->start, r->end);
         if (code && ((r->start | r->end) & (BUNDLE - 1)))
-            return fail(error, PMS_IA64_RANGE_ERROR_IRRALIGN, "range %u: %s 0x%" G_GINT64_MODIFIER
-                        "x is not a multiple of 16 (a bundle)", i, (r->start & (BUNDLE - 1)) ? "start" : "end",
-                        (r->start & (BUNDLE - 1)) ? r->start : r->end);
+            return fail(error, PMS_IA64_RANGE_ERROR_IRRALIGN,
+                        "range %u: %s 0x%" G_GINT64_MODIFIER "x is not a multiple of 16 (a bundle)", i,
+                        (r->start & (BUNDLE - 1)) ? "start" : "end", (r->start & (BUNDLE - 1)) ? r->start : r->end);
     }
     guint n = req->n_ranges;
     Cover covers[PMS_IA64_RANGE_MAX];
@@ -386,10 +397,10 @@ gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResu
     if (fine) {
         for (guint i = 0; i < n * (dup ? 2 : 1); i++) {
             const PmsIa64Range *r = &req->ranges[i % n];
-            guint64 lower = r->start & ~31ull;  /* the PMU sees bundle pairs */
+            guint64 lower = r->start & ~31ull; /* the PMU sees bundle pairs */
             guint64 upper = r->end - BUNDLE;   /* inclusive bound */
             if ((upper & 31) == 0)
-                upper += BUNDLE;                /* erratum: the upper bound must be an odd bundle */
+                upper += BUNDLE; /* erratum: the upper bound must be an odd bundle */
             guint64 odd = ((guint64)range_plm(req, i % n) << PMS_IA64_BR_PLM_SHIFT) | FINE_MASK;
             guint lo = b + i, up = b + i + 2; /* dup: the one range again on IBRP1 / IBRP3 */
             br[2 * lo] = lower, br[2 * lo + 1] = odd;
@@ -432,8 +443,7 @@ gboolean pms_ia64_range_compute(const PmsIa64RangeRequest *req, PmsIa64RangeResu
             for (guint blk = 0; blk < covers[i].n; blk++) {
                 guint k = avail[next++];
                 br[2 * k] = covers[i].b[blk].base;
-                br[2 * k + 1] = ((guint64)range_plm(req, i) << PMS_IA64_BR_PLM_SHIFT) |
-                                mask_of(covers[i].b[blk].log2);
+                br[2 * k + 1] = ((guint64)range_plm(req, i) << PMS_IA64_BR_PLM_SHIFT) | mask_of(covers[i].b[blk].log2);
                 out->pairs_used |= 1u << k;
                 out->range_pairs[i] |= 1u << k;
             }

@@ -32,8 +32,7 @@ static const PmsField *lbr_field(const PmsModel *m, const char *layout, const ch
     return f;
 }
 
-gboolean pms_lbr_encode(const PmsModel *m, const PmsLbrConfig *cfg, guint dfl_plm, PmsLbrEncoding *out,
-                        GError **error)
+gboolean pms_lbr_encode(const PmsModel *m, const PmsLbrConfig *cfg, guint dfl_plm, PmsLbrEncoding *out, GError **error)
 {
     memset(out, 0, sizeof *out);
     const PmsRegister *sel_reg = pms_model_reg_by_kind(m, PMS_REG_LBR_SELECT, 0);
@@ -54,7 +53,8 @@ gboolean pms_lbr_encode(const PmsModel *m, const PmsLbrConfig *cfg, guint dfl_pl
     if (plm & (PMS_PLM1 | PMS_PLM2)) {
         g_set_error(error, PMS_ENCODE_ERROR, PMS_ERR_ATTR_VAL,
                     "LBR privilege mask 0x%x%s: PLM1 and PLM2 are refused (the LBR filters ring 0 and rings 1-3 "
-                    "only): expected PLM0 (0), PLM3 (3) or both", plm, cfg->plm ? "" : " (the default)");
+                    "only): expected PLM0 (0), PLM3 (3) or both",
+                    plm, cfg->plm ? "" : " (the default)");
         return FALSE;
     }
     if (!(plm & (PMS_PLM0 | PMS_PLM3))) {

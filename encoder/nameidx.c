@@ -3,14 +3,12 @@
 #include "nameidx.h"
 
 /* Bytes a key occupies: the name, at least one zero byte, whole words. */
-static gsize
-key_size(gsize len)
+static gsize key_size(gsize len)
 {
     return (len / 8 + 1) * 8;
 }
 
-void
-pms_nameidx_build(PmsNameIdx *ix, const void *table, gsize stride, gsize name_off, guint n)
+void pms_nameidx_build(PmsNameIdx *ix, const void *table, gsize stride, gsize name_off, guint n)
 {
     guint size = 8;
     while (size < 2 * n)
@@ -39,7 +37,7 @@ pms_nameidx_build(PmsNameIdx *ix, const void *table, gsize stride, gsize name_of
         ix->min_len = MIN(ix->min_len, (guint)len);
         if (pms_nameidx_find(ix, k, len) >= 0) {
             memset(k, 0, len);
-            continue;   /* the first of two equal names wins, as in the model's index */
+            continue; /* the first of two equal names wins, as in the model's index */
         }
         guint32 h = pms_name_hash(k, len);
         guint j = h & ix->mask;
@@ -50,8 +48,7 @@ pms_nameidx_build(PmsNameIdx *ix, const void *table, gsize stride, gsize name_of
     }
 }
 
-void
-pms_nameidx_clear(PmsNameIdx *ix)
+void pms_nameidx_clear(PmsNameIdx *ix)
 {
     g_clear_pointer(&ix->slots, g_free);
     g_clear_pointer(&ix->keys, g_free);
@@ -60,8 +57,7 @@ pms_nameidx_clear(PmsNameIdx *ix)
     ix->min_len = G_MAXUINT;
 }
 
-gint
-pms_nameidx_find_raw(const PmsNameIdx *ix, const char *p, gsize len)
+gint pms_nameidx_find_raw(const PmsNameIdx *ix, const char *p, gsize len)
 {
     if (!ix->slots || len > ix->max_len)
         return -1;

@@ -12,18 +12,18 @@
 #include <glib.h>
 
 typedef struct {
-    const char *key;   /* upper-cased, zero-padded name in PmsNameIdx.keys; NULL: empty slot */
+    const char *key; /* upper-cased, zero-padded name in PmsNameIdx.keys; NULL: empty slot */
     guint32 hash;
     guint32 len;
-    guint idx;         /* index in the table indexed */
+    guint idx; /* index in the table indexed */
 } PmsNameSlot;
 
 typedef struct {
     PmsNameSlot *slots;
-    char *keys;        /* every key, 8-byte aligned */
-    guint mask;        /* slots - 1 (a power of two) */
-    guint max_len;     /* longest name: a longer token names nothing */
-    guint min_len;     /* shortest name (G_MAXUINT when empty): a shorter token names nothing */
+    char *keys;    /* every key, 8-byte aligned */
+    guint mask;    /* slots - 1 (a power of two) */
+    guint max_len; /* longest name: a longer token names nothing */
+    guint min_len; /* shortest name (G_MAXUINT when empty): a shorter token names nothing */
 } PmsNameIdx;
 
 /* names[i * stride] is a `const char *` (a struct member of table entries). */
@@ -32,8 +32,7 @@ G_GNUC_INTERNAL void pms_nameidx_clear(PmsNameIdx *ix);
 /* Any bytes, any case: folds a copy first (not the hot path). */
 G_GNUC_INTERNAL gint pms_nameidx_find_raw(const PmsNameIdx *ix, const char *p, gsize len);
 
-static inline guint64
-pms_load8(const char *p)
+static inline guint64 pms_load8(const char *p)
 {
     guint64 w;
     memcpy(&w, p, 8);
@@ -41,8 +40,7 @@ pms_load8(const char *p)
 }
 
 /* Little-endian: the first n (1..8) bytes of a loaded word. */
-static inline guint64
-pms_word_head(guint64 w, gsize n)
+static inline guint64 pms_word_head(guint64 w, gsize n)
 {
     return n >= 8 ? w : w & ((G_GUINT64_CONSTANT(1) << (n * 8)) - 1);
 }
@@ -51,8 +49,7 @@ pms_word_head(guint64 w, gsize n)
 /* Hash of the first and the last word of the name and its length: two
  * multiplies whatever the length, no loop.  Names that share both ends and
  * the length collide; the probe's comparison sorts them out. */
-static inline guint32
-pms_name_hash(const char *p, gsize len)
+static inline guint32 pms_name_hash(const char *p, gsize len)
 {
     guint64 first, last;
     if (len >= 8) {
@@ -62,14 +59,13 @@ pms_name_hash(const char *p, gsize len)
         first = pms_word_head(pms_load8(p), len);
         last = 0;
     }
-    guint64 h = (first * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) ^
-                ((last + len) * G_GUINT64_CONSTANT(0xff51afd7ed558ccd));
+    guint64 h =
+        (first * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) ^ ((last + len) * G_GUINT64_CONSTANT(0xff51afd7ed558ccd));
     return (guint32)(h ^ (h >> 31));
 }
 
 /* Whether len bytes at p equal the padded key k (both readable 8 bytes on). */
-static inline gboolean
-pms_name_eq(const char *k, const char *p, gsize len)
+static inline gboolean pms_name_eq(const char *k, const char *p, gsize len)
 {
     if (len < 8)
         return pms_load8(k) == pms_word_head(pms_load8(p), len);
@@ -82,8 +78,7 @@ pms_name_eq(const char *k, const char *p, gsize len)
 
 /* Index of the name, -1 when absent.  p: upper case, 8 readable bytes past
  * p + len (see above). */
-static inline gint
-pms_nameidx_find(const PmsNameIdx *ix, const char *p, gsize len)
+static inline gint pms_nameidx_find(const PmsNameIdx *ix, const char *p, gsize len)
 {
     if (len > ix->max_len)
         return -1;

@@ -56,41 +56,46 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
     if (pl->counter >= 64 || !(pms_model_pebs_counters(m) & ((guint64)1 << pl->counter)))
         return pms_enc_fail(error, PMS_ERR_NOTSUPP, 0,
                             "%s is on IA32_PMC%u: PEBS on %s is possible on IA32_PMC0..%u only "
-                            "(IA32_PEBS_ENABLE pebs_en = %u bit%s)", ev->name, pl->counter, m->name, en->width - 1,
-                            en->width, en->width == 1 ? "" : "s");
+                            "(IA32_PEBS_ENABLE pebs_en = %u bit%s)",
+                            ev->name, pl->counter, m->name, en->width - 1, en->width, en->width == 1 ? "" : "s");
     /* semantics.md §5.1: on GLM (perfmon v4) PEBS fires for precise and
      * non-precise events alike; before, only the events the model flags. */
     gboolean any_event = m->version >= 4;
     if (!(ev->flags & PMS_EVENT_PEBS) && !any_event)
         return pms_enc_fail(error, PMS_ERR_NOTSUPP, 0,
-                            "%s is not a PEBS event of %s (`pmusim list` marks the ones that are)",
-                            ev->name, m->name);
-    g_autoptr(GString) notes = g_string_new(NULL);   /* freed on every refusal below */
+                            "%s is not a PEBS event of %s (`pmusim list` marks the ones that are)", ev->name, m->name);
+    g_autoptr(GString) notes = g_string_new(NULL); /* freed on every refusal below */
     guint64 c0 = codes[0];
     guint64 any = evtsel_field(m, c0, "any"), edge = evtsel_field(m, c0, "edge");
     guint64 inv = evtsel_field(m, c0, "inv"), cmask = evtsel_field(m, c0, "cmask");
     gboolean ldlat_ev = (ev->flags & PMS_EVENT_LDLAT) != 0;
     if (any_event) {
         if (!(ev->flags & PMS_EVENT_PEBS))
-            g_string_append_printf(notes, "%s is not a precise event: on %s PEBS still samples it "
-                                   "(semantics.md §5.1)\n", ev->name, m->name);
+            g_string_append_printf(notes,
+                                   "%s is not a precise event: on %s PEBS still samples it "
+                                   "(semantics.md §5.1)\n",
+                                   ev->name, m->name);
         if (any || edge || inv || cmask)
-            g_string_append(notes, "INV, ANY, E or CMASK set: reduced-skid PEBS is off for this counter "
-                                   "(SDM 18-32; semantics.md §1.5)\n");
+            g_string_append(notes,
+                            "INV, ANY, E or CMASK set: reduced-skid PEBS is off for this counter "
+                            "(SDM 18-32; semantics.md §1.5)\n");
     } else {
         /* SDM 18-37 p.673: PEBS events with AnyThread = Edge = 0 only. */
         if (any || edge)
             return pms_enc_fail(error, PMS_ERR_FEATCOMB, 0,
                                 "%s with %s: PEBS events allow neither AnyThread (t) nor edge (e) "
-                                "(SDM 18-37)", ev->name, any ? "t" : "e");
+                                "(SDM 18-37)",
+                                ev->name, any ? "t" : "e");
         if (ldlat_ev && (inv || cmask))
             return pms_enc_fail(error, PMS_ERR_FEATCOMB, 0,
                                 "%s with %s: the load-latency event takes neither INV (i) nor "
-                                "CMASK (c): other values are undefined (SDM 18-39)", ev->name, inv ? "i" : "c");
+                                "CMASK (c): other values are undefined (SDM 18-39)",
+                                ev->name, inv ? "i" : "c");
         if (inv || cmask)
-            g_string_append(notes, "INV or CMASK with PEBS: the SDM forbids it, Intel's JSON lists "
-                                   "INST_RETIRED.TOTAL_CYCLES_PS (inv, c=16) as PEBS; accepted "
-                                   "(semantics.md §1.5)\n");
+            g_string_append(notes,
+                            "INV or CMASK with PEBS: the SDM forbids it, Intel's JSON lists "
+                            "INST_RETIRED.TOTAL_CYCLES_PS (inv, c=16) as PEBS; accepted "
+                            "(semantics.md §1.5)\n");
     }
     out->counter = pl->counter;
     out->interrupt = evtsel_field(m, c0, "int") != 0;
@@ -102,18 +107,22 @@ gboolean pms_pebs_configure(const PmsPlacement *pl, const guint64 *codes, guint 
         const PmsModifier *mod = pms_model_modifier(m, "ldlat");
         guint64 llbit = counter_bit(ll, pl->counter);
         if (!lr || !thr || !llbit || !mod)
-            return pms_enc_fail(error, PMS_ERR_NOTSUPP, 0, "model %s: no load-latency PEBS (MSR_PEBS_LD_LAT threshold, "
-                                "IA32_PEBS_ENABLE ll_en, modifier ldlat)", m->name);
+            return pms_enc_fail(error, PMS_ERR_NOTSUPP, 0,
+                                "model %s: no load-latency PEBS (MSR_PEBS_LD_LAT threshold, "
+                                "IA32_PEBS_ENABLE ll_en, modifier ldlat)",
+                                m->name);
         if (n_codes < 2)
             return pms_enc_fail(error, PMS_ERR_ATTR_VAL, 0,
                                 "%s needs a latency threshold: :ldlat=N or --ld-lat N (%" G_GUINT64_FORMAT
-                                "..%" G_GUINT64_FORMAT " core cycles)", ev->name, mod->min, mod->max);
+                                "..%" G_GUINT64_FORMAT " core cycles)",
+                                ev->name, mod->min, mod->max);
         guint64 t = pms_field_get(thr, codes[1]);
         if (codes[1] != pms_field_set(thr, 0, t) || t < mod->min || t > mod->max)
             return pms_enc_fail(error, PMS_ERR_ATTR_VAL, 0,
                                 "load-latency threshold 0x%" G_GINT64_MODIFIER "x: expected "
                                 "%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " core cycles (loads slower than it are "
-                                "sampled; semantics.md §5.3, A12)", codes[1], mod->min, mod->max);
+                                "sampled; semantics.md §5.3, A12)",
+                                codes[1], mod->min, mod->max);
         out->load_latency = TRUE;
         out->ld_lat = (guint32)t;
         /* SDM Fig 18-21: load latency needs PEBS_EN and LL_EN of the counter */

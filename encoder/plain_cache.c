@@ -49,10 +49,9 @@ const PmsPlainImage pms_plain_refused = { 0, 0, 0, 0 }, pms_plain_seen = { 0, 1,
  * string of the model, as a PmsPlainImage, or PMS_PLAIN_REFUSED where the
  * rules refuse it.  With lat, only the strings that need the threshold:
  * those whose plain string is refused (the caller looks that one up first). */
-static gpointer
-plain_build(const PmsResolved *from, guint c, gboolean lat)
+static gpointer plain_build(const PmsResolved *from, guint c, gboolean lat)
 {
-    static const PmsTokens no_tokens;   /* columns only word error messages, not kept here */
+    static const PmsTokens no_tokens; /* columns only word error messages, not kept here */
     const PmsPrepared *p = from->prep;
     gint li = p->role_mod[PMS_ROLE_LDLAT];
     PmsResolved r;
@@ -62,7 +61,7 @@ plain_build(const PmsResolved *from, guint c, gboolean lat)
     r.event = from->event;
     r.pe = from->pe;
     r.tok = &no_tokens;
-    r.plm = PMS_PLM_DEFAULT;   /* the kept results serve the default privilege only */
+    r.plm = PMS_PLM_DEFAULT; /* the kept results serve the default privilege only */
     if (c) {
         r.user_umasks = G_GUINT64_CONSTANT(1) << (c - 1);
         r.umask_col[c - 1] = 1;
@@ -80,12 +79,12 @@ plain_build(const PmsResolved *from, guint c, gboolean lat)
     gsize fstr_off = (gsize)(enc->fstr - (char *)enc), flen = strlen(enc->fstr);
     /* the header, then the result (a header further: aligned as a PmsEncoding must be) */
     PmsPlainImage *h = g_malloc(sizeof *h + fstr_off + flen + 1);
-    h->size = (guint32)(fstr_off + flen + 1);   /* copies need not carry the block-copy slack */
+    h->size = (guint32)(fstr_off + flen + 1); /* copies need not carry the block-copy slack */
     h->fstr_off = (guint32)fstr_off;
     h->tail_off = (guint32)(flen - pms_fstr_mods_len(&r, &out));
     h->spare = 0;
     PmsEncoding *img = memcpy(h + 1, enc, h->size);
-    img->writes = NULL;   /* set in each copy */
+    img->writes = NULL; /* set in each copy */
     img->fstr = NULL;
     pms_encoding_free(enc);
     return h;
@@ -97,8 +96,7 @@ plain_build(const PmsResolved *from, guint c, gboolean lat)
  * and one asked for again is then a copy.  NULL: not built yet, the rule
  * path answers.  Thread-safe: two threads may both build it; one result
  * is kept. */
-static inline const PmsPlainImage *
-plain_image(const PmsResolved *r, guint c, gboolean lat)
+static inline const PmsPlainImage *plain_image(const PmsResolved *r, guint c, gboolean lat)
 {
     if (lat) {
         /* the threshold's slots serve only the strings that need it: those
@@ -113,8 +111,7 @@ plain_image(const PmsResolved *r, guint c, gboolean lat)
     return pms_plain_image(r, c, lat);
 }
 
-const PmsPlainImage *
-pms_plain_image(const PmsResolved *r, guint c, gboolean lat)
+const PmsPlainImage *pms_plain_image(const PmsResolved *r, guint c, gboolean lat)
 {
     gpointer *slot = &r->pe->plain[c + (lat ? r->event->n_umasks + 1 : 0)];
     gpointer img = g_atomic_pointer_get(slot);
@@ -133,8 +130,7 @@ pms_plain_image(const PmsResolved *r, guint c, gboolean lat)
     return img;
 }
 
-void
-pms_plain_clear(PmsPrepEvent *pe)
+void pms_plain_clear(PmsPrepEvent *pe)
 {
     for (guint i = 0; i < pe->n_plain && pe->plain; i++)
         if (pe->plain[i] != PMS_PLAIN_REFUSED && pe->plain[i] != PMS_PLAIN_SEEN)
@@ -148,14 +144,13 @@ pms_plain_clear(PmsPrepEvent *pe)
  * rule set leaves the string to its own path, NULL with *refused TRUE when
  * it refuses the string (its own path would refuse it too, and is asked
  * only for the message). */
-static PmsEncoding *
-plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused)
+static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused)
 {
     const PmsPlainImage h = *hp;
     const PmsEncoding *img = (const PmsEncoding *)(hp + 1);
     *refused = FALSE;
     if (!img->place.event)
-        return NULL;   /* no counter, no writes: the rule path says what that gives */
+        return NULL; /* no counter, no writes: the rule path says what that gives */
     PmsRuleOut out;
     out.selected = img->umask_mask;
     out.n_codes = img->n_codes;
@@ -165,7 +160,7 @@ plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused
         *refused = v == PMS_MODS_REFUSED;
         return NULL;
     }
-    gsize keep = h.fstr_off + h.tail_off;   /* the struct, the writes, the fstr's head and unit masks */
+    gsize keep = h.fstr_off + h.tail_off; /* the struct, the writes, the fstr's head and unit masks */
     /* PMS_FSTR_SLACK: fstr.c copies pieces in blocks */
     PmsEncoding *enc = pms_enc_alloc(keep + pms_fstr_mods_len(r, &out) + 1 + PMS_FSTR_SLACK);
     memcpy(enc, img, keep);
@@ -173,10 +168,9 @@ plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused
     enc->fstr = (char *)enc + h.fstr_off;
     memcpy(enc->codes, out.codes, sizeof enc->codes);
     guint nw;
-    if (!pms_program_writes(&enc->place, enc->codes, enc->n_codes, enc->writes, &nw, NULL) ||
-        nw != enc->n_writes) {
+    if (!pms_program_writes(&enc->place, enc->codes, enc->n_codes, enc->writes, &nw, NULL) || nw != enc->n_writes) {
         pms_encoding_free(enc);
-        return NULL;   /* not what the kept writes were: the rule path decides */
+        return NULL; /* not what the kept writes were: the rule path decides */
     }
     *pms_fstr_mods_write((char *)enc + keep, r, &out) = '\0';
     return enc;
@@ -184,8 +178,7 @@ plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused
 
 /* The keys (file comment) are checked by pms_plain_answer
  * (enc_internal.h), which copies a kept plain result out itself. */
-gboolean
-pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
+gboolean pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
 {
     guint64 u = r->user_umasks;
     guint c = u ? pms_lsb(u) + 1 : 0;
@@ -193,7 +186,7 @@ pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **e
     gboolean lat = li >= 0 && (r->mod_set & (1u << li));
     const PmsPlainImage *h = !lat || r->pe->plain_lat ? plain_image(r, c, lat) : &pms_plain_refused;
     if (!h || h == &pms_plain_refused)
-        return FALSE;   /* with modifiers a refused plain string may still encode: the rules tell */
+        return FALSE; /* with modifiers a refused plain string may still encode: the rules tell */
     gboolean refused;
     *enc = plain_with_mods(r, h, &refused);
     return *enc || (refused && !want_error);
@@ -202,8 +195,7 @@ pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **e
 /* How many slots an event's plain strings take: one for the event alone,
  * one per unit mask, and as many again with ldlat=MIN on the load-latency
  * event. */
-static guint
-plain_slots(const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe)
+static guint plain_slots(const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe)
 {
     if (pe->unsupported)
         return 0;
@@ -212,8 +204,7 @@ plain_slots(const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe)
     return pe->n_plain;
 }
 
-void
-pms_plain_init(const PmsModel *m, PmsPrepared *p)
+void pms_plain_init(const PmsModel *m, PmsPrepared *p)
 {
     p->plain_mods = p->fam ? p->fam->mods : NULL;
     if (!p->plain_mods)
@@ -221,7 +212,7 @@ pms_plain_init(const PmsModel *m, PmsPrepared *p)
     gsize n = 0;
     for (guint i = 0; i < m->n_events; i++)
         n += plain_slots(p, &m->events[i], &p->events[i]);
-    p->plain_slots = g_new0(gpointer, MAX(n, 1));   /* one block for them all */
+    p->plain_slots = g_new0(gpointer, MAX(n, 1)); /* one block for them all */
     for (guint i = 0, at = 0; i < m->n_events; at += p->events[i++].n_plain)
         if (p->events[i].n_plain)
             p->events[i].plain = p->plain_slots + at;

@@ -9,29 +9,30 @@
 
 /* Architectural IA32_PERFEVTSELx positions (SDM Vol. 3B Fig. 18-1), used only
  * for a field a model's evtsel layout does not declare. */
-static const struct { const char *name; guint shift, width; gsize off; } evtsel_fields[] = {
-    { "event", 0, 8, G_STRUCT_OFFSET(PmsPrepared, event) },
-    { "umask", 8, 8, G_STRUCT_OFFSET(PmsPrepared, umask) },
-    { "usr", 16, 1, G_STRUCT_OFFSET(PmsPrepared, usr) },
-    { "os", 17, 1, G_STRUCT_OFFSET(PmsPrepared, os) },
-    { "edge", 18, 1, G_STRUCT_OFFSET(PmsPrepared, edge) },
-    { "int", 20, 1, G_STRUCT_OFFSET(PmsPrepared, intr) },
-    { "any", 21, 1, G_STRUCT_OFFSET(PmsPrepared, any) },
-    { "en", 22, 1, G_STRUCT_OFFSET(PmsPrepared, en) },
-    { "inv", 23, 1, G_STRUCT_OFFSET(PmsPrepared, inv) },
-    { "cmask", 24, 8, G_STRUCT_OFFSET(PmsPrepared, cmask) },
+static const struct {
+    const char *name;
+    guint shift, width;
+    gsize off;
+} evtsel_fields[] = {
+    { "event", 0, 8, G_STRUCT_OFFSET(PmsPrepared, event) }, { "umask", 8, 8, G_STRUCT_OFFSET(PmsPrepared, umask) },
+    { "usr", 16, 1, G_STRUCT_OFFSET(PmsPrepared, usr) },    { "os", 17, 1, G_STRUCT_OFFSET(PmsPrepared, os) },
+    { "edge", 18, 1, G_STRUCT_OFFSET(PmsPrepared, edge) },  { "int", 20, 1, G_STRUCT_OFFSET(PmsPrepared, intr) },
+    { "any", 21, 1, G_STRUCT_OFFSET(PmsPrepared, any) },    { "en", 22, 1, G_STRUCT_OFFSET(PmsPrepared, en) },
+    { "inv", 23, 1, G_STRUCT_OFFSET(PmsPrepared, inv) },    { "cmask", 24, 8, G_STRUCT_OFFSET(PmsPrepared, cmask) },
 };
 
-static const struct { const char *name; PmsModRole role; } roles[] = {
-    { "k", PMS_ROLE_K }, { "u", PMS_ROLE_U }, { "e", PMS_ROLE_E }, { "i", PMS_ROLE_I },
+static const struct {
+    const char *name;
+    PmsModRole role;
+} roles[] = {
+    { "k", PMS_ROLE_K }, { "u", PMS_ROLE_U }, { "e", PMS_ROLE_E },         { "i", PMS_ROLE_I },
     { "c", PMS_ROLE_C }, { "t", PMS_ROLE_T }, { "ldlat", PMS_ROLE_LDLAT },
 };
 
 /* A copy of the first len bytes of p (upper-cased when asked), zero-padded
  * to whole words plus PMS_FSTR_SLACK bytes: fstr.c and the name comparisons
  * read these a word or 32 bytes at a time. */
-static char *
-padded(const char *p, gsize len, gboolean upper)
+static char *padded(const char *p, gsize len, gboolean upper)
 {
     char *c = g_malloc0((len / 8 + 1) * 8 + PMS_FSTR_SLACK);
     for (gsize i = 0; i < len; i++)
@@ -39,14 +40,12 @@ padded(const char *p, gsize len, gboolean upper)
     return c;
 }
 
-static guint64
-field_mask(const PmsField *f)
+static guint64 field_mask(const PmsField *f)
 {
     return f->width >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << f->width) - 1;
 }
 
-static const PmsLayout *
-evtsel_layout(const PmsModel *m)
+static const PmsLayout *evtsel_layout(const PmsModel *m)
 {
     const PmsRegister *r = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     if (r && r->layout)
@@ -54,8 +53,7 @@ evtsel_layout(const PmsModel *m)
     return pms_model_layout(m, "evtsel");
 }
 
-static void
-prepared_free(gpointer p)
+static void prepared_free(gpointer p)
 {
     PmsPrepared *pp = p;
     if (!pp)
@@ -80,12 +78,16 @@ prepared_free(gpointer p)
     g_free(pp);
 }
 
-static PmsGroupKind
-group_kind(const char *name)
+static PmsGroupKind group_kind(const char *name)
 {
-    static const struct { const char *n; PmsGroupKind k; } kinds[] = {
-        { "request", PMS_GRP_REQUEST }, { "response", PMS_GRP_RESPONSE },
-        { "supplier", PMS_GRP_SUPPLIER }, { "snoop", PMS_GRP_SNOOP },
+    static const struct {
+        const char *n;
+        PmsGroupKind k;
+    } kinds[] = {
+        { "request", PMS_GRP_REQUEST },
+        { "response", PMS_GRP_RESPONSE },
+        { "supplier", PMS_GRP_SUPPLIER },
+        { "snoop", PMS_GRP_SNOOP },
     };
     if (!name || !*name)
         return PMS_GRP_PLAIN;
@@ -99,8 +101,7 @@ group_kind(const char *name)
 
 /* The umasks a libpfm4 alias ("A:B", "ANY:c=1:i=1") names; modifier parts are
  * the umask's forced values, which the model already carries. */
-static guint64
-equiv_mask(const PmsEvent *ev, const char *equiv, gboolean *has_mods)
+static guint64 equiv_mask(const PmsEvent *ev, const char *equiv, gboolean *has_mods)
 {
     guint64 mask = 0;
     g_auto(GStrv) parts = g_strsplit(equiv, ":", -1);
@@ -114,8 +115,7 @@ equiv_mask(const PmsEvent *ev, const char *equiv, gboolean *has_mods)
     return mask;
 }
 
-static void
-prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe)
+static void prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPrepEvent *pe)
 {
     /* the fixed part of its fstr: "pmu::EVENT" and the modifiers it takes */
     g_autofree char *head = g_strconcat(m->name, "::", ev->equiv ? ev->equiv : ev->name, NULL);
@@ -153,11 +153,16 @@ prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPr
         guint64 bit = G_GUINT64_CONSTANT(1) << i;
         if (u->group < PMS_ENC_MAX_GROUPS)
             pe->group_mask[u->group] |= bit;
-        if (u->flags & PMS_UMASK_DEFAULT) pe->default_mask |= bit;
-        if (u->flags & PMS_UMASK_EXCL) pe->excl_mask |= bit;
-        if (u->flags & PMS_UMASK_OVERRIDE) pe->override_mask |= bit;
-        if (u->flags & PMS_UMASK_LDLAT) pe->ldlat_mask |= bit;
-        if (u->cmask >= 0 || u->inv >= 0 || u->edge >= 0 || u->any >= 0) pe->forced_mask |= bit;
+        if (u->flags & PMS_UMASK_DEFAULT)
+            pe->default_mask |= bit;
+        if (u->flags & PMS_UMASK_EXCL)
+            pe->excl_mask |= bit;
+        if (u->flags & PMS_UMASK_OVERRIDE)
+            pe->override_mask |= bit;
+        if (u->flags & PMS_UMASK_LDLAT)
+            pe->ldlat_mask |= bit;
+        if (u->cmask >= 0 || u->inv >= 0 || u->edge >= 0 || u->any >= 0)
+            pe->forced_mask |= bit;
         if (u->equiv) {
             if (!pe->equiv)
                 pe->equiv = g_new0(guint64, ev->n_umasks);
@@ -191,8 +196,7 @@ prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEvent *ev, PmsPr
     }
 }
 
-static PmsPrepared *
-prepare(const PmsModel *m)
+static PmsPrepared *prepare(const PmsModel *m)
 {
     PmsPrepared *p = g_new0(PmsPrepared, 1);
     p->fam = pms_enc_family(m);
@@ -210,8 +214,8 @@ prepare(const PmsModel *m)
     p->uname = padded(m->name, p->name_len, TRUE);
     if (m->n_mods > PMS_ENC_MAX_MODS) {
         p->error = g_error_new(PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP,
-                               "model %s declares %u modifiers; the encoder handles at most %d",
-                               m->name, m->n_mods, PMS_ENC_MAX_MODS);
+                               "model %s declares %u modifiers; the encoder handles at most %d", m->name, m->n_mods,
+                               PMS_ENC_MAX_MODS);
         return p;
     }
     pms_nameidx_build(&p->mod_idx, m->mods, sizeof *m->mods, G_STRUCT_OFFSET(PmsModifier, name), m->n_mods);
@@ -238,8 +242,8 @@ prepare(const PmsModel *m)
          * on x86; Itanium's PMC0 is the status register, PMC4 the first counter) */
         if (m->mods[i].reg_kind && pms_reg_kind_from_name(m->mods[i].reg_kind, &kind))
             reg = pms_model_reg_by_kind(m, kind, m->counter_base);
-        pm->in_evtsel = reg ? reg->kind == PMS_REG_EVTSEL
-                            : (m->mods[i].reg_kind && strcmp(m->mods[i].reg_kind, "evtsel") == 0);
+        pm->in_evtsel =
+            reg ? reg->kind == PMS_REG_EVTSEL : (m->mods[i].reg_kind && strcmp(m->mods[i].reg_kind, "evtsel") == 0);
         pm->field = pms_layout_field(pm->in_evtsel ? l : (reg ? reg->layout : NULL), m->mods[i].field);
         if (pm->role == PMS_ROLE_LDLAT)
             p->pebs_ld_lat = reg ? reg : pms_model_reg_by_kind(m, PMS_REG_PEBS_LD_LAT, 0);
@@ -276,20 +280,17 @@ prepare(const PmsModel *m)
     return p;
 }
 
-static gpointer
-prepare_cache(const PmsModel *m)
+static gpointer prepare_cache(const PmsModel *m)
 {
     return prepare(m);
 }
 
-const PmsPrepared *
-pms_prepared_get(const PmsModel *m)
+const PmsPrepared *pms_prepared_get(const PmsModel *m)
 {
     return pms_model_cache(m, PMS_MODEL_CACHE_ENCODER, prepare_cache, prepared_free);
 }
 
-gboolean
-pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm, guint j)
+gboolean pms_mod_allowed(const PmsEvent *ev, const PmsPrepMod *pm, guint j)
 {
     /* the event's own list (`modifiers` key): libpfm4's per-event modifier
      * mask, empty for nhm_unc UNC_CLK_UNHALTED and UNC_QHL_CYCLES_NOT_EMPTY */

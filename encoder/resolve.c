@@ -10,8 +10,7 @@
 
 /* Parse a whole numeric token; FALSE on junk, emptiness or overflow (then
  * *out is G_MAXUINT64, what strtoull answers). */
-static gboolean
-parse_num(const char *p, gsize len, guint64 *out)
+static gboolean parse_num(const char *p, gsize len, guint64 *out)
 {
     *out = 0;
     gsize i = 0;
@@ -50,21 +49,32 @@ parse_num(const char *p, gsize len, guint64 *out)
     return TRUE;
 }
 
-static gboolean
-parse_bool(const char *p, gsize len, guint64 *out)
+static gboolean parse_bool(const char *p, gsize len, guint64 *out)
 {
     if (len != 1)
         return FALSE;
     switch (p[0]) {
-    case '1': case 'y': case 'Y': case 't': case 'T': *out = 1; return TRUE;
-    case '0': case 'n': case 'N': case 'f': case 'F': *out = 0; return TRUE;
-    default: return FALSE;
+    case '1':
+    case 'y':
+    case 'Y':
+    case 't':
+    case 'T':
+        *out = 1;
+        return TRUE;
+    case '0':
+    case 'n':
+    case 'N':
+    case 'f':
+    case 'F':
+        *out = 0;
+        return TRUE;
+    default:
+        return FALSE;
     }
 }
 
 /* "ANY_P, ..." and "k, u, ..." for messages; capped so a big event stays short. */
-static void
-list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
+static void list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
 {
     guint shown = 0;
     g_string_append(s, " (expected ");
@@ -84,8 +94,7 @@ list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
     g_string_append(s, ")");
 }
 
-static gboolean
-fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
+static gboolean fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
 {
     if (!error)
         return FALSE;
@@ -108,15 +117,15 @@ fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
 /* Phase 1 for a modifier token: its value must be well-formed (libpfm4
  * reports ATTR_VAL here, in string order).  Range checks come later, after
  * the unit-mask checks, as libpfm4 orders them. */
-static gboolean
-parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError **error)
+static gboolean parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError **error)
 {
     const char *s = r->tok->str;
     const PmsModifier *mod = r->prep->mods[mi].mod;
     guint col = a->off + 1;
     if (a->eq < 0) {
         if (mod->type != PMS_MOD_BOOL) {
-            pms_enc_fail(error, PMS_ERR_ATTR_VAL, col, "modifier '%s' needs a value (%s=N, N in %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")",
+            pms_enc_fail(error, PMS_ERR_ATTR_VAL, col,
+                         "modifier '%s' needs a value (%s=N, N in %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")",
                          mod->name, mod->name, mod->min, mod->max);
             return FALSE;
         }
@@ -134,7 +143,7 @@ parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError *
         ok = TRUE;
     if (!ok) {
         if (!error)
-            return FALSE;   /* nobody reads the message: skip quoting */
+            return FALSE; /* nobody reads the message: skip quoting */
         char q[PMS_ENC_QUOTE_MAX];
         pms_enc_fail(error, PMS_ERR_ATTR_VAL, col + (guint)a->eq + 1,
                      mod->type == PMS_MOD_BOOL ? "bad value '%s' for modifier '%s' (expected 0 or 1)"
@@ -149,8 +158,7 @@ parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint64 *val, GError *
  * hexadecimal only, read with strtoull; one per string and never with a
  * named unit mask, PFM_ERR_ATTR; a value after '=' is PFM_ERR_ATTR_VAL once
  * the number itself is well-formed).  Its width is the rules' to check. */
-static gboolean
-parse_raw(PmsResolved *r, const PmsTok *a, gsize nlen, GError **error)
+static gboolean parse_raw(PmsResolved *r, const PmsTok *a, gsize nlen, GError **error)
 {
     const char *p = r->tok->str + a->off;
     guint col = a->off + 1;
@@ -172,7 +180,7 @@ parse_raw(PmsResolved *r, const PmsTok *a, gsize nlen, GError **error)
         guchar c = (guchar)p[i];
         gint d = (guint)(c - '0') < 10u ? c - '0' : (guint)((c | 0x20) - 'a') < 6u ? (c | 0x20) - 'a' + 10 : -1;
         if (d < 0) {
-            nlen = 0;   /* not a number */
+            nlen = 0; /* not a number */
             break;
         }
         if (v >> 60)
@@ -181,7 +189,8 @@ parse_raw(PmsResolved *r, const PmsTok *a, gsize nlen, GError **error)
     }
     if (nlen <= 2) {
         if (error)
-            pms_enc_fail(error, PMS_ERR_ATTR, col, "raw unit mask '%s' is not a hexadecimal number (write 0x followed by hex digits)",
+            pms_enc_fail(error, PMS_ERR_ATTR, col,
+                         "raw unit mask '%s' is not a hexadecimal number (write 0x followed by hex digits)",
                          pms_enc_quote_buf(q, p, a->eq < 0 ? a->len : (gsize)a->eq));
         return FALSE;
     }
@@ -191,17 +200,16 @@ parse_raw(PmsResolved *r, const PmsTok *a, gsize nlen, GError **error)
         return FALSE;
     }
     r->raw = TRUE;
-    r->raw_val = over ? G_MAXUINT64 : v;   /* strtoull saturates */
+    r->raw_val = over ? G_MAXUINT64 : v; /* strtoull saturates */
     r->raw_col = col;
     return TRUE;
 }
 
-static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
-                                 PmsResolved *r, GError **error);
+static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t, PmsResolved *r,
+                                 GError **error);
 
 /* Whether the PMU token names model m (upper-cased words compared). */
-static gboolean
-same_name(const PmsPrepared *p, const PmsTokens *t)
+static gboolean same_name(const PmsPrepared *p, const PmsTokens *t)
 {
     gsize len = t->pmu_len;
     if (len != p->name_len || len + 8 > PMS_ENC_FOLD_MAX)
@@ -209,8 +217,7 @@ same_name(const PmsPrepared *p, const PmsTokens *t)
     return pms_name_eq(p->uname, t->up, len);
 }
 
-gboolean
-pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error)
+gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error)
 {
     char buf[PMS_ENC_NAME_MAX];
     const char *s = t->str;
@@ -231,8 +238,8 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
             __attribute__((tls_model("initial-exec")))
 #endif
             ;
-        if (last.set == set && pms_model_set_nth(set, last.idx) == last.m && pms_model_cache_peek(last.m, PMS_MODEL_CACHE_ENCODER) == last.prep &&
-            same_name(last.prep, t)) {
+        if (last.set == set && pms_model_set_nth(set, last.idx) == last.m &&
+            pms_model_cache_peek(last.m, PMS_MODEL_CACHE_ENCODER) == last.prep && same_name(last.prep, t)) {
             return resolve_prepared(last.m, last.prep, t, r, error);
         } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
             /* by name: pms_model_set_nth would read every built-in model before it */
@@ -251,14 +258,13 @@ pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError *
     return pms_resolve_model(m, t, r, error);
 }
 
-gboolean
-pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError **error)
+gboolean pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError **error)
 {
     return resolve_prepared(m, pms_prepared_get(m), t, r, error);
 }
 
-static gboolean
-resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t, PmsResolved *r, GError **error)
+static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t, PmsResolved *r,
+                                 GError **error)
 {
     const char *s = t->str;
     char q[PMS_ENC_QUOTE_MAX];
@@ -294,8 +300,8 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
     r->pe = pe;
     if (pe->unsupported) {
         pms_enc_fail(error, PMS_ERR_NOTSUPP, t->ev_off + 1,
-                     "event %s has more unit masks or groups than the encoder handles (%d, %d)",
-                     ev->name, PMS_ENC_MAX_UMASKS, PMS_ENC_MAX_GROUPS);
+                     "event %s has more unit masks or groups than the encoder handles (%d, %d)", ev->name,
+                     PMS_ENC_MAX_UMASKS, PMS_ENC_MAX_GROUPS);
         return FALSE;
     }
 
@@ -322,7 +328,8 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
         gint ui = a->eq >= 0 || nlen < pe->umask_idx.min_len ? -1 : pms_tok_find(&pe->umask_idx, t, a->off, nlen);
         if (ui >= 0) {
             if (G_UNLIKELY(r->raw)) {
-                pms_enc_fail(error, PMS_ERR_ATTR, col, "unit mask '%s' cannot be combined with the raw unit mask at column %u",
+                pms_enc_fail(error, PMS_ERR_ATTR, col,
+                             "unit mask '%s' cannot be combined with the raw unit mask at column %u",
                              ev->umasks[ui].name, r->raw_col);
                 return FALSE;
             }
@@ -330,7 +337,7 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
                 r->umask_col[ui] = col;
                 r->umask_count[ui] = 0;
             }
-            if (++r->umask_count[ui] == 3)   /* at most 64 attributes: no overflow */
+            if (++r->umask_count[ui] == 3) /* at most 64 attributes: no overflow */
                 r->thrice |= G_GUINT64_CONSTANT(1) << ui;
             r->user_umasks |= G_GUINT64_CONSTANT(1) << ui;
             continue;
@@ -343,8 +350,8 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
         }
         guint letter;
         gint mi = nlen == 1 && a->off < PMS_ENC_FOLD_MAX && (letter = (guchar)t->up[a->off] - 'A') < 26u
-                      ? r->prep->mod_letter[letter + 1]
-                      : pms_tok_find(&r->prep->mod_idx, t, a->off, nlen);
+            ? r->prep->mod_letter[letter + 1]
+            : pms_tok_find(&r->prep->mod_idx, t, a->off, nlen);
         if (mi >= 0 && (guint)mi < r->prep->n_mods && (pe->allowed_mods & (1u << mi))) {
             if (!parse_mod(r, a, mi, &vals[nm], error))
                 return FALSE;
@@ -358,10 +365,11 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
                              r->prep->mods[mi].mod->name, ev->name,
                              pe->allowed_mods ? "" : ", which takes no modifier");
             else if (r->prep->mods[mi].role == PMS_ROLE_LDLAT)
-                pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 'ldlat' applies only to the load-latency event, not to %s",
-                             ev->name);
+                pms_enc_fail(error, PMS_ERR_ATTR, col,
+                             "modifier 'ldlat' applies only to the load-latency event, not to %s", ev->name);
             else
-                pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier '%s' does not apply to fixed-counter event %s (only k, u%s)",
+                pms_enc_fail(error, PMS_ERR_ATTR, col,
+                             "modifier '%s' does not apply to fixed-counter event %s (only k, u%s)",
                              r->prep->mods[mi].mod->name, ev->name, r->prep->role_mod[PMS_ROLE_T] >= 0 ? ", t" : "");
             return FALSE;
         }
@@ -372,9 +380,9 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
             return FALSE;
         }
         if (!error)
-            return FALSE;   /* nobody reads the message: skip building it */
-        if (r->prep->fam && (r->prep->fam->flags & PMS_ENC_NO_PLM) && nlen == 1 && (s[a->off] == 'u' || s[a->off] == 'k' ||
-                                                            s[a->off] == 'U' || s[a->off] == 'K')) {
+            return FALSE; /* nobody reads the message: skip building it */
+        if (r->prep->fam && (r->prep->fam->flags & PMS_ENC_NO_PLM) && nlen == 1 &&
+            (s[a->off] == 'u' || s[a->off] == 'k' || s[a->off] == 'U' || s[a->off] == 'K')) {
             pms_enc_fail(error, PMS_ERR_ATTR, col,
                          "no privilege modifier '%c' on uncore PMU %s: uncore events count at all privilege levels",
                          s[a->off], m->name);
@@ -394,7 +402,8 @@ resolve_prepared(const PmsModel *m, const PmsPrepared *prep, const PmsTokens *t,
         if (r->mod_set & (1u << mi)) {
             if (r->mod_val[mi] != vals[k]) {
                 pms_enc_fail(error, PMS_ERR_ATTR_SET, col,
-                             "modifier '%s' given twice with different values (%" G_GUINT64_FORMAT " at column %u, %" G_GUINT64_FORMAT " here)",
+                             "modifier '%s' given twice with different values (%" G_GUINT64_FORMAT
+                             " at column %u, %" G_GUINT64_FORMAT " here)",
                              r->prep->mods[mi].mod->name, r->mod_val[mi], r->mod_col[mi], vals[k]);
                 return FALSE;
             }

@@ -39,8 +39,7 @@ typedef struct {
 
 static const char *const mesi_names[4] = { "mesi_i", "mesi_s", "mesi_e", "mesi_m" };
 
-static gboolean
-fields_get(const PmsModel *m, Ia64Fields *f, GError **error)
+static gboolean fields_get(const PmsModel *m, Ia64Fields *f, GError **error)
 {
     memset(f, 0, sizeof *f);
     f->pmc = pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, m->counter_base);
@@ -63,30 +62,29 @@ fields_get(const PmsModel *m, Ia64Fields *f, GError **error)
     if (!f->es || !f->umask || !f->thres || !f->plm[0] || !f->plm[3]) {
         pms_enc_fail(error, PMS_ERR_NOTSUPP, 1,
                      "no encoding rules for PMU %s: its counting PMC (kind ia64_pmc, index %u) has no layout with "
-                     "the fields plm0..plm3, es, umask and thres", m->name, m->counter_base);
+                     "the fields plm0..plm3, es, umask and thres",
+                     m->name, m->counter_base);
         return FALSE;
     }
     return TRUE;
 }
 
-static inline guint64
-fput(const PmsField *f, guint64 reg, guint64 v)
+static inline guint64 fput(const PmsField *f, guint64 reg, guint64 v)
 {
     return f ? pms_fset(f, reg, v) : reg;
 }
 
 /* The EAR configuration value of an EAR event (codes[1]); FALSE with an
  * error when the model lacks the register or its fields. */
-static gboolean
-ear_value(const PmsModel *m, const PmsEvent *ev, guint plm, guint64 *out, GError **error)
+static gboolean ear_value(const PmsModel *m, const PmsEvent *ev, guint plm, guint64 *out, GError **error)
 {
     const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
     const PmsLayout *l = x ? x->layout : NULL;
     const PmsField *fplm = pms_layout_field(l, "plm");
     const PmsField *fum = pms_layout_field(l, "umask");
     if (!fplm || !fum) {
-        pms_enc_fail(error, PMS_ERR_NOTSUPP, 1, "EAR event %s: its register %s has no plm and umask fields",
-                     ev->name, ev->extra_reg ? ev->extra_reg : "(none)");
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, 1, "EAR event %s: its register %s has no plm and umask fields", ev->name,
+                     ev->extra_reg ? ev->extra_reg : "(none)");
         return FALSE;
     }
     guint64 v = pms_fset(fplm, 0, plm);
@@ -102,8 +100,7 @@ ear_value(const PmsModel *m, const PmsEvent *ev, guint plm, guint64 *out, GError
     return TRUE;
 }
 
-gboolean
-pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
+gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
     const PmsModel *m = r->model;
     const PmsPrepared *p = r->prep;
@@ -193,8 +190,8 @@ pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
         else if (r->mod_set & (1u << j))
             val = r->mod_val[j];
         out->mod_val[j] = val;
-        if (fj && fj != f.plm[0] && fj != f.plm[3] && (fj != f.mesi[0] && fj != f.mesi[1] && fj != f.mesi[2] &&
-                                                      fj != f.mesi[3]))
+        if (fj && fj != f.plm[0] && fj != f.plm[3] &&
+            (fj != f.mesi[0] && fj != f.mesi[1] && fj != f.mesi[2] && fj != f.mesi[3]))
             v = pms_fset(fj, v, val);
     }
     out->mod_changed = out->mod_print;
@@ -216,8 +213,7 @@ pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
 
 /* ---- decode ------------------------------------------------------------- */
 
-static char *
-try_string(const PmsModel *m, const char *str, guint plm, guint64 value, gboolean has_extra, guint64 extra)
+static char *try_string(const PmsModel *m, const char *str, guint plm, guint64 value, gboolean has_extra, guint64 extra)
 {
     PmsTokens t;
     PmsResolved r;
@@ -235,8 +231,7 @@ try_string(const PmsModel *m, const char *str, guint plm, guint64 value, gboolea
     return g_string_free(s, FALSE);
 }
 
-char *
-pms_ia64_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error)
+char *pms_ia64_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error)
 {
     Ia64Fields f;
     if (!fields_get(m, &f, error))
@@ -271,8 +266,8 @@ pms_ia64_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 ex
             return found;
     }
     pms_enc_fail(error, PMS_ERR_NOTFOUND, 0,
-                 "no event of %s encodes as 0x%" G_GINT64_MODIFIER "x%s (es 0x%02" G_GINT64_MODIFIER "x, umask 0x%"
-                 G_GINT64_MODIFIER "x; the encoder writes pm = 0, ev = 0, ism = 2, all = 0%s)",
+                 "no event of %s encodes as 0x%" G_GINT64_MODIFIER "x%s (es 0x%02" G_GINT64_MODIFIER
+                 "x, umask 0x%" G_GINT64_MODIFIER "x; the encoder writes pm = 0, ev = 0, ism = 2, all = 0%s)",
                  m->name, value, has_extra ? " with that EAR configuration value" : "", es, umask,
                  has_extra ? "" : "; an EAR event needs its PMC37/PMC40 value as EXTRA");
     return NULL;

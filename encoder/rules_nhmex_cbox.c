@@ -30,8 +30,7 @@
 #define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
 
 
-gboolean
-pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
+gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
@@ -95,8 +94,8 @@ pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
     guint64 v = pms_fset(&p->event, 0, code);
     v = pms_fset(&p->umask, v, umask);
-    v = pms_fset(&p->en, v, 1);   /* the local enable: always set, as Linux's enable_event does */
-    v = pms_evtsel_put_mods(p, v, r->mod_set, out->mod_val);   /* each in its field (checked above) */
+    v = pms_fset(&p->en, v, 1); /* the local enable: always set, as Linux's enable_event does */
+    v = pms_evtsel_put_mods(p, v, r->mod_set, out->mod_val); /* each in its field (checked above) */
 
     /* 4. what fstr prints: the unit masks in table order, every modifier */
     pms_rules_out_single(r, out, sel, v);

@@ -11,8 +11,7 @@
  * classes for the same kind of mistake on its PMUs. */
 #include "enc_internal.h"
 
-static gboolean
-toy_rules(const PmsResolved *r, PmsRuleOut *out, GError **error)
+static gboolean toy_rules(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
@@ -37,7 +36,7 @@ toy_rules(const PmsResolved *r, PmsRuleOut *out, GError **error)
     v = pms_fset(&p->umask, v, umask);
     v = pms_fset(&p->en, v, 1);
     v = pms_fset(&p->intr, v, 1);
-    v = pms_evtsel_put_mods(p, v, r->mod_set, out->mod_val);   /* each in its field (checked above) */
+    v = pms_evtsel_put_mods(p, v, r->mod_set, out->mod_val); /* each in its field (checked above) */
     pms_rules_out_single(r, out, sel, v);
     return TRUE;
 }

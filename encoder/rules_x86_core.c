@@ -16,8 +16,7 @@
  * one it drops, so a unit mask named 3+ times, or reached through 3+
  * different names (aliases expand to their unit masks), stays twice — a
  * combination with itself; 2 mentions, or one alias named 3 times, stay once. */
-static gboolean
-check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice, GError **error)
+static gboolean check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice, GError **error)
 {
     const PmsEvent *ev = r->event;
     for (guint g = 0; g < pe->n_groups; g++) {
@@ -33,7 +32,8 @@ check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twic
                 continue;
             pms_enc_fail(error, PMS_ERR_FEATCOMB, r->umask_col[i],
                          "unit mask %s repeated: libpfm4 4.13 reads a third mention as a second unit mask, "
-                         "and %s cannot be combined", ev->umasks[i].name, ev->umasks[i].name);
+                         "and %s cannot be combined",
+                         ev->umasks[i].name, ev->umasks[i].name);
             return FALSE;
         }
         guint c2 = pms_umask_col(r, in, TRUE), c1 = pms_umask_col(r, in, FALSE);
@@ -44,8 +44,7 @@ check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twic
     return TRUE;
 }
 
-guint64
-pms_raw_umask_limit(const PmsResolved *r, const char **where)
+guint64 pms_raw_umask_limit(const PmsResolved *r, const char **where)
 {
     const PmsPrepared *p = r->prep;
     if ((r->event->flags & PMS_EVENT_OFFCORE) && r->pe->extra) {
@@ -60,8 +59,7 @@ pms_raw_umask_limit(const PmsResolved *r, const char **where)
     return p->umask_fmask;
 }
 
-gboolean
-pms_raw_umask_check(const PmsResolved *r, GError **error)
+gboolean pms_raw_umask_check(const PmsResolved *r, GError **error)
 {
     const char *where;
     guint64 lim = pms_raw_umask_limit(r, &where);
@@ -78,21 +76,20 @@ pms_raw_umask_check(const PmsResolved *r, GError **error)
         pms_enc_fail(error, PMS_ERR_ATTR, r->raw_col, "raw unit mask too big for 64 bits");
     else
         pms_enc_fail(error, PMS_ERR_ATTR, r->raw_col,
-                     "raw unit mask 0x%" G_GINT64_MODIFIER "x has bits outside %s (0x%" G_GINT64_MODIFIER "x) of event %s",
+                     "raw unit mask 0x%" G_GINT64_MODIFIER "x has bits outside %s (0x%" G_GINT64_MODIFIER
+                     "x) of event %s",
                      r->raw_val, where, lim, r->event->name);
     return FALSE;
 }
 
 /* The same for the uncore rules (a separate symbol, so that this file's
  * calls stay as the compiler had them). */
-gboolean
-pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice, GError **error)
+gboolean pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice, GError **error)
 {
     return check_exclusive(r, pe, twice, error);
 }
 
-static guint64
-group_of_kind(const PmsPrepEvent *pe, PmsGroupKind k)
+static guint64 group_of_kind(const PmsPrepEvent *pe, PmsGroupKind k)
 {
     guint64 m = 0;
     for (guint g = 0; g < pe->n_groups; g++)
@@ -105,8 +102,7 @@ group_of_kind(const PmsPrepEvent *pe, PmsGroupKind k)
  * plus either ANY_RESPONSE, or supplier/snoop umasks, or OUTSTANDING (average
  * latency, OFFCORE_RESPONSE_0 only, request umasks only).  Returns the groups
  * whose defaults and requirement no longer apply. */
-static gboolean
-glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint64 *skip, GError **error)
+static gboolean glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint64 *skip, GError **error)
 {
     const PmsEvent *ev = r->event;
     guint64 u = r->user_umasks;
@@ -138,8 +134,8 @@ glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint64 *skip, GError 
         if (bad) {
             const char *oname = ev->umasks[pms_lsb(ovr)].name;
             pms_enc_fail(error, PMS_ERR_FEATCOMB, pms_umask_col(r, bad | ovr, TRUE),
-                         "%s overrides supplier and snoop unit masks; it cannot be combined with %s in %s",
-                         oname, pms_umask_at_col(r, bad, pms_umask_col(r, bad, FALSE)), ev->name);
+                         "%s overrides supplier and snoop unit masks; it cannot be combined with %s in %s", oname,
+                         pms_umask_at_col(r, bad, pms_umask_col(r, bad, FALSE)), ev->name);
             return FALSE;
         }
         *skip |= (sup | snp);
@@ -160,32 +156,31 @@ glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint64 *skip, GError 
     return TRUE;
 }
 
-static gint
-role_idx(const PmsResolved *r, PmsModRole role)
+static gint role_idx(const PmsResolved *r, PmsModRole role)
 {
     return r->prep->role_mod[role];
 }
 
 /* Apply one modifier value a unit mask hard-wires (libpfm4's forced c/i/e/t). */
-static gboolean
-force_mod(const PmsResolved *r, PmsRuleOut *out, guint32 *forced, PmsModRole role, gint value,
-          const PmsUmask *um, guint ucol, GError **error)
+static gboolean force_mod(const PmsResolved *r, PmsRuleOut *out, guint32 *forced, PmsModRole role, gint value,
+                          const PmsUmask *um, guint ucol, GError **error)
 {
     if (value < 0)
         return TRUE;
     gint mi = role_idx(r, role);
     if (mi < 0)
-        return TRUE;   /* the model has no such modifier; the umask value alone counts */
+        return TRUE; /* the model has no such modifier; the umask value alone counts */
     const char *mname = r->prep->mods[mi].mod->name;
     if ((r->mod_set & (1u << mi)) && r->mod_val[mi] != (guint64)value) {
         pms_enc_fail(error, PMS_ERR_ATTR_SET, MAX(r->mod_col[mi], ucol),
-                     "unit mask %s sets %s=%d; %s=%" G_GUINT64_FORMAT " conflicts with it",
-                     um->name, mname, value, mname, r->mod_val[mi]);
+                     "unit mask %s sets %s=%d; %s=%" G_GUINT64_FORMAT " conflicts with it", um->name, mname, value,
+                     mname, r->mod_val[mi]);
         return FALSE;
     }
     if ((*forced & (1u << mi)) && out->mod_val[mi] != (guint64)value) {
-        pms_enc_fail(error, PMS_ERR_ATTR_SET, ucol, "unit mask %s sets %s=%d, another unit mask sets %s=%" G_GUINT64_FORMAT,
-                     um->name, mname, value, mname, out->mod_val[mi]);
+        pms_enc_fail(error, PMS_ERR_ATTR_SET, ucol,
+                     "unit mask %s sets %s=%d, another unit mask sets %s=%" G_GUINT64_FORMAT, um->name, mname, value,
+                     mname, out->mod_val[mi]);
         return FALSE;
     }
     *forced |= 1u << mi;
@@ -193,8 +188,8 @@ force_mod(const PmsResolved *r, PmsRuleOut *out, guint32 *forced, PmsModRole rol
     return TRUE;
 }
 
-static gboolean
-force_all(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint32 *forced, guint64 set, GError **error)
+static gboolean force_all(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint32 *forced, guint64 set,
+                          GError **error)
 {
     const PmsEvent *ev = r->event;
     for (guint64 u = set & pe->forced_mask; u; u &= u - 1) {
@@ -217,16 +212,14 @@ force_all(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint32
 /* Whether the string takes the load-latency threshold: the ldlat unit mask
  * is in effect, or the load-latency event has no unit mask for it (the
  * general path adds: not with a raw unit mask). */
-static inline gboolean
-wants_threshold(const PmsEvent *ev, const PmsPrepEvent *pe, guint64 sel)
+static inline gboolean wants_threshold(const PmsEvent *ev, const PmsPrepEvent *pe, guint64 sel)
 {
     return (sel & pe->ldlat_mask) || ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask);
 }
 
 /* Whether the threshold is a code of its own, the one after the event
  * select (an offcore event's second code is its extra register). */
-static inline gboolean
-threshold_code(const PmsEvent *ev, gboolean wants_ldlat, gint li)
+static inline gboolean threshold_code(const PmsEvent *ev, gboolean wants_ldlat, gint li)
 {
     return wants_ldlat && li >= 0 && !(ev->flags & PMS_EVENT_OFFCORE);
 }
@@ -234,8 +227,7 @@ threshold_code(const PmsEvent *ev, gboolean wants_ldlat, gint li)
 /* Privilege: both levels unless the string names one (then only those
  * named).  given: the modifiers named or forced; returned with k and u
  * added where a non-default privilege mask wrote them out. */
-static inline guint32
-privilege(const PmsResolved *r, guint32 given, guint64 *mod_val)
+static inline guint32 privilege(const PmsResolved *r, guint32 given, guint64 *mod_val)
 {
     if (given & r->prep->plm_mods)
         return given;
@@ -249,24 +241,24 @@ privilege(const PmsResolved *r, guint32 given, guint64 *mod_val)
         du = (r->plm & PMS_PLM3) != 0;
         given |= r->prep->plm_mods;
     }
-    if (ki >= 0) mod_val[ki] = dk;
-    if (ui >= 0) mod_val[ui] = du;
+    if (ki >= 0)
+        mod_val[ki] = dk;
+    if (ui >= 0)
+        mod_val[ui] = du;
     return given;
 }
 
 /* The modifiers whose values may differ from those of no modifier given
  * (k=1 u=1, others 0): the given ones, and the privilege pair when one of
  * it is given (privilege()). */
-static inline guint32
-changed_mods(const PmsResolved *r, guint32 given)
+static inline guint32 changed_mods(const PmsResolved *r, guint32 given)
 {
     guint32 pair = r->prep->plm_mods;
     return given | ((given & pair) ? pair : 0);
 }
 
 /* The combination rules (pms_x86_combination_fault) on final values. */
-static inline PmsModRole
-combination_fault(const PmsResolved *r, const guint64 *mod_val)
+static inline PmsModRole combination_fault(const PmsResolved *r, const guint64 *mod_val)
 {
     gint eix = role_idx(r, PMS_ROLE_E), cix = role_idx(r, PMS_ROLE_C), tix = role_idx(r, PMS_ROLE_T);
     return pms_x86_combination_fault(r->model, eix >= 0 && mod_val[eix], cix >= 0 && mod_val[cix],
@@ -276,8 +268,7 @@ combination_fault(const PmsResolved *r, const guint64 *mod_val)
 /* Steps 4 and 5 where no unit mask forces a value: the given values (0
  * elsewhere) in their ranges, the privilege default, the combination
  * rules.  FALSE when one of them refuses the string. */
-static inline gboolean
-given_values(const PmsResolved *r, guint64 *mod_val)
+static inline gboolean given_values(const PmsResolved *r, guint64 *mod_val)
 {
     pms_zero_mod_vals(mod_val);
     for (guint32 g = r->mod_set; g; g &= g - 1) {
@@ -292,9 +283,8 @@ given_values(const PmsResolved *r, guint64 *mod_val)
 
 /* Step 6 of the rules: register values, codes and what fstr prints, from
  * the final unit-mask set and modifier values. */
-static void
-registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64 sel, guint32 given,
-          gboolean wants_ldlat, gint li, gint tix)
+static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64 sel, guint32 given,
+                      gboolean wants_ldlat, gint li, gint tix)
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
@@ -363,15 +353,13 @@ registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64
  * What the general path below would compute for it, without its loops.
  * FALSE when the string is not such a case or breaks a rule: the general
  * path then decides and words the error. */
-static gboolean
-rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
+static gboolean rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
     guint64 u = r->user_umasks;
     if (r->mod_set || r->thrice || r->raw || (u & (u - 1)) || (u & pe->override_mask) ||
-        (pe->equiv && u && pe->equiv[pms_lsb(u)]) ||
-        (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
+        (pe->equiv && u && pe->equiv[pms_lsb(u)]) || (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
         return FALSE;
     /* defaults of every group but the named unit mask's (groups are disjoint) */
     guint64 dflt = pe->grouped_default;
@@ -389,7 +377,7 @@ rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
     gint li = role_idx(r, PMS_ROLE_LDLAT);
     gboolean wants_ldlat = wants_threshold(ev, pe, sel);
     if (wants_ldlat && li >= 0)
-        return FALSE;   /* the threshold is missing */
+        return FALSE; /* the threshold is missing */
     /* no modifier given: both privilege levels, every other value 0; e and t
      * are 0, so their rules hold */
     pms_zero_mod_vals(out->mod_val);
@@ -407,8 +395,7 @@ rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
  * case (the general path decides); -1: a modifier rule refuses it (range, e
  * without c, t without SMT), as the general path would, which is then asked
  * only to word the error. */
-static gint
-rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
+static gint rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
@@ -417,7 +404,7 @@ rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
     if (!ms || r->thrice || r->raw || (u & pe->override_mask) || (ms & ~p->evtsel_mods) ||
         (ev->flags & PMS_EVENT_LDLAT) || (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
         return 0;
-    guint64 touched = 0;   /* groups holding a named unit mask */
+    guint64 touched = 0; /* groups holding a named unit mask */
     for (guint64 v = u; v; v &= v - 1) {
         guint i = pms_lsb(v);
         guint g = ev->umasks[i].group;
@@ -450,8 +437,7 @@ rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
  * modifier in the event select or the threshold.  Then the threshold rule
  * of step 4, given_values, and registers()' modifier fields and threshold
  * code. */
-PmsModsVerdict
-pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
+PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
 {
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
@@ -481,8 +467,7 @@ pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
     return PMS_MODS_OK;
 }
 
-gboolean
-pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
+gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
     const PmsModel *m = r->model;
     const PmsEvent *ev = r->event;
@@ -491,7 +476,8 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     const guint evcol = r->tok->ev_off + 1;
 
     if (pe->unsupported) {
-        pms_enc_fail(error, PMS_ERR_NOTSUPP, evcol, "event %s has more unit masks or groups than the encoder handles", ev->name);
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, evcol, "event %s has more unit masks or groups than the encoder handles",
+                     ev->name);
         return FALSE;
     }
     /* the shortcuts apply the default privilege (k=1 u=1) */
@@ -520,7 +506,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
 
     /* 2. unit-mask combinations, on the set with aliases expanded (an alias
      * and what it stands for are the same thing) */
-    PmsResolved x;   /* only the fields the checks read; umask_col only for set bits */
+    PmsResolved x; /* only the fields the checks read; umask_col only for set bits */
     const PmsResolved *xr = &x;
     guint8 names[PMS_ENC_MAX_UMASKS];  /* distinct names reaching it, for set bits */
     guint8 direct[PMS_ENC_MAX_UMASKS]; /* mentions by its own name or a plain alias */
@@ -570,7 +556,7 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     if (((xr->user_umasks & (xr->user_umasks - 1)) || twice_p) && !check_exclusive(xr, pe, twice_p, error))
         return FALSE;
     const guint64 xumasks = xr->user_umasks;
-    guint64 skip = 0;   /* groups exempt from defaults and requirement */
+    guint64 skip = 0; /* groups exempt from defaults and requirement */
     if (r->raw) {
         /* a raw unit mask stands for every group: no defaults, nothing
          * required (libpfm4 4.13 sets ugrpmsk = grpmsk) */
@@ -605,8 +591,8 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         g_autoptr(GString) s = g_string_new(NULL);
         pms_append_umask_names(s, ev, gm);
         if (ev->groups[g].name && *ev->groups[g].name)
-            pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a %s unit mask (one of %s)",
-                         ev->name, ev->groups[g].name, s->str);
+            pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a %s unit mask (one of %s)", ev->name,
+                         ev->groups[g].name, s->str);
         else
             pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a unit mask (one of %s)", ev->name, s->str);
         return FALSE;
@@ -619,8 +605,8 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
      * ldlat=0 is accepted there (meaning "none") so that string re-encodes */
     gint li = role_idx(r, PMS_ROLE_LDLAT);
     gboolean wants_ldlat = !r->raw && wants_threshold(ev, pe, sel);
-    gboolean ldlat_none = li >= 0 && (r->mod_set & (1u << li)) && r->mod_val[li] == 0 &&
-                          !wants_ldlat && (ev->flags & PMS_EVENT_LDLAT);
+    gboolean ldlat_none =
+        li >= 0 && (r->mod_set & (1u << li)) && r->mod_val[li] == 0 && !wants_ldlat && (ev->flags & PMS_EVENT_LDLAT);
 
     /* 4. modifier ranges, and the raw unit mask's width in string order */
     if (r->raw && !pms_raw_umask_check(r, error))
@@ -649,14 +635,17 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
     if (li >= 0) {
         gboolean has = (r->mod_set & (1u << li)) != 0 && !ldlat_none;
         if (has && !wants_ldlat) {
-            pms_enc_fail(error, PMS_ERR_ATTR, r->mod_col[li], "modifier 'ldlat' applies only to the load-latency event%s%s",
+            pms_enc_fail(error, PMS_ERR_ATTR, r->mod_col[li],
+                         "modifier 'ldlat' applies only to the load-latency event%s%s",
                          pe->ldlat_mask ? ", with unit mask " : "",
                          pe->ldlat_mask ? ev->umasks[pms_lsb(pe->ldlat_mask)].name : "");
             return FALSE;
         }
         if (!has && wants_ldlat) {
             const PmsModifier *lm = p->mods[li].mod;
-            pms_enc_fail(error, PMS_ERR_ATTR, evcol, "event %s needs the load-latency threshold ldlat=N (N in %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")",
+            pms_enc_fail(error, PMS_ERR_ATTR, evcol,
+                         "event %s needs the load-latency threshold ldlat=N (N in %" G_GUINT64_FORMAT
+                         "..%" G_GUINT64_FORMAT ")",
                          ev->name, lm->min, lm->max);
             return FALSE;
         }
@@ -671,7 +660,8 @@ pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
         if (fault == PMS_ROLE_E)
             pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 'e' (edge detect) needs a threshold c=N with N >= 1");
         else
-            pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 't' needs hyper-threading, which %s does not have", m->name);
+            pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 't' needs hyper-threading, which %s does not have",
+                         m->name);
         return FALSE;
     }
 

@@ -23,8 +23,7 @@
 #define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
 
 
-static const char *
-group_label(const PmsEvent *ev, guint g)
+static const char *group_label(const PmsEvent *ev, guint g)
 {
     return g < ev->n_groups && ev->groups[g].name && *ev->groups[g].name ? ev->groups[g].name : "unnamed";
 }
@@ -32,8 +31,7 @@ group_label(const PmsEvent *ev, guint g)
 /* Step 2's modifier ranges and the values: those given, 0 elsewhere (no
  * privilege bits, no combination rule).  FALSE, with PFM_ERR_INVAL where
  * an error is asked for, when a value is out of range. */
-static gboolean
-given_values(const PmsResolved *r, guint64 *mod_val, GError **error)
+static gboolean given_values(const PmsResolved *r, guint64 *mod_val, GError **error)
 {
     pms_zero_mod_vals(mod_val);
     for (guint32 ms = r->mod_set; ms; ms &= ms - 1) {
@@ -50,8 +48,7 @@ given_values(const PmsResolved *r, guint64 *mod_val, GError **error)
 
 /* Step 4's modifier fields: every one the event takes, the others left as
  * the event and unit-mask bits made them. */
-static inline guint64
-put_mods(const PmsResolved *r, guint64 evtsel, const guint64 *mod_val)
+static inline guint64 put_mods(const PmsResolved *r, guint64 evtsel, const guint64 *mod_val)
 {
     return pms_evtsel_put_mods(r->prep, evtsel, r->prep->evtsel_mods & r->pe->allowed_mods, mod_val);
 }
@@ -59,8 +56,7 @@ put_mods(const PmsResolved *r, guint64 evtsel, const guint64 *mod_val)
 /* The plain-result cache's modifiers (PmsModsFn, enc_internal.h): out holds
  * the result of the string without them.  Unit masks force nothing here,
  * so only the ranges can refuse. */
-PmsModsVerdict
-pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out)
+PmsModsVerdict pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out)
 {
     if (r->raw || r->thrice || r->plm != PMS_PLM_DEFAULT || (r->mod_set & ~r->prep->evtsel_mods))
         return PMS_MODS_OTHER;
@@ -71,8 +67,7 @@ pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out)
     return PMS_MODS_OK;
 }
 
-gboolean
-pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
+gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
@@ -118,8 +113,9 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
                     oi = pms_lsb(v);
             pms_enc_fail(error, PMS_ERR_FEATCOMB, MAX(ca, cb),
                          "unit mask %s (group %s) cannot be combined with %s (group %s): event %s takes unit masks "
-                         "of one group only", ev->umasks[bi].name, group_label(ev, ev->umasks[bi].group),
-                         ev->umasks[oi].name, group_label(ev, ev->umasks[oi].group), ev->name);
+                         "of one group only",
+                         ev->umasks[bi].name, group_label(ev, ev->umasks[bi].group), ev->umasks[oi].name,
+                         group_label(ev, ev->umasks[oi].group), ev->name);
             return FALSE;
         }
         active = r->raw ? 0 : used ? used : 1u;
@@ -151,7 +147,7 @@ pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error)
     }
 
     /* 4. the event select */
-    guint64 umask = ev->base_umask | (r->raw ? r->raw_val : 0);   /* ORed, as libpfm4 4.13 does */
+    guint64 umask = ev->base_umask | (r->raw ? r->raw_val : 0); /* ORed, as libpfm4 4.13 does */
     guint32 code = ev->code;
     for (guint64 v = sel; v; v &= v - 1) {
         const PmsUmask *um = &ev->umasks[pms_lsb(v)];

@@ -20,12 +20,10 @@ enum { C_NAME, C_COLON, C_DOT, C_EQ, C_BAD, C_END };
 
 /* What each byte means to the tokenizer; most are C_NAME. */
 static const guint8 byte_class[256] = {
-    [':'] = C_COLON, ['.'] = C_DOT, ['='] = C_EQ,
-    [' '] = C_BAD, ['\t'] = C_BAD, [','] = C_BAD, ['\0'] = C_END,
+    [':'] = C_COLON, ['.'] = C_DOT, ['='] = C_EQ, [' '] = C_BAD, ['\t'] = C_BAD, [','] = C_BAD, ['\0'] = C_END,
 };
 
-static gboolean
-fail_bad(const char *str, gsize at, GError **error)
+static gboolean fail_bad(const char *str, gsize at, GError **error)
 {
     /* a string too long to index is reported as such, whatever it holds */
     gsize len = at + strlen(str + at);
@@ -40,8 +38,7 @@ fail_bad(const char *str, gsize at, GError **error)
 }
 
 /* Store the token that ends at `end` (the event name, or an attribute). */
-static inline void
-end_token(PmsTokens *t, gboolean event, gsize start, gsize end, gint eq)
+static inline void end_token(PmsTokens *t, gboolean event, gsize start, gsize end, gint eq)
 {
     if (event) {
         t->ev_off = (guint)start;
@@ -49,7 +46,7 @@ end_token(PmsTokens *t, gboolean event, gsize start, gsize end, gint eq)
         return;
     }
     if (t->n_attrs == PMS_ENC_MAX_ATTRS + 1) {
-        t->too_many = TRUE;     /* counted, not stored: the resolver stops at the 65th */
+        t->too_many = TRUE; /* counted, not stored: the resolver stops at the 65th */
         return;
     }
     PmsTok *a = &t->attrs[t->n_attrs++];
@@ -62,18 +59,17 @@ end_token(PmsTokens *t, gboolean event, gsize start, gsize end, gint eq)
 
 /* Where the scan is: the token being read and what it is. */
 typedef struct {
-    gsize start;      /* of the token being read */
-    gsize skip;       /* a ':' at this offset was taken as part of "::" */
-    gint eq;          /* first '=' in it, -1 none */
-    gboolean event;   /* it is the event name */
+    gsize start;    /* of the token being read */
+    gsize skip;     /* a ':' at this offset was taken as part of "::" */
+    gint eq;        /* first '=' in it, -1 none */
+    gboolean event; /* it is the event name */
 } Scan;
 
 enum { S_MORE, S_END, S_BAD };
 
 /* The first "::" (at offset i) ends the PMU name: whatever was read before it
  * is the PMU, and the event name starts after it. */
-static inline void
-end_pmu(PmsTokens *t, Scan *sc, gsize i)
+static inline void end_pmu(PmsTokens *t, Scan *sc, gsize i)
 {
     t->has_pmu = TRUE;
     t->pmu_len = (guint)i;
@@ -86,8 +82,7 @@ end_pmu(PmsTokens *t, Scan *sc, gsize i)
 }
 
 /* One byte that is not part of a name (k = its byte_class). */
-static inline guint
-special(PmsTokens *t, Scan *sc, const guchar *s, gsize i, guint k)
+static inline guint special(PmsTokens *t, Scan *sc, const guchar *s, gsize i, guint k)
 {
     if (k == C_EQ) {
         if (sc->eq < 0 && !sc->event)
@@ -111,8 +106,7 @@ special(PmsTokens *t, Scan *sc, const guchar *s, gsize i, guint k)
     return S_MORE;
 }
 
-static inline char
-upper(guchar c)
+static inline char upper(guchar c)
 {
     return (char)(c - ((guint)(c - 'a') < 26u ? 0x20 : 0));
 }
@@ -122,15 +116,14 @@ upper(guchar c)
 
 /* The bytes of 16 that are not name bytes, a bit each by kind. */
 typedef struct {
-    guint sep;     /* ':' and '.' */
-    guint colon;   /* ':' */
-    guint eq;      /* '=' */
-    guint bad;     /* blanks and ',' */
+    guint sep;   /* ':' and '.' */
+    guint colon; /* ':' */
+    guint eq;    /* '=' */
+    guint bad;   /* blanks and ',' */
 } Masks;
 
 /* 16 bytes: upper-cased into up, and their masks. */
-static inline Masks
-scan16(__m128i v, char *up)
+static inline Masks scan16(__m128i v, char *up)
 {
     const __m128i lo = _mm_set1_epi8('a' - 1), hi = _mm_set1_epi8('z' + 1);
     /* signed compares: bytes >= 0x80 are negative, so never lower case */
@@ -150,8 +143,7 @@ scan16(__m128i v, char *up)
 /* The first '=' of the attribute being read, from the '=' bits of a block
  * (bit k = offset base + k) that lie before the separator at hand: those at
  * or after the token's start count.  The '=' bits are not walked one by one. */
-static inline void
-first_eq(Scan *sc, guint eqs, gsize base)
+static inline void first_eq(Scan *sc, guint eqs, gsize base)
 {
     if (sc->eq >= 0 || sc->event)
         return;
@@ -163,8 +155,7 @@ first_eq(Scan *sc, guint eqs, gsize base)
 
 /* One block's separators and '=' (bit k = offset base + k; only the bits in
  * keep).  S_BAD with *bad set at its first blank or ','. */
-static inline guint
-block(PmsTokens *t, Scan *sc, const guchar *s, gsize base, Masks k, guint keep, gsize *bad)
+static inline guint block(PmsTokens *t, Scan *sc, const guchar *s, gsize base, Masks k, guint keep, gsize *bad)
 {
     if (k.bad & keep) {
         *bad = base + (guint)__builtin_ctz(k.bad & keep);
@@ -214,8 +205,7 @@ load_in_page(const guchar *p)
     return _mm_loadu_si128((const __m128i *)p);
 }
 
-static inline __m128i
-load16(const guchar *p)
+static inline __m128i load16(const guchar *p)
 {
     if (G_LIKELY(((guintptr)p & 4095) <= 4096 - 16))
         return load_in_page(p);
@@ -230,8 +220,7 @@ load16(const guchar *p)
  * Returns the length when it is below PMS_ENC_FOLD_MAX, the offset of a bad
  * byte in *bad (then the return value is 0), or PMS_ENC_FOLD_MAX when the
  * string is longer: the caller then scans it byte by byte from the start. */
-static gsize
-scan_short(PmsTokens *t, Scan *sc, const guchar *s, gsize *bad)
+static gsize scan_short(PmsTokens *t, Scan *sc, const guchar *s, gsize *bad)
 {
     G_STATIC_ASSERT(PMS_ENC_FOLD_MAX % 16 == 0);
     *bad = G_MAXSIZE;
@@ -251,8 +240,7 @@ scan_short(PmsTokens *t, Scan *sc, const guchar *s, gsize *bad)
 }
 #endif
 
-gboolean
-pms_tokenize_internal(const char *str, PmsTokens *t, GError **error)
+gboolean pms_tokenize_internal(const char *str, PmsTokens *t, GError **error)
 {
     const guchar *s = (const guchar *)str;
     t->str = str;
@@ -280,19 +268,19 @@ pms_tokenize_internal(const char *str, PmsTokens *t, GError **error)
     }
     if (len >= PMS_ENC_FOLD_MAX)
 #endif
-    for (;; i++) {
-        guchar c = s[i];
-        if (i < PMS_ENC_FOLD_MAX)
-            t->up[i] = upper(c);
-        guint k = byte_class[c];
-        if (G_LIKELY(k == C_NAME))
-            continue;
-        guint r = special(t, &sc, s, i, k);
-        if (r == S_END)
-            break;
-        if (r == S_BAD)
-            return fail_bad(str, i, error);
-    }
+        for (;; i++) {
+            guchar c = s[i];
+            if (i < PMS_ENC_FOLD_MAX)
+                t->up[i] = upper(c);
+            guint k = byte_class[c];
+            if (G_LIKELY(k == C_NAME))
+                continue;
+            guint r = special(t, &sc, s, i, k);
+            if (r == S_END)
+                break;
+            if (r == S_BAD)
+                return fail_bad(str, i, error);
+        }
     t->len = i;
     if (i > G_MAXINT / 2) {
         pms_enc_fail(error, PMS_ERR_INVAL, 0, "event string too long (%" G_GSIZE_FORMAT " bytes)", i);
@@ -304,8 +292,7 @@ pms_tokenize_internal(const char *str, PmsTokens *t, GError **error)
     return TRUE;
 }
 
-gboolean
-pms_tokenize(const char *str, PmsTokens *t, GError **error)
+gboolean pms_tokenize(const char *str, PmsTokens *t, GError **error)
 {
     return pms_tokenize_internal(str, t, error);
 }

@@ -17,8 +17,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static void run_event(PmsSim *sim, const PmsModelSet *set, const PmsModel *m, const PmsEvent *ev,
-                      const char *suffix, guint k)
+static void run_event(PmsSim *sim, const PmsModelSet *set, const PmsModel *m, const PmsEvent *ev, const char *suffix,
+                      guint k)
 {
     g_autofree char *str = g_strdup_printf("%s::%s%s", m->name, ev->name, suffix);
     g_autoptr(GError) e = NULL;
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
     pms_model_lint(m, problems);
     g_autoptr(PmsModelSet) set = pms_model_set_new_empty();
-    pms_model_set_add_model(set, m);   /* the set owns m */
+    pms_model_set_add_model(set, m); /* the set owns m */
     /* the PMU to exercise: the model's own, or the first of a file of
      * several ([pmu] instances), a view sharing m's facts */
     const PmsModel *pm = pms_model_set_nth(set, 0);
@@ -88,7 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         for (guint j = 0; j < pm->n_mods && j < 4; j++) {
             const PmsModifier *mod = &pm->mods[j];
-            g_autofree char *s = mod->type == PMS_MOD_BOOL ? g_strdup_printf(":%s", mod->name)
+            g_autofree char *s = mod->type == PMS_MOD_BOOL
+                ? g_strdup_printf(":%s", mod->name)
                 : g_strdup_printf(":%s=%" G_GUINT64_FORMAT, mod->name, mod->max);
             run_event(sim, set, pm, ev, s, i + j);
         }

@@ -25,14 +25,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *end = strchr(answer, '\n');
     if (end)
         *end = '\0';
-    PmsBackendResult r = {0};
+    PmsBackendResult r = { 0 };
     if (pms_proto_parse_answer(line, answer, &r)) {
         if (!r.fstr || r.n_codes > PMS_BACKEND_MAX_CODES)
             abort();
         GString *out = g_string_new(NULL);
         pms_proto_format(out, line, strlen(line), &r);
         g_string_truncate(out, out->len - 1); /* the '\n' */
-        PmsBackendResult r2 = {0};
+        PmsBackendResult r2 = { 0 };
         if (!pms_proto_parse_answer(line, out->str, &r2) || !pms_result_same_codes(&r, &r2) ||
             strcmp(r.fstr, r2.fstr) != 0)
             abort();

@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         g_autoptr(GError) e2 = NULL;
         g_autoptr(PmsSim) sim = pms_sim_new(m, &e2);
         if (!sim)
-            abort();   /* a built-in model always makes a simulator */
+            abort(); /* a built-in model always makes a simulator */
         pms_sim_set_engine(sim, engine == 0 ? PMS_SIM_REFERENCE : PMS_SIM_FAST);
         if (!pms_stim_execute(st, sim, &e2) && (!e2 || !e2->message))
             abort();

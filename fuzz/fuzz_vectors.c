@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (sv && sv->n_events > PMS_SIM_VECTOR_MAX_EVENTS)
             abort();
         /* An answer that matches the vector must be accepted. */
-        PmsVectorAnswer a = {0};
+        PmsVectorAnswer a = { 0 };
         g_strlcpy(a.ret, v->ret, sizeof a.ret);
         a.n_codes = v->n_codes;
         memcpy(a.codes, v->codes, sizeof a.codes);

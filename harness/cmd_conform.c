@@ -81,12 +81,11 @@ static const char *mutant_where(const PmsMutant *mu, char *buf, gsize len)
 {
     const PmsSimVector *sv = pms_vector_sim(mu->vector);
     if (mu->code == PMS_MUTANT_CODE_PEBS_ENABLE) {
-        g_snprintf(buf, len, "%s:%u %s IA32_PEBS_ENABLE bit %u", mu->vector->file, mu->vector->line, sv->name,
-                   mu->bit);
+        g_snprintf(buf, len, "%s:%u %s IA32_PEBS_ENABLE bit %u", mu->vector->file, mu->vector->line, sv->name, mu->bit);
         return buf;
     }
-    g_snprintf(buf, len, "%s:%u %s event %u codes[%u] bit %u", mu->vector->file, mu->vector->line, sv->name,
-               mu->event, mu->code, mu->bit);
+    g_snprintf(buf, len, "%s:%u %s event %u codes[%u] bit %u", mu->vector->file, mu->vector->line, sv->name, mu->event,
+               mu->code, mu->bit);
     return buf;
 }
 
@@ -95,12 +94,16 @@ static const char *mutant_where(const PmsMutant *mu, char *buf, gsize len)
  * unobservable ones grouped by reason. */
 static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backend)
 {
-    fprintf(out, "mutants: backend %s; one bit of codes[0]/codes[1] (and of IA32_PEBS_ENABLE where a vector has "
-                 "`pebs`) flipped at a time, bits 0..63\n", backend);
+    fprintf(out,
+            "mutants: backend %s; one bit of codes[0]/codes[1] (and of IA32_PEBS_ENABLE where a vector has "
+            "`pebs`) flipped at a time, bits 0..63\n",
+            backend);
     if (r->equivalent)
-        fprintf(out, "not counted: %u flips that program the same register contents (bits the written register "
-                     "ignores, model key 'ignored'; bits no register holds, a fixed-only event's codes[0] beyond "
-                     "FIXED_CTR_CTRL's fields)\n", r->equivalent);
+        fprintf(out,
+                "not counted: %u flips that program the same register contents (bits the written register "
+                "ignores, model key 'ignored'; bits no register holds, a fixed-only event's codes[0] beyond "
+                "FIXED_CTR_CTRL's fields)\n",
+                r->equivalent);
     /* caught%: over every mutant; excl.unobs%: over the observable ones (the
      * goal); by-count%: the observable ones the simulator accepted, i.e. the
      * share decided by a wrong count rather than by a #GP. */
@@ -149,8 +152,9 @@ static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backe
         }
     }
     /* the LBR configuration's register, flipped bit by bit in the vectors with an lbr record */
-    fprintf(out, "\nLBR_SELECT mutants: %u, caught %u (%.2f%%; %.2f%% of the observable); unobservable %u (the "
-                 "LBR does the same with every branch class and ring: semantics.md A13 and 8b); missed %u\n",
+    fprintf(out,
+            "\nLBR_SELECT mutants: %u, caught %u (%.2f%%; %.2f%% of the observable); unobservable %u (the "
+            "LBR does the same with every branch class and ring: semantics.md A13 and 8b); missed %u\n",
             r->lbr_mutants, r->lbr_caught, share(r->lbr_caught, r->lbr_mutants),
             share(r->lbr_caught, r->lbr_mutants - r->lbr_unobservable), r->lbr_unobservable, r->lbr_missed->len);
     for (guint i = 0; i < r->lbr_missed->len; i++)
@@ -168,7 +172,8 @@ static void print_failures(FILE *out, const PmsVectorReport *r, const PmsExpectR
         }
     }
     if (x->stale || x->unmatched->len) {
-        fprintf(out, "\nstale expectations (%u): known differences that no longer happen\n", x->stale + x->unmatched->len);
+        fprintf(out, "\nstale expectations (%u): known differences that no longer happen\n",
+                x->stale + x->unmatched->len);
         for (guint i = 0; i < r->outcomes->len; i++) {
             const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
             if (x->verdict[i] == PMS_VERDICT_STALE) {
@@ -220,7 +225,8 @@ static void print_tap(const PmsVectorReport *r, const PmsExpectResult *x)
         } else if (vd == PMS_VERDICT_STALE) {
             g_autofree char *why = tap_text(x->reason[i]);
             printf("\n  ---\n  message: 'passes, but the expectations list it as a known difference "
-                   "(stale entry, remove it): %s'\n  ...\n", why);
+                   "(stale entry, remove it): %s'\n  ...\n",
+                   why);
         } else {
             printf("\n");
         }
@@ -250,10 +256,14 @@ typedef enum { J_PASS, J_FAIL, J_ERROR, J_SKIP } JKind;
 static JKind junit_kind(const PmsVectorOutcome *o, PmsVerdict vd)
 {
     switch (vd) {
-    case PMS_VERDICT_PASS: return J_PASS;
-    case PMS_VERDICT_XFAIL: return J_SKIP;
-    case PMS_VERDICT_STALE: return J_FAIL;
-    default: return o->crashed ? J_ERROR : J_FAIL;
+    case PMS_VERDICT_PASS:
+        return J_PASS;
+    case PMS_VERDICT_XFAIL:
+        return J_SKIP;
+    case PMS_VERDICT_STALE:
+        return J_FAIL;
+    default:
+        return o->crashed ? J_ERROR : J_FAIL;
     }
 }
 
@@ -269,8 +279,10 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
     for (guint i = 0; i < r->outcomes->len; i++)
         tot[junit_kind(g_ptr_array_index(r->outcomes, i), x->verdict[i])]++;
     tot[J_FAIL] += x->unmatched->len;
-    g_string_append_printf(s, "<testsuites name=\"pmusim conform %s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
-                           "skipped=\"%u\">\n", b, r->vectors + x->unmatched->len, tot[J_FAIL], tot[J_ERROR], tot[J_SKIP]);
+    g_string_append_printf(s,
+                           "<testsuites name=\"pmusim conform %s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
+                           "skipped=\"%u\">\n",
+                           b, r->vectors + x->unmatched->len, tot[J_FAIL], tot[J_ERROR], tot[J_SKIP]);
     for (guint p = 0; p < r->pmus->len; p++) {
         const PmsVectorPmuSummary *sum = g_ptr_array_index(r->pmus, p);
         g_autofree char *pmu = xml(sum->pmu);
@@ -280,7 +292,8 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
             if (strcmp(o->vector->pmu, sum->pmu) == 0)
                 n[junit_kind(o, x->verdict[i])]++;
         }
-        g_string_append_printf(s, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\">\n",
+        g_string_append_printf(s,
+                               "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\">\n",
                                pmu, sum->vectors, n[J_FAIL], n[J_ERROR], n[J_SKIP]);
         for (guint i = 0; i < r->outcomes->len; i++) {
             const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
@@ -298,12 +311,16 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
             g_autofree char *msg = xml(o->message ? o->message : "");
             g_autofree char *why = xml(x->reason[i] ? x->reason[i] : "");
             if (jk == J_SKIP)
-                g_string_append_printf(s, ">\n      <skipped message=\"known difference: %s\">%s</skipped>\n", why, msg);
+                g_string_append_printf(s, ">\n      <skipped message=\"known difference: %s\">%s</skipped>\n", why,
+                                       msg);
             else if (jk == J_ERROR)
-                g_string_append_printf(s, ">\n      <error type=\"BACKEND_CRASH\" message=\"%s\">%s</error>\n", msg, msg);
+                g_string_append_printf(s, ">\n      <error type=\"BACKEND_CRASH\" message=\"%s\">%s</error>\n", msg,
+                                       msg);
             else if (x->verdict[i] == PMS_VERDICT_STALE)
-                g_string_append_printf(s, ">\n      <failure type=\"stale expectation\" message=\"passes, but the "
-                                       "expectations list it: %s\"/>\n", why);
+                g_string_append_printf(s,
+                                       ">\n      <failure type=\"stale expectation\" message=\"passes, but the "
+                                       "expectations list it: %s\"/>\n",
+                                       why);
             else
                 g_string_append_printf(s, ">\n      <failure message=\"%s\">%s</failure>\n", msg, msg);
             g_string_append(s, "    </testcase>\n");
@@ -311,11 +328,14 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
         g_string_append(s, "  </testsuite>\n");
     }
     if (x->unmatched->len) {
-        g_string_append_printf(s, "  <testsuite name=\"expectations\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
-                               "skipped=\"0\">\n", x->unmatched->len, x->unmatched->len);
+        g_string_append_printf(s,
+                               "  <testsuite name=\"expectations\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
+                               "skipped=\"0\">\n",
+                               x->unmatched->len, x->unmatched->len);
         for (guint i = 0; i < x->unmatched->len; i++) {
             g_autofree char *msg = xml(g_ptr_array_index(x->unmatched, i));
-            g_string_append_printf(s, "    <testcase classname=\"conform.expectations\" name=\"%s\">\n"
+            g_string_append_printf(s,
+                                   "    <testcase classname=\"conform.expectations\" name=\"%s\">\n"
                                    "      <failure type=\"stale expectation\" message=\"%s\"/>\n    </testcase>\n",
                                    msg, msg);
         }
@@ -354,28 +374,31 @@ int pms_cmd_conform(int argc, char **argv)
           "Read vectors from DIR (DIR/<pmu>/*.enc, *.sim) instead of the built-in set", "DIR" },
         { "expect", 0, 0, G_OPTION_ARG_FILENAME, &expect_file,
           "Known differences of the backend (default with the built-in vectors: the backend's shipped "
-          "vectors/expected/BACKEND.txt, if any)", "FILE" },
+          "vectors/expected/BACKEND.txt, if any)",
+          "FILE" },
         { "strict", 0, 0, G_OPTION_ARG_NONE, &strict, "Use no expectations: every failure fails", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
-        "Run the golden vectors against an encoder backend; print a per-PMU table\n"
-        "(kind, vectors, passed, failed, known) and every failure.  Simulation vectors\n"
-        "program the simulator with the backend's codes.  --mutants instead flips each\n"
-        "code bit of every sim vector (of the PMUs named) and reports how many are caught.\n"
-        "A failure the expectations list (--expect FILE; by default the backend's shipped\n"
-        "file, vectors/expected/libpfm4.txt for libpfm4; --strict: none) is a known\n"
-        "difference: it does not fail the run, but a listed vector that passes, or an\n"
-        "entry that matches nothing, does (stale entry).  Format: docs/vectors-format.md.",
-        entries, &model_files);
-    pms_cli_help(ctx, "0 no failure but known ones; 1 a failure (or nothing ran); 2 a usage error, a model "
-                      "file that does not load or an expectations file that cannot be read or parsed.",
-        "  pmusim conform\n"
-        "  pmusim conform --backend libpfm4 --kind encode\n"
-        "  pmusim conform wsm nhm_unc\n"
-        "  pmusim conform --backend libpfm4 --strict --junit report.xml\n"
-        "  pmusim conform --backend cmd:./my-encoder --expect my-known-differences.txt\n"
-        "  pmusim conform --mutants\n");
+    g_autoptr(GOptionContext) ctx =
+        pms_cli_context("[PMU...]",
+                        "Run the golden vectors against an encoder backend; print a per-PMU table\n"
+                        "(kind, vectors, passed, failed, known) and every failure.  Simulation vectors\n"
+                        "program the simulator with the backend's codes.  --mutants instead flips each\n"
+                        "code bit of every sim vector (of the PMUs named) and reports how many are caught.\n"
+                        "A failure the expectations list (--expect FILE; by default the backend's shipped\n"
+                        "file, vectors/expected/libpfm4.txt for libpfm4; --strict: none) is a known\n"
+                        "difference: it does not fail the run, but a listed vector that passes, or an\n"
+                        "entry that matches nothing, does (stale entry).  Format: docs/vectors-format.md.",
+                        entries, &model_files);
+    pms_cli_help(ctx,
+                 "0 no failure but known ones; 1 a failure (or nothing ran); 2 a usage error, a model "
+                 "file that does not load or an expectations file that cannot be read or parsed.",
+                 "  pmusim conform\n"
+                 "  pmusim conform --backend libpfm4 --kind encode\n"
+                 "  pmusim conform wsm nhm_unc\n"
+                 "  pmusim conform --backend libpfm4 --strict --junit report.xml\n"
+                 "  pmusim conform --backend cmd:./my-encoder --expect my-known-differences.txt\n"
+                 "  pmusim conform --mutants\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (timeout_ms < 0) {
@@ -414,8 +437,8 @@ int pms_cmd_conform(int argc, char **argv)
 
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsVectorSet) set = pms_vector_set_new();
-    gboolean loaded = vectors_dir ? pms_vector_set_load_dir(set, vectors_dir, &err)
-                                  : pms_vector_set_load_builtin(set, &err);
+    gboolean loaded =
+        vectors_dir ? pms_vector_set_load_dir(set, vectors_dir, &err) : pms_vector_set_load_builtin(set, &err);
     if (!loaded) {
         fprintf(stderr, "pmusim: conform: %s\n", err->message);
         return 1;
@@ -480,9 +503,10 @@ int pms_cmd_conform(int argc, char **argv)
         double got = share(mr->caught, mr->mutants - mr->unobservable);
         double lbr = share(mr->lbr_caught, mr->lbr_mutants - mr->lbr_unobservable);
         if (mr->baseline->len || got < goal || lbr < goal) {
-            fprintf(stderr, "pmusim: conform: --mutants: %.2f%% of the observable mutants caught (goal %.2f%%), "
-                    "%.2f%% of the observable LBR_SELECT mutants, %u vector(s) failing unmutated\n", got, goal, lbr,
-                    mr->baseline->len);
+            fprintf(stderr,
+                    "pmusim: conform: --mutants: %.2f%% of the observable mutants caught (goal %.2f%%), "
+                    "%.2f%% of the observable LBR_SELECT mutants, %u vector(s) failing unmutated\n",
+                    got, goal, lbr, mr->baseline->len);
             return 1;
         }
         return 0;

@@ -70,20 +70,22 @@ static void print_hidden_fields(const PmsModelSet *set, const char *str, guint64
 int pms_cmd_decode(int argc, char **argv)
 {
     g_auto(GStrv) model_files = NULL;
-    g_autoptr(GOptionContext) ctx = pms_cli_context("PMU VALUE [EXTRA]",
-        "Decode an event-select value (and the extra register value of offcore\n"
-        "or load-latency events) into the canonical event string.  Fields an event\n"
-        "string does not set (EN, INT, PC) follow on indented lines when they differ\n"
-        "from what the string encodes; reserved bits, and an EXTRA the event needs\n"
-        "but was not given (or takes none), are errors that say so.",
-        NULL, &model_files);
-    pms_cli_help(ctx, "0 decoded; 1 the value is no event of the PMU, sets reserved bits, or needs (or takes no) "
-                      "EXTRA value; 2 usage error, a malformed number, an unknown PMU or a model file that does "
-                      "not load.",
-        "  pmusim decode wsm 0x5301c0\n"
-        "  pmusim decode nhm 0x5301b7 0x2013     an offcore event with its MSR_OFFCORE_RSP_0 value\n"
-        "  pmusim decode wsm 0x1301c0            EN=0: the indented line says the counter is disabled\n"
-        "  pmusim decode nhm_unc 0x500309\n");
+    g_autoptr(GOptionContext) ctx =
+        pms_cli_context("PMU VALUE [EXTRA]",
+                        "Decode an event-select value (and the extra register value of offcore\n"
+                        "or load-latency events) into the canonical event string.  Fields an event\n"
+                        "string does not set (EN, INT, PC) follow on indented lines when they differ\n"
+                        "from what the string encodes; reserved bits, and an EXTRA the event needs\n"
+                        "but was not given (or takes none), are errors that say so.",
+                        NULL, &model_files);
+    pms_cli_help(ctx,
+                 "0 decoded; 1 the value is no event of the PMU, sets reserved bits, or needs (or takes no) "
+                 "EXTRA value; 2 usage error, a malformed number, an unknown PMU or a model file that does "
+                 "not load.",
+                 "  pmusim decode wsm 0x5301c0\n"
+                 "  pmusim decode nhm 0x5301b7 0x2013     an offcore event with its MSR_OFFCORE_RSP_0 value\n"
+                 "  pmusim decode wsm 0x1301c0            EN=0: the indented line says the counter is disabled\n"
+                 "  pmusim decode nhm_unc 0x500309\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc < 3 || argc > 4) {
@@ -91,8 +93,7 @@ int pms_cmd_decode(int argc, char **argv)
         return PMS_EXIT_USAGE;
     }
     guint64 value, extra = 0;
-    if (!pms_cli_parse_u64("VALUE", argv[2], &value) ||
-        (argc == 4 && !pms_cli_parse_u64("EXTRA", argv[3], &extra)))
+    if (!pms_cli_parse_u64("VALUE", argv[2], &value) || (argc == 4 && !pms_cli_parse_u64("EXTRA", argv[3], &extra)))
         return PMS_EXIT_USAGE;
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
@@ -105,18 +106,21 @@ int pms_cmd_decode(int argc, char **argv)
     if (reserved) {
         /* what the rest would be, so that a typo in a dump is easy to see */
         g_autofree char *rest = pms_decode(m, value & ~reserved, argc == 4, extra, NULL);
-        fprintf(stderr, "pmusim: decode: 0x%" G_GINT64_MODIFIER "x sets bits 0x%" G_GINT64_MODIFIER "x that %s "
-                "reserves (writable 0x%" G_GINT64_MODIFIER "x): writing it takes #GP%s%s\n", value, reserved,
-                reg->name, reg->writable, rest ? "; without them it is " : "", rest ? rest : "");
+        fprintf(stderr,
+                "pmusim: decode: 0x%" G_GINT64_MODIFIER "x sets bits 0x%" G_GINT64_MODIFIER "x that %s "
+                "reserves (writable 0x%" G_GINT64_MODIFIER "x): writing it takes #GP%s%s\n",
+                value, reserved, reg->name, reg->writable, rest ? "; without them it is " : "", rest ? rest : "");
         return 1;
     }
     const char *um = NULL;
     const PmsEvent *ev = argc == 3 ? needs_extra(m, value, reg, &um) : NULL;
     if (ev) {
-        fprintf(stderr, "pmusim: decode: 0x%" G_GINT64_MODIFIER "x is %s::%s%s%s, which takes its %s from %s: "
-                "give that register's value as EXTRA (pmusim decode %s 0x%" G_GINT64_MODIFIER "x EXTRA)\n", value,
-                m->name, ev->name, um ? ":" : "", um ? um : "", ev->flags & PMS_EVENT_OFFCORE ? "request and response bits" : "latency threshold",
-                ev->extra_reg, m->name, value);
+        fprintf(stderr,
+                "pmusim: decode: 0x%" G_GINT64_MODIFIER "x is %s::%s%s%s, which takes its %s from %s: "
+                "give that register's value as EXTRA (pmusim decode %s 0x%" G_GINT64_MODIFIER "x EXTRA)\n",
+                value, m->name, ev->name, um ? ":" : "", um ? um : "",
+                ev->flags & PMS_EVENT_OFFCORE ? "request and response bits" : "latency threshold", ev->extra_reg,
+                m->name, value);
         return 1;
     }
     g_autoptr(GError) err = NULL;
@@ -124,8 +128,10 @@ int pms_cmd_decode(int argc, char **argv)
     if (s == NULL) {
         g_autofree char *plain = argc == 4 ? pms_decode(m, value, FALSE, 0, NULL) : NULL;
         if (plain)
-            fprintf(stderr, "pmusim: decode: 0x%" G_GINT64_MODIFIER "x is %s, which takes no extra register "
-                    "value: drop EXTRA\n", value, plain);
+            fprintf(stderr,
+                    "pmusim: decode: 0x%" G_GINT64_MODIFIER "x is %s, which takes no extra register "
+                    "value: drop EXTRA\n",
+                    value, plain);
         else
             fprintf(stderr, "pmusim: decode: %s\n", err->message);
         return 1;

@@ -94,17 +94,19 @@ int pms_cmd_diff(int argc, char **argv)
         { "strings", 0, 0, G_OPTION_ARG_FILENAME, &strings_file,
           "Also compare the event strings in FILE (one per line, # comments)", "FILE" },
         { "summary", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the per-PMU summary", NULL },
-        { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
-          "Milliseconds a backend process may spend on one line", "MS" },
+        { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms, "Milliseconds a backend process may spend on one line",
+          "MS" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
-        "Encode every event, every unit mask and a sample of modifiers of each PMU\n"
-        "(default: all models) with two backends and list every difference.",
-        entries, &model_files);
-    pms_cli_help(ctx, "0 no difference; 1 a difference; 2 usage error, unknown PMU, or a model or strings "
-                      "file that cannot be read.",
-        "  pmusim diff --backend builtin --backend libpfm4 nhm_unc wsm_unc\n");
+    g_autoptr(GOptionContext) ctx =
+        pms_cli_context("[PMU...]",
+                        "Encode every event, every unit mask and a sample of modifiers of each PMU\n"
+                        "(default: all models) with two backends and list every difference.",
+                        entries, &model_files);
+    pms_cli_help(ctx,
+                 "0 no difference; 1 a difference; 2 usage error, unknown PMU, or a model or strings "
+                 "file that cannot be read.",
+                 "  pmusim diff --backend builtin --backend libpfm4 nhm_unc wsm_unc\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (backends == NULL || g_strv_length(backends) != 2) {
@@ -156,12 +158,10 @@ int pms_cmd_diff(int argc, char **argv)
         if (p == pmus->len && c->strings == 0)
             break;
         const char *name = p < pmus->len ? ((const PmsModel *)pmus->pdata[p])->name : "--strings";
-        printf("%-10s %8u %8u %8u %8u %8u %8u\n", name, c->strings, c->same, c->ret, c->codes,
-               c->fstr, c->crash);
+        printf("%-10s %8u %8u %8u %8u %8u %8u\n", name, c->strings, c->same, c->ret, c->codes, c->fstr, c->crash);
         differ += c->strings - c->same;
     }
-    printf("%s vs %s: %u difference%s\n", pms_backend_name(a), pms_backend_name(b), differ,
-           differ == 1 ? "" : "s");
+    printf("%s vs %s: %u difference%s\n", pms_backend_name(a), pms_backend_name(b), differ, differ == 1 ? "" : "s");
     g_free(counts);
     pms_backend_close(a);
     pms_backend_close(b);

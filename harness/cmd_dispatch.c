@@ -92,10 +92,18 @@ static gboolean parse_opcm(const char *opt, const char *text, PmsIa64OpcmCfg *o)
     }
     for (const char *p = colon + 1; *p; p++) {
         switch (*p) {
-        case 'm': o->m = TRUE; break;
-        case 'i': o->i = TRUE; break;
-        case 'f': o->f = TRUE; break;
-        case 'b': o->b = TRUE; break;
+        case 'm':
+            o->m = TRUE;
+            break;
+        case 'i':
+            o->i = TRUE;
+            break;
+        case 'f':
+            o->f = TRUE;
+            break;
+        case 'b':
+            o->b = TRUE;
+            break;
         default:
             fprintf(stderr, CMD "%s '%s': SLOTS is one or more of m i f b\n", opt, text);
             return FALSE;
@@ -108,7 +116,7 @@ static gboolean parse_opcm(const char *opt, const char *text, PmsIa64OpcmCfg *o)
 typedef struct {
     const char *key;
     guint *out;
-    guint64 max;   /* 0: privilege levels */
+    guint64 max; /* 0: privilege levels */
 } Item;
 
 static gboolean parse_items(const char *opt, const char *text, char **items, Item *known, gsize n_known)
@@ -180,8 +188,9 @@ static gboolean parse_etb(const char *text, PmsIa64EtbCfg *t)
     if (strcmp(text, "all") == 0)
         return TRUE;
     g_auto(GStrv) parts = g_strsplit(text, ":", -1);
-    Item known[] = { { "tm", &t->tm, 3 }, { "ptm", &t->ptm, 3 }, { "ppm", &t->ppm, 3 }, { "brt", &t->brt, 3 },
-                     { "plm", &t->plm, 0 } };
+    Item known[] = {
+        { "tm", &t->tm, 3 }, { "ptm", &t->ptm, 3 }, { "ppm", &t->ppm, 3 }, { "brt", &t->brt, 3 }, { "plm", &t->plm, 0 }
+    };
     return parse_items("--etb", text, parts, known, G_N_ELEMENTS(known));
 }
 
@@ -300,30 +309,32 @@ int pms_cmd_dispatch(int argc, char **argv)
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of the events, an ia64 model (default montecito)", "PMU" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("",
-        "Itanium 2 9000 (Montecito) dispatch: place the events on their counters and\n"
-        "program the opcode matchers, I-EAR, D-EAR, ETB, IP-EAR and code/data range\n"
-        "restriction (libpfm_montecito(3)'s parameters; docs/montecito-dispatch.md).\n"
-        "Prints one REG=0xVALUE line per register written (PMCs ascending, then IBRs,\n"
-        "DBRs), 'counter EVENT=PMCn' per event, the EAR/ETB methods used, and per range\n"
-        "'irange|drange N soff=0x.. eoff=0x..' (the cover is [START - soff, END + eoff))\n"
-        "with 'irange fine=yes|no'.  An event's VALUE is its counting PMC (codes[0] of\n"
-        "any encoder); a NAME alone is the event by itself (es, umask, plm, ism 2);\n"
-        "an event string montecito::EVENT[:MOD...] is encoded by the builtin encoder.\n"
-        "Errors print one line naming the libpfm error.",
-        entries, &model_files);
-    pms_cli_help(ctx, "0 dispatched; 2 usage error, an event or parameter the dispatch refuses (the line "
-                      "names the libpfm error), or a model file that does not load.",
-        "  pmusim dispatch -e CPU_OP_CYCLES_ALL -e BUS_ALL_ANY=0x2038709\n"
-        "  pmusim dispatch -e IA64_INST_RETIRED_THIS:thres=2 --opcm1 0x0/0x1ffffffffff:mi\n"
-        "  pmusim dispatch -e montecito::L3_INSERTS:u:mesi_i -e montecito::NOPS_RETIRED:thres=3\n"
-        "  pmusim dispatch --plm 3 -e IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200\n"
-        "  pmusim dispatch --plm 3 -e L1D_READS_SET0 --drange 0x1000-0x2000 --drange 0x8003-0x9000\n"
-        "  pmusim dispatch -e DATA_EAR_CACHE_LAT4 --ear dcache:umask=0x4:plm=3     (EAR method 2)\n"
-        "  pmusim dispatch --ear itlb:umask=0x7                                    (method 4)\n"
-        "  pmusim dispatch -e ETB_EVENT --etb tm=2:ptm=3:ppm=3:brt=0\n"
-        "  pmusim dispatch --ipear delay=32:plm=0,3\n"
-        "  pmusim dispatch -e FE_BUBBLE_ALL:noqual --irange 0x4000-0x8000\n");
+    g_autoptr(GOptionContext) ctx =
+        pms_cli_context("",
+                        "Itanium 2 9000 (Montecito) dispatch: place the events on their counters and\n"
+                        "program the opcode matchers, I-EAR, D-EAR, ETB, IP-EAR and code/data range\n"
+                        "restriction (libpfm_montecito(3)'s parameters; docs/montecito-dispatch.md).\n"
+                        "Prints one REG=0xVALUE line per register written (PMCs ascending, then IBRs,\n"
+                        "DBRs), 'counter EVENT=PMCn' per event, the EAR/ETB methods used, and per range\n"
+                        "'irange|drange N soff=0x.. eoff=0x..' (the cover is [START - soff, END + eoff))\n"
+                        "with 'irange fine=yes|no'.  An event's VALUE is its counting PMC (codes[0] of\n"
+                        "any encoder); a NAME alone is the event by itself (es, umask, plm, ism 2);\n"
+                        "an event string montecito::EVENT[:MOD...] is encoded by the builtin encoder.\n"
+                        "Errors print one line naming the libpfm error.",
+                        entries, &model_files);
+    pms_cli_help(ctx,
+                 "0 dispatched; 2 usage error, an event or parameter the dispatch refuses (the line "
+                 "names the libpfm error), or a model file that does not load.",
+                 "  pmusim dispatch -e CPU_OP_CYCLES_ALL -e BUS_ALL_ANY=0x2038709\n"
+                 "  pmusim dispatch -e IA64_INST_RETIRED_THIS:thres=2 --opcm1 0x0/0x1ffffffffff:mi\n"
+                 "  pmusim dispatch -e montecito::L3_INSERTS:u:mesi_i -e montecito::NOPS_RETIRED:thres=3\n"
+                 "  pmusim dispatch --plm 3 -e IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200\n"
+                 "  pmusim dispatch --plm 3 -e L1D_READS_SET0 --drange 0x1000-0x2000 --drange 0x8003-0x9000\n"
+                 "  pmusim dispatch -e DATA_EAR_CACHE_LAT4 --ear dcache:umask=0x4:plm=3     (EAR method 2)\n"
+                 "  pmusim dispatch --ear itlb:umask=0x7                                    (method 4)\n"
+                 "  pmusim dispatch -e ETB_EVENT --etb tm=2:ptm=3:ppm=3:brt=0\n"
+                 "  pmusim dispatch --ipear delay=32:plm=0,3\n"
+                 "  pmusim dispatch -e FE_BUBBLE_ALL:noqual --irange 0x4000-0x8000\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc > 1) {
@@ -362,7 +373,7 @@ int pms_cmd_dispatch(int argc, char **argv)
         return PMS_EXIT_USAGE;
     }
     req.irange.flags = (inv ? PMS_IA64_RANGE_INV : 0) | (no_fine ? PMS_IA64_RANGE_NO_FINE : 0) |
-                       (demand ? PMS_IA64_RANGE_DEMAND_FETCH : 0) | (prefetch ? PMS_IA64_RANGE_PREFETCH_MATCH : 0);
+        (demand ? PMS_IA64_RANGE_DEMAND_FETCH : 0) | (prefetch ? PMS_IA64_RANGE_PREFETCH_MATCH : 0);
 
     g_autofree PmsIa64DispatchResult *res = g_new0(PmsIa64DispatchResult, 1);
     g_autoptr(GError) err = NULL;

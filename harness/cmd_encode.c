@@ -27,10 +27,10 @@
  * buffered: only then is stdout flushed and more input waited for. */
 typedef struct {
     GByteArray *buf;
-    gsize start;     /* first unread byte of buf */
+    gsize start; /* first unread byte of buf */
     gboolean eof;
-    int err;         /* errno of a failed read */
-    GString *answers;  /* answered, not yet handed to stdio: written before any wait */
+    int err;          /* errno of a failed read */
+    GString *answers; /* answered, not yet handed to stdio: written before any wait */
 } LineReader;
 
 /* Write the pending answers (one write(2) for many lines; not through
@@ -65,7 +65,7 @@ static gboolean next_line(LineReader *rd, const char **line, gsize *len, int *st
         if (nl || (rd->eof && avail)) {
             gsize n = nl ? (gsize)(nl - p) : avail;
             if (!nl) {
-                g_byte_array_append(rd->buf, (const guint8 *)"", 1);   /* room for the NUL */
+                g_byte_array_append(rd->buf, (const guint8 *)"", 1); /* room for the NUL */
                 p = rd->buf->data + rd->start;
             }
             p[n] = '\0';
@@ -170,8 +170,9 @@ static void write_lines(GString *out, const PmsModel *m, const PmsRegWrite *w)
     if (w->mask == G_MAXUINT64)
         g_string_append_printf(out, "  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x\n", w->name, w->address, w->value);
     else /* a partial write: only these bits, the others as they are */
-        g_string_append_printf(out, "  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x  (bits 0x%" G_GINT64_MODIFIER
-                               "x only)\n", w->name, w->address, w->value, w->mask);
+        g_string_append_printf(out,
+                               "  %-20s 0x%03x = 0x%" G_GINT64_MODIFIER "x  (bits 0x%" G_GINT64_MODIFIER "x only)\n",
+                               w->name, w->address, w->value, w->mask);
     const PmsRegister *reg = w->reg;
     if (reg == NULL || reg->layout == NULL)
         return;
@@ -235,7 +236,7 @@ static void json_encoding(GString *o, const char *event, const PmsEncoding *enc)
         for (guint f = 0; lay && f < lay->n_fields; f++) {
             const PmsField *fl = &lay->fields[f];
             if (!pms_field_get(fl, w->mask))
-                continue;   /* a partial write leaves this field as it is */
+                continue; /* a partial write leaves this field as it is */
             g_string_append(o, first ? "" : ", ");
             first = FALSE;
             pms_json_str(o, fl->name);
@@ -282,7 +283,7 @@ static void print_human(const PmsEncoding *enc)
  * event there.  Computed before anything is printed, so a refused event
  * prints nothing but its message. */
 static gboolean pebs_lines(const PmsModel *m, PmsEncoding *const *enc, char *const *names, const PmsPlacement *pl,
-                               guint n, GString *out)
+                           guint n, GString *out)
 {
     PmsRegWrite w[4];
     guint nw = 0;
@@ -306,7 +307,7 @@ static gboolean pebs_lines(const PmsModel *m, PmsEncoding *const *enc, char *con
             if (j == nw) {
                 g_assert(nw < G_N_ELEMENTS(w));
                 w[nw++] = c.writes[k];
-            } else {   /* the same register: each configuration owns its bits */
+            } else { /* the same register: each configuration owns its bits */
                 w[j].value = (w[j].value & ~c.writes[k].mask) | (c.writes[k].value & c.writes[k].mask);
                 w[j].mask |= c.writes[k].mask;
             }
@@ -335,14 +336,14 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, gboole
         return 1;
     }
     PmsEncoding *enc[PMS_PROGRAM_MAX_SET] = { NULL };
-    char *names[PMS_PROGRAM_MAX_SET] = { NULL };   /* the strings as qualified: the messages' names */
+    char *names[PMS_PROGRAM_MAX_SET] = { NULL }; /* the strings as qualified: the messages' names */
     PmsSetEvent evs[PMS_PROGRAM_MAX_SET];
     PmsPlacement pl[PMS_PROGRAM_MAX_SET];
     PmsRegWrite *w = NULL;
     guint nw = 0;
     GError *err = NULL;
     int status = 0;
-    GString *pebs_out = g_string_new(NULL);   /* --pebs: computed before anything is printed */
+    GString *pebs_out = g_string_new(NULL); /* --pebs: computed before anything is printed */
     for (int i = 0; i < n; i++) {
         char *event = names[i] = pmu ? pms_sim_qualify_event(pmu, argv[i + 1], &err) : g_strdup(argv[i + 1]);
         if (event == NULL) {
@@ -366,8 +367,8 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, gboole
     const PmsModel *m = enc[0]->model;
     for (int i = 1; i < n; i++)
         if (enc[i]->model != m) {
-            fprintf(stderr, "pmusim: encode --set: %s is a %s event and %s a %s one: a set is one PMU's\n",
-                    names[0], m->name, names[i], enc[i]->model->name);
+            fprintf(stderr, "pmusim: encode --set: %s is a %s event and %s a %s one: a set is one PMU's\n", names[0],
+                    m->name, names[i], enc[i]->model->name);
             status = 1;
             goto out;
         }
@@ -428,8 +429,8 @@ int pms_cmd_encode(int argc, char **argv)
           "Encoder for --batch: builtin (default), libpfm4 or cmd:PROGRAM", "B" },
         { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
           "Milliseconds a backend process may spend on one line (default 10000)", "MS" },
-        { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-          "Output of the non-batch form: human (default), perf or json", "FMT" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output of the non-batch form: human (default), perf or json",
+          "FMT" },
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of an EVENT written without PMU::", "PMU" },
         { "set", 0, 0, G_OPTION_ARG_NONE, &set,
           "Count the EVENTs together: one counter each, and the registers of the whole set", NULL },
@@ -439,24 +440,29 @@ int pms_cmd_encode(int argc, char **argv)
           "With --pebs: load-latency threshold in core cycles (the load-latency event's :ldlat=N)", "N" },
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text,
           "Privilege levels counted when the event names neither u nor k, 0 to 3 (default 0,3; "
-          "uncore PMUs take only 0,3)", "LEVELS" },
-        { "lbr", 0, 0, G_OPTION_ARG_NONE, &lbr, "Also configure the LBR of --pmu (MSR_LBR_SELECT, IA32_DEBUGCTL)", NULL },
+          "uncore PMUs take only 0,3)",
+          "LEVELS" },
+        { "lbr", 0, 0, G_OPTION_ARG_NONE, &lbr, "Also configure the LBR of --pmu (MSR_LBR_SELECT, IA32_DEBUGCTL)",
+          NULL },
         { "lbr-plm", 0, 0, G_OPTION_ARG_STRING, &lbr_plm,
           "Privilege levels the LBR records: 0, 3 or 0,3 (default: --plm's)", "LEVELS" },
         { "lbr-filter", 0, 0, G_OPTION_ARG_STRING, &lbr_filter,
           "Branch classes the LBR drops: jcc, near_rel_call, near_ind_call, near_ret, near_ind_jmp, near_rel_jmp, "
-          "far_branch (comma-separated)", "NAMES" },
+          "far_branch (comma-separated)",
+          "NAMES" },
         { "lbr-freeze", 0, 0, G_OPTION_ARG_NONE, &lbr_freeze, "Freeze the LBR on a PMI (FREEZE_LBRS_ON_PMI)", NULL },
         { "lbr-callstack", 0, 0, G_OPTION_ARG_NONE, &lbr_callstack,
           "Call-stack mode: returns pop the newest entry (LBR_SELECT.EN_CALLSTACK; glm)", NULL },
-        { "irange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &iranges, "Montecito: code range (as pmusim dispatch)", "START-END" },
-        { "drange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dranges, "Montecito: data range (as pmusim dispatch)", "START-END" },
+        { "irange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &iranges, "Montecito: code range (as pmusim dispatch)",
+          "START-END" },
+        { "drange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dranges, "Montecito: data range (as pmusim dispatch)",
+          "START-END" },
         { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "Montecito: count outside the code ranges", NULL },
         { "no-fine", 0, 0, G_OPTION_ARG_NONE, &no_fine, "Montecito: code ranges never in fine mode", NULL },
-        { "demand-fetch", 0, 0, G_OPTION_ARG_NONE, &demand, "Montecito: dual fetch events' demand fetches in the code range",
-          NULL },
-        { "prefetch-match", 0, 0, G_OPTION_ARG_NONE, &prefetch, "Montecito: dual fetch events' prefetches in the code range",
-          NULL },
+        { "demand-fetch", 0, 0, G_OPTION_ARG_NONE, &demand,
+          "Montecito: dual fetch events' demand fetches in the code range", NULL },
+        { "prefetch-match", 0, 0, G_OPTION_ARG_NONE, &prefetch,
+          "Montecito: dual fetch events' prefetches in the code range", NULL },
         { "opcm1", 0, 0, G_OPTION_ARG_STRING, &opcm1, "Montecito: opcode matcher 1", "MATCH/MASK[:mifb]" },
         { "opcm2", 0, 0, G_OPTION_ARG_STRING, &opcm2, "Montecito: opcode matcher 2", "MATCH/MASK[:mifb]" },
         { "ear", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ears, "Montecito: I-EAR or D-EAR parameters", "KIND[:...]" },
@@ -465,19 +471,23 @@ int pms_cmd_encode(int argc, char **argv)
         { "system-wide", 0, 0, G_OPTION_ARG_NONE, &system_wide, "Montecito: pm = 1 in the EAR/ETB registers", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("[EVENT...]",
-        "Encode event strings with the built-in encoder, or run the batch protocol.",
-        entries, &model_files);
-    pms_cli_help(ctx, "0 every EVENT encoded (--batch: every line answered, whatever the answer); 1 an EVENT "
-                      "the encoder rejects or --format cannot express, a --set no placement can count together, or --batch could not start its backend or "
-                      "read or write; 2 usage error or a model file that does not load.",
+    g_autoptr(GOptionContext) ctx =
+        pms_cli_context("[EVENT...]", "Encode event strings with the built-in encoder, or run the batch protocol.",
+                        entries, &model_files);
+    pms_cli_help(
+        ctx,
+        "0 every EVENT encoded (--batch: every line answered, whatever the answer); 1 an EVENT "
+        "the encoder rejects or --format cannot express, a --set no placement can count together, or --batch could not "
+        "start its backend or "
+        "read or write; 2 usage error or a model file that does not load.",
         "  pmusim encode 'wsm::INST_RETIRED:ANY_P:c=1:i'\n"
         "  pmusim encode --plm=3 wsm::INST_RETIRED:ANY_P      user level only (u=1 k=0)\n"
         "  pmusim encode nhm_unc::UNC_LLC_MISS:ANY\n"
         "  pmusim encode --rules-only --batch < strings.txt     the encoder's rules alone, no kept results\n"
         "  pmusim encode --pmu wsm INST_RETIRED:ANY_P:u UOPS_ISSUED:STALL_CYCLES\n"
         "  pmusim encode --format=json wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM\n"
-        "  pmusim encode --set --pmu nhm UOPS_ISSUED:ANY L1D:REPL L1D:M_REPL     one counter each, the set's registers\n"
+        "  pmusim encode --set --pmu nhm UOPS_ISSUED:ANY L1D:REPL L1D:M_REPL     one counter each, the set's "
+        "registers\n"
         "  pmusim encode --pebs nhm::INST_RETIRED:ANY_P                       PEBS_ENABLE for its counter\n"
         "  pmusim encode --set --pebs --pmu nhm INST_RETIRED:ANY_P BR_INST_RETIRED:ALL_BRANCHES   a PEBS set\n"
         "  pmusim encode --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD   load latency\n"
@@ -490,8 +500,9 @@ int pms_cmd_encode(int argc, char **argv)
         system_wide) {
         /* the whole Montecito measurement: the same command as `pmusim dispatch` */
         if (batch || format || set) {
-            fprintf(stderr, "pmusim: encode: the Montecito measurement options take neither --batch nor --format, "
-                            "nor --set (they place the set themselves)\n");
+            fprintf(stderr,
+                    "pmusim: encode: the Montecito measurement options take neither --batch nor --format, "
+                    "nor --set (they place the set themselves)\n");
             return PMS_EXIT_USAGE;
         }
         g_autoptr(GPtrArray) d = g_ptr_array_new_with_free_func(g_free);
@@ -500,7 +511,11 @@ int pms_cmd_encode(int argc, char **argv)
             g_ptr_array_add(d, g_strdup("-e"));
             g_ptr_array_add(d, g_strdup(argv[i]));
         }
-#define PASS(opt, val) do { g_ptr_array_add(d, g_strdup(opt)); g_ptr_array_add(d, g_strdup(val)); } while (0)
+#define PASS(opt, val)                                                                                                 \
+    do {                                                                                                               \
+        g_ptr_array_add(d, g_strdup(opt));                                                                             \
+        g_ptr_array_add(d, g_strdup(val));                                                                             \
+    } while (0)
         for (char **p = model_files; p && *p; p++)
             PASS("--model", *p);
         if (plm_text)
@@ -556,8 +571,9 @@ int pms_cmd_encode(int argc, char **argv)
         return PMS_EXIT_USAGE;
     }
     if (lbr && (batch || set || (format && strcmp(format, "human") != 0))) {
-        fprintf(stderr, "pmusim: encode --lbr prints its registers in the human format; it takes neither --batch, "
-                        "--set nor --format\n");
+        fprintf(stderr,
+                "pmusim: encode --lbr prints its registers in the human format; it takes neither --batch, "
+                "--set nor --format\n");
         return PMS_EXIT_USAGE;
     }
     if (batch && pmu) {
@@ -569,17 +585,20 @@ int pms_cmd_encode(int argc, char **argv)
     if (ld_lat && !pms_cli_parse_ld_lat("encode", ld_lat, pebs, &ld_lat_v))
         return PMS_EXIT_USAGE;
     if (pebs && (batch || (format && strcmp(format, "human") != 0))) {
-        fprintf(stderr, "pmusim: encode: --pebs prints the registers of each EVENT (or of the --set); it takes "
-                        "neither --batch nor --format\n");
+        fprintf(stderr,
+                "pmusim: encode: --pebs prints the registers of each EVENT (or of the --set); it takes "
+                "neither --batch nor --format\n");
         return PMS_EXIT_USAGE;
     }
     if (ld_lat && set) {
-        fprintf(stderr, "pmusim: encode: --set --pebs: give the load-latency event its threshold as :ldlat=N "
-                        "(--ld-lat is for one EVENT)\n");
+        fprintf(stderr,
+                "pmusim: encode: --set --pebs: give the load-latency event its threshold as :ldlat=N "
+                "(--ld-lat is for one EVENT)\n");
         return PMS_EXIT_USAGE;
     }
     if (set && (batch || (format && strcmp(format, "human") != 0))) {
-        fprintf(stderr, "pmusim: encode: --set prints the registers of the set; it takes neither --batch nor --format\n");
+        fprintf(stderr,
+                "pmusim: encode: --set prints the registers of the set; it takes neither --batch nor --format\n");
         return PMS_EXIT_USAGE;
     }
     if (batch && (argc > 1 || format)) {

@@ -28,12 +28,11 @@ int pms_cmd_explain(int argc, char **argv)
     const GOptionEntry entries[] = {
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of an event written without PMU::", "PMU" },
         { "occurrences", 0, 0, G_OPTION_ARG_STRING, &occ,
-          "After the rules, a worked example: these occurrences of the event's own signal, one per cycle",
-          "N,N,..." },
+          "After the rules, a worked example: these occurrences of the event's own signal, one per cycle", "N,N,..." },
         { "cpl", 0, 0, G_OPTION_ARG_STRING, &cpl, "CPL (0..3) of each --occurrences cycle (default 3)", "C,C,..." },
-        { "preload", 0, 0, G_OPTION_ARG_STRING, &preload_text, "Counter value before the example's cycle 0",
-          "VALUE" },
-        { "pebs", 0, 0, G_OPTION_ARG_NONE, &pebs, "Also PEBS for the event on its counter, and what it captures", NULL },
+        { "preload", 0, 0, G_OPTION_ARG_STRING, &preload_text, "Counter value before the example's cycle 0", "VALUE" },
+        { "pebs", 0, 0, G_OPTION_ARG_NONE, &pebs, "Also PEBS for the event on its counter, and what it captures",
+          NULL },
         { "ld-lat", 0, 0, G_OPTION_ARG_STRING, &ld_lat,
           "With --pebs: load-latency threshold in core cycles (the load-latency event's :ldlat=N)", "N" },
         { "lbr", 0, 0, G_OPTION_ARG_NONE, &lbr, "Explain an LBR configuration of --pmu (as encode --lbr)", NULL },
@@ -44,18 +43,19 @@ int pms_cmd_explain(int argc, char **argv)
           "Call-stack mode: returns pop the newest entry (LBR_SELECT.EN_CALLSTACK; glm)", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("EVENT",
-        "Show the register fields an event string sets and what the counter will count with them.", entries,
+    g_autoptr(GOptionContext) ctx = pms_cli_context(
+        "EVENT", "Show the register fields an event string sets and what the counter will count with them.", entries,
         &model_files);
-    pms_cli_help(ctx, "0 explained; 1 the encoder rejects the event (the line names its PFM_ERR_ class); 2 "
-                      "usage error, an event without PMU, or a model file that does not load.",
-        "  pmusim explain 'wsm::INST_RETIRED:ANY_P:c=2:i'\n"
-        "  pmusim explain --pmu glm INST_RETIRED:ANY_P:u\n"
-        "  pmusim explain nhm_unc::UNC_LLC_MISS:ANY\n"
-        "  pmusim explain montecito::NOPS_RETIRED:thres=3:u\n"
-        "  pmusim explain 'wsm::INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n"
-        "  pmusim explain --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD\n"
-        "  pmusim explain --pmu nhm --lbr --lbr-plm 3 --lbr-filter near_rel_jmp   what the LBR records\n");
+    pms_cli_help(ctx,
+                 "0 explained; 1 the encoder rejects the event (the line names its PFM_ERR_ class); 2 "
+                 "usage error, an event without PMU, or a model file that does not load.",
+                 "  pmusim explain 'wsm::INST_RETIRED:ANY_P:c=2:i'\n"
+                 "  pmusim explain --pmu glm INST_RETIRED:ANY_P:u\n"
+                 "  pmusim explain nhm_unc::UNC_LLC_MISS:ANY\n"
+                 "  pmusim explain montecito::NOPS_RETIRED:thres=3:u\n"
+                 "  pmusim explain 'wsm::INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n"
+                 "  pmusim explain --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD\n"
+                 "  pmusim explain --pmu nhm --lbr --lbr-plm 3 --lbr-filter near_rel_jmp   what the LBR records\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (!lbr && (lbr_plm || lbr_filter || lbr_freeze || lbr_callstack)) {
@@ -134,19 +134,19 @@ int pms_cmd_explain(int argc, char **argv)
     }
     if (occ) {
         g_string_append_printf(o, "\nWorked example (pmusim sim -e '%s' --occurrences %s%s%s%s%s --explain):\n",
-                               qualified, occ, cpl ? " --cpl " : "", cpl ? cpl : "",
-                               preload_text ? " --preload " : "", preload_text ? preload_text : "");
+                               qualified, occ, cpl ? " --cpl " : "", cpl ? cpl : "", preload_text ? " --preload " : "",
+                               preload_text ? preload_text : "");
         int status = pms_sim_worked_example(enc, occ, cpl, preload, o);
         if (status != 0)
             return status;
     }
     if (lbr) {
         g_string_append_c(o, '\n');
-        int st = pms_lbr_explain_cli(models, pmu ? pmu : enc->model->name, lbr_plm, lbr_filter, lbr_freeze, lbr_callstack, o);
+        int st = pms_lbr_explain_cli(models, pmu ? pmu : enc->model->name, lbr_plm, lbr_filter, lbr_freeze,
+                                     lbr_callstack, o);
         if (st != 0)
             return st;
     }
     fputs(o->str, stdout);
     return 0;
 }
-

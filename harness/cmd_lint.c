@@ -13,18 +13,20 @@
 #include "commands.h"
 #include "sim.h"
 
-int
-pms_cmd_lint(int argc, char **argv)
+int pms_cmd_lint(int argc, char **argv)
 {
     g_auto(GStrv) model_files = NULL;
-    g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
-        "Check model files for inconsistencies (duplicate encodings, empty unit-mask groups,\n"
-        "missing defaults, bad counter masks, overlapping fields, ...) and what the simulator\n"
-        "would refuse (counter widths, register fields, [options] values).", NULL, &model_files);
-    pms_cli_help(ctx, "0 no problem; 1 a problem found, or a model file that does not load; 2 usage error or "
-                      "unknown PMU.",
-        "  pmusim lint\n"
-        "  pmusim lint --model my-wsm.pmu\n");
+    g_autoptr(GOptionContext) ctx =
+        pms_cli_context("[PMU...]",
+                        "Check model files for inconsistencies (duplicate encodings, empty unit-mask groups,\n"
+                        "missing defaults, bad counter masks, overlapping fields, ...) and what the simulator\n"
+                        "would refuse (counter widths, register fields, [options] values).",
+                        NULL, &model_files);
+    pms_cli_help(ctx,
+                 "0 no problem; 1 a problem found, or a model file that does not load; 2 usage error or "
+                 "unknown PMU.",
+                 "  pmusim lint\n"
+                 "  pmusim lint --model my-wsm.pmu\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     g_autoptr(PmsModelSet) set = pms_cli_load_models(model_files);
@@ -48,7 +50,7 @@ pms_cmd_lint(int argc, char **argv)
             printf("%s\n", (const char *)g_ptr_array_index(problems, j));
         n_problems += problems->len;
     }
-    printf("%u model%s checked, %u problem%s\n", models->len, models->len == 1 ? "" : "s",
-           n_problems, n_problems == 1 ? "" : "s");
+    printf("%u model%s checked, %u problem%s\n", models->len, models->len == 1 ? "" : "s", n_problems,
+           n_problems == 1 ? "" : "s");
     return n_problems ? 1 : 0;
 }

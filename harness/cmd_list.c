@@ -80,8 +80,10 @@ static const char *group_name(const PmsEvent *ev, guint g)
 static char *forced_mods(const PmsUmask *um)
 {
     GString *f = g_string_new(NULL);
-    const struct { const char *name; gint v; } mods[] = {
-        { "c", um->cmask }, { "i", um->inv }, { "e", um->edge }, { "t", um->any } };
+    const struct {
+        const char *name;
+        gint v;
+    } mods[] = { { "c", um->cmask }, { "i", um->inv }, { "e", um->edge }, { "t", um->any } };
     for (gsize i = 0; i < G_N_ELEMENTS(mods); i++)
         if (mods[i].v >= 0)
             g_string_append_printf(f, "%s%s=%d", f->len ? ":" : "", mods[i].name, mods[i].v);
@@ -155,19 +157,20 @@ static char *umask_facts(const PmsEvent *ev, const PmsUmask *um)
 
 static void print_model(const PmsModel *m, const char *pat)
 {
-    printf("%s: %s\n  source %s; %u generic counters (%u bits), %u fixed (%u bits)%s\n",
-           m->name, m->desc ? m->desc : "", m->source ? m->source : "?", m->n_gp, m->gp_width,
-           m->n_fixed, m->fixed_width, m->smt ? "; SMT" : "");
-    if (m->unit)   /* a model of several boxes that stands for one of them */
+    printf("%s: %s\n  source %s; %u generic counters (%u bits), %u fixed (%u bits)%s\n", m->name,
+           m->desc ? m->desc : "", m->source ? m->source : "?", m->n_gp, m->gp_width, m->n_fixed, m->fixed_width,
+           m->smt ? "; SMT" : "");
+    if (m->unit) /* a model of several boxes that stands for one of them */
         printf("  stands for unit %s instance %u of the model's %u registers\n", m->unit, m->instance, m->n_regs);
     printf("  modifiers:\n");
     for (guint i = 0; i < m->n_mods; i++) {
         const PmsModifier *mod = &m->mods[i];
-        g_autofree char *range = mod->type == PMS_MOD_BOOL ? g_strdup("bool")
+        g_autofree char *range = mod->type == PMS_MOD_BOOL
+            ? g_strdup("bool")
             : g_strdup_printf("%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT, mod->min, mod->max);
         printf("    %-6s %-15s %s\n", mod->name, range, mod->desc ? mod->desc : "");
     }
-    int namew = 5, umw = 5;   /* columns as wide as the longest names */
+    int namew = 5, umw = 5; /* columns as wide as the longest names */
     for (guint e = 0; e < m->n_events; e++) {
         namew = MAX(namew, (int)strlen(m->events[e].name));
         for (guint u = 0; u < m->events[e].n_umasks; u++)
@@ -186,7 +189,7 @@ static void print_model(const PmsModel *m, const char *pat)
             g_autofree char *uf = umask_facts(ev, &ev->umasks[u]);
             g_autofree char *col = g_strconcat(":", ev->umasks[u].name, NULL);
             g_autofree char *row = g_strdup_printf("      %-*s %s", umw, col, uf);
-            printf("%s\n", g_strchomp(row));   /* no trailing blanks */
+            printf("%s\n", g_strchomp(row)); /* no trailing blanks */
         }
     }
 }
@@ -248,8 +251,10 @@ static void json_event(GString *o, const PmsModel *m, const PmsEvent *ev)
     g_string_append_printf(o, ", \"fixed\": %u, \"pebs\": %s, \"fixed_only\": %s", ev->fixed,
                            ev->flags & PMS_EVENT_PEBS ? "true" : "false",
                            ev->flags & PMS_EVENT_FIXED_ONLY ? "true" : "false");
-    const struct { const char *key; const char *v; } strs[] = {
-        { "extra", ev->extra_reg }, { "alias_of", ev->equiv }, { "desc", ev->desc } };
+    const struct {
+        const char *key;
+        const char *v;
+    } strs[] = { { "extra", ev->extra_reg }, { "alias_of", ev->equiv }, { "desc", ev->desc } };
     for (gsize i = 0; i < G_N_ELEMENTS(strs); i++) {
         g_string_append_printf(o, ", \"%s\": ", strs[i].key);
         if (strs[i].v)
@@ -280,8 +285,10 @@ static void json_event(GString *o, const PmsModel *m, const PmsEvent *ev)
         else
             g_string_append(o, "null");
         g_string_append(o, ", \"forced\": {");
-        const struct { const char *name; gint v; } mods[] = {
-            { "c", um->cmask }, { "i", um->inv }, { "e", um->edge }, { "t", um->any } };
+        const struct {
+            const char *name;
+            gint v;
+        } mods[] = { { "c", um->cmask }, { "i", um->inv }, { "e", um->edge }, { "t", um->any } };
         for (gsize i = 0, n = 0; i < G_N_ELEMENTS(mods); i++)
             if (mods[i].v >= 0)
                 g_string_append_printf(o, "%s\"%s\": %d", n++ ? ", " : "", mods[i].name, mods[i].v);
@@ -311,15 +318,16 @@ static void json_model(GString *o, const PmsModel *m, const PmsEvent *only, cons
         pms_json_str(o, m->desc);
     else
         g_string_append(o, "null");
-    g_string_append_printf(o, ", \"gp_counters\": %u, \"gp_width\": %u, \"fixed_counters\": %u, "
-                           "\"fixed_width\": %u, \"smt\": %s,\n   \"modifiers\": [", m->n_gp, m->gp_width,
-                           m->n_fixed, m->fixed_width, m->smt ? "true" : "false");
+    g_string_append_printf(o,
+                           ", \"gp_counters\": %u, \"gp_width\": %u, \"fixed_counters\": %u, "
+                           "\"fixed_width\": %u, \"smt\": %s,\n   \"modifiers\": [",
+                           m->n_gp, m->gp_width, m->n_fixed, m->fixed_width, m->smt ? "true" : "false");
     for (guint i = 0; i < m->n_mods; i++) {
         const PmsModifier *mod = &m->mods[i];
         g_string_append(o, i ? ", {\"name\": " : "{\"name\": ");
         pms_json_str(o, mod->name);
-        g_string_append_printf(o, ", \"type\": \"%s\", \"min\": %" G_GUINT64_FORMAT ", \"max\": %" G_GUINT64_FORMAT
-                               "}", mod->type == PMS_MOD_BOOL ? "bool" : "int", mod->min, mod->max);
+        g_string_append_printf(o, ", \"type\": \"%s\", \"min\": %" G_GUINT64_FORMAT ", \"max\": %" G_GUINT64_FORMAT "}",
+                               mod->type == PMS_MOD_BOOL ? "bool" : "int", mod->min, mod->max);
     }
     g_string_append(o, "],\n   \"events\": [\n");
     guint n = 0;
@@ -377,24 +385,27 @@ int pms_cmd_list(int argc, char **argv)
     const GOptionEntry entries[] = {
         { "names", 'n', 0, G_OPTION_ARG_NONE, &names,
           "One fully qualified pmu::EVENT:UMASK per line (events without unit masks once), each a string that "
-          "encodes as printed", NULL },
+          "encodes as printed",
+          NULL },
         { "grep", 'g', 0, G_OPTION_ARG_STRING, &grep,
           "Only events whose name or description, or a unit mask's, contains TEXT (any case)", "TEXT" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "text (default) or json", "FMT" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU [EVENT...] | PMU::EVENT ...]",
+    g_autoptr(GOptionContext) ctx = pms_cli_context(
+        "[PMU [EVENT...] | PMU::EVENT ...]",
         "Without PMU: the PMUs.  With PMU: its events, unit masks and modifiers (Itanium: a table of each\n"
         "event's facts).  With an EVENT after its PMU, or PMU::EVENT: that event in full.",
         entries, &model_files);
-    pms_cli_help(ctx, "0 listed; 1 --grep matched no event; 2 usage error, an unknown PMU or event, or a model "
-                      "file that does not load.",
-        "  pmusim list\n"
-        "  pmusim list nhm_unc\n"
-        "  pmusim list montecito L3_READS_ALL_HIT\n"
-        "  pmusim list --names glm wsm\n"
-        "  pmusim list wsm --grep cache\n"
-        "  pmusim list --format=json wsm INST_RETIRED\n");
+    pms_cli_help(ctx,
+                 "0 listed; 1 --grep matched no event; 2 usage error, an unknown PMU or event, or a model "
+                 "file that does not load.",
+                 "  pmusim list\n"
+                 "  pmusim list nhm_unc\n"
+                 "  pmusim list montecito L3_READS_ALL_HIT\n"
+                 "  pmusim list --names glm wsm\n"
+                 "  pmusim list wsm --grep cache\n"
+                 "  pmusim list --format=json wsm INST_RETIRED\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     gboolean json = format && strcmp(format, "json") == 0;
@@ -417,7 +428,7 @@ int pms_cmd_list(int argc, char **argv)
         ListItem it = { pms_model_set_nth(models, i), NULL };
         g_array_append_val(items, it);
     }
-    int width = 10;   /* the PMU column of the list, as wide as its longest name */
+    int width = 10; /* the PMU column of the list, as wide as its longest name */
     for (guint i = 0; i < items->len; i++)
         width = MAX(width, (int)strlen(g_array_index(items, ListItem, i).m->name));
     guint matched = 0;
@@ -426,7 +437,7 @@ int pms_cmd_list(int argc, char **argv)
         matched += it->ev ? (guint)event_matches(it->ev, pat) : n_matching(it->m, pat);
     }
     if (pat && !matched)
-        return 1;   /* as grep: nothing matched, nothing printed */
+        return 1; /* as grep: nothing matched, nothing printed */
     /* --grep without PMU searches every PMU's events, not the PMU summary */
     gboolean summary = argc < 2 && !pat;
     g_autoptr(GString) js = g_string_new("[\n");
@@ -434,9 +445,8 @@ int pms_cmd_list(int argc, char **argv)
         const ListItem *it = &g_array_index(items, ListItem, i);
         const PmsModel *m = it->m;
         /* an EVENT right after its PMU replaces the PMU's full listing */
-        gboolean pmu_then_events = !it->ev && i + 1 < items->len &&
-                                   g_array_index(items, ListItem, i + 1).ev &&
-                                   g_array_index(items, ListItem, i + 1).m == m;
+        gboolean pmu_then_events = !it->ev && i + 1 < items->len && g_array_index(items, ListItem, i + 1).ev &&
+            g_array_index(items, ListItem, i + 1).m == m;
         if (pmu_then_events || (pat && !(it->ev ? (guint)event_matches(it->ev, pat) : n_matching(m, pat))))
             continue;
         if (json) {

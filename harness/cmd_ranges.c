@@ -17,16 +17,18 @@ static gboolean parse_range(const char *text, PmsIa64Range *r)
         return FALSE;
     }
     g_autofree char *start = g_strndup(text, (gsize)(dash - text));
-    return pms_cli_parse_u64("ranges: START", start, &r->start) &&
-           pms_cli_parse_u64("ranges: END", dash + 1, &r->end);
+    return pms_cli_parse_u64("ranges: START", start, &r->start) && pms_cli_parse_u64("ranges: END", dash + 1, &r->end);
 }
 
 static const char *reg_prefix(PmsRegSpace space)
 {
     switch (space) {
-    case PMS_SPACE_IBR: return "ibr";
-    case PMS_SPACE_DBR: return "dbr";
-    default: return "pmc";
+    case PMS_SPACE_IBR:
+        return "ibr";
+    case PMS_SPACE_DBR:
+        return "dbr";
+    default:
+        return "pmc";
     }
 }
 
@@ -52,24 +54,26 @@ int pms_cmd_ranges(int argc, char **argv)
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text, "privilege levels of the ranges (default 3)", "LEVELS" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("--code|--data START-END...",
-        "Itanium 2 9000 (Montecito) address-range restriction: cover up to four\n"
-        "half-open ranges [START, END) with debug-register pairs and print every\n"
-        "register written (REG=0xVALUE), each range's cover offsets (the cover is\n"
-        "[START - soff, END + eoff)) and whether fine mode was used.  Numbers are\n"
-        "decimal or 0x-hex.  Errors print one line naming the libpfm error.",
-        entries, &model_files);
-    pms_cli_help(ctx, "0 the ranges are covered; 2 usage error, or ranges or events the restriction refuses "
-                      "(the line names the libpfm error).",
-        "  pmusim ranges --data 0x1000-0x2000            one aligned 4 KB block: dbr0/dbr1\n"
-        "  pmusim ranges --data 0x1003-0x2005            several DBR pairs, soff/eoff show the excess\n"
-        "  pmusim ranges --code 0x4000a0-0x400200        fine mode (one 64 KB page)\n"
-        "  pmusim ranges --code --no-fine 0x4000a0-0x400200\n"
-        "  pmusim ranges --code -e IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33 \\\n"
-        "        -e IA64_TAGGED_INST_RETIRED_IBRP1_PMC34_35 --no-fine 0x10010-0x10030\n"
-        "  pmusim ranges --code --inv 0x4000-0x8000       count outside the range\n"
-        "  pmusim ranges --code -e L2I_PREFETCHES 0x4000a0-0x400200      prefetches: IBRP1/IBRP3\n"
-        "  pmusim ranges --code -e L1I_FILLS --demand-fetch --prefetch-match 0x4000a0-0x400200\n");
+    g_autoptr(GOptionContext) ctx =
+        pms_cli_context("--code|--data START-END...",
+                        "Itanium 2 9000 (Montecito) address-range restriction: cover up to four\n"
+                        "half-open ranges [START, END) with debug-register pairs and print every\n"
+                        "register written (REG=0xVALUE), each range's cover offsets (the cover is\n"
+                        "[START - soff, END + eoff)) and whether fine mode was used.  Numbers are\n"
+                        "decimal or 0x-hex.  Errors print one line naming the libpfm error.",
+                        entries, &model_files);
+    pms_cli_help(ctx,
+                 "0 the ranges are covered; 2 usage error, or ranges or events the restriction refuses "
+                 "(the line names the libpfm error).",
+                 "  pmusim ranges --data 0x1000-0x2000            one aligned 4 KB block: dbr0/dbr1\n"
+                 "  pmusim ranges --data 0x1003-0x2005            several DBR pairs, soff/eoff show the excess\n"
+                 "  pmusim ranges --code 0x4000a0-0x400200        fine mode (one 64 KB page)\n"
+                 "  pmusim ranges --code --no-fine 0x4000a0-0x400200\n"
+                 "  pmusim ranges --code -e IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33 \\\n"
+                 "        -e IA64_TAGGED_INST_RETIRED_IBRP1_PMC34_35 --no-fine 0x10010-0x10030\n"
+                 "  pmusim ranges --code --inv 0x4000-0x8000       count outside the range\n"
+                 "  pmusim ranges --code -e L2I_PREFETCHES 0x4000a0-0x400200      prefetches: IBRP1/IBRP3\n"
+                 "  pmusim ranges --code -e L1I_FILLS --demand-fetch --prefetch-match 0x4000a0-0x400200\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc > 1 && strcmp(argv[1], "--") == 0) { /* GOption leaves "--" in place */
@@ -87,7 +91,7 @@ int pms_cmd_ranges(int argc, char **argv)
     PmsIa64RangeRequest req = { 0 };
     req.side = code ? PMS_IA64_RANGE_CODE : PMS_IA64_RANGE_DATA;
     req.flags = (inv ? PMS_IA64_RANGE_INV : 0) | (no_fine ? PMS_IA64_RANGE_NO_FINE : 0) |
-                (demand ? PMS_IA64_RANGE_DEMAND_FETCH : 0) | (prefetch ? PMS_IA64_RANGE_PREFETCH_MATCH : 0);
+        (demand ? PMS_IA64_RANGE_DEMAND_FETCH : 0) | (prefetch ? PMS_IA64_RANGE_PREFETCH_MATCH : 0);
     req.plm = 0x8; /* PLM3: user level */
     if (plm_text && !pms_cli_parse_plm(plm_text, &req.plm))
         return PMS_EXIT_USAGE;
@@ -108,7 +112,8 @@ int pms_cmd_ranges(int argc, char **argv)
         /* PMU::NAME as in every other command's event strings */
         gsize pl = strlen(m->name);
         const char *name = g_ascii_strncasecmp(events[i], m->name, pl) == 0 && strncmp(events[i] + pl, "::", 2) == 0
-                               ? events[i] + pl + 2 : events[i];
+            ? events[i] + pl + 2
+            : events[i];
         const PmsEvent *ev = pms_model_event(m, name);
         if (!ev) {
             fprintf(stderr, "pmusim: ranges: unknown %s event '%s'\n", m->name, events[i]);
@@ -131,8 +136,7 @@ int pms_cmd_ranges(int argc, char **argv)
                 printf("%s%u=0x%" G_GINT64_MODIFIER "x\n", reg_prefix(res.regs[i].space), res.regs[i].num,
                        res.regs[i].value);
     for (guint i = 0; i < req.n_ranges; i++)
-        printf("range %u soff=0x%" G_GINT64_MODIFIER "x eoff=0x%" G_GINT64_MODIFIER "x\n", i, res.soff[i],
-               res.eoff[i]);
+        printf("range %u soff=0x%" G_GINT64_MODIFIER "x eoff=0x%" G_GINT64_MODIFIER "x\n", i, res.soff[i], res.eoff[i]);
     printf("fine=%s\n", res.fine ? "yes" : "no");
     return 0;
 }

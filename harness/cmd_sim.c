@@ -32,7 +32,7 @@
 typedef struct {
     gboolean fixed;
     guint index;
-    guint box;      /* the PMU's own box where the device holds several */
+    guint box; /* the PMU's own box where the device holds several */
     PmsTraceReporter *rep;
 } TraceSink;
 
@@ -110,10 +110,10 @@ static gboolean write_output(const char *path, const GString *text)
 
 typedef struct {
     char *pmu, *event, *stim, *occurrences, *cpl, *preload, *format, *engine, *output;
-    char **events;   /* every -e; event is the first */
+    char **events; /* every -e; event is the first */
     gint64 max_cycles;
     gboolean explain;
-    gboolean pebs;   /* --pebs: PEBS for every -e event on its counter */
+    gboolean pebs; /* --pebs: PEBS for every -e event on its counter */
     char **model_files;
 } SimOpts;
 
@@ -178,13 +178,17 @@ static gboolean check_opts(const SimOpts *o, const PmsTraceFormat **fmt, PmsSimE
         return FALSE;
     }
     if (*engine == PMS_SIM_FAST && (*fmt == &pms_trace_csv || *fmt == &pms_trace_vcd)) {
-        fprintf(stderr, "pmusim: --format %s: needs the per-cycle trace of --engine reference "
-                        "(the fast engine gives table or json summaries)\n", (*fmt)->name);
+        fprintf(stderr,
+                "pmusim: --format %s: needs the per-cycle trace of --engine reference "
+                "(the fast engine gives table or json summaries)\n",
+                (*fmt)->name);
         return FALSE;
     }
     if (o->explain && *fmt != &pms_trace_table) {
-        fprintf(stderr, "pmusim: --explain: the sentences go with the table format (svg and html carry them "
-                        "anyway), not --format %s\n", (*fmt)->name);
+        fprintf(stderr,
+                "pmusim: --explain: the sentences go with the table format (svg and html carry them "
+                "anyway), not --format %s\n",
+                (*fmt)->name);
         return FALSE;
     }
     if (o->max_cycles < 1) {
@@ -270,8 +274,9 @@ static GString *compose_diagrams(PmsTraceReporter **rep, guint n, gboolean html)
         w = MAX(w, svg_attr(rep[i]->out->str, "width"));
         h += svg_attr(rep[i]->out->str, "height");
     }
-    g_string_append_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                              "class=\"pmusim-timing-set\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n",
+    g_string_append_printf(o,
+                           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                           "class=\"pmusim-timing-set\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n",
                            w, h, w, h);
     guint y = 0;
     for (guint i = 0; i < n; i++) {
@@ -346,8 +351,8 @@ static PmsStim *occurrence_stim_set(PmsEncoding **enc, guint n, const GArray *oc
     return st;
 }
 
-static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding **enc, guint n,
-                       PmsSimEngine engine, const GArray *occ, const GArray *cpl, guint64 preload)
+static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding **enc, guint n, PmsSimEngine engine,
+                       const GArray *occ, const GArray *cpl, guint64 preload)
 {
     const PmsModel *m = enc[0]->model;
     for (guint i = 1; i < n; i++)
@@ -360,8 +365,8 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     PmsPlacement pl[PMS_PROGRAM_MAX_SET];
     const PmsRegister *ctr[PMS_PROGRAM_MAX_SET];
     for (guint i = 0; i < n; i++)
-        evs[i] = (PmsSetEvent){ enc[i]->event, enc[i]->umask_mask, enc[i]->codes, enc[i]->n_codes, o->events[i],
-                                o->pebs };
+        evs[i] =
+            (PmsSetEvent){ enc[i]->event, enc[i]->umask_mask, enc[i]->codes, enc[i]->n_codes, o->events[i], o->pebs };
     g_autoptr(GError) err = NULL;
     guint nw = 0;
     g_autofree PmsRegWrite *w = NULL;
@@ -399,14 +404,16 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     /* the fast engine runs a stimulus file as it reads it (bounded memory) */
     gboolean stream = o->stim && engine == PMS_SIM_FAST;
     g_autoptr(PmsStim) st = stream ? NULL
-                          : o->stim ? pms_stim_load_file(m, o->stim, &err) : occurrence_stim_set(enc, n, occ, cpl);
+        : o->stim                  ? pms_stim_load_file(m, o->stim, &err)
+                                   : occurrence_stim_set(enc, n, occ, cpl);
     if (!st && !stream) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
     if (engine == PMS_SIM_REFERENCE && pms_stim_end_cycle(st) > (guint64)o->max_cycles) {
-        fprintf(stderr, "pmusim: the stimulus runs %" G_GUINT64_FORMAT " cycles, more than --max-cycles %" G_GINT64_FORMAT
-                        " for a per-cycle trace: raise --max-cycles or use --engine fast (summary only)\n",
+        fprintf(stderr,
+                "pmusim: the stimulus runs %" G_GUINT64_FORMAT " cycles, more than --max-cycles %" G_GINT64_FORMAT
+                " for a per-cycle trace: raise --max-cycles or use --engine fast (summary only)\n",
                 pms_stim_end_cycle(st), o->max_cycles);
         return PMS_EXIT_USAGE;
     }
@@ -426,9 +433,18 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     const PmsRegister *gsr = pms_program_status_reg(&pl[0]);
     SetDiagrams dia = { .n = n, .box = m->instance };
     for (guint i = 0; diagram && i < n; i++) {
-        PmsTraceMeta meta = { m->name, enc[i]->fstr, ctr[i]->name, tab.width[i],
-                              engine == PMS_SIM_FAST ? "fast" : "reference", engine == PMS_SIM_REFERENCE,
-                              gsr ? gsr->name : NULL, m->smt && pms_sim_threads(sim) > 1, FALSE, w, nw, preload };
+        PmsTraceMeta meta = { m->name,
+                              enc[i]->fstr,
+                              ctr[i]->name,
+                              tab.width[i],
+                              engine == PMS_SIM_FAST ? "fast" : "reference",
+                              engine == PMS_SIM_REFERENCE,
+                              gsr ? gsr->name : NULL,
+                              m->smt && pms_sim_threads(sim) > 1,
+                              FALSE,
+                              w,
+                              nw,
+                              preload };
         dia.fixed[i] = pl[i].fixed;
         dia.index[i] = pl[i].counter;
         dia.rep[i] = pms_trace_reporter_new(fmt, &meta);
@@ -481,9 +497,9 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     }
     g_string_append(out, lines->str);
     if (fmt == &pms_trace_table)
-        pms_pebs_report(out, sim);   /* after the counts: PEBS records and DS index */
+        pms_pebs_report(out, sim); /* after the counts: PEBS records and DS index */
     g_autoptr(GString) ring = g_string_new(NULL);
-    pms_lbr_ring_text(sim, ring);    /* then the LBR ring (stdout beside the answer lines with -o) */
+    pms_lbr_ring_text(sim, ring); /* then the LBR ring (stdout beside the answer lines with -o) */
     g_string_append(out, ring->str);
     if (diagram) {
         /* the document replaces the table; the answer lines still end stdout */
@@ -561,8 +577,8 @@ int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const c
     if (!occ || (cpl_text && !(cpl = parse_list("--cpl", cpl_text, 3))))
         return PMS_EXIT_USAGE;
     if (cpl && cpl->len != occ->len) {
-        fprintf(stderr, "pmusim: --cpl: %u values for %u --occurrences values: expected one CPL per cycle\n",
-                cpl->len, occ->len);
+        fprintf(stderr, "pmusim: --cpl: %u values for %u --occurrences values: expected one CPL per cycle\n", cpl->len,
+                occ->len);
         return PMS_EXIT_USAGE;
     }
     const PmsModel *m = enc->model;
@@ -587,8 +603,18 @@ int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const c
         return PMS_EXIT_USAGE;
     }
     g_autoptr(PmsStim) st = occurrence_stim(enc, occ, cpl);
-    PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, "reference", TRUE, gs ? gs->name : NULL,
-                          m->smt && pms_sim_threads(sim) > 1, TRUE, enc->writes, enc->n_writes, preload };
+    PmsTraceMeta meta = { m->name,
+                          enc->fstr,
+                          ctr->name,
+                          width,
+                          "reference",
+                          TRUE,
+                          gs ? gs->name : NULL,
+                          m->smt && pms_sim_threads(sim) > 1,
+                          TRUE,
+                          enc->writes,
+                          enc->n_writes,
+                          preload };
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(&pms_trace_table, &meta);
     TraceSink sink = { fixed, counter, m->instance, rep };
     pms_sim_set_trace(sim, on_trace, &sink);
@@ -620,28 +646,33 @@ int pms_cmd_sim(int argc, char **argv)
         { "stim", 's', 0, G_OPTION_ARG_FILENAME, &o.stim, "Stimulus file (docs/stimulus-format.md)", "FILE" },
         { "pebs", 0, 0, G_OPTION_ARG_NONE, &o.pebs,
           "Also program PEBS for each -e event on its counter (as encode --pebs); the stimulus's ds line sets the DS "
-          "area", NULL },
+          "area",
+          NULL },
         { "occurrences", 0, 0, G_OPTION_ARG_STRING, &o.occurrences,
           "Occurrences of the event's own signal, one per cycle", "N,N,..." },
         { "cpl", 0, 0, G_OPTION_ARG_STRING, &o.cpl, "CPL (0..3) of each --occurrences cycle (default 3)", "C,C,..." },
         { "preload", 0, 0, G_OPTION_ARG_STRING, &o.preload, "Counter value before cycle 0 (default 0)", "VALUE" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &o.format,
           "Trace format: table (default), csv, json, vcd, svg, html (timing diagrams)", "FMT" },
-        { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine,
-          "reference (default, per-cycle trace) or fast (summary only)", "ENGINE" },
+        { "engine", 0, 0, G_OPTION_ARG_STRING, &o.engine, "reference (default, per-cycle trace) or fast (summary only)",
+          "ENGINE" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the trace to FILE (atomically)", "FILE" },
-        { "max-cycles", 0, 0, G_OPTION_ARG_INT64, &o.max_cycles,
-          "Longest per-cycle trace accepted (default 1000000)", "N" },
+        { "max-cycles", 0, 0, G_OPTION_ARG_INT64, &o.max_cycles, "Longest per-cycle trace accepted (default 1000000)",
+          "N" },
         { "explain", 0, 0, G_OPTION_ARG_NONE, &o.explain,
           "After the table, one sentence per cycle where something changes", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("",
+    g_autoptr(GOptionContext) ctx = pms_cli_context(
+        "",
         "Count one event (or, with several -e, a set of events, each on its own counter) in the simulator and "
-        "print the per-cycle trace.", entries, &o.model_files);
-    pms_cli_help(ctx, "0 simulated (and every read and expect-pmi of the stimulus held); 1 the encoder rejects "
-                      "the event, a stimulus that cannot be read, parsed or whose checks fail, or a simulation "
-                      "error; 2 usage error or a model file that does not load.",
+        "print the per-cycle trace.",
+        entries, &o.model_files);
+    pms_cli_help(
+        ctx,
+        "0 simulated (and every read and expect-pmi of the stimulus held); 1 the encoder rejects "
+        "the event, a stimulus that cannot be read, parsed or whose checks fail, or a simulation "
+        "error; 2 usage error or a model file that does not load.",
         "  pmusim sim --pmu wsm -e 'INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n"
         "  pmusim sim --pmu nhm_unc -e 'UNC_LLC_MISS:ANY:c=2:i' --occurrences 3,0,1,2\n"
         "  pmusim sim --pmu nhm_unc -e UNC_CLK_UNHALTED --occurrences 1,1,1 --preload 0xfffffffffffe\n"
@@ -649,7 +680,8 @@ int pms_cmd_sim(int argc, char **argv)
         "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-lbr.stim --explain   (the LBR ring last)\n"
         "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n"
         "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n"
-        "  pmusim sim --pebs -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-pebs.stim   PEBS records after the counts\n");
+        "  pmusim sim --pebs -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-pebs.stim   PEBS records after the "
+        "counts\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     o.event = o.events ? o.events[0] : NULL;
@@ -658,8 +690,9 @@ int pms_cmd_sim(int argc, char **argv)
         return PMS_EXIT_USAGE;
     }
     if (o.pebs && !o.event) {
-        fprintf(stderr, "pmusim: sim: --pebs programs PEBS for the -e events: give -e (or write IA32_PEBS_ENABLE "
-                        "in the stimulus)\n");
+        fprintf(stderr,
+                "pmusim: sim: --pebs programs PEBS for the -e events: give -e (or write IA32_PEBS_ENABLE "
+                "in the stimulus)\n");
         return PMS_EXIT_USAGE;
     }
     /* a stimulus that programs the registers itself: no event to encode */
@@ -675,8 +708,8 @@ int pms_cmd_sim(int argc, char **argv)
     if (o.cpl && !(cpl = parse_list("--cpl", o.cpl, 3)))
         return PMS_EXIT_USAGE;
     if (cpl && cpl->len != occ->len) {
-        fprintf(stderr, "pmusim: --cpl: %u values for %u --occurrences values: expected one CPL per cycle\n",
-                cpl->len, occ->len);
+        fprintf(stderr, "pmusim: --cpl: %u values for %u --occurrences values: expected one CPL per cycle\n", cpl->len,
+                occ->len);
         return PMS_EXIT_USAGE;
     }
     guint64 preload = 0;
@@ -738,22 +771,34 @@ int pms_cmd_sim(int argc, char **argv)
 
     /* the fast engine runs a stimulus file as it reads it (bounded memory) */
     gboolean stream = o.stim && engine == PMS_SIM_FAST;
-    g_autoptr(PmsStim) st = stream ? NULL : o.stim ? pms_stim_load_file(m, o.stim, &err) : occurrence_stim(enc, occ, cpl);
+    g_autoptr(PmsStim) st = stream ? NULL
+        : o.stim                   ? pms_stim_load_file(m, o.stim, &err)
+                                   : occurrence_stim(enc, occ, cpl);
     if (!st && !stream) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
     if (engine == PMS_SIM_REFERENCE && pms_stim_end_cycle(st) > (guint64)o.max_cycles) {
-        fprintf(stderr, "pmusim: the stimulus runs %" G_GUINT64_FORMAT " cycles, more than --max-cycles %" G_GINT64_FORMAT
-                        " for a per-cycle trace: raise --max-cycles or use --engine fast (summary only)\n",
+        fprintf(stderr,
+                "pmusim: the stimulus runs %" G_GUINT64_FORMAT " cycles, more than --max-cycles %" G_GINT64_FORMAT
+                " for a per-cycle trace: raise --max-cycles or use --engine fast (summary only)\n",
                 pms_stim_end_cycle(st), o.max_cycles);
         return PMS_EXIT_USAGE;
     }
 
     const PmsRegister *gs = pms_program_status_reg(&pl);
-    PmsTraceMeta meta = { m->name, enc->fstr, ctr->name, width, engine == PMS_SIM_FAST ? "fast" : "reference",
-                          engine == PMS_SIM_REFERENCE, gs ? gs->name : NULL, m->smt && pms_sim_threads(sim) > 1,
-                          o.explain, enc->writes, enc->n_writes, preload };
+    PmsTraceMeta meta = { m->name,
+                          enc->fstr,
+                          ctr->name,
+                          width,
+                          engine == PMS_SIM_FAST ? "fast" : "reference",
+                          engine == PMS_SIM_REFERENCE,
+                          gs ? gs->name : NULL,
+                          m->smt && pms_sim_threads(sim) > 1,
+                          o.explain,
+                          enc->writes,
+                          enc->n_writes,
+                          preload };
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
     TraceSink sink = { fixed, counter, m->instance, rep };
     /* the timing diagrams draw spans: the fast engine reports its segments */
@@ -777,7 +822,7 @@ int pms_cmd_sim(int argc, char **argv)
     sum.pmi_total = pms_sim_pmi_total(sim);
     pms_trace_end(rep, &sum);
     if (fmt == &pms_trace_table)
-        pms_pebs_report(rep->out, sim);   /* after the counts: PEBS records and DS index */
+        pms_pebs_report(rep->out, sim); /* after the counts: PEBS records and DS index */
     /* the LBR ring after the counts: in the table itself, else on stdout
      * beside the answer line when the trace went to a file */
     g_autoptr(GString) ring = g_string_new(NULL);

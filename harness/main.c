@@ -28,12 +28,13 @@ static void usage(FILE *out)
     fprintf(out, "Usage: pmusim COMMAND [OPTION...] [ARG...]\n       pmusim --version\n\nCommands:\n");
     for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\nEvery command accepts --help, --model FILE and --rules-only (every string encoded by\n"
-                 "the encoder's rules alone, without the results it keeps: the same answers, slower; a\n"
-                 "check of those results, e.g. pmusim encode --rules-only --batch < strings.txt).\n"
-                 "pmusim --version prints the version.\n"
-                 "Exit status: 0 success, 1 failure or difference, 2 usage error (each command's --help\n"
-                 "says what its 1 and 2 mean).\n");
+    fprintf(out,
+            "\nEvery command accepts --help, --model FILE and --rules-only (every string encoded by\n"
+            "the encoder's rules alone, without the results it keeps: the same answers, slower; a\n"
+            "check of those results, e.g. pmusim encode --rules-only --batch < strings.txt).\n"
+            "pmusim --version prints the version.\n"
+            "Exit status: 0 success, 1 failure or difference, 2 usage error (each command's --help\n"
+            "says what its 1 and 2 mean).\n");
 }
 
 int main(int argc, char **argv)

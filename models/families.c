@@ -8,36 +8,33 @@
 #include "family.h"
 #include "model_priv.h"
 
-void pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);   /* model_toy.c */
+void pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs); /* model_toy.c */
 
 static const PmsFamily families[] = {
     { "x86_core", "Intel architectural core PMU: PERFEVTSEL/PMC/FIXED, GLOBAL_* (perfmon v2..v4)",
       pms_x86_core_model_check, pms_x86_event_check },
     { "x86_uncore", "Nehalem/Westmere uncore: UNCORE_PERFEVTSEL/PMC with its own global control",
       pms_x86_uncore_model_check, pms_x86_event_check },
-    { "nhmex_cbox", "Xeon 7500 uncore: C-Box counters under the U-Box global control",
-      pms_nhmex_model_check, pms_x86_event_check },
-    { "ia64", "Itanium 2 9000 (Montecito): PMC/PMD/IBR/DBR register files",
-      pms_ia64_model_check, pms_ia64_event_check },
+    { "nhmex_cbox", "Xeon 7500 uncore: C-Box counters under the U-Box global control", pms_nhmex_model_check,
+      pms_x86_event_check },
+    { "ia64", "Itanium 2 9000 (Montecito): PMC/PMD/IBR/DBR register files", pms_ia64_model_check,
+      pms_ia64_event_check },
     { "toy", "test-only family (models/tests/toy.pmu): two counters and a status register, no hardware",
       pms_toy_model_check, NULL },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(families) <= PMS_FAMILY_MAX);
 
-guint
-pms_family_count(void)
+guint pms_family_count(void)
 {
     return G_N_ELEMENTS(families);
 }
 
-const PmsFamily *
-pms_family_nth(guint i)
+const PmsFamily *pms_family_nth(guint i)
 {
     return i < G_N_ELEMENTS(families) ? &families[i] : NULL;
 }
 
-const PmsFamily *
-pms_family_by_name(const char *name)
+const PmsFamily *pms_family_by_name(const char *name)
 {
     for (guint i = 0; name && i < G_N_ELEMENTS(families); i++)
         if (strcmp(families[i].name, name) == 0)
@@ -45,14 +42,12 @@ pms_family_by_name(const char *name)
     return NULL;
 }
 
-gboolean
-pms_model_is_family(const PmsModel *m, const char *family)
+gboolean pms_model_is_family(const PmsModel *m, const char *family)
 {
     return m && m->family && strcmp(m->family->name, family) == 0;
 }
 
-const char *
-pms_family_names(void)
+const char *pms_family_names(void)
 {
     static gsize done;
     static char *names;
@@ -67,8 +62,7 @@ pms_family_names(void)
     return names;
 }
 
-gconstpointer
-pms_family_table_get(PmsFamilyTable *t, const PmsFamily *f)
+gconstpointer pms_family_table_get(PmsFamilyTable *t, const PmsFamily *f)
 {
     if (!f || f < families || f >= families + G_N_ELEMENTS(families))
         return NULL;
@@ -83,30 +77,30 @@ pms_family_table_get(PmsFamilyTable *t, const PmsFamily *f)
     return t->by_pos[f - families];
 }
 
-gboolean
-pms_family_table_check(const PmsFamilyTable *t, GPtrArray *problems)
+gboolean pms_family_table_check(const PmsFamilyTable *t, GPtrArray *problems)
 {
     guint before = problems->len;
     for (guint i = 0; i < t->n_entries; i++) {
         const char *name = t->entries[i].family;
         if (!pms_family_by_name(name))
-            g_ptr_array_add(problems, g_strdup_printf("%s layer: entry %u names family '%s', which is not registered "
-                                                      "(models/families.c has %s)", t->layer, i, name,
-                                                      pms_family_names()));
+            g_ptr_array_add(problems,
+                            g_strdup_printf("%s layer: entry %u names family '%s', which is not registered "
+                                            "(models/families.c has %s)",
+                                            t->layer, i, name, pms_family_names()));
         if (!t->entries[i].ops)
             g_ptr_array_add(problems, g_strdup_printf("%s layer: family %s has no ops", t->layer, name));
         for (guint j = 0; j < i; j++)
             if (strcmp(t->entries[j].family, name) == 0)
-                g_ptr_array_add(problems, g_strdup_printf("%s layer: family %s registered twice (entries %u and %u)",
-                                                          t->layer, name, j, i));
+                g_ptr_array_add(
+                    problems,
+                    g_strdup_printf("%s layer: family %s registered twice (entries %u and %u)", t->layer, name, j, i));
     }
     for (guint i = 0; i < G_N_ELEMENTS(families); i++) {
         gboolean found = FALSE;
         for (guint j = 0; j < t->n_entries && !found; j++)
             found = strcmp(t->entries[j].family, families[i].name) == 0;
         if (!found)
-            g_ptr_array_add(problems, g_strdup_printf("%s layer: no entry for family %s", t->layer,
-                                                      families[i].name));
+            g_ptr_array_add(problems, g_strdup_printf("%s layer: no entry for family %s", t->layer, families[i].name));
     }
     return problems->len == before;
 }

@@ -13,8 +13,8 @@
 #include "model_priv.h"
 #include "field_need.h"
 
-gboolean
-pms_field_find(const PmsRegister *r, const char *const *names, guint idx, guint stride, guint *shift, guint *width)
+gboolean pms_field_find(const PmsRegister *r, const char *const *names, guint idx, guint stride, guint *shift,
+                        guint *width)
 {
     if (r == NULL || r->layout == NULL)
         return FALSE;
@@ -57,8 +57,7 @@ pms_field_find(const PmsRegister *r, const char *const *names, guint idx, guint 
     return FALSE;
 }
 
-char *
-pms_field_missing(const PmsRegister *r, const char *what)
+char *pms_field_missing(const PmsRegister *r, const char *what)
 {
     if (r == NULL)
         return NULL;
@@ -72,9 +71,8 @@ pms_field_missing(const PmsRegister *r, const char *what)
 
 /* One message per missing field, said once (the device and the program step
  * may read the same field). */
-static void
-need(GPtrArray *msgs, const char *prefix, const PmsRegister *r, const char *const *names, guint idx, guint stride,
-     const char *what)
+static void need(GPtrArray *msgs, const char *prefix, const PmsRegister *r, const char *const *names, guint idx,
+                 guint stride, const char *what)
 {
     guint shift, width;
     if (!r || pms_field_find(r, names, idx, stride, &shift, &width))
@@ -94,7 +92,7 @@ enum { OWN, FIRST_CBOX, UNIT };
 
 typedef struct {
     PmsRegKind kind;
-    guint8 where;         /* OWN: the PMU's own unit; FIRST_CBOX: the first C-Box; UNIT: unit, instance */
+    guint8 where; /* OWN: the PMU's own unit; FIRST_CBOX: the first C-Box; UNIT: unit, instance */
     const char *unit;
     guint instance;
     guint8 per;           /* ONCE (index 0), each general or fixed counter, FIXED0 when there are fixed counters */
@@ -105,7 +103,10 @@ typedef struct {
     const char *names[5]; /* the candidates, as the device reads them */
 } FieldNeed;
 
-#define N(...) { __VA_ARGS__, NULL }
+#define N(...)                                                                                                         \
+    {                                                                                                                  \
+        __VA_ARGS__, NULL                                                                                              \
+    }
 
 /* sim/dev_x86_core.c resolve_fields, sim/lbr.c sim_lbr_init,
  * sim/program/program_x86_core.c prog_build */
@@ -188,8 +189,7 @@ static const FieldNeed nhmex_needs[] = {
 
 /* The first C-Box the Xeon 7500 device finds (the lowest with a box
  * control or status register). */
-static gint
-first_cbox(const PmsModel *m)
+static gint first_cbox(const PmsModel *m)
 {
     for (guint n = 0; n < 10; n++)
         if (pms_model_reg_in_unit(m, "cbox", n, PMS_REG_BOX_CTRL, 0) ||
@@ -198,8 +198,7 @@ first_cbox(const PmsModel *m)
     return -1;
 }
 
-static void
-check_needs(const PmsModel *m, const FieldNeed *needs, guint n_needs, GPtrArray *msgs)
+static void check_needs(const PmsModel *m, const FieldNeed *needs, guint n_needs, GPtrArray *msgs)
 {
     gboolean lbr = pms_model_reg_by_kind(m, PMS_REG_LBR_FROM, 0) != NULL;
     gint cbox = first_cbox(m);
@@ -211,10 +210,10 @@ check_needs(const PmsModel *m, const FieldNeed *needs, guint n_needs, GPtrArray 
             const FieldNeed *d = &needs[i];
             if ((d->where != OWN && k > 0) || (d->if_lbr && !lbr) || (d->min_version && m->version < d->min_version))
                 continue;
-            guint n = d->per == PER_GP      ? m->n_gp
-                      : d->per == PER_FIXED ? m->n_fixed
-                      : d->per == FIXED0    ? MIN(m->n_fixed, 1)
-                                            : 1;
+            guint n = d->per == PER_GP ? m->n_gp
+                : d->per == PER_FIXED  ? m->n_fixed
+                : d->per == FIXED0     ? MIN(m->n_fixed, 1)
+                                       : 1;
             for (guint c = 0; c < n; c++) {
                 const PmsRegister *r;
                 const char *prefix = "";
@@ -233,35 +232,30 @@ check_needs(const PmsModel *m, const FieldNeed *needs, guint n_needs, GPtrArray 
     }
 }
 
-void
-pms_x86_core_fields_check(const PmsModel *m, GPtrArray *msgs)
+void pms_x86_core_fields_check(const PmsModel *m, GPtrArray *msgs)
 {
     check_needs(m, x86_core_needs, G_N_ELEMENTS(x86_core_needs), msgs);
 }
 
-void
-pms_x86_uncore_fields_check(const PmsModel *m, GPtrArray *msgs)
+void pms_x86_uncore_fields_check(const PmsModel *m, GPtrArray *msgs)
 {
     check_needs(m, x86_uncore_needs, G_N_ELEMENTS(x86_uncore_needs), msgs);
 }
 
-void
-pms_nhmex_fields_check(const PmsModel *m, GPtrArray *msgs)
+void pms_nhmex_fields_check(const PmsModel *m, GPtrArray *msgs)
 {
     check_needs(m, nhmex_needs, G_N_ELEMENTS(nhmex_needs), msgs);
 }
 
 /* ---- ia64: sim/dev_ia64.c ia64_init, ears_init, etb_init ---- */
 
-static const PmsRegister *
-pmc(const PmsModel *m, guint n)
+static const PmsRegister *pmc(const PmsModel *m, guint n)
 {
     return pms_model_reg_at(m, PMS_SPACE_PMC, n);
 }
 
 /* one name, index 0 */
-static void
-need1(GPtrArray *msgs, const PmsRegister *r, const char *name)
+static void need1(GPtrArray *msgs, const PmsRegister *r, const char *name)
 {
     const char *const names[] = { name, NULL };
     need(msgs, "", r, names, 0, 0, name);
@@ -269,15 +263,13 @@ need1(GPtrArray *msgs, const PmsRegister *r, const char *name)
 
 /* a register with a layout needs the fields (an optional feature's register
  * without one has the feature absent) */
-static void
-need_if_laid(GPtrArray *msgs, const PmsRegister *r, const char *const *fields)
+static void need_if_laid(GPtrArray *msgs, const PmsRegister *r, const char *const *fields)
 {
     for (guint i = 0; r && r->layout && fields[i]; i++)
         need1(msgs, r, fields[i]);
 }
 
-static gboolean
-all_present(const PmsModel *m, PmsRegSpace space)
+static gboolean all_present(const PmsModel *m, PmsRegSpace space)
 {
     for (guint k = 0; k < 8; k++)
         if (!pms_model_reg_at(m, space, k))
@@ -285,8 +277,7 @@ all_present(const PmsModel *m, PmsRegSpace space)
     return TRUE;
 }
 
-void
-pms_ia64_fields_check(const PmsModel *m, GPtrArray *msgs)
+void pms_ia64_fields_check(const PmsModel *m, GPtrArray *msgs)
 {
     need1(msgs, pmc(m, 0), "fr");
     need1(msgs, pmc(m, 0), "ovfl");

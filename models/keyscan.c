@@ -3,11 +3,9 @@
 #include "keyscan.h"
 #include "model.h"
 
-static gboolean scan_fail(GError **error, const char *source, guint line,
-                          const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static gboolean scan_fail(GError **error, const char *source, guint line, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 
-static gboolean
-scan_fail(GError **error, const char *source, guint line, const char *fmt, ...)
+static gboolean scan_fail(GError **error, const char *source, guint line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -19,8 +17,7 @@ scan_fail(GError **error, const char *source, guint line, const char *fmt, ...)
 
 /* Keys are restricted to a plain alphabet: GKeyFile would read "a[x]" as a
  * localized key and a typo there should not pass unnoticed. */
-static gboolean
-key_name_ok(const char *k)
+static gboolean key_name_ok(const char *k)
 {
     if (!*k)
         return FALSE;
@@ -30,9 +27,7 @@ key_name_ok(const char *k)
     return TRUE;
 }
 
-gboolean
-pms_keyscan_run(PmsKeyScan *scan, const char *data, gsize len, const char *source,
-                GError **error)
+gboolean pms_keyscan_run(PmsKeyScan *scan, const char *data, gsize len, const char *source, GError **error)
 {
     memset(scan, 0, sizeof *scan);
     scan->source = g_strdup(source);
@@ -75,8 +70,8 @@ pms_keyscan_run(PmsKeyScan *scan, const char *data, gsize len, const char *sourc
                                      (guint)(guchar)*q);
             gpointer prev;
             if (g_hash_table_lookup_extended(scan->group_lines, group, NULL, &prev))
-                return scan_fail(error, source, line, "group [%s] repeats the one at line %u",
-                                 group, GPOINTER_TO_UINT(prev));
+                return scan_fail(error, source, line, "group [%s] repeats the one at line %u", group,
+                                 GPOINTER_TO_UINT(prev));
             g_hash_table_insert(scan->group_lines, g_strdup(group), GUINT_TO_POINTER(line));
             continue;
         }
@@ -94,30 +89,27 @@ pms_keyscan_run(PmsKeyScan *scan, const char *data, gsize len, const char *sourc
         gpointer prev;
         if (g_hash_table_lookup_extended(scan->key_lines, id, NULL, &prev)) {
             g_free(id);
-            return scan_fail(error, source, line, "[%s] key '%s' repeats the one at line %u",
-                             group, text, GPOINTER_TO_UINT(prev));
+            return scan_fail(error, source, line, "[%s] key '%s' repeats the one at line %u", group, text,
+                             GPOINTER_TO_UINT(prev));
         }
         g_hash_table_insert(scan->key_lines, id, GUINT_TO_POINTER(line));
     }
     return TRUE;
 }
 
-void
-pms_keyscan_clear(PmsKeyScan *scan)
+void pms_keyscan_clear(PmsKeyScan *scan)
 {
     g_clear_pointer(&scan->source, g_free);
     g_clear_pointer(&scan->group_lines, g_hash_table_unref);
     g_clear_pointer(&scan->key_lines, g_hash_table_unref);
 }
 
-guint
-pms_keyscan_group_line(const PmsKeyScan *scan, const char *group)
+guint pms_keyscan_group_line(const PmsKeyScan *scan, const char *group)
 {
     return GPOINTER_TO_UINT(g_hash_table_lookup(scan->group_lines, group));
 }
 
-guint
-pms_keyscan_key_line(const PmsKeyScan *scan, const char *group, const char *key)
+guint pms_keyscan_key_line(const PmsKeyScan *scan, const char *group, const char *key)
 {
     g_autofree char *id = g_strconcat(group, "\n", key, NULL);
     guint line = GPOINTER_TO_UINT(g_hash_table_lookup(scan->key_lines, id));

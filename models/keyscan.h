@@ -9,14 +9,13 @@
 #include <glib.h>
 
 typedef struct {
-    char *source;             /* file name used in messages */
-    GHashTable *group_lines;  /* group name -> line */
-    GHashTable *key_lines;    /* "group\nkey" -> line */
+    char *source;            /* file name used in messages */
+    GHashTable *group_lines; /* group name -> line */
+    GHashTable *key_lines;   /* "group\nkey" -> line */
 } PmsKeyScan;
 
 /* Scan `data`; on a problem set error (PMS_MODEL_ERROR_PARSE) and return FALSE. */
-gboolean pms_keyscan_run(PmsKeyScan *scan, const char *data, gsize len,
-                         const char *source, GError **error);
+gboolean pms_keyscan_run(PmsKeyScan *scan, const char *data, gsize len, const char *source, GError **error);
 void pms_keyscan_clear(PmsKeyScan *scan);
 guint pms_keyscan_group_line(const PmsKeyScan *scan, const char *group);
 /* The key's own line, or its group's line when the key is absent. */

@@ -6,11 +6,9 @@
 #include "family.h"
 #include "model_priv.h"
 
-static void problem(GPtrArray *out, const PmsModel *m, guint line, const char *fmt, ...)
-    G_GNUC_PRINTF(4, 5);
+static void problem(GPtrArray *out, const PmsModel *m, guint line, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 
-static void
-problem(GPtrArray *out, const PmsModel *m, guint line, const char *fmt, ...)
+static void problem(GPtrArray *out, const PmsModel *m, guint line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -19,20 +17,17 @@ problem(GPtrArray *out, const PmsModel *m, guint line, const char *fmt, ...)
     g_ptr_array_add(out, g_strdup_printf("%s:%u: %s", m->source, line, msg));
 }
 
-static guint64
-mask_of(guint n)
+static guint64 mask_of(guint n)
 {
     return n >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << n) - 1;
 }
 
-static guint64
-field_bits(const PmsField *f)
+static guint64 field_bits(const PmsField *f)
 {
     return mask_of(f->width) << f->shift;
 }
 
-static void
-lint_layouts(const PmsModel *m, GPtrArray *out)
+static void lint_layouts(const PmsModel *m, GPtrArray *out)
 {
     for (guint i = 0; i < m->n_layouts; i++) {
         const PmsLayout *l = &m->layouts[i];
@@ -41,13 +36,12 @@ lint_layouts(const PmsModel *m, GPtrArray *out)
         for (guint a = 0; a < l->n_fields; a++)
             for (guint b = a + 1; b < l->n_fields; b++)
                 if (field_bits(&l->fields[a]) & field_bits(&l->fields[b]))
-                    problem(out, m, l->source_line, "layout %s: fields %s and %s overlap",
-                            l->name, l->fields[a].name, l->fields[b].name);
+                    problem(out, m, l->source_line, "layout %s: fields %s and %s overlap", l->name, l->fields[a].name,
+                            l->fields[b].name);
     }
 }
 
-static void
-lint_registers(const PmsModel *m, GPtrArray *out)
+static void lint_registers(const PmsModel *m, GPtrArray *out)
 {
     for (guint i = 0; i < m->n_regs; i++) {
         const PmsRegister *r = &m->regs[i];
@@ -55,13 +49,13 @@ lint_registers(const PmsModel *m, GPtrArray *out)
          * its unit instance (C-Box 3's evtsel 0 is not C-Box 4's) */
         for (guint j = 0; j < i; j++)
             if (m->regs[j].address == r->address && m->regs[j].space == r->space)
-                problem(out, m, r->source_line, "register %s has the address 0x%x of %s",
-                        r->name, r->address, m->regs[j].name);
+                problem(out, m, r->source_line, "register %s has the address 0x%x of %s", r->name, r->address,
+                        m->regs[j].name);
         for (guint j = 0; j < i; j++)
             if (m->regs[j].kind == r->kind && m->regs[j].index == r->index &&
                 g_strcmp0(m->regs[j].unit, r->unit) == 0 && m->regs[j].instance == r->instance)
-                problem(out, m, r->source_line, "register %s repeats kind %s index %u of %s",
-                        r->name, pms_reg_kind_name(r->kind), r->index, m->regs[j].name);
+                problem(out, m, r->source_line, "register %s repeats kind %s index %u of %s", r->name,
+                        pms_reg_kind_name(r->kind), r->index, m->regs[j].name);
         if (r->readonly && r->writable != G_MAXUINT64 && r->writable != 0)
             problem(out, m, r->source_line, "register %s is read-only but has writable bits", r->name);
         if (r->reset & ~r->writable && !r->readonly)
@@ -70,14 +64,13 @@ lint_registers(const PmsModel *m, GPtrArray *out)
             for (guint f = 0; f < r->layout->n_fields; f++) {
                 const PmsField *fd = &r->layout->fields[f];
                 if (fd->shift + fd->width > r->width)
-                    problem(out, m, r->source_line, "register %s (width %u): field %s ends beyond it",
-                            r->name, r->width, fd->name);
+                    problem(out, m, r->source_line, "register %s (width %u): field %s ends beyond it", r->name,
+                            r->width, fd->name);
             }
     }
 }
 
-static void
-lint_modifiers(const PmsModel *m, GPtrArray *out)
+static void lint_modifiers(const PmsModel *m, GPtrArray *out)
 {
     for (guint i = 0; i < m->n_mods; i++) {
         const PmsModifier *mod = &m->mods[i];
@@ -96,18 +89,18 @@ lint_modifiers(const PmsModel *m, GPtrArray *out)
         }
         const PmsField *f = pms_layout_field(r->layout, mod->field);
         if (!f) {
-            problem(out, m, mod->source_line, "modifier %s: field %s is not in register %s's layout",
-                    mod->name, mod->field, r->name);
+            problem(out, m, mod->source_line, "modifier %s: field %s is not in register %s's layout", mod->name,
+                    mod->field, r->name);
             continue;
         }
         if (f->width < 64 && mod->max > mask_of(f->width))
-            problem(out, m, mod->source_line, "modifier %s: maximum %" G_GUINT64_FORMAT
-                    " does not fit field %s (%u bits)", mod->name, mod->max, f->name, f->width);
+            problem(out, m, mod->source_line,
+                    "modifier %s: maximum %" G_GUINT64_FORMAT " does not fit field %s (%u bits)", mod->name, mod->max,
+                    f->name, f->width);
     }
 }
 
-static void
-lint_umask_groups(const PmsModel *m, const PmsEvent *e, GPtrArray *out)
+static void lint_umask_groups(const PmsModel *m, const PmsEvent *e, GPtrArray *out)
 {
     for (guint g = 0; g < e->n_groups; g++) {
         const PmsUmaskGroup *grp = &e->groups[g];
@@ -123,16 +116,13 @@ lint_umask_groups(const PmsModel *m, const PmsEvent *e, GPtrArray *out)
         /* libpfm4 itself insists a lone unit mask be the default. */
         if (members == 1 && grp->required && defaults == 0)
             problem(out, m, e->source_line,
-                    "event %s: group %s is required and has one unit mask, which is not the default",
-                    e->name, gn);
+                    "event %s: group %s is required and has one unit mask, which is not the default", e->name, gn);
         if (defaults > 1 && grp->exclusive)
-            problem(out, m, e->source_line, "event %s: exclusive group %s has %u defaults",
-                    e->name, gn, defaults);
+            problem(out, m, e->source_line, "event %s: exclusive group %s has %u defaults", e->name, gn, defaults);
     }
 }
 
-static void
-lint_events(const PmsModel *m, GPtrArray *out)
+static void lint_events(const PmsModel *m, GPtrArray *out)
 {
     guint64 fx = mask_of(m->n_fixed);
     g_autoptr(GHashTable) codes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -142,8 +132,8 @@ lint_events(const PmsModel *m, GPtrArray *out)
         /* The general counters an event may use are the family's check
          * (lint_family): numbered from 0 on x86, from counter_base on ia64. */
         if (e->fixed & ~fx)
-            problem(out, m, e->source_line, "event %s: fixed 0x%x names counters beyond the %u fixed ones",
-                    e->name, e->fixed, m->n_fixed);
+            problem(out, m, e->source_line, "event %s: fixed 0x%x names counters beyond the %u fixed ones", e->name,
+                    e->fixed, m->n_fixed);
         if (e->code > 0xff || e->base_umask > 0xff)
             problem(out, m, e->source_line, "event %s: code or base_umask wider than 8 bits", e->name);
         if (e->extra_reg && !pms_model_reg_by_name(m, e->extra_reg))
@@ -157,7 +147,8 @@ lint_events(const PmsModel *m, GPtrArray *out)
                 problem(out, m, e->umasks[u].source_line, "event %s: unit mask %s is marked ldlat but the event is not",
                         e->name, e->umasks[u].name);
         if ((e->flags & PMS_EVENT_GROUP_EXCL) && e->n_groups < 2)
-            problem(out, m, e->source_line, "event %s: group_excl on an event with fewer than two unit-mask groups", e->name);
+            problem(out, m, e->source_line, "event %s: group_excl on an event with fewer than two unit-mask groups",
+                    e->name);
         if (e->modifiers != G_MAXUINT32 && m->n_mods < 32 && (e->modifiers & ~(guint32)mask_of(m->n_mods)))
             problem(out, m, e->source_line, "event %s: modifiers names a modifier the model does not declare", e->name);
         if (e->equiv && !e->equiv[0])
@@ -165,8 +156,9 @@ lint_events(const PmsModel *m, GPtrArray *out)
         lint_umask_groups(m, e, out);
         if (e->n_umasks == 0 && !e->equiv && !(e->flags & (PMS_EVENT_FIXED_ONLY | PMS_EVENT_DUP))) {
             /* Itanium EAR events share a code and differ by EAR kind and mode too. */
-            char *key = e->ear ? g_strdup_printf("%02x/%02x/-1/-1/-1/-1/ear%u/%u", e->code, e->base_umask, e->ear, e->ear_mode)
-                               : g_strdup_printf("%02x/%02x/-1/-1/-1/-1", e->code, e->base_umask);
+            char *key = e->ear
+                ? g_strdup_printf("%02x/%02x/-1/-1/-1/-1/ear%u/%u", e->code, e->base_umask, e->ear, e->ear_mode)
+                : g_strdup_printf("%02x/%02x/-1/-1/-1/-1", e->code, e->base_umask);
             const char *prev = g_hash_table_lookup(codes, key);
             if (prev) {
                 problem(out, m, e->source_line, "%s has the same encoding as %s", e->name, prev);
@@ -179,19 +171,20 @@ lint_events(const PmsModel *m, GPtrArray *out)
             const PmsUmask *um = &e->umasks[u];
             const PmsRegister *xr = e->extra_reg ? pms_model_reg_by_name(m, e->extra_reg) : NULL;
             if ((e->flags & PMS_EVENT_OFFCORE) && xr && (um->value & ~xr->writable))
-                problem(out, m, um->source_line, "event %s: unit mask %s sets bits 0x%" G_GINT64_MODIFIER
-                        "x that %s does not implement", e->name, um->name, um->value & ~xr->writable, xr->name);
+                problem(out, m, um->source_line,
+                        "event %s: unit mask %s sets bits 0x%" G_GINT64_MODIFIER "x that %s does not implement",
+                        e->name, um->name, um->value & ~xr->writable, xr->name);
             if (!(e->flags & PMS_EVENT_OFFCORE) && (um->value | e->base_umask) > 0xff)
-                problem(out, m, um->source_line, "event %s: unit mask %s value 0x%" G_GINT64_MODIFIER "x is wider than 8 bits",
-                        e->name, um->name, um->value);
+                problem(out, m, um->source_line,
+                        "event %s: unit mask %s value 0x%" G_GINT64_MODIFIER "x is wider than 8 bits", e->name,
+                        um->name, um->value);
             /* Aliases share a value with what they stand for; only the real
              * unit masks must be distinct encodings. */
             if (um->equiv || (um->flags & PMS_UMASK_DUP) || (e->flags & (PMS_EVENT_OFFCORE | PMS_EVENT_DUP)))
                 continue;
-            char *key = g_strdup_printf("%02x/%02" G_GINT64_MODIFIER "x/%d/%d/%d/%d",
-                                        um->code >= 0 ? (guint)um->code : e->code,
-                                        (um->value | e->base_umask) & 0xff, um->cmask, um->inv,
-                                        um->edge, um->any);
+            char *key =
+                g_strdup_printf("%02x/%02" G_GINT64_MODIFIER "x/%d/%d/%d/%d", um->code >= 0 ? (guint)um->code : e->code,
+                                (um->value | e->base_umask) & 0xff, um->cmask, um->inv, um->edge, um->any);
             /* Events that are libpfm4 aliases (equiv) repeat their target's code. */
             if (e->equiv) {
                 g_free(key);
@@ -221,8 +214,7 @@ lint_events(const PmsModel *m, GPtrArray *out)
 /* [perf]: every term perf takes from a raw config lies in the raw mask;
  * the bits perf owns, the privilege modifiers' fields and the fields whose
  * setting perf loses lie outside it. */
-static void
-lint_perf(const PmsModel *m, GPtrArray *out)
+static void lint_perf(const PmsModel *m, GPtrArray *out)
 {
     const PmsPerf *p = pms_model_perf(m);
     if (!p->pmu)
@@ -245,8 +237,7 @@ lint_perf(const PmsModel *m, GPtrArray *out)
     }
 }
 
-static void
-lint_family(const PmsModel *m, GPtrArray *out)
+static void lint_family(const PmsModel *m, GPtrArray *out)
 {
     const PmsFamily *f = m->family;
     g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
@@ -270,8 +261,8 @@ lint_family(const PmsModel *m, GPtrArray *out)
 
 /* Names an equiv string uses must exist: the target event (an event's
  * equiv), its unit masks and the model's modifiers. */
-static void
-lint_equiv(const PmsModel *m, const PmsEvent *e, const char *equiv, gboolean of_event, guint line, GPtrArray *out)
+static void lint_equiv(const PmsModel *m, const PmsEvent *e, const char *equiv, gboolean of_event, guint line,
+                       GPtrArray *out)
 {
     g_auto(GStrv) t = g_strsplit(equiv, ":", -1);
     const PmsEvent *target = e;
@@ -291,15 +282,14 @@ lint_equiv(const PmsModel *m, const PmsEvent *e, const char *equiv, gboolean of_
             if (!pms_model_modifier(m, t[i]))
                 problem(out, m, line, "event %s: equiv '%s' names the unknown modifier %s", e->name, equiv, t[i]);
         } else if (!pms_event_umask(target, t[i]) && !pms_model_modifier(m, t[i])) {
-            problem(out, m, line, "event %s: equiv '%s' names %s, neither a unit mask of %s nor a modifier",
-                    e->name, equiv, t[i], target->name);
+            problem(out, m, line, "event %s: equiv '%s' names %s, neither a unit mask of %s nor a modifier", e->name,
+                    equiv, t[i], target->name);
         }
     }
 }
 
 /* What loads but makes other commands refuse the model or its events. */
-static void
-lint_limits(const PmsModel *m, GPtrArray *out)
+static void lint_limits(const PmsModel *m, GPtrArray *out)
 {
     if (m->n_regs == 0)
         problem(out, m, m->source_line, "model %s has no registers", m->name);
@@ -308,14 +298,16 @@ lint_limits(const PmsModel *m, GPtrArray *out)
     if (m->n_gp && (m->gp_width == 0 || m->gp_width >= 64))
         problem(out, m, m->source_line, "gp_width %u: expected 1..63 bits", m->gp_width);
     if (m->n_mods > LINT_MAX_MODS)
-        problem(out, m, m->mods[LINT_MAX_MODS].source_line, "%u modifiers: the encoder takes at most %u",
-                m->n_mods, LINT_MAX_MODS);
+        problem(out, m, m->mods[LINT_MAX_MODS].source_line, "%u modifiers: the encoder takes at most %u", m->n_mods,
+                LINT_MAX_MODS);
     for (guint i = 0; i < m->n_mods; i++) {
         const PmsModifier *mod = &m->mods[i];
         /* the fstr prints a modifier not given as 0; ldlat only when given */
         if (mod->min > 0 && strcmp(mod->name, "ldlat") != 0)
-            problem(out, m, mod->source_line, "modifier %s: range %" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
-                    " excludes 0, the value the fstr prints when it is not given", mod->name, mod->min, mod->max);
+            problem(out, m, mod->source_line,
+                    "modifier %s: range %" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
+                    " excludes 0, the value the fstr prints when it is not given",
+                    mod->name, mod->min, mod->max);
     }
     /* per unit instance the model stands for: each of its PMUs' (a file
      * of several, [pmu] instances), or its own */
@@ -345,8 +337,7 @@ lint_limits(const PmsModel *m, GPtrArray *out)
     }
 }
 
-gboolean
-pms_model_lint(const PmsModel *m, GPtrArray *problems)
+gboolean pms_model_lint(const PmsModel *m, GPtrArray *problems)
 {
     guint before = problems->len;
     lint_layouts(m, problems);

@@ -17,40 +17,34 @@ typedef struct {
     PmsModel *m;
 } Ctx;
 
-static gboolean fail(Ctx *c, GError **error, PmsModelError code, const char *group,
-                     const char *key, const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+static gboolean fail(Ctx *c, GError **error, PmsModelError code, const char *group, const char *key, const char *fmt,
+                     ...) G_GNUC_PRINTF(6, 7);
 
 /* "FILE:LINE: [group] key 'k': message" */
-static gboolean
-fail(Ctx *c, GError **error, PmsModelError code, const char *group, const char *key,
-     const char *fmt, ...)
+static gboolean fail(Ctx *c, GError **error, PmsModelError code, const char *group, const char *key, const char *fmt,
+                     ...)
 {
     va_list ap;
     va_start(ap, fmt);
     g_autofree char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    guint line = key ? pms_keyscan_key_line(&c->scan, group, key)
-                     : pms_keyscan_group_line(&c->scan, group);
+    guint line = key ? pms_keyscan_key_line(&c->scan, group, key) : pms_keyscan_group_line(&c->scan, group);
     if (key)
-        g_set_error(error, PMS_MODEL_ERROR, code, "%s:%u: [%s] key '%s': %s",
-                    c->scan.source, line, group, key, msg);
+        g_set_error(error, PMS_MODEL_ERROR, code, "%s:%u: [%s] key '%s': %s", c->scan.source, line, group, key, msg);
     else
-        g_set_error(error, PMS_MODEL_ERROR, code, "%s:%u: [%s]: %s",
-                    c->scan.source, line, group, msg);
+        g_set_error(error, PMS_MODEL_ERROR, code, "%s:%u: [%s]: %s", c->scan.source, line, group, msg);
     return FALSE;
 }
 
 /* The raw value, stripped; NULL when absent. */
-static char *
-get_raw(Ctx *c, const char *group, const char *key)
+static char *get_raw(Ctx *c, const char *group, const char *key)
 {
     char *v = g_key_file_get_value(c->kf, group, key, NULL);
     return v ? g_strstrip(v) : NULL;
 }
 
-static gboolean
-get_u64(Ctx *c, const char *group, const char *key, gboolean required, guint64 dflt,
-        guint64 max, guint64 *out, GError **error)
+static gboolean get_u64(Ctx *c, const char *group, const char *key, gboolean required, guint64 dflt, guint64 max,
+                        guint64 *out, GError **error)
 {
     g_autofree char *v = get_raw(c, group, key);
     if (!v) {
@@ -65,9 +59,8 @@ get_u64(Ctx *c, const char *group, const char *key, gboolean required, guint64 d
     return TRUE;
 }
 
-static gboolean
-get_uint(Ctx *c, const char *group, const char *key, gboolean required, guint dflt,
-         guint max, guint *out, GError **error)
+static gboolean get_uint(Ctx *c, const char *group, const char *key, gboolean required, guint dflt, guint max,
+                         guint *out, GError **error)
 {
     guint64 v;
     if (!get_u64(c, group, key, required, dflt, max, &v, error))
@@ -76,9 +69,7 @@ get_uint(Ctx *c, const char *group, const char *key, gboolean required, guint df
     return TRUE;
 }
 
-static gboolean
-get_bool(Ctx *c, const char *group, const char *key, gboolean dflt, gboolean *out,
-         GError **error)
+static gboolean get_bool(Ctx *c, const char *group, const char *key, gboolean dflt, gboolean *out, GError **error)
 {
     g_autofree char *v = get_raw(c, group, key);
     if (!v)
@@ -93,9 +84,7 @@ get_bool(Ctx *c, const char *group, const char *key, gboolean dflt, gboolean *ou
 }
 
 /* A text value with GKeyFile's escapes (\n, \s ...) applied. */
-static gboolean
-get_text(Ctx *c, const char *group, const char *key, gboolean required, char **out,
-         GError **error)
+static gboolean get_text(Ctx *c, const char *group, const char *key, gboolean required, char **out, GError **error)
 {
     *out = NULL;
     if (!g_key_file_has_key(c->kf, group, key, NULL)) {
@@ -112,8 +101,7 @@ get_text(Ctx *c, const char *group, const char *key, gboolean required, char **o
 }
 
 /* Event, umask and register names: what libpfm4 strings can spell. */
-static gboolean
-name_ok(const char *s)
+static gboolean name_ok(const char *s)
 {
     if (!*s)
         return FALSE;
@@ -123,9 +111,8 @@ name_ok(const char *s)
     return TRUE;
 }
 
-static gboolean
-check_keys(Ctx *c, const char *group, const char *const *allowed, const char *const *prefixes,
-           GError **error)
+static gboolean check_keys(Ctx *c, const char *group, const char *const *allowed, const char *const *prefixes,
+                           GError **error)
 {
     g_auto(GStrv) keys = g_key_file_get_keys(c->kf, group, NULL, NULL);
     for (guint i = 0; keys && keys[i]; i++) {
@@ -136,8 +123,7 @@ check_keys(Ctx *c, const char *group, const char *const *allowed, const char *co
             ok = g_str_has_prefix(keys[i], prefixes[j]) && keys[i][strlen(prefixes[j])];
         if (!ok) {
             g_autofree char *list = g_strjoinv(", ", (char **)allowed);
-            return fail(c, error, PMS_MODEL_ERROR_KEY, group, keys[i],
-                        "unknown key; expected one of: %s%s", list,
+            return fail(c, error, PMS_MODEL_ERROR_KEY, group, keys[i], "unknown key; expected one of: %s%s", list,
                         prefixes ? " (or umask.U, desc.U, group.G)" : "");
         }
     }
@@ -150,8 +136,7 @@ check_keys(Ctx *c, const char *group, const char *const *allowed, const char *co
 #define PMS_MAX_INSTANCE 1023u
 #define PMS_MAX_INSTANCES 64u
 
-static gboolean
-instance_number(const char *s, guint *out)
+static gboolean instance_number(const char *s, guint *out)
 {
     guint64 v;
     if (!pms_parse_u64(s, &v) || v > PMS_MAX_INSTANCE)
@@ -161,8 +146,7 @@ instance_number(const char *s, guint *out)
 }
 
 /* "N" or "N..M" appended to m->instances; FALSE with a message. */
-static gboolean
-instance_item(PmsModel *m, char *item, GString *why)
+static gboolean instance_item(PmsModel *m, char *item, GString *why)
 {
     char *dots = strstr(g_strstrip(item), "..");
     guint lo, hi;
@@ -197,14 +181,14 @@ instance_item(PmsModel *m, char *item, GString *why)
  * PMU per instance (docs/model-format.md).  Whether the unit and each
  * instance have registers is checked once the registers are read
  * (instances_have_registers). */
-static gboolean
-parse_instances(Ctx *c, const char *g, GError **error)
+static gboolean parse_instances(Ctx *c, const char *g, GError **error)
 {
     PmsModel *m = c->m;
     g_autofree char *spec = get_raw(c, g, "instances");
     if (!spec) {
         const char *stray = g_key_file_has_key(c->kf, g, "name_pattern", NULL) ? "name_pattern"
-            : g_key_file_has_key(c->kf, g, "desc_pattern", NULL) ? "desc_pattern" : NULL;
+            : g_key_file_has_key(c->kf, g, "desc_pattern", NULL)               ? "desc_pattern"
+                                                                               : NULL;
         if (stray)
             return fail(c, error, PMS_MODEL_ERROR_KEY, g, stray, "only with 'instances' (a file of several PMUs)");
         return TRUE;
@@ -229,8 +213,8 @@ parse_instances(Ctx *c, const char *g, GError **error)
     if (m->n_instances == 0)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "instances", "no instance listed");
     m->instance = m->instances[0];
-    if (!get_text(c, g, "name_pattern", FALSE, &m->name_pattern, error)
-        || !get_text(c, g, "desc_pattern", FALSE, &m->desc_pattern, error))
+    if (!get_text(c, g, "name_pattern", FALSE, &m->name_pattern, error) ||
+        !get_text(c, g, "desc_pattern", FALSE, &m->desc_pattern, error))
         return FALSE;
     if (!m->name_pattern)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'name_pattern' (required with 'instances')");
@@ -247,8 +231,7 @@ parse_instances(Ctx *c, const char *g, GError **error)
 
 /* The unit of `instances` is a dangling name unless registers belong to it,
  * and a PMU of an instance without registers could encode nothing. */
-static gboolean
-instances_have_registers(Ctx *c, GError **error)
+static gboolean instances_have_registers(Ctx *c, GError **error)
 {
     const PmsModel *m = c->m;
     for (guint i = 0; i < m->n_instances; i++) {
@@ -262,64 +245,66 @@ instances_have_registers(Ctx *c, GError **error)
             return fail(c, error, PMS_MODEL_ERROR_KEY, "pmu", "instances",
                         "no register of unit '%s' in this file (a register's 'unit' key names it)", m->unit);
         if (!found)
-            return fail(c, error, PMS_MODEL_ERROR_KEY, "pmu", "instances",
-                        "no register of %s instance %u in this file", m->unit, m->instances[i]);
+            return fail(c, error, PMS_MODEL_ERROR_KEY, "pmu", "instances", "no register of %s instance %u in this file",
+                        m->unit, m->instances[i]);
     }
     return TRUE;
 }
 
-static gboolean
-parse_header(Ctx *c, GError **error)
+static gboolean parse_header(Ctx *c, GError **error)
 {
     static const char *const allowed[] = {
-        "name", "desc", "arch", "version", "smt", "gp_counters", "gp_width",
-        "fixed_counters", "fixed_width", "edge_needs_cmask", "offcore_style", "unit", "instance",
-        "counter_base", "instances", "name_pattern", "desc_pattern", NULL};
+        "name",     "desc",           "arch",        "version",          "smt",           "gp_counters",
+        "gp_width", "fixed_counters", "fixed_width", "edge_needs_cmask", "offcore_style", "unit",
+        "instance", "counter_base",   "instances",   "name_pattern",     "desc_pattern",  NULL
+    };
     const char *g = "pmu";
     PmsModel *m = c->m;
     if (!g_key_file_has_group(c->kf, g)) {
-        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_KEY,
-                    "%s:1: missing group [pmu] (the model header)", c->scan.source);
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_KEY, "%s:1: missing group [pmu] (the model header)",
+                    c->scan.source);
         return FALSE;
     }
     m->source_line = pms_keyscan_group_line(&c->scan, g);
-    if (!check_keys(c, g, allowed, NULL, error) || !get_text(c, g, "name", TRUE, &m->name, error)
-        || !get_text(c, g, "desc", FALSE, &m->desc, error))
+    if (!check_keys(c, g, allowed, NULL, error) || !get_text(c, g, "name", TRUE, &m->name, error) ||
+        !get_text(c, g, "desc", FALSE, &m->desc, error))
         return FALSE;
     if (!name_ok(m->name))
-        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "name", "expected a word of letters, digits or '_', got '%s'", m->name);
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "name", "expected a word of letters, digits or '_', got '%s'",
+                    m->name);
     g_autofree char *arch = get_raw(c, g, "arch");
     if (!arch)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'arch'");
     m->family = pms_family_by_name(arch);
     if (!m->family)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "arch", "expected %s, got '%s'", pms_family_names(), arch);
-    if (!get_uint(c, g, "version", FALSE, 0, 255, &m->version, error)
-        || !get_bool(c, g, "smt", FALSE, &m->smt, error)
-        || !get_uint(c, g, "gp_counters", FALSE, 0, 64, &m->n_gp, error)
-        || !get_uint(c, g, "gp_width", FALSE, 0, 64, &m->gp_width, error)
-        || !get_uint(c, g, "fixed_counters", FALSE, 0, 32, &m->n_fixed, error)
-        || !get_uint(c, g, "fixed_width", FALSE, 0, 64, &m->fixed_width, error)
-        || !get_uint(c, g, "counter_base", FALSE, 0, 63, &m->counter_base, error)
-        || !get_bool(c, g, "edge_needs_cmask", FALSE, &m->edge_needs_cmask, error))
+    if (!get_uint(c, g, "version", FALSE, 0, 255, &m->version, error) ||
+        !get_bool(c, g, "smt", FALSE, &m->smt, error) ||
+        !get_uint(c, g, "gp_counters", FALSE, 0, 64, &m->n_gp, error) ||
+        !get_uint(c, g, "gp_width", FALSE, 0, 64, &m->gp_width, error) ||
+        !get_uint(c, g, "fixed_counters", FALSE, 0, 32, &m->n_fixed, error) ||
+        !get_uint(c, g, "fixed_width", FALSE, 0, 64, &m->fixed_width, error) ||
+        !get_uint(c, g, "counter_base", FALSE, 0, 63, &m->counter_base, error) ||
+        !get_bool(c, g, "edge_needs_cmask", FALSE, &m->edge_needs_cmask, error))
         return FALSE;
     g_autofree char *style = get_raw(c, g, "offcore_style");
     if (style && strcmp(style, "nhm") != 0 && strcmp(style, "glm") != 0 && strcmp(style, "none") != 0)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "offcore_style", "expected nhm, glm or none, got '%s'", style);
     if (style && strcmp(style, "none") != 0)
         m->offcore_style = g_steal_pointer(&style);
-    if (!get_text(c, g, "unit", FALSE, &m->unit, error) || !get_uint(c, g, "instance", FALSE, 0, 1023, &m->instance, error))
+    if (!get_text(c, g, "unit", FALSE, &m->unit, error) ||
+        !get_uint(c, g, "instance", FALSE, 0, 1023, &m->instance, error))
         return FALSE;
     if (m->unit && !name_ok(m->unit))
-        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "unit", "expected a word of letters, digits or '_', got '%s'", m->unit);
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "unit", "expected a word of letters, digits or '_', got '%s'",
+                    m->unit);
     return parse_instances(c, g, error);
 }
 
 /* ---- [layout NAME] ---- */
 
 /* "HI:LO" or "BIT" */
-static gboolean
-parse_bits(const char *v, guint *shift, guint *width)
+static gboolean parse_bits(const char *v, guint *shift, guint *width)
 {
     g_auto(GStrv) parts = g_strsplit(v, ":", 3);
     guint64 hi, lo;
@@ -336,8 +321,7 @@ parse_bits(const char *v, guint *shift, guint *width)
     return TRUE;
 }
 
-static gboolean
-parse_layout(Ctx *c, const char *g, const char *name, PmsLayout *l, GError **error)
+static gboolean parse_layout(Ctx *c, const char *g, const char *name, PmsLayout *l, GError **error)
 {
     l->name = g_ascii_strdown(name, -1);
     l->source_line = pms_keyscan_group_line(&c->scan, g);
@@ -350,7 +334,8 @@ parse_layout(Ctx *c, const char *g, const char *name, PmsLayout *l, GError **err
         f->name = g_ascii_strdown(keys[i], -1);
         for (guint j = 0; j + 1 < l->n_fields; j++)
             if (strcmp(l->fields[j].name, f->name) == 0)
-                return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, keys[i], "field declared twice (names are case-insensitive)");
+                return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, keys[i],
+                            "field declared twice (names are case-insensitive)");
         if (!parse_bits(v, &f->shift, &f->width))
             return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[i],
                         "expected a bit range HI:LO or a bit number (0..63, HI >= LO), got '%s'", v);
@@ -360,12 +345,10 @@ parse_layout(Ctx *c, const char *g, const char *name, PmsLayout *l, GError **err
 
 /* ---- [register NAME] ---- */
 
-static gboolean
-parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError **error)
+static gboolean parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError **error)
 {
-    static const char *const allowed[] = {
-        "address", "kind", "index", "width", "writable", "ignored", "reset", "readonly", "layout", "space", "unit",
-        "instance", NULL};
+    static const char *const allowed[] = { "address",  "kind",   "index", "width", "writable", "ignored", "reset",
+                                           "readonly", "layout", "space", "unit",  "instance", NULL };
     r->name = g_ascii_strup(name, -1);
     r->source_line = pms_keyscan_group_line(&c->scan, g);
     if (!check_keys(c, g, allowed, NULL, error))
@@ -378,14 +361,14 @@ parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError *
     if (!kind)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'kind'");
     if (!pms_reg_kind_from_name(kind, &r->kind))
-        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "kind",
-                    "unknown register kind '%s' (see docs/model-format.md)", kind);
-    if (!get_uint(c, g, "index", FALSE, 0, 1023, &r->index, error)
-        || !get_uint(c, g, "width", FALSE, 64, 64, &r->width, error)
-        || !get_u64(c, g, "writable", FALSE, G_MAXUINT64, G_MAXUINT64, &r->writable, error)
-        || !get_u64(c, g, "ignored", FALSE, 0, G_MAXUINT64, &r->ignored, error)
-        || !get_u64(c, g, "reset", FALSE, 0, G_MAXUINT64, &r->reset, error)
-        || !get_bool(c, g, "readonly", FALSE, &r->readonly, error))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "kind", "unknown register kind '%s' (see docs/model-format.md)",
+                    kind);
+    if (!get_uint(c, g, "index", FALSE, 0, 1023, &r->index, error) ||
+        !get_uint(c, g, "width", FALSE, 64, 64, &r->width, error) ||
+        !get_u64(c, g, "writable", FALSE, G_MAXUINT64, G_MAXUINT64, &r->writable, error) ||
+        !get_u64(c, g, "ignored", FALSE, 0, G_MAXUINT64, &r->ignored, error) ||
+        !get_u64(c, g, "reset", FALSE, 0, G_MAXUINT64, &r->reset, error) ||
+        !get_bool(c, g, "readonly", FALSE, &r->readonly, error))
         return FALSE;
     if (r->width == 0)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "width", "expected 1..64");
@@ -401,8 +384,8 @@ parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError *
             r->width = want;
         else if (r->width != want)
             return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, "width",
-                        "%u, but [pmu] %s = %u: a counter's width is set there (or leave this key out)",
-                        r->width, gp_ctr ? "gp_width" : "fixed_width", want);
+                        "%u, but [pmu] %s = %u: a counter's width is set there (or leave this key out)", r->width,
+                        gp_ctr ? "gp_width" : "fixed_width", want);
     }
     if (r->ignored & r->writable)
         return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, "ignored",
@@ -410,10 +393,12 @@ parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError *
     g_autofree char *space = get_raw(c, g, "space");
     if (space && !pms_reg_space_from_name(space, &r->space))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "space", "expected msr, pmc, pmd, ibr or dbr, got '%s'", space);
-    if (!get_text(c, g, "unit", FALSE, &r->unit, error) || !get_uint(c, g, "instance", FALSE, 0, 1023, &r->instance, error))
+    if (!get_text(c, g, "unit", FALSE, &r->unit, error) ||
+        !get_uint(c, g, "instance", FALSE, 0, 1023, &r->instance, error))
         return FALSE;
     if (r->unit && !name_ok(r->unit))
-        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "unit", "expected a word of letters, digits or '_', got '%s'", r->unit);
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "unit", "expected a word of letters, digits or '_', got '%s'",
+                    r->unit);
     g_autofree char *layout = get_raw(c, g, "layout");
     if (layout) {
         r->layout = pms_model_layout(c->m, layout);
@@ -428,15 +413,13 @@ parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError *
 /* Names a batch-protocol line or an event string carries (events, unit masks,
  * modifiers): no '.', which the stimulus's EVENT.UMASK splits on, besides the
  * ':', '=', ',', TAB and blanks name_ok already refuses. */
-static gboolean
-string_name_ok(const char *s)
+static gboolean string_name_ok(const char *s)
 {
     return name_ok(s) && !strchr(s, '.');
 }
 
 /* An equiv value is an event string itself: NAME[:NAME|:MOD=NUMBER]... */
-static gboolean
-equiv_ok(const char *s)
+static gboolean equiv_ok(const char *s)
 {
     g_auto(GStrv) t = g_strsplit(s, ":", -1);
     if (!t[0])
@@ -454,13 +437,12 @@ equiv_ok(const char *s)
 
 #define EQUIV_EXPECTED "expected an event string: NAME[:UMASK|:MOD=N]..., names of letters, digits, '_', '-'"
 
-static gboolean
-parse_modifier(Ctx *c, const char *g, const char *name, PmsModifier *mod, GError **error)
+static gboolean parse_modifier(Ctx *c, const char *g, const char *name, PmsModifier *mod, GError **error)
 {
     if (!string_name_ok(name))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL,
                     "bad modifier name '%s': expected letters, digits, '_', '-'", name);
-    static const char *const allowed[] = {"type", "range", "register", "field", "desc", NULL};
+    static const char *const allowed[] = { "type", "range", "register", "field", "desc", NULL };
     mod->name = g_ascii_strdown(name, -1);
     mod->source_line = pms_keyscan_group_line(&c->scan, g);
     if (!check_keys(c, g, allowed, NULL, error))
@@ -481,9 +463,9 @@ parse_modifier(Ctx *c, const char *g, const char *name, PmsModifier *mod, GError
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'range' (required for int modifiers)");
     if (range) {
         g_auto(GStrv) p = g_strsplit(range, ":", 3);
-        if (g_strv_length(p) != 2 || !pms_parse_u64(g_strstrip(p[0]), &mod->min)
-            || !pms_parse_u64(g_strstrip(p[1]), &mod->max) || mod->min > mod->max
-            || (mod->type == PMS_MOD_BOOL && mod->max > 1))
+        if (g_strv_length(p) != 2 || !pms_parse_u64(g_strstrip(p[0]), &mod->min) ||
+            !pms_parse_u64(g_strstrip(p[1]), &mod->max) || mod->min > mod->max ||
+            (mod->type == PMS_MOD_BOOL && mod->max > 1))
             return fail(c, error, PMS_MODEL_ERROR_KEY, g, "range",
                         "expected MIN:MAX with MIN <= MAX (bool: within 0:1), got '%s'", range);
     }
@@ -502,8 +484,7 @@ parse_modifier(Ctx *c, const char *g, const char *name, PmsModifier *mod, GError
 
 /* ---- [event NAME] ---- */
 
-static gint
-find_group(const PmsEvent *e, const char *name)
+static gint find_group(const PmsEvent *e, const char *name)
 {
     for (guint i = 0; i < e->n_groups; i++)
         if (g_ascii_strcasecmp(e->groups[i].name, name) == 0)
@@ -511,8 +492,7 @@ find_group(const PmsEvent *e, const char *name)
     return -1;
 }
 
-static gboolean
-parse_group_words(Ctx *c, const char *g, const char *key, PmsUmaskGroup *grp, GError **error)
+static gboolean parse_group_words(Ctx *c, const char *g, const char *key, PmsUmaskGroup *grp, GError **error)
 {
     g_autofree char *v = get_raw(c, g, key);
     g_auto(GStrv) words = g_strsplit_set(v, " \t", -1);
@@ -531,8 +511,7 @@ parse_group_words(Ctx *c, const char *g, const char *key, PmsUmaskGroup *grp, GE
 }
 
 /* The unnamed group: declared by a "group" key or created by its first member. */
-static guint
-unnamed_group(PmsEvent *e, guint capacity)
+static guint unnamed_group(PmsEvent *e, guint capacity)
 {
     gint i = find_group(e, "");
     if (i >= 0)
@@ -545,8 +524,7 @@ unnamed_group(PmsEvent *e, guint capacity)
 }
 
 /* "code=0x3c", "counters=0x3", "fixed=0x2": per-umask overrides. */
-static gboolean
-parse_override(const char *word, PmsUmask *u, gboolean *matched)
+static gboolean parse_override(const char *word, PmsUmask *u, gboolean *matched)
 {
     guint64 v;
     *matched = TRUE;
@@ -560,14 +538,17 @@ parse_override(const char *word, PmsUmask *u, gboolean *matched)
     return TRUE;
 }
 
-static gboolean
-parse_forced(const char *word, PmsUmask *u, gboolean *matched)
+static gboolean parse_forced(const char *word, PmsUmask *u, gboolean *matched)
 {
-    static const struct { const char *prefix; gsize off; guint64 max; } forced[] = {
-        {"c=", G_STRUCT_OFFSET(PmsUmask, cmask), 255},
-        {"i=", G_STRUCT_OFFSET(PmsUmask, inv), 1},
-        {"e=", G_STRUCT_OFFSET(PmsUmask, edge), 1},
-        {"t=", G_STRUCT_OFFSET(PmsUmask, any), 1},
+    static const struct {
+        const char *prefix;
+        gsize off;
+        guint64 max;
+    } forced[] = {
+        { "c=", G_STRUCT_OFFSET(PmsUmask, cmask), 255 },
+        { "i=", G_STRUCT_OFFSET(PmsUmask, inv), 1 },
+        { "e=", G_STRUCT_OFFSET(PmsUmask, edge), 1 },
+        { "t=", G_STRUCT_OFFSET(PmsUmask, any), 1 },
     };
     *matched = FALSE;
     for (guint i = 0; i < G_N_ELEMENTS(forced); i++)
@@ -582,8 +563,7 @@ parse_forced(const char *word, PmsUmask *u, gboolean *matched)
     return TRUE;
 }
 
-static gboolean
-parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e, guint group_cap, GError **error)
+static gboolean parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e, guint group_cap, GError **error)
 {
     const char *uname = key + strlen("umask.");
     if (!string_name_ok(uname))
@@ -605,7 +585,8 @@ parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e, guint group_cap
     g_auto(GStrv) words = g_strsplit_set(v, " \t", -1);
     if (!words[0] || !pms_parse_u64(words[0], &u->value))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
-                    "expected 'VALUE [group=G] [default] [excl] [override] [c=N i=N e=N t=N] [equiv=ALIAS]', got '%s'", v);
+                    "expected 'VALUE [group=G] [default] [excl] [override] [c=N i=N e=N t=N] [equiv=ALIAS]', got '%s'",
+                    v);
     const char *gname = "";
     for (guint i = 1; words[i]; i++) {
         const char *w = words[i];
@@ -628,8 +609,7 @@ parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e, guint group_cap
             if (!equiv_ok(w + strlen("equiv=")))
                 return fail(c, error, PMS_MODEL_ERROR_KEY, g, key, "equiv '%s': " EQUIV_EXPECTED, w + 6);
             u->equiv = g_strdup(w + strlen("equiv="));
-        }
-        else if (!parse_override(w, u, &forced))
+        } else if (!parse_override(w, u, &forced))
             return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
                         "bad override '%s': expected code=0..0xff, counters=MASK or fixed=MASK", w);
         else if (forced)
@@ -639,7 +619,9 @@ parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e, guint group_cap
                         "bad forced modifier '%s': expected c=0..255, i/e/t=0..1", w);
         else if (!forced)
             return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
-                        "unknown word '%s'; expected group=G, default, excl, override, dup, ldlat, c=N, i=N, e=N, t=N, equiv=ALIAS, code=N, counters=M or fixed=M", w);
+                        "unknown word '%s'; expected group=G, default, excl, override, dup, ldlat, c=N, i=N, e=N, t=N, "
+                        "equiv=ALIAS, code=N, counters=M or fixed=M",
+                        w);
     }
     if (*gname) {
         gint gi = find_group(e, gname);
@@ -654,8 +636,8 @@ parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e, guint group_cap
 }
 
 /* A word from `names` (index = enum value); absent: *out = 0. */
-static gboolean
-get_word(Ctx *c, const char *g, const char *key, const char *const *names, guint n, guint *out, GError **error)
+static gboolean get_word(Ctx *c, const char *g, const char *key, const char *const *names, guint n, guint *out,
+                         GError **error)
 {
     g_autofree char *v = get_raw(c, g, key);
     *out = 0;
@@ -675,28 +657,26 @@ get_word(Ctx *c, const char *g, const char *key, const char *const *names, guint
 
 /* Itanium facts (docs/model-format.md "Itanium events"); their consistency
  * is checked once the event is read (model_ia64.c). */
-static gboolean
-parse_ia64_facts(Ctx *c, const char *g, PmsEvent *e, GError **error)
+static gboolean parse_ia64_facts(Ctx *c, const char *g, PmsEvent *e, GError **error)
 {
-    static const char *const groups[] = {"none", "l1d", "l2d"};
-    static const char *const types[] = {NULL, "active", "floating", "causal", "self_floating"};
-    static const char *const ears[] = {"none", "iear", "dear"};
-    static const char *const modes[] = {"none", "cache", "tlb", "alat"};
-    static const char *const code_ranges[] = {"ibrp0", "prefetch", "dual", "not_ibrp1"};
+    static const char *const groups[] = { "none", "l1d", "l2d" };
+    static const char *const types[] = { NULL, "active", "floating", "causal", "self_floating" };
+    static const char *const ears[] = { "none", "iear", "dear" };
+    static const char *const modes[] = { "none", "cache", "tlb", "alat" };
+    static const char *const code_ranges[] = { "ibrp0", "prefetch", "dual", "not_ibrp1" };
     guint grp, type, ear, mode, set, code_range;
     if (!get_uint(c, g, "max_inc", FALSE, 0, 255, &e->max_inc, error))
         return FALSE;
     if (e->max_inc == 0 && g_key_file_has_key(c->kf, g, "max_inc", NULL))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "max_inc",
                     "expected 1..8 occurrences per cycle, got 0 (leave the key out when unknown)");
-    if (!get_word(c, g, "cache_group", groups, G_N_ELEMENTS(groups), &grp, error)
-        || !get_uint(c, g, "cache_set", FALSE, G_MAXUINT, 15, &set, error)
-        || !get_word(c, g, "type", types, G_N_ELEMENTS(types), &type, error)
-        || !get_word(c, g, "ear", ears, G_N_ELEMENTS(ears), &ear, error)
-        || !get_word(c, g, "ear_mode", modes, G_N_ELEMENTS(modes), &mode, error)
-        || !get_word(c, g, "code_range", code_ranges, G_N_ELEMENTS(code_ranges), &code_range, error)
-        || !get_bool(c, g, "etb", FALSE, &e->etb, error)
-        || !get_bool(c, g, "mesi", FALSE, &e->mesi, error))
+    if (!get_word(c, g, "cache_group", groups, G_N_ELEMENTS(groups), &grp, error) ||
+        !get_uint(c, g, "cache_set", FALSE, G_MAXUINT, 15, &set, error) ||
+        !get_word(c, g, "type", types, G_N_ELEMENTS(types), &type, error) ||
+        !get_word(c, g, "ear", ears, G_N_ELEMENTS(ears), &ear, error) ||
+        !get_word(c, g, "ear_mode", modes, G_N_ELEMENTS(modes), &mode, error) ||
+        !get_word(c, g, "code_range", code_ranges, G_N_ELEMENTS(code_ranges), &code_range, error) ||
+        !get_bool(c, g, "etb", FALSE, &e->etb, error) || !get_bool(c, g, "mesi", FALSE, &e->mesi, error))
         return FALSE;
     e->cache_group = (PmsIa64CacheGroup)grp;
     e->cache_set = set == G_MAXUINT ? -1 : (gint)set;
@@ -734,17 +714,17 @@ parse_ia64_facts(Ctx *c, const char *g, PmsEvent *e, GError **error)
     return TRUE;
 }
 
-static gboolean
-parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error)
+static gboolean parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error)
 {
-    static const char *const allowed[] = {
-        "code", "base_umask", "counters", "fixed", "flags", "extra", "match", "desc", "group",
-        "equiv", "modifiers", "max_inc", "cache_group", "cache_set", "type", "qualifiers", "ear", "ear_mode",
-        "etb", "mesi", "code_range", NULL};
-    static const char *const prefixes[] = {"umask.", "desc.", "group.", NULL};
+    static const char *const allowed[] = { "code",       "base_umask", "counters",    "fixed",     "flags",
+                                           "extra",      "match",      "desc",        "group",     "equiv",
+                                           "modifiers",  "max_inc",    "cache_group", "cache_set", "type",
+                                           "qualifiers", "ear",        "ear_mode",    "etb",       "mesi",
+                                           "code_range", NULL };
+    static const char *const prefixes[] = { "umask.", "desc.", "group.", NULL };
     if (!string_name_ok(name))
-        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL,
-                    "bad event name '%s': expected letters, digits, '_', '-'", name);
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "bad event name '%s': expected letters, digits, '_', '-'",
+                    name);
     e->name = g_ascii_strup(name, -1);
     e->source_line = pms_keyscan_group_line(&c->scan, g);
     e->umask_index = pms_ci_index_new();
@@ -752,11 +732,11 @@ parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error
         return FALSE;
     guint64 all_gp = pms_model_counters_mask(c->m);
     guint code, base, fixed;
-    if (!get_uint(c, g, "code", TRUE, 0, G_MAXUINT32, &code, error)
-        || !get_uint(c, g, "base_umask", FALSE, 0, G_MAXUINT32, &base, error)
-        || !get_u64(c, g, "counters", FALSE, all_gp, G_MAXUINT64, &e->counters, error)
-        || !get_uint(c, g, "fixed", FALSE, 0, G_MAXUINT32, &fixed, error)
-        || !get_text(c, g, "desc", FALSE, &e->desc, error))
+    if (!get_uint(c, g, "code", TRUE, 0, G_MAXUINT32, &code, error) ||
+        !get_uint(c, g, "base_umask", FALSE, 0, G_MAXUINT32, &base, error) ||
+        !get_u64(c, g, "counters", FALSE, all_gp, G_MAXUINT64, &e->counters, error) ||
+        !get_uint(c, g, "fixed", FALSE, 0, G_MAXUINT32, &fixed, error) ||
+        !get_text(c, g, "desc", FALSE, &e->desc, error))
         return FALSE;
     e->code = code;
     e->base_umask = base;
@@ -784,7 +764,8 @@ parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error
                 e->flags |= PMS_EVENT_GROUP_EXCL;
             else
                 return fail(c, error, PMS_MODEL_ERROR_KEY, g, "flags",
-                            "unknown flag '%s'; expected offcore, ldlat, pebs, fixed_only, group_excl or dup", words[i]);
+                            "unknown flag '%s'; expected offcore, ldlat, pebs, fixed_only, group_excl or dup",
+                            words[i]);
         }
     }
     /* modifiers = none | NAME...: the modifiers the event takes (default: all) */
@@ -866,8 +847,8 @@ parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error
             continue;
         PmsUmask *u = (PmsUmask *)pms_event_umask(e, keys[i] + strlen("desc."));
         if (!u)
-            return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[i],
-                        "no unit mask %s in this event", keys[i] + strlen("desc."));
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[i], "no unit mask %s in this event",
+                        keys[i] + strlen("desc."));
         if (!get_text(c, g, keys[i], FALSE, &u->desc, error))
             return FALSE;
     }
@@ -878,12 +859,11 @@ parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error
 
 typedef enum { G_PMU, G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT, G_PERF, G_N } GroupKind;
 
-static gboolean
-classify(const char *group, GroupKind *kind, const char **name)
+static gboolean classify(const char *group, GroupKind *kind, const char **name)
 {
     static const char *const prefixes[] = {
-        [G_LAYOUT] = "layout ", [G_REGISTER] = "register ",
-        [G_MODIFIER] = "modifier ", [G_EVENT] = "event "};
+        [G_LAYOUT] = "layout ", [G_REGISTER] = "register ", [G_MODIFIER] = "modifier ", [G_EVENT] = "event "
+    };
     if (strcmp(group, "pmu") == 0) {
         *kind = G_PMU;
         return TRUE;
@@ -911,9 +891,8 @@ classify(const char *group, GroupKind *kind, const char **name)
 
 /* Index `name` as entry n (1-based; 0 means absent) of its kind; a second
  * one of the same name is an error. */
-static gboolean
-index_add(Ctx *c, GHashTable *index, char *name, guint n, const char *g, const char *what, const char *note,
-          GError **error)
+static gboolean index_add(Ctx *c, GHashTable *index, char *name, guint n, const char *g, const char *what,
+                          const char *note, GError **error)
 {
     if (g_hash_table_contains(index, name))
         return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, NULL, "%s %s declared twice%s", what, name, note);
@@ -923,8 +902,7 @@ index_add(Ctx *c, GHashTable *index, char *name, guint n, const char *g, const c
 
 /* [perf]: perf's syntax (model_perf.c), its keys in file order, checked
  * against the event-select layout and the registers read before it. */
-static gboolean
-parse_perf(Ctx *c, const char *g, GError **error)
+static gboolean parse_perf(Ctx *c, const char *g, GError **error)
 {
     c->m->perf = pms_perf_new();
     c->m->perf->source_line = pms_keyscan_group_line(&c->scan, g);
@@ -945,8 +923,7 @@ parse_perf(Ctx *c, const char *g, GError **error)
 /* Facts of the model's family that contradict each other (its check_event,
  * family.h) are rejected here, not only linted: an accepted model must never
  * make the encoder or the simulator fail later.  Missing ones are the lint's. */
-static gboolean
-facts_consistent(Ctx *c, const char *g, const PmsEvent *e, GError **error)
+static gboolean facts_consistent(Ctx *c, const char *g, const PmsEvent *e, GError **error)
 {
     g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
     if (c->m->family->check_event)
@@ -956,15 +933,14 @@ facts_consistent(Ctx *c, const char *g, const PmsEvent *e, GError **error)
     return TRUE;
 }
 
-static gboolean
-load(Ctx *c, GError **error)
+static gboolean load(Ctx *c, GError **error)
 {
     PmsModel *m = c->m;
     gsize n_groups = 0;
     g_auto(GStrv) groups = g_key_file_get_groups(c->kf, &n_groups);
     const char **names = g_new0(const char *, n_groups + 1);
     GroupKind *kinds = g_new0(GroupKind, n_groups + 1);
-    guint count[G_N] = {0};
+    guint count[G_N] = { 0 };
     gboolean ok = TRUE;
     for (gsize i = 0; i < n_groups && ok; i++) {
         if (!classify(groups[i], &kinds[i], &names[i]))
@@ -984,7 +960,7 @@ load(Ctx *c, GError **error)
     m->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 
     /* Layouts before registers (registers name them); the rest in file order. */
-    static const GroupKind order[] = {G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT, G_PERF};
+    static const GroupKind order[] = { G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT, G_PERF };
     for (guint o = 0; o < G_N_ELEMENTS(order) && ok; o++) {
         for (gsize i = 0; i < n_groups && ok; i++) {
             if (kinds[i] != order[o])
@@ -1000,31 +976,33 @@ load(Ctx *c, GError **error)
             case G_LAYOUT: {
                 PmsLayout *l = &m->layouts[m->n_layouts++];
                 ok = parse_layout(c, g, names[i], l, error) &&
-                     index_add(c, m->layout_index, l->name, m->n_layouts, g, "layout", "", error);
+                    index_add(c, m->layout_index, l->name, m->n_layouts, g, "layout", "", error);
                 break;
             }
             case G_REGISTER: {
                 PmsRegister *r = &m->regs[m->n_regs++];
-                ok = (name_ok(names[i]) ? parse_register(c, g, names[i], r, error)
-                      : fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i])) &&
-                     index_add(c, m->reg_name_index, r->name, m->n_regs, g, "register", "", error);
+                ok = (name_ok(names[i])
+                          ? parse_register(c, g, names[i], r, error)
+                          : fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i])) &&
+                    index_add(c, m->reg_name_index, r->name, m->n_regs, g, "register", "", error);
                 /* A repeated address keeps the first register; the lint reports it. */
-                if (ok && r->space == PMS_SPACE_MSR && !g_hash_table_contains(m->reg_index, GUINT_TO_POINTER(r->address)))
+                if (ok && r->space == PMS_SPACE_MSR &&
+                    !g_hash_table_contains(m->reg_index, GUINT_TO_POINTER(r->address)))
                     g_hash_table_insert(m->reg_index, GUINT_TO_POINTER(r->address), GUINT_TO_POINTER(m->n_regs));
                 break;
             }
             case G_MODIFIER: {
                 PmsModifier *mod = &m->mods[m->n_mods++];
                 ok = parse_modifier(c, g, names[i], mod, error) &&
-                     index_add(c, m->mod_index, mod->name, m->n_mods, g, "modifier", "", error);
+                    index_add(c, m->mod_index, mod->name, m->n_mods, g, "modifier", "", error);
                 break;
             }
             case G_EVENT: {
                 PmsEvent *e = &m->events[m->n_events++];
                 ok = parse_event(c, g, names[i], e, error) &&
-                     index_add(c, m->event_index, e->name, m->n_events, g, "event", " (names are case-insensitive)",
-                               error) &&
-                     facts_consistent(c, g, e, error);
+                    index_add(c, m->event_index, e->name, m->n_events, g, "event", " (names are case-insensitive)",
+                              error) &&
+                    facts_consistent(c, g, e, error);
                 break;
             }
             case G_PERF:
@@ -1049,16 +1027,14 @@ load(Ctx *c, GError **error)
     return ok;
 }
 
-PmsModel *
-pms_model_load_data(const char *data, gsize len, const char *source, GError **error)
+PmsModel *pms_model_load_data(const char *data, gsize len, const char *source, GError **error)
 {
     g_return_val_if_fail(data != NULL || len == 0, NULL);
     if (!source)
         source = "<model>";
-    Ctx c = {0};
+    Ctx c = { 0 };
     if (*pms_text_bom_message(data, len)) {
-        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_PARSE, "%s:1: %s", source,
-                    pms_text_bom_message(data, len));
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_PARSE, "%s:1: %s", source, pms_text_bom_message(data, len));
         return NULL;
     }
     if (!pms_keyscan_run(&c.scan, data ? data : "", len, source, error)) {
@@ -1074,7 +1050,7 @@ pms_model_load_data(const char *data, gsize len, const char *source, GError **er
         pms_keyscan_clear(&c.scan);
         return NULL;
     }
-    PmsModelPriv *pm = g_new0(PmsModelPriv, 1);   /* the model and what only models/ reads */
+    PmsModelPriv *pm = g_new0(PmsModelPriv, 1); /* the model and what only models/ reads */
     c.m = &pm->head.model;
     c.m->source = g_strdup(source);
     c.m->event_index = pms_ci_index_new();
@@ -1092,8 +1068,7 @@ pms_model_load_data(const char *data, gsize len, const char *source, GError **er
     return c.m;
 }
 
-PmsModel *
-pms_model_load_file(const char *path, GError **error)
+PmsModel *pms_model_load_file(const char *path, GError **error)
 {
     g_autofree char *data = NULL;
     gsize len = 0;

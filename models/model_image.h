@@ -30,7 +30,8 @@
 
 #define PMS_IMAGE_MAGIC "PMSMODEL"
 #define PMS_IMAGE_MAGIC_LEN 8
-#define PMS_IMAGE_VERSION 8u /* 4: counter_base, Itanium event facts; 5: code_range; 6: family by name; 7: instances; 8: [perf] */
+#define PMS_IMAGE_VERSION                                                                                              \
+    8u /* 4: counter_base, Itanium event facts; 5: code_range; 6: family by name; 7: instances; 8: [perf] */
 #define PMS_IMAGE_HEADER_LEN (PMS_IMAGE_MAGIC_LEN + 15 * 4)
 #define PMS_IMAGE_NONE G_MAXUINT32
 

@@ -20,11 +20,19 @@ typedef struct {
 
 /* Minimum encoded sizes, to reject counts the remaining bytes cannot hold
  * before anything is allocated for them. */
-enum { MIN_OPTION = 8, MIN_LAYOUT = 12, MIN_FIELD = 12, MIN_REG = 48, MIN_MOD = 40,
-       MIN_EVENT = 92, MIN_GROUP = 12, MIN_UMASK = 64, MIN_INSTANCE = 4 };
+enum {
+    MIN_OPTION = 8,
+    MIN_LAYOUT = 12,
+    MIN_FIELD = 12,
+    MIN_REG = 48,
+    MIN_MOD = 40,
+    MIN_EVENT = 92,
+    MIN_GROUP = 12,
+    MIN_UMASK = 64,
+    MIN_INSTANCE = 4
+};
 
-static gboolean
-bad(Rd *r, const char *problem)
+static gboolean bad(Rd *r, const char *problem)
 {
     if (!r->problem) {
         r->problem = problem;
@@ -34,15 +42,13 @@ bad(Rd *r, const char *problem)
     return FALSE;
 }
 
-static inline guint32
-le32(const guint8 *b)
+static inline guint32 le32(const guint8 *b)
 {
     return (guint32)b[0] | (guint32)b[1] << 8 | (guint32)b[2] << 16 | (guint32)b[3] << 24;
 }
 
 /* Inline: the reader spends most of its time here. */
-static inline guint32
-u32(Rd *r)
+static inline guint32 u32(Rd *r)
 {
     if (r->end - r->p < 4) {
         bad(r, "truncated");
@@ -53,16 +59,14 @@ u32(Rd *r)
     return v;
 }
 
-static guint64
-u64(Rd *r)
+static guint64 u64(Rd *r)
 {
     guint64 lo = u32(r);
     return lo | (guint64)u32(r) << 32;
 }
 
 /* A value that must be <= max (enums, flags, widths). */
-static guint32
-upto(Rd *r, guint32 max, const char *what)
+static guint32 upto(Rd *r, guint32 max, const char *what)
 {
     const guint8 *at = r->p;
     guint32 v = u32(r);
@@ -75,8 +79,7 @@ upto(Rd *r, guint32 max, const char *what)
 }
 
 /* A signed value in [-1, max] (forced modifiers, umask code). */
-static gint
-opt_int(Rd *r, gint max, const char *what)
+static gint opt_int(Rd *r, gint max, const char *what)
 {
     guint32 v = u32(r);
     if (v == G_MAXUINT32)
@@ -88,8 +91,7 @@ opt_int(Rd *r, gint max, const char *what)
 
 /* On a problem, "" for a required string: reading goes on to the end of the
  * current record, and an index must never be given a NULL name. */
-static char *
-str(Rd *r, gboolean nullable)
+static char *str(Rd *r, gboolean nullable)
 {
     guint32 off = u32(r);
     if (off == PMS_IMAGE_NONE && nullable)
@@ -102,15 +104,13 @@ str(Rd *r, gboolean nullable)
     return (char *)(r->strtab + off);
 }
 
-static gsize
-span(gsize n, gsize size)
+static gsize span(gsize n, gsize size)
 {
     return (n * size + 15) & ~(gsize)15;
 }
 
 /* Carve n items of `size` from the model's single allocation. */
-static gpointer
-carve(guint8 **next, gsize n, gsize size)
+static gpointer carve(guint8 **next, gsize n, gsize size)
 {
     gpointer p = n ? *next : NULL;
     *next += span(n, size);
@@ -124,8 +124,7 @@ typedef struct {
     guint32 n_fields, n_umasks, n_groups; /* left in each pool */
 } Pools;
 
-static void
-read_layouts(Rd *r, PmsModel *m, Pools *pl)
+static void read_layouts(Rd *r, PmsModel *m, Pools *pl)
 {
     for (guint i = 0; i < m->n_layouts && !r->problem; i++) {
         PmsLayout *l = &m->layouts[i];
@@ -155,8 +154,7 @@ read_layouts(Rd *r, PmsModel *m, Pools *pl)
     }
 }
 
-static void
-read_registers(Rd *r, PmsModel *m)
+static void read_registers(Rd *r, PmsModel *m)
 {
     for (guint i = 0; i < m->n_regs && !r->problem; i++) {
         PmsRegister *g = &m->regs[i];
@@ -188,8 +186,7 @@ read_registers(Rd *r, PmsModel *m)
             g_hash_table_insert(m->reg_index, GUINT_TO_POINTER(m->regs[i].address), GUINT_TO_POINTER(i + 1));
 }
 
-static void
-read_modifiers(Rd *r, PmsModel *m)
+static void read_modifiers(Rd *r, PmsModel *m)
 {
     for (guint i = 0; i < m->n_mods && !r->problem; i++) {
         PmsModifier *mod = &m->mods[i];
@@ -207,8 +204,7 @@ read_modifiers(Rd *r, PmsModel *m)
     }
 }
 
-static void
-read_umask(Rd *r, const PmsEvent *e, PmsUmask *u)
+static void read_umask(Rd *r, const PmsEvent *e, PmsUmask *u)
 {
     u->name = str(r, FALSE);
     u->value = u64(r);
@@ -228,8 +224,7 @@ read_umask(Rd *r, const PmsEvent *e, PmsUmask *u)
     u->fixed = u32(r);
 }
 
-static void
-read_event(Rd *r, PmsEvent *e, Pools *pl)
+static void read_event(Rd *r, PmsEvent *e, Pools *pl)
 {
     e->name = str(r, FALSE);
     e->code = u32(r);
@@ -260,7 +255,7 @@ read_event(Rd *r, PmsEvent *e, Pools *pl)
     }
     e->groups = ng ? pl->groups : NULL;
     e->n_groups = ng;
-    if (ng)   /* the pool is NULL in a model without groups: no offset of NULL */
+    if (ng) /* the pool is NULL in a model without groups: no offset of NULL */
         pl->groups += ng;
     pl->n_groups -= ng;
     for (guint i = 0; i < ng; i++) {
@@ -275,7 +270,7 @@ read_event(Rd *r, PmsEvent *e, Pools *pl)
     }
     e->umasks = nu ? pl->umasks : NULL;
     e->n_umasks = nu;
-    if (nu)   /* likewise for a model without unit masks */
+    if (nu) /* likewise for a model without unit masks */
         pl->umasks += nu;
     pl->n_umasks -= nu;
     e->umask_index = pms_ci_index_new();
@@ -286,16 +281,32 @@ read_event(Rd *r, PmsEvent *e, Pools *pl)
 }
 
 /* Header fields after the magic, in file order (model_image.h). */
-enum { H_VERSION, H_SIZE, H_STR_OFF, H_STR_LEN, H_BODY_OFF, H_BODY_LEN, H_OPTIONS,
-       H_LAYOUTS, H_FIELDS, H_REGS, H_MODS, H_EVENTS, H_GROUPS, H_UMASKS, H_INSTANCES, H_N };
+enum {
+    H_VERSION,
+    H_SIZE,
+    H_STR_OFF,
+    H_STR_LEN,
+    H_BODY_OFF,
+    H_BODY_LEN,
+    H_OPTIONS,
+    H_LAYOUTS,
+    H_FIELDS,
+    H_REGS,
+    H_MODS,
+    H_EVENTS,
+    H_GROUPS,
+    H_UMASKS,
+    H_INSTANCES,
+    H_N
+};
 
-static gboolean
-read_header(Rd *r, gsize len, guint32 *h)
+static gboolean read_header(Rd *r, gsize len, guint32 *h)
 {
     static const guint8 min_size[H_N] = {
         [H_OPTIONS] = MIN_OPTION, [H_LAYOUTS] = MIN_LAYOUT, [H_FIELDS] = MIN_FIELD,
-        [H_REGS] = MIN_REG, [H_MODS] = MIN_MOD, [H_EVENTS] = MIN_EVENT,
-        [H_GROUPS] = MIN_GROUP, [H_UMASKS] = MIN_UMASK, [H_INSTANCES] = MIN_INSTANCE};
+        [H_REGS] = MIN_REG,       [H_MODS] = MIN_MOD,       [H_EVENTS] = MIN_EVENT,
+        [H_GROUPS] = MIN_GROUP,   [H_UMASKS] = MIN_UMASK,   [H_INSTANCES] = MIN_INSTANCE
+    };
     G_STATIC_ASSERT(PMS_IMAGE_HEADER_LEN == PMS_IMAGE_MAGIC_LEN + 4 * H_N);
     if (len < PMS_IMAGE_HEADER_LEN)
         return bad(r, "shorter than the header");
@@ -308,9 +319,9 @@ read_header(Rd *r, gsize len, guint32 *h)
         return bad(r, "unsupported image version");
     if (h[H_SIZE] != len)
         return bad(r, "size in the header differs from the image size");
-    if (h[H_STR_OFF] < PMS_IMAGE_HEADER_LEN || h[H_STR_OFF] > len || h[H_STR_LEN] == 0
-        || h[H_STR_LEN] > len - h[H_STR_OFF] || h[H_BODY_OFF] < PMS_IMAGE_HEADER_LEN
-        || h[H_BODY_OFF] > len || h[H_BODY_LEN] > len - h[H_BODY_OFF])
+    if (h[H_STR_OFF] < PMS_IMAGE_HEADER_LEN || h[H_STR_OFF] > len || h[H_STR_LEN] == 0 ||
+        h[H_STR_LEN] > len - h[H_STR_OFF] || h[H_BODY_OFF] < PMS_IMAGE_HEADER_LEN || h[H_BODY_OFF] > len ||
+        h[H_BODY_LEN] > len - h[H_BODY_OFF])
         return bad(r, "string table or body out of bounds");
     r->strtab = (const char *)r->base + h[H_STR_OFF];
     r->strtab_len = h[H_STR_LEN];
@@ -327,8 +338,7 @@ read_header(Rd *r, gsize len, guint32 *h)
 
 /* The body's first part: the model's own members up to its instances
  * (m->instances holds n_instances), which pms_model_image_names reads too. */
-static void
-read_pmu(Rd *r, PmsModel *m, guint32 n_instances)
+static void read_pmu(Rd *r, PmsModel *m, guint32 n_instances)
 {
     m->name = str(r, FALSE);
     m->desc = str(r, TRUE);
@@ -358,8 +368,7 @@ read_pmu(Rd *r, PmsModel *m, guint32 n_instances)
 }
 
 /* [perf]: its keys as written, parsed and checked by model_perf.c. */
-static void
-read_perf(Rd *r, PmsModel *m)
+static void read_perf(Rd *r, PmsModel *m)
 {
     guint32 n = u32(r);
     if (r->problem || n == PMS_IMAGE_NONE)
@@ -382,20 +391,19 @@ read_perf(Rd *r, PmsModel *m)
         bad(r, "bad [perf] section");
 }
 
-static PmsModel *
-read_model(Rd *r, const guint32 *h)
+static PmsModel *read_model(Rd *r, const guint32 *h)
 {
     /* The model and all its arrays: one allocation, sized from the header. */
-    gsize size = span(1, sizeof(PmsModelPriv)) + span(h[H_LAYOUTS], sizeof(PmsLayout))
-        + span(h[H_FIELDS], sizeof(PmsField)) + span(h[H_REGS], sizeof(PmsRegister))
-        + span(h[H_MODS], sizeof(PmsModifier)) + span(h[H_EVENTS], sizeof(PmsEvent))
-        + span(h[H_GROUPS], sizeof(PmsUmaskGroup)) + span(h[H_UMASKS], sizeof(PmsUmask))
-        + span(h[H_INSTANCES], sizeof(guint));
+    gsize size = span(1, sizeof(PmsModelPriv)) + span(h[H_LAYOUTS], sizeof(PmsLayout)) +
+        span(h[H_FIELDS], sizeof(PmsField)) + span(h[H_REGS], sizeof(PmsRegister)) +
+        span(h[H_MODS], sizeof(PmsModifier)) + span(h[H_EVENTS], sizeof(PmsEvent)) +
+        span(h[H_GROUPS], sizeof(PmsUmaskGroup)) + span(h[H_UMASKS], sizeof(PmsUmask)) +
+        span(h[H_INSTANCES], sizeof(guint));
     guint8 *next = g_malloc0(size);
     PmsModel *m = carve(&next, 1, sizeof(PmsModelPriv));
     m->instances = carve(&next, m->n_instances = h[H_INSTANCES], sizeof(guint));
     m->layouts = carve(&next, m->n_layouts = h[H_LAYOUTS], sizeof(PmsLayout));
-    Pools pl = {.n_fields = h[H_FIELDS], .n_groups = h[H_GROUPS], .n_umasks = h[H_UMASKS]};
+    Pools pl = { .n_fields = h[H_FIELDS], .n_groups = h[H_GROUPS], .n_umasks = h[H_UMASKS] };
     pl.fields = carve(&next, h[H_FIELDS], sizeof(PmsField));
     m->regs = carve(&next, m->n_regs = h[H_REGS], sizeof(PmsRegister));
     m->mods = carve(&next, m->n_mods = h[H_MODS], sizeof(PmsModifier));
@@ -430,13 +438,12 @@ read_model(Rd *r, const guint32 *h)
     return m;
 }
 
-PmsModel *
-pms_model_image_read(GBytes *image, const char *name, GError **error)
+PmsModel *pms_model_image_read(GBytes *image, const char *name, GError **error)
 {
     gsize len = 0;
     const guint8 *data = g_bytes_get_data(image, &len);
-    Rd r = {.base = data, .p = data, .end = data + len};
-    guint32 h[H_N] = {0};
+    Rd r = { .base = data, .p = data, .end = data + len };
+    guint32 h[H_N] = { 0 };
     PmsModel *m = NULL;
     if (read_header(&r, len, h))
         m = read_model(&r, h);
@@ -444,22 +451,20 @@ pms_model_image_read(GBytes *image, const char *name, GError **error)
         pms_model_priv(m)->image = g_bytes_ref(image);
     if (r.problem) {
         g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_PARSE,
-                    "%s: damaged model image at byte %" G_GSIZE_FORMAT ": %s", name, r.problem_at,
-                    r.problem);
+                    "%s: damaged model image at byte %" G_GSIZE_FORMAT ": %s", name, r.problem_at, r.problem);
         pms_model_free(m);
         return NULL;
     }
     return m;
 }
 
-GStrv
-pms_model_image_names(GBytes *image, const char *name, gboolean *views, GError **error)
+GStrv pms_model_image_names(GBytes *image, const char *name, gboolean *views, GError **error)
 {
     gsize len = 0;
     const guint8 *data = g_bytes_get_data(image, &len);
-    Rd r = {.base = data, .p = data, .end = data + len};
-    guint32 h[H_N] = {0};
-    PmsModel m = {0};
+    Rd r = { .base = data, .p = data, .end = data + len };
+    guint32 h[H_N] = { 0 };
+    PmsModel m = { 0 };
     g_autofree guint *instances = NULL;
     GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
     if (read_header(&r, len, h)) {

@@ -14,28 +14,24 @@ typedef struct {
     GHashTable *offsets; /* string -> offset + 1 in strtab (deduplication) */
 } Wr;
 
-static void
-put_u32(GByteArray *a, guint32 v)
+static void put_u32(GByteArray *a, guint32 v)
 {
-    guint8 b[4] = {v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, (v >> 24) & 0xff};
+    guint8 b[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, (v >> 24) & 0xff };
     g_byte_array_append(a, b, sizeof b);
 }
 
-static void
-u32(Wr *w, guint32 v)
+static void u32(Wr *w, guint32 v)
 {
     put_u32(w->body, v);
 }
 
-static void
-u64(Wr *w, guint64 v)
+static void u64(Wr *w, guint64 v)
 {
     put_u32(w->body, (guint32)v);
     put_u32(w->body, (guint32)(v >> 32));
 }
 
-static void
-str(Wr *w, const char *s)
+static void str(Wr *w, const char *s)
 {
     if (!s) {
         u32(w, PMS_IMAGE_NONE);
@@ -50,14 +46,12 @@ str(Wr *w, const char *s)
     u32(w, off - 1);
 }
 
-static gint
-cmp_str(gconstpointer a, gconstpointer b)
+static gint cmp_str(gconstpointer a, gconstpointer b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static guint32
-write_options(Wr *w, const PmsModel *m)
+static guint32 write_options(Wr *w, const PmsModel *m)
 {
     /* Sorted, so the image does not depend on hash order (reproducible builds). */
     guint n = 0;
@@ -71,8 +65,7 @@ write_options(Wr *w, const PmsModel *m)
     return n;
 }
 
-static void
-write_event(Wr *w, const PmsEvent *e)
+static void write_event(Wr *w, const PmsEvent *e)
 {
     str(w, e->name);
     u32(w, e->code);
@@ -122,10 +115,9 @@ write_event(Wr *w, const PmsEvent *e)
     }
 }
 
-GBytes *
-pms_model_image_write(const PmsModel *m)
+GBytes *pms_model_image_write(const PmsModel *m)
 {
-    Wr w = {g_byte_array_new(), g_byte_array_new(), g_hash_table_new(g_str_hash, g_str_equal)};
+    Wr w = { g_byte_array_new(), g_byte_array_new(), g_hash_table_new(g_str_hash, g_str_equal) };
     guint32 n_fields = 0, n_umasks = 0, n_groups = 0, n_options;
 
     str(&w, m->name);

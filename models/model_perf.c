@@ -7,15 +7,14 @@
 #include "model_priv.h"
 
 typedef struct {
-    PmsPerf pub;           /* first: a PmsPerf * is a Perf * */
+    PmsPerf pub; /* first: a PmsPerf * is a Perf * */
     GPtrArray *keys, *values;
-    GPtrArray *strings;    /* what pub's strings point to */
-    GArray *terms;         /* PmsPerfTerm */
+    GPtrArray *strings; /* what pub's strings point to */
+    GArray *terms;      /* PmsPerfTerm */
     char *owned_fields;
 } Perf;
 
-PmsPerf *
-pms_perf_new(void)
+PmsPerf *pms_perf_new(void)
 {
     Perf *p = g_new0(Perf, 1);
     p->keys = g_ptr_array_new_with_free_func(g_free);
@@ -25,8 +24,7 @@ pms_perf_new(void)
     return &p->pub;
 }
 
-void
-pms_perf_free(PmsPerf *pub)
+void pms_perf_free(PmsPerf *pub)
 {
     Perf *p = (Perf *)pub;
     if (!p)
@@ -39,22 +37,19 @@ pms_perf_free(PmsPerf *pub)
     g_free(p);
 }
 
-guint
-pms_perf_n_keys(const PmsPerf *pub)
+guint pms_perf_n_keys(const PmsPerf *pub)
 {
     return ((const Perf *)pub)->keys->len;
 }
 
-const char *
-pms_perf_key(const PmsPerf *pub, guint i, const char **value)
+const char *pms_perf_key(const PmsPerf *pub, guint i, const char **value)
 {
     const Perf *p = (const Perf *)pub;
     *value = p->values->pdata[i];
     return p->keys->pdata[i];
 }
 
-static const char *
-keep(Perf *p, const char *s)
+static const char *keep(Perf *p, const char *s)
 {
     char *c = g_strdup(s);
     g_ptr_array_add(p->strings, c);
@@ -62,8 +57,7 @@ keep(Perf *p, const char *s)
 }
 
 /* perf's names: letters, digits, '_' (a PMU name may hold one "%u") */
-static gboolean
-name_ok(const char *s, gboolean pattern)
+static gboolean name_ok(const char *s, gboolean pattern)
 {
     if (!*s)
         return FALSE;
@@ -78,11 +72,11 @@ name_ok(const char *s, gboolean pattern)
     return TRUE;
 }
 
-static gboolean
-parse_print(const char *w, PmsPerfPrint *out)
+static gboolean parse_print(const char *w, PmsPerfPrint *out)
 {
-    static const char *const names[] = {[PMS_PERF_HEX] = "hex", [PMS_PERF_HEX2] = "hex2", [PMS_PERF_DEC] = "dec",
-                                        [PMS_PERF_FLAG] = "flag"};
+    static const char *const names[] = {
+        [PMS_PERF_HEX] = "hex", [PMS_PERF_HEX2] = "hex2", [PMS_PERF_DEC] = "dec", [PMS_PERF_FLAG] = "flag"
+    };
     for (guint i = 0; i < G_N_ELEMENTS(names); i++)
         if (w && strcmp(w, names[i]) == 0) {
             *out = (PmsPerfPrint)i;
@@ -91,8 +85,7 @@ parse_print(const char *w, PmsPerfPrint *out)
     return FALSE;
 }
 
-gboolean
-pms_perf_add(PmsPerf *pub, const char *key, const char *value, char **problem)
+gboolean pms_perf_add(PmsPerf *pub, const char *key, const char *value, char **problem)
 {
     Perf *p = (Perf *)pub;
     g_ptr_array_add(p->keys, g_strdup(key));
@@ -105,7 +98,7 @@ pms_perf_add(PmsPerf *pub, const char *key, const char *value, char **problem)
         else
             g_free(w[i]);
     w[n] = NULL;
-    PmsPerfTerm t = {0};
+    PmsPerfTerm t = { 0 };
     if (strcmp(key, "pmu") == 0) {
         if (n != 1 || !name_ok(w[0], TRUE)) {
             *problem = g_strdup("expected perf's PMU name: letters, digits, '_' and at most one %u (the instance)");
@@ -151,8 +144,7 @@ pms_perf_add(PmsPerf *pub, const char *key, const char *value, char **problem)
     } else if (g_str_has_prefix(key, "extra.")) {
         t.kind = PMS_PERF_EXTRA;
         t.target = keep(p, key + 6);
-        if (!*t.target || n != 2 || !name_ok(w[0], FALSE) || !parse_print(w[1], &t.print) ||
-            t.print == PMS_PERF_FLAG) {
+        if (!*t.target || n != 2 || !name_ok(w[0], FALSE) || !parse_print(w[1], &t.print) || t.print == PMS_PERF_FLAG) {
             *problem = g_strdup("expected extra.REGISTER = NAME hex|hex2|dec");
             return FALSE;
         }
@@ -189,8 +181,7 @@ pms_perf_add(PmsPerf *pub, const char *key, const char *value, char **problem)
 }
 
 /* The key of term i, for messages. */
-static const char *
-term_key(const Perf *p, guint i)
+static const char *term_key(const Perf *p, guint i)
 {
     guint seen = 0;
     for (guint k = 0; k < p->keys->len; k++) {
@@ -204,8 +195,7 @@ term_key(const Perf *p, guint i)
     return "pmu";
 }
 
-gboolean
-pms_perf_resolve(PmsPerf *pub, const PmsModel *m, const char **key, char **problem)
+gboolean pms_perf_resolve(PmsPerf *pub, const PmsModel *m, const char **key, char **problem)
 {
     Perf *p = (Perf *)pub;
     if (!pub->pmu) {
@@ -265,10 +255,9 @@ pms_perf_resolve(PmsPerf *pub, const PmsModel *m, const char **key, char **probl
     return TRUE;
 }
 
-static PmsPerf no_perf = {0};
+static PmsPerf no_perf = { 0 };
 
-const PmsPerf *
-pms_model_perf(const PmsModel *m)
+const PmsPerf *pms_model_perf(const PmsModel *m)
 {
     return m->perf ? m->perf : &no_perf;
 }

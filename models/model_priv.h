@@ -22,8 +22,7 @@ typedef struct {
     gint view_refs;
 } PmsModelPriv;
 
-static inline PmsModelPriv *
-pms_model_priv(const PmsModel *m)
+static inline PmsModelPriv *pms_model_priv(const PmsModel *m)
 {
     return (PmsModelPriv *)(gpointer)m;
 }

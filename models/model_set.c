@@ -15,40 +15,38 @@
  * first use of any of its PMUs (get or nth), and its PMUs' entries share
  * it.  A command that names one PMU reads one image, not sixteen. */
 typedef struct {
-    char *name;        /* for messages: the image's stem or the model's name */
-    GBytes *image;     /* built-in, not yet read; NULL once read or from a file */
-    PmsModel *model;   /* NULL until read */
-    gsize read;        /* g_once: the image has been read (or there is none) */
+    char *name;      /* for messages: the image's stem or the model's name */
+    GBytes *image;   /* built-in, not yet read; NULL once read or from a file */
+    PmsModel *model; /* NULL until read */
+    gsize read;      /* g_once: the image has been read (or there is none) */
 } Source;
 
 /* One PMU name.  Its name comes from the image without reading it
  * (pms_model_image_names), and is checked against the model when read. */
 typedef struct {
-    char *name;        /* the PMU's name */
-    Source *src;       /* owned by the set */
-    gint view;         /* which of src's instances; -1: src's model itself */
-    PmsModel *model;   /* NULL until read; a view is the entry's own */
-    gsize read;        /* g_once: model made (or there is none) */
+    char *name;      /* the PMU's name */
+    Source *src;     /* owned by the set */
+    gint view;       /* which of src's instances; -1: src's model itself */
+    PmsModel *model; /* NULL until read; a view is the entry's own */
+    gsize read;      /* g_once: model made (or there is none) */
 } Entry;
 
 struct PmsModelSet {
-    GPtrArray *entries; /* Entry*, owned, in built-in order then added */
-    GPtrArray *sources; /* Source*, owned */
-    GHashTable *by_name; /* model name (case-insensitive) -> Entry* */
-    GHashTable *files;   /* upper-cased name -> path, of models added from files */
-    gboolean no_encoder_cache;   /* pms_model_set_set_encoder_cache(set, FALSE) */
+    GPtrArray *entries;        /* Entry*, owned, in built-in order then added */
+    GPtrArray *sources;        /* Source*, owned */
+    GHashTable *by_name;       /* model name (case-insensitive) -> Entry* */
+    GHashTable *files;         /* upper-cased name -> path, of models added from files */
+    gboolean no_encoder_cache; /* pms_model_set_set_encoder_cache(set, FALSE) */
 };
 
-static void
-entry_clear_model(Entry *e)
+static void entry_clear_model(Entry *e)
 {
     if (e->view >= 0 && e->model)
         pms_model_free(e->model);
     e->model = NULL;
 }
 
-static void
-entry_free(gpointer p)
+static void entry_free(gpointer p)
 {
     Entry *e = p;
     entry_clear_model(e);
@@ -56,8 +54,7 @@ entry_free(gpointer p)
     g_free(e);
 }
 
-static void
-source_free(gpointer p)
+static void source_free(gpointer p)
 {
     Source *s = p;
     if (s->image)
@@ -67,8 +64,7 @@ source_free(gpointer p)
     g_free(s);
 }
 
-static PmsModelSet *
-set_new(void)
+static PmsModelSet *set_new(void)
 {
     PmsModelSet *s = g_new0(PmsModelSet, 1);
     s->entries = g_ptr_array_new_with_free_func(entry_free);
@@ -81,8 +77,7 @@ set_new(void)
 /* The source's model, read from its image the first time.  A built-in
  * image that does not read is a defect of the build (the test suite reads
  * every one): reported once on stderr, and its PMUs are then absent. */
-static PmsModel *
-source_model(Source *s)
+static PmsModel *source_model(Source *s)
 {
     if (g_once_init_enter(&s->read)) {
         if (!s->model && s->image) {
@@ -103,8 +98,7 @@ source_model(Source *s)
 
 /* Once per entry: threads sharing a set may ask for the same built-in model
  * at the same time (a set is read-only once made, model.h). */
-static PmsModel *
-entry_model(Entry *e)
+static PmsModel *entry_model(Entry *e)
 {
     if (g_once_init_enter(&e->read)) {
         PmsModel *m = source_model(e->src);
@@ -126,8 +120,7 @@ entry_model(Entry *e)
 /* Name `name` for PMU `view` of `src` (-1: its model): a new entry, or in
  * place of the entry of that name so the order stays stable.  The model is
  * made now when the source is read. */
-static void
-set_name(PmsModelSet *set, const char *name, Source *src, gint view)
+static void set_name(PmsModelSet *set, const char *name, Source *src, gint view)
 {
     Entry *en = g_hash_table_lookup(set->by_name, name);
     if (en) {
@@ -148,20 +141,18 @@ set_name(PmsModelSet *set, const char *name, Source *src, gint view)
     g_hash_table_replace(set->by_name, en->name, en);
 }
 
-static gint
-cmp_str(gconstpointer a, gconstpointer b)
+static gint cmp_str(gconstpointer a, gconstpointer b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-PmsModelSet *
-pms_model_set_new_builtin(GError **error)
+PmsModelSet *pms_model_set_new_builtin(GError **error)
 {
     g_autoptr(GError) e = NULL;
     g_auto(GStrv) names = pms_embedded_children(&pms_models_embedded, PMS_MODELS_RESOURCE_DIR, &e);
     if (!names) {
-        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND,
-                    "built-in models missing from the library: %s", e->message);
+        g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_NOTFOUND, "built-in models missing from the library: %s",
+                    e->message);
         return NULL;
     }
     /* Resource enumeration order is unspecified: sort for a stable order. */
@@ -190,15 +181,13 @@ pms_model_set_new_builtin(GError **error)
     return g_steal_pointer(&set);
 }
 
-PmsModelSet *
-pms_model_set_new_empty(void)
+PmsModelSet *pms_model_set_new_empty(void)
 {
     return set_new();
 }
 
 /* The PMU names m provides: its own, or one per instance. */
-static GStrv
-model_names(const PmsModel *m)
+static GStrv model_names(const PmsModel *m)
 {
     GPtrArray *names = g_ptr_array_new();
     if (!m->n_instances)
@@ -209,8 +198,7 @@ model_names(const PmsModel *m)
     return (GStrv)g_ptr_array_free(names, FALSE);
 }
 
-void
-pms_model_set_add_model(PmsModelSet *set, PmsModel *m)
+void pms_model_set_add_model(PmsModelSet *set, PmsModel *m)
 {
     Source *src = g_new0(Source, 1);
     src->name = g_strdup(m->name);
@@ -225,8 +213,7 @@ pms_model_set_add_model(PmsModelSet *set, PmsModel *m)
     }
 }
 
-gboolean
-pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error)
+gboolean pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error)
 {
     PmsModel *m = pms_model_load_file(path, error);
     if (!m)
@@ -239,8 +226,8 @@ pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error)
         const char *prev = g_hash_table_lookup(set->files, key);
         if (prev) {
             g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_CONFLICT,
-                        "%s:%u: model %s was already loaded from %s: two --model files with one name",
-                        path, m->source_line, names[i], prev);
+                        "%s:%u: model %s was already loaded from %s: two --model files with one name", path,
+                        m->source_line, names[i], prev);
             pms_model_free(m);
             return FALSE;
         }
@@ -251,45 +238,38 @@ pms_model_set_add_file(PmsModelSet *set, const char *path, GError **error)
     return TRUE;
 }
 
-const PmsModel *
-pms_model_set_get(const PmsModelSet *set, const char *name)
+const PmsModel *pms_model_set_get(const PmsModelSet *set, const char *name)
 {
     Entry *en = name ? g_hash_table_lookup(set->by_name, name) : NULL;
     return en ? entry_model(en) : NULL;
 }
 
-guint
-pms_model_set_count(const PmsModelSet *set)
+guint pms_model_set_count(const PmsModelSet *set)
 {
     return set->entries->len;
 }
 
-const PmsModel *
-pms_model_set_nth(const PmsModelSet *set, guint i)
+const PmsModel *pms_model_set_nth(const PmsModelSet *set, guint i)
 {
     return i < set->entries->len ? entry_model(g_ptr_array_index(set->entries, i)) : NULL;
 }
 
-const char *
-pms_model_set_nth_name(const PmsModelSet *set, guint i)
+const char *pms_model_set_nth_name(const PmsModelSet *set, guint i)
 {
     return i < set->entries->len ? ((const Entry *)g_ptr_array_index(set->entries, i))->name : NULL;
 }
 
-void
-pms_model_set_set_encoder_cache(PmsModelSet *set, gboolean on)
+void pms_model_set_set_encoder_cache(PmsModelSet *set, gboolean on)
 {
     set->no_encoder_cache = !on;
 }
 
-gboolean
-pms_model_set_get_encoder_cache(const PmsModelSet *set)
+gboolean pms_model_set_get_encoder_cache(const PmsModelSet *set)
 {
     return !set->no_encoder_cache;
 }
 
-void
-pms_model_set_free(PmsModelSet *set)
+void pms_model_set_free(PmsModelSet *set)
 {
     if (!set)
         return;

@@ -9,8 +9,7 @@
 
 void pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
 
-static void
-need(GPtrArray *msgs, const PmsRegister *r, const char *name, guint idx)
+static void need(GPtrArray *msgs, const PmsRegister *r, const char *name, guint idx)
 {
     const char *const names[] = { name, NULL };
     guint shift, width;
@@ -20,8 +19,7 @@ need(GPtrArray *msgs, const PmsRegister *r, const char *name, guint idx)
     }
 }
 
-void
-pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
+void pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 {
     if (!complete)
         return;
@@ -31,5 +29,5 @@ pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
         need(msgs, ctl0, ctl[i], 0);
     const PmsRegister *st = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
     for (guint k = 0; k < m->n_gp; k++)
-        need(msgs, st, "ovf%u", k);   /* bit k of the vector field ovf */
+        need(msgs, st, "ovf%u", k); /* bit k of the vector field ovf */
 }

@@ -5,25 +5,22 @@
 #include "model.h"
 #include "model_priv.h"
 
-G_DEFINE_QUARK(pms-model-error-quark, pms_model_error)
+G_DEFINE_QUARK(pms - model - error - quark, pms_model_error)
 
-guint
-pms_ci_hash(gconstpointer key)
+guint pms_ci_hash(gconstpointer key)
 {
     guint h = 5381;
     for (const char *p = key; *p; p++)
-        h = h * 33 + (guint)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);  /* inline: hot in encoding */
+        h = h * 33 + (guint)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p); /* inline: hot in encoding */
     return h;
 }
 
-gboolean
-pms_ci_equal(gconstpointer a, gconstpointer b)
+gboolean pms_ci_equal(gconstpointer a, gconstpointer b)
 {
     return g_ascii_strcasecmp(a, b) == 0;
 }
 
-void
-pms_msg_add(GPtrArray *msgs, const char *fmt, ...)
+void pms_msg_add(GPtrArray *msgs, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -31,15 +28,13 @@ pms_msg_add(GPtrArray *msgs, const char *fmt, ...)
     va_end(ap);
 }
 
-GHashTable *
-pms_ci_index_new(void)
+GHashTable *pms_ci_index_new(void)
 {
     /* Keys point into the model's own strings: no key destroy function. */
     return g_hash_table_new(pms_ci_hash, pms_ci_equal);
 }
 
-gboolean
-pms_parse_u64(const char *text, guint64 *out)
+gboolean pms_parse_u64(const char *text, guint64 *out)
 {
     if (!text || !*text)
         return FALSE;
@@ -88,16 +83,14 @@ static const char *const reg_kind_names[] = {
     [PMS_REG_OTHER] = "other",
 };
 
-const char *
-pms_reg_kind_name(PmsRegKind kind)
+const char *pms_reg_kind_name(PmsRegKind kind)
 {
     if ((guint)kind >= G_N_ELEMENTS(reg_kind_names))
         return NULL;
     return reg_kind_names[kind];
 }
 
-gboolean
-pms_reg_kind_from_name(const char *name, PmsRegKind *kind)
+gboolean pms_reg_kind_from_name(const char *name, PmsRegKind *kind)
 {
     for (guint i = 0; i < G_N_ELEMENTS(reg_kind_names); i++)
         if (reg_kind_names[i] && g_ascii_strcasecmp(name, reg_kind_names[i]) == 0) {
@@ -107,42 +100,36 @@ pms_reg_kind_from_name(const char *name, PmsRegKind *kind)
     return FALSE;
 }
 
-static const char *
-name_in(const char *const *names, guint n, guint v)
+static const char *name_in(const char *const *names, guint n, guint v)
 {
     return v < n ? names[v] : NULL;
 }
 
-const char *
-pms_ia64_cache_group_name(PmsIa64CacheGroup g)
+const char *pms_ia64_cache_group_name(PmsIa64CacheGroup g)
 {
-    static const char *const n[] = {"none", "l1d", "l2d"};
+    static const char *const n[] = { "none", "l1d", "l2d" };
     return name_in(n, G_N_ELEMENTS(n), g);
 }
 
-const char *
-pms_ia64_event_type_name(PmsIa64EventType t)
+const char *pms_ia64_event_type_name(PmsIa64EventType t)
 {
-    static const char *const n[] = {"none", "active", "floating", "causal", "self_floating"};
+    static const char *const n[] = { "none", "active", "floating", "causal", "self_floating" };
     return name_in(n, G_N_ELEMENTS(n), t);
 }
 
-const char *
-pms_ia64_ear_name(PmsIa64Ear ear)
+const char *pms_ia64_ear_name(PmsIa64Ear ear)
 {
-    static const char *const n[] = {"none", "iear", "dear"};
+    static const char *const n[] = { "none", "iear", "dear" };
     return name_in(n, G_N_ELEMENTS(n), ear);
 }
 
-const char *
-pms_ia64_ear_mode_name(PmsIa64EarMode mode)
+const char *pms_ia64_ear_mode_name(PmsIa64EarMode mode)
 {
-    static const char *const n[] = {"none", "cache", "tlb", "alat"};
+    static const char *const n[] = { "none", "cache", "tlb", "alat" };
     return name_in(n, G_N_ELEMENTS(n), mode);
 }
 
-guint64
-pms_model_counters_mask(const PmsModel *m)
+guint64 pms_model_counters_mask(const PmsModel *m)
 {
     if (m->counter_base >= 64)
         return 0;
@@ -150,8 +137,7 @@ pms_model_counters_mask(const PmsModel *m)
     return all << m->counter_base;
 }
 
-guint64
-pms_model_pebs_counters(const PmsModel *m)
+guint64 pms_model_pebs_counters(const PmsModel *m)
 {
     const PmsRegister *pe = pms_model_reg_by_kind(m, PMS_REG_PEBS_ENABLE, 0);
     const PmsField *en = pms_register_field(pe, "pebs_en");
@@ -161,8 +147,7 @@ pms_model_pebs_counters(const PmsModel *m)
     return n >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << n) - 1;
 }
 
-guint
-pms_model_pebs_format(const PmsModel *m)
+guint pms_model_pebs_format(const PmsModel *m)
 {
     const PmsRegister *cap = pms_model_reg_by_kind(m, PMS_REG_PERF_CAPABILITIES, 0);
     const PmsField *f = pms_register_field(cap, "pebs_rec_fmt");
@@ -170,28 +155,24 @@ pms_model_pebs_format(const PmsModel *m)
 }
 
 /* Name indexes hold 1-based positions: 0 means absent. */
-static guint
-index_get(GHashTable *index, const char *key)
+static guint index_get(GHashTable *index, const char *key)
 {
     return index && key ? GPOINTER_TO_UINT(g_hash_table_lookup(index, key)) : 0;
 }
 
-const PmsEvent *
-pms_model_event(const PmsModel *m, const char *name)
+const PmsEvent *pms_model_event(const PmsModel *m, const char *name)
 {
     guint i = index_get(m->event_index, name);
     return i ? &m->events[i - 1] : NULL;
 }
 
-const PmsUmask *
-pms_event_umask(const PmsEvent *ev, const char *name)
+const PmsUmask *pms_event_umask(const PmsEvent *ev, const char *name)
 {
     guint i = index_get(ev->umask_index, name);
     return i ? &ev->umasks[i - 1] : NULL;
 }
 
-const PmsUmask *
-pms_event_default_umask(const PmsEvent *ev)
+const PmsUmask *pms_event_default_umask(const PmsEvent *ev)
 {
     for (guint i = 0; i < ev->n_umasks; i++)
         if (ev->umasks[i].flags & PMS_UMASK_DEFAULT)
@@ -199,49 +180,43 @@ pms_event_default_umask(const PmsEvent *ev)
     return NULL;
 }
 
-const PmsModifier *
-pms_model_modifier(const PmsModel *m, const char *name)
+const PmsModifier *pms_model_modifier(const PmsModel *m, const char *name)
 {
     guint i = index_get(m->mod_index, name);
     return i ? &m->mods[i - 1] : NULL;
 }
 
-const PmsRegister *
-pms_model_reg_by_addr(const PmsModel *m, guint32 address)
+const PmsRegister *pms_model_reg_by_addr(const PmsModel *m, guint32 address)
 {
     guint i = GPOINTER_TO_UINT(g_hash_table_lookup(m->reg_index, GUINT_TO_POINTER(address)));
     return i ? &m->regs[i - 1] : NULL;
 }
 
-const PmsRegister *
-pms_model_reg_by_name(const PmsModel *m, const char *name)
+const PmsRegister *pms_model_reg_by_name(const PmsModel *m, const char *name)
 {
     guint i = index_get(m->reg_name_index, name);
     return i ? &m->regs[i - 1] : NULL;
 }
 
-const PmsRegister *
-pms_model_reg_in_unit(const PmsModel *m, const char *unit, guint instance, PmsRegKind kind, guint index)
+const PmsRegister *pms_model_reg_in_unit(const PmsModel *m, const char *unit, guint instance, PmsRegKind kind,
+                                         guint index)
 {
     /* A model has a few dozen registers (a few hundred for a whole uncore);
      * callers resolve once per setup. */
     for (guint i = 0; i < m->n_regs; i++) {
         const PmsRegister *r = &m->regs[i];
-        if (r->kind == kind && r->index == index && g_strcmp0(r->unit, unit) == 0 &&
-            (!unit || r->instance == instance))
+        if (r->kind == kind && r->index == index && g_strcmp0(r->unit, unit) == 0 && (!unit || r->instance == instance))
             return r;
     }
     return NULL;
 }
 
-const PmsRegister *
-pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, guint index)
+const PmsRegister *pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, guint index)
 {
     return pms_model_reg_in_unit(m, m->unit, m->instance, kind, index);
 }
 
-const PmsRegister *
-pms_model_reg_at(const PmsModel *m, PmsRegSpace space, guint32 address)
+const PmsRegister *pms_model_reg_at(const PmsModel *m, PmsRegSpace space, guint32 address)
 {
     if (space == PMS_SPACE_MSR)
         return pms_model_reg_by_addr(m, address);
@@ -253,14 +228,12 @@ pms_model_reg_at(const PmsModel *m, PmsRegSpace space, guint32 address)
 
 static const char *const space_names[] = { "msr", "pmc", "pmd", "ibr", "dbr" };
 
-const char *
-pms_reg_space_name(PmsRegSpace space)
+const char *pms_reg_space_name(PmsRegSpace space)
 {
     return (guint)space < G_N_ELEMENTS(space_names) ? space_names[space] : "?";
 }
 
-gboolean
-pms_reg_space_from_name(const char *name, PmsRegSpace *space)
+gboolean pms_reg_space_from_name(const char *name, PmsRegSpace *space)
 {
     for (guint i = 0; i < G_N_ELEMENTS(space_names); i++)
         if (g_ascii_strcasecmp(name, space_names[i]) == 0) {
@@ -270,15 +243,13 @@ pms_reg_space_from_name(const char *name, PmsRegSpace *space)
     return FALSE;
 }
 
-const PmsLayout *
-pms_model_layout(const PmsModel *m, const char *name)
+const PmsLayout *pms_model_layout(const PmsModel *m, const char *name)
 {
     guint i = index_get(m->layout_index, name);
     return i ? &m->layouts[i - 1] : NULL;
 }
 
-const PmsField *
-pms_layout_field(const PmsLayout *l, const char *name)
+const PmsField *pms_layout_field(const PmsLayout *l, const char *name)
 {
     if (!l || !name)
         return NULL;
@@ -288,40 +259,34 @@ pms_layout_field(const PmsLayout *l, const char *name)
     return NULL;
 }
 
-const PmsField *
-pms_register_field(const PmsRegister *r, const char *name)
+const PmsField *pms_register_field(const PmsRegister *r, const char *name)
 {
     return r ? pms_layout_field(r->layout, name) : NULL;
 }
 
-const char *
-pms_model_option(const PmsModel *m, const char *key, const char *fallback)
+const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback)
 {
     const char *v = m->options ? g_hash_table_lookup(m->options, key) : NULL;
     return v ? v : fallback;
 }
 
-static guint64
-field_mask(const PmsField *f)
+static guint64 field_mask(const PmsField *f)
 {
     return f->width >= 64 ? G_MAXUINT64 : ((G_GUINT64_CONSTANT(1) << f->width) - 1);
 }
 
-guint64
-pms_field_get(const PmsField *f, guint64 reg)
+guint64 pms_field_get(const PmsField *f, guint64 reg)
 {
     return (reg >> f->shift) & field_mask(f);
 }
 
-guint64
-pms_field_set(const PmsField *f, guint64 reg, guint64 value)
+guint64 pms_field_set(const PmsField *f, guint64 reg, guint64 value)
 {
     guint64 m = field_mask(f) << f->shift;
     return (reg & ~m) | ((value << f->shift) & m);
 }
 
-static void
-event_clear(PmsEvent *e)
+static void event_clear(PmsEvent *e)
 {
     g_free(e->name);
     g_free(e->extra_reg);
@@ -341,8 +306,7 @@ event_clear(PmsEvent *e)
 }
 
 /* A model loaded from text owns every string and array. */
-static void
-text_model_free(PmsModel *m)
+static void text_model_free(PmsModel *m)
 {
     g_free(m->name);
     g_free(m->desc);
@@ -376,8 +340,7 @@ text_model_free(PmsModel *m)
     g_free(m->events);
 }
 
-void
-pms_model_caches_free(PmsModel *m)
+void pms_model_caches_free(PmsModel *m)
 {
     PmsModelCache *c = pms_model_priv(m)->head.cache;
     for (guint i = 0; i < PMS_MODEL_N_CACHES; i++)
@@ -385,8 +348,7 @@ pms_model_caches_free(PmsModel *m)
             c[i].free(c[i].data);
 }
 
-void
-pms_model_free(PmsModel *m)
+void pms_model_free(PmsModel *m)
 {
     if (!m)
         return;
@@ -420,8 +382,7 @@ pms_model_free(PmsModel *m)
     g_free(pm);
 }
 
-gboolean
-pms_read_text_file(const char *path, gsize max, char **data, gsize *len, GError **error)
+gboolean pms_read_text_file(const char *path, gsize max, char **data, gsize *len, GError **error)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -442,8 +403,7 @@ pms_read_text_file(const char *path, gsize max, char **data, gsize *len, GError 
             g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path, g_strerror(e));
         else
             g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-                        "%s: larger than %" G_GSIZE_FORMAT " bytes: not a text file this command reads",
-                        path, max);
+                        "%s: larger than %" G_GSIZE_FORMAT " bytes: not a text file this command reads", path, max);
         g_string_free(s, TRUE);
         return FALSE;
     }
@@ -452,8 +412,7 @@ pms_read_text_file(const char *path, gsize max, char **data, gsize *len, GError 
     return TRUE;
 }
 
-const char *
-pms_text_bom_message(const char *text, gsize len)
+const char *pms_text_bom_message(const char *text, gsize len)
 {
     if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
         return "the file starts with a UTF-8 byte-order mark (bytes EF BB BF): save it without one";

@@ -9,8 +9,7 @@
 #include "model.h"
 #include "model_priv.h"
 
-char *
-pms_model_pattern_format(const char *pattern, guint instance)
+char *pms_model_pattern_format(const char *pattern, guint instance)
 {
     GString *s = g_string_new(NULL);
     for (const char *p = pattern; *p; p++) {
@@ -30,23 +29,21 @@ pms_model_pattern_format(const char *pattern, guint instance)
     return g_string_free(s, FALSE);
 }
 
-char *
-pms_model_view_name(const PmsModel *m, guint i)
+char *pms_model_view_name(const PmsModel *m, guint i)
 {
     if (!m || i >= m->n_instances || !m->name_pattern)
         return NULL;
     return pms_model_pattern_format(m->name_pattern, m->instances[i]);
 }
 
-PmsModel *
-pms_model_view_new(PmsModel *m, guint i)
+PmsModel *pms_model_view_new(PmsModel *m, guint i)
 {
     g_autofree char *name = pms_model_view_name(m, i);
     if (!name)
         return NULL;
     PmsModelPriv *pv = g_new0(PmsModelPriv, 1);
     PmsModel *v = &pv->head.model;
-    *v = *m;   /* every fact shared: the view frees only what is set below */
+    *v = *m; /* every fact shared: the view frees only what is set below */
     v->name = g_steal_pointer(&name);
     v->desc = m->desc_pattern ? pms_model_pattern_format(m->desc_pattern, m->instances[i]) : g_strdup(m->desc);
     v->instance = m->instances[i];
@@ -60,8 +57,7 @@ pms_model_view_new(PmsModel *m, guint i)
     return v;
 }
 
-PmsModel *
-pms_model_view_by_name(PmsModel *m, const char *name)
+PmsModel *pms_model_view_by_name(PmsModel *m, const char *name)
 {
     for (guint i = 0; m && name && i < m->n_instances; i++) {
         g_autofree char *n = pms_model_view_name(m, i);
@@ -73,8 +69,7 @@ pms_model_view_by_name(PmsModel *m, const char *name)
 
 /* pms_model_free of a view: its own strings and caches, then its reference
  * to the model it shares. */
-void
-pms_model_view_free(PmsModel *v)
+void pms_model_view_free(PmsModel *v)
 {
     PmsModelPriv *pv = pms_model_priv(v);
     PmsModel *base = pv->base;

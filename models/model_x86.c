@@ -9,8 +9,7 @@
 #include "model_priv.h"
 
 
-void
-pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
+void pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 {
     if (m->counter_base)
         pms_msg_add(msgs, "counter_base %u on a non-ia64 model (its counters are numbered from 0)", m->counter_base);
@@ -21,47 +20,45 @@ pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
         g_autofree char *which = m->n_instances ? g_strdup_printf("%s instance %u: ", m->unit, inst) : g_strdup("");
         for (guint i = 0; i < m->n_gp; i++)
             if (!pms_model_reg_in_unit(m, m->unit, inst, PMS_REG_EVTSEL, i))
-                pms_msg_add(msgs, "%sgp_counters %u but no event-select register (kind evtsel) of index %u", which, m->n_gp,
-                    i);
+                pms_msg_add(msgs, "%sgp_counters %u but no event-select register (kind evtsel) of index %u", which,
+                            m->n_gp, i);
     }
 }
 
-void
-pms_x86_core_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
+void pms_x86_core_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 {
     pms_x86_model_check(m, complete, msgs);
     if (complete)
         pms_x86_core_fields_check(m, msgs);
 }
 
-void
-pms_x86_uncore_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
+void pms_x86_uncore_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 {
     pms_x86_model_check(m, complete, msgs);
     if (complete)
         pms_x86_uncore_fields_check(m, msgs);
 }
 
-void
-pms_nhmex_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
+void pms_nhmex_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 {
     pms_x86_model_check(m, complete, msgs);
     if (complete)
         pms_nhmex_fields_check(m, msgs);
 }
 
-void
-pms_x86_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs)
+void pms_x86_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs)
 {
     if (pms_ia64_event_has_facts(e))
-        pms_msg_add(msgs, "event %s: Itanium facts (max_inc, cache_group, cache_set, type, qualifiers, ear, "
-            "ear_mode, etb, mesi, code_range) on a %s model", e->name, m->family->name);
+        pms_msg_add(msgs,
+                    "event %s: Itanium facts (max_inc, cache_group, cache_set, type, qualifiers, ear, "
+                    "ear_mode, etb, mesi, code_range) on a %s model",
+                    e->name, m->family->name);
     if (!complete)
         return;
     guint64 gp = pms_model_counters_mask(m);
     if (e->counters & ~gp)
-        pms_msg_add(msgs, "event %s: counters 0x%" G_GINT64_MODIFIER "x names counters beyond the %u generic ones", e->name,
-            e->counters, m->n_gp);
+        pms_msg_add(msgs, "event %s: counters 0x%" G_GINT64_MODIFIER "x names counters beyond the %u generic ones",
+                    e->name, e->counters, m->n_gp);
     if (!e->counters && !e->fixed)
         pms_msg_add(msgs, "event %s can use no counter", e->name);
 }

@@ -11,8 +11,7 @@
 #include "model.h"
 #include "model_image.h"
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     if (argc != 4) {
         fprintf(stderr, "usage: %s INPUT.pmu SOURCE-NAME OUTPUT.pmi\n", argv[0]);

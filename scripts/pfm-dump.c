@@ -20,8 +20,7 @@
 #include <string.h>
 #include <perfmon/pfmlib.h>
 
-static void
-probe(const char *pmu, const char *ev, const char *a, const char *b, int triple, int *first)
+static void probe(const char *pmu, const char *ev, const char *a, const char *b, int triple, int *first)
 {
     char str[1024];
     pfm_pmu_encode_arg_t e;
@@ -31,16 +30,14 @@ probe(const char *pmu, const char *ev, const char *a, const char *b, int triple,
     if (triple)
         snprintf(str, sizeof str, "%s::%s:%s:%s:%s", pmu, ev, a, a, a);
     else
-        snprintf(str, sizeof str, "%s::%s%s%s%s%s", pmu, ev, a ? ":" : "", a ? a : "",
-                 b ? ":" : "", b ? b : "");
+        snprintf(str, sizeof str, "%s::%s%s%s%s%s", pmu, ev, a ? ":" : "", a ? a : "", b ? ":" : "", b ? b : "");
     memset(&e, 0, sizeof e);
     e.fstr = &fstr;
     ret = pfm_get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE, &e);
     if (triple)
         printf("%s\n        \"%s:%s:%s\": [%d, [", *first ? "" : ",", a, a, a, ret);
     else
-        printf("%s\n        \"%s%s%s\": [%d, [", *first ? "" : ",", a ? a : "", b ? ":" : "",
-               b ? b : "", ret);
+        printf("%s\n        \"%s%s%s\": [%d, [", *first ? "" : ",", a ? a : "", b ? ":" : "", b ? b : "", ret);
     *first = 0;
     for (i = 0; ret == PFM_SUCCESS && i < e.count; i++)
         printf("%s\"0x%llx\"", i ? ", " : "", (unsigned long long)e.codes[i]);
@@ -49,8 +46,7 @@ probe(const char *pmu, const char *ev, const char *a, const char *b, int triple,
     free(e.codes);
 }
 
-static void
-dump_pmu(const char *name)
+static void dump_pmu(const char *name)
 {
     pfm_pmu_info_t pinfo;
     pfm_pmu_t p;
@@ -68,8 +64,8 @@ dump_pmu(const char *name)
         fprintf(stderr, "pfm-dump: no PMU %s\n", name);
         exit(1);
     }
-    printf("\"%s\": {\"nevents\": %d, \"num_cntrs\": %d, \"num_fixed_cntrs\": %d, \"events\": [",
-           name, pinfo.nevents, pinfo.num_cntrs, pinfo.num_fixed_cntrs);
+    printf("\"%s\": {\"nevents\": %d, \"num_cntrs\": %d, \"num_fixed_cntrs\": %d, \"events\": [", name, pinfo.nevents,
+           pinfo.num_cntrs, pinfo.num_fixed_cntrs);
     for (idx = pinfo.first_event; idx != -1; idx = pfm_get_event_next(idx)) {
         pfm_event_info_t info;
         const char *umasks[256];
@@ -89,7 +85,8 @@ dump_pmu(const char *name)
             ai.size = sizeof ai;
             if (pfm_get_event_attr_info(idx, k, PFM_OS_NONE, &ai) != PFM_SUCCESS)
                 continue;
-            printf("%s\n    {\"name\": \"%s\", \"type\": %d, \"code\": \"0x%llx\", \"dfl\": %d, \"precise\": %d, \"equiv\": \"%s\"}",
+            printf("%s\n    {\"name\": \"%s\", \"type\": %d, \"code\": \"0x%llx\", \"dfl\": %d, \"precise\": %d, "
+                   "\"equiv\": \"%s\"}",
                    k ? "," : "", ai.name, ai.type, (unsigned long long)ai.code, ai.is_dfl, ai.is_precise,
                    ai.equiv ? ai.equiv : "");
             if (ai.type == PFM_ATTR_UMASK && nu < 256)
@@ -109,8 +106,7 @@ dump_pmu(const char *name)
     printf("]}");
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     int i;
     setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);

@@ -140,29 +140,29 @@ enum {
 
 typedef struct {
     PmsSim *sim;
-    guint n;                      /* counters */
-    guint base;                   /* number of the first: 4 */
-    guint64 mask;                 /* 2^47 - 1 */
+    guint n;      /* counters */
+    guint base;   /* number of the first: 4 */
+    guint64 mask; /* 2^47 - 1 */
     guint64 *pmc0;
     guint64 *pmc[IA64_MAX_CTRS], *pmd[IA64_MAX_CTRS];
     SimField fr, ovfl;
     SimField plm[4], oi, es, umask, thres, all;
-    gboolean sign_extend;         /* pmd_read_upper */
-    gboolean ovf_status;          /* overflow_without_oi = status */
-    gboolean thres_ge;            /* thres_compare = ge */
-    gboolean all_high;            /* all_on_pmc8_15 = both */
-    SimField pm, ism;             /* PMC4 bit 6, bits 25:24 (absent: pm = 0, no mask) */
-    SimField ev;                  /* PMC4 bit 4 (absent: no external notification) */
-    gboolean ev_none;             /* ev_notify = none */
-    gboolean ism_enable;          /* ism_bits = enable */
+    gboolean sign_extend; /* pmd_read_upper */
+    gboolean ovf_status;  /* overflow_without_oi = status */
+    gboolean thres_ge;    /* thres_compare = ge */
+    gboolean all_high;    /* all_on_pmc8_15 = both */
+    SimField pm, ism;     /* PMC4 bit 6, bits 25:24 (absent: pm = 0, no mask) */
+    SimField ev;          /* PMC4 bit 4 (absent: no external notification) */
+    gboolean ev_none;     /* ev_notify = none */
+    gboolean ism_enable;  /* ism_bits = enable */
     PmsPipeCfg cfg[IA64_MAX_CTRS];
     gboolean cfg_valid;
     /* code-range restriction: IBR0..7, PMC38, PMC32 (absent: none) */
     gboolean ranges;
     guint64 *ibr[8], *pmc38, *pmc32;
     SimField ig_ibrp[4], fine, inv, ig_ad, ibr_mask;
-    guint8 qual[256][16];         /* PMS_IA64_QUAL_* of the events with (es, umask) */
-    guint8 code_range[256][16];   /* PmsIa64CodeRange of the events with (es, umask) */
+    guint8 qual[256][16];       /* PMS_IA64_QUAL_* of the events with (es, umask) */
+    guint8 code_range[256][16]; /* PmsIa64CodeRange of the events with (es, umask) */
     /* opcode matching: PMC32/33 (matcher 0) and PMC34/35 (matcher 1), PMC36
      * (absent: every occurrence matches) */
     gboolean opcm;
@@ -172,28 +172,28 @@ typedef struct {
     gboolean dranges;
     guint64 *dbr[8], *pmc41;
     SimField dbr_mask, cfg_dtag[4], ena_dbrp[4];
-    gboolean dtag_active;         /* pmc41_dtag = active */
+    gboolean dtag_active; /* pmc41_dtag = active */
     /* MESI qualifiers: PMC bits 27-30, the events with the model's mesi flag */
-    gboolean mesi;                /* the fields exist */
-    SimField mesi_bit[4];         /* PmsSimMesi order: I, S, E, M */
-    guint8 mesi_ev[256][16];      /* (es, umask) of a mesi event */
-    gboolean mesi_zero_all;       /* mesi_zero = all */
+    gboolean mesi;           /* the fields exist */
+    SimField mesi_bit[4];    /* PmsSimMesi order: I, S, E, M */
+    guint8 mesi_ev[256][16]; /* (es, umask) of a mesi event */
+    gboolean mesi_zero_all;  /* mesi_zero = all */
     /* EARs: PMC37 (I-EAR), PMC40 (D-EAR) and their data registers */
     gboolean ears;
     guint64 *pmc37, *pmc40, *pmd32, *pmd33, *pmd34, *pmd35, *pmd36;
     SimField iear_plm, iear_umask, iear_ct, dear_plm, dear_mode, dear_umask;
     SimField iear_pm, dear_pm, dear_ism; /* optional: the monitors' PSR gate and set mask */
-    gboolean ear_first;           /* ear_capture = first */
+    gboolean ear_first;                  /* ear_capture = first */
     /* ETB / IP-EAR: PMC39, PMC42, PMD38, PMD39, PMD48-63 */
     gboolean etb;
     guint64 *pmc39, *pmc42, *pmd38, *pmd39, *etb_pmd[16];
     SimField etb_plm, etb_ds, etb_tm, etb_ptm, etb_ppm, etb_brt;
     SimField ipear_plm, ipear_mode, ipear_delay;
-    SimField etb_pm, ipear_pm;    /* optional */
-    gboolean brt_man;             /* etb_brt = man */
-    gboolean pmi_seen;            /* a PMI set fr (IP-EAR delay), at pmi_cycle */
+    SimField etb_pm, ipear_pm; /* optional */
+    gboolean brt_man;          /* etb_brt = man */
+    gboolean pmi_seen;         /* a PMI set fr (IP-EAR delay), at pmi_cycle */
     guint64 pmi_cycle;
-    SimIa64Input in;              /* the current run inputs (ia64_input.h) */
+    SimIa64Input in; /* the current run inputs (ia64_input.h) */
 } Ia64;
 
 enum { OPCODE_BITS = 41 };
@@ -201,8 +201,7 @@ enum { OPCODE_BITS = 41 };
 
 enum { IA64_RETIRED = PMS_IA64_RETIRED_CODE };
 
-static gboolean choice(const PmsModel *m, const char *key, const char *a, const char *b, gboolean *is_b,
-                       GError **error)
+static gboolean choice(const PmsModel *m, const char *key, const char *a, const char *b, gboolean *is_b, GError **error)
 {
     const char *v = pms_model_option(m, key, a);
     if (g_ascii_strcasecmp(v, a) == 0 || g_ascii_strcasecmp(v, b) == 0) {
@@ -286,7 +285,8 @@ static gboolean etb_init(Ia64 *s, const PmsModel *m, GError **error)
     s->etb = TRUE;
     if (!opt_field(m, 39, "plm", &s->etb_plm, &s->etb, error) || !opt_field(m, 39, "ds", &s->etb_ds, &s->etb, error) ||
         !opt_field(m, 39, "tm", &s->etb_tm, &s->etb, error) || !opt_field(m, 39, "ptm", &s->etb_ptm, &s->etb, error) ||
-        !opt_field(m, 39, "ppm", &s->etb_ppm, &s->etb, error) || !opt_field(m, 39, "brt", &s->etb_brt, &s->etb, error) ||
+        !opt_field(m, 39, "ppm", &s->etb_ppm, &s->etb, error) ||
+        !opt_field(m, 39, "brt", &s->etb_brt, &s->etb, error) ||
         !opt_field(m, 42, "plm", &s->ipear_plm, &s->etb, error) ||
         !opt_field(m, 42, "mode", &s->ipear_mode, &s->etb, error) ||
         !opt_field(m, 42, "delay", &s->ipear_delay, &s->etb, error))
@@ -312,7 +312,8 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
         m->counter_base + m->n_gp > 64) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: an Itanium PMU has 1..%d counters of widths 1..63 numbered from 1 up to 63 "
-                    "(has %u of width %u from %u)", m->name, IA64_MAX_CTRS, m->n_gp, m->gp_width, m->counter_base);
+                    "(has %u of width %u from %u)",
+                    m->name, IA64_MAX_CTRS, m->n_gp, m->gp_width, m->counter_base);
         return FALSE;
     }
     Ia64 *s = g_new0(Ia64, 1);
@@ -417,7 +418,8 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
         static const char *const n_mask[] = { "mask", NULL }, *const n_match[] = { "match", NULL };
         static const char *const n_slot[4][2] = { { "m", NULL }, { "i", NULL }, { "f", NULL }, { "b", NULL } };
         static const char *const what[4] = { "m", "i", "f", "b" };
-        if (!field(mk, n_mask, 0, "mask", &s->om_bits[j], error) || !field(mt, n_match, 0, "match", &s->om_val[j], error))
+        if (!field(mk, n_mask, 0, "mask", &s->om_bits[j], error) ||
+            !field(mt, n_match, 0, "match", &s->om_val[j], error))
             return FALSE;
         for (guint k = 0; k < 4; k++) /* PmsSimSlot order */
             if (!field(mk, n_slot[k], 0, what[k], &s->om_slot[j][k], error))
@@ -456,8 +458,9 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
         s->pmc41 = sim_storage(sim, p41);
     }
     /* MESI qualifiers (registers.md 3): optional, all four or none */
-    static const char *const n_mesi[4][2] = { { "mesi_i", NULL }, { "mesi_s", NULL }, { "mesi_e", NULL },
-                                              { "mesi_m", NULL } };
+    static const char *const n_mesi[4][2] = {
+        { "mesi_i", NULL }, { "mesi_s", NULL }, { "mesi_e", NULL }, { "mesi_m", NULL }
+    };
     s->mesi = TRUE;
     for (guint k = 0; k < 4; k++) {
         s->mesi_bit[k] = sim_resolve(c0, n_mesi[k], 0, 0);
@@ -473,7 +476,8 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     gboolean zero, wrap_status, ge, both, active, mesi_all, first, man, ism_enable, ev_none;
     if (!choice(m, "pmd_read_upper", "sign_extend", "zero", &zero, error) ||
         !choice(m, "overflow_without_oi", "wrap", "status", &wrap_status, error) ||
-        !choice(m, "thres_compare", "gt", "ge", &ge, error) || !choice(m, "all_on_pmc8_15", "own", "both", &both, error) ||
+        !choice(m, "thres_compare", "gt", "ge", &ge, error) ||
+        !choice(m, "all_on_pmc8_15", "own", "both", &both, error) ||
         !choice(m, "pmc41_dtag", "iod", "active", &active, error) ||
         !choice(m, "mesi_zero", "none", "all", &mesi_all, error) ||
         !choice(m, "ear_capture", "last", "first", &first, error) ||
@@ -564,8 +568,9 @@ static gboolean ia64_set_counter(PmsSim *sim, const PmsRegister *r, guint64 valu
     if (!is_counter(s, r, PMS_SPACE_PMD))
         return FALSE;
     if (value & ~s->mask) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "value 0x%" G_GINT64_MODIFIER "x does not fit the %u-bit counter %s",
-                    value, (guint)g_bit_nth_msf(s->mask, -1) + 1, r->name);
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
+                    "value 0x%" G_GINT64_MODIFIER "x does not fit the %u-bit counter %s", value,
+                    (guint)g_bit_nth_msf(s->mask, -1) + 1, r->name);
         return FALSE;
     }
     *sim_storage(sim, r) = value;
@@ -847,8 +852,11 @@ static void dear_capture(Ia64 *s, const PmsSimDearEvent *e, guint cpl)
  * capture nothing. */
 static gboolean iear_threshold(guint um, guint32 *min)
 {
-    static const struct { guint8 um; guint16 lat; } tab[] = {
-        { 0x40, 0 }, { 0xff, 4 }, { 0xfe, 8 }, { 0xfc, 16 }, { 0xf8, 32 },
+    static const struct {
+        guint8 um;
+        guint16 lat;
+    } tab[] = {
+        { 0x40, 0 },   { 0xff, 4 },   { 0xfe, 8 },    { 0xfc, 16 },   { 0xf8, 32 },
         { 0xf0, 128 }, { 0xe0, 256 }, { 0xc0, 1024 }, { 0x80, 4096 },
     };
     for (guint i = 0; i < G_N_ELEMENTS(tab); i++)
@@ -1028,10 +1036,9 @@ static guint ia64_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit 
             /* a dual fetch event: demand fetches on channel 0, prefetches on 1 */
             guint ch = cr == PMS_IA64_CODE_RANGE_DUAL ? (s->in.fetch[t] ? 1u : 0u) : channel;
             pass[t] = ((!retired && !(q & PMS_IA64_QUAL_IARR)) || (ctags[t] >> ch) & 1) &&
-                      (!(q & PMS_IA64_QUAL_OPCM) || (otags[t] >> ch) & 1) &&
-                      (!(q & PMS_IA64_QUAL_DARR) || dpass[t]) &&
-                      mesi_pass(s, v, es, um, s->in.mesi.has[t], s->in.mesi.state[t]) &&
-                      psr_pass(s, v, s->in.psr[t]) && ism_pass(s, v, (PmsSimIsa)s->in.isa[t]);
+                (!(q & PMS_IA64_QUAL_OPCM) || (otags[t] >> ch) & 1) && (!(q & PMS_IA64_QUAL_DARR) || dpass[t]) &&
+                mesi_pass(s, v, es, um, s->in.mesi.has[t], s->in.mesi.state[t]) && psr_pass(s, v, s->in.psr[t]) &&
+                ism_pass(s, v, (PmsSimIsa)s->in.isa[t]);
         }
         for (guint k = 0; k < run->n_counts; k++) {
             const PmsSimCount *c = &run->counts[k];

@@ -25,12 +25,13 @@ static gboolean key_insn(const PmsModel *m, const char *s, gpointer field, GErro
         static const char slots[] = "mifb"; /* PmsSimSlot order */
         const char *at = colon && colon - parts[t] == 1 ? strchr(slots, g_ascii_tolower(parts[t][0])) : NULL;
         if (!at || !*at)
-            return sim_input_fail(error,
-                                  "insn: '%s' for thread %u: expected SLOT:OPCODE with SLOT m, i, f or b, or '-'",
-                                  parts[t], t);
+            return sim_input_fail(
+                error, "insn: '%s' for thread %u: expected SLOT:OPCODE with SLOT m, i, f or b, or '-'", parts[t], t);
         if (!sim_parse_u64(colon + 1, &f->op[t]) || f->op[t] >> 41)
-            return sim_input_fail(error, "insn: opcode '%s' for thread %u: expected a 41-bit number (below "
-                                  "0x20000000000)", colon + 1, t);
+            return sim_input_fail(error,
+                                  "insn: opcode '%s' for thread %u: expected a 41-bit number (below "
+                                  "0x20000000000)",
+                                  colon + 1, t);
         f->slot[t] = (PmsSimSlot)(at - slots);
         f->has[t] = TRUE;
     }
@@ -142,8 +143,10 @@ enum { F_L2 = 1, F_VHPT = 2, F_FAULT = 4 }; /* the first three flags of dear= an
 
 static PmsSimTlb tlb_of(guint bits)
 {
-    return bits & F_FAULT ? PMS_SIM_TLB_FAULT : bits & F_VHPT ? PMS_SIM_TLB_VHPT : bits & F_L2 ? PMS_SIM_TLB_L2
-                                                                                              : PMS_SIM_TLB_L1;
+    return bits & F_FAULT ? PMS_SIM_TLB_FAULT
+        : bits & F_VHPT   ? PMS_SIM_TLB_VHPT
+        : bits & F_L2     ? PMS_SIM_TLB_L2
+                          : PMS_SIM_TLB_L1;
 }
 
 static gboolean parse_lat(const char *what, const char *s, guint32 *lat, GError **error)
@@ -246,7 +249,11 @@ static const SimRunKey ia64_keys[] = {
     { .name = "fetch", .parse = key_fetch, AT(fetch), .once = TRUE },
     { .name = "dear", .parse = key_dear, AT(dear), .once = TRUE, .twice_hint = " (one event per run; split the run)" },
     { .name = "iear", .parse = key_iear, AT(iear), .once = TRUE, .twice_hint = " (one event per run; split the run)" },
-    { .name = "br", .parse = key_br, AT(br), .elem = sizeof(PmsSimBranch), .max = PMS_SIM_MAX_BRANCHES,
+    { .name = "br",
+      .parse = key_br,
+      AT(br),
+      .elem = sizeof(PmsSimBranch),
+      .max = PMS_SIM_MAX_BRANCHES,
       .max_what = "branches" },
 };
 
@@ -256,7 +263,10 @@ static const SimIa64Input ia64_defaults = {
 };
 
 const SimRunInputs sim_ia64_inputs = {
-    sizeof(SimIa64Input), &ia64_defaults, ia64_keys, G_N_ELEMENTS(ia64_keys),
+    sizeof(SimIa64Input),
+    &ia64_defaults,
+    ia64_keys,
+    G_N_ELEMENTS(ia64_keys),
 };
 
 /* ---- the typed setters (sim_ia64.h) ----------------------------------------- */

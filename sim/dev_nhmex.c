@@ -50,16 +50,16 @@ typedef struct {
 
 typedef struct {
     PmsSim *sim;
-    guint64 mask;                 /* 2^48 - 1 */
+    guint64 mask; /* 2^48 - 1 */
     NxBox box[NX_MAX_BOX];
     guint64 *u_ctl, *u_status, *u_ctr, *s_sum[2];
     SimField ev_event, ev_umask, ev_edge, ev_pmi, ev_en, ev_inv, ev_thr;
     SimField bc_en[NX_CTRS], bs_ov[NX_CTRS];
     SimField u_pmi_core, u_en_all, u_rst_all, u_frz_all, u_ov_s[2];
     SimField s_c_l, s_c_r;
-    gboolean inv_gt;              /* option invert = literal */
-    guint64 delay;                /* option pmi_freeze_delay */
-    guint64 freeze_at;            /* cycle en_all goes 0; G_MAXUINT64 none */
+    gboolean inv_gt;   /* option invert = literal */
+    guint64 delay;     /* option pmi_freeze_delay */
+    guint64 freeze_at; /* cycle en_all goes 0; G_MAXUINT64 none */
     gboolean exact_code[256];
     gboolean cfg_valid;
 } Nhmex;
@@ -69,8 +69,8 @@ static gboolean field(const PmsRegister *r, const char *name, SimField *f, GErro
     const char *const names[] = { name, NULL };
     *f = sim_resolve(r, names, 0, 0);
     if (!r) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "the Xeon 7500 uncore model has no register with field '%s'",
-                    name);
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                    "the Xeon 7500 uncore model has no register with field '%s'", name);
         return FALSE;
     }
     return sim_require(r, *f, name, error);
@@ -127,10 +127,11 @@ static gboolean nx_init(PmsSim *sim, GError **error)
             const PmsRegister *es = pms_model_reg_in_unit(m, "cbox", n, PMS_REG_EVTSEL, k);
             const PmsRegister *c = pms_model_reg_in_unit(m, "cbox", n, PMS_REG_PMC, k);
             if (!ctl || !st || !es || !c) {
-                g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                            "model %s: C-Box %u lacks its %s", m->name, n,
-                            !ctl ? "GLOBAL_CTL (box_ctrl)" : !st ? "GLOBAL_STATUS (box_status)"
-                            : !es ? "EVT_SEL (evtsel)" : "CTR (pmc)");
+                g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: C-Box %u lacks its %s", m->name, n,
+                            !ctl      ? "GLOBAL_CTL (box_ctrl)"
+                                : !st ? "GLOBAL_STATUS (box_status)"
+                                : !es ? "EVT_SEL (evtsel)"
+                                      : "CTR (pmc)");
                 return FALSE;
             }
             b->evtsel[k] = sim_storage(sim, es);
@@ -158,11 +159,11 @@ static gboolean nx_init(PmsSim *sim, GError **error)
     if (!field(ev0, "event", &s->ev_event, error) || !field(ev0, "umask", &s->ev_umask, error) ||
         !field(ev0, "edge", &s->ev_edge, error) || !field(ev0, "pmi_en", &s->ev_pmi, error) ||
         !field(ev0, "en", &s->ev_en, error) || !field(ev0, "inv", &s->ev_inv, error) ||
-        !field(ev0, "threshold", &s->ev_thr, error) ||
-        !field(uc, "pmi_core_sel", &s->u_pmi_core, error) || !field(uc, "en_all", &s->u_en_all, error) ||
-        !field(uc, "rst_all", &s->u_rst_all, error) || !field(uc, "frz_all", &s->u_frz_all, error) ||
-        !field(us, "ov_s0", &s->u_ov_s[0], error) || !field(us, "ov_s1", &s->u_ov_s[1], error) ||
-        !field(ss[0], "ov_c_l", &s->s_c_l, error) || !field(ss[0], "ov_c_r", &s->s_c_r, error))
+        !field(ev0, "threshold", &s->ev_thr, error) || !field(uc, "pmi_core_sel", &s->u_pmi_core, error) ||
+        !field(uc, "en_all", &s->u_en_all, error) || !field(uc, "rst_all", &s->u_rst_all, error) ||
+        !field(uc, "frz_all", &s->u_frz_all, error) || !field(us, "ov_s0", &s->u_ov_s[0], error) ||
+        !field(us, "ov_s1", &s->u_ov_s[1], error) || !field(ss[0], "ov_c_l", &s->s_c_l, error) ||
+        !field(ss[0], "ov_c_r", &s->s_c_r, error))
         return FALSE;
     static const char *const n_en[] = { "ctr_en%u", NULL }, *const n_ov[] = { "ov%u", NULL };
     for (guint k = 0; k < NX_CTRS; k++) {
@@ -225,7 +226,8 @@ static void summarise(Nhmex *s, guint sb)
 static gint box_of(const Nhmex *s, const PmsRegister *r)
 {
     return r->unit && strcmp(r->unit, "cbox") == 0 && r->instance < NX_MAX_BOX && s->box[r->instance].present
-               ? (gint)r->instance : -1;
+        ? (gint)r->instance
+        : -1;
 }
 
 static gboolean nx_write(PmsSim *sim, const PmsRegister *r, guint64 value, GError **error)
@@ -283,8 +285,8 @@ static gboolean nx_set_counter(PmsSim *sim, const PmsRegister *r, guint64 value,
     if (r->kind != PMS_REG_PMC)
         return FALSE;
     if (value & ~s->mask) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "value 0x%" G_GINT64_MODIFIER "x does not fit the 48-bit counter %s",
-                    value, r->name);
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
+                    "value 0x%" G_GINT64_MODIFIER "x does not fit the 48-bit counter %s", value, r->name);
         return FALSE;
     }
     *sim_storage(sim, r) = value;
@@ -294,7 +296,7 @@ static gboolean nx_set_counter(PmsSim *sim, const PmsRegister *r, guint64 value,
 static void box_cfg(const Nhmex *s, guint64 v, PmsPipeCfg *c)
 {
     memset(c, 0, sizeof *c);
-    c->usr = c->os = TRUE;   /* no privilege filter */
+    c->usr = c->os = TRUE; /* no privilege filter */
     c->edge = sim_fget(s->ev_edge, v) != 0;
     c->inv = sim_fget(s->ev_inv, v) != 0;
     c->inv_gt = s->inv_gt;
@@ -333,7 +335,7 @@ static gboolean nx_enabled(const PmsSim *sim, const SimUnit *u)
     const Nhmex *s = sim->dev;
     const NxBox *b = &s->box[u->box];
     return sim_fget(s->ev_en, *b->evtsel[u->index]) && sim_fget(s->bc_en[u->index], *b->ctl) &&
-           sim_fget(s->u_en_all, *s->u_ctl);
+        sim_fget(s->u_en_all, *s->u_ctl);
 }
 
 static guint nx_off_reasons(const PmsSim *sim, const SimUnit *u)
@@ -341,8 +343,8 @@ static guint nx_off_reasons(const PmsSim *sim, const SimUnit *u)
     const Nhmex *s = sim->dev;
     const NxBox *b = &s->box[u->box];
     return (sim_fget(s->ev_en, *b->evtsel[u->index]) ? 0 : PMS_SIM_OFF_COUNTER) |
-           (sim_fget(s->bc_en[u->index], *b->ctl) ? 0 : PMS_SIM_OFF_BOX) |
-           (sim_fget(s->u_en_all, *s->u_ctl) ? 0 : PMS_SIM_OFF_GLOBAL);
+        (sim_fget(s->bc_en[u->index], *b->ctl) ? 0 : PMS_SIM_OFF_BOX) |
+        (sim_fget(s->u_en_all, *s->u_ctl) ? 0 : PMS_SIM_OFF_GLOBAL);
 }
 
 static gboolean nx_pmi_enabled(const PmsSim *sim, const SimUnit *u)

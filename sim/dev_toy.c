@@ -22,7 +22,7 @@ enum { TOY_MAX = 8 };
 
 typedef struct {
     guint n;
-    guint64 mask;                        /* 2^gp_width - 1 */
+    guint64 mask; /* 2^gp_width - 1 */
     guint64 *ctl[TOY_MAX], *ctr[TOY_MAX], *status;
     SimField event, umask, en, intr, thresh, ovf[TOY_MAX];
     gboolean exact_code[256];
@@ -47,21 +47,24 @@ static gboolean toy_init(PmsSim *sim, GError **error)
         const PmsRegister *c = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, k);
         const PmsRegister *d = pms_model_reg_by_kind(m, PMS_REG_PMC, k);
         if (!c || !d) {
-            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no %s register for counter %u",
-                        m->name, c ? "pmc" : "evtsel", k);
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no %s register for counter %u", m->name,
+                        c ? "pmc" : "evtsel", k);
             return FALSE;
         }
         s->ctl[k] = sim_storage(sim, c);
         s->ctr[k] = sim_storage(sim, d);
-        static const char *const n_ovf[] = { "ovf%u", NULL };   /* bit k of the vector field ovf */
+        static const char *const n_ovf[] = { "ovf%u", NULL }; /* bit k of the vector field ovf */
         s->ovf[k] = sim_resolve(st, n_ovf, k, 0);
         if (!sim_require(st, s->ovf[k], "ovf", error))
             return FALSE;
     }
     s->status = sim_storage(sim, st);
-    static const struct { const char *name; gsize off; } fields[] = {
-        { "event", G_STRUCT_OFFSET(Toy, event) }, { "umask", G_STRUCT_OFFSET(Toy, umask) },
-        { "en", G_STRUCT_OFFSET(Toy, en) }, { "int", G_STRUCT_OFFSET(Toy, intr) },
+    static const struct {
+        const char *name;
+        gsize off;
+    } fields[] = {
+        { "event", G_STRUCT_OFFSET(Toy, event) },   { "umask", G_STRUCT_OFFSET(Toy, umask) },
+        { "en", G_STRUCT_OFFSET(Toy, en) },         { "int", G_STRUCT_OFFSET(Toy, intr) },
         { "thresh", G_STRUCT_OFFSET(Toy, thresh) },
     };
     for (guint i = 0; i < G_N_ELEMENTS(fields); i++) {
@@ -99,7 +102,7 @@ static gboolean toy_write(PmsSim *sim, const PmsRegister *r, guint64 value, GErr
             return sim_gp_error(error, r, value, value & ~s->mask, "bits above the counter width:");
         break;
     case PMS_REG_GLOBAL_STATUS:
-        *s->status &= ~value;   /* write 1 to clear */
+        *s->status &= ~value; /* write 1 to clear */
         return TRUE;
     default:
         break;
@@ -162,7 +165,7 @@ static void toy_overflow(PmsSim *sim, const SimUnit *u)
 
 static gboolean toy_pmi(PmsSim *sim, guint64 cycle)
 {
-    return TRUE;   /* no routing, no freeze: every PMI reaches the processor */
+    return TRUE; /* no routing, no freeze: every PMI reaches the processor */
 }
 
 static guint64 toy_status(const PmsSim *sim, const SimUnit *u)
@@ -173,7 +176,7 @@ static guint64 toy_status(const PmsSim *sim, const SimUnit *u)
 
 static gboolean toy_edge_latch(const PmsSim *sim, guint i)
 {
-    return FALSE;   /* no edge detector */
+    return FALSE; /* no edge detector */
 }
 
 const SimDeviceOps sim_toy_ops = {

@@ -51,10 +51,10 @@ typedef struct {
  * thread 0's instruction and data address and data source for its PEBS
  * records, and its taken branches for the LBR. */
 typedef struct {
-    SimThreadAddrs ip;             /* ip= */
-    SimThreadAddrs daddr;          /* daddr= */
-    SimOptValue dse;               /* dse= */
-    SimList branch;                /* branch=: PmsSimLbrBranch */
+    SimThreadAddrs ip;    /* ip= */
+    SimThreadAddrs daddr; /* daddr= */
+    SimOptValue dse;      /* dse= */
+    SimList branch;       /* branch=: PmsSimLbrBranch */
 } X86Input;
 
 #define AT(member) .offset = offsetof(X86Input, member), .size = sizeof(((X86Input *)0)->member)
@@ -63,8 +63,12 @@ static const SimRunKey x86_keys[] = {
     { .name = "ip", .parse = sim_key_ip, AT(ip) },
     { .name = "daddr", .parse = sim_key_daddr, AT(daddr) },
     { .name = "dse", .parse = sim_key_dse, AT(dse), .once = TRUE },
-    { .name = "branch", .parse = sim_lbr_key_branch, AT(branch), .elem = sizeof(PmsSimLbrBranch),
-      .max = PMS_SIM_MAX_BRANCHES, .max_what = "branches" },
+    { .name = "branch",
+      .parse = sim_lbr_key_branch,
+      AT(branch),
+      .elem = sizeof(PmsSimLbrBranch),
+      .max = PMS_SIM_MAX_BRANCHES,
+      .max_what = "branches" },
 };
 
 static const X86Input x86_defaults = { 0 };
@@ -76,10 +80,10 @@ typedef struct {
     PmsSim *sim;
     const PmsModel *model;
     guint n_gp, n_fixed, n_threads, version;
-    guint64 gp_mask, fixed_mask;   /* 2^width - 1 */
-    gboolean cpl_gate_pre;         /* A3 option */
-    gboolean any_or_clocks;        /* A6 option: OR for clock events */
-    gboolean any_or_all;           /* A6 alternative: OR for every event */
+    guint64 gp_mask, fixed_mask; /* 2^width - 1 */
+    gboolean cpl_gate_pre;       /* A3 option */
+    gboolean any_or_clocks;      /* A6 option: OR for clock events */
+    gboolean any_or_all;         /* A6 alternative: OR for every event */
     gboolean has_global_ctrl;
     gboolean global_ctrl_reset_gp; /* A25 option */
 
@@ -102,11 +106,11 @@ typedef struct {
      * special bits; which event code/umask drives which RSP register. */
     gboolean offcore_glm;
     guint64 oc_req_bits, oc_resp_bits, oc_any_req, oc_any_resp, oc_outstanding;
-    guint32 oc_sig[PMS_SIM_MAX_OFFCORE];   /* signal key of the event using RSP_i; 0 none */
-    guint32 ldlat_sig;                     /* signal key of the load-latency event */
+    guint32 oc_sig[PMS_SIM_MAX_OFFCORE];     /* signal key of the event using RSP_i; 0 none */
+    guint32 ldlat_sig;                       /* signal key of the load-latency event */
     guint32 fixed_sig[PMS_SIM_MAX_FIXED][4]; /* signals counted by fixed counter i (0 = none) */
-    guint32 clock_sig[2];                  /* signals combined with OR under AnyThread */
-    gboolean exact_code[256];              /* event code whose umask must match exactly */
+    guint32 clock_sig[2];                    /* signals combined with OR under AnyThread */
+    gboolean exact_code[256];                /* event code whose umask must match exactly */
 
     gboolean latch[PMS_SIM_MAX_GP];
     /* Pipeline configurations derived from EVTSELx / FIXED_CTR_CTRL, rebuilt
@@ -114,8 +118,8 @@ typedef struct {
     PmsPipeCfg gp_cfg[PMS_SIM_MAX_GP], fixed_cfg[PMS_SIM_MAX_FIXED];
     gboolean cfg_valid;
     SimLbr lbr;
-    SimPebs *pebs;                 /* the DS area and PEBS records (sim/pebs.c) */
-    X86Input in;                   /* the current run inputs */
+    SimPebs *pebs; /* the DS area and PEBS records (sim/pebs.c) */
+    X86Input in;   /* the current run inputs */
 } X86Core;
 
 G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
@@ -127,8 +131,8 @@ G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
 static void resolve_event_signals(X86Core *s)
 {
     const PmsModel *m = s->model;
-    static const guint32 fixed_default[PMS_SIM_MAX_FIXED] = {
-        PMS_SIGNAL_KEY(0xc0, 0x00), PMS_SIGNAL_KEY(0x3c, 0x00), PMS_SIGNAL_KEY(0x00, 0x03), 0 };
+    static const guint32 fixed_default[PMS_SIM_MAX_FIXED] = { PMS_SIGNAL_KEY(0xc0, 0x00), PMS_SIGNAL_KEY(0x3c, 0x00),
+                                                              PMS_SIGNAL_KEY(0x00, 0x03), 0 };
     guint nsig[PMS_SIM_MAX_FIXED] = { 0 };
     s->ldlat_sig = PMS_SIGNAL_KEY(0x0b, 0x10);
     for (guint e = 0; e < m->n_events; e++) {
@@ -218,7 +222,7 @@ static void resolve_offcore(X86Core *s)
         if (f.present)
             s->oc_req_bits = sim_fbit(f);
         guint64 rb = sim_fbit(sim_resolve(r, n_resp, 0, 0)) | sim_fbit(sim_resolve(r, n_sup, 0, 0)) |
-                     sim_fbit(sim_resolve(r, n_snp, 0, 0));
+            sim_fbit(sim_resolve(r, n_snp, 0, 0));
         if (rb)
             s->oc_resp_bits = rb;
         f = sim_resolve(r, n_out, 0, 0);
@@ -240,8 +244,8 @@ static gboolean resolve_fields(X86Core *s, GError **error)
     for (guint i = 0; i < s->n_gp; i++) {
         const PmsRegister *r = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i);
         if (!r) {
-            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                        "model %s: no EVTSEL register for counter %u", m->name, i);
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no EVTSEL register for counter %u",
+                        m->name, i);
             return FALSE;
         }
         if (i > 0)
@@ -308,8 +312,8 @@ static gboolean resolve_fields(X86Core *s, GError **error)
     /* v4 freeze bits (SDM 18-11/12): CTR_Frz, LBR_Frz; perfmon v4 needs them. */
     s->st_ctr_frz = sim_resolve(gs, s_cfrz, 0, 0);
     s->st_lbr_frz = sim_resolve(gs, s_lfrz, 0, 0);
-    if (s->version >= 4 && (!sim_require(gs, s->st_ctr_frz, "ctr_frz", error) ||
-                            !sim_require(gs, s->st_lbr_frz, "lbr_frz", error)))
+    if (s->version >= 4 &&
+        (!sim_require(gs, s->st_ctr_frz, "ctr_frz", error) || !sim_require(gs, s->st_lbr_frz, "lbr_frz", error)))
         return FALSE;
     static const char *const d_lbr[] = { "lbr", NULL };
     static const char *const d_flbr[] = { "freeze_lbrs_on_pmi", "freeze_lbr_on_pmi", NULL };
@@ -368,12 +372,12 @@ static void bind_storage(X86Core *s)
 static gboolean x86_init(PmsSim *sim, GError **error)
 {
     const PmsModel *m = sim->model;
-    if (m->n_gp > PMS_SIM_MAX_GP || m->n_fixed > PMS_SIM_MAX_FIXED || m->gp_width < 1 ||
-        m->gp_width > 63 || (m->n_fixed && (m->fixed_width < 1 || m->fixed_width > 63))) {
+    if (m->n_gp > PMS_SIM_MAX_GP || m->n_fixed > PMS_SIM_MAX_FIXED || m->gp_width < 1 || m->gp_width > 63 ||
+        (m->n_fixed && (m->fixed_width < 1 || m->fixed_width > 63))) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: counters out of range (%u general of width %u, %u fixed of width %u; "
-                    "at most %d and %d, widths 1..63)", m->name, m->n_gp, m->gp_width, m->n_fixed,
-                    m->fixed_width, PMS_SIM_MAX_GP, PMS_SIM_MAX_FIXED);
+                    "at most %d and %d, widths 1..63)",
+                    m->name, m->n_gp, m->gp_width, m->n_fixed, m->fixed_width, PMS_SIM_MAX_GP, PMS_SIM_MAX_FIXED);
         return FALSE;
     }
     /* Counter registers index arrays sized by the counter counts. */
@@ -382,8 +386,8 @@ static gboolean x86_init(PmsSim *sim, GError **error)
         gboolean gp = r->kind == PMS_REG_EVTSEL || r->kind == PMS_REG_PMC || r->kind == PMS_REG_A_PMC;
         if ((gp && r->index >= m->n_gp) || (r->kind == PMS_REG_FIXED_CTR && r->index >= m->n_fixed)) {
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                        "model %s: register %s has index %u but the model declares %u %s counters", m->name,
-                        r->name, r->index, gp ? m->n_gp : m->n_fixed, gp ? "general" : "fixed");
+                        "model %s: register %s has index %u but the model declares %u %s counters", m->name, r->name,
+                        r->index, gp ? m->n_gp : m->n_fixed, gp ? "general" : "fixed");
             return FALSE;
         }
     }
@@ -391,8 +395,8 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     const char *comb = pms_model_option(m, "anythread_combine", "clock-or");
     const char *gres = pms_model_option(m, "global_ctrl_reset", "gp");
     if (strcmp(gate, "post") && strcmp(gate, "pre")) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                    "model %s: option cpl_gate = '%s': expected post or pre", m->name, gate);
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: option cpl_gate = '%s': expected post or pre",
+                    m->name, gate);
         return FALSE;
     }
     if (strcmp(comb, "clock-or") && strcmp(comb, "sum") && strcmp(comb, "or")) {
@@ -456,7 +460,7 @@ static gpointer x86_input(PmsSim *sim)
     return &s->in;
 }
 
-extern const SimDeviceOps sim_x86_core_ops;   /* below; a PmsSim over another device has no PEBS */
+extern const SimDeviceOps sim_x86_core_ops; /* below; a PmsSim over another device has no PEBS */
 
 SimPebs *sim_x86_pebs(const PmsSim *sim)
 {
@@ -494,8 +498,8 @@ static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GErr
     X86Core *s = sim->dev;
     if (r->kind == PMS_REG_GLOBAL_STATUS || r->kind == PMS_REG_GLOBAL_INUSE) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
-                    "#GP: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x): register is read-only",
-                    value, r->name, r->address);
+                    "#GP: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x): register is read-only", value, r->name,
+                    r->address);
         return FALSE;
     }
     /* A10: any reserved bit set -> #GP, register unchanged.  Legacy PMC
@@ -646,8 +650,8 @@ static void gp_cfg(const X86Core *s, guint i, PmsPipeCfg *c)
     c->cmask = (guint)sim_fget(s->ev.cmask, v);
     c->any = sim_fget(s->ev.any, v) != 0;
     c->smt = s->n_threads > 1;
-    c->combine_or = s->any_or_all || (s->any_or_clocks &&
-        is_clock(s, PMS_SIGNAL_KEY(sim_fget(s->ev.event, v), sim_fget(s->ev.umask, v))));
+    c->combine_or = s->any_or_all ||
+        (s->any_or_clocks && is_clock(s, PMS_SIGNAL_KEY(sim_fget(s->ev.event, v), sim_fget(s->ev.umask, v))));
     c->cpl_gate_pre = s->cpl_gate_pre;
     c->thread = 0;
     c->n_threads = s->n_threads;
@@ -760,9 +764,9 @@ static gboolean x86_enabled(const PmsSim *sim, const SimUnit *u)
     guint i = u->index;
     if (u->fixed)
         return sim_fget(s->fx[i].en, *s->fixed_ctrl) &&
-               (!s->has_global_ctrl || sim_fget(s->gc_fixed[i], *s->global_ctrl)) && !frozen_v4(s);
+            (!s->has_global_ctrl || sim_fget(s->gc_fixed[i], *s->global_ctrl)) && !frozen_v4(s);
     return sim_fget(s->ev.en, *s->evtsel[i]) && (!s->has_global_ctrl || sim_fget(s->gc_pmc[i], *s->global_ctrl)) &&
-           !frozen_v4(s);
+        !frozen_v4(s);
 }
 
 /* For traces: each reason x86_enabled is FALSE. */
@@ -771,10 +775,9 @@ static guint x86_off_reasons(const PmsSim *sim, const SimUnit *u)
     const X86Core *s = sim->dev;
     guint i = u->index;
     gboolean local = u->fixed ? sim_fget(s->fx[i].en, *s->fixed_ctrl) != 0 : sim_fget(s->ev.en, *s->evtsel[i]) != 0;
-    gboolean global = !s->has_global_ctrl ||
-                      sim_fget(u->fixed ? s->gc_fixed[i] : s->gc_pmc[i], *s->global_ctrl) != 0;
+    gboolean global = !s->has_global_ctrl || sim_fget(u->fixed ? s->gc_fixed[i] : s->gc_pmc[i], *s->global_ctrl) != 0;
     return (local ? 0 : PMS_SIM_OFF_COUNTER) | (global ? 0 : PMS_SIM_OFF_GLOBAL) |
-           (frozen_v4(s) ? PMS_SIM_OFF_FROZEN : 0);
+        (frozen_v4(s) ? PMS_SIM_OFF_FROZEN : 0);
 }
 
 /* PEBS modelled and PMCi's PEBS_EN bit set. */

@@ -55,12 +55,12 @@ static gboolean resolve_fields(X86Uncore *s, const PmsModel *m, GError **error)
     const PmsRegister *fc = pms_model_reg_by_kind(m, PMS_REG_FIXED_CTRL, 0);
     const PmsRegister *gc = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
     const PmsRegister *gs = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
-#define F(reg, var, name)                                                                                            \
-    do {                                                                                                             \
-        static const char *const nm_[] = { name, NULL };                                                            \
-        var = sim_resolve(reg, nm_, 0, 0);                                                                           \
-        if (!sim_require(reg, var, name, error))                                                                    \
-            return FALSE;                                                                                            \
+#define F(reg, var, name)                                                                                              \
+    do {                                                                                                               \
+        static const char *const nm_[] = { name, NULL };                                                               \
+        var = sim_resolve(reg, nm_, 0, 0);                                                                             \
+        if (!sim_require(reg, var, name, error))                                                                       \
+            return FALSE;                                                                                              \
     } while (0)
     /* SDM Fig 18-28 (PERFEVTSEL), 18-29 (fixed control), 18-25/26 (global),
      * by name only */
@@ -90,7 +90,7 @@ static gboolean resolve_fields(X86Uncore *s, const PmsModel *m, GError **error)
     s->gc_fixed = sim_resolve(gc, n_fix, 0, 0);
     s->st_fixed = sim_resolve(gs, n_fix, 0, 0);
     return !s->n_fixed ||
-           (sim_require(gc, s->gc_fixed, "fixed0", error) && sim_require(gs, s->st_fixed, "fixed0", error));
+        (sim_require(gc, s->gc_fixed, "fixed0", error) && sim_require(gs, s->st_fixed, "fixed0", error));
 }
 
 static gboolean unc_init(PmsSim *sim, GError **error)
@@ -100,8 +100,8 @@ static gboolean unc_init(PmsSim *sim, GError **error)
         (m->n_fixed && (m->fixed_width < 1 || m->fixed_width > 63)) || m->smt) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: an x86 uncore has at most %d general counters and one fixed counter of widths "
-                    "1..63 and no hardware threads (has %u of width %u, %u of width %u%s)", m->name, UNC_MAX_GP,
-                    m->n_gp, m->gp_width, m->n_fixed, m->fixed_width, m->smt ? ", smt" : "");
+                    "1..63 and no hardware threads (has %u of width %u, %u of width %u%s)",
+                    m->name, UNC_MAX_GP, m->n_gp, m->gp_width, m->n_fixed, m->fixed_width, m->smt ? ", smt" : "");
         return FALSE;
     }
     X86Uncore *s = g_new0(X86Uncore, 1);
@@ -126,8 +126,8 @@ static gboolean unc_init(PmsSim *sim, GError **error)
         const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, i);
         const PmsRegister *pc = pms_model_reg_by_kind(m, PMS_REG_PMC, i);
         if (!es || !pc) {
-            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no %s register for counter %u",
-                        m->name, es ? "pmc" : "evtsel", i);
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no %s register for counter %u", m->name,
+                        es ? "pmc" : "evtsel", i);
             return FALSE;
         }
         s->evtsel[i] = sim_storage(sim, es);
@@ -224,8 +224,9 @@ static gboolean unc_set_counter(PmsSim *sim, const PmsRegister *r, guint64 value
         return FALSE;
     guint64 mask = r->kind == PMS_REG_PMC ? s->gp_mask : s->fixed_mask;
     if (value & ~mask) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "value 0x%" G_GINT64_MODIFIER "x does not fit the %u-bit counter %s",
-                    value, (guint)g_bit_nth_msf(mask, -1) + 1, r->name);
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
+                    "value 0x%" G_GINT64_MODIFIER "x does not fit the %u-bit counter %s", value,
+                    (guint)g_bit_nth_msf(mask, -1) + 1, r->name);
         return FALSE;
     }
     *sim_storage(sim, r) = value;

@@ -6,22 +6,18 @@
 extern const SimDeviceOps sim_x86_core_ops, sim_x86_uncore_ops, sim_nhmex_ops, sim_ia64_ops, sim_toy_ops;
 
 static const PmsFamilyEntry entries[] = {
-    { "x86_core", &sim_x86_core_ops },
-    { "x86_uncore", &sim_x86_uncore_ops },
-    { "nhmex_cbox", &sim_nhmex_ops },
-    { "ia64", &sim_ia64_ops },
-    { "toy", &sim_toy_ops },   /* the test-only family (models/tests/toy.pmu) */
+    { "x86_core", &sim_x86_core_ops }, { "x86_uncore", &sim_x86_uncore_ops },
+    { "nhmex_cbox", &sim_nhmex_ops },  { "ia64", &sim_ia64_ops },
+    { "toy", &sim_toy_ops }, /* the test-only family (models/tests/toy.pmu) */
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("sim", entries);
 
-const SimDeviceOps *
-sim_device_for(const PmsModel *m)
+const SimDeviceOps *sim_device_for(const PmsModel *m)
 {
     return pms_family_table_get(&table, m->family);
 }
 
-const SimDeviceOps *const *
-sim_devices(guint *n)
+const SimDeviceOps *const *sim_devices(guint *n)
 {
     static const SimDeviceOps *all[G_N_ELEMENTS(entries)];
     static gsize done;
@@ -34,8 +30,7 @@ sim_devices(guint *n)
     return all;
 }
 
-gboolean
-sim_device_table_check(GPtrArray *problems)
+gboolean sim_device_table_check(GPtrArray *problems)
 {
     return pms_family_table_check(&table, problems);
 }

@@ -8,7 +8,7 @@
 typedef struct {
     gboolean has[PMS_SIM_MAX_THREADS];
     PmsSimSlot slot[PMS_SIM_MAX_THREADS];
-    guint64 op[PMS_SIM_MAX_THREADS];      /* 41 bits */
+    guint64 op[PMS_SIM_MAX_THREADS]; /* 41 bits */
 } SimIa64Insn;
 
 typedef struct {
@@ -29,16 +29,16 @@ typedef struct {
 /* What the occurrences of a run carry per thread, and thread 0's monitor
  * events in the run's first cycle (docs/semantics.md §11). */
 typedef struct {
-    SimThreadAddrs ip;                    /* ip= */
-    SimIa64Insn insn;                     /* insn= */
-    SimThreadAddrs daddr;                 /* daddr= */
-    SimIa64Mesi mesi;                     /* mesi= */
-    guint psr[PMS_SIM_MAX_THREADS];       /* psr=: PMS_SIM_PSR_* (default both) */
-    guint isa[PMS_SIM_MAX_THREADS];       /* isa=: PmsSimIsa (default IA-64) */
-    guint fetch[PMS_SIM_MAX_THREADS];     /* fetch=: 1 prefetch, 0 demand (default) */
-    SimIa64Dear dear;                     /* dear= */
-    SimIa64Iear iear;                     /* iear= */
-    SimList br;                           /* br=: PmsSimBranch, for the ETB */
+    SimThreadAddrs ip;                /* ip= */
+    SimIa64Insn insn;                 /* insn= */
+    SimThreadAddrs daddr;             /* daddr= */
+    SimIa64Mesi mesi;                 /* mesi= */
+    guint psr[PMS_SIM_MAX_THREADS];   /* psr=: PMS_SIM_PSR_* (default both) */
+    guint isa[PMS_SIM_MAX_THREADS];   /* isa=: PmsSimIsa (default IA-64) */
+    guint fetch[PMS_SIM_MAX_THREADS]; /* fetch=: 1 prefetch, 0 demand (default) */
+    SimIa64Dear dear;                 /* dear= */
+    SimIa64Iear iear;                 /* iear= */
+    SimList br;                       /* br=: PmsSimBranch, for the ETB */
 } SimIa64Input;
 
 extern const SimRunInputs sim_ia64_inputs;

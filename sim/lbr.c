@@ -73,16 +73,16 @@ gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error)
         return TRUE; /* a model without an LBR: branches are ignored */
     if (pms_model_reg_by_kind(m, PMS_REG_LBR_FROM, SIM_LBR_MAX)) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                    "model %s: more than %d LBR entries (kind lbr_from, index %d): at most %d are simulated",
-                    m->name, SIM_LBR_MAX, SIM_LBR_MAX, SIM_LBR_MAX);
+                    "model %s: more than %d LBR entries (kind lbr_from, index %d): at most %d are simulated", m->name,
+                    SIM_LBR_MAX, SIM_LBR_MAX, SIM_LBR_MAX);
         return FALSE;
     }
     for (guint i = 0; i < l->n; i++) {
         const PmsRegister *to = pms_model_reg_by_kind(m, PMS_REG_LBR_TO, i);
         if (!to) {
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                        "model %s: LBR entry %u has a FROM_IP register but no TO_IP (kind lbr_to, index %u)",
-                        m->name, i, i);
+                        "model %s: LBR entry %u has a FROM_IP register but no TO_IP (kind lbr_to, index %u)", m->name,
+                        i, i);
             return FALSE;
         }
         l->from[i] = sim_storage(sim, pms_model_reg_by_kind(m, PMS_REG_LBR_FROM, i));
@@ -178,8 +178,8 @@ void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on, const PmsSimLbrBranch 
         /* semantics reference 5.5: a saturating count of the clocks since
          * the last update (a second branch of the same cycle: 0) */
         guint64 elapsed = sim->cycle - l->last_update;
-        *l->to[tos] = sim_fset(l->to_cycles, entry(l->to_addr, l->to_sext, b->to),
-                               MIN(elapsed, sim_fmask(l->to_cycles)));
+        *l->to[tos] =
+            sim_fset(l->to_cycles, entry(l->to_addr, l->to_sext, b->to), MIN(elapsed, sim_fmask(l->to_cycles)));
         l->last_update = sim->cycle;
         l->added++;
     }
@@ -199,8 +199,8 @@ gboolean pms_lbr_parse_branch(const char *text, guint cpl, PmsSimLbrBranch *br, 
     br->cpl = cpl;
     g_auto(GStrv) f = g_strsplit(text, ":", -1);
     if (g_strv_length(f) < 3) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
-                    "branch: expected FROM:TO:TYPE[:mp][:cplN], got '%s'", text);
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "branch: expected FROM:TO:TYPE[:mp][:cplN], got '%s'",
+                    text);
         return FALSE;
     }
     guint64 *addr[2] = { &br->from, &br->to };

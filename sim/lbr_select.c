@@ -13,7 +13,7 @@
 /* What each class is, for pms_lbr_describe. */
 static const char *const class_words[PMS_LBR_N_FILTERS] = {
     "conditional branches", "near relative calls", "near indirect calls", "near returns",
-    "near indirect jumps", "near relative jumps", "far branches",
+    "near indirect jumps",  "near relative jumps", "far branches",
 };
 
 gboolean pms_lbr_jmp_rule(const PmsModel *m, PmsLbrJmpRule *rule, GError **error)
@@ -133,15 +133,15 @@ char *pms_lbr_describe(const PmsModel *m, guint64 sel, guint64 debugctl)
         n++;
     gboolean on = pms_field_get(lbr, debugctl) != 0;
     g_string_append_printf(out, "LBR %s (IA32_DEBUGCTL.LBR = %d): ", on ? "on" : "off", on);
-    g_string_append(out, on ? "every branch that passes MSR_LBR_SELECT is recorded"
-                            : "nothing is recorded until software sets it");
+    g_string_append(
+        out, on ? "every branch that passes MSR_LBR_SELECT is recorded" : "nothing is recorded until software sets it");
     g_string_append_printf(out, " in a ring of %u FROM/TO entries, MSR_LASTBRANCH_TOS pointing at the newest.\n", n);
     gboolean k = !sel_bit(m, sel, "cpl_eq_0"), u = !sel_bit(m, sel, "cpl_neq_0");
     g_string_append_printf(out, "Privilege: %s.\n",
-                           k && u ? "branches at every ring (cpl_eq_0 and cpl_neq_0 clear)"
-                           : k    ? "ring 0 only (cpl_neq_0 drops rings 1-3)"
-                           : u    ? "rings 1-3 only (cpl_eq_0 drops ring 0)"
-                                  : "no ring at all (cpl_eq_0 and cpl_neq_0 both set): nothing is recorded");
+                           k && u  ? "branches at every ring (cpl_eq_0 and cpl_neq_0 clear)"
+                               : k ? "ring 0 only (cpl_neq_0 drops rings 1-3)"
+                               : u ? "rings 1-3 only (cpl_eq_0 drops ring 0)"
+                                   : "no ring at all (cpl_eq_0 and cpl_neq_0 both set): nothing is recorded");
     /* the rings are said above: ask about the classes with both CPL bits clear */
     const PmsLayout *sl = pms_model_layout(m, "lbr_select");
     guint64 classes = sel;
@@ -153,7 +153,8 @@ char *pms_lbr_describe(const PmsModel *m, guint64 sel, guint64 debugctl)
     PmsLbrCallstackRule cs_rule = PMS_LBR_CALLSTACK_LIFO;
     gboolean cs_field = has_callstack(m) && pms_lbr_callstack_rule(m, &cs_rule, NULL);
     gboolean cs = cs_field && pms_lbr_callstack_on(sel, m, cs_rule);
-    g_autoptr(GPtrArray) kept = g_ptr_array_new(), dropped = g_ptr_array_new(), gated = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) kept = g_ptr_array_new(), dropped = g_ptr_array_new(),
+                         gated = g_ptr_array_new_with_free_func(g_free);
     for (guint t = 0; t < PMS_LBR_N_FILTERS; t++) {
         if (cs && t == PMS_LBR_BR_NEAR_RET)
             continue; /* never recorded in call-stack mode: said below */
@@ -163,8 +164,9 @@ char *pms_lbr_describe(const PmsModel *m, guint64 sel, guint64 debugctl)
             g_ptr_array_add(dropped, (gpointer)class_words[t]);
         else if (!pass) {
             g_ptr_array_add(dropped, (gpointer)class_words[t]);
-            g_ptr_array_add(gated, g_strdup_printf("%s are dropped by %s", class_words[t],
-                                                   t == PMS_LBR_BR_NEAR_REL_CALL ? "near_rel_jmp" : "near_ind_jmp"));
+            g_ptr_array_add(gated,
+                            g_strdup_printf("%s are dropped by %s", class_words[t],
+                                            t == PMS_LBR_BR_NEAR_REL_CALL ? "near_rel_jmp" : "near_ind_jmp"));
         } else
             g_ptr_array_add(kept, (gpointer)class_words[t]);
     }
@@ -189,28 +191,34 @@ char *pms_lbr_describe(const PmsModel *m, guint64 sel, guint64 debugctl)
     if (cs) {
         g_string_append(out, "Call-stack mode (LBR_SELECT.EN_CALLSTACK = 1, SDM 17.9): a near return");
         g_string_append(out, k && u ? "" : k ? " at ring 0" : u ? " at rings 1-3" : " (at no ring: none)");
-        g_string_append(out, " is not recorded but flushes the newest entry (it reads 0, MSR_LASTBRANCH_TOS steps "
-                             "back by one), whatever near_ret says, so the ring keeps the calls that have not "
-                             "returned yet: the call stack of the current path.\n");
+        g_string_append(out,
+                        " is not recorded but flushes the newest entry (it reads 0, MSR_LASTBRANCH_TOS steps "
+                        "back by one), whatever near_ret says, so the ring keeps the calls that have not "
+                        "returned yet: the call stack of the current path.\n");
         if (pms_lbr_callstack_configured(sel, m))
-            g_string_append(out, "This is the SDM's call-stack configuration (jcc, near_ind_jmp, near_rel_jmp and "
-                                 "far_branch filtered, calls and returns not).\n");
+            g_string_append(out,
+                            "This is the SDM's call-stack configuration (jcc, near_ind_jmp, near_rel_jmp and "
+                            "far_branch filtered, calls and returns not).\n");
         else
-            g_string_append(out, "Not the SDM's call-stack configuration (jcc, near_ind_jmp, near_rel_jmp and "
-                                 "far_branch set, near_rel_call, near_ind_call and near_ret clear): pmusim pops "
-                                 "whatever entry is newest, a jump's or a conditional's too (model option "
-                                 "lbr_callstack = lifo, semantics.md 8b).\n");
+            g_string_append(out,
+                            "Not the SDM's call-stack configuration (jcc, near_ind_jmp, near_rel_jmp and "
+                            "far_branch set, near_rel_call, near_ind_call and near_ret clear): pmusim pops "
+                            "whatever entry is newest, a jump's or a conditional's too (model option "
+                            "lbr_callstack = lifo, semantics.md 8b).\n");
     } else if (cs_field && sel_bit(m, sel, "en_callstack"))
-        g_string_append(out, "LBR_SELECT.EN_CALLSTACK is set but ignored: not the SDM's call-stack configuration "
-                             "(model option lbr_callstack = configured); returns are recorded like any branch.\n");
+        g_string_append(out,
+                        "LBR_SELECT.EN_CALLSTACK is set but ignored: not the SDM's call-stack configuration "
+                        "(model option lbr_callstack = configured); returns are recorded like any branch.\n");
     gboolean fz = frz && pms_field_get(frz, debugctl);
     if (m->version >= 4)
-        g_string_append_printf(out, "On a PMI: %s.\n",
-                               fz ? "the LBR freezes (IA32_PERF_GLOBAL_STATUS.LBR_Frz set) until software clears LBR_Frz"
-                                  : "the LBR keeps recording (FREEZE_LBRS_ON_PMI clear)");
+        g_string_append_printf(
+            out, "On a PMI: %s.\n",
+            fz ? "the LBR freezes (IA32_PERF_GLOBAL_STATUS.LBR_Frz set) until software clears LBR_Frz"
+               : "the LBR keeps recording (FREEZE_LBRS_ON_PMI clear)");
     else
-        g_string_append_printf(out, "On a PMI: %s.\n",
-                               fz ? "the LBR freezes (the processor clears IA32_DEBUGCTL.LBR) until software sets it again"
-                                  : "the LBR keeps recording (FREEZE_LBRS_ON_PMI clear)");
+        g_string_append_printf(
+            out, "On a PMI: %s.\n",
+            fz ? "the LBR freezes (the processor clears IA32_DEBUGCTL.LBR) until software sets it again"
+               : "the LBR keeps recording (FREEZE_LBRS_ON_PMI clear)");
     return g_string_free(out, FALSE);
 }

@@ -18,46 +18,54 @@
 
 /* What fills a field. */
 typedef enum {
-    PF_RFLAGS,     /* the regs line's rflags */
-    PF_RIP,        /* the run's ip= */
-    PF_GPR,        /* RAX..R15: the regs line's (reg = 1..16) */
-    PF_STATUS,     /* IA32_PERF_GLOBAL_STATUS before the assist clears the bit */
-    PF_LL_DLA,     /* load latency only: the sampled load's data address */
-    PF_LL_DSE,     /* load latency only: its data source encoding */
-    PF_LL_LAT,     /* load latency only: its latency */
-    PF_APPLICABLE, /* the GLOBAL_STATUS bit of the counter whose assist wrote it */
-    PF_DLA,        /* any event: the assist's run's daddr= (GLM 18.7.1.1) */
-    PF_EVENTING_IP,/* the run's ip= (the simulator has no instruction stream) */
-    PF_RESERVED,   /* written as 0 */
-    PF_TSC,        /* the cycle of the assist (docs/semantics.md §8a) */
+    PF_RFLAGS,      /* the regs line's rflags */
+    PF_RIP,         /* the run's ip= */
+    PF_GPR,         /* RAX..R15: the regs line's (reg = 1..16) */
+    PF_STATUS,      /* IA32_PERF_GLOBAL_STATUS before the assist clears the bit */
+    PF_LL_DLA,      /* load latency only: the sampled load's data address */
+    PF_LL_DSE,      /* load latency only: its data source encoding */
+    PF_LL_LAT,      /* load latency only: its latency */
+    PF_APPLICABLE,  /* the GLOBAL_STATUS bit of the counter whose assist wrote it */
+    PF_DLA,         /* any event: the assist's run's daddr= (GLM 18.7.1.1) */
+    PF_EVENTING_IP, /* the run's ip= (the simulator has no instruction stream) */
+    PF_RESERVED,    /* written as 0 */
+    PF_TSC,         /* the cycle of the assist (docs/semantics.md §8a) */
 } PebsFill;
 
 typedef struct {
     const char *name;
-    guint offset;  /* byte offset in the record, as the SDM's table gives it */
+    guint offset; /* byte offset in the record, as the SDM's table gives it */
     PebsFill fill;
-    guint reg;     /* PF_GPR: index into SimPebs.regs */
+    guint reg; /* PF_GPR: index into SimPebs.regs */
 } PebsField;
 
-#define GPRS(o)                                                                                                  \
-    { "rax", (o), PF_GPR, 1 }, { "rbx", (o) + 0x08, PF_GPR, 2 }, { "rcx", (o) + 0x10, PF_GPR, 3 },                \
-    { "rdx", (o) + 0x18, PF_GPR, 4 }, { "rsi", (o) + 0x20, PF_GPR, 5 }, { "rdi", (o) + 0x28, PF_GPR, 6 },         \
-    { "rbp", (o) + 0x30, PF_GPR, 7 }, { "rsp", (o) + 0x38, PF_GPR, 8 }, { "r8", (o) + 0x40, PF_GPR, 9 },          \
-    { "r9", (o) + 0x48, PF_GPR, 10 }, { "r10", (o) + 0x50, PF_GPR, 11 }, { "r11", (o) + 0x58, PF_GPR, 12 },       \
-    { "r12", (o) + 0x60, PF_GPR, 13 }, { "r13", (o) + 0x68, PF_GPR, 14 }, { "r14", (o) + 0x70, PF_GPR, 15 },      \
-    { "r15", (o) + 0x78, PF_GPR, 16 }
+#define GPRS(o)                                                                                                        \
+    { "rax", (o), PF_GPR, 1 }, { "rbx", (o) + 0x08, PF_GPR, 2 }, { "rcx", (o) + 0x10, PF_GPR, 3 },                     \
+        { "rdx", (o) + 0x18, PF_GPR, 4 }, { "rsi", (o) + 0x20, PF_GPR, 5 }, { "rdi", (o) + 0x28, PF_GPR, 6 },          \
+        { "rbp", (o) + 0x30, PF_GPR, 7 }, { "rsp", (o) + 0x38, PF_GPR, 8 }, { "r8", (o) + 0x40, PF_GPR, 9 },           \
+        { "r9", (o) + 0x48, PF_GPR, 10 }, { "r10", (o) + 0x50, PF_GPR, 11 }, { "r11", (o) + 0x58, PF_GPR, 12 },        \
+        { "r12", (o) + 0x60, PF_GPR, 13 }, { "r13", (o) + 0x68, PF_GPR, 14 }, { "r14", (o) + 0x70, PF_GPR, 15 },       \
+    {                                                                                                                  \
+        "r15", (o) + 0x78, PF_GPR, 16                                                                                  \
+    }
 
 static const PebsField fmt1[] = {
-    { "rflags", 0x00, PF_RFLAGS, 0 }, { "rip", 0x08, PF_RIP, 0 }, GPRS(0x10),
+    { "rflags", 0x00, PF_RFLAGS, 0 }, { "rip", 0x08, PF_RIP, 0 },    GPRS(0x10),
     { "status", 0x90, PF_STATUS, 0 }, { "dla", 0x98, PF_LL_DLA, 0 }, { "dse", 0xA0, PF_LL_DSE, 0 },
     { "lat", 0xA8, PF_LL_LAT, 0 },
 };
 
 static const PebsField fmt3[] = {
-    { "rflags", 0x00, PF_RFLAGS, 0 }, { "rip", 0x08, PF_RIP, 0 }, GPRS(0x10),
-    { "applicable", 0x90, PF_APPLICABLE, 0 }, { "dla", 0x98, PF_DLA, 0 }, { "rsvd_a0", 0xA0, PF_RESERVED, 0 },
-    { "rsvd_a8", 0xA8, PF_RESERVED, 0 }, { "eventing_ip", 0xB0, PF_EVENTING_IP, 0 },
-    { "rsvd_b8", 0xB8, PF_RESERVED, 0 }, { "tsc", 0xC0, PF_TSC, 0 },
+    { "rflags", 0x00, PF_RFLAGS, 0 },
+    { "rip", 0x08, PF_RIP, 0 },
+    GPRS(0x10),
+    { "applicable", 0x90, PF_APPLICABLE, 0 },
+    { "dla", 0x98, PF_DLA, 0 },
+    { "rsvd_a0", 0xA0, PF_RESERVED, 0 },
+    { "rsvd_a8", 0xA8, PF_RESERVED, 0 },
+    { "eventing_ip", 0xB0, PF_EVENTING_IP, 0 },
+    { "rsvd_b8", 0xB8, PF_RESERVED, 0 },
+    { "tsc", 0xC0, PF_TSC, 0 },
 };
 #undef GPRS
 
@@ -192,7 +200,7 @@ gboolean pms_sim_set_pebs_ds(PmsSim *sim, const PmsPebsDs *ds, GError **error)
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: no PEBS records modelled (%s; record formats 1 and 3 only)", sim->model->name,
                     !p || !pms_model_reg_by_kind(sim->model, PMS_REG_PEBS_ENABLE, 0) ? "no IA32_PEBS_ENABLE"
-                                                                                    : "PEBS_REC_FMT is neither");
+                                                                                     : "PEBS_REC_FMT is neither");
         return FALSE;
     }
     const char *bad = NULL;
@@ -203,9 +211,10 @@ gboolean pms_sim_set_pebs_ds(PmsSim *sim, const PmsPebsDs *ds, GError **error)
     else if (ds->threshold && (ds->threshold < ds->base || ds->threshold > ds->max))
         bad = "the interrupt threshold lies outside base..maximum";
     if (bad) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "DS area: %s (base 0x%" G_GINT64_MODIFIER
-                    "x, index 0x%" G_GINT64_MODIFIER "x, maximum 0x%" G_GINT64_MODIFIER "x, threshold 0x%"
-                    G_GINT64_MODIFIER "x)", bad, ds->base, ds->index, ds->max, ds->threshold);
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
+                    "DS area: %s (base 0x%" G_GINT64_MODIFIER "x, index 0x%" G_GINT64_MODIFIER
+                    "x, maximum 0x%" G_GINT64_MODIFIER "x, threshold 0x%" G_GINT64_MODIFIER "x)",
+                    bad, ds->base, ds->index, ds->max, ds->threshold);
         return FALSE;
     }
     p->ds = *ds;
@@ -259,10 +268,12 @@ char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c)
 {
     guint fmt = pms_model_pebs_format(m);
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "PEBS on IA32_PMC%u: when the counter wraps, PEBS is armed; the next event it "
-                              "counts runs an assist that writes a record into the DS save area's PEBS buffer, "
-                              "clears the counter's overflow bit and reloads the counter from the DS counter "
-                              "reset value%s.", c->counter,
+    g_string_append_printf(s,
+                           "PEBS on IA32_PMC%u: when the counter wraps, PEBS is armed; the next event it "
+                           "counts runs an assist that writes a record into the DS save area's PEBS buffer, "
+                           "clears the counter's overflow bit and reloads the counter from the DS counter "
+                           "reset value%s.",
+                           c->counter,
                            c->interrupt ? "; INT is set, so the counter's PMI follows each assist (SDM 18-39)"
                                         : " (INT clear: no PMI of its own)");
     if (pms_pebs_record_size(fmt)) {
@@ -277,11 +288,15 @@ char *pms_pebs_describe(const PmsModel *m, const PmsPebsConfig *c)
      * status bit set there too (SDM 18-30; docs/semantics.md §8a) */
     const PmsRegister *set = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS_SET, 0);
     if (set)
-        g_string_append_printf(s, " Setting the counter's overflow bit through %s (0x%x) arms PEBS as a wrap "
-                                  "does.", set->name, set->address);
+        g_string_append_printf(s,
+                               " Setting the counter's overflow bit through %s (0x%x) arms PEBS as a wrap "
+                               "does.",
+                               set->name, set->address);
     if (c->load_latency)
-        g_string_append_printf(s, " Load latency: only loads slower than %u core cycles count, and their records "
-                                  "carry the data address, the data source and the latency.", c->ld_lat);
+        g_string_append_printf(s,
+                               " Load latency: only loads slower than %u core cycles count, and their records "
+                               "carry the data address, the data source and the latency.",
+                               c->ld_lat);
     const PmsRegister *gs = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
     const PmsField *ob = pms_register_field(gs, "ovf_buf");
     g_string_append(s, " When the buffer's index reaches its interrupt threshold, OvfBuf");

@@ -17,12 +17,12 @@ typedef struct {
 } SimPebsSample;
 
 struct SimPebs {
-    guint format;          /* PERF_CAPABILITIES.PEBS_REC_FMT: the record's field table */
-    guint size;            /* bytes of one record; 0: the format is not modelled */
+    guint format; /* PERF_CAPABILITIES.PEBS_REC_FMT: the record's field table */
+    guint size;   /* bytes of one record; 0: the format is not modelled */
     PmsPebsDs ds;
-    guint64 regs[17];      /* RFLAGS, RAX..R15 (pms_sim_set_pebs_regs) */
+    guint64 regs[17]; /* RFLAGS, RAX..R15 (pms_sim_set_pebs_regs) */
     gboolean armed[PMS_PEBS_MAX_COUNTERS];
-    GArray *records;       /* PmsPebsRecord, the first PMS_PEBS_RECORDS_LISTED */
+    GArray *records; /* PmsPebsRecord, the first PMS_PEBS_RECORDS_LISTED */
     guint64 total;
 };
 

@@ -47,7 +47,8 @@ static gboolean program(PmsSim *s, GError **error)
     if (!put(m, ev, &ev1, NAMES("edge"), 1, error) || !put(m, ev, &ev1, NAMES("cmask", "threshold"), 2, error))
         return FALSE;
     const PmsRegister *ev_1 = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 1);
-    if (!pms_sim_write(s, ev->address, ev0, error) || (m->n_gp > 1 && ev_1 && !pms_sim_write(s, ev_1->address, ev1, error)))
+    if (!pms_sim_write(s, ev->address, ev0, error) ||
+        (m->n_gp > 1 && ev_1 && !pms_sim_write(s, ev_1->address, ev1, error)))
         return FALSE;
     /* every fixed counter at all rings: EN = 3 (SDM 18-7) */
     guint64 f = 0;
@@ -104,7 +105,14 @@ gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, Pms
     for (guint i = 0; i < BENCH_RECORDS; i++) {
         counts[2 * i] = (PmsSimCount){ PMS_SIGNAL_KEY(0xc0, 0x00), 0, (guint64)g_rand_int_range(r, 0, 4), 0 };
         counts[2 * i + 1] = (PmsSimCount){ PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1, 0 };
-        runs[i] = (PmsSimRun){ (guint64)g_rand_int_range(r, 1, (gint32)MIN(max_run, (guint)G_MAXINT32 - 1) + 1), { 3, 3 }, &counts[2 * i], 2, NULL, 0, NULL, 0 };
+        runs[i] = (PmsSimRun){ (guint64)g_rand_int_range(r, 1, (gint32)MIN(max_run, (guint)G_MAXINT32 - 1) + 1),
+                               { 3, 3 },
+                               &counts[2 * i],
+                               2,
+                               NULL,
+                               0,
+                               NULL,
+                               0 };
     }
     guint64 rc, rr, fc, fr;
     double rt = time_engine(ref, runs, min_seconds, &rc, &rr, error);
@@ -127,10 +135,10 @@ gboolean pms_sim_bench(const PmsModel *m, double min_seconds, guint max_run, Pms
     const PmsRegister *ev0 = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     const PmsRegister *pmc0 = pms_model_reg_by_kind(m, PMS_REG_PMC, 0);
     guint64 sel;
-    if (!pmc0 || !pms_sim_read(fast, ev0->address, &sel, error) || !put(m, ev0, &sel, NAMES("int", "pmi_en"), 1, error) ||
-        !pms_sim_write(fast, ev0->address, sel, error) ||
-        !pms_sim_set_counter(fast, pmc0->address, ((G_GUINT64_CONSTANT(1) << m->gp_width) - (G_GUINT64_CONSTANT(1) << 47)),
-                             error))
+    if (!pmc0 || !pms_sim_read(fast, ev0->address, &sel, error) ||
+        !put(m, ev0, &sel, NAMES("int", "pmi_en"), 1, error) || !pms_sim_write(fast, ev0->address, sel, error) ||
+        !pms_sim_set_counter(fast, pmc0->address,
+                             ((G_GUINT64_CONSTANT(1) << m->gp_width) - (G_GUINT64_CONSTANT(1) << 47)), error))
         return FALSE;
     PmsSimCount one = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1, 0 };
     PmsSimRun big = { (guint64)1 << 47, { 3, 3 }, &one, 1, NULL, 0, NULL, 0 };

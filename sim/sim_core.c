@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-G_DEFINE_QUARK(pms-sim-error-quark, pms_sim_error)
+G_DEFINE_QUARK(pms - sim - error - quark, pms_sim_error)
 
 gboolean sim_signal_option(const PmsModel *m, const char *key, guint32 fallback, guint32 *out, GError **error)
 {
@@ -157,12 +157,30 @@ void pms_sim_reset(PmsSim *s)
         sim_input_apply(s->ops->inputs, s->ops->input(s), NULL);
 }
 
-void pms_sim_set_engine(PmsSim *s, PmsSimEngine e) { s->engine = e; }
-PmsSimEngine pms_sim_get_engine(const PmsSim *s) { return s->engine; }
-const PmsModel *pms_sim_model(const PmsSim *s) { return s->model; }
-guint pms_sim_threads(const PmsSim *s) { return s->n_threads; }
-guint64 pms_sim_cycle(const PmsSim *s) { return s->cycle; }
-gboolean pms_sim_edge_latch(const PmsSim *s, guint i) { return s->ops->edge_latch && s->ops->edge_latch(s, i); }
+void pms_sim_set_engine(PmsSim *s, PmsSimEngine e)
+{
+    s->engine = e;
+}
+PmsSimEngine pms_sim_get_engine(const PmsSim *s)
+{
+    return s->engine;
+}
+const PmsModel *pms_sim_model(const PmsSim *s)
+{
+    return s->model;
+}
+guint pms_sim_threads(const PmsSim *s)
+{
+    return s->n_threads;
+}
+guint64 pms_sim_cycle(const PmsSim *s)
+{
+    return s->cycle;
+}
+gboolean pms_sim_edge_latch(const PmsSim *s, guint i)
+{
+    return s->ops->edge_latch && s->ops->edge_latch(s, i);
+}
 
 void pms_sim_set_trace_spans(PmsSim *s, gboolean spans)
 {
@@ -182,7 +200,10 @@ void sim_pmi_record(PmsSim *s, guint64 cycle)
         g_array_append_val(s->pmis, cycle);
 }
 
-guint64 pms_sim_pmi_total(const PmsSim *s) { return s->pmi_total; }
+guint64 pms_sim_pmi_total(const PmsSim *s)
+{
+    return s->pmi_total;
+}
 
 void sim_ext_record(PmsSim *s, guint64 cycle)
 {
@@ -323,7 +344,7 @@ gboolean pms_sim_program(PmsSim *s, const PmsModel *m, const PmsEvent *ev, guint
     guint n;
     gboolean fixed = ev->counters == 0 && ev->fixed != 0;
     return pms_program_place_on(m, ev, counter, fixed, &pl, error) &&
-           pms_program_writes(&pl, codes, n_codes, w, &n, error) && pms_sim_apply(s, w, n, error);
+        pms_program_writes(&pl, codes, n_codes, w, &n, error) && pms_sim_apply(s, w, n, error);
 }
 
 gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint *counter,

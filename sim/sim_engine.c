@@ -233,8 +233,8 @@ static guint segment_carries(const Unit *u, guint64 ctr0, guint64 f, guint64 r, 
     return n;
 }
 
-static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext, const guint64 *ctr0,
-                        const guint64 *f, const guint64 *r, guint64 c0, guint64 K)
+static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext, const guint64 *ctr0, const guint64 *f,
+                        const guint64 *r, guint64 c0, guint64 K)
 {
     ExtHit hits[SIM_MAX_UNITS * PMS_SIM_EXT_LISTED];
     guint nh = 0;
@@ -283,9 +283,9 @@ static void segment_pmis(PmsSim *s, const Unit *u, guint64 ctr0, guint64 f, guin
  * counter after each part and the carries and PMIs in it.  PMIs: at the
  * segment's last cycle, or (counted, unit pk) one per carry of pk. */
 static void trace_segment(PmsSim *s, const PmsSimRun *run, const Unit *u, guint nu, const gboolean *en,
-                          const PmsPipeOut *o1, const PmsPipeOut *o2, const gboolean *latch0,
-                          const guint64 *status0, const guint64 *ctr0, const guint64 *f, const guint64 *r,
-                          const guint64 *kc, guint64 K, guint64 pmis, guint pk)
+                          const PmsPipeOut *o1, const PmsPipeOut *o2, const gboolean *latch0, const guint64 *status0,
+                          const guint64 *ctr0, const guint64 *f, const guint64 *r, const guint64 *kc, guint64 K,
+                          guint64 pmis, guint pk)
 {
     guint64 c0 = s->cycle - K;
     guint64 pmis_first = K == 1 ? pmis : pk != G_MAXUINT && kc[pk] == 1 && pmis ? 1 : 0;
@@ -297,8 +297,8 @@ static void trace_segment(PmsSim *s, const PmsSimRun *run, const Unit *u, guint 
         }
         gboolean carry1 = kc[k] == 1;
         guint64 v1 = (ctr0[k] + f[k]) & u[k].mask;
-        emit_trace(s, run, &u[k], c0, 1, &o1[k], latch0[k], K == 1 ? *u[k].ctr : v1,
-                   K == 1 || carry1 ? st : status0[k], carry1, pmis_first, FALSE);
+        emit_trace(s, run, &u[k], c0, 1, &o1[k], latch0[k], K == 1 ? *u[k].ctr : v1, K == 1 || carry1 ? st : status0[k],
+                   carry1, pmis_first, FALSE);
         if (K == 1)
             continue;
         unsigned __int128 sum = (unsigned __int128)ctr0[k] + f[k] + (unsigned __int128)(K - 1) * r[k];
@@ -368,7 +368,8 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         if (!any_en) {
             if (s->trace)
                 for (guint k = 0; k < nu; k++)
-                    emit_trace(s, run, &u[k], s->cycle, K, NULL, FALSE, *u[k].ctr, s->ops->status(s, &u[k]), 0, 0, FALSE);
+                    emit_trace(s, run, &u[k], s->cycle, K, NULL, FALSE, *u[k].ctr, s->ops->status(s, &u[k]), 0, 0,
+                               FALSE);
             s->cycle += K;
             rem -= K;
             continue;
@@ -409,8 +410,8 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
                 steady &= en_before[k] == unit_enabled(s, &u[k]) && int_before[k] == unit_pmi(s, &u[k]);
         }
         if (s->trace)
-            trace_segment(s, run, u, nu, en, o1s, o2s, latch0, status0, ctr0, f, r, kc, K,
-                          s->pmi_total - pmi_total0, counted ? pk : G_MAXUINT);
+            trace_segment(s, run, u, nu, en, o1s, o2s, latch0, status0, ctr0, f, r, kc, K, s->pmi_total - pmi_total0,
+                          counted ? pk : G_MAXUINT);
     }
 }
 

@@ -52,18 +52,18 @@ typedef gboolean (*SimKeyParseFn)(const PmsModel *m, const char *value, gpointer
 typedef struct {
     const char *name;
     SimKeyParseFn parse;
-    gsize offset;             /* of the field in the input block */
-    gsize size;               /* of the field (a list: sizeof(SimList)) */
-    gsize elem;               /* a list: the size of one element; 0: a value */
-    guint max;                /* a list: at most max per run (message "KEY: at most MAX WHAT per run") */
+    gsize offset; /* of the field in the input block */
+    gsize size;   /* of the field (a list: sizeof(SimList)) */
+    gsize elem;   /* a list: the size of one element; 0: a value */
+    guint max;    /* a list: at most max per run (message "KEY: at most MAX WHAT per run") */
     const char *max_what;
-    gboolean once;            /* a value given twice in one run is an error: "KEY: given twice in one run" */
-    const char *twice_hint;   /* appended to that message (NULL: nothing) */
+    gboolean once;          /* a value given twice in one run is an error: "KEY: given twice in one run" */
+    const char *twice_hint; /* appended to that message (NULL: nothing) */
 } SimRunKey;
 
 struct SimRunInputs {
-    gsize size;               /* of the input block */
-    const void *defaults;     /* a block with every input at its default */
+    gsize size;           /* of the input block */
+    const void *defaults; /* a block with every input at its default */
     const SimRunKey *keys;
     guint n_keys;
 };
@@ -100,9 +100,9 @@ gboolean sim_key_dse(const PmsModel *m, const char *value, gpointer field, GErro
 void sim_list_append(SimList *l, gconstpointer elem, gsize size);
 
 /* Block operations, generic over a device's keys. */
-gpointer sim_input_new(const SimRunInputs *in);            /* every input at its default */
+gpointer sim_input_new(const SimRunInputs *in); /* every input at its default */
 void sim_input_free(const SimRunInputs *in, gpointer block);
-void sim_input_clear(const SimRunInputs *in, gpointer block);    /* back to the defaults */
+void sim_input_clear(const SimRunInputs *in, gpointer block); /* back to the defaults */
 void sim_input_reset_key(const SimRunKey *k, const SimRunInputs *in, gpointer block);
 /* dst (a device's current inputs) takes src's every input (NULL: the
  * defaults). */

@@ -46,51 +46,51 @@ gboolean sim_require(const PmsRegister *r, SimField f, const char *what, GError 
 /* ---- units: what the engines count ---------------------------------------- */
 
 enum {
-    SIM_MAX_UNITS = 64,  /* counters of one device */
+    SIM_MAX_UNITS = 64,               /* counters of one device */
     SIM_N_SPACES = PMS_SPACE_DBR + 1, /* msr, pmc, pmd, ibr, dbr */
 };
 
 typedef guint64 SimOcc[PMS_SIM_MAX_THREADS];
 
 typedef struct {
-    guint64 *ctr;        /* counter storage */
-    guint64 mask;        /* 2^width - 1 */
+    guint64 *ctr; /* counter storage */
+    guint64 mask; /* 2^width - 1 */
     PmsPipeCfg cfg;
-    const guint64 *n;    /* occurrences per thread this run */
-    gboolean *latch;     /* edge latch, NULL when the counter has no edge detector */
-    gboolean fixed;      /* for traces: fixed counter (else general) */
-    guint index;         /* for traces and the device: counter index */
-    guint id;            /* the device's own number for the counter */
-    guint box;           /* for traces: the box instance (devices with several) */
+    const guint64 *n; /* occurrences per thread this run */
+    gboolean *latch;  /* edge latch, NULL when the counter has no edge detector */
+    gboolean fixed;   /* for traces: fixed counter (else general) */
+    guint index;      /* for traces and the device: counter index */
+    guint id;         /* the device's own number for the counter */
+    guint box;        /* for traces: the box instance (devices with several) */
 } SimUnit;
 
 typedef struct SimDeviceOps SimDeviceOps;
-typedef struct SimPebs SimPebs; /* sim/pebs_internal.h */
-typedef struct SimRunInputs SimRunInputs;             /* sim/sim_input.h */
-typedef struct SimStimRecordType SimStimRecordType;   /* sim/sim_input.h */
+typedef struct SimPebs SimPebs;                     /* sim/pebs_internal.h */
+typedef struct SimRunInputs SimRunInputs;           /* sim/sim_input.h */
+typedef struct SimStimRecordType SimStimRecordType; /* sim/sim_input.h */
 
 struct PmsSim {
     const PmsModel *model;
     const SimDeviceOps *ops;
-    gpointer dev;                  /* the device's state */
+    gpointer dev; /* the device's state */
     PmsSimEngine engine;
     guint n_threads;
-    guint64 pmi_skid;              /* option: cycles between overflow and PMI */
+    guint64 pmi_skid; /* option: cycles between overflow and PMI */
 
     /* Register storage: one value per model register (index = model order). */
     guint64 *val;
     GHashTable *by_addr[SIM_N_SPACES]; /* per register space: number -> index + 1 */
-    guint64 zero;                  /* backing store for absent registers */
+    guint64 zero;                      /* backing store for absent registers */
 
     guint64 cycle;
-    GArray *pmis;                  /* guint64 cycles: the first PMS_SIM_PMI_LISTED */
-    guint64 pmi_total;             /* every PMI */
-    guint64 ext_total;             /* external notifications (PMC.ev) */
-    guint n_ext;                   /* the first ones' cycles */
+    GArray *pmis;      /* guint64 cycles: the first PMS_SIM_PMI_LISTED */
+    guint64 pmi_total; /* every PMI */
+    guint64 ext_total; /* external notifications (PMC.ev) */
+    guint n_ext;       /* the first ones' cycles */
     guint64 ext[PMS_SIM_EXT_LISTED];
     PmsSimTraceFn trace;
     gpointer trace_data;
-    gboolean trace_spans;          /* pms_sim_set_trace_spans */
+    gboolean trace_spans; /* pms_sim_set_trace_spans */
 };
 
 struct SimDeviceOps {
@@ -154,13 +154,13 @@ enum { SIM_AFTER_ASSIST = 1, SIM_AFTER_PMI = 2 };
 enum { SIM_LBR_MAX = 32 };
 
 typedef struct {
-    guint n;                            /* entries; 0: the model has no LBR */
+    guint n; /* entries; 0: the model has no LBR */
     guint64 *tos, *sel, *from[SIM_LBR_MAX], *to[SIM_LBR_MAX];
     SimField tos_f, from_addr, from_sext, from_mp, to_addr, to_sext;
-    SimField to_cycles;                 /* glm: TO_IP 63:48, core clocks since the last update (saturating) */
-    guint64 last_update;                /* the cycle of the last entry written (RESET: cycle 0) */
+    SimField to_cycles;  /* glm: TO_IP 63:48, core clocks since the last update (saturating) */
+    guint64 last_update; /* the cycle of the last entry written (RESET: cycle 0) */
     PmsLbrJmpRule rule;
-    PmsLbrCallstackRule cs_rule;        /* model option lbr_callstack */
+    PmsLbrCallstackRule cs_rule; /* model option lbr_callstack */
     /* what the last capture did, for traces: in cycle `at` (G_MAXUINT64:
      * none yet) `offered` branches, `added` entries written, `popped`
      * returns that popped one (call-stack mode); TOS after them */
@@ -208,6 +208,6 @@ gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint
  * of umask 0 only under umask 0); EXACT (exact_code[E], from the model's
  * `match = exact` events, sim_exact_codes): equal umask.  semantics.md §10. */
 gboolean sim_signal_selects(const gboolean *exact_code, guint64 E, guint64 U, guint32 sig);
-void sim_exact_codes(const PmsModel *m, gboolean *exact_code);   /* 256 entries */
+void sim_exact_codes(const PmsModel *m, gboolean *exact_code); /* 256 entries */
 /* Parse option `key` = CODE.UMASK (hex) into a signal key; fallback when absent. */
 gboolean sim_signal_option(const PmsModel *m, const char *key, guint32 fallback, guint32 *out, GError **error);

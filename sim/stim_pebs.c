@@ -17,8 +17,8 @@ typedef struct {
     SpKind kind;
     PmsPebsDs ds;
     guint64 regs[17];
-    guint64 regs_set;              /* bit i: regs[i] given */
-    guint64 n;                     /* expect-pebs N / expect-record I */
+    guint64 regs_set; /* bit i: regs[i] given */
+    guint64 n;        /* expect-pebs N / expect-record I */
     gboolean has_index;
     guint64 index;
     guint n_checks;
@@ -29,7 +29,7 @@ typedef struct {
 
 static const char *const reg_names[17] = {
     "rflags", "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
-    "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+    "r8",     "r9",  "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
 static void pebs_free(gpointer p)
@@ -130,7 +130,8 @@ static StimPebs *parse_regs(char **tok, guint n, char **msg)
             r++;
         if (r == G_N_ELEMENTS(reg_names)) {
             *msg = g_strdup_printf("regs: unknown register '%s': expected rflags, rax, rbx, rcx, rdx, rsi, rdi, "
-                                   "rbp, rsp or r8..r15", key);
+                                   "rbp, rsp or r8..r15",
+                                   key);
             return NULL;
         }
         sp->regs[r] = v;
@@ -145,8 +146,8 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
     sp->kind = record ? SP_RECORD : SP_EXPECT;
     const char *cmd = record ? "expect-record" : "expect-pebs";
     if (n < 2 || !value(tok[1], &sp->n)) {
-        *msg = g_strdup_printf(record ? "%s: expected INDEX NAME=VALUE... (INDEX from 0)"
-                                      : "%s: expected COUNT [index=ADDRESS]", cmd);
+        *msg = g_strdup_printf(
+            record ? "%s: expected INDEX NAME=VALUE... (INDEX from 0)" : "%s: expected COUNT [index=ADDRESS]", cmd);
         pebs_free(sp);
         return NULL;
     }
@@ -168,7 +169,10 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
             sp->index = v;
             continue;
         }
-        gint f = strcmp(key, "counter") == 0 ? -1 : strcmp(key, "cycle") == 0 ? -2 : strcmp(key, "address") == 0 ? -3 : 0;
+        gint f = strcmp(key, "counter") == 0 ? -1
+            : strcmp(key, "cycle") == 0      ? -2
+            : strcmp(key, "address") == 0    ? -3
+                                             : 0;
         if (f == 0) {
             f = -4;
             for (guint k = 0; pms_pebs_field_name(fmt, k); k++)
@@ -182,8 +186,8 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
                 for (guint k = 0; pms_pebs_field_name(fmt, k); k++)
                     g_string_append_printf(names, "%s%s", k ? ", " : "", pms_pebs_field_name(fmt, k));
                 *msg = g_strdup_printf("expect-record: unknown field '%s': expected counter, cycle, address or a field "
-                                       "of PEBS record format %u (%s)", key, fmt,
-                                       names->len ? names->str : "not modelled");
+                                       "of PEBS record format %u (%s)",
+                                       key, fmt, names->len ? names->str : "not modelled");
                 g_string_free(names, TRUE);
             } else {
                 *msg = g_strdup("expect-record: too many fields");
@@ -247,12 +251,12 @@ static gboolean pebs_exec(gconstpointer rec, PmsSim *sim, GError **error)
         (void)pms_sim_pebs_records(sim, &n, &total);
         pms_sim_get_pebs_ds(sim, &ds);
         if (total != sp->n || (sp->has_index && ds.index != sp->index)) {
-            g_autofree char *idx = sp->has_index ? g_strdup_printf(", index 0x%" G_GINT64_MODIFIER "x", sp->index)
-                                                 : g_strdup("");
+            g_autofree char *idx =
+                sp->has_index ? g_strdup_printf(", index 0x%" G_GINT64_MODIFIER "x", sp->index) : g_strdup("");
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH,
-                        "cycle %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " PEBS records, DS index 0x%"
-                        G_GINT64_MODIFIER "x; expected %" G_GUINT64_FORMAT "%s", pms_sim_cycle(sim), total, ds.index,
-                        sp->n, idx);
+                        "cycle %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT
+                        " PEBS records, DS index 0x%" G_GINT64_MODIFIER "x; expected %" G_GUINT64_FORMAT "%s",
+                        pms_sim_cycle(sim), total, ds.index, sp->n, idx);
             return FALSE;
         }
         return TRUE;
@@ -269,13 +273,16 @@ static gboolean pebs_exec(gconstpointer rec, PmsSim *sim, GError **error)
         r += sp->n;
         for (guint i = 0; i < sp->n_checks; i++) {
             gint f = sp->check_field[i];
-            guint64 got = f == -1 ? r->counter : f == -2 ? r->cycle : f == -3 ? r->address
-                        : (guint)f < r->n_fields ? r->field[f] : 0;
+            guint64 got = f == -1        ? r->counter
+                : f == -2                ? r->cycle
+                : f == -3                ? r->address
+                : (guint)f < r->n_fields ? r->field[f]
+                                         : 0;
             if (got != sp->check_value[i]) {
                 g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH,
                             "PEBS record %" G_GUINT64_FORMAT ": %s = 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT
-                            "), expected 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT ")", sp->n,
-                            sp->check_name[i], got, got, sp->check_value[i], sp->check_value[i]);
+                            "), expected 0x%" G_GINT64_MODIFIER "x (%" G_GUINT64_FORMAT ")",
+                            sp->n, sp->check_name[i], got, got, sp->check_value[i], sp->check_value[i]);
                 return FALSE;
             }
         }

@@ -13,11 +13,11 @@ typedef struct {
     PmsStimKind kind;
     guint line;
     guint64 cycle;
-    PmsRegSpace space;   /* write/read: the register's space (MSR unless named otherwise) */
+    PmsRegSpace space; /* write/read: the register's space (MSR unless named otherwise) */
     guint32 address;
     guint64 value;
     gboolean check;
-    PmsSimRun run;       /* arrays owned */
+    PmsSimRun run; /* arrays owned */
     /* run: the model's device's inputs (sim_input.h: ip=, psr=, branch= ...),
      * NULL when the run gives none (every input at its default) */
     const SimRunInputs *in;
@@ -30,16 +30,16 @@ typedef struct {
 struct PmsStim {
     const PmsModel *model;
     char *source;
-    GArray *recs;        /* Rec */
-    guint64 end;         /* cycle after the last run */
+    GArray *recs; /* Rec */
+    guint64 end;  /* cycle after the last run */
     gboolean expect_pmis;
-    GArray *pmis;        /* guint64 */
+    GArray *pmis; /* guint64 */
     guint pmi_line;
     gboolean expect_ext; /* expect-ext: the external notifications' cycles */
     GArray *ext;         /* guint64, non-decreasing */
     guint ext_line;
     guint8 cpl[PMS_SIM_MAX_THREADS]; /* parser: sticky CPL */
-    const SimDeviceOps *dev;  /* the model's device (its run keys); NULL: not simulated */
+    const SimDeviceOps *dev;         /* the model's device (its run keys); NULL: not simulated */
 };
 
 static void rec_clear(gpointer p)
@@ -139,14 +139,21 @@ void pms_stim_expect_pmis(PmsStim *st, const guint64 *cycles, guint n)
     g_array_append_vals(st->pmis, cycles, n);
 }
 
-guint64 pms_stim_end_cycle(const PmsStim *st) { return st->end; }
-guint pms_stim_n_records(const PmsStim *st) { return st->recs->len; }
+guint64 pms_stim_end_cycle(const PmsStim *st)
+{
+    return st->end;
+}
+guint pms_stim_n_records(const PmsStim *st)
+{
+    return st->recs->len;
+}
 
 void pms_stim_record(const PmsStim *st, guint i, PmsStimRecord *out)
 {
     const Rec *r = &g_array_index(st->recs, Rec, i);
-    *out = (PmsStimRecord){ r->kind, r->line, r->cycle, r->address, r->value, r->check,
-                            r->kind == PMS_STIM_RUN ? &r->run : NULL, r->space };
+    *out = (PmsStimRecord){
+        r->kind, r->line, r->cycle, r->address, r->value, r->check, r->kind == PMS_STIM_RUN ? &r->run : NULL, r->space
+    };
 }
 
 /* ---- names ------------------------------------------------------------------ */
@@ -167,15 +174,16 @@ gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, 
     const PmsEvent *ev = pms_model_event(m, parts[0]);
     if (!ev) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
-                    "unknown signal '%s': expected CODE.UMASK (e.g. 0xc0.0x00) or EVENT.UMASK of model %s",
-                    name, m->name);
+                    "unknown signal '%s': expected CODE.UMASK (e.g. 0xc0.0x00) or EVENT.UMASK of model %s", name,
+                    m->name);
         return FALSE;
     }
     if (ev->flags & PMS_EVENT_OFFCORE) {
         if (parts[1]) {
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
                         "signal '%s': offcore unit masks select OFFCORE_RSP bits; give transactions "
-                        "with offcore=REQ/RESP instead", name);
+                        "with offcore=REQ/RESP instead",
+                        name);
             return FALSE;
         }
         *key = PMS_SIGNAL_KEY(ev->code & 0xff, ev->base_umask);
@@ -185,8 +193,8 @@ gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, 
     if (parts[1]) {
         um = pms_event_umask(ev, parts[1]);
         if (!um) {
-            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
-                        "signal '%s': event %s has no unit mask '%s'", name, ev->name, parts[1]);
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "signal '%s': event %s has no unit mask '%s'",
+                        name, ev->name, parts[1]);
             return FALSE;
         }
     } else {
@@ -292,8 +300,10 @@ static gboolean parse_reg(Parser *p, const char *s, PmsRegSpace *space, guint32 
         *addr = (guint32)v;
         return TRUE;
     }
-    return fail(p, "unknown register '%s': expected a register name of model %s, an address or SPACE:NUMBER "
-                "(e.g. pmd:4)", colon ? colon + 1 : s, m->name);
+    return fail(p,
+                "unknown register '%s': expected a register name of model %s, an address or SPACE:NUMBER "
+                "(e.g. pmd:4)",
+                colon ? colon + 1 : s, m->name);
 }
 
 static gboolean parse_thread_list(Parser *p, const char *what, const char *s, guint64 max, guint64 *vals)
@@ -359,8 +369,8 @@ static gboolean parse_oc_bits(Parser *p, const char *what, const char *s, guint6
                 }
         }
         if (!found)
-            return fail(p, "%s: '%s' is neither a number nor a unit mask of an offcore event of %s",
-                        what, names[i], m->name);
+            return fail(p, "%s: '%s' is neither a number nor a unit mask of an offcore event of %s", what, names[i],
+                        m->name);
     }
     return TRUE;
 }
@@ -387,10 +397,10 @@ typedef gboolean (*StimKeyFn)(Parser *p, char *key, const char *val);
 
 typedef struct {
     const char *name;
-    StimKeyFn generic;                          /* a generic key; NULL: a device's */
-    guint slot;                                 /* its count in the run (the once and max rules) */
-    const SimRunKey *dev[STIM_MAX_DEVICES];     /* each device's entry (sim_devices order), NULL */
-    const SimRunKey *any;                       /* the first one: the rules, and the others' syntax */
+    StimKeyFn generic;                      /* a generic key; NULL: a device's */
+    guint slot;                             /* its count in the run (the once and max rules) */
+    const SimRunKey *dev[STIM_MAX_DEVICES]; /* each device's entry (sim_devices order), NULL */
+    const SimRunKey *any;                   /* the first one: the rules, and the others' syntax */
     const SimRunInputs *any_in;
 } StimKey;
 
@@ -404,10 +414,10 @@ typedef struct {
 } StimRecordKw;
 
 struct StimTables {
-    GHashTable *keys;      /* name -> StimKey */
-    GHashTable *records;   /* name -> StimRecordKw */
+    GHashTable *keys;    /* name -> StimKey */
+    GHashTable *records; /* name -> StimRecordKw */
     guint n_slots;
-    char *records_list;    /* "run, write, ..., expect-record" for the unknown-record message */
+    char *records_list; /* "run, write, ..., expect-record" for the unknown-record message */
 };
 
 /* cpl=C0[,C1]: sticky; threads not listed take the last value given */
@@ -441,8 +451,10 @@ static gboolean key_offcore(Parser *p, char *key, const char *val)
     if (slash)
         *slash++ = 0;
     if (infl && !has_outstanding(p->st->model))
-        return fail(p, "inflight: model %s has no offcore OUTSTANDING unit mask to count "
-                    "requests in flight", p->st->model->name);
+        return fail(p,
+                    "inflight: model %s has no offcore OUTSTANDING unit mask to count "
+                    "requests in flight",
+                    p->st->model->name);
     if (!parse_oc_bits(p, key, item, &t.req) || (slash && !parse_oc_bits(p, key, slash, &t.resp)))
         return FALSE;
     t.inflight = infl;
@@ -472,7 +484,7 @@ static gboolean key_signal(Parser *p, char *key, const char *val)
     GError *e = NULL;
     guint32 sig;
     guint box = 0;
-    const char *name = key;   /* the signal's name, after any UNITn/ */
+    const char *name = key; /* the signal's name, after any UNITn/ */
     char *slash = strchr(key, '/');
     if (slash) {
         const PmsModel *m = p->st->model;
@@ -554,8 +566,8 @@ static gboolean run_tokens(Parser *p, char **tok, guint ntok, gpointer *input)
         const char *val = eq + 1;
         const StimKey *k = g_hash_table_lookup(tab->keys, key);
         gboolean ok = !k ? key_signal(p, key, val)
-                    : k->generic ? k->generic(p, key, val)
-                                 : key_device(p, k, key, val, input);
+            : k->generic ? k->generic(p, key, val)
+                         : key_device(p, k, key, val, input);
         if (!ok)
             return FALSE;
     }
@@ -581,8 +593,13 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
             sim_input_free(p->st->dev->inputs, input);
         return FALSE;
     }
-    PmsSimRun run = { cycles, { 0 }, (PmsSimCount *)(void *)p->counts->data, p->counts->len,
-                      (PmsSimOffcore *)(void *)p->oc->data, p->oc->len, (PmsSimLoad *)(void *)p->loads->data,
+    PmsSimRun run = { cycles,
+                      { 0 },
+                      (PmsSimCount *)(void *)p->counts->data,
+                      p->counts->len,
+                      (PmsSimOffcore *)(void *)p->oc->data,
+                      p->oc->len,
+                      (PmsSimLoad *)(void *)p->loads->data,
                       p->loads->len };
     memcpy(run.cpl, p->st->cpl, sizeof run.cpl);
     Rec *r = add_run(p->st, &run, p->line);
@@ -688,12 +705,19 @@ static const struct {
     const char *name;
     StimKeyFn fn;
 } generic_keys[] = {
-    { "cpl", key_cpl }, { "offcore", key_offcore }, { "inflight", key_offcore }, { "load", key_load },
+    { "cpl", key_cpl },
+    { "offcore", key_offcore },
+    { "inflight", key_offcore },
+    { "load", key_load },
 };
 
 static const StimRecordKw generic_records[] = {
-    { "run", parse_run, NULL }, { "write", rec_write_read, NULL }, { "read", rec_write_read, NULL },
-    { "expect-pmi", rec_expect_pmi, NULL }, { "expect-ext", rec_expect_ext, NULL }, { "pmu", rec_pmu, NULL },
+    { "run", parse_run, NULL },
+    { "write", rec_write_read, NULL },
+    { "read", rec_write_read, NULL },
+    { "expect-pmi", rec_expect_pmi, NULL },
+    { "expect-ext", rec_expect_ext, NULL },
+    { "pmu", rec_pmu, NULL },
 };
 
 static gpointer build_tables(gpointer unused)
@@ -779,8 +803,10 @@ static gboolean parse_line(Parser *p, char *text)
         if (!sim_parse_value(tok[0] + 1, &at) || at > G_MAXINT64)
             return fail(p, "expected @CYCLE, got '%s'", tok[0]);
         if (at < p->st->end)
-            return fail(p, "cycles out of order: @%" G_GUINT64_FORMAT " but the stimulus is already at cycle %"
-                        G_GUINT64_FORMAT, at, p->st->end);
+            return fail(p,
+                        "cycles out of order: @%" G_GUINT64_FORMAT
+                        " but the stimulus is already at cycle %" G_GUINT64_FORMAT,
+                        at, p->st->end);
         if (at > p->st->end) {
             /* the gap runs idle: no occurrences, the current CPL */
             PmsSimRun idle = { at - p->st->end, { 0 }, NULL, 0, NULL, 0, NULL, 0 };
@@ -885,7 +911,8 @@ static GString *cycles_str(const guint64 *c, guint n, guint from)
 }
 
 /* what: "PMIs" / "external notifications"; one: "PMI" / "notification" */
-static char *cycles_mismatch(const char *what, const char *one, const guint64 *got, guint n, const guint64 *want, guint m)
+static char *cycles_mismatch(const char *what, const char *one, const guint64 *got, guint n, const guint64 *want,
+                             guint m)
 {
     if (n <= PMI_SHOWN && m <= PMI_SHOWN) {
         g_autoptr(GString) a = cycles_str(got, n, 0);
@@ -897,8 +924,8 @@ static char *cycles_mismatch(const char *what, const char *one, const guint64 *g
         d++;
     g_autoptr(GString) a = cycles_str(got, n, MIN(d, n));
     g_autoptr(GString) b = cycles_str(want, m, MIN(d, m));
-    return g_strdup_printf("%u %s, expected %u; they differ from %s %u on: cycles %s, expected %s", n, what,
-                           m, one, d + 1, d < n ? a->str : "none", d < m ? b->str : "none");
+    return g_strdup_printf("%u %s, expected %u; they differ from %s %u on: cycles %s, expected %s", n, what, m, one,
+                           d + 1, d < n ? a->str : "none", d < m ? b->str : "none");
 }
 
 /* Records [from, to) on sim. */
@@ -927,8 +954,8 @@ static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint t
                 if (ok) {
                     g_autofree char *lab = reg_label(st->model, r);
                     g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH,
-                                "%s:%u: write 0x%" G_GINT64_MODIFIER "x to %s succeeded, expected #GP",
-                                st->source, r->line, r->value, lab);
+                                "%s:%u: write 0x%" G_GINT64_MODIFIER "x to %s succeeded, expected #GP", st->source,
+                                r->line, r->value, lab);
                     return FALSE;
                 }
                 if (g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_GP)) {
@@ -966,8 +993,7 @@ static gboolean check_expectations(const PmsStim *st, PmsSim *sim, GError **erro
         const guint64 *got = pms_sim_pmis(sim, &n);
         guint64 total = pms_sim_pmi_total(sim);
         guint listed = MIN(st->pmis->len, PMS_SIM_PMI_LISTED);
-        if (total != st->pmis->len || n != listed ||
-            (n && memcmp(got, st->pmis->data, n * sizeof(guint64)) != 0)) {
+        if (total != st->pmis->len || n != listed || (n && memcmp(got, st->pmis->data, n * sizeof(guint64)) != 0)) {
             /* beyond the first PMS_SIM_PMI_LISTED only the total is known */
             g_autofree char *msg = total != n
                 ? g_strdup_printf("%" G_GUINT64_FORMAT " PMIs, expected %u", total, st->pmis->len)

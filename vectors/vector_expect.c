@@ -10,19 +10,19 @@
 
 typedef struct {
     guint line;
-    char *file;           /* "glm/events.enc"; NULL for a pmu entry */
-    char *pmu;            /* pmu entry: the PMU; exact entry: the file's folder */
-    char *key;            /* exact entry: event string or sim vector name */
+    char *file; /* "glm/events.enc"; NULL for a pmu entry */
+    char *pmu;  /* pmu entry: the PMU; exact entry: the file's folder */
+    char *key;  /* exact entry: event string or sim vector name */
     gsize key_len;
     char *reason;
-    char *where;          /* "FILE:LINE: reason" for reports */
+    char *where; /* "FILE:LINE: reason" for reports */
 } Entry;
 
 struct PmsExpectations {
     char *file;
-    GPtrArray *entries;   /* Entry* */
-    GHashTable *exact;    /* "file\nkey" -> Entry* */
-    GHashTable *pmus;     /* pmu -> Entry* */
+    GPtrArray *entries; /* Entry* */
+    GHashTable *exact;  /* "file\nkey" -> Entry* */
+    GHashTable *pmus;   /* pmu -> Entry* */
 };
 
 static void entry_free(gpointer p)
@@ -105,8 +105,11 @@ PmsExpectations *pms_expectations_parse(const char *data, gsize len, const char 
         } else {
             if (!valid_file(first)) {
                 lx.pos -= strlen(first);
-                return pms_vlex_fail(&lx, error, "expected 'pmu NAME REASON' or 'PMU/FILE.enc|.sim \"STRING\" REASON', "
-                                     "not '%s'", first), NULL;
+                return pms_vlex_fail(&lx, error,
+                                     "expected 'pmu NAME REASON' or 'PMU/FILE.enc|.sim \"STRING\" REASON', "
+                                     "not '%s'",
+                                     first),
+                       NULL;
             }
             en->file = g_strdup(first);
             en->pmu = g_strndup(first, (gsize)(strchr(first, '/') - first));
@@ -118,7 +121,8 @@ PmsExpectations *pms_expectations_parse(const char *data, gsize len, const char 
         }
         en->reason = rest_of_line(&lx);
         if (!en->reason)
-            return pms_vlex_fail(&lx, error, "expected a reason (text, or a pointer to docs/libpfm4-differences.md)"), NULL;
+            return pms_vlex_fail(&lx, error, "expected a reason (text, or a pointer to docs/libpfm4-differences.md)"),
+                   NULL;
         en->where = g_strdup_printf("%s:%u: %s", file, en->line, en->reason);
         Entry *old;
         if (en->file) {
@@ -183,8 +187,8 @@ PmsExpectResult *pms_expectations_apply(const PmsExpectations *e, const PmsVecto
     res->verdict = g_new0(PmsVerdict, MAX(n, 1));
     res->reason = g_new0(const char *, MAX(n, 1));
     res->unmatched = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GHashTable) hit = g_hash_table_new(NULL, NULL);       /* exact Entry* matched */
-    g_autoptr(GHashTable) pmu_fail = g_hash_table_new(NULL, NULL);  /* pmu Entry* with a failure */
+    g_autoptr(GHashTable) hit = g_hash_table_new(NULL, NULL);      /* exact Entry* matched */
+    g_autoptr(GHashTable) pmu_fail = g_hash_table_new(NULL, NULL); /* pmu Entry* with a failure */
     g_autoptr(GHashTable) pmus_run = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint i = 0; i < n; i++) {
         const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
@@ -222,18 +226,20 @@ PmsExpectResult *pms_expectations_apply(const PmsExpectations *e, const PmsVecto
     for (guint i = 0; e && i < e->entries->len; i++) {
         const Entry *en = g_ptr_array_index(e->entries, i);
         if (!g_hash_table_contains(pmus_run, en->pmu))
-            continue;   /* that PMU was not run */
+            continue; /* that PMU was not run */
         if (en->file) {
             PmsVectorKind kind;
             pms_vector_kind_for_name(strchr(en->file, '/') + 1, &kind);
             if ((kinds_mask & (1u << kind)) && !g_hash_table_contains(hit, en)) {
                 g_autofree char *k = pms_vector_escape(en->key, en->key_len, 80);
-                g_ptr_array_add(res->unmatched, g_strdup_printf("%s:%u: no vector %s \"%s\" was run: remove the entry",
-                                                                e->file, en->line, en->file, k));
+                g_ptr_array_add(res->unmatched,
+                                g_strdup_printf("%s:%u: no vector %s \"%s\" was run: remove the entry", e->file,
+                                                en->line, en->file, k));
             }
         } else if (!g_hash_table_contains(pmu_fail, en)) {
-            g_ptr_array_add(res->unmatched, g_strdup_printf("%s:%u: no vector of PMU %s failed: remove the entry",
-                                                            e->file, en->line, en->pmu));
+            g_ptr_array_add(
+                res->unmatched,
+                g_strdup_printf("%s:%u: no vector of PMU %s failed: remove the entry", e->file, en->line, en->pmu));
         }
     }
     return res;

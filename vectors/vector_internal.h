@@ -8,7 +8,7 @@
 typedef struct {
     const char *file;
     guint line;
-    const char *s;   /* the line (not NUL-terminated) */
+    const char *s; /* the line (not NUL-terminated) */
     gsize len;
     gsize pos;
 } PmsVecLexer;

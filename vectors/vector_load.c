@@ -102,8 +102,7 @@ gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, 
     return TRUE;
 }
 
-static gboolean load_file(PmsVectorSet *set, const char *path, const char *pmu, PmsVectorKind kind,
-                          GError **error)
+static gboolean load_file(PmsVectorSet *set, const char *path, const char *pmu, PmsVectorKind kind, GError **error)
 {
     g_autofree char *data = NULL;
     gsize len = 0;

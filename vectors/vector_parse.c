@@ -15,7 +15,7 @@ struct PmsVectorSet {
     GPtrArray *vectors; /* PmsVector* */
 };
 
-G_DEFINE_QUARK(pms-vector-error-quark, pms_vector_error)
+G_DEFINE_QUARK(pms - vector - error - quark, pms_vector_error)
 
 void pms_vector_free_one(gpointer p)
 {
@@ -92,8 +92,8 @@ gboolean pms_vlex_fail(PmsVecLexer *lx, GError **error, const char *fmt, ...)
     va_start(ap, fmt);
     g_autofree char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "%s:%u: column %zu: %s",
-                lx->file, lx->line, lx->pos + 1, msg);
+    g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "%s:%u: column %zu: %s", lx->file, lx->line,
+                lx->pos + 1, msg);
     return FALSE;
 }
 
@@ -175,18 +175,29 @@ static gboolean lex_quoted(PmsVecLexer *lx, guint64 repeat, GString *out, GError
             return pms_vlex_fail(lx, error, "'\\' at the end of the line: expected an escape");
         char e = lx->s[lx->pos + 1];
         switch (e) {
-        case '\\': g_string_append_c(piece, '\\'); lx->pos += 2; break;
-        case '"': g_string_append_c(piece, '"'); lx->pos += 2; break;
-        case 't': g_string_append_c(piece, '\t'); lx->pos += 2; break;
-        case 'r': g_string_append_c(piece, '\r'); lx->pos += 2; break;
+        case '\\':
+            g_string_append_c(piece, '\\');
+            lx->pos += 2;
+            break;
+        case '"':
+            g_string_append_c(piece, '"');
+            lx->pos += 2;
+            break;
+        case 't':
+            g_string_append_c(piece, '\t');
+            lx->pos += 2;
+            break;
+        case 'r':
+            g_string_append_c(piece, '\r');
+            lx->pos += 2;
+            break;
         case 'x': {
             int hi = lx->pos + 2 < lx->len ? hex_digit(lx->s[lx->pos + 2]) : -1;
             int lo = lx->pos + 3 < lx->len ? hex_digit(lx->s[lx->pos + 3]) : -1;
             if (hi < 0 || lo < 0)
                 return pms_vlex_fail(lx, error, "'\\x' must be followed by two hex digits");
             if (hi == 0 && lo == 0)
-                return pms_vlex_fail(lx, error,
-                                     "'\\x00' cannot be part of an event string (C strings end at NUL)");
+                return pms_vlex_fail(lx, error, "'\\x00' cannot be part of an event string (C strings end at NUL)");
             if (hi * 16 + lo == '\n')
                 return pms_vlex_fail(lx, error,
                                      "'\\x0a' cannot be part of an event string (the batch protocol is line based)");
@@ -273,11 +284,12 @@ static gboolean parse_codes(PmsVecLexer *lx, PmsVector *v, GError **error)
             lx->pos = start;
             return pms_vlex_fail(lx, error, "more than %u codes", PMS_VECTOR_MAX_CODES);
         }
-        if (!g_str_has_prefix(p, "0x") || !g_ascii_string_to_unsigned(p + 2, 16, 0, G_MAXUINT64,
-                                                                     &v->codes[i], NULL)) {
+        if (!g_str_has_prefix(p, "0x") || !g_ascii_string_to_unsigned(p + 2, 16, 0, G_MAXUINT64, &v->codes[i], NULL)) {
             lx->pos = start;
-            return pms_vlex_fail(lx, error, "code '%s': expected 0x followed by hex digits (codes are "
-                                 "comma separated, or '-' for none)", p);
+            return pms_vlex_fail(lx, error,
+                                 "code '%s': expected 0x followed by hex digits (codes are "
+                                 "comma separated, or '-' for none)",
+                                 p);
         }
         v->n_codes = i + 1;
     }
@@ -370,8 +382,8 @@ static gboolean parse_enc(GPtrArray *parsed, PmsVectorKind kind, const char *dat
     return !it.failed;
 }
 
-gboolean pms_vector_set_parse(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len,
-                              const char *file, const char *pmu, GError **error)
+gboolean pms_vector_set_parse(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len, const char *file,
+                              const char *pmu, GError **error)
 {
     g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func(pms_vector_free_one);
     gboolean ok = kind == PMS_VECTOR_SIM ? pms_vector_sim_parse(parsed, data, len, file, pmu, error)

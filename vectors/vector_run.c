@@ -46,19 +46,18 @@ char *pms_vector_check_answer(const PmsVector *v, const PmsVectorAnswer *a)
     guint got_n = MIN(a->n_codes, PMS_VECTOR_MAX_CODES);
     g_autofree char *got_codes = codes_str(a->codes, got_n);
     gboolean ok = strcmp(v->ret, a->ret) == 0 && v->n_codes == got_n &&
-                  memcmp(v->codes, a->codes, v->n_codes * sizeof(guint64)) == 0;
+        memcmp(v->codes, a->codes, v->n_codes * sizeof(guint64)) == 0;
     gboolean fstr_ok = !v->fstr || !ok || (a->fstr && strcmp(v->fstr, a->fstr) == 0);
     if (ok && fstr_ok)
         return NULL;
     g_autofree char *ev = pms_vector_escape(v->event, v->event_len, 120);
     if (!ok)
-        return g_strdup_printf("%s:%u: \"%s\": expected %s %s, got %s %s (source: %s)", v->file, v->line,
-                               ev, v->ret, want_codes, a->ret[0] ? a->ret : "(no answer)", got_codes,
-                               v->source);
+        return g_strdup_printf("%s:%u: \"%s\": expected %s %s, got %s %s (source: %s)", v->file, v->line, ev, v->ret,
+                               want_codes, a->ret[0] ? a->ret : "(no answer)", got_codes, v->source);
     g_autofree char *want_f = pms_vector_escape(v->fstr, strlen(v->fstr), 0);
     g_autofree char *got_f = pms_vector_escape(a->fstr ? a->fstr : "", a->fstr ? strlen(a->fstr) : 0, 0);
-    return g_strdup_printf("%s:%u: \"%s\": expected fstr \"%s\", got \"%s\" (source: %s)", v->file,
-                           v->line, ev, want_f, got_f, v->source);
+    return g_strdup_printf("%s:%u: \"%s\": expected fstr \"%s\", got \"%s\" (source: %s)", v->file, v->line, ev, want_f,
+                           got_f, v->source);
 }
 
 static void outcome_free(gpointer p)

@@ -39,10 +39,10 @@ const PmsSimVector *pms_vector_sim(const PmsVector *v)
 /* The stimulus format's record keywords (docs/stimulus-format.md). */
 static gboolean is_stim_record(const char *word)
 {
-    return word[0] == '@' || strcmp(word, "run") == 0 || strcmp(word, "write") == 0 ||
-           strcmp(word, "read") == 0 || strcmp(word, "expect-pmi") == 0 || strcmp(word, "expect-ext") == 0 ||
-           strcmp(word, "pmu") == 0 || strcmp(word, "ds") == 0 || strcmp(word, "regs") == 0 ||
-           strcmp(word, "expect-pebs") == 0 || strcmp(word, "expect-record") == 0;
+    return word[0] == '@' || strcmp(word, "run") == 0 || strcmp(word, "write") == 0 || strcmp(word, "read") == 0 ||
+        strcmp(word, "expect-pmi") == 0 || strcmp(word, "expect-ext") == 0 || strcmp(word, "pmu") == 0 ||
+        strcmp(word, "ds") == 0 || strcmp(word, "regs") == 0 || strcmp(word, "expect-pebs") == 0 ||
+        strcmp(word, "expect-record") == 0;
 }
 
 /* The next blank-separated word of a line: [*p, end of word), *p moved past it. */
@@ -82,11 +82,11 @@ gboolean pms_vector_sim_text_has_expectation(const char *text)
 }
 
 typedef struct {
-    PmsVector *v;          /* the open block, or NULL */
+    PmsVector *v; /* the open block, or NULL */
     PmsSimVector *sv;
-    GString *stim;         /* line-aligned stimulus text of the open block */
+    GString *stim; /* line-aligned stimulus text of the open block */
     GString *src;
-    guint stim_lines;      /* lines appended to stim so far */
+    guint stim_lines; /* lines appended to stim so far */
 } Block;
 
 static void block_pad(Block *b, guint line)
@@ -113,8 +113,8 @@ static gboolean parse_event(PmsVecLexer *lx, Block *b, GError **error)
     for (guint i = 0; i < sv->n_events; i++)
         if (sv->events[i].counter == counter) {
             lx->pos = num_pos;
-            return pms_vlex_fail(lx, error, "event: counter %u is already programmed at line %u",
-                                 (guint)counter, sv->events[i].line);
+            return pms_vlex_fail(lx, error, "event: counter %u is already programmed at line %u", (guint)counter,
+                                 sv->events[i].line);
         }
     if (sv->n_events >= PMS_SIM_VECTOR_MAX_EVENTS)
         return pms_vlex_fail(lx, error, "event: more than %d events in one vector", PMS_SIM_VECTOR_MAX_EVENTS);
@@ -150,11 +150,10 @@ static gboolean close_block(PmsVecLexer *lx, Block *b, GError **error)
     PmsVector *v = b->v;
     PmsSimVector *sv = b->sv;
     if (sv->n_events == 0)
-        return pms_vlex_fail(lx, error, "vector '%s' (line %u) has no event: expected 'event N \"STRING\"'",
-                             sv->name, v->line);
+        return pms_vlex_fail(lx, error, "vector '%s' (line %u) has no event: expected 'event N \"STRING\"'", sv->name,
+                             v->line);
     if (b->src->len == 0)
-        return pms_vlex_fail(lx, error,
-                             "vector '%s' (line %u) has no 'src': say how the expectation was derived",
+        return pms_vlex_fail(lx, error, "vector '%s' (line %u) has no 'src': say how the expectation was derived",
                              sv->name, v->line);
     sv->stim = g_string_free(g_steal_pointer(&b->stim), FALSE);
     /* With a stimulus file the expectation may live there (checked by the
@@ -210,8 +209,7 @@ static gboolean parse_lbr(PmsVecLexer *lx, Block *b, GError **error)
 {
     PmsSimVector *sv = b->sv;
     if (sv->has_lbr)
-        return pms_vlex_fail(lx, error, "lbr: a vector has one LBR configuration (already at line %u)",
-                             sv->lbr_line);
+        return pms_vlex_fail(lx, error, "lbr: a vector has one LBR configuration (already at line %u)", sv->lbr_line);
     PmsLbrConfig cfg = { TRUE, 0, 0, FALSE, FALSE };
     for (;;) {
         pms_vlex_skip_blanks(lx);
@@ -382,7 +380,8 @@ gboolean pms_vector_sim_resolve(PmsVectorSet *set, PmsVecFetchFunc fetch, gpoint
         if (!pms_vector_sim_text_has_expectation(sv->stim) && !pms_vector_sim_text_has_expectation(text)) {
             g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE,
                         "%s:%u: vector '%s' checks nothing: expected 'read REGISTER VALUE' or 'expect-pmi' "
-                        "in it or in %s", v->file, v->line, sv->name, sv->stim_ref);
+                        "in it or in %s",
+                        v->file, v->line, sv->name, sv->stim_ref);
             return FALSE;
         }
     }

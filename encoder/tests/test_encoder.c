@@ -32,8 +32,7 @@ static const char *enct_path, *encg_path, *encu_path;
  * their own sets either way. */
 static gboolean rules_only_run;
 
-static PmsModelSet *
-load_set(void)
+static PmsModelSet *load_set(void)
 {
     g_autoptr(GError) err = NULL;
     PmsModelSet *s = pms_model_set_new_builtin(&err);
@@ -55,8 +54,7 @@ load_set(void)
 /* Whether none of the model's plain-result slots was ever written: the
  * rule path alone has encoded its strings (the slots are made when the
  * model is prepared, the cache on or off). */
-static gboolean
-slots_untouched(const PmsModelSet *s, const char *model)
+static gboolean slots_untouched(const PmsModelSet *s, const char *model)
 {
     const PmsModel *m = pms_model_set_get(s, model);
     const PmsPrepared *pp = m ? pms_model_cache_peek(m, PMS_MODEL_CACHE_ENCODER) : NULL;
@@ -67,15 +65,13 @@ slots_untouched(const PmsModelSet *s, const char *model)
     return TRUE;
 }
 
-static int
-suite_init(void)
+static int suite_init(void)
 {
     set = load_set();
     return set ? 0 : 1;
 }
 
-static int
-suite_clean(void)
+static int suite_clean(void)
 {
     pms_model_set_free(set);
     set = NULL;
@@ -83,8 +79,7 @@ suite_clean(void)
 }
 
 /* Encode `str`; it must succeed with these codes and this fstr. */
-static void
-ok2(const char *str, guint n, guint64 c0, guint64 c1, const char *fstr)
+static void ok2(const char *str, guint n, guint64 c0, guint64 c1, const char *fstr)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsEncoding) e = pms_encode(set, str, &err);
@@ -94,8 +89,8 @@ ok2(const char *str, guint n, guint64 c0, guint64 c1, const char *fstr)
         return;
     }
     if (e->n_codes != n || e->codes[0] != c0 || (n > 1 && e->codes[1] != c1))
-        fprintf(stderr, "# %s: got %u codes 0x%" G_GINT64_MODIFIER "x 0x%" G_GINT64_MODIFIER "x\n",
-                str, e->n_codes, e->codes[0], e->codes[1]);
+        fprintf(stderr, "# %s: got %u codes 0x%" G_GINT64_MODIFIER "x 0x%" G_GINT64_MODIFIER "x\n", str, e->n_codes,
+                e->codes[0], e->codes[1]);
     CU_ASSERT_EQUAL(e->n_codes, n);
     CU_ASSERT_EQUAL(e->codes[0], c0);
     if (n > 1)
@@ -112,24 +107,22 @@ ok2(const char *str, guint n, guint64 c0, guint64 c1, const char *fstr)
     CU_ASSERT_EQUAL(q->codes[0], e->codes[0]);
 }
 
-static void
-ok1(const char *str, guint64 c0, const char *fstr)
+static void ok1(const char *str, guint64 c0, const char *fstr)
 {
     ok2(str, 1, c0, 0, fstr);
 }
 
 /* Encode `str`; it must fail with `code`, the message starting with
  * "column COL:" (COL 0: no column expected) and containing `needle`. */
-static void
-bad(const char *str, PmsEncodeError code, guint col, const char *needle)
+static void bad(const char *str, PmsEncodeError code, guint col, const char *needle)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsEncoding) e = pms_encode(set, str, &err);
     CU_ASSERT_PTR_NULL(e);
     CU_ASSERT_PTR_NOT_NULL_FATAL(err);
     if (!g_error_matches(err, PMS_ENCODE_ERROR, (gint)code))
-        fprintf(stderr, "# %.60s: got %s (%s), expected %s\n", str, pms_encode_error_name(err->code),
-                err->message, pms_encode_error_name(code));
+        fprintf(stderr, "# %.60s: got %s (%s), expected %s\n", str, pms_encode_error_name(err->code), err->message,
+                pms_encode_error_name(code));
     CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, (gint)code));
     if (col) {
         g_autofree char *prefix = g_strdup_printf("column %u: ", col);
@@ -157,8 +150,7 @@ bad(const char *str, PmsEncodeError code, guint col, const char *needle)
 /* Values derived by hand from the evtsel layout (SDM Vol. 3B 18.2.1): event
  * 0xc0 umask 0x00 (INST_RETIRED.ANY_P), 0x0b/0x10 (MEM:LAT); USR bit 16,
  * OS 17, E 18, INT 20, EN 22, INV 23, CMASK 24-31. */
-static void
-test_modifier_patch(void)
+static void test_modifier_patch(void)
 {
     ok1("enct::INST_RETIRED:ANY_P:c=16:i:k", 0x10d200c0, "enct::INST_RETIRED:ANY_P:k=1:u=0:e=0:i=1:c=16:t=0");
     ok1("enct::INST_RETIRED:ANY_P:c=255:e", 0xff5700c0, "enct::INST_RETIRED:ANY_P:k=1:u=1:e=1:i=0:c=255:t=0");
@@ -173,8 +165,7 @@ test_modifier_patch(void)
     bad("enct::MEM:LAT:ldlat=0", PMS_ERR_ATTR_VAL, 0, "out of range");
 }
 
-static void
-test_tokenize(void)
+static void test_tokenize(void)
 {
     PmsTokens t;
     g_autoptr(GError) err = NULL;
@@ -183,7 +174,7 @@ test_tokenize(void)
     CU_ASSERT_EQUAL(t.pmu_len, 4);
     CU_ASSERT_EQUAL(t.ev_off, 6);
     CU_ASSERT_EQUAL(t.ev_len, 12);
-    CU_ASSERT_EQUAL(t.n_attrs, 2);       /* '.' separates like ':' (libpfm4) */
+    CU_ASSERT_EQUAL(t.n_attrs, 2); /* '.' separates like ':' (libpfm4) */
     CU_ASSERT_EQUAL(t.attrs[0].off, 19);
     CU_ASSERT_EQUAL(t.attrs[0].len, 3);
     CU_ASSERT_EQUAL(t.attrs[0].eq, 1);
@@ -221,8 +212,7 @@ test_tokenize(void)
 
 /* ---- plain events, privilege, case, defaults ---- */
 
-static void
-test_basic(void)
+static void test_basic(void)
 {
     /* 0xc0 | umask 0 | USR|OS 0x30000 | INT|EN 0x500000 */
     ok1("enct::INST_RETIRED", 0x5300c0, "enct::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0");
@@ -246,15 +236,14 @@ test_basic(void)
     ok1("enct::CYC", 0x53003c, "enct::CYC:k=1:u=1:e=0:i=0:c=0:t=0");
 }
 
-static void
-test_numbers(void)
+static void test_numbers(void)
 {
     /* c lands in 31:24: 16 -> 0x10000000 */
     ok1("enct::INST_RETIRED:c=0x10", 0x105300c0, NULL);
     ok1("enct::INST_RETIRED:c=0X1f", 0x1f5300c0, NULL);
     ok1("enct::INST_RETIRED:c=16", 0x105300c0, "enct::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=16:t=0");
     ok1("enct::INST_RETIRED:c=255", 0xff5300c0, NULL);
-    ok1("enct::INST_RETIRED:c=010", 0x085300c0, NULL);   /* strtoull base 0: octal */
+    ok1("enct::INST_RETIRED:c=010", 0x085300c0, NULL); /* strtoull base 0: octal */
     ok1("enct::INST_RETIRED:c=+5", 0x055300c0, NULL);
     ok1("enct::INST_RETIRED:c=0", 0x5300c0, NULL);
     ok1("enct::INST_RETIRED:u=y:k=N", 0x5100c0, NULL);
@@ -273,8 +262,7 @@ test_numbers(void)
     bad("enct::INST_RETIRED:u==1", PMS_ERR_ATTR_VAL, 22, NULL);
 }
 
-static void
-test_duplicates(void)
+static void test_duplicates(void)
 {
     ok1("enct::INST_RETIRED:u:u=1", 0x5100c0, NULL);
     ok1("enct::INST_RETIRED:c=1:c=0x1", 0x015300c0, NULL);
@@ -286,8 +274,7 @@ test_duplicates(void)
     bad("enct::INST_RETIRED:c=300:u:u=0", PMS_ERR_ATTR_SET, 0, NULL);
 }
 
-static void
-test_exclusive_and_required(void)
+static void test_exclusive_and_required(void)
 {
     /* L2 has no default: a unit mask is required (column of the event) */
     bad("enct::L2", PMS_ERR_UMASK, 7, "needs a unit mask (one of LD_HIT, LD_MISS, LOADS)");
@@ -319,8 +306,7 @@ test_exclusive_and_required(void)
     bad("enct::MEM:LOADS:LAT:ldlat=5", PMS_ERR_FEATCOMB, 17, NULL);
 }
 
-static void
-test_forced_modifiers(void)
+static void test_forced_modifiers(void)
 {
     /* TOTAL_CYCLES = ANY_P with c=16, i=1: 0x10000000 | 0x800000 | 0x5300c0;
      * fstr prints the alias expanded, as libpfm4 does */
@@ -338,8 +324,7 @@ test_forced_modifiers(void)
     bad("enct::UOPS:CORE:t=0", PMS_ERR_ATTR_SET, 0, NULL);
 }
 
-static void
-test_edge_and_t(void)
+static void test_edge_and_t(void)
 {
     /* e needs c >= 1 (libpfm_intel_wsm(3)) */
     bad("enct::INST_RETIRED:e", PMS_ERR_ATTR, 20, "needs a threshold");
@@ -354,8 +339,7 @@ test_edge_and_t(void)
     bad("encg::INST_RETIRED:t", PMS_ERR_ATTR, 20, "unknown unit mask or modifier 't'");
 }
 
-static void
-test_fixed_only(void)
+static void test_fixed_only(void)
 {
     /* code 0x00, base umask 0x03 -> 0x300; only k, u, t exist there */
     ok1("enct::REF_CYCLES", 0x530300, "enct::REF_CYCLES:k=1:u=1:t=0");
@@ -363,8 +347,7 @@ test_fixed_only(void)
     bad("enct::REF_CYCLES:c=1", PMS_ERR_ATTR, 18, "fixed-counter event");
 }
 
-static void
-test_ldlat(void)
+static void test_ldlat(void)
 {
     /* 0x0b | LAT 0x10 << 8 | 0x530000; codes[1] = the threshold */
     ok2("enct::MEM:LAT:ldlat=10", 2, 0x53100b, 10, "enct::MEM:LAT:k=1:u=1:e=0:i=0:c=0:t=0:ldlat=10");
@@ -399,8 +382,7 @@ test_ldlat(void)
     CU_ASSERT_EQUAL(e->writes[1].value, 10);
 }
 
-static void
-test_writes(void)
+static void test_writes(void)
 {
     /* CYC may use counter 1 only: its event select is 0x187 */
     g_autoptr(PmsEncoding) e = pms_encode(set, "enct::CYC", NULL);
@@ -412,13 +394,12 @@ test_writes(void)
     CU_ASSERT_EQUAL(e->umask_mask, 0);
     g_autoptr(PmsEncoding) u = pms_encode(set, "enct::UOPS:B", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(u);
-    CU_ASSERT_EQUAL(u->umask_mask, 1u << 1);   /* B is the second umask */
+    CU_ASSERT_EQUAL(u->umask_mask, 1u << 1); /* B is the second umask */
     CU_ASSERT_PTR_EQUAL(u->model, pms_model_set_get(set, "enct"));
     CU_ASSERT_STRING_EQUAL(u->event->name, "UOPS");
 }
 
-static void
-test_offcore_nhm(void)
+static void test_offcore_nhm(void)
 {
     /* evtsel: 0xb7 | base umask 0x01 << 8 | USR | INT|EN | c=1 -> 0x015101b7;
      * RSP: ANY_DATA 0x13 | LOCAL_DRAM 0x2000 = 0x2013 */
@@ -441,8 +422,7 @@ test_offcore_nhm(void)
     CU_ASSERT_EQUAL(e->writes[1].value, 0x2013);
 }
 
-static void
-test_offcore_glm(void)
+static void test_offcore_glm(void)
 {
     /* nothing about the response: ANY_RESPONSE (bit 16), no snoop default;
      * request default ANY_REQUEST (bit 15): 0x18000 */
@@ -459,7 +439,8 @@ test_offcore_glm(void)
         "encg::OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE:k=1:u=1:e=0:i=0:c=0");
     /* the snoop alias named by the user is printed expanded */
     ok2("encg::OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_HIT:L2_MISS_SNP_ANY", 2, 0x5301b7, 0x3000040001,
-        "encg::OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_HIT:L2_MISS_HITM_OTHER_CORE:L2_MISS_SNP_NON_DRAM:k=1:u=1:e=0:i=0:c=0");
+        "encg::OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_HIT:L2_MISS_HITM_OTHER_CORE:L2_MISS_SNP_NON_DRAM:k=1:u=1:e=0:i=0:c="
+        "0");
     /* ANY_RESPONSE overrides: no supplier (exclusive group) and no snoop with it */
     bad("encg::OFFCORE_RESPONSE_0:ANY_RESPONSE:L2_HIT", PMS_ERR_FEATCOMB, 39, NULL);
     bad("encg::OFFCORE_RESPONSE_0:L2_MISS_HITM_OTHER_CORE:ANY_RESPONSE", PMS_ERR_FEATCOMB, 50, "overrides");
@@ -479,8 +460,7 @@ test_offcore_glm(void)
         "encg::OFFCORE_RESPONSE_1:ANY_REQUEST:L2_MISS_SNP_ANY:k=1:u=1:e=0:i=0:c=0");
 }
 
-static void
-test_errors(void)
+static void test_errors(void)
 {
     bad("", PMS_ERR_NOTFOUND, 1, "no PMU given");
     bad("INST_RETIRED", PMS_ERR_NOTFOUND, 1, "no PMU given");
@@ -495,7 +475,8 @@ test_errors(void)
     bad("enct::INST_RETIRED::u", PMS_ERR_ATTR, 20, NULL);
     bad("enct::INST_RETIRED:ANY_P:", PMS_ERR_ATTR, 26, NULL);
     bad("enct::INST_RETIRED:FOO", PMS_ERR_ATTR, 20,
-        "unknown unit mask or modifier 'FOO' for event INST_RETIRED (expected a unit mask: ANY_P, TOTAL_CYCLES; or a modifier: k, u, e, i, c, t)");
+        "unknown unit mask or modifier 'FOO' for event INST_RETIRED (expected a unit mask: ANY_P, TOTAL_CYCLES; or a "
+        "modifier: k, u, e, i, c, t)");
     bad("enct::INST_RETIRED:=1", PMS_ERR_ATTR, 20, "without a name");
     bad("enct::INST_RETIRED:ANY_P=1", PMS_ERR_ATTR, 20, "takes no value");
     bad("enct::INST_RETIRED: u", PMS_ERR_INVAL, 20, NULL);
@@ -531,8 +512,7 @@ test_errors(void)
 
 static void dec_is(const char *model, guint64 v, gboolean has_extra, guint64 x, const char *expect);
 
-static void
-test_uncore(void)
+static void test_uncore(void)
 {
     ok1("nhm_unc::UNC_LLC_MISS", 0x500309, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0");
     bad("nhm_unc::UNC_LLC_MISS:c=-1", PMS_ERR_INVAL, 25, "value '-1' for modifier 'c' is negative: expected 0..255");
@@ -569,7 +549,7 @@ test_uncore(void)
     bad("nhm_unc::UNC_LLC_MISS:t", PMS_ERR_ATTR, 23, "unknown unit mask or modifier");
     /* ranges: libpfm4's uncore class is PFM_ERR_INVAL */
     bad("nhm_unc::UNC_LLC_MISS:c=256", PMS_ERR_INVAL, 25, "out of range 0..255");
-    bad("nhm_unc::UNC_DRAM_OPEN:c=256", PMS_ERR_INVAL, 26, "out of range");   /* before the missing unit mask */
+    bad("nhm_unc::UNC_DRAM_OPEN:c=256", PMS_ERR_INVAL, 26, "out of range"); /* before the missing unit mask */
     bad("nhm_unc::UNC_LLC_MISS:ANY:READ:c=256", PMS_ERR_FEATCOMB, 27, "cannot be combined");
     bad("nhm_unc::UNC_LLC_MISS:c=99999999999999999999999", PMS_ERR_INVAL, 25, "out of range");
     bad("nhm_unc::UNC_LLC_MISS:c=99999999999999999999999x", PMS_ERR_ATTR_VAL, 25, "bad value");
@@ -594,7 +574,7 @@ test_uncore(void)
     /* the uncore has the plain-result cache too, and it agrees with the rule
      * path (the cache off) on every event, unit mask and a modifier spread */
     const PmsModel *unc = pms_model_set_get(set, "nhm_unc");
-    const PmsPrepared *pp = pms_model_cache_peek(unc, PMS_MODEL_CACHE_ENCODER);   /* prepared by the encodings above */
+    const PmsPrepared *pp = pms_model_cache_peek(unc, PMS_MODEL_CACHE_ENCODER); /* prepared by the encodings above */
     CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
     CU_ASSERT_PTR_NOT_NULL(pp->events[0].plain);
     /* (the whole suite also runs with `set`'s cache off: meson's rulesonly setup) */
@@ -605,8 +585,9 @@ test_uncore(void)
     g_autoptr(PmsModelSet) fast = pms_model_set_new_builtin(NULL);
     CU_ASSERT_FATAL(slow && fast);
     CU_ASSERT_TRUE(pms_model_set_get_encoder_cache(fast));
-    static const char *const mods[] = { "", ":e", ":i", ":c=2", ":c=255", ":c=256", ":o", ":e:c=1",
-                                        ":e=1:i=1:c=7:o=1", ":u", ":e=0:e=1" };
+    static const char *const mods[] = {
+        "", ":e", ":i", ":c=2", ":c=255", ":c=256", ":o", ":e:c=1", ":e=1:i=1:c=7:o=1", ":u", ":e=0:e=1"
+    };
     guint compared = 0;
     for (guint pm = 0; pm < 2; pm++) {
         const PmsModel *um = pms_model_set_get(fast, pm ? "wsm_unc" : "nhm_unc");
@@ -643,8 +624,7 @@ test_uncore(void)
 }
 
 /* Encode with a default privilege mask; NULL code 0 means success expected. */
-static void
-plm_ok(const char *str, guint plm, guint64 c0, const char *fstr)
+static void plm_ok(const char *str, guint plm, guint64 c0, const char *fstr)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsEncoding) e = pms_encode_plm(set, str, plm, &err);
@@ -662,8 +642,7 @@ plm_ok(const char *str, guint plm, guint64 c0, const char *fstr)
         CU_ASSERT_EQUAL(e->writes[0].value, c0);
 }
 
-static void
-plm_bad(const char *str, guint plm, const char *needle)
+static void plm_bad(const char *str, guint plm, const char *needle)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsEncoding) e = pms_encode_plm(set, str, plm, &err);
@@ -679,8 +658,7 @@ plm_bad(const char *str, guint plm, const char *needle)
 /* dfl_plm as libpfm4 4.13 maps it on the core PMUs (probed): PLM0 -> OS
  * (k, bit 17), PLM3 -> USR (u, bit 16), PLM1/PLM2 -> nothing; a string
  * naming u or k ignores it.  Every path: plain, modifiers, general. */
-static void
-test_plm(void)
+static void test_plm(void)
 {
     plm_ok("enct::INST_RETIRED", PMS_PLM0 | PMS_PLM3, 0x5300c0, "enct::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0");
     plm_ok("enct::INST_RETIRED", PMS_PLM3, 0x5100c0, "enct::INST_RETIRED:ANY_P:k=0:u=1:e=0:i=0:c=0:t=0");
@@ -695,7 +673,8 @@ test_plm(void)
     plm_ok("enct::OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM", PMS_PLM3, 0x5101b7,
            "enct::OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM:k=0:u=1:e=0:i=0:c=0:t=0");
     /* the default keeps the prepared results */
-    plm_ok("enct::INST_RETIRED:c=2", PMS_PLM0 | PMS_PLM3, 0x025300c0, "enct::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=2:t=0");
+    plm_ok("enct::INST_RETIRED:c=2", PMS_PLM0 | PMS_PLM3, 0x025300c0,
+           "enct::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=2:t=0");
     plm_bad("enct::INST_RETIRED", 0x10, "beyond PLM0..PLM3");
     /* uncore: no privilege filter; only PLM0|PLM3 */
     plm_ok("nhm_unc::UNC_LLC_MISS", PMS_PLM0 | PMS_PLM3, 0x500309, "nhm_unc::UNC_LLC_MISS:ANY:e=0:i=0:c=0:o=0");
@@ -705,8 +684,7 @@ test_plm(void)
     plm_bad("wsm_unc::UNC_CLK_UNHALTED", 0, "need PLM0|PLM3");
 }
 
-static void
-test_no_rules(void)
+static void test_no_rules(void)
 {
     /* an Itanium placeholder model without a counting PMC layout: the ia64
      * rules cannot place a field, a clear NOTSUPP, no crash */
@@ -716,8 +694,7 @@ test_no_rules(void)
     CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP));
 }
 
-static char *
-repeat(const char *head, const char *piece, int n)
+static char *repeat(const char *head, const char *piece, int n)
 {
     GString *s = g_string_new(head);
     for (int i = 0; i < n; i++)
@@ -725,8 +702,7 @@ repeat(const char *head, const char *piece, int n)
     return g_string_free(s, FALSE);
 }
 
-static void
-test_hostile(void)
+static void test_hostile(void)
 {
     /* 10 kB event name: not found, message capped */
     g_autofree char *big = repeat("enct::", "A", 10000);
@@ -774,8 +750,7 @@ test_hostile(void)
 
 /* ---- decode ---- */
 
-static void
-dec_is(const char *model, guint64 v, gboolean has_extra, guint64 x, const char *expect)
+static void dec_is(const char *model, guint64 v, gboolean has_extra, guint64 x, const char *expect)
 {
     g_autoptr(GError) err = NULL;
     g_autofree char *s = pms_decode(pms_model_set_get(set, model), v, has_extra, x, &err);
@@ -787,8 +762,7 @@ dec_is(const char *model, guint64 v, gboolean has_extra, guint64 x, const char *
     CU_ASSERT_STRING_EQUAL(s, expect);
 }
 
-static void
-test_decode(void)
+static void test_decode(void)
 {
     dec_is("enct", 0x5300c0, FALSE, 0, "enct::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0");
     /* EN/INT need not be set in the value decoded */
@@ -797,16 +771,25 @@ test_decode(void)
     dec_is("enct", 0x53030e, FALSE, 0, "enct::UOPS:A:B:k=1:u=1:e=0:i=0:c=0:t=0");
     /* STALL and A:c=1:i=1 encode alike; decode prefers the plain unit mask */
     dec_is("enct", 0x01d3010e, FALSE, 0, "enct::UOPS:A:k=1:u=1:e=0:i=1:c=1:t=0");
-    dec_is("enct", 0x5101b7, TRUE, 0x2013, "enct::OFFCORE_RESPONSE_0:DMND_DATA_RD:DMND_RFO:PF_DATA_RD:LOCAL_DRAM:k=0:u=1:e=0:i=0:c=0:t=0");
+    dec_is("enct", 0x5101b7, TRUE, 0x2013,
+           "enct::OFFCORE_RESPONSE_0:DMND_DATA_RD:DMND_RFO:PF_DATA_RD:LOCAL_DRAM:k=0:u=1:e=0:i=0:c=0:t=0");
     dec_is("enct", 0x53100b, TRUE, 10, "enct::MEM:LAT:k=1:u=1:e=0:i=0:c=0:t=0:ldlat=10");
-    dec_is("encg", 0x5301b7, TRUE, 0x1000000001, "encg::OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE:k=1:u=1:e=0:i=0:c=0");
+    dec_is("encg", 0x5301b7, TRUE, 0x1000000001,
+           "encg::OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE:k=1:u=1:e=0:i=0:c=0");
 
     /* every successful encoding decodes to its own fstr */
     static const char *const strs[] = {
-        "enct::INST_RETIRED:u:c=3:i", "enct::L2:LD_MISS:k", "enct::UOPS:CORE", "enct::CYC:t",
-        "enct::OFFCORE_RESPONSE_0", "enct::OFFCORE_RESPONSE_0:DMND_RFO:UNCORE_HIT",
-        "enct::MEM:LAT:ldlat=300:u", "enct::MEM:LOADS", "encg::OFFCORE_RESPONSE_1:ANY_REQUEST:L2_HIT",
-        "encg::OFFCORE_RESPONSE_0:OUTSTANDING", "encg::INST_RETIRED:e:c=4",
+        "enct::INST_RETIRED:u:c=3:i",
+        "enct::L2:LD_MISS:k",
+        "enct::UOPS:CORE",
+        "enct::CYC:t",
+        "enct::OFFCORE_RESPONSE_0",
+        "enct::OFFCORE_RESPONSE_0:DMND_RFO:UNCORE_HIT",
+        "enct::MEM:LAT:ldlat=300:u",
+        "enct::MEM:LOADS",
+        "encg::OFFCORE_RESPONSE_1:ANY_REQUEST:L2_HIT",
+        "encg::OFFCORE_RESPONSE_0:OUTSTANDING",
+        "encg::INST_RETIRED:e:c=4",
     };
     for (guint i = 0; i < G_N_ELEMENTS(strs); i++) {
         g_autoptr(PmsEncoding) e = pms_encode(set, strs[i], NULL);
@@ -831,8 +814,7 @@ test_decode(void)
  * models: codes from the PERFEVTSEL layout (SDM Vol. 3B 18.2.1: umask 15:8,
  * USR 16, OS 17, E 18, INT 20, EN 22, INV 23, CMASK 31:24); classes and fstr
  * as probed on libpfm4 4.13 (docs/libpfm4-differences.md, Raw unit masks) */
-static void
-test_raw_umask(void)
+static void test_raw_umask(void)
 {
     ok1("wsm::INST_RETIRED:0xff:k", 0x52ffc0, "wsm::INST_RETIRED:0xff:k=1:u=0:e=0:i=0:c=0:t=0");
     ok1("wsm::INST_RETIRED:c=2:0X00FF:u", 0x251ffc0, "wsm::INST_RETIRED:0xff:k=0:u=1:e=0:i=0:c=2:t=0");
@@ -846,7 +828,8 @@ test_raw_umask(void)
     ok1("wsm::MEM_INST_RETIRED:0x10", 0x53100b, "wsm::MEM_INST_RETIRED:0x10:k=1:u=1:e=0:i=0:c=0:t=0:ldlat=0");
     bad("wsm::MEM_INST_RETIRED:0x10:ldlat=3", PMS_ERR_ATTR, 28, "ldlat");
     /* offcore: the extra register */
-    ok2("wsm::OFFCORE_RESPONSE_0:0xffff", 2, 0x5301b7, 0xffff, "wsm::OFFCORE_RESPONSE_0:0xffff:k=1:u=1:e=0:i=0:c=0:t=0");
+    ok2("wsm::OFFCORE_RESPONSE_0:0xffff", 2, 0x5301b7, 0xffff,
+        "wsm::OFFCORE_RESPONSE_0:0xffff:k=1:u=1:e=0:i=0:c=0:t=0");
     ok2("glm::OFFCORE_RESPONSE_1:0x360005ffbf:k", 2, 0x5202b7, 0x360005ffbf,
         "glm::OFFCORE_RESPONSE_1:0x360005ffbf:k=1:u=0:e=0:i=0:c=0");
     bad("wsm::OFFCORE_RESPONSE_0:0x10000", PMS_ERR_ATTR, 25, "MSR_OFFCORE_RSP_0");
@@ -903,8 +886,7 @@ test_raw_umask(void)
  * 31:24; codes and unit masks from likwid's NHM-EX table (LLC_MISSES 0x14,
  * ALL 0x07; SNP_HITS 0x28, REMOTE_RD_HITM 0x01, REMOTE_RFO_HITM 0x10;
  * TRANS_IPQ 0x1b, no unit mask; ARB_LOSSES and ARB_WINS both 0x0a). */
-static void
-test_nhmex_cbox(void)
+static void test_nhmex_cbox(void)
 {
     ok1("nhmex_cbox3::LLC_MISSES:ALL", 0x400714, "nhmex_cbox3::LLC_MISSES:ALL:e=0:i=0:t=0:pmi=0");
     ok1("nhmex_cbox3::LLC_MISSES:ALL:t=2", 0x02400714, "nhmex_cbox3::LLC_MISSES:ALL:e=0:i=0:t=2:pmi=0");
@@ -968,7 +950,7 @@ test_nhmex_cbox(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(e9);
     CU_ASSERT_EQUAL(e9->codes[0], v);
     CU_ASSERT_PTR_EQUAL(e9->model, m);
-    CU_ASSERT_EQUAL(e9->umask_mask, 1u << 3);   /* ALL, the fourth unit mask */
+    CU_ASSERT_EQUAL(e9->umask_mask, 1u << 3); /* ALL, the fourth unit mask */
     /* where the codes go is the program step's (sim/program/program_nhmex.c): the
      * own box's event select of the lowest counter, that counter's ctr_en
      * bit in the box's GLOBAL_CTL, and the U-Box's en_all */
@@ -988,8 +970,10 @@ test_nhmex_cbox(void)
     dec_is("nhmex_cbox3", 0x00000714, FALSE, 0, "nhmex_cbox3::LLC_MISSES:ALL:e=0:i=0:t=0:pmi=0");
     dec_is("nhmex_cbox6", 0xffd4001b, FALSE, 0, "nhmex_cbox6::TRANS_IPQ:e=1:i=1:t=255:pmi=1");
     static const char *const strs[] = {
-        "nhmex_cbox0::SNP_HITS:REMOTE_RD_HITM:REMOTE_RFO_HITE:t=3", "nhmex_cbox4::MAF_NACK2:WB_PENDING:pmi:e",
-        "nhmex_cbox7::OCCUPANCY_MAF:t=12:i", "nhmex_cbox1::LLC_VICTIMS:ALL",
+        "nhmex_cbox0::SNP_HITS:REMOTE_RD_HITM:REMOTE_RFO_HITE:t=3",
+        "nhmex_cbox4::MAF_NACK2:WB_PENDING:pmi:e",
+        "nhmex_cbox7::OCCUPANCY_MAF:t=12:i",
+        "nhmex_cbox1::LLC_VICTIMS:ALL",
     };
     for (guint i = 0; i < G_N_ELEMENTS(strs); i++) {
         g_autoptr(PmsEncoding) e = pms_encode(set, strs[i], NULL);
@@ -1003,8 +987,7 @@ test_nhmex_cbox(void)
 
 /* Every event and every unit mask of every C-Box model: the event select
  * is the model's code and unit mask with en, nothing else. */
-static void
-test_nhmex_cbox_all(void)
+static void test_nhmex_cbox_all(void)
 {
     guint n = 0;
     for (guint mi = 0; mi < pms_model_set_count(set); mi++) {
@@ -1034,8 +1017,7 @@ test_nhmex_cbox_all(void)
 /* The C-Box error vectors name the column of the offending token in their
  * src ("column N", scripts/gen-nhmex-vectors.py); the vector format compares
  * the class only, so the column is checked here against the builtin encoder. */
-static void
-test_nhmex_vector_columns(void)
+static void test_nhmex_vector_columns(void)
 {
     g_autoptr(PmsVectorSet) vs = pms_vector_set_new();
     g_autoptr(GError) err = NULL;
@@ -1056,8 +1038,7 @@ test_nhmex_vector_columns(void)
         CU_ASSERT_STRING_EQUAL(pms_encode_error_name(e->code), v->ret);
         g_autofree char *prefix = g_strdup_printf("column %u: ", col);
         if (!g_str_has_prefix(e->message, prefix))
-            fprintf(stderr, "# %s:%u: %.60s: '%s', expected column %u\n", v->file, v->line, v->event, e->message,
-                    col);
+            fprintf(stderr, "# %s:%u: %.60s: '%s', expected column %u\n", v->file, v->line, v->event, e->message, col);
         CU_ASSERT_TRUE(g_str_has_prefix(e->message, prefix));
         checked++;
     }
@@ -1065,8 +1046,7 @@ test_nhmex_vector_columns(void)
 }
 
 /* Two encodings that must be the same result (NULL: both failed). */
-static void
-same_result(const PmsEncoding *a, const PmsEncoding *b, const char *what)
+static void same_result(const PmsEncoding *a, const PmsEncoding *b, const char *what)
 {
     CU_ASSERT_EQUAL(a != NULL, b != NULL);
     if (!a || !b) {
@@ -1075,11 +1055,11 @@ same_result(const PmsEncoding *a, const PmsEncoding *b, const char *what)
         return;
     }
     gboolean same = a->model == b->model && a->event == b->event && a->n_codes == b->n_codes &&
-                    memcmp(a->codes, b->codes, sizeof a->codes) == 0 && a->n_writes == b->n_writes &&
-                    strcmp(a->fstr, b->fstr) == 0 && a->umask_mask == b->umask_mask;
+        memcmp(a->codes, b->codes, sizeof a->codes) == 0 && a->n_writes == b->n_writes &&
+        strcmp(a->fstr, b->fstr) == 0 && a->umask_mask == b->umask_mask;
     for (guint i = 0; same && i < a->n_writes; i++)
         same = strcmp(a->writes[i].name, b->writes[i].name) == 0 && a->writes[i].address == b->writes[i].address &&
-               a->writes[i].value == b->writes[i].value;
+            a->writes[i].value == b->writes[i].value;
     if (!same)
         fprintf(stderr, "# %s: %s / %s differ\n", what, a->fstr, b->fstr);
     CU_ASSERT_TRUE(same);
@@ -1088,16 +1068,22 @@ same_result(const PmsEncoding *a, const PmsEncoding *b, const char *what)
 /* The tokenizer reads 16 bytes at a time, past a string's end when that
  * stays inside the page: a string ending right before an unmapped page must
  * still be read exactly, whatever its length and where it starts. */
-static void
-test_page_end(void)
+static void test_page_end(void)
 {
     long pg = sysconf(_SC_PAGESIZE);
     char *map = mmap(NULL, (size_t)pg * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     CU_ASSERT_FATAL(map != MAP_FAILED);
     CU_ASSERT_FATAL(mprotect(map + pg, (size_t)pg, PROT_NONE) == 0);
     static const char *const strs[] = {
-        "enct::INST_RETIRED:ANY_P", "enct::INST_RETIRED:u:c=3:i", "enct::OFFCORE_RESPONSE_0:DMND_RFO:UNCORE_HIT",
-        "enct::INST_RETIRED", "e", "", "enct::INST_RETIRED:ANY_P:u k", "enct::X", "encg::INST_RETIRED:e:c=4",
+        "enct::INST_RETIRED:ANY_P",
+        "enct::INST_RETIRED:u:c=3:i",
+        "enct::OFFCORE_RESPONSE_0:DMND_RFO:UNCORE_HIT",
+        "enct::INST_RETIRED",
+        "e",
+        "",
+        "enct::INST_RETIRED:ANY_P:u k",
+        "enct::X",
+        "encg::INST_RETIRED:e:c=4",
     };
     for (guint i = 0; i < G_N_ELEMENTS(strs); i++) {
         gsize len = strlen(strs[i]);
@@ -1120,8 +1106,7 @@ test_page_end(void)
 
 /* The same models as `set`, with the encoder's plain-result cache off
  * (rules) or on (cached), whatever the run (NULL on failure). */
-static PmsModelSet *
-load_cache_set(gboolean on)
+static PmsModelSet *load_cache_set(gboolean on)
 {
     PmsModelSet *s = load_set();
     if (s)
@@ -1130,8 +1115,7 @@ load_cache_set(gboolean on)
 }
 
 /* The same result from two model sets holding the same models. */
-static void
-same_result_across(const PmsEncoding *a, const PmsEncoding *b, const char *what)
+static void same_result_across(const PmsEncoding *a, const PmsEncoding *b, const char *what)
 {
     CU_ASSERT_EQUAL(a != NULL, b != NULL);
     if (!a || !b) {
@@ -1140,11 +1124,11 @@ same_result_across(const PmsEncoding *a, const PmsEncoding *b, const char *what)
         return;
     }
     gboolean same = strcmp(a->model->name, b->model->name) == 0 && strcmp(a->event->name, b->event->name) == 0 &&
-                    a->n_codes == b->n_codes && memcmp(a->codes, b->codes, sizeof a->codes) == 0 &&
-                    a->n_writes == b->n_writes && strcmp(a->fstr, b->fstr) == 0 && a->umask_mask == b->umask_mask;
+        a->n_codes == b->n_codes && memcmp(a->codes, b->codes, sizeof a->codes) == 0 && a->n_writes == b->n_writes &&
+        strcmp(a->fstr, b->fstr) == 0 && a->umask_mask == b->umask_mask;
     for (guint i = 0; same && i < a->n_writes; i++)
         same = strcmp(a->writes[i].name, b->writes[i].name) == 0 && a->writes[i].address == b->writes[i].address &&
-               a->writes[i].value == b->writes[i].value && a->writes[i].mask == b->writes[i].mask;
+            a->writes[i].value == b->writes[i].value && a->writes[i].mask == b->writes[i].mask;
     if (!same)
         fprintf(stderr, "# %s: %s / %s differ\n", what, a->fstr, b->fstr);
     CU_ASSERT_TRUE(same);
@@ -1152,13 +1136,13 @@ same_result_across(const PmsEncoding *a, const PmsEncoding *b, const char *what)
 
 /* The slot of wsm's EVENT[:UMASK] plain string in a set's prepared cache
  * (slot n_umasks + 1 + c: the same with ldlat=MIN). */
-static gpointer
-plain_slot(const PmsModelSet *s, const char *event, const char *umask, gboolean lat)
+static gpointer plain_slot(const PmsModelSet *s, const char *event, const char *umask, gboolean lat)
 {
     const PmsModel *m = pms_model_set_get(s, "wsm");
     const PmsEvent *ev = pms_model_event(m, event);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
-    const PmsPrepEvent *pe = &((const PmsPrepared *)pms_model_cache_peek(m, PMS_MODEL_CACHE_ENCODER))->events[ev - m->events];
+    const PmsPrepEvent *pe =
+        &((const PmsPrepared *)pms_model_cache_peek(m, PMS_MODEL_CACHE_ENCODER))->events[ev - m->events];
     CU_ASSERT_PTR_NOT_NULL_FATAL(pe->plain);
     guint c = umask ? (guint)(pms_event_umask(ev, umask) - ev->umasks) + 1 : 0;
     CU_ASSERT_FATAL(c + (lat ? ev->n_umasks + 1 : 0) < pe->n_plain);
@@ -1166,8 +1150,7 @@ plain_slot(const PmsModelSet *s, const char *event, const char *umask, gboolean 
 }
 
 /* Encode `str` in both sets: the same result or the same error. */
-static void
-same_both_ways(const PmsModelSet *fast, const PmsModelSet *rules, const char *str)
+static void same_both_ways(const PmsModelSet *fast, const PmsModelSet *rules, const char *str)
 {
     g_autoptr(GError) e1 = NULL, e2 = NULL;
     g_autoptr(PmsEncoding) a = pms_encode(fast, str, &e1);
@@ -1181,8 +1164,7 @@ same_both_ways(const PmsModelSet *fast, const PmsModelSet *rules, const char *st
  * it holds the result (or says the rules refuse the string), and other
  * slots stay empty; the ldlat=MIN slot fills only for a string that needs
  * the threshold.  Every answer along the way equals the rule path's. */
-static void
-test_plain_slots(void)
+static void test_plain_slots(void)
 {
     g_autoptr(PmsModelSet) fast = load_cache_set(TRUE);
     g_autoptr(PmsModelSet) rules = load_cache_set(FALSE);
@@ -1233,14 +1215,19 @@ typedef struct {
 } RaceCtx;
 
 static const char *const race_strings[] = {
-    "wsm::INST_RETIRED:ANY_P", "wsm::INST_RETIRED:ANY_P:u", "wsm::UOPS_ISSUED:ANY", "wsm::UOPS_ISSUED:ANY:c=1:i",
-    "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3", "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=9",
-    "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD", "nhm_unc::UNC_LLC_MISS:ANY", "nhm_unc::UNC_LLC_MISS:ANY:e:c=1",
+    "wsm::INST_RETIRED:ANY_P",
+    "wsm::INST_RETIRED:ANY_P:u",
+    "wsm::UOPS_ISSUED:ANY",
+    "wsm::UOPS_ISSUED:ANY:c=1:i",
+    "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3",
+    "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=9",
+    "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD",
+    "nhm_unc::UNC_LLC_MISS:ANY",
+    "nhm_unc::UNC_LLC_MISS:ANY:e:c=1",
     "glm::INST_RETIRED:ANY_P:k",
 };
 
-static gpointer
-race_thread(gpointer data)
+static gpointer race_thread(gpointer data)
 {
     RaceCtx *c = data;
     for (guint round = 0; round < 50; round++)
@@ -1249,17 +1236,17 @@ race_thread(gpointer data)
             g_autoptr(PmsEncoding) a = pms_encode(c->fast, race_strings[i], &e1);
             g_autoptr(PmsEncoding) b = pms_encode(c->rules, race_strings[i], &e2);
             gboolean same = (a == NULL) == (b == NULL) &&
-                            (!a || (strcmp(a->fstr, b->fstr) == 0 && a->n_codes == b->n_codes &&
-                                    memcmp(a->codes, b->codes, sizeof a->codes) == 0)) &&
-                            strcmp(e1 ? e1->message : "", e2 ? e2->message : "") == 0;
+                (!a ||
+                 (strcmp(a->fstr, b->fstr) == 0 && a->n_codes == b->n_codes &&
+                  memcmp(a->codes, b->codes, sizeof a->codes) == 0)) &&
+                strcmp(e1 ? e1->message : "", e2 ? e2->message : "") == 0;
             if (!same)
                 g_atomic_int_inc(&c->wrong);
         }
     return NULL;
 }
 
-static void
-test_plain_slots_threads(void)
+static void test_plain_slots_threads(void)
 {
     g_autoptr(PmsModelSet) fast = load_cache_set(TRUE);
     g_autoptr(PmsModelSet) rules = load_cache_set(FALSE);
@@ -1284,8 +1271,7 @@ test_plain_slots_threads(void)
  * event and unit mask of every model, errors
  * included, and a string the rules refuse must fail alike with and without
  * a GError to fill. */
-static void
-test_prepared_plain(void)
+static void test_prepared_plain(void)
 {
     g_autoptr(PmsModelSet) fast = load_cache_set(TRUE);
     g_autoptr(PmsModelSet) rules = load_cache_set(FALSE);
@@ -1299,8 +1285,8 @@ test_prepared_plain(void)
         for (guint ei = 0; ei < m->n_events; ei++) {
             const PmsEvent *ev = &m->events[ei];
             for (guint c = 0; c <= ev->n_umasks; c++) {
-                g_autofree char *plain = g_strdup_printf("%s::%s%s%s", m->name, ev->name, c ? ":" : "",
-                                                         c ? ev->umasks[c - 1].name : "");
+                g_autofree char *plain =
+                    g_strdup_printf("%s::%s%s%s", m->name, ev->name, c ? ":" : "", c ? ev->umasks[c - 1].name : "");
                 g_autofree char *named = g_strconcat(plain, ":k=1:u=1", NULL);
                 g_autoptr(GError) e1 = NULL, e2 = NULL, e3 = NULL, e4 = NULL;
                 g_autoptr(PmsEncoding) a = pms_encode(fast, plain, &e1);
@@ -1316,8 +1302,9 @@ test_prepared_plain(void)
                 CU_ASSERT_STRING_EQUAL(e3 ? e3->message : "", e4 ? e4->message : "");
                 /* modifiers the rule set applies to the kept result (each
                  * string twice: the first time may only mark the slot) */
-                static const char *const mods[] = { ":u", ":k=0", ":c=12:e", ":e", ":i:c=1", ":t=1", ":c=256",
-                                                    ":ldlat=3", ":ldlat=0", ":ldlat=100:k", ":ldlat=70000" };
+                static const char *const mods[] = { ":u",       ":k=0",         ":c=12:e",     ":e",
+                                                    ":i:c=1",   ":t=1",         ":c=256",      ":ldlat=3",
+                                                    ":ldlat=0", ":ldlat=100:k", ":ldlat=70000" };
                 for (guint k = 0; k < 2 * G_N_ELEMENTS(mods); k++) {
                     g_autofree char *with = g_strconcat(plain, mods[k / 2], NULL);
                     g_autoptr(GError) f1 = NULL, f2 = NULL;
@@ -1338,8 +1325,7 @@ test_prepared_plain(void)
 
 /* The encoder layer of the family registry lists every family once, and a
  * model's prepared facts carry its family's entry. */
-static void
-test_family_table(void)
+static void test_family_table(void)
 {
     g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
     CU_ASSERT_TRUE(pms_enc_family_table_check(problems));
@@ -1352,8 +1338,7 @@ test_family_table(void)
     }
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     if (argc < 4) {
         fprintf(stderr, "usage: %s ENCT.pmu ENCG.pmu ENCU.pmu\n", argv[0]);

@@ -675,8 +675,7 @@ static void range_alone(PmsIa64RangeSide side, guint plm, guint flags, guint64 s
     const PmsEvent *ev = pms_model_event(mont, event);
     CU_ASSERT_FATAL(ev != NULL);
     PmsIa64RangeEvent rev = pms_ia64_range_event_of(ev);
-    PmsIa64RangeRequest rq = { .side = side, .flags = flags, .plm = plm, .n_ranges = 1, .n_events = 1,
-                               .events = &rev };
+    PmsIa64RangeRequest rq = { .side = side, .flags = flags, .plm = plm, .n_ranges = 1, .n_events = 1, .events = &rev };
     rq.ranges[0] = (PmsIa64Range){ s, e, 0 };
     CU_ASSERT_FATAL(pms_ia64_range_compute(&rq, res, NULL));
 }
@@ -818,8 +817,8 @@ static void test_ranges(void)
     for (guint k = 0; k < 4; k++)
         CU_ASSERT_EQUAL(PMC(&res, res.counter[k]), 0x2000808ull | (guint64)k << 16);
     /* with matcher 2 (channels 1 and 3): I+O is still 1, nothing changes in PMC41 */
-    r.req.opcm2 = (PmsIa64OpcmCfg){ .used = TRUE, .m = TRUE, .i = TRUE, .f = TRUE, .b = TRUE,
-                                    .mask = 0x1ffffffffffull };
+    r.req.opcm2 =
+        (PmsIa64OpcmCfg){ .used = TRUE, .m = TRUE, .i = TRUE, .f = TRUE, .b = TRUE, .mask = 0x1ffffffffffull };
     CU_ASSERT_FATAL(run(&r, &res));
     CU_ASSERT_EQUAL(PMC(&res, 41), 0x1e078eeeeeeeeull);
     /* PMC34 = mask all ones, all slots = 0xf01ffffffffff (the reset value) */

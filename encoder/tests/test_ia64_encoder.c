@@ -24,23 +24,20 @@ static const PmsModel *mont;
 #define ISM2 (2u << 24)
 #define MESI(m) ((guint64)(m) << 27)
 
-static int
-suite_init(void)
+static int suite_init(void)
 {
     set = pms_model_set_new_builtin(NULL);
     mont = set ? pms_model_set_get(set, "montecito") : NULL;
     return mont ? 0 : 1;
 }
 
-static int
-suite_clean(void)
+static int suite_clean(void)
 {
     pms_model_set_free(set);
     return 0;
 }
 
-static void
-ok2(const char *s, guint plm, guint64 c0, guint n, guint64 c1, const char *fstr)
+static void ok2(const char *s, guint plm, guint64 c0, guint n, guint64 c1, const char *fstr)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsEncoding) e = pms_encode_plm(set, s, plm, &err);
@@ -61,14 +58,12 @@ ok2(const char *s, guint plm, guint64 c0, guint n, guint64 c1, const char *fstr)
     }
 }
 
-static void
-ok1(const char *s, guint64 c0, const char *fstr)
+static void ok1(const char *s, guint64 c0, const char *fstr)
 {
     ok2(s, PMS_PLM_DEFAULT, c0, 1, 0, fstr);
 }
 
-static void
-bad(const char *s, PmsEncodeError code, guint col, const char *needle)
+static void bad(const char *s, PmsEncodeError code, guint col, const char *needle)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsEncoding) e = pms_encode(set, s, &err);
@@ -87,8 +82,7 @@ bad(const char *s, PmsEncodeError code, guint col, const char *needle)
         CU_ASSERT_PTR_NOT_NULL(strstr(err->message, needle));
 }
 
-static void
-test_counting_pmc(void)
+static void test_counting_pmc(void)
 {
     /* NOPS_RETIRED: es 0x50, umask 0, max_incr 6 */
     ok1("montecito::NOPS_RETIRED", PLM(9) | ES(0x50) | ISM2, "montecito::NOPS_RETIRED:k=1:u=1:thres=0:oi=0");
@@ -100,7 +94,8 @@ test_counting_pmc(void)
     /* ALAT_CAPACITY_MISS_ALL: es 0x58 umask 3 */
     ok1("montecito::ALAT_CAPACITY_MISS_ALL:thres=1", PLM(9) | ES(0x58) | UM(3) | THR(1) | ISM2, NULL);
     /* an alias prints the event it stands for */
-    ok1("montecito::IA64_INST_RETIRED", PLM(9) | ES(0x08) | ISM2, "montecito::IA64_INST_RETIRED_THIS:k=1:u=1:thres=0:oi=0");
+    ok1("montecito::IA64_INST_RETIRED", PLM(9) | ES(0x08) | ISM2,
+        "montecito::IA64_INST_RETIRED_THIS:k=1:u=1:thres=0:oi=0");
     ok1("montecito::BRANCH_EVENT", PLM(9) | ES(0x11) | ISM2, "montecito::ETB_EVENT:k=1:u=1:thres=0:oi=0");
     /* MESI: none named means all four; named ones only */
     ok1("montecito::L3_INSERTS", PLM(9) | ES(0xda) | ISM2 | MESI(0xf),
@@ -108,11 +103,10 @@ test_counting_pmc(void)
     ok1("montecito::L3_INSERTS:mesi_m:mesi_i", PLM(9) | ES(0xda) | ISM2 | MESI(0x9),
         "montecito::L3_INSERTS:k=1:u=1:thres=0:oi=0:mesi_i=1:mesi_s=0:mesi_e=0:mesi_m=1");
     ok1("montecito::L3_READS_ALL_HIT:mesi_e", PLM(9) | ES(0xdd) | UM(0xd) | ISM2 | MESI(0x4), NULL);
-    ok1("montecito::L3_INSERTS:mesi_i=0", PLM(9) | ES(0xda) | ISM2, NULL);   /* named, off: none set */
+    ok1("montecito::L3_INSERTS:mesi_i=0", PLM(9) | ES(0xda) | ISM2, NULL); /* named, off: none set */
 }
 
-static void
-test_default_plm(void)
+static void test_default_plm(void)
 {
     /* the default mask goes in whole, PLM1 and PLM2 included */
     ok2("montecito::NOPS_RETIRED", PMS_PLM1 | PMS_PLM2, ES(0x50) | ISM2 | PLM(6), 1, 0,
@@ -122,16 +116,14 @@ test_default_plm(void)
     /* naming k or u replaces it */
     ok2("montecito::NOPS_RETIRED:k", 0xf, ES(0x50) | ISM2 | PLM(1), 1, 0, NULL);
     /* the EAR register takes the counter's privilege mask */
-    ok2("montecito::DATA_EAR_TLB_ALL", PMS_PLM1, ES(0xc8) | ISM2 | PLM(2), 2, 2 | 1u << 7 | 0xe << 16 | 2u << 24,
-        NULL);
+    ok2("montecito::DATA_EAR_TLB_ALL", PMS_PLM1, ES(0xc8) | ISM2 | PLM(2), 2, 2 | 1u << 7 | 0xe << 16 | 2u << 24, NULL);
 }
 
-static void
-test_ear(void)
+static void test_ear(void)
 {
     /* D-EAR (PMC40, registers.md §7): plm, mode 8:7, umask 19:16, ism 2; counter umask 0 */
-    ok2("montecito::DATA_EAR_CACHE_LAT4", PMS_PLM_DEFAULT, PLM(9) | ES(0xc8) | ISM2, 2, 9 | 0u << 7 | 0x0 << 16 | 2u << 24,
-        "montecito::DATA_EAR_CACHE_LAT4:k=1:u=1:thres=0:oi=0");
+    ok2("montecito::DATA_EAR_CACHE_LAT4", PMS_PLM_DEFAULT, PLM(9) | ES(0xc8) | ISM2, 2,
+        9 | 0u << 7 | 0x0 << 16 | 2u << 24, "montecito::DATA_EAR_CACHE_LAT4:k=1:u=1:thres=0:oi=0");
     ok2("montecito::DATA_EAR_CACHE_LAT1024:u", PMS_PLM_DEFAULT, PLM(8) | ES(0xc8) | ISM2, 2, 8 | 0x8 << 16 | 2u << 24,
         NULL);
     ok2("montecito::DATA_EAR_TLB_ALL", PMS_PLM_DEFAULT, PLM(9) | ES(0xc8) | ISM2, 2, 9 | 1u << 7 | 0xe << 16 | 2u << 24,
@@ -143,8 +135,7 @@ test_ear(void)
     ok2("montecito::L1I_EAR_TLB_ALL", PMS_PLM_DEFAULT, PLM(9) | ES(0x43) | ISM2, 2, 9 | 0x7 << 5, NULL);
 }
 
-static void
-test_errors(void)
+static void test_errors(void)
 {
     bad("montecito::NOPS_RETIRED:thres=6", PMS_ERR_ATTR_VAL, 31, "below its max_inc");
     bad("montecito::NOPS_RETIRED:thres=8", PMS_ERR_ATTR_VAL, 31, NULL);
@@ -159,8 +150,7 @@ test_errors(void)
     bad("montecito::NOPS_RETIRED:oi=1:thres=7", PMS_ERR_ATTR_VAL, 36, NULL);
 }
 
-static void
-test_program_step(void)
+static void test_program_step(void)
 {
     g_autoptr(PmsEncoding) e = pms_encode(set, "montecito::NOPS_RETIRED:thres=2", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
@@ -211,7 +201,7 @@ test_program_step(void)
     CU_ASSERT_FALSE(pms_program_place_on(mont, bus, 10, FALSE, &pl, &err));
     CU_ASSERT_TRUE(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER));
     g_clear_error(&err);
-    CU_ASSERT_FALSE(pms_program_place_on(mont, bus, 3, FALSE, &pl, NULL));   /* PMC3 is no counter */
+    CU_ASSERT_FALSE(pms_program_place_on(mont, bus, 3, FALSE, &pl, NULL)); /* PMC3 is no counter */
     CU_ASSERT_FALSE(pms_program_place_on(mont, bus, 0, TRUE, &pl, NULL));
     CU_ASSERT_TRUE(pms_program_place_on(mont, bus, 7, FALSE, &pl, NULL));
     guint64 codes[2] = { 0x2001234, 0 };
@@ -225,8 +215,7 @@ test_program_step(void)
     CU_ASSERT_TRUE(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CODES));
 }
 
-static void
-dec_is(guint64 v, gboolean has_extra, guint64 x, const char *want)
+static void dec_is(guint64 v, gboolean has_extra, guint64 x, const char *want)
 {
     g_autoptr(GError) err = NULL;
     g_autofree char *s = pms_decode(mont, v, has_extra, x, &err);
@@ -241,8 +230,7 @@ dec_is(guint64 v, gboolean has_extra, guint64 x, const char *want)
     CU_ASSERT_STRING_EQUAL(s, want);
 }
 
-static void
-test_decode(void)
+static void test_decode(void)
 {
     dec_is(PLM(8) | ES(0x50) | THR(5) | ISM2, FALSE, 0, "montecito::NOPS_RETIRED:k=0:u=1:thres=5:oi=0");
     dec_is(PLM(9) | OI | ES(0xda) | ISM2 | MESI(2), FALSE, 0,
@@ -251,9 +239,9 @@ test_decode(void)
            "montecito::DATA_EAR_TLB_ALL:k=1:u=1:thres=0:oi=0");
     /* without the PMC40 value: the counting event itself, not an EAR event */
     dec_is(PLM(9) | ES(0xc8) | ISM2, FALSE, 0, "montecito::DATA_EAR_EVENTS:k=1:u=1:thres=0:oi=0");
-    dec_is(PLM(9) | ES(0xc8) | ISM2, TRUE, 0x12345, NULL);       /* no EAR configuration encodes so */
-    dec_is(PLM(9) | ES(0x50) | THR(6) | ISM2, FALSE, 0, NULL);   /* thres beyond max_inc */
-    dec_is(PLM(9) | ES(0x50), FALSE, 0, NULL);                   /* ism 0 */
+    dec_is(PLM(9) | ES(0xc8) | ISM2, TRUE, 0x12345, NULL);     /* no EAR configuration encodes so */
+    dec_is(PLM(9) | ES(0x50) | THR(6) | ISM2, FALSE, 0, NULL); /* thres beyond max_inc */
+    dec_is(PLM(9) | ES(0x50), FALSE, 0, NULL);                 /* ism 0 */
     /* PLM1/PLM2 are the default mask's */
     dec_is(PLM(6) | ES(0x50) | ISM2, FALSE, 0, "montecito::NOPS_RETIRED:k=0:u=0:thres=0:oi=0");
 
@@ -283,8 +271,7 @@ test_decode(void)
 
 /* The query API answers from the model's facts; values typed from
  * reference/montecito/events.tsv. */
-static void
-test_query(void)
+static void test_query(void)
 {
     g_autoptr(GError) err = NULL;
     const PmsEvent *nops = pms_ia64_event(mont, "nops_retired", NULL);
@@ -352,8 +339,7 @@ test_query(void)
 
 /* The montecito error vectors name their column in src; the vector format
  * compares the class only, so the column is checked here. */
-static void
-test_vector_columns(void)
+static void test_vector_columns(void)
 {
     g_autoptr(PmsVectorSet) vs = pms_vector_set_new();
     CU_ASSERT_TRUE_FATAL(pms_vector_set_load_builtin(vs, NULL));
@@ -375,8 +361,7 @@ test_vector_columns(void)
         CU_ASSERT_STRING_EQUAL(pms_encode_error_name(e->code), v->ret);
         g_autofree char *prefix = g_strdup_printf("column %u: ", col);
         if (col && !g_str_has_prefix(e->message, prefix))
-            fprintf(stderr, "# %s:%u: %.60s: '%s', expected column %u\n", v->file, v->line, v->event, e->message,
-                    col);
+            fprintf(stderr, "# %s:%u: %.60s: '%s', expected column %u\n", v->file, v->line, v->event, e->message, col);
         CU_ASSERT_TRUE(!col || g_str_has_prefix(e->message, prefix));
         checked++;
     }
@@ -384,8 +369,7 @@ test_vector_columns(void)
     CU_ASSERT_TRUE(total >= 2 * 637 + 637);
 }
 
-int
-main(void)
+int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;

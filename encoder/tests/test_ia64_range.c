@@ -263,10 +263,11 @@ static void test_fine_taken(void)
  * [0x4000, 0x8000) is one 2^14 block: pair 1 for a prefetch event (PMC38
  * 0xdb6 - 0x10 = 0xda6), pairs 0 and 1 for a dual event with both flags
  * (0xdb6 - 0x12 = 0xda4; libpfm's Q6 writes pair 0 twice, not kept). */
-static const PmsIa64RangeEvent EV_PREFETCH = { "L2I_PREFETCHES", TRUE, FALSE, FALSE, 0, FALSE,
-                                               PMS_IA64_CODE_RANGE_PREFETCH };
+static const PmsIa64RangeEvent EV_PREFETCH = {
+    "L2I_PREFETCHES", TRUE, FALSE, FALSE, 0, FALSE, PMS_IA64_CODE_RANGE_PREFETCH
+};
 static const PmsIa64RangeEvent EV_DUAL = { "L1I_FILLS", TRUE, FALSE, FALSE, 0, FALSE, PMS_IA64_CODE_RANGE_DUAL };
-static const PmsIa64RangeEvent EV_CPU_QUAL = { "CPU_OP_CYCLES_QUAL", TRUE, FALSE, FALSE, 0, FALSE,
+static const PmsIa64RangeEvent EV_CPU_QUAL = { "CPU_OP_CYCLES_QUAL",         TRUE, FALSE, FALSE, 0, FALSE,
                                                PMS_IA64_CODE_RANGE_NOT_IBRP1 };
 
 static void test_prefetch_events(void)
@@ -342,8 +343,8 @@ static void test_dual_events(void)
     r.flags |= PMS_IA64_RANGE_PREFETCH_MATCH;
     expect_error(&r, PMS_IA64_RANGE_ERROR_FEATCOMB);
 
-    PmsIa64RangeRequest c = req_new(PMS_IA64_RANGE_CODE,
-                                    PMS_IA64_RANGE_NO_FINE | PMS_IA64_RANGE_DEMAND_FETCH | PMS_IA64_RANGE_PREFETCH_MATCH);
+    PmsIa64RangeRequest c = req_new(
+        PMS_IA64_RANGE_CODE, PMS_IA64_RANGE_NO_FINE | PMS_IA64_RANGE_DEMAND_FETCH | PMS_IA64_RANGE_PREFETCH_MATCH);
     add(&c, 0x4000, 0x8000);
     c.n_events = 1, c.events = &EV_DUAL;
     if (run(&c, &res)) {
@@ -547,7 +548,8 @@ static void test_retired_pairs(void)
         CU_ASSERT_EQUAL(reg(&res, PMS_SPACE_PMC, 38), 0xd36); /* 0xdb6 without bit 7 */
     }
     /* Retired + an ordinary event: not retired-only -> one pair, 2 ranges fail */
-    const PmsIa64RangeEvent mixed[2] = { EV_TAG[0], { "NOPS_RETIRED", TRUE, FALSE, FALSE, 0, FALSE, PMS_IA64_CODE_RANGE_IBRP0 } };
+    const PmsIa64RangeEvent mixed[2] = { EV_TAG[0],
+                                         { "NOPS_RETIRED", TRUE, FALSE, FALSE, 0, FALSE, PMS_IA64_CODE_RANGE_IBRP0 } };
     r.events = mixed;
     r.n_events = 2;
     add(&r, 0x9000, 0x9100);
@@ -748,19 +750,22 @@ static void check_one(GRand *g, const PmsIa64RangeRequest *r, const PmsIa64Range
             if (r->side == PMS_IA64_RANGE_CODE)
                 a &= ~15ull;
             if (!range_matches(r, res, i, a))
-                fprintf(stderr, "# range %u [0x%" G_GINT64_MODIFIER "x,0x%" G_GINT64_MODIFIER
-                        "x): 0x%" G_GINT64_MODIFIER "x not matched\n", i, s, e, a);
+                fprintf(stderr,
+                        "# range %u [0x%" G_GINT64_MODIFIER "x,0x%" G_GINT64_MODIFIER "x): 0x%" G_GINT64_MODIFIER
+                        "x not matched\n",
+                        i, s, e, a);
             CU_ASSERT_TRUE(range_matches(r, res, i, a));
         }
         guint64 outside[4] = { clo - 1, chi + 1, clo - 1 - rand_bits(g, 64), chi + 1 + rand_bits(g, 64) };
-        gboolean valid[4] = { clo > 0, chi < G_MAXUINT64, clo > 0, chi < G_MAXUINT64 };
+        gboolean valid[4] = { clo > 0, chi<G_MAXUINT64, clo> 0, chi < G_MAXUINT64 };
         for (guint j = 0; j < 4; j++) {
             guint64 a = outside[j];
             if (!valid[j] || (j == 2 && a > clo) || (j == 3 && a < chi))
                 continue; /* wrapped: not outside */
             if (range_matches(r, res, i, a))
-                fprintf(stderr, "# range %u [0x%" G_GINT64_MODIFIER "x,0x%" G_GINT64_MODIFIER "x) cover [0x%"
-                        G_GINT64_MODIFIER "x,0x%" G_GINT64_MODIFIER "x]: 0x%" G_GINT64_MODIFIER "x matched\n",
+                fprintf(stderr,
+                        "# range %u [0x%" G_GINT64_MODIFIER "x,0x%" G_GINT64_MODIFIER "x) cover [0x%" G_GINT64_MODIFIER
+                        "x,0x%" G_GINT64_MODIFIER "x]: 0x%" G_GINT64_MODIFIER "x matched\n",
                         i, s, e, clo, chi, a);
             CU_ASSERT_FALSE(range_matches(r, res, i, a));
         }
@@ -809,8 +814,8 @@ static void test_property(void)
         g_autoptr(GError) err = NULL;
         if (!pms_ia64_range_compute(&r, &res, &err)) {
             /* only the capacity errors can happen for valid random ranges */
-            CU_ASSERT_TRUE(err->code == PMS_IA64_RANGE_ERROR_IRRTOOMANY || err->code == PMS_IA64_RANGE_ERROR_IRRTOOBIG ||
-                           err->code == PMS_IA64_RANGE_ERROR_DRRTOOMANY);
+            CU_ASSERT_TRUE(err->code == PMS_IA64_RANGE_ERROR_IRRTOOMANY ||
+                           err->code == PMS_IA64_RANGE_ERROR_IRRTOOBIG || err->code == PMS_IA64_RANGE_ERROR_DRRTOOMANY);
             n_prop_err++;
             continue;
         }

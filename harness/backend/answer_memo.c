@@ -8,8 +8,8 @@
  * and the entries lie one after the other in the arena, in the order they
  * were remembered, which is often the order they come back in. */
 typedef struct {
-    guint32 tag;     /* the hash's high half, never 0; 0: empty slot */
-    guint32 at;      /* offset of the entry in the arena */
+    guint32 tag; /* the hash's high half, never 0; 0: empty slot */
+    guint32 at;  /* offset of the entry in the arena */
 } Slot;
 
 /* An entry in the arena, on an 8-byte boundary: the answer line follows,
@@ -21,7 +21,7 @@ typedef struct {
 
 struct PmsAnswerMemo {
     Slot *slots;
-    guint mask;      /* capacity - 1; capacity a power of two */
+    guint mask; /* capacity - 1; capacity a power of two */
     guint used;
     guint max_entries;
     gsize max_line;
@@ -145,7 +145,7 @@ gboolean pms_answer_memo_append(const PmsAnswerMemo *m, const char *line, gsize 
         return FALSE;
     const Entry *e = entry_at(m, s->at);
     gsize at = out->len, end = at + e->answer_len;
-    if (end < out->allocated_len) {   /* room: g_string_set_size's work, inline */
+    if (end < out->allocated_len) { /* room: g_string_set_size's work, inline */
         out->len = end;
         out->str[end] = '\0';
     } else {
@@ -188,7 +188,7 @@ void pms_answer_memo_put(PmsAnswerMemo *m, const char *line, gsize len, const ch
     guint64 h = line_hash(line, len);
     Slot *s = (Slot *)find(m, line, len, h);
     if (s->tag != 0)
-        return;   /* remembered already */
+        return; /* remembered already */
     g_byte_array_set_size(m->arena, (guint)(at + size));
     Entry *e = (Entry *)(m->arena->data + at);
     e->line_len = (guint32)len;

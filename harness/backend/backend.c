@@ -10,8 +10,7 @@ struct PmsBackend {
     void *priv;
 };
 
-PmsBackend *pms_backend_open_full(const char *spec, const PmsModelSet *models, guint timeout_ms,
-                                  GError **error)
+PmsBackend *pms_backend_open_full(const char *spec, const PmsModelSet *models, guint timeout_ms, GError **error)
 {
     const PmsBackendOps *ops = NULL;
     void *priv;

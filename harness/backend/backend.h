@@ -15,11 +15,11 @@
 #define PMS_BACKEND_MAX_CODES 8
 
 typedef struct {
-    char ret[32];          /* "PFM_SUCCESS", "PFM_ERR_UMASK", ..., "BACKEND_CRASH" */
+    char ret[32]; /* "PFM_SUCCESS", "PFM_ERR_UMASK", ..., "BACKEND_CRASH" */
     guint n_codes;
     guint64 codes[PMS_BACKEND_MAX_CODES];
-    char *fstr;            /* owned; "" on error */
-    char *regs;            /* owned; optional sixth field "NAME=0x..,..." or NULL */
+    char *fstr; /* owned; "" on error */
+    char *regs; /* owned; optional sixth field "NAME=0x..,..." or NULL */
 } PmsBackendResult;
 
 typedef struct PmsBackend PmsBackend;
@@ -46,5 +46,4 @@ void pms_backend_close(PmsBackend *b);
  * (killed, line answered BACKEND_CRASH, restarted). */
 #define PMS_BACKEND_DEFAULT_TIMEOUT_MS 10000
 /* pms_backend_open with an explicit per-line timeout (0: the default). */
-PmsBackend *pms_backend_open_full(const char *spec, const PmsModelSet *models, guint timeout_ms,
-                                  GError **error);
+PmsBackend *pms_backend_open_full(const char *spec, const PmsModelSet *models, guint timeout_ms, GError **error);

@@ -21,8 +21,8 @@
 
 typedef struct {
     const PmsModelSet *models;
-    guint plm;   /* default privilege mask (pms_encode_plm) */
-    PmsAnswerMemo *memo;   /* NULL: none */
+    guint plm;           /* default privilege mask (pms_encode_plm) */
+    PmsAnswerMemo *memo; /* NULL: none */
 } Builtin;
 
 /* Fill a protocol result from an encoding: codes, fstr and the REGS field
@@ -37,8 +37,8 @@ static void result_from_encoding(const PmsEncoding *enc, PmsBackendResult *out)
     if (enc->n_writes > 0) {
         GString *regs = g_string_new(NULL);
         for (guint i = 0; i < enc->n_writes; i++)
-            g_string_append_printf(regs, "%s%s=0x%" G_GINT64_MODIFIER "x", i ? "," : "",
-                                   enc->writes[i].name, enc->writes[i].value);
+            g_string_append_printf(regs, "%s%s=0x%" G_GINT64_MODIFIER "x", i ? "," : "", enc->writes[i].name,
+                                   enc->writes[i].value);
         out->regs = g_string_free(regs, FALSE);
     }
 }
@@ -47,8 +47,8 @@ static void result_from_encoding(const PmsEncoding *enc, PmsBackendResult *out)
 static PmsEncoding *builtin_run(const Builtin *b, const char *line, const char **ret)
 {
     GError *err = NULL;
-    PmsEncoding *enc = b->plm == PMS_PLM_DEFAULT ? pms_encode(b->models, line, &err)
-                                                 : pms_encode_plm(b->models, line, b->plm, &err);
+    PmsEncoding *enc =
+        b->plm == PMS_PLM_DEFAULT ? pms_encode(b->models, line, &err) : pms_encode_plm(b->models, line, b->plm, &err);
     if (enc == NULL) {
         const char *name = NULL;
         if (err && err->domain == PMS_ENCODE_ERROR)
@@ -95,7 +95,7 @@ static void answer_from_encoder(const Builtin *b, const char *line, gsize len, G
     d += len;
     memcpy(d, "\tPFM_SUCCESS\t", 13);
     d += 13;
-    *d++ = (char)('0' + nc);   /* at most PMS_BACKEND_MAX_CODES: one digit */
+    *d++ = (char)('0' + nc); /* at most PMS_BACKEND_MAX_CODES: one digit */
     *d++ = '\t';
     for (guint i = 0; i < nc; i++) {
         if (i)

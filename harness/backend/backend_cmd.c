@@ -20,23 +20,23 @@
 #define MAX_REASONS 20
 
 typedef struct {
-    char *program;  /* as given after "cmd:", for messages */
+    char *program; /* as given after "cmd:", for messages */
     char **argv;
     guint timeout_ms;
-    GPid pid;       /* 0: not running */
-    int in_fd;      /* its stdin, non-blocking */
-    int out_fd;     /* its stdout */
-    GString *buf;   /* bytes read but not consumed yet */
-    gsize scanned;  /* leading bytes of buf known to hold no '\n' */
-    guint64 lines;  /* lines sent so far (for messages) */
-    guint reasons;  /* BACKEND_CRASH reasons printed */
+    GPid pid;      /* 0: not running */
+    int in_fd;     /* its stdin, non-blocking */
+    int out_fd;    /* its stdout */
+    GString *buf;  /* bytes read but not consumed yet */
+    gsize scanned; /* leading bytes of buf known to hold no '\n' */
+    guint64 lines; /* lines sent so far (for messages) */
+    guint reasons; /* BACKEND_CRASH reasons printed */
 } Cmd;
 
 /* How one line's exchange ended. */
 typedef enum {
-    EX_ANSWER,   /* a complete line came back */
-    EX_UNREAD,   /* the program was gone before it read the line: restart, resend */
-    EX_FAILED,   /* anything else; the reason says what */
+    EX_ANSWER, /* a complete line came back */
+    EX_UNREAD, /* the program was gone before it read the line: restart, resend */
+    EX_FAILED, /* anything else; the reason says what */
 } Exchange;
 
 static void cmd_stop(Cmd *c, gboolean force)
@@ -68,8 +68,7 @@ static gboolean cmd_start(Cmd *c, GError **error)
 {
     GPid pid;
     int in_fd, out_fd;
-    if (!g_spawn_async_with_pipes(NULL, c->argv, NULL,
-                                  G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+    if (!g_spawn_async_with_pipes(NULL, c->argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
                                   &pid, &in_fd, &out_fd, NULL, error))
         return FALSE;
     c->pid = pid;
@@ -91,8 +90,7 @@ static char *exit_reason(Cmd *c)
             g_spawn_close_pid(c->pid);
             c->pid = 0;
             if (WIFSIGNALED(status))
-                return g_strdup_printf("killed by signal %d (%s)", WTERMSIG(status),
-                                       g_strsignal(WTERMSIG(status)));
+                return g_strdup_printf("killed by signal %d (%s)", WTERMSIG(status), g_strsignal(WTERMSIG(status)));
             return g_strdup_printf("exited with status %d", WEXITSTATUS(status));
         }
         if (r < 0)
@@ -161,15 +159,15 @@ static Exchange exchange(Cmd *c, const char *line, gint64 deadline, char **answe
         gint64 left = (deadline - g_get_monotonic_time()) / 1000;
         if (left <= 0) {
             if (sent < req->len)
-                *why = g_strdup_printf("timed out after %u ms writing the line (%" G_GSIZE_FORMAT
-                                       " of %" G_GSIZE_FORMAT " bytes written): the program does"
-                                       " not read its input", c->timeout_ms, sent, req->len);
+                *why = g_strdup_printf("timed out after %u ms writing the line (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
+                                       " bytes written): the program does"
+                                       " not read its input",
+                                       c->timeout_ms, sent, req->len);
             else
                 *why = g_strdup_printf("timed out after %u ms waiting for the answer", c->timeout_ms);
             return EX_FAILED;
         }
-        struct pollfd pfd[2] = { { .fd = c->out_fd, .events = POLLIN },
-                                 { .fd = c->in_fd, .events = POLLOUT } };
+        struct pollfd pfd[2] = { { .fd = c->out_fd, .events = POLLIN }, { .fd = c->in_fd, .events = POLLOUT } };
         int r = poll(pfd, sent < req->len ? 2 : 1, (int)MIN(left, G_MAXINT));
         if (r < 0 && errno == EINTR)
             continue;
@@ -247,8 +245,8 @@ static void cmd_encode(void *priv, const char *line, PmsBackendResult *out)
     pms_result_set_ret(out, "BACKEND_CRASH");
     cmd_stop(c, TRUE);
     if (c->reasons < MAX_REASONS)
-        g_printerr("pmusim: backend cmd:%s: line %" G_GUINT64_FORMAT ": BACKEND_CRASH: %s\n",
-                   c->program, c->lines, why);
+        g_printerr("pmusim: backend cmd:%s: line %" G_GUINT64_FORMAT ": BACKEND_CRASH: %s\n", c->program, c->lines,
+                   why);
     else if (c->reasons == MAX_REASONS)
         g_printerr("pmusim: backend cmd:%s: further BACKEND_CRASH reasons not shown\n", c->program);
     c->reasons++;
@@ -266,8 +264,7 @@ static void cmd_close(void *priv)
 
 static const PmsBackendOps cmd_ops = { cmd_encode, cmd_close, NULL };
 
-void *pms_backend_cmd_new(const char *program, guint timeout_ms, const PmsBackendOps **ops,
-                          GError **error)
+void *pms_backend_cmd_new(const char *program, guint timeout_ms, const PmsBackendOps **ops, GError **error)
 {
     char **argv = NULL;
     g_autoptr(GError) err = NULL;
@@ -283,8 +280,7 @@ void *pms_backend_cmd_new(const char *program, guint timeout_ms, const PmsBacken
     c->in_fd = c->out_fd = -1;
     c->buf = g_string_new(NULL);
     if (!cmd_start(c, &err)) {
-        g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED, "backend cmd:%s: %s", program,
-                    err->message);
+        g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED, "backend cmd:%s: %s", program, err->message);
         cmd_close(c);
         return NULL;
     }

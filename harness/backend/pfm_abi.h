@@ -19,8 +19,8 @@
 /* Argument block for PFM_OS_NONE.  Field order and types follow the
  * documented pfm_pmu_encode_arg_t; `size` must be set to its sizeof. */
 typedef struct {
-    uint64_t *codes;  /* NULL: the library allocates (caller frees) */
-    char **fstr;      /* non-NULL: receives a malloc'ed fully qualified string */
+    uint64_t *codes; /* NULL: the library allocates (caller frees) */
+    char **fstr;     /* non-NULL: receives a malloc'ed fully qualified string */
     size_t size;
     int count;
     int idx;
@@ -44,5 +44,5 @@ gboolean pms_pfm_open(PmsPfmLib *lib, GError **error);
 const char *pms_pfm_ret_name(int ret);
 /* Encode in-process (the caller has initialised the library): fills `ret`,
  * codes and fstr (g_free'd by the caller). */
-void pms_pfm_encode(const PmsPfmLib *lib, const char *str, int *ret,
-                    guint64 *codes, guint max_codes, guint *n_codes, char **fstr);
+void pms_pfm_encode(const PmsPfmLib *lib, const char *str, int *ret, guint64 *codes, guint max_codes, guint *n_codes,
+                    char **fstr);

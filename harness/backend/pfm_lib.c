@@ -17,18 +17,22 @@ gboolean pms_pfm_open(PmsPfmLib *lib, GError **error)
     lib->handle = dlopen(LIBPFM_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (lib->handle == NULL) {
         g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-                    "libpfm4 backend: cannot open %s (%s); install Debian's libpfm4 package",
-                    LIBPFM_SONAME, dlerror());
+                    "libpfm4 backend: cannot open %s (%s); install Debian's libpfm4 package", LIBPFM_SONAME, dlerror());
         return FALSE;
     }
     /* dlsym returns void *; going through a union avoids the ISO C warning
      * about converting object pointers to function pointers. */
-    union { void *obj; PmsPfmInitializeFn fn; } init = { dlsym(lib->handle, "pfm_initialize") };
-    union { void *obj; PmsPfmEncodeFn fn; } enc = { dlsym(lib->handle, "pfm_get_os_event_encoding") };
+    union {
+        void *obj;
+        PmsPfmInitializeFn fn;
+    } init = { dlsym(lib->handle, "pfm_initialize") };
+    union {
+        void *obj;
+        PmsPfmEncodeFn fn;
+    } enc = { dlsym(lib->handle, "pfm_get_os_event_encoding") };
     if (init.obj == NULL || enc.obj == NULL) {
         g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-                    "libpfm4 backend: %s lacks pfm_initialize or pfm_get_os_event_encoding",
-                    LIBPFM_SONAME);
+                    "libpfm4 backend: %s lacks pfm_initialize or pfm_get_os_event_encoding", LIBPFM_SONAME);
         dlclose(lib->handle);
         lib->handle = NULL;
         return FALSE;
@@ -42,18 +46,17 @@ const char *pms_pfm_ret_name(int ret)
 {
     /* The documented, stable values of libpfm4's error codes. */
     static const char *const names[] = {
-        "PFM_SUCCESS", "PFM_ERR_NOTSUPP", "PFM_ERR_INVAL", "PFM_ERR_NOINIT",
-        "PFM_ERR_NOTFOUND", "PFM_ERR_FEATCOMB", "PFM_ERR_UMASK", "PFM_ERR_NOMEM",
-        "PFM_ERR_ATTR", "PFM_ERR_ATTR_VAL", "PFM_ERR_ATTR_SET", "PFM_ERR_TOOMANY",
-        "PFM_ERR_TOOSMALL",
+        "PFM_SUCCESS",      "PFM_ERR_NOTSUPP", "PFM_ERR_INVAL",    "PFM_ERR_NOINIT", "PFM_ERR_NOTFOUND",
+        "PFM_ERR_FEATCOMB", "PFM_ERR_UMASK",   "PFM_ERR_NOMEM",    "PFM_ERR_ATTR",   "PFM_ERR_ATTR_VAL",
+        "PFM_ERR_ATTR_SET", "PFM_ERR_TOOMANY", "PFM_ERR_TOOSMALL",
     };
     if (ret <= 0 && -ret < (int)G_N_ELEMENTS(names))
         return names[-ret];
     return "PFM_ERR_UNKNOWN";
 }
 
-void pms_pfm_encode(const PmsPfmLib *lib, const char *str, int *ret,
-                    guint64 *codes, guint max_codes, guint *n_codes, char **fstr)
+void pms_pfm_encode(const PmsPfmLib *lib, const char *str, int *ret, guint64 *codes, guint max_codes, guint *n_codes,
+                    char **fstr)
 {
     char *lib_fstr = NULL;
     PmsPfmEncodeArg arg = { .codes = NULL, .fstr = &lib_fstr, .size = sizeof arg };

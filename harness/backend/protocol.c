@@ -70,8 +70,8 @@ void pms_result_set_ret(PmsBackendResult *r, const char *ret)
 static gboolean known_ret(const char *s)
 {
     static const char *const names[] = {
-        "PFM_SUCCESS", "PFM_ERR_NOTSUPP", "PFM_ERR_INVAL", "PFM_ERR_NOINIT", "PFM_ERR_NOTFOUND",
-        "PFM_ERR_FEATCOMB", "PFM_ERR_UMASK", "PFM_ERR_NOMEM", "PFM_ERR_ATTR", "PFM_ERR_ATTR_VAL",
+        "PFM_SUCCESS",      "PFM_ERR_NOTSUPP", "PFM_ERR_INVAL",    "PFM_ERR_NOINIT", "PFM_ERR_NOTFOUND",
+        "PFM_ERR_FEATCOMB", "PFM_ERR_UMASK",   "PFM_ERR_NOMEM",    "PFM_ERR_ATTR",   "PFM_ERR_ATTR_VAL",
         "PFM_ERR_ATTR_SET", "PFM_ERR_TOOMANY", "PFM_ERR_TOOSMALL", "BACKEND_CRASH",
     };
     for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
@@ -94,11 +94,10 @@ static gboolean parse_code(const char *s, guint64 *v)
     return TRUE;
 }
 
-G_DEFINE_QUARK(pms-proto-error-quark, pms_proto_error)
+G_DEFINE_QUARK(pms - proto - error - quark, pms_proto_error)
 #define BAD(...) (g_set_error(error, pms_proto_error_quark(), 0, __VA_ARGS__), FALSE)
 
-gboolean pms_proto_check_answer(const char *line, const char *answer, PmsBackendResult *r,
-                                GError **error)
+gboolean pms_proto_check_answer(const char *line, const char *answer, PmsBackendResult *r, GError **error)
 {
     gsize ll = strlen(line);
     /* The EVENT field may itself contain TABs: match it as a prefix. */

@@ -22,8 +22,7 @@ void pms_proto_format_codes(GString *out, const guint64 *codes, guint n);
 gboolean pms_proto_parse_answer(const char *line, const char *answer, PmsBackendResult *r);
 /* The same, with what is wrong in `error` (pms_proto_error_quark()). */
 GQuark pms_proto_error_quark(void);
-gboolean pms_proto_check_answer(const char *line, const char *answer, PmsBackendResult *r,
-                                GError **error);
+gboolean pms_proto_check_answer(const char *line, const char *answer, PmsBackendResult *r, GError **error);
 
 /* Fill r as an answer without codes. */
 void pms_result_set_ret(PmsBackendResult *r, const char *ret);

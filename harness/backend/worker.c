@@ -25,8 +25,8 @@ struct PmsWorker {
     PmsWorkerServeFn serve;
     void *ctx;
     guint timeout_ms;
-    pid_t pid;   /* 0 when no child runs */
-    int fd;      /* parent end, -1 when no child runs */
+    pid_t pid; /* 0 when no child runs */
+    int fd;    /* parent end, -1 when no child runs */
 };
 
 /* ---- byte transport ---------------------------------------------------- */
@@ -136,8 +136,7 @@ G_GNUC_NORETURN static void child_main(PmsWorker *w, int fd)
         PmsBackendResult r = { 0 };
         w->serve(w->ctx, line, &r);
         guint32 n = MIN(r.n_codes, PMS_BACKEND_MAX_CODES);
-        if (!write_str(fd, r.ret) || !write_u32(fd, n) ||
-            !write_all(fd, r.codes, n * sizeof r.codes[0]) ||
+        if (!write_str(fd, r.ret) || !write_u32(fd, n) || !write_all(fd, r.codes, n * sizeof r.codes[0]) ||
             !write_str(fd, r.fstr) || !write_str(fd, r.regs))
             _exit(0);
         pms_backend_result_clear(&r);
@@ -200,16 +199,14 @@ static gboolean worker_start(PmsWorker *w, GError **error)
     }
     g_autofree char *msg = read_str(w->fd, deadline, &ok);
     if (!ok || status != 0) {
-        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s",
-                    msg && *msg ? msg : "worker failed to start");
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s", msg && *msg ? msg : "worker failed to start");
         worker_stop(w, TRUE);
         return FALSE;
     }
     return TRUE;
 }
 
-PmsWorker *pms_worker_new(PmsWorkerInitFn init, PmsWorkerServeFn serve, void *ctx,
-                          guint timeout_ms, GError **error)
+PmsWorker *pms_worker_new(PmsWorkerInitFn init, PmsWorkerServeFn serve, void *ctx, guint timeout_ms, GError **error)
 {
     PmsWorker *w = g_new0(PmsWorker, 1);
     w->init = init;

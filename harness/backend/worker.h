@@ -14,8 +14,7 @@ typedef void (*PmsWorkerServeFn)(void *ctx, const char *line, PmsBackendResult *
 typedef struct PmsWorker PmsWorker;
 
 /* Start the child and wait for its init to report; NULL + error if it fails. */
-PmsWorker *pms_worker_new(PmsWorkerInitFn init, PmsWorkerServeFn serve, void *ctx,
-                          guint timeout_ms, GError **error);
+PmsWorker *pms_worker_new(PmsWorkerInitFn init, PmsWorkerServeFn serve, void *ctx, guint timeout_ms, GError **error);
 /* Encode one line in the child.  When the child dies, answers garbage or takes
  * longer than the timeout, the line is answered BACKEND_CRASH, the child is
  * killed and a fresh one is started for the next line. */

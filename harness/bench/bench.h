@@ -2,7 +2,7 @@
  * `bench sim` is added by the simulator (bench_sim.c + one table line). */
 #pragma once
 
-int pms_cmd_bench(int argc, char **argv);     /* cmd_bench.c: `pmusim bench NAME` (commands.h) */
+int pms_cmd_bench(int argc, char **argv); /* cmd_bench.c: `pmusim bench NAME` (commands.h) */
 
 int pms_bench_encode(int argc, char **argv);  /* bench_encode.c */
 int pms_bench_sim(int argc, char **argv);     /* bench_sim.c */

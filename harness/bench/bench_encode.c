@@ -25,12 +25,12 @@
 #include <unistd.h>
 
 typedef struct {
-    double load_ms;      /* median */
-    double ready_ms;     /* builtin: load plus the encoder's first-use preparation of every compared model */
-    double extra_ms;     /* libpfm4: dlopen part of load_ms */
+    double load_ms;  /* median */
+    double ready_ms; /* builtin: load plus the encoder's first-use preparation of every compared model */
+    double extra_ms; /* libpfm4: dlopen part of load_ms */
     guint64 encodings;
     double seconds;
-    guint ok;            /* strings encoded successfully (one pass) */
+    guint ok; /* strings encoded successfully (one pass) */
     char mode[64];
     char error[256];
 } BenchResult;
@@ -183,7 +183,7 @@ G_GNUC_NORETURN static void libpfm4_child(int cmd, int res, GPtrArray *strs, gbo
 
 typedef struct {
     pid_t pid;
-    int cmd, res;   /* parent's ends */
+    int cmd, res; /* parent's ends */
 } Child;
 
 static gboolean child_start(GPtrArray *strs, gboolean serve, Child *c, BenchResult *r)
@@ -200,7 +200,10 @@ static gboolean child_start(GPtrArray *strs, gboolean serve, Child *c, BenchResu
     fflush(NULL);
     c->pid = fork();
     if (c->pid < 0) {
-        close(cmd[0]); close(cmd[1]); close(res[0]); close(res[1]);
+        close(cmd[0]);
+        close(cmd[1]);
+        close(res[0]);
+        close(res[1]);
         return FALSE;
     }
     if (c->pid == 0) {
@@ -257,8 +260,7 @@ static gboolean libpfm4_load(GPtrArray *strs, BenchResult *r)
 
 /* Builtin and libpfm4 in alternating slices until each has encoded for at
  * least `seconds`. */
-static gboolean bench_interleaved(char **model_files, GPtrArray *strs, double seconds,
-                                  BenchResult *rb, BenchResult *ro)
+static gboolean bench_interleaved(char **model_files, GPtrArray *strs, double seconds, BenchResult *rb, BenchResult *ro)
 {
     const double slice = 0.05;
     if (!libpfm4_load(strs, ro))
@@ -309,8 +311,8 @@ static gboolean bench_interleaved(char **model_files, GPtrArray *strs, double se
     return ok;
 }
 
-static gboolean bench_backend(const char *spec, const PmsModelSet *models, GPtrArray *strs,
-                              double seconds, BenchResult *r)
+static gboolean bench_backend(const char *spec, const PmsModelSet *models, GPtrArray *strs, double seconds,
+                              BenchResult *r)
 {
     g_autoptr(GError) err = NULL;
     double t0 = now_s();
@@ -342,8 +344,8 @@ static gboolean bench_backend(const char *spec, const PmsModelSet *models, GPtrA
 
 static void print_row(const char *name, const BenchResult *r, guint n_strings)
 {
-    printf("%-12s %-36s %10.3f %12.0f %6u/%u\n", name, r->mode, r->load_ms,
-           (double)r->encodings / r->seconds, r->ok, n_strings);
+    printf("%-12s %-36s %10.3f %12.0f %6u/%u\n", name, r->mode, r->load_ms, (double)r->encodings / r->seconds, r->ok,
+           n_strings);
 }
 
 int pms_bench_encode(int argc, char **argv)
@@ -354,18 +356,20 @@ int pms_bench_encode(int argc, char **argv)
     const GOptionEntry entries[] = {
         { "backend", 'B', 0, G_OPTION_ARG_STRING, &backend,
           "Backend to compare with builtin: libpfm4 (default) or cmd:PROGRAM", "B" },
-        { "seconds", 0, 0, G_OPTION_ARG_DOUBLE, &seconds,
-          "Minimum time each encoder spends encoding (default 1.0)", "S" },
+        { "seconds", 0, 0, G_OPTION_ARG_DOUBLE, &seconds, "Minimum time each encoder spends encoding (default 1.0)",
+          "S" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("[PMU...]",
-        "Encodings per second and model-load time, builtin against another backend,\n"
-        "on the same strings (every event and unit mask plus a modifier sample).",
-        entries, &model_files);
-    pms_cli_help(ctx, "0 the benchmark ran; 1 a backend failed; 2 usage error, unknown PMU or a model file that "
-                      "does not load.",
-        "  pmusim bench encode\n"
-        "  pmusim bench encode --seconds 3 glm wsm\n");
+    g_autoptr(GOptionContext) ctx =
+        pms_cli_context("[PMU...]",
+                        "Encodings per second and model-load time, builtin against another backend,\n"
+                        "on the same strings (every event and unit mask plus a modifier sample).",
+                        entries, &model_files);
+    pms_cli_help(ctx,
+                 "0 the benchmark ran; 1 a backend failed; 2 usage error, unknown PMU or a model file that "
+                 "does not load.",
+                 "  pmusim bench encode\n"
+                 "  pmusim bench encode --seconds 3 glm wsm\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (!(seconds > 0 && seconds <= 3600)) {
@@ -415,8 +419,7 @@ int pms_bench_encode(int argc, char **argv)
         pms_strings_modifiers(m, strs);
         g_string_append_printf(pmus, " %s", m->name);
     }
-    printf("bench encode: %u strings from%s; at least %.1f s of encoding per backend\n",
-           strs->len, pmus->str, seconds);
+    printf("bench encode: %u strings from%s; at least %.1f s of encoding per backend\n", strs->len, pmus->str, seconds);
     printf("%-12s %-36s %10s %12s %s\n", "backend", "mode", "load (ms)", "enc/s", "ok/strings");
 
     BenchResult rb = { 0 }, ro = { 0 };
@@ -441,17 +444,18 @@ int pms_bench_encode(int argc, char **argv)
     }
     print_row(other, &ro, strs->len);
     if (strcmp(other, "libpfm4") == 0)
-        printf("  libpfm4 load = dlopen %.3f ms + pfm_initialize %.3f ms (medians of 5 fresh processes)\n",
-               ro.extra_ms, ro.load_ms - ro.extra_ms);
+        printf("  libpfm4 load = dlopen %.3f ms + pfm_initialize %.3f ms (medians of 5 fresh processes)\n", ro.extra_ms,
+               ro.load_ms - ro.extra_ms);
     printf("  builtin load = all models from the built-in resources (median of 9); with the encoder's\n"
-           "  first-use preparation of every compared model: %.3f ms\n", rb.ready_ms);
+           "  first-use preparation of every compared model: %.3f ms\n",
+           rb.ready_ms);
     double ratio = ((double)rb.encodings / rb.seconds) / ((double)ro.encodings / ro.seconds);
     /* The goal compares loading every model with pfm_initialize alone. */
     double other_load = strcmp(other, "libpfm4") == 0 ? ro.load_ms - ro.extra_ms : ro.load_ms;
     printf("ratio builtin/%s: %.1fx encodings per second (goal >= 25x)\n", other, ratio);
     printf("load: builtin %.3f ms vs %s %.3f ms: %.1fx (%s)\n", rb.load_ms,
-           strcmp(other, "libpfm4") == 0 ? "pfm_initialize" : other, other_load,
-           other_load / rb.load_ms, rb.load_ms < other_load ? "builtin faster" : "builtin slower");
+           strcmp(other, "libpfm4") == 0 ? "pfm_initialize" : other, other_load, other_load / rb.load_ms,
+           rb.load_ms < other_load ? "builtin faster" : "builtin slower");
     printf("load + preparation: builtin %.3f ms vs %.3f ms: %.1fx\n", rb.ready_ms, other_load,
            other_load / rb.ready_ms);
     if (strcmp(other, "libpfm4") != 0)
@@ -468,8 +472,8 @@ int pms_bench_encode(int argc, char **argv)
         fprintf(stderr, "pmusim: bench: %s\n", mo.error[0] ? mo.error : "backend failed");
         return 1;
     }
-    printf("modifier sample only (%u strings): builtin %.0f enc/s, %s %.0f enc/s: %.1fx\n",
-           mods->len, mb.encodings / mb.seconds, other, mo.encodings / mo.seconds,
+    printf("modifier sample only (%u strings): builtin %.0f enc/s, %s %.0f enc/s: %.1fx\n", mods->len,
+           mb.encodings / mb.seconds, other, mo.encodings / mo.seconds,
            ((double)mb.encodings / mb.seconds) / ((double)mo.encodings / mo.seconds));
     return 0;
 }

@@ -50,8 +50,8 @@ static int stim_file_bench(const PmsModelSet *models, const char *pmu, guint n)
         return 1;
     }
     double rate = n / MAX(s, 1e-6);
-    printf("stimulus file on %s: %u records read and run in %.3f s: %.3g records/s (10^7 in %.1f s) %s\n", m->name,
-           n, s, rate, 1e7 / rate, rate >= GOAL_STIM_RECS_PER_S ? "PASS" : "MISS");
+    printf("stimulus file on %s: %u records read and run in %.3f s: %.3g records/s (10^7 in %.1f s) %s\n", m->name, n,
+           s, rate, 1e7 / rate, rate >= GOAL_STIM_RECS_PER_S ? "PASS" : "MISS");
     return 0;
 }
 
@@ -70,14 +70,15 @@ int pms_bench_sim(int argc, char **argv)
           "Records of the stimulus-file bench (default 1000000; 0: leave it out)", "N" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    g_autoptr(GOptionContext) ctx = pms_cli_context("",
-        "Cycles and records per second of the fast and reference engines on the same stimulus.", entries,
-        &model_files);
-    pms_cli_help(ctx, "0 the benchmark ran (whatever PASS/MISS says); 1 a simulation failed; 2 usage error, "
-                      "unknown PMU or a model file that does not load.",
-        "  pmusim bench sim\n"
-        "  pmusim bench sim --pmu wsm --seconds 2\n"
-        "  pmusim bench sim --pmu glm --seconds 0.1 --stim-records 0\n");
+    g_autoptr(GOptionContext) ctx =
+        pms_cli_context("", "Cycles and records per second of the fast and reference engines on the same stimulus.",
+                        entries, &model_files);
+    pms_cli_help(ctx,
+                 "0 the benchmark ran (whatever PASS/MISS says); 1 a simulation failed; 2 usage error, "
+                 "unknown PMU or a model file that does not load.",
+                 "  pmusim bench sim\n"
+                 "  pmusim bench sim --pmu wsm --seconds 2\n"
+                 "  pmusim bench sim --pmu glm --seconds 0.1 --stim-records 0\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     if (argc > 1) {
@@ -102,8 +103,8 @@ int pms_bench_sim(int argc, char **argv)
     if (pmu && !pms_cli_model(models, pmu))
         return PMS_EXIT_USAGE;
     int status = 0;
-    printf("%-8s %14s %14s %14s %14s %9s %4s %12s %4s\n", "pmu", "ref cyc/s", "ref rec/s", "fast cyc/s",
-           "fast rec/s", "ratio", "", "2^47 cycles", "");
+    printf("%-8s %14s %14s %14s %14s %9s %4s %12s %4s\n", "pmu", "ref cyc/s", "ref rec/s", "fast cyc/s", "fast rec/s",
+           "ratio", "", "2^47 cycles", "");
     for (guint i = 0; i < pms_model_set_count(models); i++) {
         const PmsModel *m = pms_model_set_nth(models, i);
         if (pmu ? g_ascii_strcasecmp(m->name, pmu) != 0 : !(pms_cli_family(m)->flags & PMS_CLI_SIM_BENCH))

@@ -97,8 +97,8 @@ static const PmsEvent *string_event(const PmsModel *m, const char *str, GError *
     g_autofree char *ev_name = g_strndup(name, strcspn(name, ":"));
     const PmsEvent *ev = pms_model_event(m, ev_name);
     if (!ev)
-        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "event \"%s\": %s has no event %s", str,
-                    m->name, ev_name);
+        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "event \"%s\": %s has no event %s", str, m->name,
+                    ev_name);
     return ev;
 }
 
@@ -118,8 +118,7 @@ static gboolean encode_all(PmsConformSim *cs, const PmsVector *v, Codes *out, ch
         gboolean ok = strcmp(r.ret, "PFM_SUCCESS") == 0 && r.n_codes > 0;
         if (!ok)
             *message = g_strdup_printf("%s:%u: vector '%s': the encoder answered %s for \"%s\"", v->file,
-                                       sv->events[i].line, sv->name, r.ret[0] ? r.ret : "nothing",
-                                       sv->events[i].event);
+                                       sv->events[i].line, sv->name, r.ret[0] ? r.ret : "nothing", sv->events[i].event);
         out[i].n = MIN(r.n_codes, PMS_BACKEND_MAX_CODES);
         memcpy(out[i].codes, r.codes, sizeof out[i].codes);
         pms_backend_result_clear(&r);
@@ -209,16 +208,16 @@ static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes
         const PmsEvent *ev = string_event(m, sv->events[i].event, &err);
         if (!ev || !pms_sim_program(sim, m, ev, sv->events[i].counter, codes[i].codes, codes[i].n, &err)) {
             *gp = g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_GP);
-            *message = g_strdup_printf("%s:%u: vector '%s': programming \"%s\" on counter %u: %s", v->file,
-                                       sv->events[i].line, sv->name, sv->events[i].event, sv->events[i].counter,
-                                       err->message);
+            *message =
+                g_strdup_printf("%s:%u: vector '%s': programming \"%s\" on counter %u: %s", v->file, sv->events[i].line,
+                                sv->name, sv->events[i].event, sv->events[i].counter, err->message);
             return FALSE;
         }
     }
     if (!program_pebs(sim, m, sv, codes, pebs_flip, &err)) {
         *gp = g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_GP);
-        *message = g_strdup_printf("%s:%u: vector '%s': programming PEBS: %s", v->file, v->line, sv->name,
-                                   err->message);
+        *message =
+            g_strdup_printf("%s:%u: vector '%s': programming PEBS: %s", v->file, v->line, sv->name, err->message);
         return FALSE;
     }
     if (sv->has_lbr && !program_lbr(sim, m, v, lbr_flip, message))
@@ -260,8 +259,8 @@ gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GErro
         for (guint k = 0; k < sv->n_events; k++) {
             GError *local = NULL;
             if (!string_event(m, sv->events[k].event, &local)) {
-                g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "%s:%u: %s", v->file,
-                            sv->events[k].line, local->message);
+                g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "%s:%u: %s", v->file, sv->events[k].line,
+                            local->message);
                 g_error_free(local);
                 return FALSE;
             }
@@ -338,19 +337,33 @@ static void pmu_row_free(gpointer p)
  * failed (ok FALSE), unobservable when `why` gives the reason it cannot
  * fail, else missed; counted in the PMU's row and the report, and listed
  * when it survived. */
-static void count_mutant(PmsMutantReport *r, PmsMutantPmu *row, PmsMutant mu, gboolean ok, gboolean gp,
-                         const char *why)
+static void count_mutant(PmsMutantReport *r, PmsMutantPmu *row, PmsMutant mu, gboolean ok, gboolean gp, const char *why)
 {
     mu.fate = !ok ? (gp ? PMS_MUTANT_CAUGHT_GP : PMS_MUTANT_CAUGHT) : why ? PMS_MUTANT_UNOBSERVABLE : PMS_MUTANT_MISSED;
     mu.why = ok ? why : NULL;
     row->mutants++;
     r->mutants++;
     switch (mu.fate) {
-    case PMS_MUTANT_CAUGHT: row->caught++; r->caught++; break;
-    case PMS_MUTANT_CAUGHT_GP: row->caught++; r->caught++; row->caught_gp++; r->caught_gp++; break;
-    case PMS_MUTANT_UNOBSERVABLE: row->unobservable++; r->unobservable++; break;
-    case PMS_MUTANT_MISSED: row->missed++; r->missed++; break;
-    default: break; /* equivalent and ignored mutants are never simulated */
+    case PMS_MUTANT_CAUGHT:
+        row->caught++;
+        r->caught++;
+        break;
+    case PMS_MUTANT_CAUGHT_GP:
+        row->caught++;
+        r->caught++;
+        row->caught_gp++;
+        r->caught_gp++;
+        break;
+    case PMS_MUTANT_UNOBSERVABLE:
+        row->unobservable++;
+        r->unobservable++;
+        break;
+    case PMS_MUTANT_MISSED:
+        row->missed++;
+        r->missed++;
+        break;
+    default:
+        break; /* equivalent and ignored mutants are never simulated */
     }
     if (mu.fate == PMS_MUTANT_UNOBSERVABLE || mu.fate == PMS_MUTANT_MISSED)
         g_array_append_val(r->survivors, mu);
@@ -390,9 +403,9 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                 gboolean ok = simulate(cs, v, mut, &msg, &gp);
                 g_free(msg);
                 PmsMutant mu = { v, e, k, bit, PMS_MUTANT_CAUGHT, NULL };
-                const char *why = ok ? pms_cli_family(m)->unobservable(m, ev, sv->events[e].counter, codes[e].codes,
-                                                                     codes[e].n, k, bit)
-                                     : NULL;
+                const char *why = ok
+                    ? pms_cli_family(m)->unobservable(m, ev, sv->events[e].counter, codes[e].codes, codes[e].n, k, bit)
+                    : NULL;
                 count_mutant(r, row, mu, ok, gp, why);
             }
         }
@@ -428,9 +441,8 @@ static guint64 enc_select(const PmsModel *m, const PmsSimVector *sv)
 static gboolean same_capture(const PmsModel *m, guint64 sel, guint64 flip)
 {
     const PmsRegister *r = pms_model_reg_by_kind(m, PMS_REG_LBR_SELECT, 0);
-    static const char *const fields[] = { "cpl_eq_0", "cpl_neq_0", "jcc", "near_rel_call", "near_ind_call",
-                                          "near_ret", "near_ind_jmp", "near_rel_jmp", "far_branch",
-                                          "en_callstack" };
+    static const char *const fields[] = { "cpl_eq_0", "cpl_neq_0",    "jcc",          "near_rel_call", "near_ind_call",
+                                          "near_ret", "near_ind_jmp", "near_rel_jmp", "far_branch",    "en_callstack" };
     gboolean known = FALSE;
     for (guint i = 0; i < G_N_ELEMENTS(fields); i++) {
         const PmsField *f = pms_register_field(r, fields[i]);
@@ -481,10 +493,12 @@ static void mutate_lbr(PmsConformSim *cs, const PmsVector *v, PmsMutantReport *r
         }
         const char *name = NULL;
         for (guint f = 0; sel->layout && f < sel->layout->n_fields; f++)
-            if (bit >= sel->layout->fields[f].shift && bit < sel->layout->fields[f].shift + sel->layout->fields[f].width)
+            if (bit >= sel->layout->fields[f].shift &&
+                bit < sel->layout->fields[f].shift + sel->layout->fields[f].width)
                 name = sel->layout->fields[f].name;
-        g_ptr_array_add(r->lbr_missed, g_strdup_printf("%s:%u: vector '%s' (%s): %s bit %u (%s)", v->file, v->line,
-                                                       sv->name, v->pmu, sel->name, bit, name ? name : "no field"));
+        g_ptr_array_add(r->lbr_missed,
+                        g_strdup_printf("%s:%u: vector '%s' (%s): %s bit %u (%s)", v->file, v->line, sv->name, v->pmu,
+                                        sel->name, bit, name ? name : "no field"));
     }
 }
 
@@ -498,8 +512,7 @@ static gboolean pmu_selected(const char *pmu, const char *const *pmus)
     return FALSE;
 }
 
-PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set,
-                                     const char *const *pmus)
+PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set, const char *const *pmus)
 {
     PmsMutantReport *r = g_new0(PmsMutantReport, 1);
     r->pmus = g_ptr_array_new_with_free_func(pmu_row_free);

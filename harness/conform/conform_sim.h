@@ -31,11 +31,11 @@ gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_d
 gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error);
 
 typedef enum {
-    PMS_MUTANT_CAUGHT,        /* the vector failed */
-    PMS_MUTANT_CAUGHT_GP,     /* the simulator refused the write (#GP) */
-    PMS_MUTANT_UNOBSERVABLE,  /* survived; by the documented semantics the bit cannot change a count */
-    PMS_MUTANT_MISSED,        /* survived: a missing vector */
-    PMS_MUTANT_EQUIVALENT,    /* not a mutant: the only bits it changes are ones the register ignores
+    PMS_MUTANT_CAUGHT,       /* the vector failed */
+    PMS_MUTANT_CAUGHT_GP,    /* the simulator refused the write (#GP) */
+    PMS_MUTANT_UNOBSERVABLE, /* survived; by the documented semantics the bit cannot change a count */
+    PMS_MUTANT_MISSED,       /* survived: a missing vector */
+    PMS_MUTANT_EQUIVALENT,   /* not a mutant: the only bits it changes are ones the register ignores
                                * (model key `ignored`), so it programs the same register contents */
 } PmsMutantFate;
 
@@ -45,37 +45,36 @@ enum { PMS_MUTANT_CODE_PEBS_ENABLE = 100 };
 
 typedef struct {
     const PmsVector *vector;
-    guint event;              /* index into the vector's events */
-    guint code;               /* codes[code], or PMS_MUTANT_CODE_PEBS_ENABLE */
+    guint event; /* index into the vector's events */
+    guint code;  /* codes[code], or PMS_MUTANT_CODE_PEBS_ENABLE */
     guint bit;
     PmsMutantFate fate;
-    const char *why;          /* unobservable: the reason (static text) */
+    const char *why; /* unobservable: the reason (static text) */
 } PmsMutant;
 
 typedef struct {
     char *pmu;
     guint vectors, baseline_failed;
     guint mutants, caught, caught_gp, unobservable, missed;
-    guint equivalent;         /* left out of `mutants` */
+    guint equivalent; /* left out of `mutants` */
 } PmsMutantPmu;
 
 typedef struct {
-    GPtrArray *pmus;          /* PmsMutantPmu* in order of first appearance */
-    GArray *survivors;        /* PmsMutant: unobservable and missed ones */
-    GPtrArray *baseline;      /* char*: vectors that fail unmutated (their mutants are not judged) */
+    GPtrArray *pmus;     /* PmsMutantPmu* in order of first appearance */
+    GArray *survivors;   /* PmsMutant: unobservable and missed ones */
+    GPtrArray *baseline; /* char*: vectors that fail unmutated (their mutants are not judged) */
     guint mutants, caught, caught_gp, unobservable, missed;
-    guint equivalent;         /* left out of `mutants` */
+    guint equivalent; /* left out of `mutants` */
     /* MSR_LBR_SELECT mutants (vectors with an `lbr` record): every writable
      * bit flipped in turn; the missed ones as "file:line: vector ... bit N (field)" */
     guint lbr_mutants, lbr_caught;
-    guint lbr_unobservable;   /* the same classes and rings pass (semantics.md A13) */
+    guint lbr_unobservable; /* the same classes and rings pass (semantics.md A13) */
     GPtrArray *lbr_missed;
 } PmsMutantReport;
 
 /* Run the mutants of every sim vector in `set` whose PMU is one of `pmus`
  * (NULL-terminated; NULL: every PMU). */
-PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set,
-                                     const char *const *pmus);
+PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set, const char *const *pmus);
 void pms_mutant_report_free(PmsMutantReport *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsMutantReport, pms_mutant_report_free)
 

@@ -45,8 +45,7 @@ static char *base_string(const PmsModel *m, const PmsEvent *ev)
         return g_strdup_printf("%s::%s", m->name, ev->name);
     for (guint u = 1; (ev->flags & PMS_EVENT_OFFCORE) && u < ev->n_umasks; u++)
         if (ev->umasks[u].group != ev->umasks[0].group)
-            return g_strdup_printf("%s::%s:%s:%s", m->name, ev->name, ev->umasks[0].name,
-                                   ev->umasks[u].name);
+            return g_strdup_printf("%s::%s:%s:%s", m->name, ev->name, ev->umasks[0].name, ev->umasks[u].name);
     for (guint u = 0; (ev->flags & PMS_EVENT_LDLAT) && u < ev->n_umasks; u++)
         if (ev->umasks[u].flags & PMS_UMASK_LDLAT)
             return g_strdup_printf("%s::%s:%s", m->name, ev->name, ev->umasks[u].name);
@@ -112,10 +111,35 @@ void pms_strings_modifiers(const PmsModel *m, GPtrArray *out)
     }
     if (plain) {
         const char *combos[] = {
-            ":u:k", ":u=0:k=0", ":c=1:e", ":e", ":e=1:c=0", ":c=1:i", ":c=1:i:e", ":i",
-            ":t", ":c=1:t", ":t:e:c=2:i", ":u:u", ":u=0:u=1", ":c=1:c=2", ":c=1:c=1",
-            ":k:u:c=255:i:e", ":c=3:k", ":C=1", ":U", ":", "::", ":u:", ":=1", ":u=",
-            ":ldlat=3", ":p", ":p=1", ":foo", ":u=1:k=1:e=0:i=0:c=0",
+            ":u:k",
+            ":u=0:k=0",
+            ":c=1:e",
+            ":e",
+            ":e=1:c=0",
+            ":c=1:i",
+            ":c=1:i:e",
+            ":i",
+            ":t",
+            ":c=1:t",
+            ":t:e:c=2:i",
+            ":u:u",
+            ":u=0:u=1",
+            ":c=1:c=2",
+            ":c=1:c=1",
+            ":k:u:c=255:i:e",
+            ":c=3:k",
+            ":C=1",
+            ":U",
+            ":",
+            "::",
+            ":u:",
+            ":=1",
+            ":u=",
+            ":ldlat=3",
+            ":p",
+            ":p=1",
+            ":foo",
+            ":u=1:k=1:e=0:i=0:c=0",
         };
         for (gsize i = 0; i < G_N_ELEMENTS(combos); i++)
             add(out, plain, combos[i]);
@@ -131,16 +155,20 @@ void pms_strings_modifiers(const PmsModel *m, GPtrArray *out)
     }
     if (ev_offcore && ev_offcore->n_umasks > 0) {
         g_ptr_array_add(out, g_strdup_printf("%s::%s", m->name, ev_offcore->name));
-        g_ptr_array_add(out, g_strdup_printf("%s::%s:%s", m->name, ev_offcore->name,
-                                             ev_offcore->umasks[0].name)); /* one group only */
+        g_ptr_array_add(
+            out,
+            g_strdup_printf("%s::%s:%s", m->name, ev_offcore->name, ev_offcore->umasks[0].name)); /* one group only */
         add(out, offcore, ":c=1:e");
         add(out, offcore, ":t");
     }
     /* glm's OUTSTANDING offcore rules */
     const PmsEvent *oc = pms_model_event(m, "OFFCORE_RESPONSE_0");
     if (oc && pms_event_umask(oc, "OUTSTANDING")) {
-        const char *sfx[] = { ":OUTSTANDING", ":OUTSTANDING:ANY_RESPONSE", ":DMND_DATA_RD:OUTSTANDING",
-                              ":DMND_DATA_RD:OUTSTANDING:L2_MISS_SNOOP_HIT", ":ANY_REQUEST:ANY_RESPONSE",
+        const char *sfx[] = { ":OUTSTANDING",
+                              ":OUTSTANDING:ANY_RESPONSE",
+                              ":DMND_DATA_RD:OUTSTANDING",
+                              ":DMND_DATA_RD:OUTSTANDING:L2_MISS_SNOOP_HIT",
+                              ":ANY_REQUEST:ANY_RESPONSE",
                               ":DMND_DATA_RD:ANY_RESPONSE:L2_HIT" };
         for (gsize i = 0; i < G_N_ELEMENTS(sfx); i++)
             g_ptr_array_add(out, g_strdup_printf("%s::OFFCORE_RESPONSE_0%s", m->name, sfx[i]));
@@ -178,9 +206,11 @@ void pms_strings_raw(const PmsModel *m, GPtrArray *out)
     const PmsEvent *ev = pick_event(m, 0);
     if (ev) {
         g_autofree char *b = g_strdup_printf("%s::%s", m->name, ev->name);
-        const char *sfx[] = { ":0x0", ":0xff", ":0x100", ":0X1F", ":0x00ff", ":0x", ":0xfg", ":0xff=", ":0xff=1",
-                              ":0x1:0x1", ":0x1:k", ":u:0x1", ":0x1:c=1:i", ":0x1:e", ":0x1:c=1:e", ":0x1:t",
-                              ":0x100:c=300", ":c=300:0x100", ":255", ":-0x1", ":0x10000000000000000" };
+        const char *sfx[] = {
+            ":0x0",       ":0xff",   ":0x100",       ":0X1F",        ":0x00ff", ":0x",        ":0xfg",
+            ":0xff=",     ":0xff=1", ":0x1:0x1",     ":0x1:k",       ":u:0x1",  ":0x1:c=1:i", ":0x1:e",
+            ":0x1:c=1:e", ":0x1:t",  ":0x100:c=300", ":c=300:0x100", ":255",    ":-0x1",      ":0x10000000000000000"
+        };
         for (gsize i = 0; i < G_N_ELEMENTS(sfx); i++)
             add(out, b, sfx[i]);
         if (ev->n_umasks) {
@@ -191,8 +221,8 @@ void pms_strings_raw(const PmsModel *m, GPtrArray *out)
     /* offcore: the value is the extra register; widths 16 and 38 bits */
     const PmsEvent *oc = pick_event(m, PMS_EVENT_OFFCORE);
     if (oc) {
-        const char *sfx[] = { ":0x1", ":0x40", ":0xffff", ":0x10000", ":0xffffffff", ":0x3fffffffff",
-                              ":0x4000000000", ":0xffff:k", ":0x1:c=1" };
+        const char *sfx[] = { ":0x1",          ":0x40",         ":0xffff",   ":0x10000", ":0xffffffff",
+                              ":0x3fffffffff", ":0x4000000000", ":0xffff:k", ":0x1:c=1" };
         for (gsize i = 0; i < G_N_ELEMENTS(sfx); i++)
             g_ptr_array_add(out, g_strdup_printf("%s::%s%s", m->name, oc->name, sfx[i]));
     }

@@ -48,7 +48,7 @@ typedef struct {
      * catch it.  counter: where the vector programs the event. */
     const char *(*unobservable)(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
                                 guint n_codes, guint code, guint bit);
-    guint flags;   /* PMS_CLI_* */
+    guint flags; /* PMS_CLI_* */
 } PmsCliFamily;
 
 /* The harness's entry of m's family (every registered family has one). */

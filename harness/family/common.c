@@ -2,15 +2,13 @@
  * the commands share (cli_family.h). */
 #include "family_impl.h"
 
-guint64
-pms_cli_field(const PmsRegister *r, guint64 v, const char *name)
+guint64 pms_cli_field(const PmsRegister *r, guint64 v, const char *name)
 {
     const PmsField *f = pms_register_field(r, name);
     return f ? pms_field_get(f, v) : 0;
 }
 
-guint64
-pms_cli_field_or(const PmsRegister *r, const char *name, guint64 v, guint shift, guint width)
+guint64 pms_cli_field_or(const PmsRegister *r, const char *name, guint64 v, guint shift, guint width)
 {
     const PmsField *f = pms_register_field(r, name);
     if (f) {
@@ -21,22 +19,19 @@ pms_cli_field_or(const PmsRegister *r, const char *name, guint64 v, guint shift,
     return (v >> shift) & mask;
 }
 
-gboolean
-pms_fam_field_bit(const PmsRegister *r, const char *name, guint bit)
+gboolean pms_fam_field_bit(const PmsRegister *r, const char *name, guint bit)
 {
     const PmsField *f = pms_register_field(r, name);
     return f && bit >= f->shift && bit < f->shift + f->width;
 }
 
-guint64
-pms_fam_umask_value(const PmsEvent *ev, const char *name)
+guint64 pms_fam_umask_value(const PmsEvent *ev, const char *name)
 {
     const PmsUmask *u = pms_event_umask(ev, name);
     return u ? u->value : 0;
 }
 
-void
-pms_cli_explain_write(GString *o, const PmsRegWrite *w)
+void pms_cli_explain_write(GString *o, const PmsRegWrite *w)
 {
     g_string_append_printf(o, "%s (0x%x) = 0x%" G_GINT64_MODIFIER "x", w->name, w->address, w->value);
     if (w->mask != G_MAXUINT64)
@@ -51,7 +46,7 @@ pms_cli_explain_write(GString *o, const PmsRegWrite *w)
             continue;
         guint64 v = pms_field_get(f, w->value);
         g_autofree char *bits = f->width > 1 ? g_strdup_printf("%u:%u", f->shift + f->width - 1, f->shift)
-                                              : g_strdup_printf("%u", f->shift);
+                                             : g_strdup_printf("%u", f->shift);
         g_string_append_printf(o, "  %-12s bits %-5s", f->name, bits);
         g_string_append_printf(o, " = 0x%" G_GINT64_MODIFIER "x\n", v);
     }

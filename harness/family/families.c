@@ -6,22 +6,18 @@
 extern const PmsCliFamily pms_cli_x86_core, pms_cli_x86_uncore, pms_cli_nhmex, pms_cli_ia64, pms_cli_toy;
 
 static const PmsFamilyEntry entries[] = {
-    { "x86_core", &pms_cli_x86_core },
-    { "x86_uncore", &pms_cli_x86_uncore },
-    { "nhmex_cbox", &pms_cli_nhmex },
-    { "ia64", &pms_cli_ia64 },
-    { "toy", &pms_cli_toy },   /* the test-only family (models/tests/toy.pmu) */
+    { "x86_core", &pms_cli_x86_core }, { "x86_uncore", &pms_cli_x86_uncore },
+    { "nhmex_cbox", &pms_cli_nhmex },  { "ia64", &pms_cli_ia64 },
+    { "toy", &pms_cli_toy }, /* the test-only family (models/tests/toy.pmu) */
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("harness", entries);
 
-const PmsCliFamily *
-pms_cli_family(const PmsModel *m)
+const PmsCliFamily *pms_cli_family(const PmsModel *m)
 {
     return pms_family_table_get(&table, m->family);
 }
 
-gboolean
-pms_cli_family_table_check(GPtrArray *problems)
+gboolean pms_cli_family_table_check(GPtrArray *problems)
 {
     return pms_family_table_check(&table, problems);
 }

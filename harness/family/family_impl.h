@@ -20,7 +20,7 @@ guint64 pms_fam_umask_value(const PmsEvent *ev, const char *name);
 typedef struct {
     gboolean usr, os, edge, inv, any, en, intr, fixed, smt;
     guint64 cmask;
-    const char *rings;   /* which rings qualify, NULL for none */
+    const char *rings; /* which rings qualify, NULL for none */
 } PmsFamSel;
 
 char *pms_x86_umask_names(const PmsEncoding *enc, const char *which);
@@ -33,7 +33,7 @@ void pms_x86_list_event(GString *o, const PmsModel *m, const PmsEvent *ev);
 guint32 pms_x86_own_signal(const PmsModel *m, const guint64 *codes, guint n_codes);
 /* The event-select bits no count can show; inv_why: the family's sentence
  * for an invert bit without a threshold. */
-const char *pms_x86_unobservable(const PmsModel *m, const PmsEvent *ev, const guint64 *codes, guint n_codes,
-                                 guint code, guint bit, const char *inv_why);
+const char *pms_x86_unobservable(const PmsModel *m, const PmsEvent *ev, const guint64 *codes, guint n_codes, guint code,
+                                 guint bit, const char *inv_why);
 
 G_END_DECLS

@@ -37,15 +37,19 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
 
     g_string_append(o, "\nWhat the counter counts (reference registers.md §3, libpfm_montecito(3)):\n");
     if (pmd)
-        g_string_append_printf(o, "  counter: %s configures %s, %u bits wide (the lowest counter the event's mask "
-                                  "allows)\n", pmc ? pmc->name : "PMC?", pmd->name, width);
-    g_string_append_printf(o, "  signal: an occurrence is one %s (es 0x%02" G_GINT64_MODIFIER "x, umask 0x%"
-                           G_GINT64_MODIFIER "x); it occurs at most %u time%s per cycle (max_inc)\n",
+        g_string_append_printf(o,
+                               "  counter: %s configures %s, %u bits wide (the lowest counter the event's mask "
+                               "allows)\n",
+                               pmc ? pmc->name : "PMC?", pmd->name, width);
+    g_string_append_printf(o,
+                           "  signal: an occurrence is one %s (es 0x%02" G_GINT64_MODIFIER
+                           "x, umask 0x%" G_GINT64_MODIFIER "x); it occurs at most %u time%s per cycle (max_inc)\n",
                            ev->equiv ? ev->equiv : ev->name, es, umask, ev->max_inc, ev->max_inc == 1 ? "" : "s");
     if (ev->ear && enc->n_codes > 1) {
         const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
-        g_string_append_printf(o, "  EAR: %s event in %s mode: the counter counts the EAR's events (its umask is 0); "
-                                  "the event's umask 0x%x goes to %s = 0x%" G_GINT64_MODIFIER "x\n",
+        g_string_append_printf(o,
+                               "  EAR: %s event in %s mode: the counter counts the EAR's events (its umask is 0); "
+                               "the event's umask 0x%x goes to %s = 0x%" G_GINT64_MODIFIER "x\n",
                                ev->ear == PMS_IA64_EAR_D ? "a D-EAR" : "an I-EAR", pms_ia64_ear_mode_name(ev->ear_mode),
                                ev->base_umask, x ? x->name : "the EAR configuration register", enc->codes[1]);
     }
@@ -54,8 +58,9 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
         if (plm & (1u << i))
             g_string_append_printf(lv, "%s%u", lv->len ? ", " : "", i);
     if (plm)
-        g_string_append_printf(o, "  privilege: plm=0x%x: occurrences count at privilege level%s %s (bit k = level k; "
-                                  "k sets PLM0, u PLM3, PLM1/PLM2 come from the default mask)\n",
+        g_string_append_printf(o,
+                               "  privilege: plm=0x%x: occurrences count at privilege level%s %s (bit k = level k; "
+                               "k sets PLM0, u PLM3, PLM1/PLM2 come from the default mask)\n",
                                plm, (plm & (plm - 1)) ? "s" : "", lv->str);
     else
         g_string_append(o, "  privilege: plm=0: no privilege level qualifies, so nothing is ever counted\n");
@@ -64,22 +69,25 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
     guint64 pm = pms_cli_field(pmc, v, "pm"), ism = pms_cli_field(pmc, v, "ism") & 3;
     gboolean ism_enable = g_strcmp0(pms_model_option(m, "ism_bits", "mask"), "enable") == 0;
     gboolean ia64 = ism_enable ? (ism >> 1) & 1 : !(ism & 1), ia32 = ism_enable ? ism & 1 : !((ism >> 1) & 1);
-    g_string_append_printf(o, "  gate: pm=%" G_GUINT64_FORMAT ": a %s monitor, counting a thread's occurrences only "
-                              "while its PSR.%s is set; ism=%" G_GUINT64_FORMAT ": %s%s (registers.md §3: 10b = "
-                              "IA-64 only; other values per model option ism_bits = %s)\n",
+    g_string_append_printf(o,
+                           "  gate: pm=%" G_GUINT64_FORMAT ": a %s monitor, counting a thread's occurrences only "
+                           "while its PSR.%s is set; ism=%" G_GUINT64_FORMAT ": %s%s (registers.md §3: 10b = "
+                           "IA-64 only; other values per model option ism_bits = %s)\n",
                            pm, pm ? "privileged" : "user", pm ? "pp" : "up", ism,
-                           ia64 && ia32 ? "IA-64 and IA-32 instructions" : ia64 ? "IA-64 instructions only"
-                                                                          : ia32 ? "IA-32 instructions only"
-                                                                                 : "no instruction set",
+                           ia64 && ia32 ? "IA-64 and IA-32 instructions"
+                               : ia64   ? "IA-64 instructions only"
+                               : ia32   ? "IA-32 instructions only"
+                                        : "no instruction set",
                            ia64 || ia32 ? " count" : " counts", ism_enable ? "enable" : "mask");
     if (thres == 0)
         g_string_append(o, "  threshold: thres=0: no threshold; each cycle adds n, its number of occurrences\n");
     else
-        g_string_append_printf(o, "  threshold: thres=%" G_GUINT64_FORMAT ": a cycle adds 1 when the event occurs "
-                                  "more than %" G_GUINT64_FORMAT " times in it (libpfm_montecito(3): \"a threshold of n "
-                                  "means that the counter will be incremented by one only when the event occurs more "
-                                  "than n times per cycle\"); thres must stay below max_inc %u; the simulator compares "
-                                  "n %s %" G_GUINT64_FORMAT " (model option thres_compare = %s)\n",
+        g_string_append_printf(o,
+                               "  threshold: thres=%" G_GUINT64_FORMAT ": a cycle adds 1 when the event occurs "
+                               "more than %" G_GUINT64_FORMAT " times in it (libpfm_montecito(3): \"a threshold of n "
+                               "means that the counter will be incremented by one only when the event occurs more "
+                               "than n times per cycle\"); thres must stay below max_inc %u; the simulator compares "
+                               "n %s %" G_GUINT64_FORMAT " (model option thres_compare = %s)\n",
                                thres, thres, ev->max_inc, ge ? ">=" : ">", thres, ge ? "ge" : "gt");
     if (ev->mesi)
         g_string_append_printf(o, "  MESI: only lines in state%s%s%s%s%s count (bits 27-30)\n", mesi ? "" : " (none)",
@@ -87,10 +95,11 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
     g_string_append_printf(o, "  overflow: a carry out of bit %u %s\n", width ? width - 1 : 46,
                            oi ? "sets PMC0's overflow bit of the counter and fr (freeze), and raises a PMU interrupt "
                                 "(oi=1)"
-                              : wrap ? "wraps the counter; oi=0: no overflow bit, no freeze, no interrupt (model option "
-                                       "overflow_without_oi = wrap)"
-                                     : "sets PMC0's overflow bit of the counter; oi=0: no freeze, no interrupt (model "
-                                       "option overflow_without_oi = status)");
+                               : wrap
+                               ? "wraps the counter; oi=0: no overflow bit, no freeze, no interrupt (model option "
+                                 "overflow_without_oi = wrap)"
+                               : "sets PMC0's overflow bit of the counter; oi=0: no freeze, no interrupt (model "
+                                 "option overflow_without_oi = status)");
 
     g_autoptr(GString) t = g_string_new(NULL);
     const char *name = ev->equiv ? ev->equiv : ev->name;
@@ -158,9 +167,10 @@ static void list_model(GString *o, const PmsModel *m, PmsCliEventKeep keep, gcon
             g_string_append_printf(o, "    %-7s [%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "]    %s\n", mod->name,
                                    mod->min, mod->max, mod->desc ? mod->desc : "");
     }
-    g_string_append(o, "  events (max: occurrences per cycle, thres < max; qual: o opcode match, i code range, d data "
-                       "range;\n"
-                       "          group: cache group/set; EAR: kind and mode, umask to the EAR register):\n");
+    g_string_append(o,
+                    "  events (max: occurrences per cycle, thres < max; qual: o opcode match, i code range, d data "
+                    "range;\n"
+                    "          group: cache group/set; EAR: kind and mode, umask to the EAR register):\n");
     int namew = 5; /* the event column, as wide as the longest name */
     for (guint e = 0; e < m->n_events; e++)
         namew = MAX(namew, (int)strlen(m->events[e].name));
@@ -175,10 +185,10 @@ static void list_model(GString *o, const PmsModel *m, PmsCliEventKeep keep, gcon
         g_autofree char *grp = ia64_group(ev);
         g_autofree char *ear = ia64_ear(ev);
         g_autofree char *um = g_strdup_printf("0x%x", ev->base_umask);
-        g_autofree char *row = g_strdup_printf("    %-*s 0x%02x %5s %3u %-12s %-7s %-13s %-4s %-7s %3s %4s %s", namew,
-                                               ev->name, ev->code, um, ev->max_inc, ctr, grp,
-                                               pms_ia64_event_type_name(ev->ev_type), q, ear, ev->etb ? "yes" : "-",
-                                               ev->mesi ? "yes" : "-", ev->equiv ? ev->equiv : "");
+        g_autofree char *row =
+            g_strdup_printf("    %-*s 0x%02x %5s %3u %-12s %-7s %-13s %-4s %-7s %3s %4s %s", namew, ev->name, ev->code,
+                            um, ev->max_inc, ctr, grp, pms_ia64_event_type_name(ev->ev_type), q, ear,
+                            ev->etb ? "yes" : "-", ev->mesi ? "yes" : "-", ev->equiv ? ev->equiv : "");
         g_string_append_printf(o, "%s\n", g_strchomp(row)); /* no trailing blanks when there is no alias */
     }
 }
@@ -273,8 +283,8 @@ static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guin
     /* the MESI bits are applied (semantics.md §11.9): the mesi events' vectors
      * carry mesi= states, and on other events the bits do nothing */
     if ((pms_fam_field_bit(pmc, "mesi_i", bit) || pms_fam_field_bit(pmc, "mesi_s", bit) ||
-         pms_fam_field_bit(pmc, "mesi_e", bit) ||
-         pms_fam_field_bit(pmc, "mesi_m", bit)) && !(ev && ev->mesi))
+         pms_fam_field_bit(pmc, "mesi_e", bit) || pms_fam_field_bit(pmc, "mesi_m", bit)) &&
+        !(ev && ev->mesi))
         return "MESI qualifiers act only on the events with mesi = true (semantics.md §11.9; registers.md 3)";
     if (pms_fam_field_bit(pmc, "all", bit) && counter >= 8 &&
         g_ascii_strcasecmp(pms_model_option(m, "all_on_pmc8_15", "own"), "own") == 0)

@@ -36,38 +36,44 @@ static void explain_nhmex(GString *o, const PmsEncoding *enc)
     if (ctr)
         g_string_append_printf(o, "  counter: %s %u counter %u, %s (0x%x), %u bits wide\n", m->unit ? m->unit : "box",
                                m->instance, k, ctr->name, ctr->address, ctr->width);
-    g_string_append_printf(o, "  signal: an occurrence is one %s (event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02"
-                           G_GINT64_MODIFIER "x%s); a C-Box event may occur several times in one uncore cycle\n",
-                           sig, code, umask,
-                           ev->match == PMS_MATCH_EXACT || umask == 0
-                               ? ", matched exactly"
-                               : ", plus any signal whose non-zero umask bits all lie inside it");
-    g_string_append(o, "  privilege: none: the uncore has no privilege or thread filter; occurrences count at all "
-                       "levels, from every core\n");
+    g_string_append_printf(
+        o,
+        "  signal: an occurrence is one %s (event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02" G_GINT64_MODIFIER
+        "x%s); a C-Box event may occur several times in one uncore cycle\n",
+        sig, code, umask,
+        ev->match == PMS_MATCH_EXACT || umask == 0 ? ", matched exactly"
+                                                   : ", plus any signal whose non-zero umask bits all lie inside it");
+    g_string_append(o,
+                    "  privilege: none: the uncore has no privilege or thread filter; occurrences count at all "
+                    "levels, from every core\n");
     if (thr == 0) {
         g_string_append(o, "  threshold: t=0: no threshold; each cycle adds n, its number of occurrences\n");
         if (inv)
             g_string_append(o, "  invert: i=1 is ignored because t=0 (choice A5)\n");
     } else {
-        g_string_append_printf(o, "  threshold: t=%" G_GUINT64_FORMAT ", i=%d: a cycle qualifies when n %s %"
-                               G_GUINT64_FORMAT "; each qualifying cycle adds 1 (Table 2-13; invert read %s, "
-                               "choice A5, option invert)\n", thr, (int)inv, cmp, thr,
-                               literal ? "literally" : "as documented");
+        g_string_append_printf(o,
+                               "  threshold: t=%" G_GUINT64_FORMAT
+                               ", i=%d: a cycle qualifies when n %s %" G_GUINT64_FORMAT
+                               "; each qualifying cycle adds 1 (Table 2-13; invert read %s, "
+                               "choice A5, option invert)\n",
+                               thr, (int)inv, cmp, thr, literal ? "literally" : "as documented");
     }
     if (edge)
-        g_string_append_printf(o, "  edge: e=1, in series after threshold and invert (Table 2-13 note): only the "
-                                  "first cycle of each run of qualifying cycles adds 1%s\n",
+        g_string_append_printf(o,
+                               "  edge: e=1, in series after threshold and invert (Table 2-13 note): only the "
+                               "first cycle of each run of qualifying cycles adds 1%s\n",
                                thr == 0 ? " (t=0 acting as n >= 1)" : "");
     if (en)
-        g_string_append_printf(o, "  enable: en=1 (the encoder always sets it); the counter counts only while %s."
-                                  "ctr_en bit %u and %s.en_all are set too (Table 2-13 note)\n",
-                               bc ? bc->name : "the box's GLOBAL_CTL", k,
-                               gc ? gc->name : "U_MSR_PMON_GLOBAL_CTL");
+        g_string_append_printf(o,
+                               "  enable: en=1 (the encoder always sets it); the counter counts only while %s."
+                               "ctr_en bit %u and %s.en_all are set too (Table 2-13 note)\n",
+                               bc ? bc->name : "the box's GLOBAL_CTL", k, gc ? gc->name : "U_MSR_PMON_GLOBAL_CTL");
     else
         g_string_append(o, "  enable: en=0: the counter is disabled and counts nothing\n");
     guint s_box = m->instance / 4;
-    g_string_append_printf(o, "  overflow: a carry out of bit %u sets %s.ov bit %u, summarized in S-Box %u's "
-                              "summary and the U-Box's GLOBAL_STATUS; %s\n",
+    g_string_append_printf(o,
+                           "  overflow: a carry out of bit %u sets %s.ov bit %u, summarized in S-Box %u's "
+                           "summary and the U-Box's GLOBAL_STATUS; %s\n",
                            ctr && ctr->width ? ctr->width - 1 : 47, bs ? bs->name : "the box status", k, s_box,
                            pmi ? "pmi=1: a PMI goes to the U-Box, which freezes all uncore counting (clears "
                                  "en_all) when frz_all is set, pmi_freeze_delay uncore clocks later, and "

@@ -9,8 +9,7 @@
 #include <string.h>
 
 /* perf's PMU name: every "%u" of the declared name is the model's instance. */
-static char *
-pmu_name(const PmsModel *m, const PmsPerf *p)
+static char *pmu_name(const PmsModel *m, const PmsPerf *p)
 {
     GString *s = g_string_new(NULL);
     for (const char *c = p->pmu; *c; c++) {
@@ -24,21 +23,18 @@ pmu_name(const PmsModel *m, const PmsPerf *p)
     return g_string_free(s, FALSE);
 }
 
-static const PmsField *
-sel_field(const PmsModel *m, const char *name)
+static const PmsField *sel_field(const PmsModel *m, const char *name)
 {
     return pms_register_field(pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0), name);
 }
 
-static guint64
-sel_get(const PmsModel *m, guint64 sel, const char *name)
+static guint64 sel_get(const PmsModel *m, guint64 sel, const char *name)
 {
     const PmsField *f = sel_field(m, name);
     return f ? pms_field_get(f, sel) : 0;
 }
 
-static void
-print_value(GString *s, PmsPerfPrint print, guint64 v)
+static void print_value(GString *s, PmsPerfPrint print, guint64 v)
 {
     switch (print) {
     case PMS_PERF_HEX:
@@ -56,8 +52,7 @@ print_value(GString *s, PmsPerfPrint print, guint64 v)
 }
 
 /* The extra-register term of the event (its codes[1]), or NULL. */
-static const PmsPerfTerm *
-extra_term(const PmsEncoding *enc, const PmsPerf *p)
+static const PmsPerfTerm *extra_term(const PmsEncoding *enc, const PmsPerf *p)
 {
     if (enc->n_codes < 2 || enc->event == NULL || enc->event->extra_reg == NULL)
         return NULL;
@@ -69,8 +64,7 @@ extra_term(const PmsEncoding *enc, const PmsPerf *p)
 
 /* The privilege modifier: the one priv field set alone; "" for all of them
  * (perf's default) or none. */
-static const char *
-priv_suffix(const PmsModel *m, const PmsPerf *p, guint64 sel)
+static const char *priv_suffix(const PmsModel *m, const PmsPerf *p, guint64 sel)
 {
     const char *one = NULL;
     guint n_set = 0, n = 0;
@@ -86,8 +80,7 @@ priv_suffix(const PmsModel *m, const PmsPerf *p, guint64 sel)
     return n_set == 1 && n > 1 ? one : "";
 }
 
-char *
-pms_cli_perf_symbolic(const PmsEncoding *enc)
+char *pms_cli_perf_symbolic(const PmsEncoding *enc)
 {
     const PmsModel *m = enc->model;
     const PmsPerf *p = pms_model_perf(m);
@@ -122,8 +115,7 @@ pms_cli_perf_symbolic(const PmsEncoding *enc)
     return g_string_free(s, FALSE);
 }
 
-char *
-pms_cli_perf_raw(const PmsEncoding *enc)
+char *pms_cli_perf_raw(const PmsEncoding *enc)
 {
     const PmsModel *m = enc->model;
     const PmsPerf *p = pms_model_perf(m);
@@ -158,13 +150,12 @@ pms_cli_perf_raw(const PmsEncoding *enc)
     return g_string_free(s, FALSE);
 }
 
-char *
-pms_cli_perf_inexpressible(const PmsEncoding *enc)
+char *pms_cli_perf_inexpressible(const PmsEncoding *enc)
 {
     const PmsModel *m = enc->model;
     const PmsPerf *p = pms_model_perf(m);
     if (!p->pmu)
-        return NULL;   /* no perf form at all, said by the symbolic form */
+        return NULL; /* no perf form at all, said by the symbolic form */
     guint64 sel = enc->n_codes ? enc->codes[0] : 0;
     /* perf's PMU/.../ without a privilege modifier counts at every level: an
      * encoding that counts at none cannot be written */
@@ -192,7 +183,8 @@ pms_cli_perf_inexpressible(const PmsEncoding *enc)
     guint64 lost = sel & ~(expressible | p->owned);
     if (lost)
         return g_strdup_printf("bits 0x%" G_GINT64_MODIFIER "x of 0x%" G_GINT64_MODIFIER "x have no perf term: "
-                               "perf would program a different value", lost, sel);
+                               "perf would program a different value",
+                               lost, sel);
     if (enc->n_codes > 2)
         return g_strdup_printf("the encoding has %u values; perf takes one event select and one extra register",
                                enc->n_codes);

@@ -14,22 +14,25 @@ static void toy_explain(GString *o, const PmsEncoding *enc)
     g_string_append(o, "\nWhat the counter counts (models/tests/toy.pmu, the toy family's own rules):\n");
     if (ctr)
         g_string_append_printf(o, "  counter: %s (0x%x), %u bits wide\n", ctr->name, ctr->address, ctr->width);
-    g_string_append_printf(o, "  signal: event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02" G_GINT64_MODIFIER
+    g_string_append_printf(o,
+                           "  signal: event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02" G_GINT64_MODIFIER
                            "x (and any signal whose non-zero umask bits lie inside it)\n",
                            pms_cli_field(ctl, v, "event"), pms_cli_field(ctl, v, "umask"));
     g_string_append(o, "  privilege: none: the toy family has no privilege filter\n");
     if (thr)
-        g_string_append_printf(o, "  threshold: t=%" G_GUINT64_FORMAT ": each cycle with at least %" G_GUINT64_FORMAT
-                               " occurrences adds 1\n", thr, thr);
+        g_string_append_printf(o,
+                               "  threshold: t=%" G_GUINT64_FORMAT ": each cycle with at least %" G_GUINT64_FORMAT
+                               " occurrences adds 1\n",
+                               thr, thr);
     else
         g_string_append(o, "  threshold: t=0: each cycle adds its number of occurrences\n");
     g_string_append_printf(o, "  enable: en=%d%s\n", (int)en, en ? "" : ": the counter counts nothing");
     g_string_append_printf(o, "  overflow: a carry out of bit %u sets the counter's ovf bit in TOY_STATUS%s\n",
                            ctr && ctr->width ? ctr->width - 1 : 31, intr ? " and raises a PMI (int=1)" : "");
     g_string_append_printf(o, "\nIn short: %s.\n",
-                           !en ? "counts nothing"
-                           : thr ? "counts the cycles in which the signal occurs at least t times"
-                                 : "adds, every cycle, the number of occurrences of the signal");
+                           !en       ? "counts nothing"
+                               : thr ? "counts the cycles in which the signal occurs at least t times"
+                                     : "adds, every cycle, the number of occurrences of the signal");
 }
 
 static const PmsRegister *toy_decode_reg(const PmsModel *m)

@@ -47,14 +47,16 @@ char *pms_x86_describe_signal(const PmsEncoding *enc, const PmsRegister *es, gui
         const PmsField *f = pms_register_field(x, "threshold");
         guint64 thr = f ? pms_field_get(f, extra) : (extra & 0xffff);
         return g_strdup_printf("an occurrence is a load retiring with a latency above %" G_GUINT64_FORMAT
-                               " cycles (%s threshold; strictly greater, SDM 18-39)", thr, x->name);
+                               " cycles (%s threshold; strictly greater, SDM 18-39)",
+                               thr, x->name);
     }
     if (ev->counters == 0 && ev->fixed)
-        return g_strdup_printf("an occurrence is one %s (signal event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02"
-                               G_GINT64_MODIFIER "x, one of the signals its fixed counter counts) [semantics.md §2]",
+        return g_strdup_printf("an occurrence is one %s (signal event 0x%02" G_GINT64_MODIFIER
+                               "x, umask 0x%02" G_GINT64_MODIFIER
+                               "x, one of the signals its fixed counter counts) [semantics.md §2]",
                                name, code, umask);
-    return g_strdup_printf("an occurrence is one %s (signal event 0x%02" G_GINT64_MODIFIER "x, umask 0x%02"
-                           G_GINT64_MODIFIER "x%s) [semantics.md §2]",
+    return g_strdup_printf("an occurrence is one %s (signal event 0x%02" G_GINT64_MODIFIER
+                           "x, umask 0x%02" G_GINT64_MODIFIER "x%s) [semantics.md §2]",
                            name, code, umask,
                            ev->match == PMS_MATCH_EXACT || umask == 0
                                ? ", matched exactly"
@@ -77,28 +79,32 @@ char *pms_x86_threshold_phrase(const PmsFamSel *f, const char *sig)
 void pms_x86_explain_threshold(GString *o, const PmsFamSel *f)
 {
     if (f->fixed) {
-        g_string_append(o, "  threshold: none: a fixed counter has no cmask, inv or edge (SDM 18-7); each cycle "
-                           "adds n\n");
+        g_string_append(o,
+                        "  threshold: none: a fixed counter has no cmask, inv or edge (SDM 18-7); each cycle "
+                        "adds n\n");
         if (f->cmask || f->inv || f->edge)
             g_string_append(o, "  note: the code's cmask/inv/e have no place in FIXED_CTR_CTRL and are dropped\n");
         return;
     }
     if (f->cmask == 0) {
-        g_string_append(o, "  threshold: cmask=0: no threshold; each cycle adds n, its number of occurrences "
-                           "(SDM 18-4)\n");
+        g_string_append(o,
+                        "  threshold: cmask=0: no threshold; each cycle adds n, its number of occurrences "
+                        "(SDM 18-4)\n");
         if (f->inv)
             g_string_append(o, "  invert: inv=1 is ignored because cmask=0 (SDM 18-4; choice A1)\n");
     } else {
-        g_string_append_printf(o, "  threshold: cmask=%" G_GUINT64_FORMAT ", inv=%d: a cycle qualifies when %s %"
-                               G_GUINT64_FORMAT " occurrences happen in it (n %s %" G_GUINT64_FORMAT
-                               "); each qualifying cycle adds 1 (SDM 18-4)\n",
-                               f->cmask, f->inv, f->inv ? "fewer than" : "at least", f->cmask, f->inv ? "<" : ">=",
-                               f->cmask);
+        g_string_append_printf(
+            o,
+            "  threshold: cmask=%" G_GUINT64_FORMAT ", inv=%d: a cycle qualifies when %s %" G_GUINT64_FORMAT
+            " occurrences happen in it (n %s %" G_GUINT64_FORMAT "); each qualifying cycle adds 1 (SDM 18-4)\n",
+            f->cmask, f->inv, f->inv ? "fewer than" : "at least", f->cmask, f->inv ? "<" : ">=", f->cmask);
     }
     if (f->edge)
-        g_string_append_printf(o, "  edge: e=1: only the first cycle of each run of qualifying cycles adds 1 (rising "
-                                  "edge of the threshold output%s; the latch starts clear after the PERFEVTSEL write, "
-                                  "choice A4)\n", f->cmask == 0 ? ", cmask=0 acting as n >= 1, choice A2" : "");
+        g_string_append_printf(o,
+                               "  edge: e=1: only the first cycle of each run of qualifying cycles adds 1 (rising "
+                               "edge of the threshold output%s; the latch starts clear after the PERFEVTSEL write, "
+                               "choice A4)\n",
+                               f->cmask == 0 ? ", cmask=0 acting as n >= 1, choice A2" : "");
 }
 
 /* The register VALUE is written to: the event select of the first counter. */
@@ -128,8 +134,8 @@ guint32 pms_x86_own_signal(const PmsModel *m, const guint64 *codes, guint n_code
     return PMS_SIGNAL_KEY(code, umask);
 }
 
-const char *pms_x86_unobservable(const PmsModel *m, const PmsEvent *ev, const guint64 *codes, guint n_codes,
-                                 guint code, guint bit, const char *inv_why)
+const char *pms_x86_unobservable(const PmsModel *m, const PmsEvent *ev, const guint64 *codes, guint n_codes, guint code,
+                                 guint bit, const char *inv_why)
 {
     (void)n_codes;
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);

@@ -14,9 +14,17 @@ static void explain(GString *o, const PmsEncoding *enc)
     gboolean has_ctr = pms_sim_event_counter(m, enc->event, enc->umask_mask, &counter, &fixed);
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     guint64 sel = enc->codes[0];
-    PmsFamSel f = { pms_cli_field(es, sel, "usr"), pms_cli_field(es, sel, "os"), pms_cli_field(es, sel, "edge"),
-                    pms_cli_field(es, sel, "inv"), pms_cli_field(es, sel, "any"), pms_cli_field(es, sel, "en"),
-                    pms_cli_field(es, sel, "int"), fixed, m->smt, pms_cli_field(es, sel, "cmask"), NULL };
+    PmsFamSel f = { pms_cli_field(es, sel, "usr"),
+                    pms_cli_field(es, sel, "os"),
+                    pms_cli_field(es, sel, "edge"),
+                    pms_cli_field(es, sel, "inv"),
+                    pms_cli_field(es, sel, "any"),
+                    pms_cli_field(es, sel, "en"),
+                    pms_cli_field(es, sel, "int"),
+                    fixed,
+                    m->smt,
+                    pms_cli_field(es, sel, "cmask"),
+                    NULL };
     f.rings = f.usr && f.os ? "at CPL 0 and CPL>0" : f.os ? "at CPL 0 only" : f.usr ? "at CPL>0 only" : NULL;
     guint width = fixed ? m->fixed_width : m->gp_width;
     g_autofree char *ums = pms_x86_umask_names(enc, NULL);
@@ -25,19 +33,23 @@ static void explain(GString *o, const PmsEncoding *enc)
 
     g_string_append(o, "\nWhat the counter counts (docs/semantics.md §3, one line per pipeline stage):\n");
     if (has_ctr && fixed)
-        g_string_append_printf(o, "  counter: fixed counter %u, %u bits wide (usr/os/any/int become its EN/ANY/PMI "
-                                  "bits in FIXED_CTR_CTRL, SDM 18-7)\n", counter, width);
+        g_string_append_printf(o,
+                               "  counter: fixed counter %u, %u bits wide (usr/os/any/int become its EN/ANY/PMI "
+                               "bits in FIXED_CTR_CTRL, SDM 18-7)\n",
+                               counter, width);
     else if (has_ctr)
         g_string_append_printf(o, "  counter: general counter %u, %u bits wide\n", counter, width);
     g_string_append_printf(o, "  signal: %s\n", sigtext);
     if (f.rings)
-        g_string_append_printf(o, "  privilege: usr=%d os=%d: occurrences count %s (SDM 18-4: os is CPL 0, usr CPL 1-3)\n",
+        g_string_append_printf(o,
+                               "  privilege: usr=%d os=%d: occurrences count %s (SDM 18-4: os is CPL 0, usr CPL 1-3)\n",
                                f.usr, f.os, f.rings);
     else
         g_string_append(o, "  privilege: usr=0 os=0: no ring qualifies, so nothing is ever counted\n");
     if (f.any && m->smt)
-        g_string_append(o, "  threads: any=1: both hardware threads' occurrences are combined, each filtered by its "
-                           "own CPL first (SDM 18-9, choice A3; summed, or OR-ed for clock events, choice A6)\n");
+        g_string_append(o,
+                        "  threads: any=1: both hardware threads' occurrences are combined, each filtered by its "
+                        "own CPL first (SDM 18-9, choice A3; summed, or OR-ed for clock events, choice A6)\n");
     else if (f.any)
         g_string_append_printf(o, "  threads: any=1 is ignored: %s has no SMT (SDM 18.7)\n", m->name);
     else

@@ -42,13 +42,13 @@ gboolean pms_lbr_ring_text(PmsSim *sim, GString *out)
             continue;
         const PmsField *mp = pms_register_field(fr, "mispred");
         const PmsField *cy = pms_register_field(to, "cycle_count"); /* glm: clocks since the previous entry */
-        g_string_append_printf(lines, "lbr[%u] age=%u from=0x%" G_GINT64_MODIFIER "x to=0x%" G_GINT64_MODIFIER
-                               "x mispred=%d", i, age, address(fr, f), address(to, t),
-                               mp && pms_field_get(mp, f) ? 1 : 0);
+        g_string_append_printf(lines,
+                               "lbr[%u] age=%u from=0x%" G_GINT64_MODIFIER "x to=0x%" G_GINT64_MODIFIER "x mispred=%d",
+                               i, age, address(fr, f), address(to, t), mp && pms_field_get(mp, f) ? 1 : 0);
         if (cy)
             g_string_append_printf(lines, " cycles=%" G_GUINT64_FORMAT, pms_field_get(cy, t));
-        g_string_append_printf(lines, " %s=0x%016" G_GINT64_MODIFIER "x %s=0x%016" G_GINT64_MODIFIER "x\n", fr->name,
-                               f, to->name, t);
+        g_string_append_printf(lines, " %s=0x%016" G_GINT64_MODIFIER "x %s=0x%016" G_GINT64_MODIFIER "x\n", fr->name, f,
+                               to->name, t);
     }
     if (!tos && !lines->len)
         return FALSE;
@@ -65,12 +65,14 @@ void pms_lbr_trace_words(GString *out, const PmsSimTrace *t)
         g_string_append_printf(out, "the LBR is not recording (IA32_DEBUGCTL.LBR clear or frozen): %u branch%s lost",
                                t->lbr_offered, t->lbr_offered == 1 ? "" : "es");
     else
-        g_string_append_printf(out, "the LBR recorded %u of the %u branch%s (MSR_LBR_SELECT filtered %u), "
+        g_string_append_printf(out,
+                               "the LBR recorded %u of the %u branch%s (MSR_LBR_SELECT filtered %u), "
                                "MSR_LASTBRANCH_TOS now %u",
                                t->lbr_new, t->lbr_offered, t->lbr_offered == 1 ? "" : "es",
                                t->lbr_offered - t->lbr_new - t->lbr_popped, t->lbr_tos);
     if (t->lbr_on && t->lbr_popped)
-        g_string_append_printf(out, "; call-stack mode: %u near return%s popped an entry each (cleared, TOS back by one)",
+        g_string_append_printf(out,
+                               "; call-stack mode: %u near return%s popped an entry each (cleared, TOS back by one)",
                                t->lbr_popped, t->lbr_popped == 1 ? "" : "s");
 }
 
@@ -87,9 +89,9 @@ int pms_lbr_cli_encoding(const PmsModelSet *models, const char *pmu, guint dfl_p
         return PMS_EXIT_USAGE;
     g_autoptr(GError) err = NULL;
     PmsLbrConfig cfg = { TRUE, 0, 0, freeze, callstack };
-    const char *bad = plm_text && !pms_lbr_parse_plm(plm_text, &cfg.plm, &err)            ? "--lbr-plm"
-                      : filter_text && !pms_lbr_parse_filter(filter_text, &cfg.filter, &err) ? "--lbr-filter"
-                                                                                              : NULL;
+    const char *bad = plm_text && !pms_lbr_parse_plm(plm_text, &cfg.plm, &err) ? "--lbr-plm"
+        : filter_text && !pms_lbr_parse_filter(filter_text, &cfg.filter, &err) ? "--lbr-filter"
+                                                                               : NULL;
     if (bad) {
         fprintf(stderr, "pmusim: %s: %s\n", bad, err->message);
         return PMS_EXIT_USAGE;

@@ -11,13 +11,15 @@ void pms_pebs_report(GString *out, const PmsSim *sim)
     pms_sim_get_pebs_ds(sim, &ds);
     if (total == 0 && ds.base == 0 && ds.max == 0)
         return;
-    g_string_append_printf(out, "# PEBS: %" G_GUINT64_FORMAT " record%s; DS index 0x%" G_GINT64_MODIFIER
-                           "x (base 0x%" G_GINT64_MODIFIER "x, threshold 0x%" G_GINT64_MODIFIER "x, maximum 0x%"
-                           G_GINT64_MODIFIER "x)\n", total, total == 1 ? "" : "s", ds.index, ds.base, ds.threshold,
-                           ds.max);
+    g_string_append_printf(out,
+                           "# PEBS: %" G_GUINT64_FORMAT " record%s; DS index 0x%" G_GINT64_MODIFIER
+                           "x (base 0x%" G_GINT64_MODIFIER "x, threshold 0x%" G_GINT64_MODIFIER
+                           "x, maximum 0x%" G_GINT64_MODIFIER "x)\n",
+                           total, total == 1 ? "" : "s", ds.index, ds.base, ds.threshold, ds.max);
     for (guint i = 0; i < n; i++) {
-        g_string_append_printf(out, "# PEBS record %u: cycle %" G_GUINT64_FORMAT " PMC%u at 0x%" G_GINT64_MODIFIER "x:",
-                               i, r[i].cycle, r[i].counter, r[i].address);
+        g_string_append_printf(out,
+                               "# PEBS record %u: cycle %" G_GUINT64_FORMAT " PMC%u at 0x%" G_GINT64_MODIFIER "x:", i,
+                               r[i].cycle, r[i].counter, r[i].address);
         for (guint f = 0; f < r[i].n_fields; f++) {
             const char *name = pms_pebs_field_name(r[i].format, f);
             /* the general registers only when set: a record is 22 fields */

@@ -10,7 +10,8 @@ static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
 
 static void record(PmsTraceReporter *r, const PmsSimTrace *t)
 {
-    g_string_append_printf(r->out, "%" G_GUINT64_FORMAT ",%d,%" G_GUINT64_FORMAT ",%d,%d,%" G_GUINT64_FORMAT
+    g_string_append_printf(r->out,
+                           "%" G_GUINT64_FORMAT ",%d,%" G_GUINT64_FORMAT ",%d,%d,%" G_GUINT64_FORMAT
                            ",%" G_GUINT64_FORMAT ",%d,0x%" G_GINT64_MODIFIER "x,%d\n",
                            t->cycle, t->enabled, t->n, t->cond, t->edge, t->inc, t->value, t->overflow, t->status,
                            t->pmi);

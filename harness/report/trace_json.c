@@ -5,7 +5,7 @@
 #include "trace_report.h"
 
 typedef struct {
-    gboolean any;   /* a record was written (comma placement) */
+    gboolean any; /* a record was written (comma placement) */
 } JsonState;
 
 static void append_str(GString *out, const char *s)
@@ -38,11 +38,13 @@ static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
 static void record(PmsTraceReporter *r, const PmsSimTrace *t)
 {
     JsonState *st = r->priv;
-    g_string_append_printf(r->out, "%s\n    {\"cycle\": %" G_GUINT64_FORMAT ", \"enabled\": %s, \"n\": %" G_GUINT64_FORMAT
-                           ", \"cond\": %d, \"edge\": %d, \"inc\": %" G_GUINT64_FORMAT ", \"counter\": %" G_GUINT64_FORMAT
-                           ", \"overflow\": %d, \"status\": \"0x%" G_GINT64_MODIFIER "x\", \"pmi\": %d%s",
-                           st->any ? "," : "", t->cycle, t->enabled ? "true" : "false", t->n, t->cond, t->edge,
-                           t->inc, t->value, t->overflow, t->status, t->pmi,
+    g_string_append_printf(r->out,
+                           "%s\n    {\"cycle\": %" G_GUINT64_FORMAT ", \"enabled\": %s, \"n\": %" G_GUINT64_FORMAT
+                           ", \"cond\": %d, \"edge\": %d, \"inc\": %" G_GUINT64_FORMAT
+                           ", \"counter\": %" G_GUINT64_FORMAT ", \"overflow\": %d, \"status\": \"0x%" G_GINT64_MODIFIER
+                           "x\", \"pmi\": %d%s",
+                           st->any ? "," : "", t->cycle, t->enabled ? "true" : "false", t->n, t->cond, t->edge, t->inc,
+                           t->value, t->overflow, t->status, t->pmi,
                            /* only on an assist's cycle: other traces stay as they were */
                            t->pebs_assist ? ", \"pebs_assist\": true" : "");
     /* only where branches came (docs/sim-cli.md, the LBR) */
@@ -61,7 +63,8 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
 static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
 {
     JsonState *st = r->priv;
-    g_string_append_printf(r->out, "%s],\n  \"cycles\": %" G_GUINT64_FORMAT ",\n  \"count\": %" G_GUINT64_FORMAT
+    g_string_append_printf(r->out,
+                           "%s],\n  \"cycles\": %" G_GUINT64_FORMAT ",\n  \"count\": %" G_GUINT64_FORMAT
                            ",\n  \"overflow\": %d,\n  \"status\": \"0x%" G_GINT64_MODIFIER "x\",\n  \"pmis\": [",
                            st->any ? "\n  " : "", s->cycles, s->count, s->overflow ? 1 : 0, s->status);
     for (guint i = 0; i < s->n_pmis; i++)

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-static const PmsTraceFormat *const formats[] = { &pms_trace_table, &pms_trace_csv, &pms_trace_json, &pms_trace_vcd,
-                                                 &pms_trace_svg, &pms_trace_html };
+static const PmsTraceFormat *const formats[] = { &pms_trace_table, &pms_trace_csv, &pms_trace_json,
+                                                 &pms_trace_vcd,   &pms_trace_svg, &pms_trace_html };
 
 const PmsTraceFormat *pms_trace_format(const char *name)
 {

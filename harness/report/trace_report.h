@@ -12,30 +12,30 @@ G_BEGIN_DECLS
 
 /* What is traced. */
 typedef struct {
-    const char *pmu;       /* "glm" */
-    const char *event;     /* the event string as encoded (fstr) */
-    const char *counter;   /* register name, "IA32_PMC0" */
-    guint width;           /* counter width in bits */
-    const char *engine;    /* "reference" / "fast" */
-    gboolean per_cycle;    /* FALSE: the fast engine, no per-cycle records */
-    const char *status_reg; /* the register holding the counter's overflow bit
+    const char *pmu;           /* "glm" */
+    const char *event;         /* the event string as encoded (fstr) */
+    const char *counter;       /* register name, "IA32_PMC0" */
+    guint width;               /* counter width in bits */
+    const char *engine;        /* "reference" / "fast" */
+    gboolean per_cycle;        /* FALSE: the fast engine, no per-cycle records */
+    const char *status_reg;    /* the register holding the counter's overflow bit
                              * (IA32_PERF_GLOBAL_STATUS, C3_MSR_PMON_GLOBAL_STATUS) */
-    gboolean smt;          /* the PMU has a second thread: its occurrences and CPL are shown */
-    gboolean explain;      /* table: one sentence per cycle where something changes (--explain) */
+    gboolean smt;              /* the PMU has a second thread: its occurrences and CPL are shown */
+    gboolean explain;          /* table: one sentence per cycle where something changes (--explain) */
     const PmsRegWrite *writes; /* the encoding's register writes (html: bit-field diagrams) */
     guint n_writes;
-    guint64 preload;       /* the counter before cycle 0 */
+    guint64 preload; /* the counter before cycle 0 */
 } PmsTraceMeta;
 
 /* The final state, after the last cycle. */
 typedef struct {
-    guint64 cycles;        /* cycles simulated */
-    guint64 count;         /* counter value */
-    gboolean overflow;     /* its overflow bit in meta.status_reg */
-    guint64 status;        /* meta.status_reg */
-    const guint64 *pmis;   /* cycles with a PMI: the first ones (pms_sim_pmis) */
+    guint64 cycles;      /* cycles simulated */
+    guint64 count;       /* counter value */
+    gboolean overflow;   /* its overflow bit in meta.status_reg */
+    guint64 status;      /* meta.status_reg */
+    const guint64 *pmis; /* cycles with a PMI: the first ones (pms_sim_pmis) */
     guint n_pmis;
-    guint64 pmi_total;     /* every PMI (pms_sim_pmi_total) */
+    guint64 pmi_total; /* every PMI (pms_sim_pmi_total) */
 } PmsTraceSummary;
 
 typedef struct PmsTraceReporter PmsTraceReporter;
@@ -48,12 +48,15 @@ typedef struct {
     PmsSimTrace t;
     PmsPipeCfg cfg;
     PmsPipeOut pipe;
-    gboolean has_pipe;    /* the counter counted: pipe holds the stages */
-    guint64 first;        /* first cycle; t.cycle is the last */
-    guint64 cycles;       /* t.cycle - first + 1 */
+    gboolean has_pipe; /* the counter counted: pipe holds the stages */
+    guint64 first;     /* first cycle; t.cycle is the last */
+    guint64 cycles;    /* t.cycle - first + 1 */
 } PmsTraceRec;
 
-static inline const PmsPipeOut *pms_trace_rec_pipe(const PmsTraceRec *r) { return r->has_pipe ? &r->pipe : NULL; }
+static inline const PmsPipeOut *pms_trace_rec_pipe(const PmsTraceRec *r)
+{
+    return r->has_pipe ? &r->pipe : NULL;
+}
 /* Copy t into r (cycles: t->cycles). */
 void pms_trace_rec_set(PmsTraceRec *r, const PmsSimTrace *t);
 /* Do a and b behave alike (the same inputs, the same stage outputs, no
@@ -72,11 +75,11 @@ void pms_trace_sentence(GString *out, const PmsTraceMeta *m, const PmsTraceRec *
 
 typedef struct {
     const char *name;
-    gsize priv_size;      /* zeroed state the format keeps between calls */
+    gsize priv_size; /* zeroed state the format keeps between calls */
     void (*begin)(PmsTraceReporter *r, const PmsTraceMeta *meta);
     void (*record)(PmsTraceReporter *r, const PmsSimTrace *t);
     void (*end)(PmsTraceReporter *r, const PmsTraceSummary *sum);
-    void (*clear)(PmsTraceReporter *r);   /* optional: free what priv holds */
+    void (*clear)(PmsTraceReporter *r); /* optional: free what priv holds */
 } PmsTraceFormat;
 
 struct PmsTraceReporter {
@@ -98,8 +101,14 @@ PmsTraceReporter *pms_trace_reporter_new(const PmsTraceFormat *fmt, const PmsTra
 void pms_trace_reporter_free(PmsTraceReporter *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsTraceReporter, pms_trace_reporter_free)
 
-static inline void pms_trace_record(PmsTraceReporter *r, const PmsSimTrace *t) { r->fmt->record(r, t); }
-static inline void pms_trace_end(PmsTraceReporter *r, const PmsTraceSummary *s) { r->fmt->end(r, s); }
+static inline void pms_trace_record(PmsTraceReporter *r, const PmsSimTrace *t)
+{
+    r->fmt->record(r, t);
+}
+static inline void pms_trace_end(PmsTraceReporter *r, const PmsTraceSummary *s)
+{
+    r->fmt->end(r, s);
+}
 
 /* The last line every human-facing output ends with. */
 void pms_trace_summary_line(GString *out, const PmsTraceSummary *s);

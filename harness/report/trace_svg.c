@@ -30,7 +30,7 @@ enum {
 };
 
 typedef struct {
-    GArray *spans;   /* PmsTraceRec */
+    GArray *spans; /* PmsTraceRec */
     gboolean html;
 } SvgState;
 
@@ -80,14 +80,22 @@ static gboolean wave_value(const PmsTraceRec *s, Wave w)
     const PmsPipeOut *p = pms_trace_rec_pipe(s);
     guint th = s->cfg.thread < PMS_SIM_MAX_THREADS ? s->cfg.thread : 0;
     switch (w) {
-    case W_GATE: return p && p->gate[th];
-    case W_THR: return p && p->thr;
-    case W_COND: return p && p->cond;
-    case W_LATCH: return s->t.has_latch && s->cfg.edge && s->t.latch_before;
-    case W_EDGE: return p && p->edge;
-    case W_INC: return s->t.inc != 0;
-    case W_EN: return p != NULL;
-    default: return FALSE;
+    case W_GATE:
+        return p && p->gate[th];
+    case W_THR:
+        return p && p->thr;
+    case W_COND:
+        return p && p->cond;
+    case W_LATCH:
+        return s->t.has_latch && s->cfg.edge && s->t.latch_before;
+    case W_EDGE:
+        return p && p->edge;
+    case W_INC:
+        return s->t.inc != 0;
+    case W_EN:
+        return p != NULL;
+    default:
+        return FALSE;
     }
 }
 
@@ -129,22 +137,24 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
     rows[nr++] = "pmi";
     rows[nr++] = "frozen";
     double width = xs[n] + 20, height = TOP + nr * ROW_H + 40;
-    g_string_append_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"pmusim-timing\" width=\"%.0f\" "
-                              "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" data-spans=\"%u\">\n",
+    g_string_append_printf(o,
+                           "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"pmusim-timing\" width=\"%.0f\" "
+                           "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" data-spans=\"%u\">\n",
                            width, height, width, height, n);
-    g_string_append(o, "<style>text{font-family:monospace;font-size:11px;fill:#222}"
-                       ".label{font-weight:bold}.wave{fill:none;stroke:#1565c0;stroke-width:2}"
-                       ".bar{fill:#90caf9}.bus{fill:#e8f5e9;stroke:#2e7d32}.wrap{fill:#c62828}"
-                       ".ovf{fill:#c62828}.pmi{fill:#6a1b9a}.frozen{fill:#b0bec5}.off{fill:#eceff1}"
-                       ".grid{stroke:#ddd}.hit{fill:transparent}.hit:hover{fill:rgba(255,235,59,0.25)}</style>\n");
+    g_string_append(o,
+                    "<style>text{font-family:monospace;font-size:11px;fill:#222}"
+                    ".label{font-weight:bold}.wave{fill:none;stroke:#1565c0;stroke-width:2}"
+                    ".bar{fill:#90caf9}.bus{fill:#e8f5e9;stroke:#2e7d32}.wrap{fill:#c62828}"
+                    ".ovf{fill:#c62828}.pmi{fill:#6a1b9a}.frozen{fill:#b0bec5}.off{fill:#eceff1}"
+                    ".grid{stroke:#ddd}.hit{fill:transparent}.hit:hover{fill:rgba(255,235,59,0.25)}</style>\n");
     g_autofree char *title = g_strdup_printf("%s on %s (%u bits)", m->event, m->counter, m->width);
     text(o, 4, 16, "label", "start", title);
     /* disabled spans shaded behind every row */
     for (guint i = 0; i < n; i++) {
         const PmsTraceRec *s = &g_array_index(spans, PmsTraceRec, i);
         if (!s->has_pipe)
-            g_string_append_printf(o, "<rect class=\"off\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>\n",
-                                   xs[i], TOP, xs[i + 1] - xs[i], (int)(nr * ROW_H));
+            g_string_append_printf(o, "<rect class=\"off\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>\n", xs[i],
+                                   TOP, xs[i + 1] - xs[i], (int)(nr * ROW_H));
     }
     for (guint k = 0; k < nr; k++) {
         double y = TOP + k * ROW_H;
@@ -153,8 +163,8 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
                                width, y + ROW_H);
     }
     for (guint i = 0; i <= n; i++)
-        g_string_append_printf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\"/>\n", xs[i],
-                               TOP, xs[i], TOP + nr * (double)ROW_H);
+        g_string_append_printf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\"/>\n", xs[i], TOP,
+                               xs[i], TOP + nr * (double)ROW_H);
     g_autoptr(GString) buf = g_string_new(NULL);
     for (guint i = 0; i < n; i++) {
         const PmsTraceRec *s = &g_array_index(spans, PmsTraceRec, i);
@@ -191,10 +201,11 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
         text(o, cx, TOP + k++ * ROW_H + 19, "n", "middle", buf->str);
         /* the counter: a bus cell with the value after the span */
         double cy = TOP + ctr_row * ROW_H;
-        g_string_append_printf(o, "<polygon class=\"bus\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f "
-                                  "%.1f,%.1f\"/>\n",
-                               x + 1, cy + 15, x + 5, cy + 4, x + w - 5, cy + 4, x + w - 1, cy + 15, x + w - 5,
-                               cy + 26, x + 5, cy + 26);
+        g_string_append_printf(o,
+                               "<polygon class=\"bus\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f "
+                               "%.1f,%.1f\"/>\n",
+                               x + 1, cy + 15, x + 5, cy + 4, x + w - 5, cy + 4, x + w - 1, cy + 15, x + w - 5, cy + 26,
+                               x + 5, cy + 26);
         g_string_truncate(buf, 0);
         pms_trace_hex(buf, s->t.value, m->width);
         text(o, cx, cy + 19, "ctr", "middle", buf->str);
@@ -220,8 +231,10 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
             g_string_truncate(buf, 0);
             pms_trace_off_words(buf, s->t.off);
             if (s->t.off & PMS_SIM_OFF_FROZEN)
-                g_string_append_printf(o, "<rect class=\"frozen\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                                          "height=\"%d\"/>\n", x, my + 2 * ROW_H + 4, w, ROW_H - 8);
+                g_string_append_printf(o,
+                                       "<rect class=\"frozen\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                                       "height=\"%d\"/>\n",
+                                       x, my + 2 * ROW_H + 4, w, ROW_H - 8);
             text(o, cx, my + 2 * ROW_H + 19, "why", "middle", buf->str);
         }
     }
@@ -243,14 +256,14 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
         g_string_truncate(buf, 0);
         pms_trace_sentence(buf, m, s);
         g_autofree char *esc = g_markup_escape_text(buf->str, -1);
-        g_string_append_printf(o, "<rect class=\"hit\" data-i=\"%u\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
-                                  "height=\"%d\"><title>%s</title></rect>\n",
+        g_string_append_printf(o,
+                               "<rect class=\"hit\" data-i=\"%u\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+                               "height=\"%d\"><title>%s</title></rect>\n",
                                i, xs[i], TOP, xs[i + 1] - xs[i], (int)(nr * ROW_H), esc);
     }
-    g_autofree char *foot = g_strdup_printf("%" G_GUINT64_FORMAT " cycles; count=%" G_GUINT64_FORMAT
-                                            " overflow=%d; %" G_GUINT64_FORMAT " PMI%s",
-                                            sum->cycles, sum->count, sum->overflow ? 1 : 0, sum->pmi_total,
-                                            sum->pmi_total == 1 ? "" : "s");
+    g_autofree char *foot = g_strdup_printf(
+        "%" G_GUINT64_FORMAT " cycles; count=%" G_GUINT64_FORMAT " overflow=%d; %" G_GUINT64_FORMAT " PMI%s",
+        sum->cycles, sum->count, sum->overflow ? 1 : 0, sum->pmi_total, sum->pmi_total == 1 ? "" : "s");
     text(o, 4, TOP + nr * ROW_H + 24, "label", "start", foot);
     g_string_append(o, "</svg>\n");
 }
@@ -271,9 +284,9 @@ static void reg_fields(GString *o, const PmsRegWrite *w)
                 f = &l->fields[i];
         if (f) {
             g_autofree char *fn = g_markup_escape_text(f->name, -1);
-            g_string_append_printf(o, "<td colspan=\"%u\" class=\"field\" title=\"bits %u:%u\">%s<br/>0x%"
-                                      G_GINT64_MODIFIER "x</td>\n",
-                                   f->width, f->shift + f->width - 1, f->shift, fn, pms_field_get(f, w->value));
+            g_string_append_printf(
+                o, "<td colspan=\"%u\" class=\"field\" title=\"bits %u:%u\">%s<br/>0x%" G_GINT64_MODIFIER "x</td>\n",
+                f->width, f->shift + f->width - 1, f->shift, fn, pms_field_get(f, w->value));
             b -= (int)f->width;
             continue;
         }
@@ -289,8 +302,9 @@ static void reg_fields(GString *o, const PmsRegWrite *w)
             lo--;
         }
         guint64 bits = (b - lo + 1) >= 64 ? w->value : (w->value >> lo) & (((guint64)1 << (b - lo + 1)) - 1);
-        g_string_append_printf(o, "<td colspan=\"%d\" class=\"rsvd\" title=\"bits %d:%d\">-<br/>0x%"
-                                  G_GINT64_MODIFIER "x</td>\n", b - lo + 1, b, lo, bits);
+        g_string_append_printf(
+            o, "<td colspan=\"%d\" class=\"rsvd\" title=\"bits %d:%d\">-<br/>0x%" G_GINT64_MODIFIER "x</td>\n",
+            b - lo + 1, b, lo, bits);
         b = lo - 1;
     }
     g_string_append(o, "</tr></table>\n");
@@ -307,14 +321,15 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *sum)
         return;
     }
     g_autofree char *title = g_markup_escape_text(m->event, -1);
-    g_string_append_printf(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>\n"
-                              "<title>%s</title>\n<style>body{font-family:monospace;margin:1em}"
-                              "table.bits{border-collapse:collapse;margin-bottom:1em}"
-                              "table.bits td{border:1px solid #555;text-align:center;padding:2px 4px;"
-                              "font-size:11px;min-width:6px}td.rsvd{background:#eee;color:#888}"
-                              "td.field{background:#e3f2fd}.say{min-height:2.5em;padding:4px;"
-                              "background:#fffde7;border:1px solid #ccc}</style></head>\n<body>\n"
-                              "<h1>%s</h1>\n<h2>Registers the encoder sets</h2>\n",
+    g_string_append_printf(o,
+                           "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>\n"
+                           "<title>%s</title>\n<style>body{font-family:monospace;margin:1em}"
+                           "table.bits{border-collapse:collapse;margin-bottom:1em}"
+                           "table.bits td{border:1px solid #555;text-align:center;padding:2px 4px;"
+                           "font-size:11px;min-width:6px}td.rsvd{background:#eee;color:#888}"
+                           "td.field{background:#e3f2fd}.say{min-height:2.5em;padding:4px;"
+                           "background:#fffde7;border:1px solid #ccc}</style></head>\n<body>\n"
+                           "<h1>%s</h1>\n<h2>Registers the encoder sets</h2>\n",
                            title, title);
     for (guint i = 0; i < m->n_writes; i++)
         reg_fields(o, &m->writes[i]);
@@ -322,8 +337,9 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *sum)
     draw(o, m, st->spans, sum);
     /* the sentences, in span order, for the hover */
     /* the script serves the diagram just before it (a page may hold several) */
-    g_string_append(o, "<script>\n{\nconst svg = document.currentScript.previousElementSibling;\n"
-                       "const say = svg.previousElementSibling;\nconst said = [\n");
+    g_string_append(o,
+                    "<script>\n{\nconst svg = document.currentScript.previousElementSibling;\n"
+                    "const say = svg.previousElementSibling;\nconst said = [\n");
     g_autoptr(GString) buf = g_string_new(NULL);
     for (guint i = 0; i < st->spans->len; i++) {
         g_string_truncate(buf, 0);
@@ -339,12 +355,13 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *sum)
         }
         g_string_append(o, "\",\n");
     }
-    g_string_append(o, "];\nfor (const h of svg.querySelectorAll('rect.hit'))\n"
-                       "  h.addEventListener('mouseenter', () => {\n"
-                       "    say.textContent = said[+h.dataset.i];\n"
-                       "  });\n}\n</script>\n");
-    g_autofree char *foot = g_strdup_printf("count=%" G_GUINT64_FORMAT " overflow=%d", sum->count,
-                                            sum->overflow ? 1 : 0);
+    g_string_append(o,
+                    "];\nfor (const h of svg.querySelectorAll('rect.hit'))\n"
+                    "  h.addEventListener('mouseenter', () => {\n"
+                    "    say.textContent = said[+h.dataset.i];\n"
+                    "  });\n}\n</script>\n");
+    g_autofree char *foot =
+        g_strdup_printf("count=%" G_GUINT64_FORMAT " overflow=%d", sum->count, sum->overflow ? 1 : 0);
     g_string_append_printf(o, "<p>%s</p>\n</body></html>\n", foot);
 }
 

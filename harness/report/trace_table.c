@@ -13,7 +13,7 @@
 
 typedef struct {
     GString *sentences;
-    gboolean have;       /* span holds the cycles not yet told */
+    gboolean have; /* span holds the cycles not yet told */
     PmsTraceRec span;
 } TableState;
 
@@ -29,8 +29,9 @@ static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
     g_string_append_printf(r->out, "%10s %6s", "cycle", "occ");
     if (m->smt)
         g_string_append_printf(r->out, " %6s", "occ1");
-    g_string_append_printf(r->out, " %3s %4s %6s %3s %4s %5s %4s %6s %*s %3s %18s %3s %2s %s\n", "cpl", "gate", "n", "thr", "cond", "latch", "edge", "inc", (int)hexw, "counter",
-                           "ovf", "status", "pmi", "en", "why");
+    g_string_append_printf(r->out, " %3s %4s %6s %3s %4s %5s %4s %6s %*s %3s %18s %3s %2s %s\n", "cpl", "gate", "n",
+                           "thr", "cond", "latch", "edge", "inc", (int)hexw, "counter", "ovf", "status", "pmi", "en",
+                           "why");
 }
 
 static void told(TableState *st, PmsTraceReporter *r)
@@ -71,8 +72,8 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
     }
     g_autoptr(GString) hex = g_string_new(NULL);
     pms_trace_hex(hex, t->value, m->width);
-    g_string_append_printf(o, " %s %3d 0x%016" G_GINT64_MODIFIER "x %3d %2d ", hex->str, t->overflow, t->status,
-                           t->pmi, p != NULL);
+    g_string_append_printf(o, " %s %3d 0x%016" G_GINT64_MODIFIER "x %3d %2d ", hex->str, t->overflow, t->status, t->pmi,
+                           p != NULL);
     if (p)
         g_string_append_c(o, '-');
     else
@@ -109,8 +110,8 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
         g_string_free(st->sentences, TRUE);
         st->sentences = NULL;
     }
-    g_string_append_printf(r->out, "# %" G_GUINT64_FORMAT " cycles; %s 0x%" G_GINT64_MODIFIER "x; PMI at",
-                           s->cycles, r->meta.status_reg ? r->meta.status_reg : "GLOBAL_STATUS", s->status);
+    g_string_append_printf(r->out, "# %" G_GUINT64_FORMAT " cycles; %s 0x%" G_GINT64_MODIFIER "x; PMI at", s->cycles,
+                           r->meta.status_reg ? r->meta.status_reg : "GLOBAL_STATUS", s->status);
     pms_trace_pmi_list(r->out, s->pmis, s->n_pmis, s->pmi_total);
     g_string_append_c(r->out, '\n');
     pms_trace_summary_line(r->out, s);

@@ -36,15 +36,15 @@ static gboolean pipe_same(const PmsPipeOut *a, const PmsPipeOut *b)
         if (a->gate[i] != b->gate[i])
             return FALSE;
     return a->n == b->n && a->cond == b->cond && a->edge == b->edge && a->inc == b->inc && a->latch == b->latch &&
-           a->thr == b->thr && a->inc_pre == b->inc_pre && a->blocked == b->blocked && a->combined == b->combined &&
-           a->gate_pre == b->gate_pre;
+        a->thr == b->thr && a->inc_pre == b->inc_pre && a->blocked == b->blocked && a->combined == b->combined &&
+        a->gate_pre == b->gate_pre;
 }
 
 gboolean pms_trace_rec_same(const PmsTraceRec *a, const PmsSimTrace *b)
 {
     const PmsSimTrace *x = &a->t;
-    if (x->enabled != b->enabled || x->off != b->off || x->status != b->status || x->carries || b->carries ||
-        x->pmis || b->pmis || x->latch_before != b->latch_before || x->pebs_assist || b->pebs_assist)
+    if (x->enabled != b->enabled || x->off != b->off || x->status != b->status || x->carries || b->carries || x->pmis ||
+        b->pmis || x->latch_before != b->latch_before || x->pebs_assist || b->pebs_assist)
         return FALSE;
     guint64 bc = b->cycles ? b->cycles : 1;
     if (b->cycle - (bc - 1) != x->cycle + 1)
@@ -81,9 +81,8 @@ void pms_trace_off_words(GString *out, guint off)
         guint bit;
         const char *word;
     } words[] = {
-        { PMS_SIM_OFF_FROZEN, "frozen" },       { PMS_SIM_OFF_GLOBAL, "global-off" },
-        { PMS_SIM_OFF_BOX, "box-off" },         { PMS_SIM_OFF_COUNTER, "counter-off" },
-        { PMS_SIM_OFF_PLM, "plm=0" },
+        { PMS_SIM_OFF_FROZEN, "frozen" },       { PMS_SIM_OFF_GLOBAL, "global-off" }, { PMS_SIM_OFF_BOX, "box-off" },
+        { PMS_SIM_OFF_COUNTER, "counter-off" }, { PMS_SIM_OFF_PLM, "plm=0" },
     };
     gsize len = out->len;
     for (gsize i = 0; i < G_N_ELEMENTS(words); i++)
@@ -116,8 +115,7 @@ static void off_reasons(GString *o, guint off)
         sep = " and ";
     }
     if (off & PMS_SIM_OFF_GLOBAL) {
-        g_string_append_printf(o, "%sthe global control does not enable it (GLOBAL_CTRL, or the U-Box's en_all)",
-                               sep);
+        g_string_append_printf(o, "%sthe global control does not enable it (GLOBAL_CTRL, or the U-Box's en_all)", sep);
         sep = " and ";
     }
     if (off & PMS_SIM_OFF_BOX) {
@@ -144,8 +142,8 @@ void pms_trace_sentence(GString *o, const PmsTraceMeta *m, const PmsTraceRec *r)
     if (r->cycles == 1)
         g_string_append_printf(o, "cycle %" G_GUINT64_FORMAT ": ", r->first);
     else
-        g_string_append_printf(o, "cycles %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
-                               " cycles): ", r->first, t->cycle, r->cycles);
+        g_string_append_printf(o, "cycles %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " cycles): ",
+                               r->first, t->cycle, r->cycles);
     if (!p) {
         g_string_append(o, "not counting: ");
         off_reasons(o, t->off);
@@ -215,8 +213,9 @@ void pms_trace_sentence(GString *o, const PmsTraceMeta *m, const PmsTraceRec *r)
     if (t->carries > 1)
         g_string_append_printf(o, " (%" G_GUINT64_FORMAT " carries)", t->carries);
     if (t->pebs_assist)
-        g_string_append(o, "; the armed PEBS assist runs: it writes a record into the DS buffer, clears the "
-                           "counter's overflow bit and reloads the counter from the DS reset value (semantics.md §5.2)");
+        g_string_append(o,
+                        "; the armed PEBS assist runs: it writes a record into the DS buffer, clears the "
+                        "counter's overflow bit and reloads the counter from the DS reset value (semantics.md §5.2)");
     if (t->pmis == 1)
         g_string_append(o, "; a PMI is raised");
     else if (t->pmis > 1)

@@ -12,23 +12,40 @@
 #include <string.h>
 
 enum {
-    SIG_EN, SIG_N, SIG_COND, SIG_EDGE, SIG_INC, SIG_CTR, SIG_OVF, SIG_STATUS, SIG_PMI,
+    SIG_EN,
+    SIG_N,
+    SIG_COND,
+    SIG_EDGE,
+    SIG_INC,
+    SIG_CTR,
+    SIG_OVF,
+    SIG_STATUS,
+    SIG_PMI,
     /* the clock, the inputs and the intermediate stages (docs/sim-cli.md) */
-    SIG_CLK, SIG_OCC0, SIG_OCC1, SIG_CPL0, SIG_CPL1, SIG_GATE0, SIG_GATE1, SIG_THR, SIG_LATCH, SIG_OFF,
+    SIG_CLK,
+    SIG_OCC0,
+    SIG_OCC1,
+    SIG_CPL0,
+    SIG_CPL1,
+    SIG_GATE0,
+    SIG_GATE1,
+    SIG_THR,
+    SIG_LATCH,
+    SIG_OFF,
     N_SIGS
 };
 
 typedef struct {
     gboolean started;
     guint64 last[N_SIGS];
-    guint64 next_time;    /* one past the last cycle dumped */
+    guint64 next_time; /* one past the last cycle dumped */
 } VcdState;
 
 static const struct {
     const char *name;
     char id;
-    guint width;          /* 0: the counter's width */
-    gboolean smt;         /* only on parts with a second thread */
+    guint width;  /* 0: the counter's width */
+    gboolean smt; /* only on parts with a second thread */
 } sigs[N_SIGS] = {
     /* Identifier codes are plain letters: '$' and '#' are legal VCD codes but
      * trip readers that look for keywords and time stamps by first character. */
@@ -53,13 +70,14 @@ static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
 {
     GString *o = r->out;
     g_string_append_printf(o, "$comment %s on %s, %s engine $end\n", m->event, m->counter, m->engine);
-    g_string_append(o, "$comment one time unit is one cycle; clk toggles at the start of every cycle; off_why: "
-                       "bit 0 counter-off, 1 global-off, 2 box-off, 3 frozen, 4 plm=0 $end\n");
+    g_string_append(o,
+                    "$comment one time unit is one cycle; clk toggles at the start of every cycle; off_why: "
+                    "bit 0 counter-off, 1 global-off, 2 box-off, 3 frozen, 4 plm=0 $end\n");
     g_string_append(o, "$version pmusim sim $end\n$timescale 1 ns $end\n$scope module pmu $end\n");
     for (guint i = 0; i < N_SIGS; i++)
         if (shown(m, i))
-            g_string_append_printf(o, "$var wire %u %c %s $end\n", sigs[i].width ? sigs[i].width : m->width,
-                                   sigs[i].id, sigs[i].name);
+            g_string_append_printf(o, "$var wire %u %c %s $end\n", sigs[i].width ? sigs[i].width : m->width, sigs[i].id,
+                                   sigs[i].name);
     g_string_append(o, "$upscope $end\n$enddefinitions $end\n");
 }
 

@@ -13,7 +13,8 @@ static int test_failed;
 
 static void on_test_start(const CU_pTest test, const CU_pSuite suite)
 {
-    (void)test; (void)suite;
+    (void)test;
+    (void)suite;
     test_failed = 0;
 }
 
@@ -84,8 +85,8 @@ PmsCuRun pms_cu_run(const char *const *argv, const char *input, gsize len)
 {
     PmsCuRun r = { -1, NULL, NULL };
     g_autoptr(GError) err = NULL;
-    GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE |
-                             (input ? G_SUBPROCESS_FLAGS_STDIN_PIPE : 0);
+    GSubprocessFlags flags =
+        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE | (input ? G_SUBPROCESS_FLAGS_STDIN_PIPE : 0);
     g_autoptr(GSubprocess) p = g_subprocess_newv(argv, flags, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     g_autoptr(GBytes) in = input ? g_bytes_new(input, len) : NULL;

@@ -76,7 +76,8 @@ int main(int argc, char **argv)
             printf("ahead+1\tPFM_SUCCESS\t1\t0x%lx\tfake::ahead+1\n", ++served);
         else if (strcmp(line, "stale") == 0)
             printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\n%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\n", line, served + 1, line,
-                   line, served + 1, line), served++;
+                   line, served + 1, line),
+                served++;
         else if (strcmp(line, "huge") == 0) {
             fputs("huge\tPFM_SUCCESS\t1\t0x1\tfake::", stdout);
             for (long i = 0; i < 65L * 1024 * 1024; i++)
@@ -86,8 +87,7 @@ int main(int argc, char **argv)
             printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::", line, ++served);
             putchar('\0');
             printf("%s\n", line);
-        }
-        else if (strcmp(line, "crlf") == 0)
+        } else if (strcmp(line, "crlf") == 0)
             printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\r\n", line, ++served, line);
         else
             printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\n", line, ++served, line);

@@ -15,7 +15,7 @@ static char *get(const PmsAnswerMemo *m, const char *line)
 {
     GString *out = g_string_new("old|");
     if (!pms_answer_memo_append(m, line, strlen(line), out)) {
-        CU_ASSERT_STRING_EQUAL(out->str, "old|");   /* a miss appends nothing */
+        CU_ASSERT_STRING_EQUAL(out->str, "old|"); /* a miss appends nothing */
         g_string_free(out, TRUE);
         return NULL;
     }
@@ -53,7 +53,7 @@ static void test_hits_and_misses(void)
 static void test_bounds_and_growth(void)
 {
     PmsAnswerMemo *m = pms_answer_memo_new(5000, 16);
-    put(m, "0123456789abcdefX", "\tlong\n");   /* 17 bytes > 16 */
+    put(m, "0123456789abcdefX", "\tlong\n"); /* 17 bytes > 16 */
     CU_ASSERT_EQUAL(pms_answer_memo_size(m), 0);
     CU_ASSERT_PTR_NULL(get(m, "0123456789abcdefX"));
     /* past the first table size (1024 slots, half full): grown, all found;
@@ -64,7 +64,7 @@ static void test_bounds_and_growth(void)
         g_autofree char *rest = g_strdup_printf("\t%u\n", i);
         put(m, line, rest);
     }
-    CU_ASSERT_EQUAL(pms_answer_memo_size(m), 5000);   /* the bound */
+    CU_ASSERT_EQUAL(pms_answer_memo_size(m), 5000); /* the bound */
     guint found = 0;
     for (guint i = 0; i < 6000; i++) {
         g_autofree char *line = g_strdup_printf("e%u", i * 7919u);
@@ -75,7 +75,7 @@ static void test_bounds_and_growth(void)
             CU_ASSERT_STRING_EQUAL(got, want);
         }
     }
-    CU_ASSERT_EQUAL(found, 4999);   /* "" took one of the 5000 */
+    CU_ASSERT_EQUAL(found, 4999); /* "" took one of the 5000 */
     g_autofree char *e = get(m, "");
     CU_ASSERT_STRING_EQUAL(e, "old|\tempty\n");
     pms_answer_memo_free(m);

@@ -12,7 +12,7 @@
 static const char *pmusim_path;
 
 typedef struct {
-    int status;    /* exit status, or -1 when killed by a signal */
+    int status; /* exit status, or -1 when killed by a signal */
     char *out;
     char *err;
 } Run;
@@ -77,7 +77,7 @@ static void test_version(void)
         CU_ASSERT_STRING_EQUAL(r.err, "");
         run_clear(&r);
     }
-    Run r = run_cli("--versio", NULL);   /* not a command: usage error, one line */
+    Run r = run_cli("--versio", NULL); /* not a command: usage error, one line */
     CU_ASSERT_EQUAL(r.status, 2);
     CU_ASSERT_EQUAL(count_lines(r.err), 1);
     run_clear(&r);
@@ -95,9 +95,9 @@ static void test_help_locale(void)
 
 /* Every command's --help: its options, its exit statuses, its examples. */
 static const char *const helps[][2] = {
-    { "encode", NULL }, { "decode", NULL }, { "list", NULL }, { "lint", NULL }, { "conform", NULL },
-    { "diff", NULL }, { "sim", NULL }, { "explain", NULL }, { "ranges", NULL }, { "dispatch", NULL },
-    { "bench", "encode" }, { "bench", "sim" },
+    { "encode", NULL },  { "decode", NULL },   { "list", NULL },      { "lint", NULL },
+    { "conform", NULL }, { "diff", NULL },     { "sim", NULL },       { "explain", NULL },
+    { "ranges", NULL },  { "dispatch", NULL }, { "bench", "encode" }, { "bench", "sim" },
 };
 
 static void test_short_options(void)
@@ -198,15 +198,15 @@ static void test_list_names_encode(void)
     g_auto(GStrv) names = g_strsplit(r.out, "\n", -1);
     g_autoptr(GPtrArray) argv = g_ptr_array_new();
     g_ptr_array_add(argv, (gpointer)pmusim_path);
-    g_ptr_array_add(argv, (gpointer)"encode");
+    g_ptr_array_add(argv, (gpointer) "encode");
     for (char **n = names; *n && **n; n++)
         g_ptr_array_add(argv, *n);
     CU_ASSERT(argv->len > 3000);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nwsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3\n"));
     g_ptr_array_add(argv, NULL);
     g_autoptr(GError) err = NULL;
-    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
-        G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
+    g_autoptr(GSubprocess) p = g_subprocess_newv(
+        (const char *const *)argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     g_autofree char *errs = NULL;
     CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, NULL, &errs, &err));
@@ -218,8 +218,9 @@ static void test_list_names_encode(void)
     run_clear(&r);
     /* one event without a default unit mask: its unit masks, each encodable */
     r = run_cli("list", "--names", "wsm", "MEM_INST_RETIRED", "INST_RETIRED", NULL);
-    CU_ASSERT_STRING_EQUAL(r.out, "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3\n"
-                                  "wsm::MEM_INST_RETIRED:LOADS\nwsm::MEM_INST_RETIRED:STORES\nwsm::INST_RETIRED\n");
+    CU_ASSERT_STRING_EQUAL(r.out,
+                           "wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3\n"
+                           "wsm::MEM_INST_RETIRED:LOADS\nwsm::MEM_INST_RETIRED:STORES\nwsm::INST_RETIRED\n");
     run_clear(&r);
 }
 
@@ -228,7 +229,7 @@ static void test_list_grep(void)
     Run a = run_cli("list", "wsm", "--grep", "cache", NULL);
     Run b = run_cli("list", "wsm", "-g", "CaChE", NULL);
     CU_ASSERT_EQUAL(a.status, 0);
-    CU_ASSERT_STRING_EQUAL(a.out, b.out);   /* any case */
+    CU_ASSERT_STRING_EQUAL(a.out, b.out); /* any case */
     CU_ASSERT_PTR_NOT_NULL(strstr(a.out, "\n    LONGEST_LAT_CACHE "));
     CU_ASSERT_PTR_NOT_NULL(strstr(a.out, "\n    CACHE_LOCK_CYCLES "));
     CU_ASSERT_PTR_NULL(strstr(a.out, "INST_RETIRED"));
@@ -265,14 +266,16 @@ static void test_list_details(void)
     CU_ASSERT_TRUE(g_regex_match_simple("\n    INST_RETIRED +code 0xc0  counters 0-3  fixed 0  PEBS\n", r.out, 0, 0));
     CU_ASSERT_TRUE(g_regex_match_simple("\n      :TOTAL_CYCLES +0x1 += ANY_P:c=16:i=1( [^\n]*)?\n", r.out, 0, 0));
     CU_ASSERT_TRUE(g_regex_match_simple("\n      :ANY +0x1 +default = ANY_P( [^\n]*)?\n", r.out, 0, 0));
-    CU_ASSERT_TRUE(g_regex_match_simple("\n      :LATENCY_ABOVE_THRESHOLD +0x10 +needs ldlat( [^\n]*)?\n", r.out, 0,
-                                        0));
+    CU_ASSERT_TRUE(
+        g_regex_match_simple("\n      :LATENCY_ABOVE_THRESHOLD +0x10 +needs ldlat( [^\n]*)?\n", r.out, 0, 0));
     /* each unit mask with Intel's description (its event JSON, models/LICENSE.intel-perfmon) */
     CU_ASSERT_TRUE(g_regex_match_simple("\n      :ANY +0x1 +default = ANY_P +Instructions retired \\(Programmable "
-                                        "counter and Precise Event\\)\n", r.out, 0, 0));
+                                        "counter and Precise Event\\)\n",
+                                        r.out, 0, 0));
     CU_ASSERT_TRUE(g_regex_match_simple("\n    OFFCORE_RESPONSE_0 +code 0xb7  counters 0-3  umask 0x01  extra "
-                                        "MSR_OFFCORE_RSP_0\n", r.out, 0, 0));
-    CU_ASSERT_FALSE(g_regex_match_simple(" \n", r.out, 0, 0));   /* no trailing blanks */
+                                        "MSR_OFFCORE_RSP_0\n",
+                                        r.out, 0, 0));
+    CU_ASSERT_FALSE(g_regex_match_simple(" \n", r.out, 0, 0)); /* no trailing blanks */
     run_clear(&r);
     r = run_cli("list", "--format=json", "wsm", "INST_RETIRED", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
@@ -281,10 +284,11 @@ static void test_list_details(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"name\": \"c\", \"type\": \"int\", \"min\": 0, \"max\": 255}"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"name\": \"INST_RETIRED\", \"code\": 192, "));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"pebs\": true"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"name\": \"TOTAL_CYCLES\", \"value\": \"0x1\", \"default\": false, "
-                                         "\"exclusive\": false, \"needs_ldlat\": false, \"group\": null, \"forced\": "
-                                         "{\"c\": 16, \"i\": 1}, \"alias_of\": \"ANY_P:c=16:i=1\""));
-    CU_ASSERT_PTR_NULL(strstr(r.out, "UOPS_ISSUED"));   /* that event only */
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "{\"name\": \"TOTAL_CYCLES\", \"value\": \"0x1\", \"default\": false, "
+                                  "\"exclusive\": false, \"needs_ldlat\": false, \"group\": null, \"forced\": "
+                                  "{\"c\": 16, \"i\": 1}, \"alias_of\": \"ANY_P:c=16:i=1\""));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "UOPS_ISSUED")); /* that event only */
     run_clear(&r);
     r = run_cli("list", "--format=xml", NULL);
     CU_ASSERT_EQUAL(r.status, 2);
@@ -331,16 +335,18 @@ static void test_decode_says_what_is_missing(void)
     r = run_cli("decode", "wsm", "0x1b01c0", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_TRUE(g_str_has_prefix(r.out, "wsm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n  en=0 in IA32_PERFEVTSEL0 (the string encodes en=1): the counter is "
-                                         "disabled"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "\n  en=0 in IA32_PERFEVTSEL0 (the string encodes en=1): the counter is "
+                                  "disabled"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n  pc=1 in IA32_PERFEVTSEL0"));
-    CU_ASSERT_PTR_NULL(strstr(r.out, "int="));   /* INT as the string encodes it */
+    CU_ASSERT_PTR_NULL(strstr(r.out, "int=")); /* INT as the string encodes it */
     run_clear(&r);
     /* INT (20) clear on the uncore */
     r = run_cli("decode", "nhm_unc", "0x400309", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n  int=0 in MSR_UNCORE_PERFEVTSEL0 (the string encodes int=1): an "
-                                         "overflow raises no PMI\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "\n  int=0 in MSR_UNCORE_PERFEVTSEL0 (the string encodes int=1): an "
+                                  "overflow raises no PMI\n"));
     run_clear(&r);
     /* EN and INT as encoded: the one line, as before */
     r = run_cli("decode", "wsm", "0x5301c0", NULL);
@@ -387,15 +393,17 @@ static void test_encode_json(void)
      * response bits in MSR_OFFCORE_RSP_0 (0x1a6) */
     Run r = run_cli("encode", "--format=json", "wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM", "wsm::NO_SUCH",
                     "wsm::\"q\"\x01", NULL);
-    CU_ASSERT_EQUAL(r.status, 1);   /* two of them are errors */
+    CU_ASSERT_EQUAL(r.status, 1); /* two of them are errors */
     CU_ASSERT_TRUE(g_str_has_prefix(r.out, "[\n  {\"event\": \"wsm::OFFCORE_RESPONSE_0:ANY_DATA:LOCAL_DRAM\", "));
     CU_ASSERT_TRUE(g_str_has_suffix(r.out, "}\n]\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"codes\": [\"0x5301b7\", \"0x2033\"]"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"register\": \"MSR_OFFCORE_RSP_0\", \"address\": 422, "
-                                         "\"value\": \"0x2033\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "{\"register\": \"MSR_OFFCORE_RSP_0\", \"address\": 422, "
+                                  "\"value\": \"0x2033\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"event\": 183, \"umask\": 1, \"usr\": 1, \"os\": 1"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"event\": \"wsm::NO_SUCH\", \"error\": \"PFM_ERR_NOTFOUND\", "
-                                         "\"message\": \"column 6: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "{\"event\": \"wsm::NO_SUCH\", \"error\": \"PFM_ERR_NOTFOUND\", "
+                                  "\"message\": \"column 6: "));
     /* quotes and control characters escaped */
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"event\": \"wsm::\\\"q\\\"\\u0001\", \"error\": "));
     CU_ASSERT_EQUAL(count_lines(r.err), 2);

@@ -28,8 +28,7 @@ static void test_table(void)
     for (guint i = 0; i < pms_model_set_count(models); i++) {
         const PmsCliFamily *f = pms_cli_family(pms_model_set_nth(models, i));
         CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-        CU_ASSERT_TRUE(f->explain && f->decode_reg &&
-                       f->list_event && f->own_signal && f->unobservable);
+        CU_ASSERT_TRUE(f->explain && f->decode_reg && f->list_event && f->own_signal && f->unobservable);
     }
 }
 
@@ -95,7 +94,7 @@ static void test_perf_x86_core(void)
     /* load latency: OS only, any-thread and edge set */
     ev.flags = PMS_EVENT_LDLAT;
     ev.extra_reg = (char *)"MSR_PEBS_LD_LAT";
-    enc.codes[0] = 0x66100b;   /* event 0x0b umask 0x10 OS(17) EDGE(18) ANY(21) EN(22) */
+    enc.codes[0] = 0x66100b; /* event 0x0b umask 0x10 OS(17) EDGE(18) ANY(21) EN(22) */
     enc.codes[1] = 3;
     g_autofree char *lsym = pms_cli_perf_symbolic(&enc);
     CU_ASSERT_STRING_EQUAL(lsym, "cpu/event=0x0b,umask=0x10,edge,any,ldlat=3/k");
@@ -149,8 +148,8 @@ static void test_own_signal(void)
 static const char *unobs(const char *str, guint code, guint bit)
 {
     g_autoptr(PmsEncoding) enc = enc_of(str);
-    return pms_cli_family(enc->model)->unobservable(enc->model, enc->event, enc->place.counter, enc->codes,
-                                                     enc->n_codes, code, bit);
+    return pms_cli_family(enc->model)
+        ->unobservable(enc->model, enc->event, enc->place.counter, enc->codes, enc->n_codes, code, bit);
 }
 
 /* Why a flip is unobservable, each family by its own documents. */
@@ -179,7 +178,7 @@ static void test_toy(void)
 {
     const PmsModel *toy = model("toy");
     const PmsCliFamily *f = pms_cli_family(toy);
-    guint64 code = 0x330310;   /* MEM (0x10), umask 0x3, en, int, thresh 3 */
+    guint64 code = 0x330310; /* MEM (0x10), umask 0x3, en, int, thresh 3 */
     CU_ASSERT_EQUAL(f->own_signal(toy, &code, 1), PMS_SIGNAL_KEY(0x10, 0x3));
     CU_ASSERT_STRING_EQUAL(f->decode_reg(toy)->name, "TOY_CTL0");
     CU_ASSERT_FALSE(f->flags & (PMS_CLI_SIM_BENCH | PMS_CLI_RANGES_DISPATCH));

@@ -53,17 +53,17 @@ static void untree(const char *dir)
 }
 
 /* n = 2,0,3 at CPL 3: c=1 counts cycles with n >= 1 -> 2; c=0 adds n -> 5. */
-#define TINY(pmc0, pmc1)                                   \
-    "vector c1\n"                                          \
-    "event 0 \"wsm::INST_RETIRED:ANY_P:c=1\"\n"            \
-    "event 1 \"wsm::INST_RETIRED:ANY_P\"\n"                \
-    "src semantics.md §3: c=1 -> 2 cycles, c=0 -> 5\n"    \
-    "run 1 INST_RETIRED.ANY_P=2\n"                         \
-    "run 1 INST_RETIRED.ANY_P=0\n"                         \
-    "run 1 INST_RETIRED.ANY_P=3\n"                         \
-    "read IA32_PMC0 " pmc0 "\n"                            \
-    "read IA32_PMC1 " pmc1 "\n"                            \
-    "expect-pmi none\n"                                    \
+#define TINY(pmc0, pmc1)                                                                                               \
+    "vector c1\n"                                                                                                      \
+    "event 0 \"wsm::INST_RETIRED:ANY_P:c=1\"\n"                                                                        \
+    "event 1 \"wsm::INST_RETIRED:ANY_P\"\n"                                                                            \
+    "src semantics.md §3: c=1 -> 2 cycles, c=0 -> 5\n"                                                                \
+    "run 1 INST_RETIRED.ANY_P=2\n"                                                                                     \
+    "run 1 INST_RETIRED.ANY_P=0\n"                                                                                     \
+    "run 1 INST_RETIRED.ANY_P=3\n"                                                                                     \
+    "read IA32_PMC0 " pmc0 "\n"                                                                                        \
+    "read IA32_PMC1 " pmc1 "\n"                                                                                        \
+    "expect-pmi none\n"                                                                                                \
     "end\n"
 
 static void test_pass_and_fail(void)
@@ -138,7 +138,8 @@ static void test_mutants_tiny(void)
     CU_ASSERT_EQUAL(r.status, 1);
     if (!strstr(r.out, "wsm            1      128      118     64       3       7   92.19%     94.40%     88.52%"))
         g_printerr("# %s\n", r.out);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "wsm            1      128      118     64       3       7   92.19%     94.40%     88.52%"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(r.out, "wsm            1      128      118     64       3       7   92.19%     94.40%     88.52%"));
     const char *missed[] = { "c1 event 0 codes[0] bit 17\n", "c1 event 0 codes[0] bit 18\n",
                              "c1 event 0 codes[0] bit 20\n", "c1 event 0 codes[0] bit 21\n",
                              "c1 event 1 codes[0] bit 17\n", "c1 event 1 codes[0] bit 20\n",

@@ -36,8 +36,8 @@ static void expect_out(const char *args, const char *want)
 {
     Run r = run_line(args);
     if (r.status != 0 || strcmp(r.out, want) != 0 || r.err[0])
-        fprintf(stderr, "# dispatch %s: status %d\n# stdout:\n%s# want:\n%s# stderr: %s\n", args, r.status, r.out,
-                want, r.err);
+        fprintf(stderr, "# dispatch %s: status %d\n# stdout:\n%s# want:\n%s# stderr: %s\n", args, r.status, r.out, want,
+                r.err);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_STRING_EQUAL(r.out, want);
     CU_ASSERT_STRING_EQUAL(r.err, "");
@@ -188,7 +188,7 @@ static void test_errors(void)
                 "PFMLIB_ERR_DRRTOOMANY: ");
     expect_fail("-e IA64_INST_RETIRED_THIS:thres=6", "PFMLIB_ERR_INVAL: ");
     expect_fail("-e CPU_OP_CYCLES_ALL=0x2001309", "PFMLIB_ERR_INVAL: "); /* es 0x13 */
-    expect_fail("--opcm1 0x20000000000/0", "PFMLIB_ERR_INVAL: ");         /* 42 bits */
+    expect_fail("--opcm1 0x20000000000/0", "PFMLIB_ERR_INVAL: ");        /* 42 bits */
     expect_fail("--ear dcache:umask=0x10", "PFMLIB_ERR_INVAL: ");
     /* usage */
     expect_fail("-e NO_SUCH_EVENT", "-e 'NO_SUCH_EVENT': no event");

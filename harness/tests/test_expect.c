@@ -20,7 +20,7 @@ int pms_cu_tap_run(void);
 
 static const char *pmusim_path;
 static const char *fake_path;
-static char *dir;      /* DIR/zz/a.enc */
+static char *dir; /* DIR/zz/a.enc */
 
 typedef PmsCuRun Run;
 
@@ -41,10 +41,9 @@ static Run run_cli(const char *const *args)
 
 /* Three vectors: "crash" (builtin: NOTFOUND, fake backend: a crash), one the
  * builtin encoder passes, one whose expectation is wrong on purpose. */
-static const char vectors_text[] =
-    "\"crash\" PFM_SUCCESS 0x1 src test\n"
-    "\"wsm::INST_RETIRED:0xff:k\" PFM_SUCCESS 0x52ffc0 src SDM 18.2.1 layout\n"
-    "\"wsm::INST_RETIRED:ANY_P\" PFM_SUCCESS 0x1 src wrong on purpose\n";
+static const char vectors_text[] = "\"crash\" PFM_SUCCESS 0x1 src test\n"
+                                   "\"wsm::INST_RETIRED:0xff:k\" PFM_SUCCESS 0x52ffc0 src SDM 18.2.1 layout\n"
+                                   "\"wsm::INST_RETIRED:ANY_P\" PFM_SUCCESS 0x1 src wrong on purpose\n";
 
 static char *expect_file(const char *name, const char *text)
 {
@@ -140,8 +139,9 @@ static void test_stale(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "gone.txt:4: no vector zz/a.enc \"zz::GONE\""));
     run_clear(&r);
     /* a pmu entry none of whose vectors fails */
-    g_autofree char *e3 = expect_file("pmu2.txt", "zz/a.enc \"crash\" r\nzz/a.enc \"wsm::INST_RETIRED:ANY_P\" r\n"
-                                                  "pmu zz stale: everything else passes\n");
+    g_autofree char *e3 = expect_file("pmu2.txt",
+                                      "zz/a.enc \"crash\" r\nzz/a.enc \"wsm::INST_RETIRED:ANY_P\" r\n"
+                                      "pmu zz stale: everything else passes\n");
     const char *a3[] = { "conform", "--vectors", v, "--expect", e3, NULL };
     r = run_cli(a3);
     CU_ASSERT_EQUAL(r.status, 1);
@@ -167,7 +167,8 @@ static void test_bad_file(void)
         { "zz/a.txt \"crash\" r\n", ":1: column 1: expected 'pmu NAME REASON'" },
         { "pmu\n", ":1: column 4: expected a PMU name" },
         { "pmu zz r\npmu zz r\n", ":2: column 1: PMU zz is listed at line 1" },
-        { "zz/a.enc \"crash\" r\nzz/a.enc \"cr\" \"ash\" again\n", ":2: column 1: the same vector is listed at line 1" },
+        { "zz/a.enc \"crash\" r\nzz/a.enc \"cr\" \"ash\" again\n",
+          ":2: column 1: the same vector is listed at line 1" },
         { "zz/a.enc \"\\q\" r\n", ":1:" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {

@@ -18,7 +18,7 @@ static const char *pmusim_path;
 static const char *fake_path;
 
 typedef struct {
-    int status;    /* exit status, or -1 when killed by a signal */
+    int status; /* exit status, or -1 when killed by a signal */
     GBytes *out;
     char *err;
 } Run;
@@ -42,9 +42,9 @@ static Run run_cli(const char *input, gsize input_len, ...)
     g_ptr_array_add(argv, NULL);
     Run r = { -1, NULL, NULL };
     g_autoptr(GError) err = NULL;
-    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
-        G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-        &err);
+    g_autoptr(GSubprocess) p = g_subprocess_newv(
+        (const char *const *)argv->pdata,
+        G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
     g_ptr_array_free(argv, TRUE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     g_autoptr(GBytes) in = g_bytes_new(input ? input : "", input ? input_len : 0);
@@ -122,17 +122,17 @@ static void test_parse_answer(void)
     CU_ASSERT_STRING_EQUAL(r.regs, "R=0x1");
     pms_backend_result_clear(&r);
     const char *bad[] = {
-        "y\tPFM_SUCCESS\t1\t0x1\tf",         /* answers another line */
-        "x\tPFM_SUCCESS\t2\t0x1\tf",         /* COUNT does not match CODES */
-        "x\tPFM_SUCCESS\t1\t0X1\tf",         /* upper-case prefix */
-        "x\tPFM_SUCCESS\t1\t0xA\tf",         /* upper-case digit */
-        "x\tPFM_SUCCESS\t1\t0x01\tf",        /* leading zero */
-        "x\tPFM_SUCCESS\t1\t1\tf",           /* no 0x */
-        "x\tPFM_SUCCESS\t1\t0x1",            /* four fields */
-        "x\tPFM_SUCCESS\t1\t0x1\tf\tr\tz",   /* seven fields */
-        "x\tpfm_success\t0\t\t",             /* RET not a name */
-        "x\tPFM_SUCCESS\t0\t0x1\t",          /* codes with COUNT 0 */
-        "x\tPFM_SUCCESS\t99\t0x1\t",         /* COUNT out of range */
+        "y\tPFM_SUCCESS\t1\t0x1\tf",       /* answers another line */
+        "x\tPFM_SUCCESS\t2\t0x1\tf",       /* COUNT does not match CODES */
+        "x\tPFM_SUCCESS\t1\t0X1\tf",       /* upper-case prefix */
+        "x\tPFM_SUCCESS\t1\t0xA\tf",       /* upper-case digit */
+        "x\tPFM_SUCCESS\t1\t0x01\tf",      /* leading zero */
+        "x\tPFM_SUCCESS\t1\t1\tf",         /* no 0x */
+        "x\tPFM_SUCCESS\t1\t0x1",          /* four fields */
+        "x\tPFM_SUCCESS\t1\t0x1\tf\tr\tz", /* seven fields */
+        "x\tpfm_success\t0\t\t",           /* RET not a name */
+        "x\tPFM_SUCCESS\t0\t0x1\t",        /* codes with COUNT 0 */
+        "x\tPFM_SUCCESS\t99\t0x1\t",       /* COUNT out of range */
         "x",
         "",
     };
@@ -141,7 +141,9 @@ static void test_parse_answer(void)
         pms_backend_result_clear(&r);
     }
     /* issue 10: answers that were accepted, each with its reason */
-    const struct { const char *answer, *why; } violations[] = {
+    const struct {
+        const char *answer, *why;
+    } violations[] = {
         { "x\tWHATEVER\t0\t\t", "unknown RET 'WHATEVER'" },
         { "x\tPFM_SUCCESS\t0\t\tf", "PFM_SUCCESS with COUNT 0" },
         { "x\tPFM_ERR_UMASK\t1\t0x1\t", "PFM_ERR_UMASK carries codes" },
@@ -175,7 +177,10 @@ static void test_batch_framing(void)
     GString *big = g_string_new("glm::INST_RETIRED");
     for (int i = 0; i < 1700; i++)
         g_string_append(big, ":ANY_P");
-    const struct { const char *text; gsize len; } in_lines[] = {
+    const struct {
+        const char *text;
+        gsize len;
+    } in_lines[] = {
         { "glm::INST_RETIRED:ANY_P", 23 },
         { "", 0 },
         { "glm::\xff\xfe\xc3(:u", 11 },
@@ -250,15 +255,9 @@ static void test_cmd_backend_crash_restart(void)
     g_autoptr(GPtrArray) lines = out_lines(&r);
     /* one answer per line, in order; N restarts at 1 after every crash */
     const char *want[] = {
-        "a\tPFM_SUCCESS\t1\t0x1\tfake::a",
-        "crash\tBACKEND_CRASH\t0\t\t",
-        "b\tPFM_SUCCESS\t1\t0x1\tfake::b",
-        "c\tPFM_SUCCESS\t1\t0x2\tfake::c",
-        "hang\tBACKEND_CRASH\t0\t\t",
-        "d\tPFM_SUCCESS\t1\t0x1\tfake::d",
-        "garbage\tBACKEND_CRASH\t0\t\t",
-        "e\tPFM_SUCCESS\t1\t0x1\tfake::e",
-        "exit\tBACKEND_CRASH\t0\t\t",
+        "a\tPFM_SUCCESS\t1\t0x1\tfake::a", "crash\tBACKEND_CRASH\t0\t\t",     "b\tPFM_SUCCESS\t1\t0x1\tfake::b",
+        "c\tPFM_SUCCESS\t1\t0x2\tfake::c", "hang\tBACKEND_CRASH\t0\t\t",      "d\tPFM_SUCCESS\t1\t0x1\tfake::d",
+        "garbage\tBACKEND_CRASH\t0\t\t",   "e\tPFM_SUCCESS\t1\t0x1\tfake::e", "exit\tBACKEND_CRASH\t0\t\t",
         "f\tPFM_SUCCESS\t1\t0x1\tfake::f",
     };
     CU_ASSERT_EQUAL_FATAL(lines->len, G_N_ELEMENTS(want));
@@ -366,7 +365,8 @@ static void test_libpfm4_backend(void)
     CU_ASSERT_EQUAL(r.status, 0);
     g_autoptr(GPtrArray) lines = out_lines(&r);
     CU_ASSERT_EQUAL_FATAL(lines->len, 4);
-    CU_ASSERT_STRING_EQUAL(lines->pdata[0],
+    CU_ASSERT_STRING_EQUAL(
+        lines->pdata[0],
         "glm::INST_RETIRED:ANY_P\tPFM_SUCCESS\t1\t0x5300c0\tglm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0");
     CU_ASSERT_TRUE(g_str_has_suffix(lines->pdata[1], ":ANY_P\tBACKEND_CRASH\t0\t\t"));
     /* Westmere's INST_RETIRED.ANY_P is event 0xc0 umask 0x01 (Intel's
@@ -433,8 +433,8 @@ static void test_list_montecito(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "L2D_VICTIMB_FULL_THIS"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, " L2D/8 "));
     CU_ASSERT_TRUE(g_regex_match_simple("CPU_OP_CYCLES_HALTED +0x18 +0x0 +7 PMC10 +- +causal ", text, 0, 0));
-    CU_ASSERT_TRUE(g_regex_match_simple("L1I_EAR_CACHE_LAT4 +0x43 +0xff +1 PMC4-15 +- +floating +-i- +I cache ",
-                                                text, 0, 0));
+    CU_ASSERT_TRUE(
+        g_regex_match_simple("L1I_EAR_CACHE_LAT4 +0x43 +0xff +1 PMC4-15 +- +floating +-i- +I cache ", text, 0, 0));
     run_clear(&r);
     r = run_cli(NULL, 0, "list", "montecito", "DATA_EAR_ALAT", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
@@ -506,8 +506,8 @@ static void test_set_diagrams(void)
     g_markup_parse_context_free(ctx);
     CU_ASSERT_EQUAL(n_svg, 3); /* the outer one and one per counter */
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "<svg x=\"0\" y=\"0\""));
-    r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "-e", "UOPS_ISSUED:ANY",
-                "--occurrences", "1,2", "--format", "html", "-o", html, NULL);
+    r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "-e", "UOPS_ISSUED:ANY", "--occurrences",
+                "1,2", "--format", "html", "-o", html, NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     run_clear(&r);
     g_autofree char *page = NULL;
@@ -587,8 +587,8 @@ static void test_output_special_file(void)
     const char *cat_argv[] = { "cat", fifo, NULL };
     g_autoptr(GSubprocess) cat = g_subprocess_newv(cat_argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cat);
-    Run r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "wsm::INST_RETIRED:ANY_P", "--occurrences", "1,2",
-                    "--format", "csv", "-o", fifo, NULL);
+    Run r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "wsm::INST_RETIRED:ANY_P", "--occurrences", "1,2", "--format",
+                    "csv", "-o", fifo, NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     g_autofree char *got = NULL;
     CU_ASSERT_TRUE(g_subprocess_communicate_utf8(cat, NULL, NULL, &got, NULL, NULL));
@@ -607,13 +607,14 @@ static void test_lint_simulator(void)
 {
     /* a whole model (a register, a layout, an event), so that the option is
      * its one problem */
-    static const char model[] = "[pmu]\nname = whatif\narch = x86_core\ngp_counters = 1\ngp_width = 48\n"
-                                "[options]\ncpl_gate = bogus\n"
-                                "[layout evtsel]\nevent = 7:0\numask = 15:8\nusr = 16\nos = 17\nedge = 18\nint = 20\nen = 22\n"
-                                "inv = 23\ncmask = 31:24\n"
-                                "[register PERFEVTSEL0]\naddress = 0x186\nkind = evtsel\nindex = 0\nlayout = evtsel\n"
-                                "[register PMC0]\naddress = 0xc1\nkind = pmc\nindex = 0\nwidth = 48\n"
-                                "[event E]\ncode = 0x3c\n";
+    static const char model[] =
+        "[pmu]\nname = whatif\narch = x86_core\ngp_counters = 1\ngp_width = 48\n"
+        "[options]\ncpl_gate = bogus\n"
+        "[layout evtsel]\nevent = 7:0\numask = 15:8\nusr = 16\nos = 17\nedge = 18\nint = 20\nen = 22\n"
+        "inv = 23\ncmask = 31:24\n"
+        "[register PERFEVTSEL0]\naddress = 0x186\nkind = evtsel\nindex = 0\nlayout = evtsel\n"
+        "[register PMC0]\naddress = 0xc1\nkind = pmc\nindex = 0\nwidth = 48\n"
+        "[event E]\ncode = 0x3c\n";
     g_autofree char *path = NULL;
     int fd = g_file_open_tmp("pmusim-lint-XXXXXX.pmu", &path, NULL);
     CU_ASSERT_FATAL(fd >= 0);
@@ -754,8 +755,8 @@ static void test_uncore_and_plm(void)
     }
     /* every --help ends with examples */
     const char *const helps[][3] = {
-        { "encode", "--help" }, { "decode", "--help" }, { "list", "--help" }, { "lint", "--help" },
-        { "conform", "--help" }, { "diff", "--help" }, { "explain", "--help" }, { "bench", "encode", "--help" },
+        { "encode", "--help" },  { "decode", "--help" }, { "list", "--help" },    { "lint", "--help" },
+        { "conform", "--help" }, { "diff", "--help" },   { "explain", "--help" }, { "bench", "encode", "--help" },
     };
     for (gsize i = 0; i < G_N_ELEMENTS(helps); i++) {
         r = run_cli(NULL, 0, helps[i][0], helps[i][1], helps[i][2], NULL);
@@ -801,8 +802,9 @@ static void test_nhmex_cli(void)
     CU_ASSERT_EQUAL(r.status, 0);
     g_autofree char *batch = out_text(&r);
     CU_ASSERT_PTR_NOT_NULL(strstr(batch, "nhmex_cbox0::TRANS_IPQ:u\tPFM_ERR_ATTR\t0\t"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(batch, "nhmex_cbox0::TRANS_IPQ:t=255\tPFM_SUCCESS\t1\t0xff40001b\t"
-                                         "nhmex_cbox0::TRANS_IPQ:e=0:i=0:t=255:pmi=0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(batch,
+                                  "nhmex_cbox0::TRANS_IPQ:t=255\tPFM_SUCCESS\t1\t0xff40001b\t"
+                                  "nhmex_cbox0::TRANS_IPQ:e=0:i=0:t=255:pmi=0"));
     run_clear(&r);
     r = run_cli(NULL, 0, "list", "nhmex_cbox7", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
@@ -833,8 +835,9 @@ static void test_montecito_cli(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(ex, "occurs more than 3 times in it"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ex, "thres_compare = gt"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ex, "plm=0x8: occurrences count at privilege level 3"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(ex, "gate: pm=0: a user monitor, counting a thread's occurrences only while its "
-                                      "PSR.up is set; ism=2: IA-64 instructions only count"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ex,
+                                  "gate: pm=0: a user monitor, counting a thread's occurrences only while its "
+                                  "PSR.up is set; ism=2: IA-64 instructions only count"));
     CU_ASSERT_PTR_NOT_NULL(strstr(ex, "In short: counts cycles in which NOPS_RETIRED occurs more than 3 times"));
     run_clear(&r);
     r = run_cli(NULL, 0, "encode", "--format=perf", "montecito::DATA_EAR_TLB_ALL:u", NULL);
@@ -904,7 +907,8 @@ int main(int argc, char **argv)
     CU_pSuite cli = CU_add_suite("cli", NULL, NULL);
     CU_add_test(cli, "batch framing: empty, invalid UTF-8, NUL, 10 kB, no final newline", test_batch_framing);
     CU_add_test(cli, "batch known values", test_batch_known_values);
-    CU_add_test(cli, "cmd backend: crash, hang, garbage, exit -> BACKEND_CRASH + restart", test_cmd_backend_crash_restart);
+    CU_add_test(cli, "cmd backend: crash, hang, garbage, exit -> BACKEND_CRASH + restart",
+                test_cmd_backend_crash_restart);
     CU_add_test(cli, "cmd backend: pmusim round trip", test_cmd_backend_roundtrip);
     CU_add_test(cli, "cmd backend: writing a line has the deadline too", test_cmd_backend_write_deadline);
     CU_add_test(cli, "cmd backend: one line per process, every line answered", test_cmd_backend_oneshot);
@@ -929,8 +933,7 @@ int main(int argc, char **argv)
         dlclose(pfm);
         CU_add_test(cli, "libpfm4 backend: 65 unit masks crash one line only", test_libpfm4_backend);
     } else {
-        CU_add_test(cli, "libpfm4 backend absent: clear error # SKIP libpfm.so.4 not installed",
-                    test_libpfm4_absent);
+        CU_add_test(cli, "libpfm4 backend absent: clear error # SKIP libpfm.so.4 not installed", test_libpfm4_absent);
     }
     return pms_cu_tap_run();
 }

@@ -60,8 +60,8 @@ static void test_encode(void)
     /* lbr_plm 0 means the default: --plm's mask (3: user only) */
     expect_regs("encode --pmu wsm_dp --lbr --plm 3", "0x1", "0x1");
     /* every filter flag alone: bits 2..8 */
-    static const char *const flags[] = { "jcc", "near_rel_call", "near_ind_call", "near_ret", "near_ind_jmp",
-                                         "near_rel_jmp", "far_branch" };
+    static const char *const flags[] = { "jcc",          "near_rel_call", "near_ind_call", "near_ret",
+                                         "near_ind_jmp", "near_rel_jmp",  "far_branch" };
     for (guint i = 0; i < G_N_ELEMENTS(flags); i++) {
         g_autofree char *args = g_strdup_printf("encode --pmu nhm --lbr --lbr-filter %s", flags[i]);
         g_autofree char *want = g_strdup_printf("0x%x", 1u << (2 + i));
@@ -70,7 +70,8 @@ static void test_encode(void)
     /* call-stack mode, the SDM's configuration (17.9 p.17-30): JCC, NEAR_IND_JMP,
      * NEAR_REL_JMP, FAR_BRANCH, EN_CALLSTACK = 0x3c4, user only +1 */
     expect_regs("encode --pmu glm --lbr --lbr-plm 3 --lbr-filter jcc,near_ind_jmp,near_rel_jmp,far_branch "
-                "--lbr-callstack", "0x3c5", "0x1");
+                "--lbr-callstack",
+                "0x3c5", "0x1");
     /* with an event: both printed, exit 0 */
     PmsCuRun r = run("encode --pmu nhm --lbr INST_RETIRED:ANY_P");
     CU_ASSERT_EQUAL(r.status, 0);
@@ -84,8 +85,8 @@ static void expect_fail(const char *args, int status, const char *in_err)
     PmsCuRun r = run(args);
     gboolean ok = r.status == status && r.err && strstr(r.err, in_err);
     if (!ok)
-        fprintf(stderr, "# %s: exit %d (expected %d), stderr '%s' (expected to contain '%s')\n", args, r.status,
-                status, r.err ? r.err : "", in_err);
+        fprintf(stderr, "# %s: exit %d (expected %d), stderr '%s' (expected to contain '%s')\n", args, r.status, status,
+                r.err ? r.err : "", in_err);
     CU_ASSERT_TRUE(ok);
     pms_cu_run_clear(&r);
 }
@@ -112,8 +113,10 @@ static void test_explain(void)
 {
     PmsCuRun r = run("explain --pmu nhm --lbr --lbr-plm 3 --lbr-filter near_rel_jmp --lbr-freeze");
     CU_ASSERT_EQUAL(r.status, 0);
-    const char *want[] = { "MSR_LBR_SELECT (0x1c8) = 0x81", "cpl_eq_0=1 near_rel_jmp=1",
-                           "rings 1-3 only", "ring of 16 FROM/TO entries",
+    const char *want[] = { "MSR_LBR_SELECT (0x1c8) = 0x81",
+                           "cpl_eq_0=1 near_rel_jmp=1",
+                           "rings 1-3 only",
+                           "ring of 16 FROM/TO entries",
                            "Filtered out: near relative calls and near relative jumps.",
                            "near relative calls are dropped by near_rel_jmp although their own bit is clear",
                            "the processor clears IA32_DEBUGCTL.LBR" };
@@ -132,11 +135,14 @@ static void test_explain(void)
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "Recorded: conditional branches, near relative calls") : NULL);
     pms_cu_run_clear(&r);
     /* call-stack mode in words */
-    r = run("explain --pmu glm --lbr --lbr-plm 3 --lbr-filter jcc,near_ind_jmp,near_rel_jmp,far_branch --lbr-callstack");
+    r = run(
+        "explain --pmu glm --lbr --lbr-plm 3 --lbr-filter jcc,near_ind_jmp,near_rel_jmp,far_branch --lbr-callstack");
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "en_callstack=1") : NULL);
-    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "a near return at rings 1-3 is not recorded but flushes the newest "
-                                                 "entry") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out,
+                                          "a near return at rings 1-3 is not recorded but flushes the newest "
+                                          "entry")
+                                 : NULL);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "This is the SDM's call-stack configuration") : NULL);
     pms_cu_run_clear(&r);
     /* an event and the LBR together */
@@ -166,15 +172,16 @@ static void test_sim_ring(void)
 {
     /* jcc mispredicted at CPL 3, a far branch at CPL 0 (kernel address: its
      * bit 47 fills 62:48), a near return filtered (NEAR_RET, bit 5) */
-    char *path = write_stim("pmu nhm\n"
-                            "write MSR_LBR_SELECT 0x20\n"
-                            "write IA32_DEBUGCTL 1\n"
-                            "run 1 cpl=3 branch=0x401000:0x401020:jcc:mp branch=0xffffffff81000000:0x401000:far_branch:cpl0\n"
-                            "run 2 branch=0x1:0x2:near_ret\n"
-                            "read MSR_LASTBRANCH_TOS 2\n"
-                            "read MSR_LASTBRANCH_1_FROM_IP 0x8000000000401000\n"
-                            "read MSR_LASTBRANCH_2_FROM_IP 0x7fffffff81000000\n"
-                            "read MSR_LASTBRANCH_2_TO_IP 0x401000\n");
+    char *path =
+        write_stim("pmu nhm\n"
+                   "write MSR_LBR_SELECT 0x20\n"
+                   "write IA32_DEBUGCTL 1\n"
+                   "run 1 cpl=3 branch=0x401000:0x401020:jcc:mp branch=0xffffffff81000000:0x401000:far_branch:cpl0\n"
+                   "run 2 branch=0x1:0x2:near_ret\n"
+                   "read MSR_LASTBRANCH_TOS 2\n"
+                   "read MSR_LASTBRANCH_1_FROM_IP 0x8000000000401000\n"
+                   "read MSR_LASTBRANCH_2_FROM_IP 0x7fffffff81000000\n"
+                   "read MSR_LASTBRANCH_2_TO_IP 0x401000\n");
     g_autofree char *args = g_strdup_printf("sim -s %s", path);
     PmsCuRun r = run(args);
     CU_ASSERT_EQUAL(r.status, 0);
@@ -193,8 +200,10 @@ static void test_sim_ring(void)
     r = run(args);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "      lbr: the LBR recorded 2 of the 2 branches") : NULL);
-    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "lbr: the LBR recorded 0 of the 1 branch (MSR_LBR_SELECT "
-                                                 "filtered 1), MSR_LASTBRANCH_TOS now 2") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out,
+                                          "lbr: the LBR recorded 0 of the 1 branch (MSR_LBR_SELECT "
+                                          "filtered 1), MSR_LASTBRANCH_TOS now 2")
+                                 : NULL);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "cycle 0: the LBR recorded 2 of the 2 branches") : NULL);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "count=0 overflow=0\nlbr tos=2") : NULL);
     pms_cu_run_clear(&r);
@@ -203,8 +212,10 @@ static void test_sim_ring(void)
     args = g_strdup_printf("sim -e nhm::INST_RETIRED:ANY_P -s %s -f json", path);
     r = run(args);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "\"pmi\": 0, \"lbr\": {\"offered\": 2, \"recorded\": 2, "
-                                                 "\"recording\": true, \"tos\": 2}}") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out,
+                                          "\"pmi\": 0, \"lbr\": {\"offered\": 2, \"recorded\": 2, "
+                                          "\"recording\": true, \"tos\": 2}}")
+                                 : NULL);
     CU_ASSERT_PTR_NULL(r.out ? strstr(r.out, "lbr tos=") : "x"); /* the document stays JSON */
     pms_cu_run_clear(&r);
     remove_stim(path);
@@ -214,9 +225,11 @@ static void test_sim_ring(void)
     args = g_strdup_printf("sim -s %s", path);
     r = run(args);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "lbr[1] age=0 from=0xffffffff81000000 to=0x401000 mispred=0 cycles=3 "
-                                                 "MSR_LASTBRANCH_1_FROM_IP=0x7fffffff81000000 "
-                                                 "MSR_LASTBRANCH_1_TO_IP=0x0003000000401000") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out,
+                                          "lbr[1] age=0 from=0xffffffff81000000 to=0x401000 mispred=0 cycles=3 "
+                                          "MSR_LASTBRANCH_1_FROM_IP=0x7fffffff81000000 "
+                                          "MSR_LASTBRANCH_1_TO_IP=0x0003000000401000")
+                                 : NULL);
     pms_cu_run_clear(&r);
     remove_stim(path);
     /* glm call-stack mode: a call, then its return pops it (--explain counts the pop) */
@@ -229,9 +242,11 @@ static void test_sim_ring(void)
     args = g_strdup_printf("sim -e glm::INST_RETIRED:ANY_P -s %s --explain", path);
     r = run(args);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "the LBR recorded 0 of the 1 branch (MSR_LBR_SELECT filtered 0), "
-                                                 "MSR_LASTBRANCH_TOS now 1; call-stack mode: 1 near return popped "
-                                                 "an entry each") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out,
+                                          "the LBR recorded 0 of the 1 branch (MSR_LBR_SELECT filtered 0), "
+                                          "MSR_LASTBRANCH_TOS now 1; call-stack mode: 1 near return popped "
+                                          "an entry each")
+                                 : NULL);
     if (r.status)
         fprintf(stderr, "# sim callstack: %s\n%s\n", r.out ? r.out : "", r.err ? r.err : "");
     pms_cu_run_clear(&r);
@@ -239,8 +254,10 @@ static void test_sim_ring(void)
     args = g_strdup_printf("sim -e glm::INST_RETIRED:ANY_P -s %s -f json", path);
     r = run(args);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "\"lbr\": {\"offered\": 1, \"recorded\": 0, \"recording\": true, "
-                                                 "\"tos\": 1, \"popped\": 1}}") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out,
+                                          "\"lbr\": {\"offered\": 1, \"recorded\": 0, \"recording\": true, "
+                                          "\"tos\": 1, \"popped\": 1}}")
+                                 : NULL);
     pms_cu_run_clear(&r);
     remove_stim(path);
     /* no branches: the output has no lbr line (outputs of older stimuli unchanged) */
@@ -268,8 +285,8 @@ static void test_stim_errors(void)
         PmsCuRun r = run(args);
         gboolean ok = r.status == 1 && r.err && strstr(r.err, bad[i].msg);
         if (!ok)
-            fprintf(stderr, "# %s: exit %d, stderr '%s', expected '%s'\n", bad[i].rec, r.status,
-                    r.err ? r.err : "", bad[i].msg);
+            fprintf(stderr, "# %s: exit %d, stderr '%s', expected '%s'\n", bad[i].rec, r.status, r.err ? r.err : "",
+                    bad[i].msg);
         CU_ASSERT_TRUE(ok);
         pms_cu_run_clear(&r);
         remove_stim(path);
@@ -289,15 +306,18 @@ static void test_lbr_mutants(void)
     g_autofree char *sub = g_build_filename(dir, "wsm", NULL);
     g_mkdir(sub, 0700);
     g_autofree char *f = g_build_filename(sub, "l.sim", NULL);
-    g_file_set_contents(f, "vector l\nevent 0 \"wsm::INST_RETIRED:ANY_P\"\nlbr filter=near_rel_jmp\n"
-                           "src by hand in test_lbr_cli.c\nrun 1 cpl=3 branch=0x1000:0x2000:jcc\n"
-                           "read MSR_LASTBRANCH_TOS 1\nend\n", -1, NULL);
+    g_file_set_contents(f,
+                        "vector l\nevent 0 \"wsm::INST_RETIRED:ANY_P\"\nlbr filter=near_rel_jmp\n"
+                        "src by hand in test_lbr_cli.c\nrun 1 cpl=3 branch=0x1000:0x2000:jcc\n"
+                        "read MSR_LASTBRANCH_TOS 1\nend\n",
+                        -1, NULL);
     g_autofree char *args = g_strdup_printf("conform --vectors %s --mutants", dir);
     PmsCuRun r = run(args);
     CU_ASSERT_EQUAL(r.status, 1);
     const char *line = "LBR_SELECT mutants: 9, caught 2 (22.22%; 25.00% of the observable); unobservable 1";
     if (!r.out || !strstr(r.out, line))
-        fprintf(stderr, "# conform --mutants: missing '%s' in:\n%s\n%s\n", line, r.out ? r.out : "", r.err ? r.err : "");
+        fprintf(stderr, "# conform --mutants: missing '%s' in:\n%s\n%s\n", line, r.out ? r.out : "",
+                r.err ? r.err : "");
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, line) : NULL);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "missed 6\n") : NULL);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "vector 'l' (wsm): MSR_LBR_SELECT bit 0 (cpl_eq_0)") : NULL);
@@ -327,8 +347,10 @@ static void test_example(void)
     pms_cu_run_clear(&r);
     r = run(a2);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "the LBR is not recording (IA32_DEBUGCTL.LBR clear or frozen): "
-                                                 "1 branch lost") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out,
+                                          "the LBR is not recording (IA32_DEBUGCTL.LBR clear or frozen): "
+                                          "1 branch lost")
+                                 : NULL);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "lbr[1] age=1 from=0x401000 to=0x401080 mispred=1") : NULL);
     pms_cu_run_clear(&r);
     /* several -e: the ring after every counter's line */

@@ -89,8 +89,9 @@ static void test_encode_set(void)
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_TRUE(has(r.out, "  IA32_PMC0        nhm::INST_RETIRED:ANY_P:"));
     CU_ASSERT_TRUE(has(r.out, "  IA32_PMC2        nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:"));
-    CU_ASSERT_TRUE(has(r.out, "  PEBS on IA32_PMC0, IA32_PMC1, IA32_PMC2:\n"
-                              "  IA32_PEBS_ENABLE     0x3f1 = 0x400000007  (bits 0x400000007 only)\n"));
+    CU_ASSERT_TRUE(has(r.out,
+                       "  PEBS on IA32_PMC0, IA32_PMC1, IA32_PMC2:\n"
+                       "  IA32_PEBS_ENABLE     0x3f1 = 0x400000007  (bits 0x400000007 only)\n"));
     CU_ASSERT_TRUE(has(r.out, "  MSR_PEBS_LD_LAT      0x3f6 = 0x10\n"));
     CU_ASSERT_TRUE(r.out && strstr(r.out, "IA32_FIXED_CTR0") == NULL);
     pms_cu_run_clear(&r);
@@ -122,8 +123,7 @@ static void test_encode_errors(void)
         { "encode --pebs nhm::UOPS_ISSUED:ANY", 1, "is not a PEBS event of nhm" },
         { "encode --pebs nhm_unc::UNC_LLC_MISS:ANY", 1, "no IA32_PEBS_ENABLE" },
         { "encode --pebs --batch", 2, "--pebs prints the registers of each EVENT" },
-        { "encode --set --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD", 2,
-          "threshold as :ldlat=N" },
+        { "encode --set --pebs --ld-lat 16 nhm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD", 2, "threshold as :ldlat=N" },
         /* a set: the refused event named, no register printed */
         { "encode --set --pebs nhm::INST_RETIRED:ANY_P nhm::UOPS_ISSUED:ANY", 1,
           "'nhm::UOPS_ISSUED:ANY': --pebs: PFM_ERR_NOTSUPP" },
@@ -132,8 +132,8 @@ static void test_encode_errors(void)
           "glm::INST_RETIRED:ANY_P and glm::BR_INST_RETIRED:ALL_BRANCHES both need IA32_PMC0" },
         /* five PEBS events on NHM's four PEBS counters */
         { "encode --set --pebs --pmu nhm INST_RETIRED:ANY_P BR_INST_RETIRED:ALL_BRANCHES BR_MISP_RETIRED:NEAR_CALL "
-          "MEM_LOAD_RETIRED:L1D_HIT MEM_LOAD_RETIRED:L2_HIT", 1,
-          "5 events may use only IA32_PMC0, IA32_PMC1, IA32_PMC2, IA32_PMC3" },
+          "MEM_LOAD_RETIRED:L1D_HIT MEM_LOAD_RETIRED:L2_HIT",
+          1, "5 events may use only IA32_PMC0, IA32_PMC1, IA32_PMC2, IA32_PMC3" },
         { "sim --pebs --pmu nhm --stim /nonexistent", 2, "give -e" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -201,15 +201,16 @@ static void test_sim(void)
     words = g_strdup_printf("sim --pebs -e nhm::INST_RETIRED:ANY_P --stim %s -f json", path);
     r = run(words);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_TRUE(has(r.out, "{\"cycle\": 3, \"enabled\": true, \"n\": 1, \"cond\": 1, \"edge\": 0, \"inc\": 1, "
-                              "\"counter\": 281474976710652, \"overflow\": 0, \"status\": \"0x0\", \"pmi\": 1, "
-                              "\"pebs_assist\": true}"));
+    CU_ASSERT_TRUE(has(r.out,
+                       "{\"cycle\": 3, \"enabled\": true, \"n\": 1, \"cond\": 1, \"edge\": 0, \"inc\": 1, "
+                       "\"counter\": 281474976710652, \"overflow\": 0, \"status\": \"0x0\", \"pmi\": 1, "
+                       "\"pebs_assist\": true}"));
     pms_cu_run_clear(&r);
     /* a set with --pebs: INST_RETIRED.ANY_P on PMC0 (not FIXED_CTR0, which
      * PEBS cannot sample), the same records; BR_INST_RETIRED on PMC1 */
     g_free(words);
-    words = g_strdup_printf("sim --pebs -e nhm::INST_RETIRED:ANY_P -e nhm::BR_INST_RETIRED:ALL_BRANCHES --stim %s",
-                            path);
+    words =
+        g_strdup_printf("sim --pebs -e nhm::INST_RETIRED:ANY_P -e nhm::BR_INST_RETIRED:ALL_BRANCHES --stim %s", path);
     r = run(words);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_TRUE(has(r.out, "IA32_PMC1 count=0 overflow=0\n"));
@@ -234,8 +235,9 @@ static void test_stim_errors(void)
         const char *err;
     } cases[] = {
         { "pmu nhm\nds base=0x1000\n", ":2: ds: expected base=ADDRESS and max=ADDRESS" },
-        { "pmu nhm\nds base=0x1000 max=0x2000 reset4=1\n", ":2: ds: unknown field 'reset4': expected base, index, max, "
-                                                          "threshold or reset0..reset3" },
+        { "pmu nhm\nds base=0x1000 max=0x2000 reset4=1\n",
+          ":2: ds: unknown field 'reset4': expected base, index, max, "
+          "threshold or reset0..reset3" },
         { "pmu nhm\nds base=0x1000 max=0x900\n", ":2: DS area: the absolute maximum is below the buffer base" },
         { "pmu nhm\nds base=0x1000 max=0x2000 threshold=0x3000\n", "interrupt threshold lies outside" },
         { "pmu nhm\nregs rzz=1\n", ":2: regs: unknown register 'rzz'" },
@@ -247,8 +249,9 @@ static void test_stim_errors(void)
         { "pmu nhm\nrun 1 dse=zz\n", ":2: dse: 'zz': expected a number" },
         { "pmu nhm_unc\nds base=0x1000 max=0x2000\n", "model nhm_unc: no PEBS records modelled (no IA32_PEBS_ENABLE" },
         /* glm's record (format 3) has no status field: the message lists its fields */
-        { "pmu glm\nexpect-record 0 status=1\n", ":2: expect-record: unknown field 'status': expected counter, cycle, "
-                                                  "address or a field of PEBS record format 3 (rflags, rip, rax" },
+        { "pmu glm\nexpect-record 0 status=1\n",
+          ":2: expect-record: unknown field 'status': expected counter, cycle, "
+          "address or a field of PEBS record format 3 (rflags, rip, rax" },
         { "pmu glm\nexpect-record 0 applicable=1\n", ":2: cycle 0: PEBS record 0 expected, 0 written" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -284,8 +287,9 @@ static void test_sim_glm(void)
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_TRUE(has(r.out, "PMI at 3, 8\n"));
     CU_ASSERT_TRUE(has(r.out, "# PEBS: 2 records; DS index 0x2190 (base 0x2000, threshold 0x2190, maximum 0x2400)\n"));
-    CU_ASSERT_TRUE(has(r.out, "# PEBS record 0: cycle 3 PMC0 at 0x2000: rflags=0x246 rip=0x400b20 rax=0x1 applicable=0x1 "
-                              "dla=0x7f00 rsvd_a0=0x0 rsvd_a8=0x0 eventing_ip=0x400b20 rsvd_b8=0x0 tsc=0x3\n"));
+    CU_ASSERT_TRUE(has(r.out,
+                       "# PEBS record 0: cycle 3 PMC0 at 0x2000: rflags=0x246 rip=0x400b20 rax=0x1 applicable=0x1 "
+                       "dla=0x7f00 rsvd_a0=0x0 rsvd_a8=0x0 eventing_ip=0x400b20 rsvd_b8=0x0 tsc=0x3\n"));
     CU_ASSERT_TRUE(has(r.out, "# PEBS record 1: cycle 8 PMC0 at 0x20c8:"));
     pms_cu_run_clear(&r);
     /* a wrong expectation names the field, the value and the line (wrap in

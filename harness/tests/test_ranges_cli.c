@@ -88,7 +88,7 @@ static void test_vectors(void)
             n_vector_errors++;
             g_autofree char *want = g_strdup_printf("pmusim: ranges: %s: ", expect + 6);
             gboolean ok = r.status == 2 && g_str_has_prefix(r.err, want) && r.out[0] == '\0' &&
-                          strchr(r.err, '\n') == r.err + strlen(r.err) - 1;
+                strchr(r.err, '\n') == r.err + strlen(r.err) - 1;
             if (!ok)
                 fprintf(stderr, "# vector %s: status %d, stderr '%s', want '%s...'\n", name, r.status, r.err, want);
             CU_ASSERT_TRUE(ok);
@@ -117,15 +117,15 @@ static void test_output(void)
     Run r = run_line("--data 0x1003-0x2005");
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_STRING_EQUAL(r.out,
-        "dbr0=0x1000\n"
-        "dbr1=0x8fffffffffff000\n"
-        "dbr2=0x2000\n"
-        "dbr3=0x8fffffffffffffc\n"
-        "dbr4=0x2004\n"
-        "dbr5=0x8ffffffffffffff\n"
-        "pmc41=0xe078fef6f6f6\n"
-        "range 0 soff=0x3 eoff=0x0\n"
-        "fine=no\n");
+                           "dbr0=0x1000\n"
+                           "dbr1=0x8fffffffffff000\n"
+                           "dbr2=0x2000\n"
+                           "dbr3=0x8fffffffffffffc\n"
+                           "dbr4=0x2004\n"
+                           "dbr5=0x8ffffffffffffff\n"
+                           "pmc41=0xe078fef6f6f6\n"
+                           "range 0 soff=0x3 eoff=0x0\n"
+                           "fine=no\n");
     CU_ASSERT_STRING_EQUAL(r.err, "");
     run_clear(&r);
 }
@@ -181,7 +181,8 @@ static void test_help(void)
     g_ptr_array_add(argv, (gpointer)pmusim_path);
     g_ptr_array_add(argv, (gpointer) "--help");
     g_ptr_array_add(argv, NULL);
-    g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL);
+    g_autoptr(GSubprocess) p =
+        g_subprocess_newv((const char *const *)argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL);
     g_ptr_array_free(argv, TRUE);
     g_autofree char *out = NULL;
     CU_ASSERT_FATAL(p && g_subprocess_communicate_utf8(p, NULL, NULL, &out, NULL, NULL));

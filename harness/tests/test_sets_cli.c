@@ -55,8 +55,10 @@ static gboolean run_line(const char *file, guint lineno, const char *line)
     guint nf = g_strv_length(f);
     gboolean is_err = nf == 3 && g_str_has_prefix(f[1], "error ");
     if (!(is_err || nf == 4) || !g_str_has_prefix(f[nf - 1], "src ") || strlen(f[nf - 1]) < 8) {
-        fprintf(stderr, "# %s:%u: malformed set vector: expected EVENTS | COUNTERS | REGISTERS | src TEXT "
-                        "or EVENTS | error MESSAGE | src TEXT\n", file, lineno);
+        fprintf(stderr,
+                "# %s:%u: malformed set vector: expected EVENTS | COUNTERS | REGISTERS | src TEXT "
+                "or EVENTS | error MESSAGE | src TEXT\n",
+                file, lineno);
         return FALSE;
     }
     g_auto(GStrv) events = g_strsplit(f[0], "; ", -1);
@@ -76,9 +78,10 @@ static gboolean run_line(const char *file, guint lineno, const char *line)
             parse_out(r.out, ctr, regs);
         ok = r.status == 0 && strcmp(ctr->str, f[1]) == 0 && strcmp(regs->str, f[2]) == 0;
         if (!ok)
-            fprintf(stderr, "# %s:%u: expected counters '%s' registers '%s'\n#   got exit %d, counters '%s' "
-                            "registers '%s'; stderr: %s\n", file, lineno, f[1], f[2], r.status, ctr->str,
-                    regs->str, r.err ? r.err : "");
+            fprintf(stderr,
+                    "# %s:%u: expected counters '%s' registers '%s'\n#   got exit %d, counters '%s' "
+                    "registers '%s'; stderr: %s\n",
+                    file, lineno, f[1], f[2], r.status, ctr->str, regs->str, r.err ? r.err : "");
     }
     g_free(r.out);
     g_free(r.err);
@@ -116,11 +119,13 @@ static void test_files(void)
 static void test_bad_lines(void)
 {
     CU_ASSERT_FALSE(run_line("x", 1, "wsm::INST_RETIRED:ANY_P | IA32_FIXED_CTR0 | IA32_FIXED_CTR_CTRL=0xb"));
-    CU_ASSERT_FALSE(run_line("x", 2, "wsm::INST_RETIRED:ANY_P | IA32_PMC0 | IA32_PERFEVTSEL0=0x5301c0 "
-                                     "IA32_PERF_GLOBAL_CTRL=0x1 | src wrong on purpose: it takes FIXED_CTR0"));
+    CU_ASSERT_FALSE(run_line("x", 2,
+                             "wsm::INST_RETIRED:ANY_P | IA32_PMC0 | IA32_PERFEVTSEL0=0x5301c0 "
+                             "IA32_PERF_GLOBAL_CTRL=0x1 | src wrong on purpose: it takes FIXED_CTR0"));
     CU_ASSERT_FALSE(run_line("x", 3, "wsm::INST_RETIRED:ANY_P | error nothing | src it schedules"));
-    CU_ASSERT_TRUE(run_line("x", 4, "wsm::INST_RETIRED:ANY_P | IA32_FIXED_CTR0 | IA32_FIXED_CTR_CTRL=0xb "
-                                    "IA32_PERF_GLOBAL_CTRL=0x100000000 | src as wsm/sets.txt"));
+    CU_ASSERT_TRUE(run_line("x", 4,
+                            "wsm::INST_RETIRED:ANY_P | IA32_FIXED_CTR0 | IA32_FIXED_CTR_CTRL=0xb "
+                            "IA32_PERF_GLOBAL_CTRL=0x100000000 | src as wsm/sets.txt"));
 }
 
 int main(int argc, char **argv)

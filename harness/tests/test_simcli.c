@@ -39,7 +39,7 @@ static Run run_cli(const char *first, ...)
     Run r = { -1, NULL, NULL };
     g_autoptr(GError) err = NULL;
     g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
-        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
+                                                 G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
     g_ptr_array_free(argv, TRUE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &r.err, &err));
@@ -61,12 +61,11 @@ static char *last_line(const char *out)
 }
 
 /* One experiment; asserts exit 0 and the exact last line. */
-static void expect_count(const char *event, const char *occ, const char *cpl, const char *preload,
-                         const char *want)
+static void expect_count(const char *event, const char *occ, const char *cpl, const char *preload, const char *want)
 {
     Run r = cpl && preload ? run_cli("sim", "-e", event, "--occurrences", occ, "--cpl", cpl, "--preload", preload, NULL)
-          : cpl            ? run_cli("sim", "-e", event, "--occurrences", occ, "--cpl", cpl, NULL)
-          : preload        ? run_cli("sim", "-e", event, "--occurrences", occ, "--preload", preload, NULL)
+        : cpl              ? run_cli("sim", "-e", event, "--occurrences", occ, "--cpl", cpl, NULL)
+        : preload          ? run_cli("sim", "-e", event, "--occurrences", occ, "--preload", preload, NULL)
                            : run_cli("sim", "-e", event, "--occurrences", occ, NULL);
     g_autofree char *last = last_line(r.out);
     if (r.status != 0 || strcmp(last, want) != 0)
@@ -128,8 +127,8 @@ static void test_overflow(void)
     /* 2^48 - 3 + 2 = 2^48 - 1: no carry yet */
     expect_count("wsm::INST_RETIRED:ANY_P", "2", NULL, "0xFFFFFFFFFFFD", "count=281474976710655 overflow=0");
     /* the PMI cycle shows in the table (int=1 from the encoder): cycle 1 */
-    Run r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P", "--occurrences", "0,1,0", "--preload", "0xFFFFFFFFFFFF",
-                    NULL);
+    Run r =
+        run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P", "--occurrences", "0,1,0", "--preload", "0xFFFFFFFFFFFF", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "PMI at 1\n"));
     run_clear(&r);
@@ -143,8 +142,7 @@ static void test_own_signals(void)
     expect_count("nhm::OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM", "2,0,5", NULL, NULL, "count=7 overflow=0");
     expect_count("glm::OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_HIT", "2,0,5", NULL, NULL, "count=7 overflow=0");
     /* load latency: loads above the threshold count -> 7 */
-    expect_count("wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=10", "2,0,5", NULL, NULL,
-                 "count=7 overflow=0");
+    expect_count("wsm::MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=10", "2,0,5", NULL, NULL, "count=7 overflow=0");
     /* fixed-only event on FIXED_CTR2, usr only: CPL 3,0,3 -> 2 (SDM 18-7 EN bit 1) */
     expect_count("glm::UNHALTED_REFERENCE_CYCLES:u", "1,1,1", "3,0,3", NULL, "count=2 overflow=0");
     Run r = run_cli("sim", "-e", "glm::UNHALTED_REFERENCE_CYCLES", "--occurrences", "1", NULL);
@@ -405,26 +403,30 @@ static void test_explain(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(r.out, needle));
     }
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "cmask        bits 31:24 = 0x2\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "In short: counts cycles in which at least 2 occurrences of "
-                                         "INST_RETIRED.ANY_P happen, at CPL 0 and CPL>0; edge: counts only the "
-                                         "first cycle of each such run.\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "In short: counts cycles in which at least 2 occurrences of "
+                                  "INST_RETIRED.ANY_P happen, at CPL 0 and CPL>0; edge: counts only the "
+                                  "first cycle of each such run.\n"));
     run_clear(&r);
     r = run_cli("explain", "glm::INST_RETIRED:ANY_P:i:u", NULL);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "inv=1 is ignored because cmask=0"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "In short: adds, every cycle, the number of occurrences of "
-                                         "INST_RETIRED.ANY_P, at CPL>0 only.\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "In short: adds, every cycle, the number of occurrences of "
+                                  "INST_RETIRED.ANY_P, at CPL>0 only.\n"));
     run_clear(&r);
     r = run_cli("explain", "nhm::UOPS_EXECUTED:PORT0:c=1:i:e:t", NULL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "no occurrence of UOPS_EXECUTED.PORT0 happens, at CPL 0 and "
-                                         "CPL>0, on both threads together; edge"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "no occurrence of UOPS_EXECUTED.PORT0 happens, at CPL 0 and "
+                                  "CPL>0, on both threads together; edge"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(n < 1)"));
     run_clear(&r);
     /* a fixed-only event: no threshold stage */
     r = run_cli("explain", "glm::UNHALTED_REFERENCE_CYCLES:u", NULL);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "counter: fixed counter 2"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "threshold: none"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "In short: adds, every cycle, the number of occurrences of "
-                                         "UNHALTED_REFERENCE_CYCLES, at CPL>0 only.\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "In short: adds, every cycle, the number of occurrences of "
+                                  "UNHALTED_REFERENCE_CYCLES, at CPL>0 only.\n"));
     run_clear(&r);
     r = run_cli("explain", "nhm::OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM", NULL);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "MSR_OFFCORE_RSP_0 (0x1a6) = 0x4001\n"));
@@ -468,8 +470,8 @@ static void expect_unc(const char *pmu, const char *event, const char *occ, cons
         argv[n++] = preload;
     }
     argv[n] = NULL;
-    Run r = run_cli(argv[0], argv[1], argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8], argv[9],
-                    argv[10], NULL);
+    Run r = run_cli(argv[0], argv[1], argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8], argv[9], argv[10],
+                    NULL);
     g_autofree char *last = last_line(r.out);
     if (r.status != 0 || strcmp(last, want) != 0)
         fprintf(stderr, "# --pmu %s -e %s --occurrences %s: status %d, last line '%s', want '%s'; stderr: %s\n", pmu,
@@ -607,8 +609,9 @@ static void test_set_sim(void)
     Run r = run_cli("sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "-e", "UOPS_ISSUED:ANY", "--occurrences", "1,2",
                     "--preload", "0xfffffffffffe", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "# 2 cycles; IA32_PERF_GLOBAL_STATUS 0x100000001; PMI at 1\n"
-                                         "IA32_FIXED_CTR0 count=1 overflow=1\nIA32_PMC0 count=1 overflow=1\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "# 2 cycles; IA32_PERF_GLOBAL_STATUS 0x100000001; PMI at 1\n"
+                                  "IA32_FIXED_CTR0 count=1 overflow=1\nIA32_PMC0 count=1 overflow=1\n"));
     CU_ASSERT(g_str_has_suffix(r.out, "IA32_PMC0 count=1 overflow=1\n"));
     run_clear(&r);
     /* nhm: the L1D events may use PMC0-1 only; UOPS_ISSUED goes to PMC2 and
@@ -616,15 +619,17 @@ static void test_set_sim(void)
     r = run_cli("sim", "--pmu", "nhm", "-e", "UOPS_ISSUED:ANY", "-e", "L1D:REPL", "-e", "L1D:M_REPL", "--occurrences",
                 "3,4", "--engine", "fast", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT(g_str_has_suffix(r.out, "PMI at no cycle\nIA32_PMC2 count=7 overflow=0\nIA32_PMC0 count=7 overflow=0\n"
-                                      "IA32_PMC1 count=7 overflow=0\n"));
+    CU_ASSERT(g_str_has_suffix(r.out,
+                               "PMI at no cycle\nIA32_PMC2 count=7 overflow=0\nIA32_PMC0 count=7 overflow=0\n"
+                               "IA32_PMC1 count=7 overflow=0\n"));
     run_clear(&r);
     /* no placement: exit 1 naming the conflict */
     r = run_cli("sim", "--pmu", "nhm", "-e", "L1D:REPL", "-e", "L1D:M_REPL", "-e", "L1D:M_EVICT", "--occurrences", "1",
                 NULL);
     CU_ASSERT_EQUAL(r.status, 1);
-    CU_ASSERT_STRING_EQUAL(r.err, "pmusim: sim: 3 events may use only IA32_PMC0, IA32_PMC1 (2 counters): nhm::L1D:REPL, "
-                                  "nhm::L1D:M_REPL, nhm::L1D:M_EVICT\n");
+    CU_ASSERT_STRING_EQUAL(r.err,
+                           "pmusim: sim: 3 events may use only IA32_PMC0, IA32_PMC1 (2 counters): nhm::L1D:REPL, "
+                           "nhm::L1D:M_REPL, nhm::L1D:M_EVICT\n");
     CU_ASSERT_STRING_EQUAL(r.out, "");
     run_clear(&r);
     /* the per-counter formats take one event */

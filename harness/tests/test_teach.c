@@ -37,7 +37,7 @@ static Run run_argv(const char *const *args)
     Run r = { -1, NULL, NULL };
     g_autoptr(GError) err = NULL;
     g_autoptr(GSubprocess) p = g_subprocess_newv((const char *const *)argv->pdata,
-        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
+                                                 G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &err);
     g_ptr_array_free(argv, TRUE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_FATAL(g_subprocess_communicate_utf8(p, NULL, NULL, &r.out, &r.err, &err));
@@ -96,8 +96,8 @@ static void expect_row(const char *out, const char *cycle, const char *want)
  * (--occurrences, docs/sim-cli.md). */
 static void test_table_stages(void)
 {
-    Run r = RUN("sim", "--pmu", "wsm", "-e", "wsm::INST_RETIRED:ANY_P:u:c=2", "--occurrences", "3,3,3", "--cpl",
-                "0,3,0");
+    Run r =
+        RUN("sim", "--pmu", "wsm", "-e", "wsm::INST_RETIRED:ANY_P:u:c=2", "--occurrences", "3,3,3", "--cpl", "0,3,0");
     CU_ASSERT_EQUAL(r.status, 0);
     expect_row(r.out, "cycle", "cycle occ occ1 cpl gate n thr cond latch edge inc counter ovf status pmi en why");
     expect_row(r.out, "0", "0 3 0 0/0 0/0 3 1 1 - - 0 0x0000_0000_0000 0 0x0000000000000000 0 1 -");
@@ -133,12 +133,13 @@ static void test_table_stages(void)
  * 0.  Then GLOBAL_CTRL cleared by a write: why global-off (SDM 18-7). */
 static void test_table_off_reasons(void)
 {
-    g_autofree char *stim = write_tmp("frz.stim", "pmu glm\n"
-                                                  "write IA32_DEBUGCTL 0x1000\n"
-                                                  "run 3 INST_RETIRED.ANY_P=1\n"
-                                                  "write IA32_PERF_GLOBAL_STATUS_RESET 0x0800000000000001\n"
-                                                  "write IA32_PERF_GLOBAL_CTRL 0\n"
-                                                  "run 1 INST_RETIRED.ANY_P=1\n");
+    g_autofree char *stim = write_tmp("frz.stim",
+                                      "pmu glm\n"
+                                      "write IA32_DEBUGCTL 0x1000\n"
+                                      "run 3 INST_RETIRED.ANY_P=1\n"
+                                      "write IA32_PERF_GLOBAL_STATUS_RESET 0x0800000000000001\n"
+                                      "write IA32_PERF_GLOBAL_CTRL 0\n"
+                                      "run 1 INST_RETIRED.ANY_P=1\n");
     Run r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P", "--stim", stim, "--preload", "0xffffffffffff", "--explain");
     CU_ASSERT_EQUAL(r.status, 0);
     expect_row(r.out, "0", "0 1 3 1 1 1 1 - - 1 0x0000_0000_0000 1 0x0800000000000001 1 1 -");
@@ -146,9 +147,10 @@ static void test_table_off_reasons(void)
     expect_row(r.out, "2", "2 1 3 - - - - - - - 0x0000_0000_0000 0 0x0800000000000001 0 0 frozen");
     expect_row(r.out, "3", "3 1 3 - - - - - - - 0x0000_0000_0000 0 0x0000000000000000 0 0 global-off");
     /* the sentences: one per span of alike cycles; cycles 1-2 are one */
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 0: n=1 (c=0: no threshold, adds n): +1 \u2192 0x0000_0000_0000; "
-                                         "a carry out of bit 47: the counter wraps and sets its overflow bit in "
-                                         "IA32_PERF_GLOBAL_STATUS; a PMI is raised.\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "\ncycle 0: n=1 (c=0: no threshold, adds n): +1 \u2192 0x0000_0000_0000; "
+                                  "a carry out of bit 47: the counter wraps and sets its overflow bit in "
+                                  "IA32_PERF_GLOBAL_STATUS; a PMI is raised.\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycles 1-2 (2 cycles): not counting: counting is frozen"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 3: not counting: the global control does not enable it"));
     CU_ASSERT_TRUE(g_str_has_suffix(r.out, "\ncount=0 overflow=0\n"));
@@ -162,16 +164,18 @@ static void test_explain_sentences(void)
     Run r = RUN("sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P:u:c=2", "--occurrences", "3,3,3", "--cpl", "0,3,0",
                 "--explain");
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 0: n=3 \u2265 c=2 but CPL 0 is filtered by usr-only (u): nothing "
-                                         "added, counter 0x0000_0000_0000.\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "\ncycle 0: n=3 \u2265 c=2 but CPL 0 is filtered by usr-only (u): nothing "
+                                  "added, counter 0x0000_0000_0000.\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 1: n=3 \u2265 c=2: +1 \u2192 0x0000_0000_0001.\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycle 2: n=3 \u2265 c=2 but CPL 0 is filtered by usr-only (u)"));
     CU_ASSERT_TRUE(g_str_has_suffix(r.out, "\ncount=1 overflow=0\n"));
     run_clear(&r);
     /* a run of alike cycles is one sentence: c=0 on 1,1,1,1 adds 1 each cycle */
     r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P", "--occurrences", "1,1,1,1", "--explain");
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\ncycles 0-3 (4 cycles): n=1 (c=0: no threshold, adds n): +1 each cycle "
-                                         "\u2192 0x0000_0000_0004 after cycle 3.\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "\ncycles 0-3 (4 cycles): n=1 (c=0: no threshold, adds n): +1 each cycle "
+                                  "\u2192 0x0000_0000_0004 after cycle 3.\n"));
     run_clear(&r);
     /* --explain belongs to the table */
     r = RUN("sim", "-e", "glm::INST_RETIRED:ANY_P", "--occurrences", "1", "--explain", "-f", "csv");
@@ -188,8 +192,9 @@ static void test_explain_worked_example(void)
     Run r = RUN("explain", "wsm::INST_RETIRED:ANY_P:u:c=2", "--occurrences", "3,3,3", "--cpl", "0,3,0");
     CU_ASSERT_EQUAL(r.status, 0);
     const char *rules = strstr(r.out, "\nIn short: ");
-    const char *example = strstr(r.out, "\nWorked example (pmusim sim -e 'wsm::INST_RETIRED:ANY_P:u:c=2' "
-                                        "--occurrences 3,3,3 --cpl 0,3,0 --explain):\n");
+    const char *example = strstr(r.out,
+                                 "\nWorked example (pmusim sim -e 'wsm::INST_RETIRED:ANY_P:u:c=2' "
+                                 "--occurrences 3,3,3 --cpl 0,3,0 --explain):\n");
     CU_ASSERT_PTR_NOT_NULL(rules);
     CU_ASSERT_PTR_NOT_NULL(example);
     CU_ASSERT_TRUE(rules && example && rules < example);
@@ -230,9 +235,9 @@ static void test_vcd_stages(void)
     Run r = RUN("sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P:u:c=2", "--occurrences", "3,3,3", "--cpl", "0,3,0",
                 "-f", "vcd");
     CU_ASSERT_EQUAL(r.status, 0);
-    const char *decl[] = { "$var wire 1 k clk $end", "$var wire 2 l cpl0 $end", "$var wire 2 m cpl1 $end",
-                           "$var wire 32 a occ0 $end", "$var wire 32 b occ1 $end", "$var wire 1 g gate0 $end",
-                           "$var wire 1 t thr $end", "$var wire 1 q latch $end", "$var wire 5 w off_why $end",
+    const char *decl[] = { "$var wire 1 k clk $end",    "$var wire 2 l cpl0 $end",  "$var wire 2 m cpl1 $end",
+                           "$var wire 32 a occ0 $end",  "$var wire 32 b occ1 $end", "$var wire 1 g gate0 $end",
+                           "$var wire 1 t thr $end",    "$var wire 1 q latch $end", "$var wire 5 w off_why $end",
                            "one time unit is one cycle" };
     for (guint i = 0; i < G_N_ELEMENTS(decl); i++)
         CU_ASSERT_PTR_NOT_NULL(strstr(r.out, decl[i]));
@@ -258,10 +263,10 @@ static void test_vcd_stages(void)
  * (data-hi) where its stage is 1. */
 typedef struct {
     guint svg, waves, spans;
-    GHashTable *wave_pts;   /* stage -> points */
-    GHashTable *wave_hi;    /* stage -> high y */
-    GString *ctr;           /* "x:text;" of the counter row */
-    GString *marks;         /* "class@x;" of the ovf/pmi markers */
+    GHashTable *wave_pts; /* stage -> points */
+    GHashTable *wave_hi;  /* stage -> high y */
+    GString *ctr;         /* "x:text;" of the counter row */
+    GString *marks;       /* "class@x;" of the ovf/pmi markers */
     char *cur_class;
     double cur_x;
 } SvgScan;
@@ -272,12 +277,18 @@ static void svg_start(GMarkupParseContext *ctx, const char *el, const char **nam
     SvgScan *sc = data;
     const char *cls = NULL, *stage = NULL, *pts = NULL, *hi = NULL, *x = NULL, *spans = NULL;
     for (guint i = 0; names[i]; i++) {
-        if (!strcmp(names[i], "class")) cls = vals[i];
-        else if (!strcmp(names[i], "data-stage")) stage = vals[i];
-        else if (!strcmp(names[i], "points")) pts = vals[i];
-        else if (!strcmp(names[i], "data-hi")) hi = vals[i];
-        else if (!strcmp(names[i], "x")) x = vals[i];
-        else if (!strcmp(names[i], "data-spans")) spans = vals[i];
+        if (!strcmp(names[i], "class"))
+            cls = vals[i];
+        else if (!strcmp(names[i], "data-stage"))
+            stage = vals[i];
+        else if (!strcmp(names[i], "points"))
+            pts = vals[i];
+        else if (!strcmp(names[i], "data-hi"))
+            hi = vals[i];
+        else if (!strcmp(names[i], "x"))
+            x = vals[i];
+        else if (!strcmp(names[i], "data-spans"))
+            spans = vals[i];
     }
     if (!strcmp(el, "svg")) {
         sc->svg++;
@@ -326,8 +337,8 @@ static gboolean svg_scan(const char *doc, SvgScan *sc)
     sc->marks = g_string_new(NULL);
     GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, 0, sc, NULL);
     g_autoptr(GError) err = NULL;
-    gboolean ok = g_markup_parse_context_parse(ctx, p, (gssize)(e + 6 - p), &err) &&
-                  g_markup_parse_context_end_parse(ctx, &err);
+    gboolean ok =
+        g_markup_parse_context_parse(ctx, p, (gssize)(e + 6 - p), &err) && g_markup_parse_context_end_parse(ctx, &err);
     if (!ok)
         fprintf(stderr, "# svg: %s\n", err->message);
     g_markup_parse_context_free(ctx);
@@ -387,8 +398,9 @@ static void test_svg(void)
                 fprintf(stderr, "# %s at cycle %u: %d, want %d\n", stages[s], c, got, want[s][c]);
             CU_ASSERT_EQUAL(got, want[s][c]);
         }
-    CU_ASSERT_STRING_EQUAL(sc.ctr->str, "195:0xffff_ffff_ffff;305:0xffff_ffff_ffff;415:0xffff_ffff_ffff;"
-                                        "525:0x0000_0000_0000;");
+    CU_ASSERT_STRING_EQUAL(sc.ctr->str,
+                           "195:0xffff_ffff_ffff;305:0xffff_ffff_ffff;415:0xffff_ffff_ffff;"
+                           "525:0x0000_0000_0000;");
     CU_ASSERT_STRING_EQUAL(sc.marks->str, "ovf@525;pmi@525;");
     svg_scan_clear(&sc);
     CU_ASSERT_PTR_NULL(strstr(r.out, "href"));

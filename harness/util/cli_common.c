@@ -58,7 +58,8 @@ GOptionContext *pms_cli_context(const char *params, const char *summary, const G
               "Load a model file (replaces the built-in model of the same name; repeatable)", "FILE" },
             { "rules-only", 0, 0, G_OPTION_ARG_NONE, &rules_only,
               "Encode every string by the encoder's rules alone: no kept results (a check of them; "
-              "the same answers, slower)", NULL },
+              "the same answers, slower)",
+              NULL },
             { NULL, 0, 0, 0, NULL, NULL, NULL },
         };
         g_option_context_add_main_entries(ctx, model_entry, NULL);
@@ -66,8 +67,7 @@ GOptionContext *pms_cli_context(const char *params, const char *summary, const G
     return ctx;
 }
 
-gboolean pms_cli_dispatch(const PmsCommand *cmds, gsize n_cmds, const char *prog, int argc, char **argv,
-                          int *status)
+gboolean pms_cli_dispatch(const PmsCommand *cmds, gsize n_cmds, const char *prog, int argc, char **argv, int *status)
 {
     for (gsize i = 0; i < n_cmds; i++) {
         if (strcmp(argv[1], cmds[i].name) == 0) {
@@ -196,7 +196,7 @@ gboolean pms_cli_levels(const char *text, guint *plm)
         /* one level: a single digit 0..3, then ',' or the end */
         if (p[0] < '0' || p[0] > '3' || (p[1] != ',' && p[1] != '\0'))
             return FALSE;
-        mask |= 1u << (p[0] - '0');   /* level n is PLMn = 1 << n */
+        mask |= 1u << (p[0] - '0'); /* level n is PLMn = 1 << n */
         if (p[1] == '\0')
             break;
         p += 2;
@@ -209,8 +209,10 @@ gboolean pms_cli_parse_plm(const char *text, guint *plm)
 {
     guint mask = 0;
     if (!pms_cli_levels(text, &mask)) {
-        fprintf(stderr, "pmusim: --plm: expected privilege levels 0 to 3 separated by commas "
-                        "(e.g. --plm=3 or --plm=0,3), got '%s'\n", text ? text : "");
+        fprintf(stderr,
+                "pmusim: --plm: expected privilege levels 0 to 3 separated by commas "
+                "(e.g. --plm=3 or --plm=0,3), got '%s'\n",
+                text ? text : "");
         return FALSE;
     }
     *plm = mask;

@@ -34,8 +34,7 @@ gboolean pms_cli_parse(GOptionContext *ctx, int *argc, char ***argv);
 /* When argv[1] names one of cmds: run it on argv + 1 under the program name
  * "PROG NAME" (what its messages and --help show), store its exit status and
  * return TRUE.  FALSE when no command has that name. */
-gboolean pms_cli_dispatch(const PmsCommand *cmds, gsize n_cmds, const char *prog, int argc, char **argv,
-                          int *status);
+gboolean pms_cli_dispatch(const PmsCommand *cmds, gsize n_cmds, const char *prog, int argc, char **argv, int *status);
 /* The named model, or NULL after printing one line naming the known ones. */
 const PmsModel *pms_cli_model(const PmsModelSet *set, const char *name);
 /* The Itanium model --pmu names (montecito when NULL), or NULL after one

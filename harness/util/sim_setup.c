@@ -34,8 +34,7 @@ static gboolean lookup_bits(const PmsRegister *r, const char *name, guint i, Bit
     return FALSE;
 }
 
-gboolean pms_sim_program_encoding(PmsSim *sim, const PmsEncoding *enc, guint *counter, gboolean *fixed,
-                                  GError **err)
+gboolean pms_sim_program_encoding(PmsSim *sim, const PmsEncoding *enc, guint *counter, gboolean *fixed, GError **err)
 {
     if (!enc->place.event) {
         g_set_error(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: event %s may use no counter of the model",
@@ -59,8 +58,8 @@ char *pms_sim_qualify_event(const char *pmu, const char *event, GError **err)
         return g_strdup_printf("%s::%s", pmu, event);
     }
     if (pmu && ((gsize)(sep - event) != strlen(pmu) || g_ascii_strncasecmp(event, pmu, strlen(pmu)) != 0)) {
-        g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "event '%s' names another PMU than --pmu %s",
-                    event, pmu);
+        g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "event '%s' names another PMU than --pmu %s", event,
+                    pmu);
         return NULL;
     }
     return g_strdup(event);

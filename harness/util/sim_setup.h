@@ -14,8 +14,7 @@ G_BEGIN_DECLS
 /* The builtin encoding's own writes (PmsEncoding.writes: the program step of
  * include/pmusim/program.h on the lowest counter the event may use), applied to sim;
  * *counter and *fixed say where it went. */
-gboolean pms_sim_program_encoding(PmsSim *sim, const PmsEncoding *enc, guint *counter, gboolean *fixed,
-                                  GError **err);
+gboolean pms_sim_program_encoding(PmsSim *sim, const PmsEncoding *enc, guint *counter, gboolean *fixed, GError **err);
 
 G_END_DECLS
 

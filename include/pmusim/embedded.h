@@ -7,13 +7,13 @@
 #include <glib.h>
 
 typedef struct {
-    const char *path;   /* "/org/pmusim/models/glm.pmi" */
-    const char *data;   /* NUL-terminated (not counted in size), 8-byte aligned */
+    const char *path; /* "/org/pmusim/models/glm.pmi" */
+    const char *data; /* NUL-terminated (not counted in size), 8-byte aligned */
     gsize size;
 } PmsEmbeddedFile;
 
 typedef struct {
-    const PmsEmbeddedFile *files;   /* sorted by path */
+    const PmsEmbeddedFile *files; /* sorted by path */
     guint n_files;
 } PmsEmbedded;
 

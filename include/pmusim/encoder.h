@@ -31,9 +31,9 @@ typedef enum {
     PMS_ERR_ATTR_SET,     /* attribute given twice with different values */
     PMS_ERR_INVAL,        /* malformed string */
     PMS_ERR_NOTSUPP,
-    PMS_ERR_FEATCOMB,     /* combination of features not supported */
+    PMS_ERR_FEATCOMB, /* combination of features not supported */
     PMS_ERR_TOOSMALL,
-    PMS_ERR_TOOMANY,      /* more than 64 unit masks and modifiers */
+    PMS_ERR_TOOMANY, /* more than 64 unit masks and modifiers */
 } PmsEncodeError;
 
 /* "PFM_ERR_UMASK" etc.; "PFM_SUCCESS" for 0. */
@@ -43,7 +43,7 @@ PMS_API const char *pms_encode_error_name(int code);
 typedef struct {
     const PmsModel *model;
     const PmsEvent *event;
-    guint64 codes[4];  /* libpfm4 PFM_OS_NONE order: [0] evtsel (EN|INT included), [1] extra */
+    guint64 codes[4]; /* libpfm4 PFM_OS_NONE order: [0] evtsel (EN|INT included), [1] extra */
     guint n_codes;
     /* The event on the lowest counter it may use, and the writes that program
      * it there (include/pmusim/program.h: event select or fixed control, extra
@@ -52,8 +52,8 @@ typedef struct {
     PmsPlacement place;
     PmsRegWrite *writes;
     guint n_writes;
-    char *fstr;        /* "glm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0" */
-    guint64 umask_mask;  /* which umasks (bit i = event->umasks[i]) ended up selected */
+    char *fstr;         /* "glm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0" */
+    guint64 umask_mask; /* which umasks (bit i = event->umasks[i]) ended up selected */
 } PmsEncoding;
 
 /* Encode one event string.  Errors carry a PmsEncodeError code and a message

@@ -27,8 +27,8 @@ G_BEGIN_DECLS
 
 /* The model layer's entry of a family (models/families.c). */
 struct PmsFamily {
-    const char *name;   /* the model file's `arch` value: "x86_core" */
-    const char *desc;   /* one line, for `pmusim list --families` and messages */
+    const char *name; /* the model file's `arch` value: "x86_core" */
+    const char *desc; /* one line, for `pmusim list --families` and messages */
     /* Consistency of the family's own facts, each optional.  The loader
      * (complete FALSE) refuses a model with the first message, so an accepted
      * model never makes a later layer guess; the lint (complete TRUE) lists
@@ -55,12 +55,12 @@ PMS_API gboolean pms_model_is_family(const PmsModel *m, const char *family);
 enum { PMS_FAMILY_MAX = 32 };
 
 typedef struct {
-    const char *family;   /* a registered family's name */
-    gconstpointer ops;    /* the layer's ops for it */
+    const char *family; /* a registered family's name */
+    gconstpointer ops;  /* the layer's ops for it */
 } PmsFamilyEntry;
 
 typedef struct {
-    const char *layer;               /* "encoder", for messages */
+    const char *layer; /* "encoder", for messages */
     const PmsFamilyEntry *entries;
     guint n_entries;
     /* filled once, on first use (thread-safe): ops by family position */
@@ -68,8 +68,10 @@ typedef struct {
     gsize ready;
 } PmsFamilyTable;
 
-#define PMS_FAMILY_TABLE(layer_name, entry_array) \
-    { (layer_name), (entry_array), G_N_ELEMENTS(entry_array), { NULL }, 0 }
+#define PMS_FAMILY_TABLE(layer_name, entry_array)                                                                      \
+    {                                                                                                                  \
+        (layer_name), (entry_array), G_N_ELEMENTS(entry_array), { NULL }, 0                                            \
+    }
 
 /* The layer's ops for family f; NULL when the layer has no entry for it. */
 PMS_API gconstpointer pms_family_table_get(PmsFamilyTable *t, const PmsFamily *f);

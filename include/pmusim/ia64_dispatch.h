@@ -22,7 +22,7 @@
 
 G_BEGIN_DECLS
 
-#define PMS_IA64_DISPATCH_MAX_EVENTS 12   /* one per counter (PMC4..PMC15) */
+#define PMS_IA64_DISPATCH_MAX_EVENTS 12 /* one per counter (PMC4..PMC15) */
 /* counting PMCs + PMC32..PMC42 + 8 IBRs + 8 DBRs */
 #define PMS_IA64_DISPATCH_MAX_WRITES (PMS_IA64_DISPATCH_MAX_EVENTS + 11 + 16)
 
@@ -63,39 +63,39 @@ typedef struct {
  * matcher 2 PMC34/PMC35. */
 typedef struct {
     gboolean used;
-    gboolean m, i, f, b;   /* the instruction slots it matches */
-    guint64 match;         /* 41 bits */
-    guint64 mask;          /* 41 bits; a 1 bit ignores that bit of match */
+    gboolean m, i, f, b; /* the instruction slots it matches */
+    guint64 match;       /* 41 bits */
+    guint64 mask;        /* 41 bits; a 1 bit ignores that bit of match */
 } PmsIa64OpcmCfg;
 
 /* I-EAR or D-EAR configuration (pfmlib_mont_ear_t). */
 typedef struct {
     gboolean used;
-    PmsIa64EarMode mode;   /* cache, tlb; alat (D-EAR only) */
-    guint plm;             /* 0: the default plm */
-    guint umask;           /* I-EAR: 8 bits in cache mode, 7 in TLB mode; D-EAR: 4 bits */
+    PmsIa64EarMode mode; /* cache, tlb; alat (D-EAR only) */
+    guint plm;           /* 0: the default plm */
+    guint umask;         /* I-EAR: 8 bits in cache mode, 7 in TLB mode; D-EAR: 4 bits */
 } PmsIa64EarCfg;
 
 /* ETB configuration (pfmlib_mont_etb_t). */
 typedef struct {
     gboolean used;
-    guint plm;             /* 0: the default plm */
-    guint ds;              /* must be 0 (1 is reserved) */
+    guint plm;               /* 0: the default plm */
+    guint ds;                /* must be 0 (1 is reserved) */
     guint tm, ptm, ppm, brt; /* 0..3 each */
 } PmsIa64EtbCfg;
 
 /* IP-EAR configuration (pfmlib_mont_ipear_t). */
 typedef struct {
     gboolean used;
-    guint plm;             /* 0: the default plm */
-    guint delay;           /* 0..255 cycles */
+    guint plm;   /* 0: the default plm */
+    guint delay; /* 0..255 cycles */
 } PmsIa64IpearCfg;
 
 /* Code or data range restriction (pfmlib_mont_input_rr_t). */
 typedef struct {
     gboolean used;
-    guint flags;           /* PMS_IA64_RANGE_INV | PMS_IA64_RANGE_NO_FINE (code only) */
-    guint n_ranges;        /* 1..4 */
+    guint flags;    /* PMS_IA64_RANGE_INV | PMS_IA64_RANGE_NO_FINE (code only) */
+    guint n_ranges; /* 1..4 */
     PmsIa64Range ranges[PMS_IA64_RANGE_MAX];
 } PmsIa64DispatchRange;
 
@@ -142,10 +142,10 @@ PMS_API gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64Dis
  * them; every field set by name from the counting PMC's layout.  FALSE with
  * *error (INVAL) when the model lacks the register or a field. */
 PMS_API gboolean pms_ia64_dispatch_default_pmc(const PmsModel *m, const PmsEvent *ev, guint plm, guint64 *value,
-                                       GError **error);
+                                               GError **error);
 
 /* The value written to a register in a result, or FALSE when not written. */
 PMS_API gboolean pms_ia64_dispatch_written(const PmsIa64DispatchResult *res, PmsRegSpace space, guint num,
-                                   guint64 *value);
+                                           guint64 *value);
 
 G_END_DECLS

@@ -18,12 +18,12 @@
 #include "pms_api.h"
 #include "model.h"
 
-#define PMS_IA64_RANGE_MAX 4      /* ranges per request */
-#define PMS_IA64_RANGE_PAIRS 4    /* IBR (or DBR) pairs: 8 registers */
+#define PMS_IA64_RANGE_MAX 4   /* ranges per request */
+#define PMS_IA64_RANGE_PAIRS 4 /* IBR (or DBR) pairs: 8 registers */
 
 /* Request flags (rr_flags). */
-#define PMS_IA64_RANGE_INV 0x1u      /* code: count outside the ranges (PMC32.inv) */
-#define PMS_IA64_RANGE_NO_FINE 0x2u  /* code: never use fine mode */
+#define PMS_IA64_RANGE_INV 0x1u     /* code: count outside the ranges (PMC32.inv) */
+#define PMS_IA64_RANGE_NO_FINE 0x2u /* code: never use fine mode */
 /* code, dual fetch events (code_range = dual) only: restrict their demand
  * fetches (IBRP0) and / or their prefetches (IBRP1); one is required */
 #define PMS_IA64_RANGE_DEMAND_FETCH 0x4u
@@ -53,12 +53,12 @@ PMS_API const char *pms_ia64_range_error_name(int code);
 
 /* One event the restriction is for. */
 typedef struct {
-    const char *name;      /* for messages; may be NULL */
-    gboolean iarr;         /* supports code range restriction */
-    gboolean darr;         /* supports data range restriction */
-    gboolean retired;      /* IA64_INST_RETIRED family (event code 0x08) */
-    guint retired_ibrp;    /* retired only: its umask = the IBR pair it counts (0..3) */
-    gboolean no_qualcheck; /* PFMLIB_MONT_FL_EVT_NO_QUALCHECK: skip the support check */
+    const char *name;            /* for messages; may be NULL */
+    gboolean iarr;               /* supports code range restriction */
+    gboolean darr;               /* supports data range restriction */
+    gboolean retired;            /* IA64_INST_RETIRED family (event code 0x08) */
+    guint retired_ibrp;          /* retired only: its umask = the IBR pair it counts (0..3) */
+    gboolean no_qualcheck;       /* PFMLIB_MONT_FL_EVT_NO_QUALCHECK: skip the support check */
     PmsIa64CodeRange code_range; /* its IBR pair: IBRP0, prefetch (IBRP1), dual, not with IBRP1 */
 } PmsIa64RangeEvent;
 
@@ -69,11 +69,11 @@ typedef struct {
 
 typedef struct {
     PmsIa64RangeSide side;
-    guint flags;                 /* PMS_IA64_RANGE_INV | _NO_FINE | _DEMAND_FETCH | _PREFETCH_MATCH */
-    guint plm;                   /* default privilege mask (non-zero, 4 bits) */
-    guint n_ranges;              /* 1..4 */
+    guint flags;    /* PMS_IA64_RANGE_INV | _NO_FINE | _DEMAND_FETCH | _PREFETCH_MATCH */
+    guint plm;      /* default privilege mask (non-zero, 4 bits) */
+    guint n_ranges; /* 1..4 */
     PmsIa64Range ranges[PMS_IA64_RANGE_MAX];
-    guint n_events;              /* 0: one event that supports the restriction, not retired */
+    guint n_events; /* 0: one event that supports the restriction, not retired */
     const PmsIa64RangeEvent *events;
 } PmsIa64RangeRequest;
 
@@ -85,9 +85,9 @@ typedef struct {
 
 /* Debug-register field layout (registers.md §12). */
 #define PMS_IA64_BR_MASK_BITS 0x00ffffffffffffffull /* odd register: mask[55:0] */
-#define PMS_IA64_BR_PLM_SHIFT 56                     /* odd register: plm[59:56] */
-#define PMS_IA64_DBR_W (1ull << 62)                  /* left 0: no debug fault */
-#define PMS_IA64_BR_RX (1ull << 63)                  /* DBR r / IBR x, left 0 */
+#define PMS_IA64_BR_PLM_SHIFT 56                    /* odd register: plm[59:56] */
+#define PMS_IA64_DBR_W (1ull << 62)                 /* left 0: no debug fault */
+#define PMS_IA64_BR_RX (1ull << 63)                 /* DBR r / IBR x, left 0 */
 
 /* Configuration register defaults and fields (registers.md §4, §8, §10). */
 #define PMS_IA64_PMC32_DEFAULT_RR 0x000f01ffffffffffull /* ig_ad = 0, inv = 0 */
@@ -102,12 +102,12 @@ typedef struct {
      * (code only), PMC41. */
     guint n_regs;
     PmsIa64RangeReg regs[2 * PMS_IA64_RANGE_PAIRS + 3];
-    guint pairs_used;                  /* bit k: debug pair k (registers 2k, 2k+1) written */
+    guint pairs_used;                      /* bit k: debug pair k (registers 2k, 2k+1) written */
     guint range_pairs[PMS_IA64_RANGE_MAX]; /* per range: bit k when pair k is part of its cover */
     /* Per range: the programmed cover is [start - soff, end + eoff). */
     guint64 soff[PMS_IA64_RANGE_MAX], eoff[PMS_IA64_RANGE_MAX];
-    gboolean fine;                     /* code ranges in fine mode */
-    guint64 pmc32, pmc38, pmc41;       /* also in regs[] when written */
+    gboolean fine;               /* code ranges in fine mode */
+    guint64 pmc32, pmc38, pmc41; /* also in regs[] when written */
 } PmsIa64RangeResult;
 
 /* Compute the registers for req into *out.  FALSE with *error set (out then

@@ -30,8 +30,8 @@ PMS_API gboolean pms_lbr_jmp_rule(const PmsModel *m, PmsLbrJmpRule *rule, GError
 /* Does LBR_SELECT let a branch of class t taken at privilege level cpl
  * (0..3) into the LBR?  (Whether the LBR records at all is DEBUGCTL's and
  * the freeze's business, not this.) */
-PMS_API gboolean pms_lbr_select_passes(guint64 lbr_select, const PmsModel *m, PmsLbrJmpRule rule,
-                                       PmsLbrBranchType t, guint cpl);
+PMS_API gboolean pms_lbr_select_passes(guint64 lbr_select, const PmsModel *m, PmsLbrJmpRule rule, PmsLbrBranchType t,
+                                       guint cpl);
 
 /* When LBR_SELECT.EN_CALLSTACK takes effect (model option lbr_callstack,
  * semantics.md §8b; SDM 17.9 p.17-30 documents only one configuration). */
@@ -80,11 +80,11 @@ enum { PMS_SIM_LBR_CPL_RUN = 4 };
 
 /* One taken branch of thread 0 for the LBR. */
 typedef struct {
-    guint64 from, to;       /* linear addresses of the branch and its target */
+    guint64 from, to; /* linear addresses of the branch and its target */
     PmsLbrBranchType type;
-    guint cpl;              /* the privilege level it was taken at (0..3), or
+    guint cpl;             /* the privilege level it was taken at (0..3), or
                              * PMS_SIM_LBR_CPL_RUN: the run's CPL of thread 0 */
-    gboolean mispredicted;  /* FROM_IP bit 63 (the mispred field) when recorded */
+    gboolean mispredicted; /* FROM_IP bit 63 (the mispred field) when recorded */
 } PmsSimLbrBranch;
 
 /* The branches of thread 0, in order, in the first cycle of each following

@@ -61,11 +61,11 @@ typedef struct {
 } PmsLbrConfig;
 
 typedef struct {
-    guint64 lbr_select;     /* MSR_LBR_SELECT */
-    guint64 debugctl;       /* the IA32_DEBUGCTL bits this configuration owns (debugctl_mask) */
-    guint64 debugctl_mask;  /* lbr | freeze_lbrs_on_pmi */
-    PmsRegWrite writes[2];  /* MSR_LBR_SELECT, then IA32_DEBUGCTL (a partial write: the mask above) */
-    guint n_writes;         /* 0 when !used */
+    guint64 lbr_select;    /* MSR_LBR_SELECT */
+    guint64 debugctl;      /* the IA32_DEBUGCTL bits this configuration owns (debugctl_mask) */
+    guint64 debugctl_mask; /* lbr | freeze_lbrs_on_pmi */
+    PmsRegWrite writes[2]; /* MSR_LBR_SELECT, then IA32_DEBUGCTL (a partial write: the mask above) */
+    guint n_writes;        /* 0 when !used */
 } PmsLbrEncoding;
 
 /* Encode cfg for model m; dfl_plm (PMS_PLM_DEFAULT in the CLI) stands in for

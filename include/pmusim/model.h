@@ -33,9 +33,9 @@ typedef struct PmsFamily PmsFamily;
 /* A named bit field of a register layout.  Declared once in the model file and
  * read by name everywhere (no bitfield unions). */
 typedef struct {
-    char *name;   /* "usr", "cmask", ... (lower case) */
-    guint shift;  /* 0..63 */
-    guint width;  /* 1..64, shift + width <= 64 */
+    char *name;  /* "usr", "cmask", ... (lower case) */
+    guint shift; /* 0..63 */
+    guint width; /* 1..64, shift + width <= 64 */
 } PmsField;
 
 /* A named set of fields that several registers share ("evtsel", "fixed_ctrl"). */
@@ -43,37 +43,37 @@ typedef struct {
     char *name;
     PmsField *fields;
     guint n_fields;
-    guint source_line;   /* line of its group in the model file */
+    guint source_line; /* line of its group in the model file */
 } PmsLayout;
 
 /* What a register is for.  The simulator dispatches on kind + index, found by
  * address, so adding a PMU never means adding a switch on raw numbers. */
 typedef enum {
-    PMS_REG_EVTSEL,          /* IA32_PERFEVTSELx / uncore PERFEVTSELx / C-Box EVT_SEL */
-    PMS_REG_PMC,             /* IA32_PMCx (legacy 32-bit sign-extending writes) */
-    PMS_REG_A_PMC,           /* IA32_A_PMCx full-width alias (GLM) */
-    PMS_REG_FIXED_CTR,       /* IA32_FIXED_CTRx */
-    PMS_REG_FIXED_CTRL,      /* IA32_FIXED_CTR_CTRL */
+    PMS_REG_EVTSEL,     /* IA32_PERFEVTSELx / uncore PERFEVTSELx / C-Box EVT_SEL */
+    PMS_REG_PMC,        /* IA32_PMCx (legacy 32-bit sign-extending writes) */
+    PMS_REG_A_PMC,      /* IA32_A_PMCx full-width alias (GLM) */
+    PMS_REG_FIXED_CTR,  /* IA32_FIXED_CTRx */
+    PMS_REG_FIXED_CTRL, /* IA32_FIXED_CTR_CTRL */
     PMS_REG_GLOBAL_CTRL,
-    PMS_REG_GLOBAL_STATUS,   /* read-only */
-    PMS_REG_GLOBAL_OVF_CTRL, /* v3: write 1 to clear; reads 0 */
+    PMS_REG_GLOBAL_STATUS,       /* read-only */
+    PMS_REG_GLOBAL_OVF_CTRL,     /* v3: write 1 to clear; reads 0 */
     PMS_REG_GLOBAL_STATUS_RESET, /* v4 (same address as OVF_CTRL) */
     PMS_REG_GLOBAL_STATUS_SET,   /* v4 */
     PMS_REG_GLOBAL_INUSE,        /* v4, read-only, derived */
-    PMS_REG_OFFCORE_RSP,     /* MSR_OFFCORE_RSP_0/1 (index 0/1) */
+    PMS_REG_OFFCORE_RSP,         /* MSR_OFFCORE_RSP_0/1 (index 0/1) */
     PMS_REG_PEBS_ENABLE,
     PMS_REG_PEBS_LD_LAT,
     PMS_REG_LBR_SELECT,
     PMS_REG_DEBUGCTL,
     PMS_REG_PERF_CAPABILITIES,
-    PMS_REG_LBR_TOS,         /* MSR_LASTBRANCH_TOS */
-    PMS_REG_LBR_FROM,        /* MSR_LASTBRANCH_n_FROM_IP (index n) */
-    PMS_REG_LBR_TO,          /* MSR_LASTBRANCH_n_TO_IP (index n) */
+    PMS_REG_LBR_TOS,  /* MSR_LASTBRANCH_TOS */
+    PMS_REG_LBR_FROM, /* MSR_LASTBRANCH_n_FROM_IP (index n) */
+    PMS_REG_LBR_TO,   /* MSR_LASTBRANCH_n_TO_IP (index n) */
     /* coming: uncore boxes and Itanium */
     PMS_REG_BOX_CTRL,
     PMS_REG_BOX_STATUS,
     PMS_REG_BOX_OVF_CTRL,
-    PMS_REG_MATCH,           /* address/opcode match registers */
+    PMS_REG_MATCH, /* address/opcode match registers */
     PMS_REG_IA64_PMC,
     PMS_REG_IA64_PMD,
     PMS_REG_IA64_IBR,
@@ -84,29 +84,29 @@ typedef enum {
 /* The address space a register number belongs to: registers of different
  * spaces may share numbers (Itanium's PMC4 and PMD4). */
 typedef enum {
-    PMS_SPACE_MSR,   /* x86 MSRs (default) */
-    PMS_SPACE_PMC,   /* Itanium performance monitor configuration registers */
-    PMS_SPACE_PMD,   /* Itanium performance monitor data registers */
-    PMS_SPACE_IBR,   /* Itanium instruction breakpoint registers */
-    PMS_SPACE_DBR,   /* Itanium data breakpoint registers */
+    PMS_SPACE_MSR, /* x86 MSRs (default) */
+    PMS_SPACE_PMC, /* Itanium performance monitor configuration registers */
+    PMS_SPACE_PMD, /* Itanium performance monitor data registers */
+    PMS_SPACE_IBR, /* Itanium instruction breakpoint registers */
+    PMS_SPACE_DBR, /* Itanium data breakpoint registers */
 } PmsRegSpace;
 
 /* A register is identified by (space, address), and by what it is: its kind
  * and index within the unit instance it belongs to (C-Box 3's EVT_SEL 2 is
  * unit "cbox", instance 3, kind evtsel, index 2). */
 typedef struct {
-    char *name;        /* "IA32_PERFEVTSEL0" */
-    guint32 address;   /* MSR (x86) or register number (ia64) within its space */
+    char *name;      /* "IA32_PERFEVTSEL0" */
+    guint32 address; /* MSR (x86) or register number (ia64) within its space */
     PmsRegKind kind;
-    guint index;       /* counter / instance index within its kind */
+    guint index; /* counter / instance index within its kind */
     PmsRegSpace space;
-    char *unit;        /* the box it belongs to ("cbox", "ubox"), NULL for the PMU's own */
-    guint instance;    /* which box of that unit */
-    guint width;       /* implemented bits for counters (48); 64 otherwise */
-    guint64 writable;  /* bits software may set; setting any other bit is a #GP */
-    guint64 ignored;   /* bits a write may set without effect (they read 0); not a #GP */
-    guint64 reset;     /* value after RESET */
-    gboolean readonly; /* any write is a #GP */
+    char *unit;              /* the box it belongs to ("cbox", "ubox"), NULL for the PMU's own */
+    guint instance;          /* which box of that unit */
+    guint width;             /* implemented bits for counters (48); 64 otherwise */
+    guint64 writable;        /* bits software may set; setting any other bit is a #GP */
+    guint64 ignored;         /* bits a write may set without effect (they read 0); not a #GP */
+    guint64 reset;           /* value after RESET */
+    gboolean readonly;       /* any write is a #GP */
     const PmsLayout *layout; /* field layout, or NULL */
     guint source_line;
 } PmsRegister;
@@ -115,49 +115,49 @@ typedef enum { PMS_MOD_BOOL, PMS_MOD_INT } PmsModType;
 
 /* A modifier a user may write after the event (":u", ":c=3", ":ldlat=10"). */
 typedef struct {
-    char *name;          /* "u", "k", "i", "e", "c", "t", "ldlat" (lower case) */
+    char *name; /* "u", "k", "i", "e", "c", "t", "ldlat" (lower case) */
     PmsModType type;
-    guint64 min, max;    /* inclusive range of accepted values (bool: 0..1) */
-    char *reg_kind;      /* register the value lands in: "evtsel" or "pebs_ld_lat" ... */
-    char *field;         /* field name in that register's layout */
-    char *desc;          /* one line, our own words */
+    guint64 min, max; /* inclusive range of accepted values (bool: 0..1) */
+    char *reg_kind;   /* register the value lands in: "evtsel" or "pebs_ld_lat" ... */
+    char *field;      /* field name in that register's layout */
+    char *desc;       /* one line, our own words */
     guint source_line;
 } PmsModifier;
 
 /* Umask flags. */
 enum {
-    PMS_UMASK_DEFAULT = 1u << 0, /* used when the user names no umask of its group */
-    PMS_UMASK_EXCL    = 1u << 1, /* cannot be combined with another umask of its group */
+    PMS_UMASK_DEFAULT = 1u << 0,  /* used when the user names no umask of its group */
+    PMS_UMASK_EXCL = 1u << 1,     /* cannot be combined with another umask of its group */
     PMS_UMASK_OVERRIDE = 1u << 2, /* glm ANY_RESPONSE: overrides its sibling groups */
-    PMS_UMASK_DUP     = 1u << 3, /* same encoding as an earlier name, on purpose (lint) */
-    PMS_UMASK_LDLAT   = 1u << 4, /* selecting it requires the ldlat modifier (wsm/nhm
+    PMS_UMASK_DUP = 1u << 3,      /* same encoding as an earlier name, on purpose (lint) */
+    PMS_UMASK_LDLAT = 1u << 4,    /* selecting it requires the ldlat modifier (wsm/nhm
                                   * MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD) */
 };
 
 typedef struct {
-    char *name;          /* upper case */
-    guint64 value;       /* umask bits, or the extra-register bits for offcore events */
-    guint flags;         /* PMS_UMASK_* */
-    guint group;         /* index into PmsEvent.groups */
+    char *name;    /* upper case */
+    guint64 value; /* umask bits, or the extra-register bits for offcore events */
+    guint flags;   /* PMS_UMASK_* */
+    guint group;   /* index into PmsEvent.groups */
     /* Modifier values this umask forces (libpfm4's hard-wired c/i/e/t in umask
      * tables): -1 when not forced. */
     gint cmask, inv, edge, any;
     char *desc;
-    guint source_line;   /* line of its umask.NAME key */
+    guint source_line; /* line of its umask.NAME key */
     /* libpfm4 alias: "ANY:c=1:i=1" means this umask is that umask with those
      * modifiers, and libpfm4's fstr prints the expansion.  NULL otherwise. */
     char *equiv;
-    gint code;           /* event select code this umask uses instead of the
+    gint code;        /* event select code this umask uses instead of the
                           * event's (Intel's code where libpfm4 groups several
                           * codes under one name), -1 for the event's */
-    guint64 counters;    /* generic counters it may use (the event's unless overridden) */
-    guint32 fixed;       /* fixed counters it may use (the event's unless overridden) */
+    guint64 counters; /* generic counters it may use (the event's unless overridden) */
+    guint32 fixed;    /* fixed counters it may use (the event's unless overridden) */
 } PmsUmask;
 
 typedef struct {
-    char *name;          /* "request", "response", "supplier", "snoop", "" */
-    gboolean required;   /* at least one umask of this group must end up set */
-    gboolean exclusive;  /* at most one umask of this group */
+    char *name;         /* "request", "response", "supplier", "snoop", "" */
+    gboolean required;  /* at least one umask of this group must end up set */
+    gboolean exclusive; /* at most one umask of this group */
 } PmsUmaskGroup;
 
 /* How the simulator matches evtsel umask bits against stimulus signals. */
@@ -169,8 +169,8 @@ typedef enum {
 /* Itanium per-event facts (docs/model-format.md, "Itanium events"). */
 typedef enum {
     PMS_IA64_GROUP_NONE,
-    PMS_IA64_GROUP_L1D,      /* one set at a time; one event sits in PMC5 */
-    PMS_IA64_GROUP_L2D,      /* at most two sets at a time */
+    PMS_IA64_GROUP_L1D, /* one set at a time; one event sits in PMC5 */
+    PMS_IA64_GROUP_L2D, /* at most two sets at a time */
 } PmsIa64CacheGroup;
 
 typedef enum {
@@ -188,7 +188,7 @@ typedef enum {
  * their demand fetches and IBRP1 for their prefetches; the CPU_OP_CYCLES
  * events cannot be measured while IBRP1 restricts prefetches. */
 typedef enum {
-    PMS_IA64_CODE_RANGE_IBRP0,   /* default */
+    PMS_IA64_CODE_RANGE_IBRP0, /* default */
     PMS_IA64_CODE_RANGE_PREFETCH,
     PMS_IA64_CODE_RANGE_DUAL,
     PMS_IA64_CODE_RANGE_NOT_IBRP1,
@@ -196,15 +196,15 @@ typedef enum {
 
 typedef enum {
     PMS_IA64_EAR_NONE,
-    PMS_IA64_EAR_I,          /* instruction EAR: umask to PMC37 */
-    PMS_IA64_EAR_D,          /* data EAR: umask to PMC40 */
+    PMS_IA64_EAR_I, /* instruction EAR: umask to PMC37 */
+    PMS_IA64_EAR_D, /* data EAR: umask to PMC40 */
 } PmsIa64Ear;
 
 typedef enum {
     PMS_IA64_EAR_MODE_NONE,
     PMS_IA64_EAR_MODE_CACHE,
     PMS_IA64_EAR_MODE_TLB,
-    PMS_IA64_EAR_MODE_ALAT,  /* D-EAR only */
+    PMS_IA64_EAR_MODE_ALAT, /* D-EAR only */
 } PmsIa64EarMode;
 
 enum {
@@ -221,44 +221,46 @@ enum { PMS_IA64_RETIRED_CODE = 0x08 };
 /* Event flags. */
 enum {
     PMS_EVENT_OFFCORE = 1u << 0, /* umask values go to an OFFCORE_RSP register */
-    PMS_EVENT_LDLAT   = 1u << 1, /* needs/accepts the ldlat modifier */
-    PMS_EVENT_PEBS    = 1u << 2,
+    PMS_EVENT_LDLAT = 1u << 1,   /* needs/accepts the ldlat modifier */
+    PMS_EVENT_PEBS = 1u << 2,
     PMS_EVENT_FIXED_ONLY = 1u << 3,
-    PMS_EVENT_DUP     = 1u << 4, /* same encoding as an earlier event, on purpose (lint) */
+    PMS_EVENT_DUP = 1u << 4,        /* same encoding as an earlier event, on purpose (lint) */
     PMS_EVENT_GROUP_EXCL = 1u << 5, /* unit masks of one group only (libpfm4's GRP_EXCL,
                                      * nhm_unc UNC_QMC_WRITES FULL_* vs PARTIAL_*) */
 };
 
 typedef struct {
-    char *name;            /* upper case */
-    guint32 code;          /* event select code */
-    guint32 base_umask;    /* umask bits always set in evtsel (offcore: 0x01 / 0x02) */
-    guint64 counters;      /* bit i: may use generic counter i */
-    guint32 fixed;         /* bit i: may use fixed counter i */
-    guint flags;           /* PMS_EVENT_* */
-    char *extra_reg;       /* name of the extra register it programs, or NULL */
+    char *name;         /* upper case */
+    guint32 code;       /* event select code */
+    guint32 base_umask; /* umask bits always set in evtsel (offcore: 0x01 / 0x02) */
+    guint64 counters;   /* bit i: may use generic counter i */
+    guint32 fixed;      /* bit i: may use fixed counter i */
+    guint flags;        /* PMS_EVENT_* */
+    char *extra_reg;    /* name of the extra register it programs, or NULL */
     PmsUmaskMatch match;
-    PmsUmask *umasks;      guint n_umasks;
-    PmsUmaskGroup *groups; guint n_groups;
+    PmsUmask *umasks;
+    guint n_umasks;
+    PmsUmaskGroup *groups;
+    guint n_groups;
     GHashTable *umask_index; /* upper-case name -> GUINT_TO_POINTER(index + 1) */
     char *desc;
-    guint source_line;     /* line of its group in the model file */
-    char *equiv;           /* libpfm4 alias: the event name fstr prints, or NULL */
-    guint32 modifiers;     /* bit j: the event takes model modifier j (`modifiers` key;
+    guint source_line; /* line of its group in the model file */
+    char *equiv;       /* libpfm4 alias: the event name fstr prints, or NULL */
+    guint32 modifiers; /* bit j: the event takes model modifier j (`modifiers` key;
                             * every modifier of the model when the key is absent) */
     /* Itanium (arch ia64) facts, as libpfm's Montecito table gives them; zero
      * (PMS_IA64_*_NONE, no set, nothing supported) on every other arch. */
-    guint max_inc;         /* most occurrences per cycle (1..8); the exclusive
+    guint max_inc;                 /* most occurrences per cycle (1..8); the exclusive
                             * bound of a useful thres; 0 = not given */
     PmsIa64CacheGroup cache_group; /* L1D/L2D cache event group, or none */
-    gint cache_set;        /* set within cache_group (0..15), -1 = none */
-    PmsIa64EventType ev_type; /* active / floating / causal / self-floating */
-    guint qualifiers;      /* PMS_IA64_QUAL_*: qualifiers the event supports */
-    PmsIa64Ear ear;        /* I-EAR / D-EAR event, or none */
-    PmsIa64EarMode ear_mode; /* cache / tlb / alat (EAR events only) */
-    gboolean etb;          /* programs the execution trace buffer (PMC39) */
-    PmsIa64CodeRange code_range; /* the IBR pair(s) of its code range */
-    gboolean mesi;         /* takes the MESI qualifiers of the counting PMC */
+    gint cache_set;                /* set within cache_group (0..15), -1 = none */
+    PmsIa64EventType ev_type;      /* active / floating / causal / self-floating */
+    guint qualifiers;              /* PMS_IA64_QUAL_*: qualifiers the event supports */
+    PmsIa64Ear ear;                /* I-EAR / D-EAR event, or none */
+    PmsIa64EarMode ear_mode;       /* cache / tlb / alat (EAR events only) */
+    gboolean etb;                  /* programs the execution trace buffer (PMC39) */
+    PmsIa64CodeRange code_range;   /* the IBR pair(s) of its code range */
+    gboolean mesi;                 /* takes the MESI qualifiers of the counting PMC */
 } PmsEvent;
 
 /* perf's syntax for the model's events ([perf] in docs/model-format.md):
@@ -266,24 +268,24 @@ typedef struct {
  * register each one sets, how they print, the raw config.  The harness
  * renders `encode --format=perf` from it alone. */
 typedef enum {
-    PMS_PERF_TERM,   /* term.NAME = FIELD PRINT [always]: an event-select field */
-    PMS_PERF_EXTRA,  /* extra.REGISTER = NAME PRINT: the extra register's value (config1) */
-    PMS_PERF_PRIV,   /* priv.SUFFIX = FIELD: the :u / :k modifier its field stands for */
-    PMS_PERF_LOST,   /* lost.FIELD = TEXT: why a set field has no perf form */
+    PMS_PERF_TERM,  /* term.NAME = FIELD PRINT [always]: an event-select field */
+    PMS_PERF_EXTRA, /* extra.REGISTER = NAME PRINT: the extra register's value (config1) */
+    PMS_PERF_PRIV,  /* priv.SUFFIX = FIELD: the :u / :k modifier its field stands for */
+    PMS_PERF_LOST,  /* lost.FIELD = TEXT: why a set field has no perf form */
 } PmsPerfKind;
 typedef enum {
-    PMS_PERF_HEX,    /* 0x1f */
-    PMS_PERF_HEX2,   /* 0x0f: at least two digits */
-    PMS_PERF_DEC,    /* 15 */
-    PMS_PERF_FLAG,   /* the name alone */
+    PMS_PERF_HEX,  /* 0x1f */
+    PMS_PERF_HEX2, /* 0x0f: at least two digits */
+    PMS_PERF_DEC,  /* 15 */
+    PMS_PERF_FLAG, /* the name alone */
 } PmsPerfPrint;
 typedef struct {
     PmsPerfKind kind;
-    const char *name;    /* perf's term or modifier; LOST: NULL */
-    const char *target;  /* the event-select field; EXTRA: the register's name */
+    const char *name;   /* perf's term or modifier; LOST: NULL */
+    const char *target; /* the event-select field; EXTRA: the register's name */
     PmsPerfPrint print;
-    gboolean always;     /* TERM: printed when 0 too (else only when non-zero); EXTRA always is */
-    const char *text;    /* LOST: the sentence */
+    gboolean always;  /* TERM: printed when 0 too (else only when non-zero); EXTRA always is */
+    const char *text; /* LOST: the sentence */
 } PmsPerfTerm;
 typedef struct PmsPerf {
     const char *pmu;     /* "cpu", "uncore_cbox_%u" (%u: the instance); NULL: no perf form */
@@ -294,8 +296,8 @@ typedef struct PmsPerf {
     guint64 raw_mask;    /* the event-select bits perf takes from a raw config */
     guint64 owned;       /* the bits perf sets or clears itself (INT, EN) */
     const PmsPerfTerm *terms;
-    guint n_terms;       /* in file order */
-    guint source_line;   /* of the [perf] group */
+    guint n_terms;     /* in file order */
+    guint source_line; /* of the [perf] group */
 } PmsPerf;
 
 /* A model's facts, read-only once loaded.  Only the library makes a model
@@ -303,20 +305,20 @@ typedef struct PmsPerf {
  * more than this struct for its own use, so a caller never declares, copies
  * or frees one by other means than pms_model_free. */
 typedef struct PmsModel {
-    char *name;            /* "glm" */
+    char *name; /* "glm" */
     char *desc;
-    char *source;          /* file path or "builtin:glm" */
+    char *source;            /* file path or "builtin:glm" */
     const PmsFamily *family; /* never NULL in a loaded model (the file's `arch`) */
-    guint version;         /* architectural perfmon version (x86) */
-    gboolean smt;          /* hardware threads per core > 1 */
+    guint version;           /* architectural perfmon version (x86) */
+    gboolean smt;            /* hardware threads per core > 1 */
     guint n_gp, gp_width, n_fixed, fixed_width;
     /* Number of the first generic counter: bit i of an event's `counters` is
      * counter i, and counters counter_base .. counter_base + n_gp - 1 exist
      * (0 on x86; 4 on Itanium, whose counters are PMC4/PMD4 .. PMC15/PMD15). */
     guint counter_base;
     /* Rule switches the encoder reads (facts about what the documents demand): */
-    gboolean edge_needs_cmask;   /* e requires c >= 1 */
-    char *offcore_style;         /* "nhm", "glm" or NULL */
+    gboolean edge_needs_cmask; /* e requires c >= 1 */
+    char *offcore_style;       /* "nhm", "glm" or NULL */
     /* The unit instance this PMU name stands for when the model's registers
      * cover several boxes (nhmex_cbox3: unit "cbox", instance 3); NULL, 0
      * otherwise.  pms_model_reg_by_kind finds this instance's registers. */
@@ -329,19 +331,23 @@ typedef struct PmsModel {
     guint *instances;
     guint n_instances;
     char *name_pattern, *desc_pattern;
-    PmsLayout *layouts;     guint n_layouts;
-    PmsRegister *regs;      guint n_regs;
-    PmsModifier *mods;      guint n_mods;   /* in fstr order */
-    PmsEvent *events;       guint n_events;
-    GHashTable *event_index;  /* upper-case name -> GUINT_TO_POINTER(index + 1) */
-    GHashTable *reg_index;    /* MSR-space address -> GUINT_TO_POINTER(index + 1) */
-    GHashTable *options;      /* "[options]" what-if switches: key -> value string */
-    struct PmsPerf *perf;     /* "[perf]": pms_model_perf */
+    PmsLayout *layouts;
+    guint n_layouts;
+    PmsRegister *regs;
+    guint n_regs;
+    PmsModifier *mods;
+    guint n_mods; /* in fstr order */
+    PmsEvent *events;
+    guint n_events;
+    GHashTable *event_index; /* upper-case name -> GUINT_TO_POINTER(index + 1) */
+    GHashTable *reg_index;   /* MSR-space address -> GUINT_TO_POINTER(index + 1) */
+    GHashTable *options;     /* "[options]" what-if switches: key -> value string */
+    struct PmsPerf *perf;    /* "[perf]": pms_model_perf */
     /* Added by the loader for hash lookups (never scan tables per encoding): */
-    GHashTable *reg_name_index;    /* upper-case name -> index + 1 */
-    GHashTable *mod_index;         /* lower-case name -> index + 1 */
-    GHashTable *layout_index;      /* lower-case name -> index + 1 */
-    guint source_line;             /* line of the [pmu] group */
+    GHashTable *reg_name_index; /* upper-case name -> index + 1 */
+    GHashTable *mod_index;      /* lower-case name -> index + 1 */
+    GHashTable *layout_index;   /* lower-case name -> index + 1 */
+    guint source_line;          /* line of the [pmu] group */
 } PmsModel;
 
 /* Read a whole text file of at most `max` bytes (a model, a stimulus):
@@ -385,7 +391,7 @@ PMS_API const PmsRegister *pms_model_reg_by_name(const PmsModel *m, const char *
 PMS_API const PmsRegister *pms_model_reg_by_kind(const PmsModel *m, PmsRegKind kind, guint index);
 /* ... in a given unit instance (unit NULL: the PMU's own registers). */
 PMS_API const PmsRegister *pms_model_reg_in_unit(const PmsModel *m, const char *unit, guint instance, PmsRegKind kind,
-                                         guint index);
+                                                 guint index);
 /* By number in an address space (pms_model_reg_by_addr is the MSR space's). */
 PMS_API const PmsRegister *pms_model_reg_at(const PmsModel *m, PmsRegSpace space, guint32 address);
 PMS_API const PmsLayout *pms_model_layout(const PmsModel *m, const char *name);

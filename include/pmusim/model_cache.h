@@ -14,14 +14,14 @@
 #include "model.h"
 
 typedef enum {
-    PMS_MODEL_CACHE_ENCODER,  /* the encoder's PmsPrepared */
-    PMS_MODEL_CACHE_PROGRAM,  /* the program step of the model's family */
+    PMS_MODEL_CACHE_ENCODER, /* the encoder's PmsPrepared */
+    PMS_MODEL_CACHE_PROGRAM, /* the program step of the model's family */
     PMS_MODEL_N_CACHES
 } PmsModelCacheSlot;
 
 typedef struct {
-    gpointer data;           /* NULL until made; never NULL after */
-    GDestroyNotify free;     /* called by pms_model_free when data is set */
+    gpointer data;       /* NULL until made; never NULL after */
+    GDestroyNotify free; /* called by pms_model_free when data is set */
 } PmsModelCache;
 
 /* The head of every model models/ allocates. */
@@ -36,8 +36,8 @@ typedef gpointer (*PmsModelCacheMake)(const PmsModel *m);
  * and freed with free_fn with the model.  Thread-safe as model.h promises:
  * g_once_init_enter makes it once however many threads ask at first; later
  * calls are one atomic load. */
-static inline gpointer
-pms_model_cache(const PmsModel *m, PmsModelCacheSlot slot, PmsModelCacheMake make, GDestroyNotify free_fn)
+static inline gpointer pms_model_cache(const PmsModel *m, PmsModelCacheSlot slot, PmsModelCacheMake make,
+                                       GDestroyNotify free_fn)
 {
     /* the caches are the one mutable part of a model */
     PmsModelCache *c = &((PmsModelCached *)(gpointer)m)->cache[slot];
@@ -50,8 +50,7 @@ pms_model_cache(const PmsModel *m, PmsModelCacheSlot slot, PmsModelCacheMake mak
 }
 
 /* The cache in `slot` if it was made, else NULL (makes nothing). */
-static inline gpointer
-pms_model_cache_peek(const PmsModel *m, PmsModelCacheSlot slot)
+static inline gpointer pms_model_cache_peek(const PmsModel *m, PmsModelCacheSlot slot)
 {
     return g_atomic_pointer_get(&((PmsModelCached *)(gpointer)m)->cache[slot].data);
 }

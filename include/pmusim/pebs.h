@@ -23,8 +23,8 @@
 G_BEGIN_DECLS
 
 enum {
-    PMS_PEBS_MAX_COUNTERS = 8,   /* counter reset values in the DS area */
-    PMS_PEBS_MAX_FIELDS = 32,    /* 64-bit fields of one record (format 3: 25) */
+    PMS_PEBS_MAX_COUNTERS = 8,      /* counter reset values in the DS area */
+    PMS_PEBS_MAX_FIELDS = 32,       /* 64-bit fields of one record (format 3: 25) */
     PMS_PEBS_RECORDS_LISTED = 4096, /* records kept per run of the simulator; the rest counted */
 };
 
@@ -33,18 +33,18 @@ enum {
 /* The PEBS half of the DS save area (addresses are the linear addresses the
  * OS wrote there; the simulator keeps the records, not the memory). */
 typedef struct {
-    guint64 base;       /* PEBS buffer base */
-    guint64 index;      /* where the next record goes */
-    guint64 max;        /* absolute maximum: no record is written past it */
-    guint64 threshold;  /* interrupt threshold: OvfBuf and a PMI when index reaches it */
+    guint64 base;                         /* PEBS buffer base */
+    guint64 index;                        /* where the next record goes */
+    guint64 max;                          /* absolute maximum: no record is written past it */
+    guint64 threshold;                    /* interrupt threshold: OvfBuf and a PMI when index reaches it */
     guint64 reset[PMS_PEBS_MAX_COUNTERS]; /* counter reset values, one per general counter */
 } PmsPebsDs;
 
 typedef struct {
-    guint64 cycle;      /* cycle of the assist */
-    guint counter;      /* the general counter whose assist wrote it */
-    guint64 address;    /* linear address it was written at (the index before) */
-    guint format;       /* PEBS_REC_FMT */
+    guint64 cycle;   /* cycle of the assist */
+    guint counter;   /* the general counter whose assist wrote it */
+    guint64 address; /* linear address it was written at (the index before) */
+    guint format;    /* PEBS_REC_FMT */
     guint n_fields;
     guint64 field[PMS_PEBS_MAX_FIELDS]; /* in the format's order (pms_pebs_field_name) */
 } PmsPebsRecord;

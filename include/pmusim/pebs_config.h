@@ -19,14 +19,14 @@ G_BEGIN_DECLS
 /* ---- configuration ---------------------------------------------------------- */
 
 typedef struct {
-    guint counter;          /* the general counter whose PEBS_EN bit is set */
-    gboolean load_latency;  /* LL_EN set too: the load-latency event */
-    guint32 ld_lat;         /* MSR_PEBS_LD_LAT threshold (load_latency only) */
-    gboolean interrupt;     /* the event select's INT bit: a PMI follows each assist */
-    PmsRegWrite writes[2];  /* IA32_PEBS_ENABLE (this counter's bits only: mask), then
+    guint counter;         /* the general counter whose PEBS_EN bit is set */
+    gboolean load_latency; /* LL_EN set too: the load-latency event */
+    guint32 ld_lat;        /* MSR_PEBS_LD_LAT threshold (load_latency only) */
+    gboolean interrupt;    /* the event select's INT bit: a PMI follows each assist */
+    PmsRegWrite writes[2]; /* IA32_PEBS_ENABLE (this counter's bits only: mask), then
                              * MSR_PEBS_LD_LAT (whole register) when load_latency */
     guint n_writes;
-    char *notes;            /* choices the configuration relied on (one per line), or NULL */
+    char *notes; /* choices the configuration relied on (one per line), or NULL */
 } PmsPebsConfig;
 
 /* PEBS for the event placed at pl (pms_program_place*), programmed with the

@@ -32,19 +32,19 @@ typedef enum {
 } PmsProgramError;
 
 typedef struct {
-    const char *name;        /* register name, owned by the model: "IA32_PERFEVTSEL0" */
+    const char *name; /* register name, owned by the model: "IA32_PERFEVTSEL0" */
     guint32 address;
-    guint64 value;           /* the bits written (inside mask) */
-    guint64 mask;            /* bits this write owns; G_MAXUINT64 for the whole register */
-    const PmsRegister *reg;  /* the model's register */
+    guint64 value;          /* the bits written (inside mask) */
+    guint64 mask;           /* bits this write owns; G_MAXUINT64 for the whole register */
+    const PmsRegister *reg; /* the model's register */
 } PmsRegWrite;
 
 /* Where an event goes. */
 typedef struct {
     const PmsModel *model;
     const PmsEvent *event;
-    guint counter;           /* index within its kind */
-    gboolean fixed;          /* a fixed counter (else a general one) */
+    guint counter;  /* index within its kind */
+    gboolean fixed; /* a fixed counter (else a general one) */
 } PmsPlacement;
 
 enum { PMS_PROGRAM_MAX_WRITES = 8 };
@@ -53,16 +53,16 @@ enum { PMS_PROGRAM_MAX_WRITES = 8 };
  * bit i = ev->umasks[i]) may use: a general counter, or for an event no
  * general counter takes, the lowest fixed counter it may use. */
 PMS_API gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl,
-                           GError **error);
+                                   GError **error);
 /* The event on a given counter (a vector's choice); FALSE when it may not use it. */
 PMS_API gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
-                              PmsPlacement *pl, GError **error);
+                                      PmsPlacement *pl, GError **error);
 
 /* codes -> writes (at most PMS_PROGRAM_MAX_WRITES): *n_writes set.  The
  * enable bits inside the codes are written as given, so a code without EN
  * counts nothing; the counter's global enable is one of the writes. */
 PMS_API gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *writes,
-                            guint *n_writes, GError **error);
+                                    guint *n_writes, GError **error);
 
 /* The register that holds the placed counter's value, and its overflow bit
  * in the global status register (0 when there is none). */
@@ -98,12 +98,12 @@ PMS_API const PmsRegister *pms_program_status_reg(const PmsPlacement *pl);
 enum { PMS_PROGRAM_MAX_SET = 32 };
 
 typedef struct {
-    const PmsEvent *event;   /* an event of the set's model */
-    guint64 umask_mask;      /* its selected unit masks (bit i = event->umasks[i]) */
-    const guint64 *codes;    /* as for pms_program_writes */
+    const PmsEvent *event; /* an event of the set's model */
+    guint64 umask_mask;    /* its selected unit masks (bit i = event->umasks[i]) */
+    const guint64 *codes;  /* as for pms_program_writes */
     guint n_codes;
-    const char *name;        /* for messages (the fstr, the user's string); NULL: the event's name */
-    gboolean pebs;           /* sampled with PEBS: only a general counter PEBS can sample
+    const char *name; /* for messages (the fstr, the user's string); NULL: the event's name */
+    gboolean pebs;    /* sampled with PEBS: only a general counter PEBS can sample
                               * (pms_model_pebs_counters), never a fixed one */
 } PmsSetEvent;
 
@@ -111,14 +111,14 @@ typedef struct {
  * the set is empty or larger than PMS_PROGRAM_MAX_SET, or when the model's
  * architecture has no set placement (PMS_PROGRAM_ERROR_NOTSUPP). */
 PMS_API gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint n, PmsPlacement *place,
-                               GError **error);
+                                       GError **error);
 
 /* The register values that program the whole set: every event's writes
  * (pms_program_writes) composed, one write per register, each covering the
  * whole register (mask G_MAXUINT64; bits no event sets are 0, so a counter
  * outside the set is disabled in the global control); in address order with
  * the global control register last (enable last).  g_free the result. */
-PMS_API PmsRegWrite *pms_program_set_writes(const PmsModel *m, const PmsSetEvent *evs, const PmsPlacement *place, guint n,
-                                    guint *n_writes, GError **error);
+PMS_API PmsRegWrite *pms_program_set_writes(const PmsModel *m, const PmsSetEvent *evs, const PmsPlacement *place,
+                                            guint n, guint *n_writes, GError **error);
 
 G_END_DECLS

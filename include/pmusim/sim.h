@@ -29,10 +29,10 @@ G_BEGIN_DECLS
 PMS_API GQuark pms_sim_error_quark(void);
 
 typedef enum {
-    PMS_SIM_ERROR_GP,        /* the write would take #GP on hardware (register unchanged) */
-    PMS_SIM_ERROR_MODEL,     /* the model lacks something the simulator needs */
-    PMS_SIM_ERROR_STIMULUS,  /* malformed stimulus (file:line named) */
-    PMS_SIM_ERROR_MISMATCH,  /* a stimulus read/expectation did not hold */
+    PMS_SIM_ERROR_GP,       /* the write would take #GP on hardware (register unchanged) */
+    PMS_SIM_ERROR_MODEL,    /* the model lacks something the simulator needs */
+    PMS_SIM_ERROR_STIMULUS, /* malformed stimulus (file:line named) */
+    PMS_SIM_ERROR_MISMATCH, /* a stimulus read/expectation did not hold */
 } PmsSimError;
 
 enum {
@@ -50,13 +50,13 @@ typedef struct PmsSim PmsSim;
 /* ---- Inputs: one run of identical cycles ------------------------------- */
 
 /* A signal is named by event code and unit mask; its key is code << 8 | umask. */
-#define PMS_SIGNAL_KEY(code, umask) ((((guint32)(code)) << 8) | ((guint32)(umask) & 0xffu))
+#define PMS_SIGNAL_KEY(code, umask) ((((guint32)(code)) << 8) | ((guint32)(umask)&0xffu))
 
 typedef struct {
-    guint32 signal;   /* PMS_SIGNAL_KEY */
-    guint thread;     /* 0 .. threads-1 */
-    guint64 count;    /* occurrences per cycle (< 2^32) */
-    guint box;        /* 0: the PMU's own box; n + 1: box n of the model's unit
+    guint32 signal; /* PMS_SIGNAL_KEY */
+    guint thread;   /* 0 .. threads-1 */
+    guint64 count;  /* occurrences per cycle (< 2^32) */
+    guint box;      /* 0: the PMU's own box; n + 1: box n of the model's unit
                        * (a stimulus for nhmex_cbox3 reaching C-Box 5: 6) */
 } PmsSimCount;
 
@@ -79,11 +79,14 @@ typedef struct {
 } PmsSimLoad;
 
 typedef struct {
-    guint64 cycles;                    /* >= 1 */
-    guint8 cpl[PMS_SIM_MAX_THREADS];   /* 0..3 per thread */
-    const PmsSimCount *counts;     guint n_counts;
-    const PmsSimOffcore *offcore;  guint n_offcore;
-    const PmsSimLoad *loads;       guint n_loads;
+    guint64 cycles;                  /* >= 1 */
+    guint8 cpl[PMS_SIM_MAX_THREADS]; /* 0..3 per thread */
+    const PmsSimCount *counts;
+    guint n_counts;
+    const PmsSimOffcore *offcore;
+    guint n_offcore;
+    const PmsSimLoad *loads;
+    guint n_loads;
 } PmsSimRun;
 
 /* ---- Per-cycle trace (reference engine; setting a trace forces it) ------ */
@@ -104,39 +107,39 @@ typedef struct PmsPipeOut PmsPipeOut;
 
 typedef struct {
     guint64 cycle;
-    gboolean fixed;     /* fixed counter (else general purpose) */
-    guint index;        /* counter index within its kind */
-    gboolean enabled;   /* counting this cycle (local & global enable, not frozen) */
-    guint64 n;          /* occurrences after privilege filter and any-thread combine */
-    gboolean cond;      /* threshold stage output (cmask 0: n > 0) */
-    gboolean edge;      /* edge detector fired (only meaningful with E) */
-    guint64 inc;        /* amount added this cycle */
-    guint64 value;      /* counter after this cycle */
-    gboolean overflow;  /* carry out of the top bit this cycle */
-    guint64 status;     /* the status register of the counter's overflow bit after this cycle
+    gboolean fixed;    /* fixed counter (else general purpose) */
+    guint index;       /* counter index within its kind */
+    gboolean enabled;  /* counting this cycle (local & global enable, not frozen) */
+    guint64 n;         /* occurrences after privilege filter and any-thread combine */
+    gboolean cond;     /* threshold stage output (cmask 0: n > 0) */
+    gboolean edge;     /* edge detector fired (only meaningful with E) */
+    guint64 inc;       /* amount added this cycle */
+    guint64 value;     /* counter after this cycle */
+    gboolean overflow; /* carry out of the top bit this cycle */
+    guint64 status;    /* the status register of the counter's overflow bit after this cycle
                          * (GLOBAL_STATUS; a C-Box's own status on the Xeon 7500) */
-    gboolean pmi;       /* a PMI was raised in this cycle (by any counter) */
-    guint box;          /* the counter's box instance where a device has several (C-Box n) */
+    gboolean pmi;      /* a PMI was raised in this cycle (by any counter) */
+    guint box;         /* the counter's box instance where a device has several (C-Box n) */
     /* What the stages did (for teaching traces; docs/sim-cli.md): */
-    guint64 cycles;     /* cycles this record stands for: 1, or a span of identical cycles
+    guint64 cycles; /* cycles this record stands for: 1, or a span of identical cycles
                          * (pms_sim_set_trace_spans); the fields above are its last cycle's */
     guint n_threads;
     guint64 occ[PMS_SIM_MAX_THREADS]; /* the counter's occurrences per thread, before any filter */
     guint8 cpl[PMS_SIM_MAX_THREADS];
-    const PmsPipeCfg *cfg;            /* the counter's pipeline configuration (valid in the callback) */
-    const PmsPipeOut *pipe;           /* every stage's output; NULL when not enabled */
-    gboolean has_latch;               /* the counter has an edge detector */
-    gboolean latch_before;            /* its latch before the (first) cycle */
-    guint off;                        /* not enabled: PMS_SIM_OFF_* reasons (0 when unknown) */
-    guint64 mask;                     /* 2^width - 1 */
-    guint64 carries;                  /* carries out of the top bit in the span */
-    guint64 pmis;                     /* PMIs raised in the span (by any counter) */
-    gboolean pebs_assist;             /* a PEBS assist wrote a record and reloaded the counter (pebs.h) */
+    const PmsPipeCfg *cfg;  /* the counter's pipeline configuration (valid in the callback) */
+    const PmsPipeOut *pipe; /* every stage's output; NULL when not enabled */
+    gboolean has_latch;     /* the counter has an edge detector */
+    gboolean latch_before;  /* its latch before the (first) cycle */
+    guint off;              /* not enabled: PMS_SIM_OFF_* reasons (0 when unknown) */
+    guint64 mask;           /* 2^width - 1 */
+    guint64 carries;        /* carries out of the top bit in the span */
+    guint64 pmis;           /* PMIs raised in the span (by any counter) */
+    gboolean pebs_assist;   /* a PEBS assist wrote a record and reloaded the counter (pebs.h) */
     /* The LBR in the record's first cycle (x86 core; lbr.h): branches the
      * run offered, how many went into the ring, whether it was recording
      * (DEBUGCTL.LBR, not frozen), and MSR_LASTBRANCH_TOS after them. */
     guint lbr_offered, lbr_new, lbr_tos;
-    guint lbr_popped;       /* of lbr_offered: near returns that popped an entry (call-stack mode) */
+    guint lbr_popped; /* of lbr_offered: near returns that popped an entry (call-stack mode) */
     gboolean lbr_on;
 } PmsSimTrace;
 
@@ -188,13 +191,13 @@ PMS_API gboolean pms_sim_apply(PmsSim *sim, const PmsRegWrite *writes, guint n, 
  * of the architecture's program step (program.h), applied.  Errors: a
  * counter the event may not use, codes the event has no register for, a #GP
  * (the message names the register and the bits). */
-PMS_API gboolean pms_sim_program(PmsSim *sim, const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
-                         guint n_codes, GError **error);
+PMS_API gboolean pms_sim_program(PmsSim *sim, const PmsModel *m, const PmsEvent *ev, guint counter,
+                                 const guint64 *codes, guint n_codes, GError **error);
 
 /* The lowest counter the event (with the unit masks of umask_mask) may use
  * (pms_program_place). */
 PMS_API gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint *counter,
-                               gboolean *fixed);
+                                       gboolean *fixed);
 /* The address of counter `counter` (PMCx / FIXED_CTRx), 0 when absent, and its
  * overflow bit in the global status register. */
 PMS_API guint32 pms_sim_counter_address(const PmsModel *m, guint counter, gboolean fixed);
@@ -252,33 +255,33 @@ PMS_API gboolean pms_sim_edge_latch(const PmsSim *sim, guint i);
 /* ---- The pure pipeline, shared by both engines --------------------------- */
 
 struct PmsPipeCfg {
-    gboolean usr, os;       /* privilege filter (fixed: EN bit 1 / bit 0) */
+    gboolean usr, os; /* privilege filter (fixed: EN bit 1 / bit 0) */
     gboolean edge, inv;
-    gboolean inv_gt;        /* INV reads "n > cmask" (Xeon 7500 C-Box table, literal) instead of "n < cmask" */
-    guint cmask;            /* 0: add n */
-    gboolean any;           /* AnyThread, only honoured when smt */
+    gboolean inv_gt; /* INV reads "n > cmask" (Xeon 7500 C-Box table, literal) instead of "n < cmask" */
+    guint cmask;     /* 0: add n */
+    gboolean any;    /* AnyThread, only honoured when smt */
     gboolean smt;
-    gboolean combine_or;    /* any-thread combine is OR (clock events, A6) */
-    gboolean cpl_gate_pre;  /* A3 alternative: gate thread T before the threshold */
-    guint thread;           /* the programming thread T */
+    gboolean combine_or;   /* any-thread combine is OR (clock events, A6) */
+    gboolean cpl_gate_pre; /* A3 alternative: gate thread T before the threshold */
+    guint thread;          /* the programming thread T */
     guint n_threads;
-    gboolean per_level;     /* Itanium: the privilege filter is plm (bit k counts at CPL k), not usr/os */
-    guint plm;              /* with per_level: the 4-bit privilege-level mask */
+    gboolean per_level; /* Itanium: the privilege filter is plm (bit k counts at CPL k), not usr/os */
+    guint plm;          /* with per_level: the 4-bit privilege-level mask */
 };
 
 struct PmsPipeOut {
-    guint64 n;        /* combined occurrences */
-    gboolean cond;    /* threshold output (after invert) */
-    gboolean edge;    /* edge detector output */
-    guint64 inc;      /* increment */
-    gboolean latch;   /* new edge latch */
+    guint64 n;      /* combined occurrences */
+    gboolean cond;  /* threshold output (after invert) */
+    gboolean edge;  /* edge detector output */
+    guint64 inc;    /* increment */
+    gboolean latch; /* new edge latch */
     /* the intermediate stages, in order (traces show them; nothing reads them to count) */
     gboolean gate[PMS_SIM_MAX_THREADS]; /* privilege filter: thread t's CPL qualifies */
-    gboolean gate_pre;  /* the filter applied before the threshold (any-thread, or cpl_gate_pre) */
-    gboolean combined;  /* any-thread combine of every thread (any and smt) */
-    gboolean thr;       /* threshold comparison before invert: n >= cmask (cmask 0: n > 0) */
-    guint64 inc_pre;    /* the increment before the post privilege gate */
-    gboolean blocked;   /* the post gate (A3) zeroed a non-zero increment */
+    gboolean gate_pre;                  /* the filter applied before the threshold (any-thread, or cpl_gate_pre) */
+    gboolean combined;                  /* any-thread combine of every thread (any and smt) */
+    gboolean thr;                       /* threshold comparison before invert: n >= cmask (cmask 0: n > 0) */
+    guint64 inc_pre;                    /* the increment before the post privilege gate */
+    gboolean blocked;                   /* the post gate (A3) zeroed a non-zero increment */
 };
 
 /* One enabled cycle of one counter: occurrences n[t] and CPLs cpl[t] of every
@@ -290,8 +293,8 @@ PMS_API PmsPipeOut pms_sim_pipe(const PmsPipeCfg *cfg, const guint64 *n, const g
 typedef struct {
     double ref_cycles_per_s, ref_records_per_s;
     double fast_cycles_per_s, fast_records_per_s;
-    double ratio;             /* fast / reference cycles per second */
-    double big_run_seconds;   /* fast engine: 2^47 constant cycles, preload to overflow */
+    double ratio;           /* fast / reference cycles per second */
+    double big_run_seconds; /* fast engine: 2^47 constant cycles, preload to overflow */
     guint64 big_run_cycles;
     gboolean big_run_overflowed;
 } PmsSimBench;

@@ -135,18 +135,18 @@ PMS_API void pms_sim_set_iear(PmsSim *sim, const PmsSimIearEvent *ev);
 
 /* A branch type for the ETB's brt filter. */
 typedef enum {
-    PMS_SIM_BR_REL,      /* IP-relative */
-    PMS_SIM_BR_RET,      /* return */
-    PMS_SIM_BR_IND,      /* indirect, not a return */
+    PMS_SIM_BR_REL, /* IP-relative */
+    PMS_SIM_BR_RET, /* return */
+    PMS_SIM_BR_IND, /* indirect, not a return */
 } PmsSimBrType;
 
 /* One resolved branch of thread 0 for the ETB (PMC39; PMD38, 39, 48-63). */
 typedef struct {
-    guint64 from, to;    /* bundle addresses of the branch and its target */
-    guint slot;          /* the branch's slot 0..2 */
+    guint64 from, to; /* bundle addresses of the branch and its target */
+    guint slot;       /* the branch's slot 0..2 */
     gboolean taken;
-    gboolean mp_target;  /* target address mispredicted */
-    gboolean mp_path;    /* taken / not-taken mispredicted */
+    gboolean mp_target; /* target address mispredicted */
+    gboolean mp_path;   /* taken / not-taken mispredicted */
     PmsSimBrType type;
 } PmsSimBranch;
 

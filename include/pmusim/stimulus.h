@@ -15,22 +15,22 @@ G_BEGIN_DECLS
 typedef struct PmsStim PmsStim;
 
 typedef enum {
-    PMS_STIM_RUN,    /* N identical cycles */
-    PMS_STIM_WRITE,  /* WRMSR before the record's cycle */
-    PMS_STIM_READ,   /* RDMSR, optionally compared with an expected value */
-    PMS_STIM_PEBS,   /* ds, regs, expect-pebs, expect-record (pebs.h) */
+    PMS_STIM_RUN,   /* N identical cycles */
+    PMS_STIM_WRITE, /* WRMSR before the record's cycle */
+    PMS_STIM_READ,  /* RDMSR, optionally compared with an expected value */
+    PMS_STIM_PEBS,  /* ds, regs, expect-pebs, expect-record (pebs.h) */
 } PmsStimKind;
 
 /* A read-only view of one record (for the CLI: traces, reporting). */
 typedef struct {
     PmsStimKind kind;
-    guint line;          /* source line, 0 when built through the API */
-    guint64 cycle;       /* cycle at which it happens (run: its first cycle) */
-    guint32 address;     /* write/read */
-    guint64 value;       /* write: value; read: expected value */
-    gboolean check;      /* read: compare with value; write: the write must take #GP */
+    guint line;           /* source line, 0 when built through the API */
+    guint64 cycle;        /* cycle at which it happens (run: its first cycle) */
+    guint32 address;      /* write/read */
+    guint64 value;        /* write: value; read: expected value */
+    gboolean check;       /* read: compare with value; write: the write must take #GP */
     const PmsSimRun *run; /* run records */
-    PmsRegSpace space;   /* write/read: the register's space (PMS_SPACE_MSR unless named otherwise) */
+    PmsRegSpace space;    /* write/read: the register's space (PMS_SPACE_MSR unless named otherwise) */
 } PmsStimRecord;
 
 PMS_API PmsStim *pms_stim_new(const PmsModel *m);

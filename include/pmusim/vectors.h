@@ -22,9 +22,9 @@ G_BEGIN_DECLS
 PMS_API GQuark pms_vector_error_quark(void);
 
 typedef enum {
-    PMS_VECTOR_ERROR_PARSE,   /* malformed vector file: message starts "file:line:" */
-    PMS_VECTOR_ERROR_IO,      /* unreadable file or directory */
-    PMS_VECTOR_ERROR_EMPTY,   /* a directory without any vector file */
+    PMS_VECTOR_ERROR_PARSE, /* malformed vector file: message starts "file:line:" */
+    PMS_VECTOR_ERROR_IO,    /* unreadable file or directory */
+    PMS_VECTOR_ERROR_EMPTY, /* a directory without any vector file */
 } PmsVectorError;
 
 typedef enum {
@@ -38,16 +38,16 @@ typedef enum {
 
 typedef struct {
     PmsVectorKind kind;
-    char *pmu;            /* folder the file lives in: "wsm" */
-    char *file;           /* path used in messages: "wsm/events.enc" or the user's path */
-    guint line;           /* 1-based */
-    char *event;          /* expanded bytes, NUL-terminated (NUL and LF are refused) */
+    char *pmu;   /* folder the file lives in: "wsm" */
+    char *file;  /* path used in messages: "wsm/events.enc" or the user's path */
+    guint line;  /* 1-based */
+    char *event; /* expanded bytes, NUL-terminated (NUL and LF are refused) */
     gsize event_len;
-    char *ret;            /* "PFM_SUCCESS", "PFM_ERR_UMASK", ... */
+    char *ret; /* "PFM_SUCCESS", "PFM_ERR_UMASK", ... */
     guint n_codes;
     guint64 codes[PMS_VECTOR_MAX_CODES];
-    char *fstr;           /* expected fstr, or NULL when the vector does not check it */
-    char *source;         /* where the expectation comes from (free text, never empty) */
+    char *fstr;   /* expected fstr, or NULL when the vector does not check it */
+    char *source; /* where the expectation comes from (free text, never empty) */
     /* Kind-specific data (a simulation vector's scenario), freed with the set. */
     gpointer payload;
     GDestroyNotify payload_free;
@@ -60,14 +60,14 @@ typedef struct {
 #define PMS_SIM_VECTOR_MAX_EVENTS 8
 
 typedef struct {
-    guint counter;        /* counter index of the kind the event uses (GP, or fixed for fixed-only events) */
-    char *event;          /* the event string handed to the encoder */
-    guint line;           /* line of its `event` record */
-    gboolean pebs;        /* `pebs N`: PEBS programmed for it too (pebs.h, pms_pebs_configure) */
+    guint counter; /* counter index of the kind the event uses (GP, or fixed for fixed-only events) */
+    char *event;   /* the event string handed to the encoder */
+    guint line;    /* line of its `event` record */
+    gboolean pebs; /* `pebs N`: PEBS programmed for it too (pebs.h, pms_pebs_configure) */
 } PmsSimVectorEvent;
 
 typedef struct {
-    char *name;           /* `vector NAME` */
+    char *name; /* `vector NAME` */
     PmsSimVectorEvent events[PMS_SIM_VECTOR_MAX_EVENTS];
     guint n_events;
     /* Inline stimulus text, line-aligned with the vector file: line k of this
@@ -102,7 +102,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsVectorSet, pms_vector_set_free)
  * vectors are reported under; `kind` comes from the file name
  * (pms_vector_kind_for_name).  On error nothing is added to the set. */
 PMS_API gboolean pms_vector_set_parse(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len,
-                              const char *file, const char *pmu, GError **error);
+                                      const char *file, const char *pmu, GError **error);
 /* The kind a file name implies: TRUE and *kind set for "*.enc" / "*.sim". */
 PMS_API gboolean pms_vector_kind_for_name(const char *name, PmsVectorKind *kind);
 PMS_API const char *pms_vector_kind_name(PmsVectorKind kind);
@@ -127,12 +127,11 @@ typedef struct {
     char ret[32];
     guint n_codes;
     guint64 codes[PMS_VECTOR_MAX_CODES];
-    char *fstr;           /* owned by the answer (g_free'd by the runner); "" or NULL on error */
+    char *fstr; /* owned by the answer (g_free'd by the runner); "" or NULL on error */
 } PmsVectorAnswer;
 
 /* Fill `out` (zeroed by the caller) for `event` (event_len bytes, NUL-terminated). */
-typedef void (*PmsVectorEncodeFunc)(const char *event, gsize event_len, PmsVectorAnswer *out,
-                                    gpointer user_data);
+typedef void (*PmsVectorEncodeFunc)(const char *event, gsize event_len, PmsVectorAnswer *out, gpointer user_data);
 
 /* Run one simulation vector; TRUE when it passed, else *message says why.
  * Reserved for issue 3: without it, sim vectors fail with a message (they are
@@ -148,8 +147,8 @@ typedef struct {
 typedef struct {
     const PmsVector *vector;
     gboolean passed;
-    char *message;        /* on failure: "file:line: \"event\": expected ..., got ..." */
-    gboolean crashed;     /* the backend answered BACKEND_CRASH (a failure) */
+    char *message;    /* on failure: "file:line: \"event\": expected ..., got ..." */
+    gboolean crashed; /* the backend answered BACKEND_CRASH (a failure) */
 } PmsVectorOutcome;
 
 typedef struct {
@@ -158,8 +157,8 @@ typedef struct {
 } PmsVectorPmuSummary;
 
 typedef struct {
-    GPtrArray *outcomes;  /* PmsVectorOutcome*, in vector order */
-    GPtrArray *pmus;      /* PmsVectorPmuSummary*, in order of first appearance */
+    GPtrArray *outcomes; /* PmsVectorOutcome*, in vector order */
+    GPtrArray *pmus;     /* PmsVectorPmuSummary*, in order of first appearance */
     guint vectors, passed, failed;
 } PmsVectorReport;
 
@@ -168,7 +167,7 @@ PMS_API PmsVectorReport *pms_vectors_run(const PmsVectorSet *set, guint kinds_ma
 /* The same, only the vectors reported under one of the PMUs named in pmus
  * (NULL-terminated; NULL: every PMU). */
 PMS_API PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask, const char *const *pmus,
-                                      const PmsVectorOps *ops);
+                                              const PmsVectorOps *ops);
 PMS_API void pms_vector_report_free(PmsVectorReport *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsVectorReport, pms_vector_report_free)
 
@@ -198,17 +197,17 @@ PMS_API guint pms_expectations_count(const PmsExpectations *e);
 PMS_API const char *pms_expectations_file(const PmsExpectations *e);
 
 typedef enum {
-    PMS_VERDICT_PASS,     /* passed, no entry (or a pmu entry) */
-    PMS_VERDICT_FAIL,     /* failed, no entry */
-    PMS_VERDICT_XFAIL,    /* failed, and an entry says it does: a known difference */
-    PMS_VERDICT_STALE,    /* passed although an exact entry says it fails: a failure */
+    PMS_VERDICT_PASS,  /* passed, no entry (or a pmu entry) */
+    PMS_VERDICT_FAIL,  /* failed, no entry */
+    PMS_VERDICT_XFAIL, /* failed, and an entry says it does: a known difference */
+    PMS_VERDICT_STALE, /* passed although an exact entry says it fails: a failure */
 } PmsVerdict;
 
 typedef struct {
-    PmsVerdict *verdict;  /* per report outcome, in its order */
-    const char **reason;  /* per outcome: the entry's "FILE:LINE: reason", or NULL */
-    GPtrArray *unmatched; /* char*: stale entries that matched no failing vector ("FILE:LINE: ...") */
-    guint passed, failed, xfail, stale;   /* stale: outcomes; unmatched->len counts apart */
+    PmsVerdict *verdict;                /* per report outcome, in its order */
+    const char **reason;                /* per outcome: the entry's "FILE:LINE: reason", or NULL */
+    GPtrArray *unmatched;               /* char*: stale entries that matched no failing vector ("FILE:LINE: ...") */
+    guint passed, failed, xfail, stale; /* stale: outcomes; unmatched->len counts apart */
 } PmsExpectResult;
 
 /* Judge a report.  kinds_mask says which kinds were run: an exact entry of a

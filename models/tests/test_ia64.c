@@ -7,31 +7,31 @@
 #include "cu_tap.h"
 #include "model.h"
 
-#define MINI                                                                                                    \
-    "[pmu]\nname = mini\narch = ia64\ngp_counters = 2\ncounter_base = 4\ngp_width = 47\n"                        \
-    "[layout c]\nplm = 3:0\noi = 5\nall = 6\nes = 15:8\numask = 19:16\nthres = 22:20\nmesi_i = 27\n"               \
-    "[layout e]\nplm = 3:0\nmode = 5:4\numask = 19:16\n"                                                             \
-    "[register PMC4]\nspace = pmc\naddress = 4\nkind = ia64_pmc\nindex = 4\nlayout = c\n"                       \
-    "[register PMC5]\nspace = pmc\naddress = 5\nkind = ia64_pmc\nindex = 5\nlayout = c\n"                       \
-    "[register PMD4]\nspace = pmd\naddress = 4\nkind = ia64_pmd\nindex = 4\nwidth = 47\n"                       \
-    "[register PMD5]\nspace = pmd\naddress = 5\nkind = ia64_pmd\nindex = 5\nwidth = 47\n"                       \
-    "[register PMC40]\nspace = pmc\naddress = 40\nkind = ia64_pmc\nindex = 40\nlayout = e\n"                    \
+#define MINI                                                                                                           \
+    "[pmu]\nname = mini\narch = ia64\ngp_counters = 2\ncounter_base = 4\ngp_width = 47\n"                              \
+    "[layout c]\nplm = 3:0\noi = 5\nall = 6\nes = 15:8\numask = 19:16\nthres = 22:20\nmesi_i = 27\n"                   \
+    "[layout e]\nplm = 3:0\nmode = 5:4\numask = 19:16\n"                                                               \
+    "[register PMC4]\nspace = pmc\naddress = 4\nkind = ia64_pmc\nindex = 4\nlayout = c\n"                              \
+    "[register PMC5]\nspace = pmc\naddress = 5\nkind = ia64_pmc\nindex = 5\nlayout = c\n"                              \
+    "[register PMD4]\nspace = pmd\naddress = 4\nkind = ia64_pmd\nindex = 4\nwidth = 47\n"                              \
+    "[register PMD5]\nspace = pmd\naddress = 5\nkind = ia64_pmd\nindex = 5\nwidth = 47\n"                              \
+    "[register PMC40]\nspace = pmc\naddress = 40\nkind = ia64_pmc\nindex = 40\nlayout = e\n"                           \
     "[modifier mesi_i]\ntype = bool\nregister = ia64_pmc\nfield = mesi_i\n"
 
-#define EV_A "[event A]\ncode = 1\ncounters = 0x30\nmax_inc = 2\ntype = active\nqualifiers = opcm darr\nmodifiers = none\n"
-#define EV_D "[event D]\ncode = 0xc8\nbase_umask = 0xe\nmax_inc = 1\ntype = floating\near = dear\near_mode = tlb\n" \
-             "extra = PMC40\nmodifiers = none\n"
+#define EV_A                                                                                                           \
+    "[event A]\ncode = 1\ncounters = 0x30\nmax_inc = 2\ntype = active\nqualifiers = opcm darr\nmodifiers = none\n"
+#define EV_D                                                                                                           \
+    "[event D]\ncode = 0xc8\nbase_umask = 0xe\nmax_inc = 1\ntype = floating\near = dear\near_mode = tlb\n"             \
+    "extra = PMC40\nmodifiers = none\n"
 #define EV_L "[event L]\ncode = 2\nmax_inc = 1\ntype = causal\ncache_group = l2d\ncache_set = 3\nmodifiers = none\n"
 #define EV_M "[event M]\ncode = 3\nmax_inc = 1\ntype = self_floating\nmesi = true\n"
 
-static PmsModel *
-load(const char *text, GError **err)
+static PmsModel *load(const char *text, GError **err)
 {
     return pms_model_load_data(text, strlen(text), "mini.pmu", err);
 }
 
-static void
-test_mini_facts(void)
+static void test_mini_facts(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) m = load(MINI EV_A EV_D EV_L EV_M, &err);
@@ -63,8 +63,7 @@ test_mini_facts(void)
 }
 
 /* The loader refuses `text` with a message holding every needle. */
-static void
-expect_refused(const char *text, const char *const *needles)
+static void expect_refused(const char *text, const char *const *needles)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) m = load(text, &err);
@@ -78,10 +77,9 @@ expect_refused(const char *text, const char *const *needles)
     CU_ASSERT_TRUE(all);
 }
 
-#define REFUSED(text, ...) expect_refused(text, (const char *const[]){__VA_ARGS__, NULL})
+#define REFUSED(text, ...) expect_refused(text, (const char *const[]){ __VA_ARGS__, NULL })
 
-static void
-test_loader_refuses(void)
+static void test_loader_refuses(void)
 {
     /* malformed words */
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = sleepy\n", "key 'type'", "self_floating");
@@ -93,13 +91,12 @@ test_loader_refuses(void)
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\nqualifiers = brr\n", "unknown qualifier 'brr'");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\netb = yes\n", "key 'etb'");
     /* inconsistent facts, named with the event's line */
-    REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 0\ntype = active\nmodifiers = none\n", "mini.pmu:55:",
-            "key 'max_inc'", "got 0");
+    REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 0\ntype = active\nmodifiers = none\n", "mini.pmu:55:", "key 'max_inc'",
+            "got 0");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 9\ntype = active\nmodifiers = none\n", "max_inc 9");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\ncounters = 0xfff0\nmodifiers = none\n",
             "counters 0xfff0", "outside 4..5");
-    REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\ncounters = 0x8\nmodifiers = none\n",
-            "outside 4..5");
+    REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\ncounters = 0x8\nmodifiers = none\n", "outside 4..5");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\ncache_set = 2\nmodifiers = none\n",
             "cache_set 2 without a cache_group");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\ncache_group = l1d\nmodifiers = none\n",
@@ -113,7 +110,8 @@ test_loader_refuses(void)
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\ncode_range = ibrp1\nmodifiers = none\n",
             "key 'code_range'", "ibrp0, prefetch, dual, not_ibrp1");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\near = iear\near_mode = alat\nextra = PMC40\n"
-            "modifiers = none\n", "no alat mode");
+                 "modifiers = none\n",
+            "no alat mode");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\near = dear\near_mode = tlb\nmodifiers = none\n",
             "needs extra");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\nextra = PMC40\nmodifiers = none\n",
@@ -124,16 +122,15 @@ test_loader_refuses(void)
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\numask.U = 1 default\nmodifiers = none\n",
             "base_umask, not umask.* keys");
     /* Itanium facts on another architecture, and counter_base there */
-    REFUSED("[pmu]\nname = x\narch = x86_core\ngp_counters = 1\n[event E]\ncode = 1\nmax_inc = 2\n",
-            "Itanium facts", "x86_core");
+    REFUSED("[pmu]\nname = x\narch = x86_core\ngp_counters = 1\n[event E]\ncode = 1\nmax_inc = 2\n", "Itanium facts",
+            "x86_core");
     REFUSED("[pmu]\nname = x\narch = x86_core\ngp_counters = 1\ncounter_base = 4\n", "counter_base 4 on a non-ia64");
 }
 
 /* The lint reports each inconsistency the loader refuses, for a model that
  * reached memory another way (an image, a program), and the missing facts
  * the loader lets through (a placeholder model such as the encoder's encu). */
-static void
-expect_lint(PmsModel *m, const char *needle)
+static void expect_lint(PmsModel *m, const char *needle)
 {
     g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
     CU_ASSERT_FALSE(pms_model_lint(m, p));
@@ -148,20 +145,19 @@ expect_lint(PmsModel *m, const char *needle)
     CU_ASSERT_TRUE(found);
 }
 
-#define LINT_AFTER(stmt, needle)                                                                \
-    do {                                                                                        \
-        g_autoptr(PmsModel) m = load(MINI EV_A EV_D EV_L EV_M, NULL);                           \
-        CU_ASSERT_PTR_NOT_NULL_FATAL(m);                                                        \
-        PmsEvent *A = (PmsEvent *)pms_model_event(m, "A"), *D = (PmsEvent *)pms_model_event(m, "D"); \
-        (void)A;                                                                                \
-        (void)D;                                                                                \
-        stmt;                                                                                   \
-        expect_lint(m, needle);                                                                 \
+#define LINT_AFTER(stmt, needle)                                                                                       \
+    do {                                                                                                               \
+        g_autoptr(PmsModel) m = load(MINI EV_A EV_D EV_L EV_M, NULL);                                                  \
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);                                                                               \
+        PmsEvent *A = (PmsEvent *)pms_model_event(m, "A"), *D = (PmsEvent *)pms_model_event(m, "D");                   \
+        (void)A;                                                                                                       \
+        (void)D;                                                                                                       \
+        stmt;                                                                                                          \
+        expect_lint(m, needle);                                                                                        \
     } while (0)
 
 /* Loaded, and linted with a problem holding the needle. */
-static void
-accepted_linted(const char *text, const char *needle)
+static void accepted_linted(const char *text, const char *needle)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) m = load(text, &err);
@@ -171,8 +167,7 @@ accepted_linted(const char *text, const char *needle)
     expect_lint(m, needle);
 }
 
-static void
-test_lint_catches(void)
+static void test_lint_catches(void)
 {
     /* missing facts: the loader accepts them, the lint does not */
     accepted_linted(MINI "[event X]\ncode = 1\ntype = active\nmodifiers = none\n",
@@ -191,7 +186,8 @@ test_lint_catches(void)
     LINT_AFTER(A->cache_group = PMS_IA64_GROUP_L1D, "event A: cache_group l1d without a cache_set");
     LINT_AFTER(A->ear_mode = PMS_IA64_EAR_MODE_CACHE, "event A: ear_mode cache without an ear kind");
     LINT_AFTER(D->ear_mode = PMS_IA64_EAR_MODE_NONE, "event D: ear dear without an ear_mode");
-    LINT_AFTER((D->ear = PMS_IA64_EAR_I, D->ear_mode = PMS_IA64_EAR_MODE_ALAT), "event D: the instruction EAR has no alat");
+    LINT_AFTER((D->ear = PMS_IA64_EAR_I, D->ear_mode = PMS_IA64_EAR_MODE_ALAT),
+               "event D: the instruction EAR has no alat");
     LINT_AFTER(D->etb = TRUE, "event D: both an EAR event and an ETB event");
     LINT_AFTER(A->code_range = PMS_IA64_CODE_RANGE_DUAL, "event A: code_range = dual without the iarr qualifier");
     LINT_AFTER(D->base_umask = 0x1f, "event D: umask 0x1f does not fit the 4-bit umask field of PMC40");
@@ -201,11 +197,12 @@ test_lint_catches(void)
     LINT_AFTER(m->regs[3].width = 48, "counter 5: register PMD5 is 48 bits wide");
     LINT_AFTER(m->family = pms_family_by_name("x86_uncore"), "event A: Itanium facts");
     /* two EAR events differing in mode only are not duplicates; same mode are */
-    g_autoptr(PmsModel) m = load(MINI EV_D "[event D2]\ncode = 0xc8\nbase_umask = 0xe\nmax_inc = 1\n"
-                                 "type = floating\near = dear\near_mode = cache\nextra = PMC40\nmodifiers = none\n"
-                                 "[event D3]\ncode = 0xc8\nbase_umask = 0xe\nmax_inc = 1\n"
-                                 "type = floating\near = dear\near_mode = cache\nextra = PMC40\nmodifiers = none\n",
-                                 NULL);
+    g_autoptr(PmsModel) m =
+        load(MINI EV_D "[event D2]\ncode = 0xc8\nbase_umask = 0xe\nmax_inc = 1\n"
+                       "type = floating\near = dear\near_mode = cache\nextra = PMC40\nmodifiers = none\n"
+                       "[event D3]\ncode = 0xc8\nbase_umask = 0xe\nmax_inc = 1\n"
+                       "type = floating\near = dear\near_mode = cache\nextra = PMC40\nmodifiers = none\n",
+             NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     expect_lint(m, "D3 has the same encoding as D2");
     g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
@@ -213,8 +210,7 @@ test_lint_catches(void)
     CU_ASSERT_EQUAL(p->len, 1);
 }
 
-int
-main(void)
+int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;

@@ -16,26 +16,33 @@
 
 static const char *tiny_path;
 static const char *models_dir;
-static const char *const builtin_names[] = {"glm", "montecito", "nhm", "nhm_ex", "nhm_unc",
-        "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5",
-        "nhmex_cbox6", "nhmex_cbox7", "wsm", "wsm_dp", "wsm_unc"};
+static const char *const builtin_names[] = { "glm",         "montecito",   "nhm",         "nhm_ex",
+                                             "nhm_unc",     "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2",
+                                             "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6",
+                                             "nhmex_cbox7", "wsm",         "wsm_dp",      "wsm_unc" };
 
 /* ---- deep equality ---- */
 
 static guint mismatches;
 
-static void
-differ(const char *where, const char *what)
+static void differ(const char *where, const char *what)
 {
     if (mismatches++ < 20)
         fprintf(stderr, "# %s: %s differs\n", where, what);
 }
 
-#define EQ_NUM(where, a, b, field) do { if ((a)->field != (b)->field) differ(where, #field); } while (0)
-#define EQ_STR(where, a, b, field) do { if (g_strcmp0((a)->field, (b)->field) != 0) differ(where, #field); } while (0)
+#define EQ_NUM(where, a, b, field)                                                                                     \
+    do {                                                                                                               \
+        if ((a)->field != (b)->field)                                                                                  \
+            differ(where, #field);                                                                                     \
+    } while (0)
+#define EQ_STR(where, a, b, field)                                                                                     \
+    do {                                                                                                               \
+        if (g_strcmp0((a)->field, (b)->field) != 0)                                                                    \
+            differ(where, #field);                                                                                     \
+    } while (0)
 
-static void
-eq_options(const PmsModel *a, const PmsModel *b)
+static void eq_options(const PmsModel *a, const PmsModel *b)
 {
     if (g_hash_table_size(a->options) != g_hash_table_size(b->options))
         differ(a->name, "number of options");
@@ -48,8 +55,7 @@ eq_options(const PmsModel *a, const PmsModel *b)
 }
 
 /* [perf]: the parsed section, term by term */
-static void
-eq_perf(const PmsModel *a, const PmsModel *b)
+static void eq_perf(const PmsModel *a, const PmsModel *b)
 {
     const PmsPerf *x = pms_model_perf(a), *y = pms_model_perf(b);
     const char *w = a->name;
@@ -73,8 +79,7 @@ eq_perf(const PmsModel *a, const PmsModel *b)
     }
 }
 
-static void
-eq_layouts(const PmsModel *a, const PmsModel *b)
+static void eq_layouts(const PmsModel *a, const PmsModel *b)
 {
     for (guint i = 0; i < a->n_layouts; i++) {
         const PmsLayout *x = &a->layouts[i], *y = &b->layouts[i];
@@ -93,8 +98,7 @@ eq_layouts(const PmsModel *a, const PmsModel *b)
     }
 }
 
-static void
-eq_registers(const PmsModel *a, const PmsModel *b)
+static void eq_registers(const PmsModel *a, const PmsModel *b)
 {
     for (guint i = 0; i < a->n_regs; i++) {
         const PmsRegister *x = &a->regs[i], *y = &b->regs[i];
@@ -116,14 +120,14 @@ eq_registers(const PmsModel *a, const PmsModel *b)
         if (pms_model_reg_by_name(b, x->name) != y)
             differ(x->name, "register lookup by name");
         /* by number in its own space (Itanium's PMC4 and PMD4 share 4) */
-        const PmsRegister *ra = pms_model_reg_at(a, x->space, x->address), *rb = pms_model_reg_at(b, x->space, x->address);
+        const PmsRegister *ra = pms_model_reg_at(a, x->space, x->address),
+                          *rb = pms_model_reg_at(b, x->space, x->address);
         if (!ra || !rb || ra - a->regs != rb - b->regs)
             differ(x->name, "register lookup by address");
     }
 }
 
-static void
-eq_modifiers(const PmsModel *a, const PmsModel *b)
+static void eq_modifiers(const PmsModel *a, const PmsModel *b)
 {
     for (guint i = 0; i < a->n_mods; i++) {
         const PmsModifier *x = &a->mods[i], *y = &b->mods[i];
@@ -140,8 +144,7 @@ eq_modifiers(const PmsModel *a, const PmsModel *b)
     }
 }
 
-static void
-eq_event(const PmsModel *b, const PmsEvent *x, const PmsEvent *y)
+static void eq_event(const PmsModel *b, const PmsEvent *x, const PmsEvent *y)
 {
     const char *w = x->name;
     EQ_STR(w, x, y, name);
@@ -201,8 +204,7 @@ eq_event(const PmsModel *b, const PmsEvent *x, const PmsEvent *y)
 }
 
 /* Every member of every struct, and every index, of two models. */
-static void
-expect_equal_models(const PmsModel *a, const PmsModel *b)
+static void expect_equal_models(const PmsModel *a, const PmsModel *b)
 {
     guint before = mismatches;
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
@@ -242,22 +244,24 @@ expect_equal_models(const PmsModel *a, const PmsModel *b)
     eq_modifiers(a, b);
     for (guint i = 0; i < a->n_events; i++)
         eq_event(b, &a->events[i], &b->events[i]);
-    static const struct { const char *name; gsize off; } idx[] = {
-        {"event_index", G_STRUCT_OFFSET(PmsModel, event_index)},
-        {"reg_index", G_STRUCT_OFFSET(PmsModel, reg_index)},
-        {"reg_name_index", G_STRUCT_OFFSET(PmsModel, reg_name_index)},
-        {"mod_index", G_STRUCT_OFFSET(PmsModel, mod_index)},
-        {"layout_index", G_STRUCT_OFFSET(PmsModel, layout_index)},
+    static const struct {
+        const char *name;
+        gsize off;
+    } idx[] = {
+        { "event_index", G_STRUCT_OFFSET(PmsModel, event_index) },
+        { "reg_index", G_STRUCT_OFFSET(PmsModel, reg_index) },
+        { "reg_name_index", G_STRUCT_OFFSET(PmsModel, reg_name_index) },
+        { "mod_index", G_STRUCT_OFFSET(PmsModel, mod_index) },
+        { "layout_index", G_STRUCT_OFFSET(PmsModel, layout_index) },
     };
     for (guint i = 0; i < G_N_ELEMENTS(idx); i++)
-        if (g_hash_table_size(G_STRUCT_MEMBER(GHashTable *, a, idx[i].off))
-            != g_hash_table_size(G_STRUCT_MEMBER(GHashTable *, b, idx[i].off)))
+        if (g_hash_table_size(G_STRUCT_MEMBER(GHashTable *, a, idx[i].off)) !=
+            g_hash_table_size(G_STRUCT_MEMBER(GHashTable *, b, idx[i].off)))
             differ(w, idx[i].name);
     CU_ASSERT_EQUAL(mismatches, before);
 }
 
-static PmsModel *
-load_text_as(const char *path, const char *source)
+static PmsModel *load_text_as(const char *path, const char *source)
 {
     g_autofree char *text = NULL;
     gsize len = 0;
@@ -268,8 +272,7 @@ load_text_as(const char *path, const char *source)
 
 /* ---- tests ---- */
 
-static void
-test_builtins_equal_text(void)
+static void test_builtins_equal_text(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
@@ -282,13 +285,13 @@ test_builtins_equal_text(void)
         g_autofree char *source = g_strdup_printf("builtin:%s.pmu", file);
         g_autoptr(PmsModel) whole = load_text_as(path, source);
         CU_ASSERT_PTR_NOT_NULL_FATAL(whole);
-        g_autoptr(PmsModel) text = whole->n_instances ? pms_model_view_by_name(whole, builtin_names[i])
-                                                      : g_steal_pointer(&whole);
+        g_autoptr(PmsModel) text =
+            whole->n_instances ? pms_model_view_by_name(whole, builtin_names[i]) : g_steal_pointer(&whole);
         const PmsModel *img = pms_model_set_get(set, builtin_names[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(text);
         CU_ASSERT_PTR_NOT_NULL_FATAL(img);
         const PmsModelPriv *pi = pms_model_priv(img), *pt = pms_model_priv(text);
-        CU_ASSERT_PTR_NOT_NULL(pms_model_priv(pi->base ? pi->base : img)->image);  /* really the compiled image */
+        CU_ASSERT_PTR_NOT_NULL(pms_model_priv(pi->base ? pi->base : img)->image); /* really the compiled image */
         CU_ASSERT_PTR_NULL(pms_model_priv(pt->base ? pt->base : text)->image);
         expect_equal_models(text, img);
         /* lint of the image reports what lint of the text reports */
@@ -301,8 +304,7 @@ test_builtins_equal_text(void)
 
 /* tiny.pmu has options, a register without layout, umask overrides and forced
  * modifiers the built-ins may lack; a header-only model has no arrays at all. */
-static void
-test_round_trip(void)
+static void test_round_trip(void)
 {
     g_autoptr(PmsModel) tiny = pms_model_load_file(tiny_path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(tiny);
@@ -325,12 +327,11 @@ test_round_trip(void)
     CU_ASSERT_PTR_NULL(pms_model_event(bb, "X"));
 }
 
-static GBytes *good_image;  /* glm, written from the text */
+static GBytes *good_image; /* glm, written from the text */
 
 /* A model of several PMUs: its instances and patterns survive the image, and
  * the names are read from the image alone. */
-static void
-test_instances_round_trip(void)
+static void test_instances_round_trip(void)
 {
     const char *text = "[pmu]\nname = multi\narch = nhmex_cbox\ngp_counters = 1\ngp_width = 48\n"
                        "instances = box:2,5\nname_pattern = m_box%u\ndesc_pattern = box %u\n"
@@ -380,33 +381,44 @@ test_instances_round_trip(void)
 /* ---- damaged images ---- */
 
 
-static void
-put32(guint8 *b, gsize at, guint32 v)
+static void put32(guint8 *b, gsize at, guint32 v)
 {
     for (guint i = 0; i < 4; i++)
         b[at + i] = (guint8)(v >> (8 * i));
 }
 
-static guint32
-get32(const guint8 *b, gsize at)
+static guint32 get32(const guint8 *b, gsize at)
 {
     return (guint32)b[at] | (guint32)b[at + 1] << 8 | (guint32)b[at + 2] << 16 | (guint32)b[at + 3] << 24;
 }
 
 /* Header word i after the magic (model_image.h order). */
 #define HDR(i) (PMS_IMAGE_MAGIC_LEN + 4 * (i))
-enum { H_VERSION, H_SIZE, H_STR_OFF, H_STR_LEN, H_BODY_OFF, H_BODY_LEN, H_OPTIONS,
-       H_LAYOUTS, H_FIELDS, H_REGS, H_MODS, H_EVENTS, H_GROUPS, H_UMASKS, H_INSTANCES };
+enum {
+    H_VERSION,
+    H_SIZE,
+    H_STR_OFF,
+    H_STR_LEN,
+    H_BODY_OFF,
+    H_BODY_LEN,
+    H_OPTIONS,
+    H_LAYOUTS,
+    H_FIELDS,
+    H_REGS,
+    H_MODS,
+    H_EVENTS,
+    H_GROUPS,
+    H_UMASKS,
+    H_INSTANCES
+};
 
-static guint8 *
-copy_image(gsize *len)
+static guint8 *copy_image(gsize *len)
 {
     return g_memdup2(g_bytes_get_data(good_image, len), g_bytes_get_size(good_image));
 }
 
 /* Reading `data` must fail with a message naming the image and `needle`. */
-static void
-expect_damaged(guint8 *data, gsize len, const char *needle)
+static void expect_damaged(guint8 *data, gsize len, const char *needle)
 {
     g_autoptr(GBytes) bytes = g_bytes_new_take(data, len);
     g_autoptr(GError) err = NULL;
@@ -421,8 +433,7 @@ expect_damaged(guint8 *data, gsize len, const char *needle)
     CU_ASSERT_TRUE(ok);
 }
 
-static void
-test_damaged_header(void)
+static void test_damaged_header(void)
 {
     gsize len;
     guint8 *d;
@@ -436,7 +447,7 @@ test_damaged_header(void)
     put32(d, HDR(H_VERSION), PMS_IMAGE_VERSION + 1);
     expect_damaged(d, len, "version");
     d = copy_image(&len);
-    expect_damaged(d, len - 1, "size in the header differs");  /* truncated by one byte */
+    expect_damaged(d, len - 1, "size in the header differs"); /* truncated by one byte */
     d = copy_image(&len);
     put32(d, HDR(H_STR_LEN), (guint32)len);
     expect_damaged(d, len, "out of bounds");
@@ -447,7 +458,7 @@ test_damaged_header(void)
     put32(d, HDR(H_STR_OFF), 3);
     expect_damaged(d, len, "out of bounds");
     d = copy_image(&len);
-    put32(d, HDR(H_STR_LEN), get32(d, HDR(H_STR_LEN)) - 1);  /* last string loses its NUL */
+    put32(d, HDR(H_STR_LEN), get32(d, HDR(H_STR_LEN)) - 1); /* last string loses its NUL */
     expect_damaged(d, len, "not NUL-terminated");
     /* counts that would allocate gigabytes are refused before allocating */
     for (guint i = H_OPTIONS; i <= H_INSTANCES; i++) {
@@ -457,8 +468,7 @@ test_damaged_header(void)
     }
 }
 
-static void
-test_damaged_body(void)
+static void test_damaged_body(void)
 {
     gsize len;
     guint8 *d = copy_image(&len);
@@ -508,10 +518,9 @@ test_damaged_body(void)
 /* Overwrite each word of the body in turn with values a damaged file could
  * hold: the reader must either reject the image or return a model whose
  * indexes and references stay inside it (ASan checks the rest). */
-static void
-test_damaged_every_word(void)
+static void test_damaged_every_word(void)
 {
-    static const guint32 values[] = {G_MAXUINT32, G_MAXUINT32 - 1, 0x10000, 64, 65};
+    static const guint32 values[] = { G_MAXUINT32, G_MAXUINT32 - 1, 0x10000, 64, 65 };
     gsize len;
     guint8 *orig = copy_image(&len);
     guint32 body = get32(orig, HDR(H_BODY_OFF));
@@ -543,8 +552,7 @@ test_damaged_every_word(void)
     CU_ASSERT_TRUE(rejected > tried / 10);
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: %s TINY.pmu MODELS-DIR\n", argv[0]);

@@ -18,18 +18,18 @@ static const char *tiny_path;
 #define HDR1 "[pmu]\nname = t\narch = x86_core\ngp_counters = 1\ngp_width = 48\nfixed_counters = 1\n"
 /* Every field the x86 core's simulator reads of an event select (the lint
  * reports a missing one, field_need.c). */
-#define EVTSEL_FIELDS "event = 7:0\numask = 15:8\nusr = 16\nos = 17\nedge = 18\nint = 20\nen = 22\ninv = 23\ncmask = 31:24\n"
-#define CLEAN HDR1 "[layout cl_sel]\n" EVTSEL_FIELDS "[register CL_SEL0]\naddress = 0x186\nkind = evtsel\nlayout = cl_sel\n"
+#define EVTSEL_FIELDS                                                                                                  \
+    "event = 7:0\numask = 15:8\nusr = 16\nos = 17\nedge = 18\nint = 20\nen = 22\ninv = 23\ncmask = 31:24\n"
+#define CLEAN                                                                                                          \
+    HDR1 "[layout cl_sel]\n" EVTSEL_FIELDS "[register CL_SEL0]\naddress = 0x186\nkind = evtsel\nlayout = cl_sel\n"
 
-static PmsModel *
-load_text(const char *text, GError **error)
+static PmsModel *load_text(const char *text, GError **error)
 {
     return pms_model_load_data(text, strlen(text), "snippet.pmu", error);
 }
 
 /* Loading `text` must fail, and the message must contain every needle. */
-static void
-expect_error(const char *text, int code, const char *const *needles)
+static void expect_error(const char *text, int code, const char *const *needles)
 {
     g_autoptr(GError) err = NULL;
     PmsModel *m = load_text(text, &err);
@@ -49,13 +49,11 @@ expect_error(const char *text, int code, const char *const *needles)
     }
 }
 
-#define EXPECT_ERROR(text, code, ...) \
-    expect_error(text, code, (const char *const[]){__VA_ARGS__, NULL})
+#define EXPECT_ERROR(text, code, ...) expect_error(text, code, (const char *const[]){ __VA_ARGS__, NULL })
 
 /* ---- good input ---- */
 
-static void
-test_tiny_header(void)
+static void test_tiny_header(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, &err);
@@ -73,8 +71,7 @@ test_tiny_header(void)
     CU_ASSERT_EQUAL(m->n_events, 7);
 }
 
-static void
-test_tiny_lookups(void)
+static void test_tiny_lookups(void)
 {
     g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -144,8 +141,7 @@ test_tiny_lookups(void)
     CU_ASSERT_EQUAL(e->flags, PMS_EVENT_DUP);
 }
 
-static void
-test_tiny_registers(void)
+static void test_tiny_registers(void)
 {
     g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -174,8 +170,7 @@ test_tiny_registers(void)
     CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "IA32_FIXED_CTR0")->reset, 0x5);
 }
 
-static void
-test_fields(void)
+static void test_fields(void)
 {
     g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -206,18 +201,17 @@ test_fields(void)
     v = pms_field_set(usr, v, 1);
     CU_ASSERT_EQUAL(v, 0xff0100ffULL);
     CU_ASSERT_EQUAL(pms_field_set(cmask, v, 0), 0x000100ffULL);
-    PmsField full = {.name = "all", .shift = 0, .width = 64};
+    PmsField full = { .name = "all", .shift = 0, .width = 64 };
     CU_ASSERT_EQUAL(pms_field_get(&full, G_MAXUINT64), G_MAXUINT64);
     CU_ASSERT_EQUAL(pms_field_set(&full, 0, 0x1234), 0x1234);
 }
 
-static void
-test_modifiers_and_options(void)
+static void test_modifiers_and_options(void)
 {
     g_autoptr(PmsModel) m = pms_model_load_file(tiny_path, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_EQUAL(m->n_mods, 7);
-    const char *order[] = {"k", "u", "e", "i", "c", "t", "ldlat"};
+    const char *order[] = { "k", "u", "e", "i", "c", "t", "ldlat" };
     for (guint i = 0; i < 7; i++)
         CU_ASSERT_STRING_EQUAL(m->mods[i].name, order[i]);
     const PmsModifier *c = pms_model_modifier(m, "C");
@@ -242,8 +236,7 @@ test_modifiers_and_options(void)
     CU_ASSERT_PTR_NULL(pms_model_option(m, "missing", NULL));
 }
 
-static void
-test_enum_names(void)
+static void test_enum_names(void)
 {
     PmsRegKind k;
     CU_ASSERT_TRUE(pms_reg_kind_from_name("OFFCORE_RSP", &k));
@@ -260,8 +253,7 @@ test_enum_names(void)
 /* The family registry's model layer: every family by position and by name,
  * the names for messages, and a layer table's consistency check (an entry
  * naming no family, a family twice, a family without an entry). */
-static void
-test_families(void)
+static void test_families(void)
 {
     CU_ASSERT_EQUAL(pms_family_count(), 5);
     for (guint i = 0; i < pms_family_count(); i++) {
@@ -275,8 +267,9 @@ test_families(void)
     CU_ASSERT_STRING_EQUAL(pms_family_names(), "x86_core, x86_uncore, nhmex_cbox, ia64 or toy");
 
     static const int a = 1, b = 2;
-    static const PmsFamilyEntry good[] = { { "x86_core", &a }, { "x86_uncore", &a }, { "nhmex_cbox", &a },
-                                           { "ia64", &b }, { "toy", &a } };
+    static const PmsFamilyEntry good[] = {
+        { "x86_core", &a }, { "x86_uncore", &a }, { "nhmex_cbox", &a }, { "ia64", &b }, { "toy", &a }
+    };
     PmsFamilyTable t = PMS_FAMILY_TABLE("test", good);
     g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
     CU_ASSERT_TRUE(pms_family_table_check(&t, problems));
@@ -307,16 +300,14 @@ test_families(void)
     CU_ASSERT_TRUE(err && strstr(err->message, "expected x86_core, x86_uncore, nhmex_cbox, ia64 or toy, got 'z80'"));
 }
 
-static void
-test_minimal_and_defaults(void)
+static void test_minimal_and_defaults(void)
 {
     g_autoptr(GError) err = NULL;
-    g_autoptr(PmsModel) m = load_text(
-        "# comment\n\n" HDR "offcore_style = none\n"
-        "[event E]\ncode = 0x10\nflags = fixed_only, dup\n"
-        "[event F]\ncode = 16\ngroup.a = optional exclusive\ngroup = optional\n"
-        "umask.X = 0x1 group=a\numask.Y = 0x2\n",
-        &err);
+    g_autoptr(PmsModel) m = load_text("# comment\n\n" HDR "offcore_style = none\n"
+                                      "[event E]\ncode = 0x10\nflags = fixed_only, dup\n"
+                                      "[event F]\ncode = 16\ngroup.a = optional exclusive\ngroup = optional\n"
+                                      "umask.X = 0x1 group=a\numask.Y = 0x2\n",
+                                      &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_PTR_NULL(m->offcore_style);
     CU_ASSERT_FALSE(m->smt);
@@ -336,8 +327,7 @@ test_minimal_and_defaults(void)
 
 /* ---- malformed input: every message names file:line and the key ---- */
 
-static void
-test_syntax_errors(void)
+static void test_syntax_errors(void)
 {
     EXPECT_ERROR("", PMS_MODEL_ERROR_KEY, "snippet.pmu:1:", "[pmu]");
     EXPECT_ERROR("name = x\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:1:", "before the first");
@@ -345,8 +335,7 @@ test_syntax_errors(void)
     EXPECT_ERROR(HDR "[event X\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:", "malformed group");
     EXPECT_ERROR(HDR "[]\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:");
     EXPECT_ERROR(HDR "[a]b]\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:");
-    EXPECT_ERROR(HDR "[event A]\ncode = 1\n\n[event A]\ncode = 2\n", PMS_MODEL_ERROR_PARSE,
-                 "snippet.pmu:9:", "line 6");
+    EXPECT_ERROR(HDR "[event A]\ncode = 1\n\n[event A]\ncode = 2\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:9:", "line 6");
     EXPECT_ERROR(HDR "name = again\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:", "'name'", "line 2");
     EXPECT_ERROR(HDR "bad[key] = 1\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:", "bad[key]");
     EXPECT_ERROR(HDR "desc = caf\xc3\n", PMS_MODEL_ERROR_PARSE, "snippet.pmu:6:", "UTF-8");
@@ -370,8 +359,7 @@ test_syntax_errors(void)
 
 /* issue 10: names and equiv values cannot carry the protocol's or the
  * syntax's separators (a TAB in equiv added fields to an answer line). */
-static void
-test_name_separators(void)
+static void test_name_separators(void)
 {
     EXPECT_ERROR(HDR "[event E]\ncode = 1\nequiv = INST_RETIRED:ANY_P\tc=1\n", PMS_MODEL_ERROR_KEY,
                  "snippet.pmu:8:", "key 'equiv'", "expected an event string");
@@ -381,14 +369,13 @@ test_name_separators(void)
     EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1 default equiv=B,C\n", PMS_MODEL_ERROR_KEY,
                  "snippet.pmu:8:", "equiv 'B,C'");
     EXPECT_ERROR(HDR "[event E.F]\ncode = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "bad event name 'E.F'");
-    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A.B = 1 default\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:",
-                 "bad unit mask name 'A.B'");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A.B = 1 default\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8:", "bad unit mask name 'A.B'");
     EXPECT_ERROR(HDR "[modifier c=1]\ntype = int\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "bad modifier name 'c=1'");
     EXPECT_ERROR(HDR "[modifier a.b]\ntype = int\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "bad modifier name 'a.b'");
 }
 
-static void
-test_header_errors(void)
+static void test_header_errors(void)
 {
     EXPECT_ERROR("[pmu]\narch = x86_core\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:1:", "'name'");
     EXPECT_ERROR("[pmu]\nname = a b\narch = x86_core\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:2:", "'name'");
@@ -408,8 +395,7 @@ test_header_errors(void)
 
 /* Registers identified by (space, address) and by (unit, instance, kind,
  * index): PMC4 and PMD4 share a number; C-Box 0 and 1 share kinds. */
-static void
-test_register_identity(void)
+static void test_register_identity(void)
 {
     static const char text[] =
         "[pmu]\nname = ids\narch = x86_uncore\nunit = cbox\ninstance = 1\ngp_counters = 1\ngp_width = 48\n"
@@ -447,8 +433,7 @@ test_register_identity(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "expected msr, pmc, pmd, ibr or dbr"));
 }
 
-static void
-test_layout_register_errors(void)
+static void test_layout_register_errors(void)
 {
     EXPECT_ERROR(HDR "[layout l]\nf = 8:9\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:7:", "key 'f'", "HI:LO");
     EXPECT_ERROR(HDR "[layout l]\nf = 64\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:7:", "key 'f'");
@@ -471,25 +456,25 @@ test_layout_register_errors(void)
     EXPECT_ERROR(HDR "[register R:1]\naddress = 1\nkind = pmc\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:");
     /* a counter's width is [pmu] gp_width / fixed_width; a register giving
      * another would be an edit the simulator ignores */
-    EXPECT_ERROR(HDR "gp_width = 48\n[register R]\naddress = 1\nkind = pmc\nwidth = 40\n",
-                 PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:10:", "key 'width'", "gp_width = 48");
-    EXPECT_ERROR(HDR "gp_width = 48\n[register R]\naddress = 1\nkind = a_pmc\nwidth = 32\n",
-                 PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:10:", "gp_width = 48");
+    EXPECT_ERROR(HDR "gp_width = 48\n[register R]\naddress = 1\nkind = pmc\nwidth = 40\n", PMS_MODEL_ERROR_CONFLICT,
+                 "snippet.pmu:10:", "key 'width'", "gp_width = 48");
+    EXPECT_ERROR(HDR "gp_width = 48\n[register R]\naddress = 1\nkind = a_pmc\nwidth = 32\n", PMS_MODEL_ERROR_CONFLICT,
+                 "snippet.pmu:10:", "gp_width = 48");
     EXPECT_ERROR(HDR "fixed_width = 40\n[register R]\naddress = 1\nkind = fixed_ctr\nwidth = 48\n",
                  PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:10:", "fixed_width = 40");
 }
 
 /* The counter registers' width: taken from [pmu] when not given, accepted
  * when it agrees; other registers keep their own (64 by default). */
-static void
-test_counter_width(void)
+static void test_counter_width(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) m = load_text(HDR "gp_width = 40\nfixed_width = 36\n"
-                                      "[register P]\naddress = 1\nkind = pmc\n"
-                                      "[register Q]\naddress = 2\nkind = pmc\nindex = 1\nwidth = 40\n"
-                                      "[register F]\naddress = 3\nkind = fixed_ctr\n"
-                                      "[register S]\naddress = 4\nkind = evtsel\n", &err);
+                                          "[register P]\naddress = 1\nkind = pmc\n"
+                                          "[register Q]\naddress = 2\nkind = pmc\nindex = 1\nwidth = 40\n"
+                                          "[register F]\naddress = 3\nkind = fixed_ctr\n"
+                                          "[register S]\naddress = 4\nkind = evtsel\n",
+                                      &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "P")->width, 40);
     CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "Q")->width, 40);
@@ -497,38 +482,38 @@ test_counter_width(void)
     CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "S")->width, 64);
 }
 
-static void
-test_modifier_errors(void)
+static void test_modifier_errors(void)
 {
     EXPECT_ERROR(HDR "[modifier m]\nregister = evtsel\nfield = f\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'type'");
     EXPECT_ERROR(HDR "[modifier m]\ntype = float\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:7:", "key 'type'");
     EXPECT_ERROR(HDR "[modifier m]\ntype = int\nregister = evtsel\nfield = f\n", PMS_MODEL_ERROR_KEY,
                  "snippet.pmu:6:", "'range'");
-    EXPECT_ERROR(HDR "[modifier m]\ntype = int\nrange = 5:1\nregister = evtsel\nfield = f\n",
-                 PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'range'");
-    EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nrange = 0:2\nregister = evtsel\nfield = f\n",
-                 PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'range'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = int\nrange = 5:1\nregister = evtsel\nfield = f\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8:", "key 'range'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nrange = 0:2\nregister = evtsel\nfield = f\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8:", "key 'range'");
     EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nfield = f\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'register'");
     EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nregister = cpu\nfield = f\n", PMS_MODEL_ERROR_KEY,
                  "snippet.pmu:8:", "key 'register'");
-    EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nregister = evtsel\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'field'");
+    EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nregister = evtsel\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:6:", "'field'");
     EXPECT_ERROR(HDR "[modifier m]\ntype = bool\nregister = evtsel\nfield = f\n"
-                 "[modifier M]\ntype = bool\nregister = evtsel\nfield = f\n",
+                     "[modifier M]\ntype = bool\nregister = evtsel\nfield = f\n",
                  PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:10:", "twice");
 }
 
-static void
-test_event_errors(void)
+static void test_event_errors(void)
 {
     EXPECT_ERROR(HDR "[event E]\nbase_umask = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'code'");
     EXPECT_ERROR(HDR "[event E:X]\ncode = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "E:X");
-    EXPECT_ERROR(HDR "[event E]\ncode = 1\n[event e]\ncode = 2\n", PMS_MODEL_ERROR_CONFLICT,
-                 "snippet.pmu:8:", "twice");
-    EXPECT_ERROR(HDR "[event E]\ncode = 1\nflags = fast\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'flags'", "fast");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\n[event e]\ncode = 2\n", PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:8:", "twice");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nflags = fast\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'flags'",
+                 "fast");
     EXPECT_ERROR(HDR "[event E]\ncode = 1\nmatch = fuzzy\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'match'");
     EXPECT_ERROR(HDR "[event E]\ncode = 1\nwhatever = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'whatever'");
     EXPECT_ERROR(HDR "[event E]\ncode = 1\numask. = 1\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:");
-    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = one\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'umask.A'", "VALUE");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = one\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'umask.A'",
+                 "VALUE");
     EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1 deflaut\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "deflaut");
     EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1 c=256\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "c=256");
     EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.A = 1 i=2\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "i=2");
@@ -549,19 +534,18 @@ test_event_errors(void)
 /* ---- model set ---- */
 
 /* The per-event modifier list and the group_excl flag (the uncore models). */
-static void
-test_event_modifiers_key(void)
+static void test_event_modifiers_key(void)
 {
     g_autoptr(GError) err = NULL;
-    g_autoptr(PmsModel) m = load_text(
-        HDR1 "[layout l]\n" EVTSEL_FIELDS "[register S]\naddress = 1\nkind = evtsel\nlayout = l\n"
-        "[modifier e]\ntype = bool\nregister = evtsel\nfield = edge\n"
-        "[modifier c]\ntype = int\nrange = 0:255\nregister = evtsel\nfield = cmask\n"
-        "[event ALL]\ncode = 1\n[event NONE]\ncode = 2\nmodifiers = none\n"
-        "[event SOME]\ncode = 3\nmodifiers = C\n"
-        "[event G]\ncode = 4\nflags = group_excl\ngroup.a = required\ngroup.b = required\n"
-        "umask.X = 0x1 group=a default\numask.Y = 0x2 group=b default\n",
-        &err);
+    g_autoptr(PmsModel) m =
+        load_text(HDR1 "[layout l]\n" EVTSEL_FIELDS "[register S]\naddress = 1\nkind = evtsel\nlayout = l\n"
+                       "[modifier e]\ntype = bool\nregister = evtsel\nfield = edge\n"
+                       "[modifier c]\ntype = int\nrange = 0:255\nregister = evtsel\nfield = cmask\n"
+                       "[event ALL]\ncode = 1\n[event NONE]\ncode = 2\nmodifiers = none\n"
+                       "[event SOME]\ncode = 3\nmodifiers = C\n"
+                       "[event G]\ncode = 4\nflags = group_excl\ngroup.a = required\ngroup.b = required\n"
+                       "umask.X = 0x1 group=a default\numask.Y = 0x2 group=b default\n",
+                  &err);
     if (!m)
         fprintf(stderr, "# %s\n", err->message);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -572,23 +556,23 @@ test_event_modifiers_key(void)
     g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
     CU_ASSERT_TRUE(pms_model_lint(m, problems));
 
-    EXPECT_ERROR(HDR "[event E]\ncode = 1\nmodifiers = u\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:",
-                 "key 'modifiers'", "no modifier 'u'");
-    EXPECT_ERROR(HDR "[modifier e]\ntype = bool\nregister = evtsel\nfield = edge\n[event E]\ncode = 1\nmodifiers = none e\n", PMS_MODEL_ERROR_KEY,
-                 "key 'modifiers'", "'none' alone");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\nmodifiers = u\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:8:", "key 'modifiers'",
+                 "no modifier 'u'");
+    EXPECT_ERROR(
+        HDR "[modifier e]\ntype = bool\nregister = evtsel\nfield = edge\n[event E]\ncode = 1\nmodifiers = none e\n",
+        PMS_MODEL_ERROR_KEY, "key 'modifiers'", "'none' alone");
     EXPECT_ERROR(HDR "[event E]\ncode = 1\nmodifiers = \n", PMS_MODEL_ERROR_KEY, "key 'modifiers'");
     EXPECT_ERROR(HDR "[event E]\ncode = 1\nflags = grp_excl\n", PMS_MODEL_ERROR_KEY, "group_excl");
 }
 
 /* The uncore models: registers by the names the simulator device reads. */
-static void
-test_builtin_uncore(void)
+static void test_builtin_uncore(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-    const char *names[] = {"nhm_unc", "wsm_unc"};
-    const guint n_events[] = {42, 52};
+    const char *names[] = { "nhm_unc", "wsm_unc" };
+    const guint n_events[] = { 42, 52 };
     for (guint i = 0; i < 2; i++) {
         const PmsModel *m = pms_model_set_get(set, names[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -633,15 +617,14 @@ test_builtin_uncore(void)
     }
 }
 
-static void
-test_builtin_set(void)
+static void test_builtin_set(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-    const char *names[] = {"glm", "montecito", "nhm", "nhm_ex", "nhm_unc",
-        "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5",
-        "nhmex_cbox6", "nhmex_cbox7", "wsm", "wsm_dp", "wsm_unc"};
+    const char *names[] = { "glm",         "montecito",   "nhm",         "nhm_ex",      "nhm_unc",     "nhmex_cbox0",
+                            "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6",
+                            "nhmex_cbox7", "wsm",         "wsm_dp",      "wsm_unc" };
     CU_ASSERT_EQUAL(pms_model_set_count(set), G_N_ELEMENTS(names));
     for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
         const PmsModel *m = pms_model_set_nth(set, i);
@@ -679,7 +662,7 @@ test_builtin_set(void)
     const PmsModel *nhm = pms_model_set_get(set, "nhm");
     CU_ASSERT_PTR_NULL(pms_model_reg_by_addr(nhm, 0x1a7));
     CU_ASSERT_EQUAL(pms_model_reg_by_addr(nhm, 0x390)->kind, PMS_REG_GLOBAL_OVF_CTRL);
-    const char *order[] = {"k", "u", "e", "i", "c", "t", "ldlat"};
+    const char *order[] = { "k", "u", "e", "i", "c", "t", "ldlat" };
     CU_ASSERT_EQUAL_FATAL(nhm->n_mods, 7);
     for (guint i = 0; i < 7; i++)
         CU_ASSERT_STRING_EQUAL(nhm->mods[i].name, order[i]);
@@ -701,8 +684,7 @@ test_builtin_set(void)
     CU_ASSERT_EQUAL(stall->inv, 1);
 }
 
-static void
-test_set_add_file(void)
+static void test_set_add_file(void)
 {
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
@@ -740,8 +722,7 @@ test_set_add_file(void)
 
 /* ---- lint ---- */
 
-static void
-test_lint_builtin_clean(void)
+static void test_lint_builtin_clean(void)
 {
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
@@ -759,8 +740,7 @@ test_lint_builtin_clean(void)
 }
 
 /* The lint must report `text` with a problem containing every needle. */
-static void
-expect_lint(const char *text, const char *const *needles)
+static void expect_lint(const char *text, const char *const *needles)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) m = load_text(text, &err);
@@ -782,13 +762,13 @@ expect_lint(const char *text, const char *const *needles)
     CU_ASSERT_TRUE(found);
 }
 
-#define EXPECT_LINT(text, ...) expect_lint(text, (const char *const[]){__VA_ARGS__, NULL})
+#define EXPECT_LINT(text, ...) expect_lint(text, (const char *const[]){ __VA_ARGS__, NULL })
 
-#define EVTSEL "[layout evtsel]\nevent = 7:0\numask = 15:8\ncmask = 31:24\n" \
-               "[register SEL0]\naddress = 0x186\nkind = evtsel\nlayout = evtsel\n"
+#define EVTSEL                                                                                                         \
+    "[layout evtsel]\nevent = 7:0\numask = 15:8\ncmask = 31:24\n"                                                      \
+    "[register SEL0]\naddress = 0x186\nkind = evtsel\nlayout = evtsel\n"
 
-static void
-test_lint_problems(void)
+static void test_lint_problems(void)
 {
     EXPECT_LINT(HDR "[layout l]\na = 7:0\nb = 7\n", "snippet.pmu:6:", "a and b overlap");
     EXPECT_LINT(HDR "[layout l]\n", "snippet.pmu:6:", "no fields");
@@ -810,13 +790,13 @@ test_lint_problems(void)
     EXPECT_LINT(HDR "[event E]\ncode = 1\nfixed = 0x2\n", "beyond the 1 fixed");
     EXPECT_LINT(HDR "[event E]\ncode = 1\ncounters = 0\n", "no counter");
     EXPECT_LINT(HDR "[event E]\ncode = 0x100\n", "wider than 8 bits");
-    EXPECT_LINT(HDR "[event E]\ncode = 1\nflags = group_excl\numask.A = 0x1 default\n", "snippet.pmu:6:",
-                "group_excl on an event with fewer than two");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\nflags = group_excl\numask.A = 0x1 default\n",
+                "snippet.pmu:6:", "group_excl on an event with fewer than two");
     EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 0x100 default\n", "snippet.pmu:8:", "A value 0x100");
     EXPECT_LINT(HDR "[event E]\ncode = 1\nextra = NOPE\n", "extra register NOPE");
     EXPECT_LINT(HDR "[event E]\ncode = 1\nflags = offcore\n", "offcore event without");
     EXPECT_LINT(HDR "[register X]\naddress = 0x1a6\nkind = offcore_rsp\nwritable = 0xffff\n"
-                "[event E]\ncode = 1\nflags = offcore\nextra = X\numask.A = 0x10000 default\n",
+                    "[event E]\ncode = 1\nflags = offcore\nextra = X\numask.A = 0x10000 default\n",
                 "snippet.pmu:14:", "bits 0x10000 that X does not implement");
     EXPECT_LINT(HDR "[event E]\ncode = 1\nflags = ldlat\n", "no ldlat modifier");
     EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default ldlat\n", "snippet.pmu:8:", "A is marked ldlat");
@@ -824,8 +804,8 @@ test_lint_problems(void)
     EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1\n", "one unit mask, which is not the default");
     EXPECT_LINT(HDR "[event E]\ncode = 1\ngroup = required exclusive\numask.A = 1 default\numask.B = 2 default\n",
                 "2 defaults");
-    EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default\numask.B = 1\n", "snippet.pmu:9:",
-                "E:B has the same encoding as E:A");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default\numask.B = 1\n",
+                "snippet.pmu:9:", "E:B has the same encoding as E:A");
     EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default\n[event F]\ncode = 1\nbase_umask = 1\n",
                 "snippet.pmu:9:", "F has the same encoding as E:A");
     EXPECT_LINT(HDR "[event E]\ncode = 1\n[event F]\ncode = 1\n", "F has the same encoding as E");
@@ -839,8 +819,8 @@ test_lint_problems(void)
                 "snippet.pmu:14:", "register SEL5: event-select index 5, but there are 2 counters");
     EXPECT_LINT(HDR EVTSEL "[modifier c]\ntype = int\nrange = 10:255\nregister = evtsel\nfield = cmask\n",
                 "snippet.pmu:14:", "range 10:255 excludes 0");
-    EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default equiv=B:C\n", "snippet.pmu:8:",
-                "equiv 'B:C' names B, neither a unit mask of E nor a modifier");
+    EXPECT_LINT(HDR "[event E]\ncode = 1\numask.A = 1 default equiv=B:C\n",
+                "snippet.pmu:8:", "equiv 'B:C' names B, neither a unit mask of E nor a modifier");
     EXPECT_LINT(HDR "[event E]\ncode = 1\nequiv = F:X\n", "snippet.pmu:6:", "equiv names the unknown event F");
     EXPECT_LINT(HDR "[event E]\ncode = 1\nequiv = E:q=1\n", "snippet.pmu:6:", "names the unknown modifier q");
     {
@@ -860,22 +840,23 @@ test_lint_problems(void)
     }
     /* the same kind and index twice in one unit instance */
     EXPECT_LINT(HDR "[register A]\naddress = 1\nkind = pmc\nunit = cbox\ninstance = 2\n"
-                "[register B]\naddress = 2\nkind = pmc\nunit = cbox\ninstance = 2\n",
+                    "[register B]\naddress = 2\nkind = pmc\nunit = cbox\ninstance = 2\n",
                 "snippet.pmu:11:", "B repeats kind pmc index 0 of A");
 }
 
 /* Registers of different unit instances (or address spaces) may share a kind
  * and index (or a number): not a lint problem. */
-static void
-test_lint_units_and_spaces(void)
+static void test_lint_units_and_spaces(void)
 {
-    g_autoptr(PmsModel) m = load_text(CLEAN "[event E]\ncode = 1\n"
-        "[register C0_CTR0]\naddress = 0xd11\nkind = pmc\nunit = cbox\ninstance = 0\n"
-        "[register C1_CTR0]\naddress = 0xd91\nkind = pmc\nunit = cbox\ninstance = 1\n"
-        "[register U_CTR]\naddress = 0xc11\nkind = pmc\nunit = ubox\n"
-        "[register OWN_CTR]\naddress = 0xc1\nkind = pmc\n"
-        "[register PMC4]\naddress = 4\nkind = ia64_pmc\nspace = pmc\n"
-        "[register PMD4]\naddress = 4\nkind = ia64_pmd\nspace = pmd\n", NULL);
+    g_autoptr(PmsModel) m =
+        load_text(CLEAN "[event E]\ncode = 1\n"
+                        "[register C0_CTR0]\naddress = 0xd11\nkind = pmc\nunit = cbox\ninstance = 0\n"
+                        "[register C1_CTR0]\naddress = 0xd91\nkind = pmc\nunit = cbox\ninstance = 1\n"
+                        "[register U_CTR]\naddress = 0xc11\nkind = pmc\nunit = ubox\n"
+                        "[register OWN_CTR]\naddress = 0xc1\nkind = pmc\n"
+                        "[register PMC4]\naddress = 4\nkind = ia64_pmc\nspace = pmc\n"
+                        "[register PMD4]\naddress = 4\nkind = ia64_pmd\nspace = pmd\n",
+                  NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
     CU_ASSERT_TRUE(pms_model_lint(m, p));
@@ -885,12 +866,11 @@ test_lint_units_and_spaces(void)
 
 /* The Xeon 7500 C-Box models: one file per C-Box, each holding the whole
  * uncore; lookups by kind find the model's own box. */
-static void
-test_builtin_nhmex(void)
+static void test_builtin_nhmex(void)
 {
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-    static const guint32 base[8] = {0xd00, 0xd80, 0xd40, 0xdc0, 0xd20, 0xda0, 0xd60, 0xde0};
+    static const guint32 base[8] = { 0xd00, 0xd80, 0xd40, 0xdc0, 0xd20, 0xda0, 0xd60, 0xde0 };
     for (guint n = 0; n < 8; n++) {
         g_autofree char *name = g_strdup_printf("nhmex_cbox%u", n);
         const PmsModel *m = pms_model_set_get(set, name);
@@ -941,7 +921,7 @@ test_builtin_nhmex(void)
         const PmsField *en_all = pms_layout_field(gc->layout, "en_all");
         CU_ASSERT_PTR_NOT_NULL_FATAL(en_all);
         CU_ASSERT_EQUAL(en_all->shift, 28);
-        CU_ASSERT_PTR_NULL(pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0));   /* not the C-Box's */
+        CU_ASSERT_PTR_NULL(pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0)); /* not the C-Box's */
         CU_ASSERT_EQUAL(pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_EVTSEL, 0)->address, 0xc10);
         CU_ASSERT_EQUAL(pms_model_reg_in_unit(m, "ubox", 0, PMS_REG_PMC, 0)->address, 0xc11);
         CU_ASSERT_EQUAL(pms_model_reg_in_unit(m, "sbox", 0, PMS_REG_BOX_STATUS, 0)->address, 0xc43);
@@ -953,7 +933,7 @@ test_builtin_nhmex(void)
         CU_ASSERT_EQUAL(pms_layout_field(l, "pmi_en")->shift, 20);
         CU_ASSERT_EQUAL(pms_layout_field(l, "inv")->shift, 23);
         /* modifiers e i t pmi, no privilege filter */
-        const char *order[] = {"e", "i", "t", "pmi"};
+        const char *order[] = { "e", "i", "t", "pmi" };
         CU_ASSERT_EQUAL_FATAL(m->n_mods, 4);
         for (guint i = 0; i < 4; i++)
             CU_ASSERT_STRING_EQUAL(m->mods[i].name, order[i]);
@@ -975,21 +955,21 @@ test_builtin_nhmex(void)
         CU_ASSERT_TRUE(wins->flags & PMS_EVENT_DUP);
         CU_ASSERT_FALSE(losses->flags & PMS_EVENT_DUP);
         CU_ASSERT_EQUAL(pms_model_event(m, "TRANS_IPQ")->n_umasks, 0);
-        CU_ASSERT_PTR_NULL(pms_model_event(m, "CACHE_CHAR_QUAL"));   /* GAP row: no code */
-        CU_ASSERT_PTR_NULL(pms_model_event(m, "SPL_DEAD"));          /* WSM-EX only */
+        CU_ASSERT_PTR_NULL(pms_model_event(m, "CACHE_CHAR_QUAL")); /* GAP row: no code */
+        CU_ASSERT_PTR_NULL(pms_model_event(m, "SPL_DEAD"));        /* WSM-EX only */
         g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
         CU_ASSERT_TRUE(pms_model_lint(m, p));
     }
 }
 
-static void
-test_lint_exemptions(void)
+static void test_lint_exemptions(void)
 {
     /* forced modifiers, aliases and declared duplicates are distinct encodings */
-    g_autoptr(PmsModel) m = load_text(CLEAN
-        "[event E]\ncode = 1\numask.A = 1 default\numask.B = 1 c=1\numask.C = 1 equiv=A\n"
-        "umask.D = 1 dup\n[event F]\ncode = 1\nbase_umask = 1\nflags = dup\n"
-        "[event G]\ncode = 1\nbase_umask = 1\nequiv = E:A\n", NULL);
+    g_autoptr(PmsModel) m =
+        load_text(CLEAN "[event E]\ncode = 1\numask.A = 1 default\numask.B = 1 c=1\numask.C = 1 equiv=A\n"
+                        "umask.D = 1 dup\n[event F]\ncode = 1\nbase_umask = 1\nflags = dup\n"
+                        "[event G]\ncode = 1\nbase_umask = 1\nequiv = E:A\n",
+                  NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
     CU_ASSERT_TRUE(pms_model_lint(m, p));
@@ -1001,8 +981,7 @@ test_lint_exemptions(void)
 
 /* Lines 1-9 the header (instances line 7, name_pattern 8, desc_pattern 9),
  * then the registers of box instances 1, 3 and 4 and one event. */
-static char *
-multi_text(const char *instances, const char *name_pattern, const char *desc_pattern)
+static char *multi_text(const char *instances, const char *name_pattern, const char *desc_pattern)
 {
     return g_strdup_printf("[pmu]\nname = multi\ndesc = three boxes\narch = nhmex_cbox\ngp_counters = 1\n"
                            "gp_width = 48\n%s\n%s\n%s\n"
@@ -1012,13 +991,13 @@ multi_text(const char *instances, const char *name_pattern, const char *desc_pat
                            "[register B3_SEL0]\naddress = 0x20\nkind = evtsel\nlayout = sel\nunit = box\ninstance = 3\n"
                            "[register B4_SEL0]\naddress = 0x30\nkind = evtsel\nlayout = sel\nunit = box\ninstance = 4\n"
                            "[register U_CTL]\naddress = 0x40\nkind = global_ctrl\nunit = ubox\nlayout = uctl\n"
-                           "[event E]\ncode = 1\n", instances, name_pattern, desc_pattern);
+                           "[event E]\ncode = 1\n",
+                           instances, name_pattern, desc_pattern);
 }
 
 #define MULTI_OK multi_text("instances = box:1,3..4", "name_pattern = multi_box%u", "desc_pattern = box %u of 100%%")
 
-static void
-test_instances(void)
+static void test_instances(void)
 {
     g_autofree char *text = MULTI_OK;
     g_autoptr(GError) err = NULL;
@@ -1026,7 +1005,7 @@ test_instances(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_STRING_EQUAL(m->name, "multi");
     CU_ASSERT_STRING_EQUAL(m->unit, "box");
-    CU_ASSERT_EQUAL(m->instance, 1);   /* the first */
+    CU_ASSERT_EQUAL(m->instance, 1); /* the first */
     CU_ASSERT_EQUAL_FATAL(m->n_instances, 3);
     CU_ASSERT_EQUAL(m->instances[0], 1);
     CU_ASSERT_EQUAL(m->instances[1], 3);
@@ -1043,7 +1022,7 @@ test_instances(void)
     CU_ASSERT_STRING_EQUAL(v->desc, "box 3 of 100%");
     CU_ASSERT_STRING_EQUAL(v->unit, "box");
     CU_ASSERT_EQUAL(v->instance, 3);
-    CU_ASSERT_EQUAL(v->n_instances, 0);   /* a view is one PMU */
+    CU_ASSERT_EQUAL(v->n_instances, 0); /* a view is one PMU */
     CU_ASSERT_PTR_EQUAL(v->events, m->events);
     CU_ASSERT_PTR_EQUAL(v->regs, m->regs);
     CU_ASSERT_STRING_EQUAL(v->source, "snippet.pmu");
@@ -1087,7 +1066,7 @@ test_instances(void)
     CU_ASSERT_TRUE(pms_model_set_add_file(set, path, NULL));
     CU_ASSERT_EQUAL(pms_model_set_count(set), 3);
     CU_ASSERT_STRING_EQUAL(pms_model_set_get(set, "multi_box3")->source, path);
-    CU_ASSERT_STRING_EQUAL(pms_model_set_get(set, "multi_box3")->desc, "three boxes");  /* [pmu] desc */
+    CU_ASSERT_STRING_EQUAL(pms_model_set_get(set, "multi_box3")->desc, "three boxes"); /* [pmu] desc */
     CU_ASSERT_STRING_EQUAL(pms_model_set_get(set, "multi_box4")->source, "snippet.pmu");
     CU_ASSERT_FALSE(pms_model_set_add_file(set, path, &err));
     CU_ASSERT_TRUE(err && strstr(err->message, "model multi_box3 was already loaded from") != NULL);
@@ -1097,31 +1076,33 @@ test_instances(void)
 
 /* Each malformed instances, name_pattern or desc_pattern key is refused
  * with its line. */
-static void
-test_instances_errors(void)
+static void test_instances_errors(void)
 {
-    static const struct { const char *inst, *name, *desc, *needle1, *needle2; } cases[] = {
-        {"instances = box:3..1", "name_pattern = b%u", "#", "snippet.pmu:7: [pmu] key 'instances'", "runs backwards"},
-        {"instances = box:1,3,1", "name_pattern = b%u", "#", "snippet.pmu:7:", "instance 1 named twice"},
-        {"instances = box", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected UNIT:LIST"},
-        {"instances = :1", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected UNIT:LIST"},
-        {"instances = box:x", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected N or N..M"},
-        {"instances = box:1..", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected N or N..M"},
-        {"instances = box:1024", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected N or N..M"},
-        {"instances = box:0..99", "name_pattern = b%u", "#", "snippet.pmu:7:", "more than 64 instances"},
-        {"instances = box:", "name_pattern = b%u", "#", "snippet.pmu:7:", "no instance listed"},
-        {"instances = xbox:1", "name_pattern = b%u", "#", "snippet.pmu:7:", "no register of unit 'xbox'"},
-        {"instances = box:1..3", "name_pattern = b%u", "#", "snippet.pmu:7:", "no register of box instance 2"},
-        {"instances = box:1", "name_pattern = multi", "#", "snippet.pmu:8: [pmu] key 'name_pattern'", "%u"},
-        {"instances = box:1", "name_pattern = m:%u", "#", "snippet.pmu:8:", "expected a name"},
-        {"instances = box:1", "name_pattern = m%d", "#", "snippet.pmu:8:", "expected a name"},
-        {"instances = box:1", "#", "#", "snippet.pmu:1: [pmu]", "missing key 'name_pattern'"},
-        {"instances = box:1", "name_pattern = b%u", "desc_pattern = 5%s", "snippet.pmu:9: [pmu] key 'desc_pattern'",
-         "no other %"},
-        {"#", "name_pattern = b%u", "#", "snippet.pmu:8:", "only with 'instances'"},
-        {"#", "#", "desc_pattern = x", "snippet.pmu:9:", "only with 'instances'"},
-        {"instances = box:1", "name_pattern = b%u", "unit = box", "snippet.pmu:7:", "leave out 'unit' and 'instance'"},
-        {"instances = box:1", "name_pattern = b%u", "instance = 1", "snippet.pmu:7:", "leave out 'unit'"},
+    static const struct {
+        const char *inst, *name, *desc, *needle1, *needle2;
+    } cases[] = {
+        { "instances = box:3..1", "name_pattern = b%u", "#", "snippet.pmu:7: [pmu] key 'instances'", "runs backwards" },
+        { "instances = box:1,3,1", "name_pattern = b%u", "#", "snippet.pmu:7:", "instance 1 named twice" },
+        { "instances = box", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected UNIT:LIST" },
+        { "instances = :1", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected UNIT:LIST" },
+        { "instances = box:x", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected N or N..M" },
+        { "instances = box:1..", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected N or N..M" },
+        { "instances = box:1024", "name_pattern = b%u", "#", "snippet.pmu:7:", "expected N or N..M" },
+        { "instances = box:0..99", "name_pattern = b%u", "#", "snippet.pmu:7:", "more than 64 instances" },
+        { "instances = box:", "name_pattern = b%u", "#", "snippet.pmu:7:", "no instance listed" },
+        { "instances = xbox:1", "name_pattern = b%u", "#", "snippet.pmu:7:", "no register of unit 'xbox'" },
+        { "instances = box:1..3", "name_pattern = b%u", "#", "snippet.pmu:7:", "no register of box instance 2" },
+        { "instances = box:1", "name_pattern = multi", "#", "snippet.pmu:8: [pmu] key 'name_pattern'", "%u" },
+        { "instances = box:1", "name_pattern = m:%u", "#", "snippet.pmu:8:", "expected a name" },
+        { "instances = box:1", "name_pattern = m%d", "#", "snippet.pmu:8:", "expected a name" },
+        { "instances = box:1", "#", "#", "snippet.pmu:1: [pmu]", "missing key 'name_pattern'" },
+        { "instances = box:1", "name_pattern = b%u", "desc_pattern = 5%s", "snippet.pmu:9: [pmu] key 'desc_pattern'",
+          "no other %" },
+        { "#", "name_pattern = b%u", "#", "snippet.pmu:8:", "only with 'instances'" },
+        { "#", "#", "desc_pattern = x", "snippet.pmu:9:", "only with 'instances'" },
+        { "instances = box:1", "name_pattern = b%u", "unit = box",
+          "snippet.pmu:7:", "leave out 'unit' and 'instance'" },
+        { "instances = box:1", "name_pattern = b%u", "instance = 1", "snippet.pmu:7:", "leave out 'unit'" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *text = multi_text(cases[i].inst, cases[i].name, cases[i].desc);
@@ -1131,17 +1112,18 @@ test_instances_errors(void)
     g_autofree char *two = multi_text("instances = box:1,3..4", "name_pattern = b%u", "#");
     char *gp = strstr(two, "gp_counters = 1");
     gp[strlen("gp_counters = ")] = '2';
-    EXPECT_LINT(two, "snippet.pmu:1: box instance 3: gp_counters 2 but no event-select register (kind evtsel) of index 1");
+    EXPECT_LINT(two,
+                "snippet.pmu:1: box instance 3: gp_counters 2 but no event-select register (kind evtsel) of index 1");
     EXPECT_LINT(two, "snippet.pmu:1: box instance 4: gp_counters 2");
 }
 
 /* [perf]: perf's syntax, checked against the event-select layout */
-static void
-test_perf_section(void)
+static void test_perf_section(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) m = load_text(CLEAN "[perf]\npmu = cpu\nraw = r\nraw_mask = 0xff\n"
-                                      "term.event = event hex2 always\n", &err);
+                                            "term.event = event hex2 always\n",
+                                      &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     const PmsPerf *p = pms_model_perf(m);
     CU_ASSERT_STRING_EQUAL(p->pmu, "cpu");
@@ -1167,18 +1149,19 @@ test_perf_section(void)
     EXPECT_ERROR(CLEAN "[perf]\ntool = perfmon\n", PMS_MODEL_ERROR_KEY, "key 'none': expected pmu");
     EXPECT_ERROR(CLEAN "[perf]\npmu = cpu/x\n", PMS_MODEL_ERROR_KEY, "key 'pmu': expected perf's PMU name");
     /* the lint: a term outside the raw mask */
-    g_autoptr(PmsModel) l = load_text(CLEAN "[perf]\npmu = cpu\nraw_mask = 0xf\nterm.event = event hex2 always\n", &err);
+    g_autoptr(PmsModel) l =
+        load_text(CLEAN "[perf]\npmu = cpu\nraw_mask = 0xf\nterm.event = event hex2 always\n", &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(l);
     g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
     pms_model_lint(l, problems);
     gboolean found = FALSE;
     for (guint i = 0; i < problems->len; i++)
-        found |= strcmp(problems->pdata[i], "snippet.pmu:21: [perf]: term event's field event lies outside raw_mask") == 0;
+        found |=
+            strcmp(problems->pdata[i], "snippet.pmu:21: [perf]: term event's field event lies outside raw_mask") == 0;
     CU_ASSERT_TRUE(found);
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: %s TINY.pmu\n", argv[0]);

@@ -17,16 +17,14 @@ static const char *montecito_path;
 static PmsModelSet *set;
 static const PmsModel *mont;
 
-static int
-suite_init(void)
+static int suite_init(void)
 {
     set = pms_model_set_new_builtin(NULL);
     mont = set ? pms_model_set_get(set, "montecito") : NULL;
     return mont ? 0 : 1;
 }
 
-static int
-suite_clean(void)
+static int suite_clean(void)
 {
     pms_model_set_free(set);
     return 0;
@@ -34,8 +32,7 @@ suite_clean(void)
 
 /* ---- the built-in model ---- */
 
-static void
-test_header_and_counts(void)
+static void test_header_and_counts(void)
 {
     CU_ASSERT_PTR_EQUAL(mont->family, pms_family_by_name("ia64"));
     CU_ASSERT_EQUAL(mont->n_gp, 12);
@@ -47,7 +44,7 @@ test_header_and_counts(void)
     /* every row of events.tsv: nothing left out */
     CU_ASSERT_EQUAL(mont->n_events, 637);
     guint umasks = 0, named = 0, l1d = 0, l2d = 0, opcm = 0, iarr = 0, darr = 0, mesi = 0, etb = 0;
-    guint type[5] = {0}, iear = 0, dear = 0, dups = 0;
+    guint type[5] = { 0 }, iear = 0, dear = 0, dups = 0;
     for (guint i = 0; i < mont->n_events; i++) {
         const PmsEvent *e = &mont->events[i];
         umasks += e->base_umask != 0;
@@ -120,30 +117,30 @@ typedef struct {
 /* Typed from events.tsv: columns event_code, umask, max_incr, counters_mask,
  * group, set, type, opcm/iarr/darr, mesi_umask, ear, ear_mode, etb, alias_of. */
 static const Spot spots[] = {
-    {2, "ALAT_CAPACITY_MISS_ALL", 0x58, 0x3, 2, 0xfff0, NOG, -1, ACT, O | I | D, FALSE, NOE, FALSE, NULL, NULL},
-    {24, "BE_L1D_FPU_BUBBLE_ALL", 0xca, 0x0, 1, 0xfff0, PMS_IA64_GROUP_L1D, 2, ACT, 0, FALSE, NOE, FALSE, NULL, NULL},
-    {109, "BUS_ALL_ANY", 0x87, 0x3, 1, 0x03f0, NOG, -1, SFL, 0, FALSE, NOE, FALSE, NULL, NULL},
-    {203, "CPU_OP_CYCLES_HALTED", 0x18, 0x0, 7, 0x0400, NOG, -1, CAU, 0, FALSE, NOE, FALSE, NULL, NULL},
-    {206, "DATA_EAR_ALAT", 0xc8, 0x0, 1, 0xfff0, NOG, -1, FLO, O | I | D, FALSE, PMS_IA64_EAR_D,
-     PMS_IA64_EAR_MODE_ALAT, FALSE, NULL, "PMC40"},
-    {219, "DATA_EAR_TLB_ALL", 0xc8, 0xe, 1, 0xfff0, NOG, -1, FLO, O | I | D, FALSE, PMS_IA64_EAR_D,
-     PMS_IA64_EAR_MODE_TLB, FALSE, NULL, "PMC40"},
-    {227, "DATA_REFERENCES_SET1", 0xc5, 0x0, 4, 0xfff0, PMS_IA64_GROUP_L1D, 1, ACT, O | I | D, FALSE, NOE, FALSE,
-     NULL, NULL},
-    {250, "ER_REJECT_ALL_L1_REQ", 0xbc, 0x0, 1, 0x03f0, NOG, -1, CAU, 0, FALSE, NOE, FALSE, NULL, NULL},
-    {253, "ETB_EVENT", 0x11, 0x0, 1, 0xfff0, NOG, -1, ACT, O | I, FALSE, NOE, TRUE, NULL, NULL},
-    {329, "L1I_EAR_CACHE_LAT4", 0x43, 0xff, 1, 0xfff0, NOG, -1, FLO, I, FALSE, PMS_IA64_EAR_I,
-     PMS_IA64_EAR_MODE_CACHE, FALSE, NULL, "PMC37"},
-    {334, "L1I_EAR_TLB_ALL", 0x43, 0x7, 1, 0xfff0, NOG, -1, FLO, I, FALSE, PMS_IA64_EAR_I, PMS_IA64_EAR_MODE_TLB,
-     FALSE, NULL, "PMC37"},
-    {419, "L2D_OZQ_FULL_THIS", 0xbc, 0x0, 1, 0xfff0, PMS_IA64_GROUP_L2D, 5, FLO, 0, FALSE, NOE, FALSE, NULL, NULL},
-    {425, "L2D_VICTIMB_FULL_THIS", 0xf3, 0x0, 1, 0xfff0, PMS_IA64_GROUP_L2D, 8, FLO, 0, FALSE, NOE, FALSE, NULL,
-     NULL},
-    {480, "L3_READS_ALL_HIT", 0xdd, 0xd, 1, 0xfff0, NOG, -1, FLO, O | I | D, TRUE, NOE, FALSE, NULL, NULL},
-    {507, "NOPS_RETIRED", 0x50, 0x0, 6, 0xfff0, NOG, -1, ACT, O | I, FALSE, NOE, FALSE, NULL, NULL},
-    {637, "IA64_INST_RETIRED", 0x08, 0x0, 6, 0xfff0, NOG, -1, ACT, O | I, FALSE, NOE, FALSE, "IA64_INST_RETIRED_THIS",
-     NULL},
-    {638, "BRANCH_EVENT", 0x11, 0x0, 1, 0xfff0, NOG, -1, ACT, O | I, FALSE, NOE, TRUE, "ETB_EVENT", NULL},
+    { 2, "ALAT_CAPACITY_MISS_ALL", 0x58, 0x3, 2, 0xfff0, NOG, -1, ACT, O | I | D, FALSE, NOE, FALSE, NULL, NULL },
+    { 24, "BE_L1D_FPU_BUBBLE_ALL", 0xca, 0x0, 1, 0xfff0, PMS_IA64_GROUP_L1D, 2, ACT, 0, FALSE, NOE, FALSE, NULL, NULL },
+    { 109, "BUS_ALL_ANY", 0x87, 0x3, 1, 0x03f0, NOG, -1, SFL, 0, FALSE, NOE, FALSE, NULL, NULL },
+    { 203, "CPU_OP_CYCLES_HALTED", 0x18, 0x0, 7, 0x0400, NOG, -1, CAU, 0, FALSE, NOE, FALSE, NULL, NULL },
+    { 206, "DATA_EAR_ALAT", 0xc8, 0x0, 1, 0xfff0, NOG, -1, FLO, O | I | D, FALSE, PMS_IA64_EAR_D,
+      PMS_IA64_EAR_MODE_ALAT, FALSE, NULL, "PMC40" },
+    { 219, "DATA_EAR_TLB_ALL", 0xc8, 0xe, 1, 0xfff0, NOG, -1, FLO, O | I | D, FALSE, PMS_IA64_EAR_D,
+      PMS_IA64_EAR_MODE_TLB, FALSE, NULL, "PMC40" },
+    { 227, "DATA_REFERENCES_SET1", 0xc5, 0x0, 4, 0xfff0, PMS_IA64_GROUP_L1D, 1, ACT, O | I | D, FALSE, NOE, FALSE, NULL,
+      NULL },
+    { 250, "ER_REJECT_ALL_L1_REQ", 0xbc, 0x0, 1, 0x03f0, NOG, -1, CAU, 0, FALSE, NOE, FALSE, NULL, NULL },
+    { 253, "ETB_EVENT", 0x11, 0x0, 1, 0xfff0, NOG, -1, ACT, O | I, FALSE, NOE, TRUE, NULL, NULL },
+    { 329, "L1I_EAR_CACHE_LAT4", 0x43, 0xff, 1, 0xfff0, NOG, -1, FLO, I, FALSE, PMS_IA64_EAR_I, PMS_IA64_EAR_MODE_CACHE,
+      FALSE, NULL, "PMC37" },
+    { 334, "L1I_EAR_TLB_ALL", 0x43, 0x7, 1, 0xfff0, NOG, -1, FLO, I, FALSE, PMS_IA64_EAR_I, PMS_IA64_EAR_MODE_TLB,
+      FALSE, NULL, "PMC37" },
+    { 419, "L2D_OZQ_FULL_THIS", 0xbc, 0x0, 1, 0xfff0, PMS_IA64_GROUP_L2D, 5, FLO, 0, FALSE, NOE, FALSE, NULL, NULL },
+    { 425, "L2D_VICTIMB_FULL_THIS", 0xf3, 0x0, 1, 0xfff0, PMS_IA64_GROUP_L2D, 8, FLO, 0, FALSE, NOE, FALSE, NULL,
+      NULL },
+    { 480, "L3_READS_ALL_HIT", 0xdd, 0xd, 1, 0xfff0, NOG, -1, FLO, O | I | D, TRUE, NOE, FALSE, NULL, NULL },
+    { 507, "NOPS_RETIRED", 0x50, 0x0, 6, 0xfff0, NOG, -1, ACT, O | I, FALSE, NOE, FALSE, NULL, NULL },
+    { 637, "IA64_INST_RETIRED", 0x08, 0x0, 6, 0xfff0, NOG, -1, ACT, O | I, FALSE, NOE, FALSE, "IA64_INST_RETIRED_THIS",
+      NULL },
+    { 638, "BRANCH_EVENT", 0x11, 0x0, 1, 0xfff0, NOG, -1, ACT, O | I, FALSE, NOE, TRUE, "ETB_EVENT", NULL },
 };
 #undef O
 #undef I
@@ -155,8 +152,7 @@ static const Spot spots[] = {
 #undef NOG
 #undef NOE
 
-static void
-test_spot_checks(void)
+static void test_spot_checks(void)
 {
     const guint32 plain = 0xf; /* k u thres oi: the first four modifiers */
     for (guint i = 0; i < G_N_ELEMENTS(spots); i++) {
@@ -191,7 +187,7 @@ test_spot_checks(void)
     CU_ASSERT_TRUE(pms_model_event(mont, "IA64_TAGGED_INST_RETIRED_IBRP0_PMC32_33")->flags & PMS_EVENT_DUP);
     /* the IBR pair of each event's code range (range-restriction.md §6): 3
      * prefetch events, 4 dual fetch events, the 2 CPU_OP_CYCLES (code 0x12) */
-    guint per[4] = {0};
+    guint per[4] = { 0 };
     for (guint i = 0; i < mont->n_events; i++)
         per[mont->events[i].code_range]++;
     CU_ASSERT_EQUAL(per[PMS_IA64_CODE_RANGE_PREFETCH], 3);
@@ -203,10 +199,9 @@ test_spot_checks(void)
     CU_ASSERT_EQUAL(pms_model_event(mont, "NOPS_RETIRED")->code_range, PMS_IA64_CODE_RANGE_IBRP0);
 }
 
-static void
-test_registers(void)
+static void test_registers(void)
 {
-    guint per_space[5] = {0};
+    guint per_space[5] = { 0 };
     for (guint i = 0; i < mont->n_regs; i++) {
         const PmsRegister *r = &mont->regs[i];
         per_space[r->space]++;
@@ -216,8 +211,8 @@ test_registers(void)
         CU_ASSERT_PTR_NULL(r->unit);
     }
     CU_ASSERT_EQUAL(per_space[PMS_SPACE_MSR], 0);
-    CU_ASSERT_EQUAL(per_space[PMS_SPACE_PMC], 27);  /* PMC0-15, PMC32-42 */
-    CU_ASSERT_EQUAL(per_space[PMS_SPACE_PMD], 35);  /* PMD4-15, 32-36, 38-39, 48-63 */
+    CU_ASSERT_EQUAL(per_space[PMS_SPACE_PMC], 27); /* PMC0-15, PMC32-42 */
+    CU_ASSERT_EQUAL(per_space[PMS_SPACE_PMD], 35); /* PMD4-15, 32-36, 38-39, 48-63 */
     CU_ASSERT_EQUAL(per_space[PMS_SPACE_IBR], 8);
     CU_ASSERT_EQUAL(per_space[PMS_SPACE_DBR], 8);
 
@@ -263,17 +258,22 @@ test_registers(void)
     CU_ASSERT_EQUAL(pms_layout_field(pmc0->layout, "ovfl")->shift, 4);
     CU_ASSERT_EQUAL(pms_layout_field(pmc0->layout, "ovfl")->width, 12);
     /* registers.md: reset values and masks (kernel tables) */
-    struct { guint n; guint64 reset, writable; const char *field; guint shift; } pmcs[] = {
-        {32, G_GUINT64_CONSTANT(0x030f01ffffffffff), G_GUINT64_CONSTANT(0x030f01ffffffffff), "ig_ad", 57},
-        {34, G_GUINT64_CONSTANT(0x000f01ffffffffff), G_GUINT64_CONSTANT(0x000f01ffffffffff), "m", 51},
-        {33, 0, G_GUINT64_CONSTANT(0x1ffffffffff), "match", 0},
-        {36, 0xfffffff0, 0xffffffff, "ch3_ig_opcm", 3},
-        {37, 0, 0x3fff, "ct", 13},
-        {38, 0xdb6, 0x2db6, "fine", 13},
-        {39, 0, 0xffcf, "brt", 14},
-        {40, 0x2000000, 0x30f01cf, "mode", 7},
-        {41, G_GUINT64_CONSTANT(0x2078fefefefe), G_GUINT64_CONSTANT(0x1e078fefefefe), "ena_dbrp3", 48},
-        {42, 0, 0x7ff4f, "delay", 11},
+    struct {
+        guint n;
+        guint64 reset, writable;
+        const char *field;
+        guint shift;
+    } pmcs[] = {
+        { 32, G_GUINT64_CONSTANT(0x030f01ffffffffff), G_GUINT64_CONSTANT(0x030f01ffffffffff), "ig_ad", 57 },
+        { 34, G_GUINT64_CONSTANT(0x000f01ffffffffff), G_GUINT64_CONSTANT(0x000f01ffffffffff), "m", 51 },
+        { 33, 0, G_GUINT64_CONSTANT(0x1ffffffffff), "match", 0 },
+        { 36, 0xfffffff0, 0xffffffff, "ch3_ig_opcm", 3 },
+        { 37, 0, 0x3fff, "ct", 13 },
+        { 38, 0xdb6, 0x2db6, "fine", 13 },
+        { 39, 0, 0xffcf, "brt", 14 },
+        { 40, 0x2000000, 0x30f01cf, "mode", 7 },
+        { 41, G_GUINT64_CONSTANT(0x2078fefefefe), G_GUINT64_CONSTANT(0x1e078fefefefe), "ena_dbrp3", 48 },
+        { 42, 0, 0x7ff4f, "delay", 11 },
     };
     for (guint i = 0; i < G_N_ELEMENTS(pmcs); i++) {
         const PmsRegister *r = pms_model_reg_at(mont, PMS_SPACE_PMC, pmcs[i].n);
@@ -301,10 +301,9 @@ test_registers(void)
     CU_ASSERT_EQUAL(pms_model_reg_at(mont, PMS_SPACE_DBR, 0)->kind, PMS_REG_IA64_DBR);
 }
 
-static void
-test_modifiers(void)
+static void test_modifiers(void)
 {
-    static const char *const order[] = {"k", "u", "thres", "oi", "mesi_i", "mesi_s", "mesi_e", "mesi_m"};
+    static const char *const order[] = { "k", "u", "thres", "oi", "mesi_i", "mesi_s", "mesi_e", "mesi_m" };
     CU_ASSERT_EQUAL_FATAL(mont->n_mods, G_N_ELEMENTS(order));
     const PmsRegister *pmc4 = pms_model_reg_by_kind(mont, PMS_REG_IA64_PMC, 4);
     for (guint i = 0; i < G_N_ELEMENTS(order); i++) {
@@ -322,8 +321,7 @@ test_modifiers(void)
 }
 
 /* The compiled image equals the text, fact by fact. */
-static void
-test_image_equals_text(void)
+static void test_image_equals_text(void)
 {
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) text = pms_model_load_file(montecito_path, &err);
@@ -333,7 +331,7 @@ test_image_equals_text(void)
     g_autoptr(GBytes) image = pms_model_image_write(text);
     g_autoptr(PmsModel) back = pms_model_image_read(image, "montecito.pmi", &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(back);
-    const PmsModel *models[] = {back, mont};
+    const PmsModel *models[] = { back, mont };
     for (guint k = 0; k < 2; k++) {
         const PmsModel *b = models[k];
         CU_ASSERT_EQUAL_FATAL(b->n_events, text->n_events);
@@ -343,18 +341,17 @@ test_image_equals_text(void)
         for (guint i = 0; i < text->n_events; i++) {
             const PmsEvent *x = &text->events[i], *y = &b->events[i];
             bad += strcmp(x->name, y->name) != 0 || x->code != y->code || x->base_umask != y->base_umask ||
-                   x->counters != y->counters || x->max_inc != y->max_inc || x->cache_group != y->cache_group ||
-                   x->cache_set != y->cache_set || x->ev_type != y->ev_type || x->qualifiers != y->qualifiers ||
-                   x->ear != y->ear || x->ear_mode != y->ear_mode || x->etb != y->etb || x->mesi != y->mesi || x->code_range != y->code_range ||
-                   x->modifiers != y->modifiers || x->flags != y->flags || g_strcmp0(x->equiv, y->equiv) != 0 ||
-                   g_strcmp0(x->extra_reg, y->extra_reg) != 0;
+                x->counters != y->counters || x->max_inc != y->max_inc || x->cache_group != y->cache_group ||
+                x->cache_set != y->cache_set || x->ev_type != y->ev_type || x->qualifiers != y->qualifiers ||
+                x->ear != y->ear || x->ear_mode != y->ear_mode || x->etb != y->etb || x->mesi != y->mesi ||
+                x->code_range != y->code_range || x->modifiers != y->modifiers || x->flags != y->flags ||
+                g_strcmp0(x->equiv, y->equiv) != 0 || g_strcmp0(x->extra_reg, y->extra_reg) != 0;
         }
         for (guint i = 0; i < text->n_regs; i++) {
             const PmsRegister *x = &text->regs[i], *y = &b->regs[i];
             bad += strcmp(x->name, y->name) != 0 || x->space != y->space || x->address != y->address ||
-                   x->kind != y->kind || x->index != y->index || x->width != y->width || x->writable != y->writable ||
-                   x->ignored != y->ignored || x->reset != y->reset ||
-                   pms_model_reg_at(b, x->space, x->address) != y;
+                x->kind != y->kind || x->index != y->index || x->width != y->width || x->writable != y->writable ||
+                x->ignored != y->ignored || x->reset != y->reset || pms_model_reg_at(b, x->space, x->address) != y;
         }
         CU_ASSERT_EQUAL(bad, 0);
     }
@@ -365,8 +362,7 @@ test_image_equals_text(void)
     CU_ASSERT_TRUE(PMS_IMAGE_VERSION >= 5);
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: %s MONTECITO.pmu\n", argv[0]);

@@ -6,22 +6,18 @@
 extern const ProgOps prog_x86_core_ops, prog_x86_uncore_ops, prog_nhmex_ops, prog_ia64_ops, prog_toy_ops;
 
 static const PmsFamilyEntry entries[] = {
-    { "x86_core", &prog_x86_core_ops },
-    { "x86_uncore", &prog_x86_uncore_ops },
-    { "nhmex_cbox", &prog_nhmex_ops },
-    { "ia64", &prog_ia64_ops },
-    { "toy", &prog_toy_ops },   /* the test-only family (models/tests/toy.pmu) */
+    { "x86_core", &prog_x86_core_ops }, { "x86_uncore", &prog_x86_uncore_ops },
+    { "nhmex_cbox", &prog_nhmex_ops },  { "ia64", &prog_ia64_ops },
+    { "toy", &prog_toy_ops }, /* the test-only family (models/tests/toy.pmu) */
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("program", entries);
 
-const ProgOps *
-prog_ops_for(const PmsModel *m)
+const ProgOps *prog_ops_for(const PmsModel *m)
 {
     return pms_family_table_get(&table, m->family);
 }
 
-gboolean
-prog_table_check(GPtrArray *problems)
+gboolean prog_table_check(GPtrArray *problems)
 {
     return pms_family_table_check(&table, problems);
 }

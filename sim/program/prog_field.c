@@ -26,7 +26,7 @@ gboolean prog_model_ok(const PmsModel *m, const char *missing, GError **error)
 {
     if (!missing)
         return TRUE;
-    g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_MODEL, "model %s: %s (the program step reads it by that name)",
-                m->name, missing);
+    g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_MODEL,
+                "model %s: %s (the program step reads it by that name)", m->name, missing);
     return FALSE;
 }

@@ -22,8 +22,8 @@ typedef struct {
     const PmsRegister *(*status_reg)(const PmsPlacement *pl);
     /* For a set (pms_program_place_set): the general (bit k) and fixed (bit i)
      * counters this encoding may use; NULL when the architecture places no sets. */
-    void (*set_counters)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
-                         guint n_codes, guint64 *gp, guint32 *fixed);
+    void (*set_counters)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes, guint n_codes,
+                         guint64 *gp, guint32 *fixed);
     /* Without set_counters: where a user places a set instead, for the
      * message ("pmusim dispatch places Montecito's"); NULL: nowhere. */
     const char *sets_elsewhere;
@@ -40,8 +40,7 @@ gboolean prog_table_check(GPtrArray *problems);
  * the event and its selected unit masks may use, else the lowest such fixed
  * counter; whether the event may use a given counter; one write appended. */
 gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
-gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
-                                GError **error);
+gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
 void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
 /* Every counter prog_place_lowest chooses from: general (bit k) and fixed (bit i). */
 void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed);

@@ -4,20 +4,19 @@
  * simulator device (sim/dev_<family>.c). */
 #include "prog_internal.h"
 
-G_DEFINE_QUARK(pms-program-error-quark, pms_program_error)
+G_DEFINE_QUARK(pms - program - error - quark, pms_program_error)
 
 static const ProgOps *program_for(const PmsModel *m, GError **error)
 {
     const ProgOps *p = prog_ops_for(m);
     if (p)
         return p;
-    g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP,
-                "%s: no program step for architecture %s yet", m->name, m->family->name);
+    g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP, "%s: no program step for architecture %s yet",
+                m->name, m->family->name);
     return NULL;
 }
 
-gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl,
-                           GError **error)
+gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl, GError **error)
 {
     const ProgOps *p = program_for(m, error);
     if (!p)
@@ -29,8 +28,8 @@ gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_
     return FALSE;
 }
 
-gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
-                              PmsPlacement *pl, GError **error)
+gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, PmsPlacement *pl,
+                              GError **error)
 {
     const ProgOps *p = program_for(m, error);
     if (!p || !p->place_on(m, ev, counter, fixed, error))
@@ -122,8 +121,7 @@ gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint cou
 {
     gboolean ok = fixed ? counter < m->n_fixed && counter < 32 && (ev->fixed & (1u << counter))
                         : ev->counters != 0 && counter < m->n_gp && counter < 64 &&
-                              (ev->counters & ((guint64)1 << counter)) &&
-                              pms_model_reg_by_kind(m, PMS_REG_EVTSEL, counter);
+            (ev->counters & ((guint64)1 << counter)) && pms_model_reg_by_kind(m, PMS_REG_EVTSEL, counter);
     if (!ok)
         g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: event %s may not use %s counter %u",
                     m->name, ev->name, fixed ? "fixed" : "general", counter);

@@ -20,7 +20,7 @@ static guint64 ia64_allowed(const PmsModel *m, const PmsEvent *ev)
 
 static gboolean ia64_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
 {
-    (void)umask_mask;   /* Itanium events have no unit masks to choose */
+    (void)umask_mask; /* Itanium events have no unit masks to choose */
     for (guint64 c = ia64_allowed(m, ev); c; c &= c - 1) {
         guint n = (guint)__builtin_ctzll(c);
         if (pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, n)) {
@@ -34,7 +34,7 @@ static gboolean ia64_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_
 static gboolean ia64_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error)
 {
     gboolean ok = !fixed && counter < 64 && (ia64_allowed(m, ev) & ((guint64)1 << counter)) &&
-                  pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, counter);
+        pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, counter);
     if (!ok)
         g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: event %s may not use %s counter %u",
                     m->name, ev->name, fixed ? "fixed" : "PMC", counter);

@@ -14,7 +14,7 @@
 typedef struct {
     const PmsRegister *box_ctl, *box_status, *u_ctl;
     SimField en_all;
-    char *missing;  /* a field it needs and the model lacks */
+    char *missing; /* a field it needs and the model lacks */
 } NxProg;
 
 static SimField counter_field(const PmsRegister *r, const char *name, guint k);

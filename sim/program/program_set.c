@@ -83,13 +83,17 @@ static void conflict_message(const PmsModel *m, const PmsSetEvent *evs, const Se
     }
     guint k = 0;
     for (guint64 e = mt->ev_seen; e; e &= e - 1, k++)
-        g_string_append_printf(names, "%s%s", k == 0 ? "" : n_ev == 2 ? " and " : ", ",
+        g_string_append_printf(names, "%s%s",
+                               k == 0          ? ""
+                                   : n_ev == 2 ? " and "
+                                               : ", ",
                                ev_name(&evs[__builtin_ctzll(e)]));
     if (n_ev == 2 && n_ctr == 1)
         g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT, "%s both need %s", names->str, ctrs->str);
     else
-        g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT, "%u events may use only %s (%u counter%s): %s",
-                    n_ev, ctrs->str, n_ctr, n_ctr == 1 ? "" : "s", names->str);
+        g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT,
+                    "%u events may use only %s (%u counter%s): %s", n_ev, ctrs->str, n_ctr, n_ctr == 1 ? "" : "s",
+                    names->str);
     g_string_free(ctrs, TRUE);
     g_string_free(names, TRUE);
 }
@@ -100,8 +104,7 @@ static const PmsRegister *extra_of(const PmsModel *m, const PmsSetEvent *e)
     return e->n_codes >= 2 && e->event->extra_reg ? pms_model_reg_by_name(m, e->event->extra_reg) : NULL;
 }
 
-gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint n, PmsPlacement *place,
-                               GError **error)
+gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint n, PmsPlacement *place, GError **error)
 {
     const ProgOps *p = prog_ops_for(m);
     if (!p || !p->set_counters || m->n_fixed + m->n_gp > 64) {
@@ -130,7 +133,7 @@ gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint 
             fx &= (1u << m->n_fixed) - 1;
         if (m->n_gp < 64)
             gp &= ((guint64)1 << m->n_gp) - 1;
-        if (evs[i].pebs) {   /* PEBS samples general counters only, and not all of them */
+        if (evs[i].pebs) { /* PEBS samples general counters only, and not all of them */
             fx = 0;
             gp &= pms_model_pebs_counters(m);
         }
@@ -147,8 +150,8 @@ gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint 
                             ev_name(&evs[i]), m->name);
             else
                 g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT,
-                            "%s is sampled with PEBS, which %s offers on %s only, and may not use %s",
-                            ev_name(&evs[i]), m->name, ctrs->str, strchr(ctrs->str, ',') ? "any of them" : "it");
+                            "%s is sampled with PEBS, which %s offers on %s only, and may not use %s", ev_name(&evs[i]),
+                            m->name, ctrs->str, strchr(ctrs->str, ',') ? "any of them" : "it");
             g_string_free(ctrs, TRUE);
             return FALSE;
         }
@@ -189,7 +192,7 @@ gboolean pms_program_place_set(const PmsModel *m, const PmsSetEvent *evs, guint 
                 break;
             }
         }
-        g_assert(id < 64);   /* the full matching exists, so some counter works */
+        g_assert(id < 64); /* the full matching exists, so some counter works */
         used |= (guint64)1 << id;
         gboolean fixed = id < m->n_fixed;
         place[i] = (PmsPlacement){ m, evs[i].event, fixed ? id : id - m->n_fixed, fixed };
@@ -213,7 +216,7 @@ PmsRegWrite *pms_program_set_writes(const PmsModel *m, const PmsSetEvent *evs, c
 {
     *n_writes = 0;
     PmsRegWrite *out = g_new0(PmsRegWrite, (gsize)n * PMS_PROGRAM_MAX_WRITES + 1);
-    guint64 *owned = g_new0(guint64, (gsize)n * PMS_PROGRAM_MAX_WRITES + 1);   /* bits set so far, per write */
+    guint64 *owned = g_new0(guint64, (gsize)n * PMS_PROGRAM_MAX_WRITES + 1); /* bits set so far, per write */
     guint no = 0;
     for (guint i = 0; i < n; i++) {
         PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
@@ -232,7 +235,8 @@ PmsRegWrite *pms_program_set_writes(const PmsModel *m, const PmsSetEvent *evs, c
             } else if ((owned[j] & w[k].mask) && ((out[j].value ^ w[k].value) & owned[j] & w[k].mask)) {
                 g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT,
                             "%s: %s sets bits 0x%" G_GINT64_MODIFIER "x of %s that another event of the set sets "
-                            "otherwise", m->name, ev_name(&evs[i]), owned[j] & w[k].mask, w[k].name);
+                            "otherwise",
+                            m->name, ev_name(&evs[i]), owned[j] & w[k].mask, w[k].name);
                 goto fail;
             }
             out[j].value = (out[j].value & ~w[k].mask) | (w[k].value & w[k].mask);

@@ -33,7 +33,7 @@ static const PmsRegister *toy_status_reg(const PmsPlacement *pl)
 
 static guint64 toy_status_bit(const PmsPlacement *pl)
 {
-    static const char *const n_ovf[] = { "ovf%u", NULL };   /* bit k of the vector field ovf */
+    static const char *const n_ovf[] = { "ovf%u", NULL }; /* bit k of the vector field ovf */
     return sim_fbit(sim_resolve(toy_status_reg(pl), n_ovf, pl->counter, 0));
 }
 

@@ -18,14 +18,14 @@
 
 typedef struct {
     guint n_gp, n_fixed;
-    const PmsRegister **evtsel, **pmc, **fixed_ctr;   /* by counter index */
+    const PmsRegister **evtsel, **pmc, **fixed_ctr; /* by counter index */
     const PmsRegister *fixed_ctrl, *global_ctrl;
-    guint64 *gc_gp, *gc_fixed, *st_gp, *st_fixed;       /* enable / status bits */
-    SimField *fx_en, *fx_any, *fx_pmi;                   /* FIXED_CTR_CTRL, by counter */
-    SimField ev_usr, ev_os, ev_any, ev_int, ev_en;       /* PERFEVTSEL fields of codes[0] */
-    guint64 ev_not_fixed;                                /* edge, pc, inv, cmask: no fixed-counter bit */
-    const PmsRegister **extra;                           /* by event index */
-    char *missing;                                       /* a field it needs and the model lacks */
+    guint64 *gc_gp, *gc_fixed, *st_gp, *st_fixed;  /* enable / status bits */
+    SimField *fx_en, *fx_any, *fx_pmi;             /* FIXED_CTR_CTRL, by counter */
+    SimField ev_usr, ev_os, ev_any, ev_int, ev_en; /* PERFEVTSEL fields of codes[0] */
+    guint64 ev_not_fixed;                          /* edge, pc, inv, cmask: no fixed-counter bit */
+    const PmsRegister **extra;                     /* by event index */
+    char *missing;                                 /* a field it needs and the model lacks */
 } X86Prog;
 
 static void prog_free(gpointer p)
@@ -117,7 +117,7 @@ static X86Prog *prog_build(const PmsModel *m)
     static const char *const n_edge[] = { "edge", NULL }, *const n_pc[] = { "pc", NULL };
     static const char *const n_inv[] = { "inv", NULL }, *const n_cmask[] = { "cmask", NULL };
     x->ev_not_fixed = sim_fbit(need(x, es, n_edge, 0, 0, "edge")) | sim_fbit(sim_resolve(es, n_pc, 0, 0)) |
-                      sim_fbit(need(x, es, n_inv, 0, 0, "inv")) | sim_fbit(need(x, es, n_cmask, 0, 0, "cmask"));
+        sim_fbit(need(x, es, n_inv, 0, 0, "inv")) | sim_fbit(need(x, es, n_cmask, 0, 0, "cmask"));
     for (guint e = 0; e < m->n_events; e++)
         if (m->events[e].extra_reg)
             x->extra[e] = pms_model_reg_by_name(m, m->events[e].extra_reg);
@@ -162,7 +162,8 @@ static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n
             set |= sim_fbit(x->fx_any[k]);
         if (sim_fget(x->ev_int, c))
             set |= sim_fbit(x->fx_pmi[k]);
-        prog_put_write(w, n, x->fixed_ctrl, set, sim_fbit(x->fx_en[k]) | sim_fbit(x->fx_any[k]) | sim_fbit(x->fx_pmi[k]));
+        prog_put_write(w, n, x->fixed_ctrl, set,
+                       sim_fbit(x->fx_en[k]) | sim_fbit(x->fx_any[k]) | sim_fbit(x->fx_pmi[k]));
     } else {
         if (k >= x->n_gp || !x->evtsel[k]) {
             g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: no general counter %u to program",
@@ -213,7 +214,7 @@ static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umas
 {
     prog_place_allowed(m, ev, umask_mask, gp, fixed);
     if (!*gp)
-        return;   /* fixed-only: the fixed counter or nothing */
+        return; /* fixed-only: the fixed counter or nothing */
     const X86Prog *x = prog_get(m);
     if ((n_codes && (codes[0] & x->ev_not_fixed)) || (ev->n_umasks && !umask_mask))
         *fixed = 0;

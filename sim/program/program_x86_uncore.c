@@ -17,7 +17,7 @@ typedef struct {
     /* counter_bit's answers for GLOBAL_CTRL and GLOBAL_STATUS, per general
      * counter and for fixed counter 0 (each a name lookup otherwise) */
     guint64 ctrl_gp[UNC_CACHED_COUNTERS], status_gp[UNC_CACHED_COUNTERS], ctrl_fixed0, status_fixed0;
-    char *missing;  /* a field it needs and the model lacks */
+    char *missing; /* a field it needs and the model lacks */
 } UncProg;
 
 static void prog_free(gpointer p)
@@ -77,8 +77,7 @@ static const UncProg *prog_get(const PmsModel *m)
 static guint64 counter_bit(const PmsRegister *r, const PmsPlacement *pl)
 {
     static const char *const n_pmc[] = { "pmc%u", NULL }, *const n_fix[] = { "fixed%u", NULL };
-    SimField f = pl->fixed ? sim_resolve(r, n_fix, pl->counter, 0)
-                           : sim_resolve(r, n_pmc, pl->counter, 0);
+    SimField f = pl->fixed ? sim_resolve(r, n_fix, pl->counter, 0) : sim_resolve(r, n_pmc, pl->counter, 0);
     return sim_fbit(f);
 }
 
@@ -113,7 +112,7 @@ static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n
             return FALSE;
         }
         guint64 set = (sim_fget(x->ev_en, codes[0]) ? sim_fbit(x->fc_en) : 0) |
-                      (sim_fget(x->ev_int, codes[0]) ? sim_fbit(x->fc_pmi) : 0);
+            (sim_fget(x->ev_int, codes[0]) ? sim_fbit(x->fc_pmi) : 0);
         prog_put_write(w, n, x->fixed_ctrl, set, sim_fbit(x->fc_en) | sim_fbit(x->fc_pmi));
     } else {
         const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, pl->counter);

@@ -17,9 +17,8 @@ const PmsModel *fx_model(const char *name)
 
 PmsModel *fx_model_with(const char *name, const char *key, const char *value)
 {
-    g_autofree char *path = g_str_has_prefix(name, "tiny")
-        ? g_strdup_printf(PMS_SRCDIR "/models/tests/%s.pmu", name)
-        : g_strdup_printf(PMS_SRCDIR "/models/%s.pmu", name);
+    g_autofree char *path = g_str_has_prefix(name, "tiny") ? g_strdup_printf(PMS_SRCDIR "/models/tests/%s.pmu", name)
+                                                           : g_strdup_printf(PMS_SRCDIR "/models/%s.pmu", name);
     /* the Xeon 7500 C-Boxes are the PMUs of one file ([pmu] instances) */
     if (g_str_has_prefix(name, "nhmex_cbox")) {
         g_free(path);
@@ -34,7 +33,7 @@ PmsModel *fx_model_with(const char *name, const char *key, const char *value)
     }
     if (m->n_instances) {
         PmsModel *view = pms_model_view_by_name(m, name);
-        pms_model_free(m);   /* the view holds it */
+        pms_model_free(m); /* the view holds it */
         m = view;
         if (!m)
             return NULL;

@@ -26,9 +26,20 @@ void fx_free_models(void);
 #define EVTSEL(code, umask, bits) ((guint64)(code) | ((guint64)(umask) << 8) | (guint64)(bits))
 
 enum {
-    A_PMC0 = 0xc1, A_EVTSEL0 = 0x186, A_FIXED0 = 0x309, A_FIXED_CTRL = 0x38d, A_STATUS = 0x38e,
-    A_GCTRL = 0x38f, A_OVF = 0x390, A_STATUS_SET = 0x391, A_INUSE = 0x392, A_DEBUGCTL = 0x1d9,
-    A_RSP0 = 0x1a6, A_RSP1 = 0x1a7, A_LDLAT = 0x3f6, A_APMC0 = 0x4c1,
+    A_PMC0 = 0xc1,
+    A_EVTSEL0 = 0x186,
+    A_FIXED0 = 0x309,
+    A_FIXED_CTRL = 0x38d,
+    A_STATUS = 0x38e,
+    A_GCTRL = 0x38f,
+    A_OVF = 0x390,
+    A_STATUS_SET = 0x391,
+    A_INUSE = 0x392,
+    A_DEBUGCTL = 0x1d9,
+    A_RSP0 = 0x1a6,
+    A_RSP1 = 0x1a7,
+    A_LDLAT = 0x3f6,
+    A_APMC0 = 0x4c1,
 };
 
 void fx_write(PmsSim *s, guint32 addr, guint64 v);

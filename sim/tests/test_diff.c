@@ -13,19 +13,29 @@ enum { N_CASES = 4000, N_OPS = 24 };
 static const guint8 codes[] = { 0xc0, 0x3c, 0x99, 0xb7, 0xbb, 0x0b, 0x00 };
 static const guint8 umasks[] = { 0x00, 0x01, 0x02, 0x03, 0x10 };
 
-static guint64 pick_u(GRand *r, const guint8 *a, guint n) { return a[g_rand_int_range(r, 0, (gint32)n)]; }
+static guint64 pick_u(GRand *r, const guint8 *a, guint n)
+{
+    return a[g_rand_int_range(r, 0, (gint32)n)];
+}
 
 static guint64 rand_evtsel(GRand *r)
 {
     static const guint cm[] = { 0, 0, 0, 1, 2, 3, 255, 5 };
     guint64 v = EVTSEL(pick_u(r, codes, G_N_ELEMENTS(codes)), pick_u(r, umasks, G_N_ELEMENTS(umasks)), 0);
-    if (g_rand_int_range(r, 0, 4)) v |= EV_USR;
-    if (g_rand_int_range(r, 0, 3) == 0) v |= EV_OS;
-    if (g_rand_int_range(r, 0, 3) == 0) v |= EV_E;
-    if (g_rand_int_range(r, 0, 3) == 0) v |= EV_INV;
-    if (g_rand_int_range(r, 0, 2)) v |= EV_INT;
-    if (g_rand_int_range(r, 0, 3) == 0) v |= EV_ANY;
-    if (g_rand_int_range(r, 0, 10)) v |= EV_EN;
+    if (g_rand_int_range(r, 0, 4))
+        v |= EV_USR;
+    if (g_rand_int_range(r, 0, 3) == 0)
+        v |= EV_OS;
+    if (g_rand_int_range(r, 0, 3) == 0)
+        v |= EV_E;
+    if (g_rand_int_range(r, 0, 3) == 0)
+        v |= EV_INV;
+    if (g_rand_int_range(r, 0, 2))
+        v |= EV_INT;
+    if (g_rand_int_range(r, 0, 3) == 0)
+        v |= EV_ANY;
+    if (g_rand_int_range(r, 0, 10))
+        v |= EV_EN;
     return v | EV_CMASK(cm[g_rand_int_range(r, 0, G_N_ELEMENTS(cm))]);
 }
 
@@ -52,12 +62,23 @@ static void rand_write(GRand *r, const PmsModel *m, PmsSim *a, PmsSim *b)
     guint64 v;
     guint64 cmask = ((guint64)1 << m->gp_width) - 1;
     switch (reg->kind) {
-    case PMS_REG_EVTSEL: v = rand_evtsel(r); break;
-    case PMS_REG_PMC: v = g_rand_int_range(r, 0, 4) ? (guint64)-g_rand_int_range(r, 1, 400) : g_rand_int(r); break;
+    case PMS_REG_EVTSEL:
+        v = rand_evtsel(r);
+        break;
+    case PMS_REG_PMC:
+        v = g_rand_int_range(r, 0, 4) ? (guint64)-g_rand_int_range(r, 1, 400) : g_rand_int(r);
+        break;
     case PMS_REG_A_PMC:
-    case PMS_REG_FIXED_CTR: v = near_top(r, cmask); break;
-    case PMS_REG_DEBUGCTL: v = (guint64)g_rand_int_range(r, 0, 8) & 0x7; v = (v & 1) | ((v >> 1) << 11); break;
-    case PMS_REG_PEBS_LD_LAT: v = (guint64)g_rand_int_range(r, 0, 20); break;
+    case PMS_REG_FIXED_CTR:
+        v = near_top(r, cmask);
+        break;
+    case PMS_REG_DEBUGCTL:
+        v = (guint64)g_rand_int_range(r, 0, 8) & 0x7;
+        v = (v & 1) | ((v >> 1) << 11);
+        break;
+    case PMS_REG_PEBS_LD_LAT:
+        v = (guint64)g_rand_int_range(r, 0, 20);
+        break;
     default:
         v = ((guint64)g_rand_int(r) << 32 | g_rand_int(r)) & reg->writable;
         if (g_rand_int_range(r, 0, 8) == 0)
@@ -79,10 +100,18 @@ static void rand_write(GRand *r, const PmsModel *m, PmsSim *a, PmsSim *b)
 static guint64 rand_cycles(GRand *r)
 {
     switch (g_rand_int_range(r, 0, 8)) {
-    case 0: case 1: case 2: return 1;
-    case 3: case 4: return (guint64)g_rand_int_range(r, 2, 8);
-    case 5: case 6: return (guint64)g_rand_int_range(r, 8, 120);
-    default: return (guint64)g_rand_int_range(r, 120, 1500);
+    case 0:
+    case 1:
+    case 2:
+        return 1;
+    case 3:
+    case 4:
+        return (guint64)g_rand_int_range(r, 2, 8);
+    case 5:
+    case 6:
+        return (guint64)g_rand_int_range(r, 8, 120);
+    default:
+        return (guint64)g_rand_int_range(r, 120, 1500);
     }
 }
 
@@ -102,17 +131,16 @@ static void rand_run(GRand *r, const PmsModel *m, guint threads, PmsSim *a, PmsS
         /* half of the signals are the ones a programmed counter selects */
         if (g_rand_boolean(r) && pms_sim_read(a, 0x186 + (guint)g_rand_int_range(r, 0, (gint32)m->n_gp), &ev, NULL))
             sig = PMS_SIGNAL_KEY(ev & 0xff, (ev >> 8) & 0xff);
-        c[run.n_counts++] = (PmsSimCount){
-            sig,
-            (guint)g_rand_int_range(r, 0, (gint32)threads),
-            big ? (guint64)g_rand_int_range(r, 200, 300) : (guint64)g_rand_int_range(r, 0, 5), 0 };
+        c[run.n_counts++] =
+            (PmsSimCount){ sig, (guint)g_rand_int_range(r, 0, (gint32)threads),
+                           big ? (guint64)g_rand_int_range(r, 200, 300) : (guint64)g_rand_int_range(r, 0, 5), 0 };
     }
     guint no = (guint)g_rand_int_range(r, 0, 4);
     for (guint k = 0; k < no; k++)
-        o[run.n_offcore++] = (PmsSimOffcore){ (guint)g_rand_int_range(r, 0, (gint32)threads),
-                                              (guint64)1 << g_rand_int_range(r, 0, 16),
-                                              (guint64)1 << g_rand_int_range(r, 8, 38),
-                                              g_rand_int_range(r, 0, 4) == 0, (guint64)g_rand_int_range(r, 1, 4) };
+        o[run.n_offcore++] =
+            (PmsSimOffcore){ (guint)g_rand_int_range(r, 0, (gint32)threads), (guint64)1 << g_rand_int_range(r, 0, 16),
+                             (guint64)1 << g_rand_int_range(r, 8, 38), g_rand_int_range(r, 0, 4) == 0,
+                             (guint64)g_rand_int_range(r, 1, 4) };
     guint nl = (guint)g_rand_int_range(r, 0, 3);
     for (guint k = 0; k < nl; k++)
         l[run.n_loads++] = (PmsSimLoad){ (guint)g_rand_int_range(r, 0, (gint32)threads),
@@ -129,7 +157,8 @@ static gboolean same(const PmsModel *m, PmsSim *a, PmsSim *b, guint seed, guint 
         pms_sim_read(a, m->regs[i].address, &va, NULL);
         pms_sim_read(b, m->regs[i].address, &vb, NULL);
         if (va != vb) {
-            fprintf(stderr, "# %s seed %u op %u: %s reference 0x%" G_GINT64_MODIFIER "x fast 0x%" G_GINT64_MODIFIER "x\n",
+            fprintf(stderr,
+                    "# %s seed %u op %u: %s reference 0x%" G_GINT64_MODIFIER "x fast 0x%" G_GINT64_MODIFIER "x\n",
                     m->name, seed, op, m->regs[i].name, va, vb);
             return FALSE;
         }
@@ -200,17 +229,31 @@ static void diff_model(const PmsModel *m, guint first_seed, guint n_cases)
             pms_sim_read(a, 0x38f, &gc, NULL);
             pms_sim_read(a, 0x186, &e0, NULL);
             pms_sim_read(a, 0x1d9, &dbg, NULL);
-            fprintf(stderr, "# seed %u pmis %u status %" G_GINT64_MODIFIER "x gctrl %" G_GINT64_MODIFIER "x evtsel0 %"
-                    G_GINT64_MODIFIER "x dbg %" G_GINT64_MODIFIER "x cycle %" G_GUINT64_FORMAT "\n", seed, n, st, gc, e0, dbg, pms_sim_cycle(a));
+            fprintf(stderr,
+                    "# seed %u pmis %u status %" G_GINT64_MODIFIER "x gctrl %" G_GINT64_MODIFIER
+                    "x evtsel0 %" G_GINT64_MODIFIER "x dbg %" G_GINT64_MODIFIER "x cycle %" G_GUINT64_FORMAT "\n",
+                    seed, n, st, gc, e0, dbg, pms_sim_cycle(a));
         }
         total_cases++;
     }
 }
 
-static void diff_nhm(void) { diff_model(fx_model("nhm"), 1, N_CASES / 4); }
-static void diff_glm(void) { diff_model(fx_model("glm"), 100001, N_CASES / 4); }
-static void diff_wsm(void) { diff_model(fx_model("wsm"), 200001, N_CASES / 8); }
-static void diff_tiny(void) { diff_model(fx_model("tiny"), 300001, N_CASES / 8); }
+static void diff_nhm(void)
+{
+    diff_model(fx_model("nhm"), 1, N_CASES / 4);
+}
+static void diff_glm(void)
+{
+    diff_model(fx_model("glm"), 100001, N_CASES / 4);
+}
+static void diff_wsm(void)
+{
+    diff_model(fx_model("wsm"), 200001, N_CASES / 8);
+}
+static void diff_tiny(void)
+{
+    diff_model(fx_model("tiny"), 300001, N_CASES / 8);
+}
 
 static void diff_options(void)
 {
@@ -278,8 +321,9 @@ static void split_invariance(void)
         }
         c[nc++] = (PmsSimCount){ PMS_SIGNAL_KEY(0xc0, 0x00), 0, (guint64)g_rand_int_range(r, 0, 4), 0 };
         c[nc++] = (PmsSimCount){ PMS_SIGNAL_KEY(0x3c, 0x00), 0, 1, 0 };
-        PmsSimRun run = { n_cycles, { (guint8)g_rand_int_range(r, 0, 4), (guint8)g_rand_int_range(r, 0, 4) },
-                          c, nc, NULL, 0, NULL, 0 };
+        PmsSimRun run = {
+            n_cycles, { (guint8)g_rand_int_range(r, 0, 4), (guint8)g_rand_int_range(r, 0, 4) }, c, nc, NULL, 0, NULL, 0
+        };
         CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
         guint64 cut = 1 + rand64(r) % (n_cycles - 1);
         run.cycles = cut;

@@ -103,7 +103,8 @@ static void diff_model(const char *name, guint *pmis_seen)
             if (k < 3 && reg->kind == PMS_REG_PMC) {
                 guint64 mask = ((guint64)1 << 48) - 1;
                 guint64 v = (mask + 1 - (guint64)g_rand_int_range(r, 1, 400)) & mask;
-                CU_ASSERT_EQUAL(pms_sim_set_counter(a, reg->address, v, NULL), pms_sim_set_counter(b, reg->address, v, NULL));
+                CU_ASSERT_EQUAL(pms_sim_set_counter(a, reg->address, v, NULL),
+                                pms_sim_set_counter(b, reg->address, v, NULL));
             } else if (k < 6) {
                 guint64 v = reg->kind == PMS_REG_EVTSEL ? rand_evtsel(r, m, reg) : rand64(r) & reg->writable;
                 if (reg->kind == PMS_REG_GLOBAL_CTRL && g_rand_int_range(r, 0, 4))
@@ -226,7 +227,7 @@ static guint64 rand_dbr_mask(GRand *r)
 static gboolean is_monitor(const PmsRegister *reg)
 {
     return reg->space == PMS_SPACE_PMC &&
-           (reg->address == 37 || reg->address == 39 || reg->address == 40 || reg->address == 42);
+        (reg->address == 37 || reg->address == 39 || reg->address == 40 || reg->address == 42);
 }
 
 /* A monitor's configuration: random writable bits, plm mostly with CPL 3
@@ -389,11 +390,9 @@ static void diff_ia64(const char *name, guint *pmis_seen, guint *captures /* [4]
                     v = dpool[g_rand_int_range(r, 0, G_N_ELEMENTS(dpool))] + (guint64)g_rand_int_range(r, 0, 0x2000);
                 else if (reg->space == PMS_SPACE_DBR)
                     v = rand_dbr_mask(r) | (rand64(r) & 0xcf00000000000000ull);
-                else if (reg->space == PMS_SPACE_PMC && (reg->address == 32 || reg->address == 34) &&
-                         g_rand_boolean(r))
+                else if (reg->space == PMS_SPACE_PMC && (reg->address == 32 || reg->address == 34) && g_rand_boolean(r))
                     v = rand_opcm_mask(r, reg, rand64(r) & reg->writable);
-                else if (reg->space == PMS_SPACE_PMC && (reg->address == 33 || reg->address == 35) &&
-                         g_rand_boolean(r))
+                else if (reg->space == PMS_SPACE_PMC && (reg->address == 33 || reg->address == 35) && g_rand_boolean(r))
                     v = opool[g_rand_int_range(r, 0, G_N_ELEMENTS(opool))];
                 else if (reg->space == PMS_SPACE_PMC && reg->address == 41 && g_rand_boolean(r))
                     v = rand_pmc41(r, reg);
@@ -411,24 +410,26 @@ static void diff_ia64(const char *name, guint *pmis_seen, guint *captures /* [4]
                     cnt[i] = (PmsSimCount){ pool[g_rand_int_range(r, 0, G_N_ELEMENTS(pool))],
                                             (guint)g_rand_int_range(r, 0, 2), (guint64)g_rand_int_range(r, 0, 9), 0 };
                 guint64 len = g_rand_boolean(r) ? 1 : (guint64)g_rand_int_range(r, 2, 300);
-                PmsSimRun run = { len, { (guint8)g_rand_int_range(r, 0, 4), (guint8)g_rand_int_range(r, 0, 4) },
-                                  cnt, n, NULL, 0, NULL, 0 };
+                PmsSimRun run = { len,  { (guint8)g_rand_int_range(r, 0, 4), (guint8)g_rand_int_range(r, 0, 4) },
+                                  cnt,  n,
+                                  NULL, 0,
+                                  NULL, 0 };
                 for (guint t = 0; t < 2; t++) {
                     gboolean valid = g_rand_int_range(r, 0, 4) != 0;
-                    guint64 ip = apool[g_rand_int_range(r, 0, G_N_ELEMENTS(apool))] +
-                                 (guint64)g_rand_int_range(r, 0, 0x20000);
+                    guint64 ip =
+                        apool[g_rand_int_range(r, 0, G_N_ELEMENTS(apool))] + (guint64)g_rand_int_range(r, 0, 0x20000);
                     pms_sim_set_ip(a, t, valid, ip);
                     pms_sim_set_ip(b, t, valid, ip);
                     /* the instruction: a pool opcode, sometimes one bit off */
                     valid = g_rand_int_range(r, 0, 4) != 0;
                     PmsSimSlot slot = (PmsSimSlot)g_rand_int_range(r, 0, 4);
                     guint64 opc = opool[g_rand_int_range(r, 0, G_N_ELEMENTS(opool))] ^
-                                 (g_rand_boolean(r) ? (guint64)1 << g_rand_int_range(r, 0, 41) : 0);
+                        (g_rand_boolean(r) ? (guint64)1 << g_rand_int_range(r, 0, 41) : 0);
                     pms_sim_set_insn(a, t, valid, slot, opc);
                     pms_sim_set_insn(b, t, valid, slot, opc);
                     valid = g_rand_int_range(r, 0, 4) != 0;
-                    guint64 da = dpool[g_rand_int_range(r, 0, G_N_ELEMENTS(dpool))] +
-                                 (guint64)g_rand_int_range(r, 0, 0x4000);
+                    guint64 da =
+                        dpool[g_rand_int_range(r, 0, G_N_ELEMENTS(dpool))] + (guint64)g_rand_int_range(r, 0, 0x4000);
                     pms_sim_set_daddr(a, t, valid, da);
                     pms_sim_set_daddr(b, t, valid, da);
                 }
@@ -439,8 +440,8 @@ static void diff_ia64(const char *name, guint *pmis_seen, guint *captures /* [4]
                     pms_sim_set_mesi(b, t, valid, st);
                     /* PSR.up / .pp mostly both set, else any; the
                      * instruction set mostly IA-64 */
-                    guint psr = g_rand_int_range(r, 0, 8) ? PMS_SIM_PSR_UP | PMS_SIM_PSR_PP
-                                                          : (guint)g_rand_int_range(r, 0, 4);
+                    guint psr =
+                        g_rand_int_range(r, 0, 8) ? PMS_SIM_PSR_UP | PMS_SIM_PSR_PP : (guint)g_rand_int_range(r, 0, 4);
                     PmsSimIsa isa = g_rand_int_range(r, 0, 8) ? PMS_SIM_ISA_IA64 : PMS_SIM_ISA_IA32;
                     pms_sim_set_psr(a, t, psr);
                     pms_sim_set_psr(b, t, psr);
@@ -452,8 +453,10 @@ static void diff_ia64(const char *name, guint *pmis_seen, guint *captures /* [4]
                 static const guint32 lats[] = { 0, 3, 4, 8, 15, 16, 100, 300, 1024, 4095, 4096, 8191, 9000 };
                 PmsSimDearEvent de = { dpool[g_rand_int_range(r, 0, 3)] + (guint64)g_rand_int_range(r, 0, 0x4000),
                                        apool[g_rand_int_range(r, 0, 3)] + (guint64)g_rand_int_range(r, 0, 0x20000),
-                                       (guint)g_rand_int_range(r, 0, 3), lats[g_rand_int_range(r, 0, 13)],
-                                       (PmsSimTlb)g_rand_int_range(r, 0, 4), g_rand_boolean(r) };
+                                       (guint)g_rand_int_range(r, 0, 3),
+                                       lats[g_rand_int_range(r, 0, 13)],
+                                       (PmsSimTlb)g_rand_int_range(r, 0, 4),
+                                       g_rand_boolean(r) };
                 PmsSimIearEvent ie = { apool[g_rand_int_range(r, 0, 3)] + (guint64)g_rand_int_range(r, 0, 0x20000),
                                        lats[g_rand_int_range(r, 0, 13)], (PmsSimTlb)g_rand_int_range(r, 0, 4),
                                        g_rand_int_range(r, 0, 4) == 0 };
@@ -467,8 +470,11 @@ static void diff_ia64(const char *name, guint *pmis_seen, guint *captures /* [4]
                 for (guint i = 0; i < nb; i++)
                     br[i] = (PmsSimBranch){ apool[g_rand_int_range(r, 0, 3)] + (guint64)g_rand_int_range(r, 0, 0x20000),
                                             apool[g_rand_int_range(r, 0, 3)] + (guint64)g_rand_int_range(r, 0, 0x20000),
-                                            (guint)g_rand_int_range(r, 0, 3), g_rand_boolean(r), g_rand_boolean(r),
-                                            g_rand_boolean(r), (PmsSimBrType)g_rand_int_range(r, 0, 3) };
+                                            (guint)g_rand_int_range(r, 0, 3),
+                                            g_rand_boolean(r),
+                                            g_rand_boolean(r),
+                                            g_rand_boolean(r),
+                                            (PmsSimBrType)g_rand_int_range(r, 0, 3) };
                 pms_sim_set_branches(a, br, nb);
                 pms_sim_set_branches(b, br, nb);
                 CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
@@ -503,7 +509,8 @@ static void test_diff_ia64(void)
     guint pmis = 0, cap[4] = { 0 };
     diff_ia64("montecito", &pmis, cap);
     printf("# montecito differential: %d cases, %u PMIs; ending with a D-EAR capture %u, I-EAR %u, ETB/IP-EAR "
-           "entries %u; external notifications %u\n", N_CASES, pmis, cap[0], cap[1], cap[2], cap[3]);
+           "entries %u; external notifications %u\n",
+           N_CASES, pmis, cap[0], cap[1], cap[2], cap[3]);
     CU_ASSERT(pmis > 40);
     CU_ASSERT(cap[0] > 50 && cap[1] > 50 && cap[2] > 50 && cap[3] > 10);
 }

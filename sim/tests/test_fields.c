@@ -33,8 +33,8 @@ static gboolean program_accepts(const PmsModel *m, char **why)
         PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
         guint n;
         g_autoptr(GError) err = NULL;
-        if (pms_program_writes(&pl, codes, 1, w, &n, &err) || !g_error_matches(err, PMS_PROGRAM_ERROR,
-                                                                             PMS_PROGRAM_ERROR_MODEL))
+        if (pms_program_writes(&pl, codes, 1, w, &n, &err) ||
+            !g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_MODEL))
             return TRUE;
         *why = g_strdup(err->message);
         return FALSE;
@@ -55,8 +55,8 @@ static void check_pmu(const PmsModel *m, const char *field, guint line, guint *r
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsSim) s = pms_sim_new(m, &err);
     gboolean field_refusal = !s && g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL) &&
-                             (strstr(err->message, "has no field") || strstr(err->message, "has no layout") ||
-                              strstr(err->message, "no field '"));
+        (strstr(err->message, "has no field") || strstr(err->message, "has no layout") ||
+         strstr(err->message, "no field '"));
     g_autofree char *why = NULL;
     gboolean prog_ok = program_accepts(m, &why);
     if (field_refusal || !prog_ok) {
@@ -157,8 +157,9 @@ static void test_fields_named(void)
     CU_ASSERT_FALSE(pms_model_lint(m, p));
     gboolean found = FALSE;
     for (guint i = 0; i < p->len; i++)
-        found |= g_str_has_prefix(p->pdata[i], "tiny.pmu:4: register IA32_PERF_GLOBAL_STATUS: layout "
-                                               "'global_status' has no field 'ovf_pmc0'");
+        found |= g_str_has_prefix(p->pdata[i],
+                                  "tiny.pmu:4: register IA32_PERF_GLOBAL_STATUS: layout "
+                                  "'global_status' has no field 'ovf_pmc0'");
     CU_ASSERT_TRUE(found);
 }
 

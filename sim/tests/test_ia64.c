@@ -266,7 +266,10 @@ static void test_many_one_pmi(void)
  * 0xf -> 15, 0 -> 0 (counts nothing). */
 static void test_plm(void)
 {
-    static const struct { guint plm; guint64 want; } c[] = {
+    static const struct {
+        guint plm;
+        guint64 want;
+    } c[] = {
         { 0x1, 1 }, { 0x2, 2 }, { 0x4, 4 }, { 0x8, 8 }, { 0x9, 9 }, { 0xf, 15 }, { 0x0, 0 },
     };
     for (guint e = 0; e < 2; e++) {
@@ -321,7 +324,8 @@ static void test_umask_exact(void)
         PMC(s, 4, M_PMC(BUS_ALL, 3, M_PLM(0xf)));
         PMC(s, 5, M_PMC(BUS_ALL, 1, M_PLM(0xf)));
         PMC(s, 6, M_PMC(BUS_ALL, 0, M_PLM(0xf)));
-        PmsSimCount c[3] = { { PMS_SIGNAL_KEY(BUS_ALL, 1), 0, 1, 0 }, { PMS_SIGNAL_KEY(BUS_ALL, 2), 0, 2, 0 },
+        PmsSimCount c[3] = { { PMS_SIGNAL_KEY(BUS_ALL, 1), 0, 1, 0 },
+                             { PMS_SIGNAL_KEY(BUS_ALL, 2), 0, 2, 0 },
                              { PMS_SIGNAL_KEY(BUS_ALL, 3), 0, 4, 0 } };
         PmsSimRun r = { 3, { 3, 3 }, c, 3, NULL, 0, NULL, 0 };
         CU_ASSERT_TRUE(pms_sim_run(s, &r, NULL));
@@ -487,7 +491,10 @@ static void test_stim_file(void)
  * ig_ad = 1 nothing is constrained: PMC4 60, PMC6 30. */
 static void test_code_range_coarse(void)
 {
-    static const struct { guint64 pmc32; guint64 want4, want6; } c[] = {
+    static const struct {
+        guint64 pmc32;
+        guint64 want4, want6;
+    } c[] = {
         { 0x000f01ffffffffffull, 20, 10 },
         { 0x010f01ffffffffffull, 20, 10 },
         { 0x020f01ffffffffffull, 60, 30 },
@@ -506,7 +513,8 @@ static void test_code_range_coarse(void)
             PMC(s, 7, M_PMC(BUS_ALL, 2, M_PLM(0xf)));
             for (guint r = 0; r < 3; r++) {
                 pms_sim_set_ip(s, 0, r < 2, ips[r]);
-                PmsSimCount cnt[3] = { { PMS_SIGNAL_KEY(0x08, 0), 0, 2, 0 }, { PMS_SIGNAL_KEY(NOPS, 0), 0, 1, 0 },
+                PmsSimCount cnt[3] = { { PMS_SIGNAL_KEY(0x08, 0), 0, 2, 0 },
+                                       { PMS_SIGNAL_KEY(NOPS, 0), 0, 1, 0 },
                                        { PMS_SIGNAL_KEY(BUS_ALL, 2), 0, 1, 0 } };
                 PmsSimRun run = { 10, { 3, 3 }, cnt, 3, NULL, 0, NULL, 0 };
                 CU_ASSERT_TRUE(pms_sim_run(s, &run, NULL));
@@ -529,7 +537,10 @@ static void test_code_range_top_bits(void)
         PMC(s, 38, 0xdb6 & ~(guint64)0x2);
         PMC(s, 32, 0x000f01ffffffffffull);
         PMC(s, 4, M_PMC(0x08, 0, M_PLM(0xf)));
-        static const struct { guint64 addr, mask, ip; guint64 want; } c[] = {
+        static const struct {
+            guint64 addr, mask, ip;
+            guint64 want;
+        } c[] = {
             { 0, 0, 0x0100000000000000ull, 0 },
             { 0, 0, 0x00ffffffffffff00ull, 1 },
             { 0x400f, 0x00ffffffffffffffull, 0x4000, 1 },
@@ -631,15 +642,25 @@ static void test_code_range_stim(void)
 static void test_opcode_match(void)
 {
     static const guint64 all0 = 0x030f01ffffffffffull, all1 = 0x000f01ffffffffffull;
-    static const struct { guint64 pmc32, pmc33, pmc34, pmc35, pmc36; guint64 want[6]; } c[] = {
+    static const struct {
+        guint64 pmc32, pmc33, pmc34, pmc35, pmc36;
+        guint64 want[6];
+    } c[] = {
         { 0x020c001fffffffffull, 0x10000000000ull, all1, 0, 0xfffffff0, { 60, 140, 60, 140, 30, 70 } },
         { all0, 0, 0x000c001fffffffffull, 0x10000000000ull, 0xfffffff0, { 140, 60, 140, 60, 70, 70 } },
         { 0x020c001fffffffffull, 0x10000000000ull, all1, 0, 0xfffffff5, { 140, 140, 140, 140, 70, 70 } },
     };
-    static const struct { gboolean valid; PmsSimSlot slot; guint64 op; } in[7] = {
-        { TRUE, PMS_SIM_SLOT_M, 0x10000000123ull },  { TRUE, PMS_SIM_SLOT_I, 0x10000000000ull },
-        { TRUE, PMS_SIM_SLOT_F, 0x10000000000ull },  { TRUE, PMS_SIM_SLOT_B, 0x10000000000ull },
-        { TRUE, PMS_SIM_SLOT_M, 0x12000000000ull },  { TRUE, PMS_SIM_SLOT_M, 0x11fffffffffull },
+    static const struct {
+        gboolean valid;
+        PmsSimSlot slot;
+        guint64 op;
+    } in[7] = {
+        { TRUE, PMS_SIM_SLOT_M, 0x10000000123ull },
+        { TRUE, PMS_SIM_SLOT_I, 0x10000000000ull },
+        { TRUE, PMS_SIM_SLOT_F, 0x10000000000ull },
+        { TRUE, PMS_SIM_SLOT_B, 0x10000000000ull },
+        { TRUE, PMS_SIM_SLOT_M, 0x12000000000ull },
+        { TRUE, PMS_SIM_SLOT_M, 0x11fffffffffull },
         { FALSE, PMS_SIM_SLOT_M, 0 },
     };
     for (guint k = 0; k < G_N_ELEMENTS(c); k++)
@@ -656,7 +677,8 @@ static void test_opcode_match(void)
             PMC(s, 9, M_PMC(0x09, 0, M_PLM(0xf)));
             for (guint r = 0; r < G_N_ELEMENTS(in); r++) {
                 pms_sim_set_insn(s, 0, in[r].valid, in[r].slot, in[r].op);
-                PmsSimCount cnt[3] = { { PMS_SIGNAL_KEY(0x08, 0), 0, 2, 0 }, { PMS_SIGNAL_KEY(NOPS, 0), 0, 1, 0 },
+                PmsSimCount cnt[3] = { { PMS_SIGNAL_KEY(0x08, 0), 0, 2, 0 },
+                                       { PMS_SIGNAL_KEY(NOPS, 0), 0, 1, 0 },
                                        { PMS_SIGNAL_KEY(0x09, 0), 0, 1, 0 } };
                 PmsSimRun run = { 10, { 3, 3 }, cnt, 3, NULL, 0, NULL, 0 };
                 CU_ASSERT_TRUE(pms_sim_run(s, &run, NULL));
@@ -681,8 +703,10 @@ static void test_opcode_and_code_range(void)
         PMC(s, 32, 0x000c001fffffffffull);
         PMC(s, 33, 0x10000000000ull);
         PMC(s, 4, M_PMC(0x08, 0, M_PLM(0xf)));
-        static const struct { guint64 ip; PmsSimSlot slot; } c[] = {
-            { 0x4100, PMS_SIM_SLOT_M }, { 0x5000, PMS_SIM_SLOT_M }, { 0x4100, PMS_SIM_SLOT_F } };
+        static const struct {
+            guint64 ip;
+            PmsSimSlot slot;
+        } c[] = { { 0x4100, PMS_SIM_SLOT_M }, { 0x5000, PMS_SIM_SLOT_M }, { 0x4100, PMS_SIM_SLOT_F } };
         for (guint k = 0; k < G_N_ELEMENTS(c); k++) {
             pms_sim_set_ip(s, 0, TRUE, c[k].ip);
             pms_sim_set_insn(s, 0, TRUE, c[k].slot, 0x10000000000ull);
@@ -711,12 +735,16 @@ static void test_opcode_and_code_range(void)
  * NOPS_RETIRED always 8. */
 static void test_data_range(void)
 {
-    static const struct { guint64 pmc41; gboolean active; guint64 want; } c[] = {
-        { 0x6078fefef6f6ull, FALSE, 3 }, { 0x6078fefef6f6ull, TRUE, 3 }, { 0x78fefef6f6ull, FALSE, 8 },
+    static const struct {
+        guint64 pmc41;
+        gboolean active;
+        guint64 want;
+    } c[] = {
+        { 0x6078fefef6f6ull, FALSE, 3 }, { 0x6078fefef6f6ull, TRUE, 3 },  { 0x78fefef6f6ull, FALSE, 8 },
         { 0x2078fefefefeull, FALSE, 8 }, { 0x2078fefefeeeull, FALSE, 8 }, { 0x2078fefefeeeull, TRUE, 2 },
     };
-    static const guint64 addrs[] = { 0x700000001000ull, 0x700000001fffull, 0x700000000fffull, 0x700000002000ull,
-                                     0x20080, 0x20100, 0x0100700000001000ull };
+    static const guint64 addrs[] = { 0x700000001000ull, 0x700000001fffull, 0x700000000fffull,    0x700000002000ull,
+                                     0x20080,           0x20100,           0x0100700000001000ull };
     for (guint k = 0; k < G_N_ELEMENTS(c); k++)
         for (guint e = 0; e < 2; e++) {
             PmsModel *m = fx_model_with("montecito", "pmc41_dtag", c[k].active ? "active" : "iod");
@@ -761,7 +789,10 @@ static void test_data_range_top_bits(void)
         g_autoptr(PmsSim) s = mont(engines[e]);
         PMC(s, 41, 0x2078fefefef6ull); /* cfg_dtag0 = 2, ena_dbrp0 */
         PMC(s, 4, M_PMC(0xc3, 0, M_PLM(0xf)));
-        static const struct { guint64 addr, mask, a; guint64 want; } c[] = {
+        static const struct {
+            guint64 addr, mask, a;
+            guint64 want;
+        } c[] = {
             { 0x0100000000000000ull, 0, 0x0100000000000000ull, 1 },
             { 0x0100000000000000ull, 0, 0x01ffffffffffffffull, 1 },
             { 0x0100000000000000ull, 0, 0x00ffffffffffffffull, 0 },
@@ -818,11 +849,15 @@ static void test_insn_daddr_stim(void)
             fprintf(stderr, "# %s\n", err->message);
         CU_ASSERT_TRUE(ok);
     }
-    static const struct { const char *text, *msg; } bad[] = {
-        { "\nrun 1 insn=x:1\n", "t.stim:2: insn: 'x:1' for thread 0: expected SLOT:OPCODE with SLOT m, i, f or b, or '-'" },
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        { "\nrun 1 insn=x:1\n",
+          "t.stim:2: insn: 'x:1' for thread 0: expected SLOT:OPCODE with SLOT m, i, f or b, or '-'" },
         { "run 1 insn=m\n", "t.stim:1: insn: 'm' for thread 0: expected SLOT:OPCODE" },
         { "run 1 insn=-,mi:1\n", "t.stim:1: insn: 'mi:1' for thread 1: expected SLOT:OPCODE" },
-        { "run 1 insn=m:0x20000000000\n", "t.stim:1: insn: opcode '0x20000000000' for thread 0: expected a 41-bit number" },
+        { "run 1 insn=m:0x20000000000\n",
+          "t.stim:1: insn: opcode '0x20000000000' for thread 0: expected a 41-bit number" },
         { "run 1 insn=m:1,m:2,m:3\n", "t.stim:1: insn: expected 1..2 comma-separated SLOT:OPCODE" },
         { "run 1 daddr=1,2,3\n", "t.stim:1: daddr: expected 1..2 comma-separated addresses" },
         { "run 1 daddr=0x1g\n", "t.stim:1: daddr: '0x1g' for thread 0: expected a 64-bit address or '-'" },
@@ -1157,10 +1192,10 @@ static void test_ear_stim(void)
     const PmsModel *m = fx_model("montecito");
     static const char text[] =
         "pmu montecito\n"
-        "write PMC4 0x1200da08\n"      /* L3_INSERTS, S only, plm 8 */
-        "write pmc:40 0x2000008\n"     /* D-EAR cache >= 4 */
-        "write pmc:37 0x3fe8\n"        /* I-EAR cache >= 4 */
-        "write pmc:39 0x3f08\n"        /* ETB: everything */
+        "write PMC4 0x1200da08\n"  /* L3_INSERTS, S only, plm 8 */
+        "write pmc:40 0x2000008\n" /* D-EAR cache >= 4 */
+        "write pmc:37 0x3fe8\n"    /* I-EAR cache >= 4 */
+        "write pmc:39 0x3f08\n"    /* ETB: everything */
         "run 4 L3_INSERTS=1 mesi=S dear=0x6000:0x4000010:12:s1 iear=0x8000:20 br=0x4000:0x5000:mpt "
         "br=0x4100:0:nt\n"
         "run 2 L3_INSERTS=1 mesi=m dear=0x7000:0x4000000:3\n"
@@ -1180,7 +1215,9 @@ static void test_ear_stim(void)
         CU_ASSERT_TRUE(ok);
         g_clear_error(&err);
     }
-    static const struct { const char *text, *msg; } bad[] = {
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
         { "run 1\nrun 1 mesi=X\n", "t.stim:2: mesi: 'X' for thread 0: expected I, S, E, M or '-'" },
         { "run 1 mesi=S,S,S\n", "t.stim:1: mesi: expected 1..2 comma-separated states" },
         { "run 1 dear=1:2\n", "t.stim:1: dear: expected DADDR:IP:LATENCY[:FLAG...], got '1:2'" },
@@ -1189,7 +1226,8 @@ static void test_ear_stim(void)
         { "run 1 dear=1:2:3 dear=1:2:3\n", "t.stim:1: dear: given twice in one run" },
         { "run 1 iear=q:2\n", "t.stim:1: iear: instruction address 'q': expected a 64-bit number" },
         { "run 1 iear=1:2:alat\n", "t.stim:1: iear: unknown flag 'alat': expected l2, vhpt, fault, rab" },
-        { "\n\nrun 1 br=1:2:zz\n", "t.stim:3: br: unknown flag 'zz': expected nt, mpt, mpp, rel, ret, ind, s0, s1, s2" },
+        { "\n\nrun 1 br=1:2:zz\n",
+          "t.stim:3: br: unknown flag 'zz': expected nt, mpt, mpp, rel, ret, ind, s0, s1, s2" },
         { "run 1 br=1\n", "t.stim:1: br: expected FROM:TO[:FLAG...], got '1'" },
         { "run 1 br=1:2:ret:ind\n", "t.stim:1: br: at most one of rel, ret, ind" },
     };
@@ -1319,18 +1357,17 @@ static void test_set_input(void)
 static void test_psr_isa_stim(void)
 {
     const PmsModel *m = fx_model("montecito");
-    static const char text[] =
-        "pmu montecito\n"
-        "write PMC4 0x2005008\nwrite PMC5 0x2005048\nwrite PMC6 0x6005008\n"
-        "run 1 NOPS_RETIRED=1 psr=up\n"
-        "run 2 NOPS_RETIRED=1 psr=pp\n"
-        "run 4 NOPS_RETIRED=1 psr=none\n"
-        "run 8 NOPS_RETIRED=1 isa=ia32\n"
-        "run 16 NOPS_RETIRED=1\n"
-        "run 32 NOPS_RETIRED=1,1 psr=none,up\n"
-        "run 64 NOPS_RETIRED=1,1 psr=NONE\n"
-        "run 128 NOPS_RETIRED=1,1 isa=ia64,IA32\n"
-        "read PMD4 145\nread PMD5 146\nread PMD6 177\n";
+    static const char text[] = "pmu montecito\n"
+                               "write PMC4 0x2005008\nwrite PMC5 0x2005048\nwrite PMC6 0x6005008\n"
+                               "run 1 NOPS_RETIRED=1 psr=up\n"
+                               "run 2 NOPS_RETIRED=1 psr=pp\n"
+                               "run 4 NOPS_RETIRED=1 psr=none\n"
+                               "run 8 NOPS_RETIRED=1 isa=ia32\n"
+                               "run 16 NOPS_RETIRED=1\n"
+                               "run 32 NOPS_RETIRED=1,1 psr=none,up\n"
+                               "run 64 NOPS_RETIRED=1,1 psr=NONE\n"
+                               "run 128 NOPS_RETIRED=1,1 isa=ia64,IA32\n"
+                               "read PMD4 145\nread PMD5 146\nread PMD6 177\n";
     for (guint e = 0; e < 2; e++) {
         GError *err = NULL;
         g_autoptr(PmsStim) st = pms_stim_parse(m, text, -1, "psr.stim", &err);
@@ -1342,7 +1379,9 @@ static void test_psr_isa_stim(void)
         CU_ASSERT_TRUE(ok);
         g_clear_error(&err);
     }
-    static const struct { const char *text, *msg; } bad[] = {
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
         { "run 1 psr=user\n", "t.stim:1: psr: 'user' for thread 0: expected up, pp, up+pp or none" },
         { "run 1\nrun 1 psr=up,ppp\n", "t.stim:2: psr: 'ppp' for thread 1: expected up, pp, up+pp or none" },
         { "run 1 psr=up,up,up\n", "t.stim:1: psr: expected 1..2 comma-separated values (one per thread)" },

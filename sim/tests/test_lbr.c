@@ -135,8 +135,7 @@ static void test_freeze(void)
     CU_ASSERT_EQUAL(pms_sim_lbr_entries(g), 32);
     fx_write(g, A_DEBUGCTL, 1);
     fx_run(g, 5, PMS_SIGNAL_KEY(0xc0, 0), 0, 0, 3, 3);
-    PmsSimLbrBranch k[2] = { br(0xffff800000001000ull, PMS_LBR_BR_FAR, 0, TRUE),
-                             br(0x2000, PMS_LBR_BR_JCC, 0, FALSE) };
+    PmsSimLbrBranch k[2] = { br(0xffff800000001000ull, PMS_LBR_BR_FAR, 0, TRUE), br(0x2000, PMS_LBR_BR_JCC, 0, FALSE) };
     run_br(g, k, 2, 0); /* cycle 5: 5 clocks since RESET, then 0 */
     CU_ASSERT_EQUAL(fx_read(g, A_FROM0 + 1), 0xffff800000001000ull);
     CU_ASSERT_EQUAL(fx_read(g, A_TO0 + 1), 0x0005800000001010ull);
@@ -166,8 +165,7 @@ static void test_callstack(void)
         fx_write(s, A_LBR_SELECT, SEL_CALLSTACK | 1); /* user only */
         /* main->a, a->b, b->leaf (filtered jcc between), leaf returns */
         PmsSimLbrBranch p[5] = { br(0x1000, PMS_LBR_BR_NEAR_REL_CALL, 3, FALSE),
-                                 br(0x2000, PMS_LBR_BR_NEAR_IND_CALL, 3, FALSE),
-                                 br(0x2800, PMS_LBR_BR_JCC, 3, FALSE),
+                                 br(0x2000, PMS_LBR_BR_NEAR_IND_CALL, 3, FALSE), br(0x2800, PMS_LBR_BR_JCC, 3, FALSE),
                                  br(0x3000, PMS_LBR_BR_NEAR_REL_CALL, 3, FALSE),
                                  br(0x4f00, PMS_LBR_BR_NEAR_RET, 3, FALSE) };
         run_br(s, p, 5, 0);
@@ -234,7 +232,8 @@ static void test_callstack(void)
     g_autoptr(PmsModel) bad = fx_model_with("glm", "lbr_callstack", "sometimes");
     g_autoptr(GError) err = NULL;
     CU_ASSERT_PTR_NULL(pms_sim_new(bad, &err));
-    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, "lbr_callstack = 'sometimes': expected lifo or configured") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, "lbr_callstack = 'sometimes': expected lifo or configured")
+                               : NULL);
 }
 
 /* The encoder's callstack flag and pms_lbr_action / describe. */
@@ -249,26 +248,32 @@ static void test_callstack_api(void)
     CU_ASSERT_TRUE(pms_lbr_callstack_configured(enc.lbr_select, g));
     CU_ASSERT_FALSE(pms_lbr_callstack_configured(enc.lbr_select | 1u << 5, g)); /* NEAR_RET set */
     CU_ASSERT_FALSE(pms_lbr_callstack_configured(enc.lbr_select | 2, g));       /* no ring left */
-    CU_ASSERT_EQUAL(pms_lbr_action(enc.lbr_select, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_LIFO,
-                                   PMS_LBR_BR_NEAR_RET, 3), PMS_LBR_POP);
-    CU_ASSERT_EQUAL(pms_lbr_action(enc.lbr_select, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_LIFO,
-                                   PMS_LBR_BR_NEAR_RET, 0), PMS_LBR_DROP);
-    CU_ASSERT_EQUAL(pms_lbr_action(enc.lbr_select, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_LIFO,
-                                   PMS_LBR_BR_NEAR_REL_CALL, 3), PMS_LBR_RECORD);
-    CU_ASSERT_EQUAL(pms_lbr_action(0x200, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_CONFIGURED,
-                                   PMS_LBR_BR_NEAR_RET, 3), PMS_LBR_RECORD);
+    CU_ASSERT_EQUAL(
+        pms_lbr_action(enc.lbr_select, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_LIFO, PMS_LBR_BR_NEAR_RET, 3),
+        PMS_LBR_POP);
+    CU_ASSERT_EQUAL(
+        pms_lbr_action(enc.lbr_select, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_LIFO, PMS_LBR_BR_NEAR_RET, 0),
+        PMS_LBR_DROP);
+    CU_ASSERT_EQUAL(
+        pms_lbr_action(enc.lbr_select, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_LIFO, PMS_LBR_BR_NEAR_REL_CALL, 3),
+        PMS_LBR_RECORD);
+    CU_ASSERT_EQUAL(
+        pms_lbr_action(0x200, g, PMS_LBR_JMP_RULE_SNB, PMS_LBR_CALLSTACK_CONFIGURED, PMS_LBR_BR_NEAR_RET, 3),
+        PMS_LBR_RECORD);
     /* nhm has no EN_CALLSTACK: refused by name; bit 9 never pops there */
     g_autoptr(GError) err = NULL;
     PmsLbrConfig nhm = { TRUE, 0, 0, FALSE, TRUE };
     CU_ASSERT_FALSE(pms_lbr_encode(fx_model("nhm"), &nhm, PMS_PLM_DEFAULT, &enc, &err));
     CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP));
     CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, "en_callstack") : NULL);
-    CU_ASSERT_EQUAL(pms_lbr_action(0x200, fx_model("nhm"), PMS_LBR_JMP_RULE_NHM, PMS_LBR_CALLSTACK_LIFO,
-                                   PMS_LBR_BR_NEAR_RET, 3), PMS_LBR_RECORD);
+    CU_ASSERT_EQUAL(
+        pms_lbr_action(0x200, fx_model("nhm"), PMS_LBR_JMP_RULE_NHM, PMS_LBR_CALLSTACK_LIFO, PMS_LBR_BR_NEAR_RET, 3),
+        PMS_LBR_RECORD);
     g_autofree char *words = pms_lbr_describe(g, SEL_CALLSTACK | 1, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(words, "Recorded: near relative calls and near indirect calls."));
-    CU_ASSERT_PTR_NOT_NULL(strstr(words, "Call-stack mode (LBR_SELECT.EN_CALLSTACK = 1, SDM 17.9): a near return at "
-                                         "rings 1-3 is not recorded but flushes the newest entry"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(words,
+                                  "Call-stack mode (LBR_SELECT.EN_CALLSTACK = 1, SDM 17.9): a near return at "
+                                  "rings 1-3 is not recorded but flushes the newest entry"));
     CU_ASSERT_PTR_NOT_NULL(strstr(words, "This is the SDM's call-stack configuration"));
     g_autofree char *odd = pms_lbr_describe(g, 0x200, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(odd, "Not the SDM's call-stack configuration"));

@@ -8,8 +8,14 @@
 #include "fixtures.h"
 
 enum {
-    U_CTL = 0xc00, U_STATUS = 0xc01, U_OVF = 0xc02, S0_SUM = 0xc43, S1_SUM = 0xcc3,
-    C0 = 0xd00, C2 = 0xd40, C4 = 0xd20,   /* box bases */
+    U_CTL = 0xc00,
+    U_STATUS = 0xc01,
+    U_OVF = 0xc02,
+    S0_SUM = 0xc43,
+    S1_SUM = 0xcc3,
+    C0 = 0xd00,
+    C2 = 0xd40,
+    C4 = 0xd20, /* box bases */
 };
 #define BOX_CTL(b) (b)
 #define BOX_STATUS(b) ((b) + 1)
@@ -90,10 +96,18 @@ static void test_enables(void)
 static void test_threshold_invert_edge(void)
 {
     static const guint64 n[] = { 3, 0, 1, 2 };
-    static const struct { guint64 bits; const char *invert; guint64 want; } cases[] = {
-        { X_THR(2), "documented", 2 }, { X_THR(2) | X_INV, "documented", 2 }, { X_THR(2) | X_INV, "literal", 1 },
-        { X_THR(2) | X_EDGE, "documented", 2 }, { X_THR(2) | X_INV | X_EDGE, "documented", 1 },
-        { 0, "documented", 6 }, { X_INV, "literal", 6 },
+    static const struct {
+        guint64 bits;
+        const char *invert;
+        guint64 want;
+    } cases[] = {
+        { X_THR(2), "documented", 2 },
+        { X_THR(2) | X_INV, "documented", 2 },
+        { X_THR(2) | X_INV, "literal", 1 },
+        { X_THR(2) | X_EDGE, "documented", 2 },
+        { X_THR(2) | X_INV | X_EDGE, "documented", 1 },
+        { 0, "documented", 6 },
+        { X_INV, "literal", 6 },
     };
     for (int e = 0; e < 2; e++)
         for (guint k = 0; k < G_N_ELEMENTS(cases); k++) {
@@ -165,7 +179,10 @@ static void test_summaries(void)
  * The same with the run fed in pieces of one cycle. */
 static void test_precise_count_freeze(void)
 {
-    static const struct { const char *delay; guint64 c0, c1; } cases[] = { { "0", 2, 12 }, { "5", 17, 27 } };
+    static const struct {
+        const char *delay;
+        guint64 c0, c1;
+    } cases[] = { { "0", 2, 12 }, { "5", 17, 27 } };
     for (int e = 0; e < 2; e++)
         for (guint k = 0; k < G_N_ELEMENTS(cases); k++)
             for (int pieces = 0; pieces < 2; pieces++) {

@@ -88,11 +88,11 @@ static void run_case(PmsSimEngine engine)
     CU_ASSERT_EQUAL(r[0].address, 0x100);
     CU_ASSERT_EQUAL(r[0].format, 1);
     CU_ASSERT_EQUAL(r[0].n_fields, 22);
-    CU_ASSERT_EQUAL(r[0].field[0], 0x202);      /* rflags */
-    CU_ASSERT_EQUAL(r[0].field[1], 0x401000);   /* rip */
-    CU_ASSERT_EQUAL(r[0].field[2], 7);          /* rax */
-    CU_ASSERT_EQUAL(r[0].field[18], 1);         /* status: PMC0's bit */
-    CU_ASSERT_EQUAL(r[0].field[19], 0);         /* dla: not a load-latency record */
+    CU_ASSERT_EQUAL(r[0].field[0], 0x202);    /* rflags */
+    CU_ASSERT_EQUAL(r[0].field[1], 0x401000); /* rip */
+    CU_ASSERT_EQUAL(r[0].field[2], 7);        /* rax */
+    CU_ASSERT_EQUAL(r[0].field[18], 1);       /* status: PMC0's bit */
+    CU_ASSERT_EQUAL(r[0].field[19], 0);       /* dla: not a load-latency record */
     CU_ASSERT_STRING_EQUAL(pms_pebs_field_name(1, 18), "status");
     CU_ASSERT_EQUAL(r[1].cycle, 5);
     CU_ASSERT_EQUAL(r[1].address, 0x1b0);
@@ -196,7 +196,7 @@ static void run_glm(PmsSimEngine engine)
     CU_ASSERT_EQUAL(r[0].field[21], 0);
     CU_ASSERT_EQUAL(r[0].field[22], 0x402000); /* eventing_ip */
     CU_ASSERT_EQUAL(r[0].field[23], 0);
-    CU_ASSERT_EQUAL(r[0].field[24], 2);       /* tsc */
+    CU_ASSERT_EQUAL(r[0].field[24], 2); /* tsc */
     CU_ASSERT_EQUAL(r[1].address, 0x10c8);
     CU_ASSERT_EQUAL(r[1].field[24], 5);
     PmsPebsDs got;
@@ -285,7 +285,8 @@ int main(void)
     CU_add_test(s, "record formats 1 and 3: field offsets and sizes as the SDM's tables", test_formats);
     CU_add_test(s, "glm: format 3 records (applicable counters, dla, eventing IP, TSC), OvfBuf PMI; both engines",
                 test_glm);
-    CU_add_test(s, "glm: a status bit set through GLOBAL_STATUS_SET arms PEBS (only with PEBS_EN)", test_glm_status_set);
+    CU_add_test(s, "glm: a status bit set through GLOBAL_STATUS_SET arms PEBS (only with PEBS_EN)",
+                test_glm_status_set);
     CU_add_test(s, "DS area refused where no records are modelled or it is inconsistent", test_sim_refusals);
     int status = pms_cu_tap_run();
     pms_model_set_free(models);

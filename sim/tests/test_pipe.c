@@ -54,7 +54,7 @@ static void test_pipe_stages(void)
     CU_ASSERT_EQUAL(pms_sim_pipe(&c, n, cpl, FALSE).inc, 7); /* SUM 3 + 4 */
     c.combine_or = TRUE;
     CU_ASSERT_EQUAL(pms_sim_pipe(&c, n, cpl, FALSE).inc, 1); /* OR */
-    c.smt = FALSE; /* AnyThread ignored without SMT (glm) */
+    c.smt = FALSE;                                           /* AnyThread ignored without SMT (glm) */
     c.combine_or = FALSE;
     CU_ASSERT_EQUAL(pms_sim_pipe(&c, n, cpl, FALSE).inc, 3);
 }
@@ -94,20 +94,26 @@ static void run_combos(PmsSimEngine engine)
     guint32 sig = PMS_SIGNAL_KEY(0xc0, 0x01);
     for (guint k = 0; k < G_N_ELEMENTS(combos); k++) {
         const Combo *c = &combos[k];
-        fx_write(s, A_EVTSEL0, EVTSEL(0xc0, 0x01, EV_USR | EV_OS | EV_EN | (c->i ? EV_INV : 0) |
-                                      (c->e ? EV_E : 0) | EV_CMASK(c->c)));
+        fx_write(s, A_EVTSEL0,
+                 EVTSEL(0xc0, 0x01, EV_USR | EV_OS | EV_EN | (c->i ? EV_INV : 0) | (c->e ? EV_E : 0) | EV_CMASK(c->c)));
         fx_write(s, A_PMC0, 0);
         fx_run_seq(s, sig, seq, 4, 3);
         guint64 got = fx_read(s, A_PMC0);
         if (got != c->expect)
-            fprintf(stderr, "# c=%u i=%d e=%d: got %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT " (%s)\n",
-                    c->c, c->i, c->e, got, c->expect, c->why);
+            fprintf(stderr, "# c=%u i=%d e=%d: got %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT " (%s)\n", c->c,
+                    c->i, c->e, got, c->expect, c->why);
         CU_ASSERT_EQUAL(got, c->expect);
     }
 }
 
-static void test_combos_reference(void) { run_combos(PMS_SIM_REFERENCE); }
-static void test_combos_fast(void) { run_combos(PMS_SIM_FAST); }
+static void test_combos_reference(void)
+{
+    run_combos(PMS_SIM_REFERENCE);
+}
+static void test_combos_fast(void)
+{
+    run_combos(PMS_SIM_FAST);
+}
 
 static void test_edge_latch_lifetime(void)
 {

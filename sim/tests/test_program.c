@@ -146,7 +146,7 @@ static void test_nhmex_cbox(void)
     PmsPlacement pl;
     g_autoptr(GError) err = NULL;
     CU_ASSERT_TRUE_FATAL(pms_program_place_on(m, ev, 2, FALSE, &pl, &err));
-    guint64 code = 0x14 | 0x7 << 8 | 1u << 22;   /* event 0x14, umask ALL, en */
+    guint64 code = 0x14 | 0x7 << 8 | 1u << 22; /* event 0x14, umask ALL, en */
     PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
     guint n = 0;
     CU_ASSERT_TRUE_FATAL(pms_program_writes(&pl, &code, 1, w, &n, &err));
@@ -205,8 +205,9 @@ static void test_set_matching(void)
     const PmsModel *m = fx_model("nhm");
     guint64 c0 = EVTSEL(0x0e, 0x01, EV_USR | EV_OS | EV_INT | EV_EN), c1 = EVTSEL(0x51, 0x02, EV_USR | EV_EN),
             c2 = EVTSEL(0x43, 0x01, EV_OS | EV_EN);
-    PmsSetEvent evs[3] = { set_ev(m, "UOPS_ISSUED", &c0, 1), set_ev(m, "L1D", &c1, 1), set_ev(m, "L1D_ALL_REF", &c2, 1) };
-    evs[1].umask_mask = 2;   /* M_REPL */
+    PmsSetEvent evs[3] = { set_ev(m, "UOPS_ISSUED", &c0, 1), set_ev(m, "L1D", &c1, 1),
+                           set_ev(m, "L1D_ALL_REF", &c2, 1) };
+    evs[1].umask_mask = 2; /* M_REPL */
     PmsPlacement pl[3];
     g_autoptr(GError) err = NULL;
     CU_ASSERT_TRUE_FATAL(pms_program_place_set(m, evs, 3, pl, &err));
@@ -241,7 +242,8 @@ static void test_set_fixed(void)
     guint64 ir = EVTSEL(0xc0, 0x00, EV_USR | EV_OS | EV_INT | EV_EN), cyc = EVTSEL(0x3c, 0x00, EV_USR | EV_EN),
             ref = EVTSEL(0x00, 0x03, EV_OS | EV_INT | EV_EN), irc = EVTSEL(0xc0, 0x00, EV_USR | EV_EN | EV_CMASK(1));
     PmsSetEvent evs[4] = { set_ev(m, "INSTRUCTION_RETIRED", &irc, 1), set_ev(m, "INSTRUCTION_RETIRED", &ir, 1),
-                           set_ev(m, "UNHALTED_CORE_CYCLES", &cyc, 1), set_ev(m, "UNHALTED_REFERENCE_CYCLES", &ref, 1) };
+                           set_ev(m, "UNHALTED_CORE_CYCLES", &cyc, 1),
+                           set_ev(m, "UNHALTED_REFERENCE_CYCLES", &ref, 1) };
     PmsPlacement pl[4];
     g_autoptr(GError) err = NULL;
     CU_ASSERT_TRUE_FATAL(pms_program_place_set(m, evs, 4, pl, &err));
@@ -281,12 +283,13 @@ static void test_set_extra(void)
     guint nw = 0;
     g_autofree PmsRegWrite *w = pms_program_set_writes(m, evs, pl, 2, &nw, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(w);
-    CU_ASSERT_EQUAL_FATAL(nw, 4);   /* EVTSEL0, EVTSEL1, RSP_0 once, GLOBAL_CTRL */
+    CU_ASSERT_EQUAL_FATAL(nw, 4); /* EVTSEL0, EVTSEL1, RSP_0 once, GLOBAL_CTRL */
     CU_ASSERT(w[2].address == A_RSP0 && w[2].value == 0x2001);
     CU_ASSERT(w[3].address == A_GCTRL && w[3].value == 0x3);
     CU_ASSERT_FALSE(pms_program_place_set(m, evs, 3, pl, &err));
     CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT));
-    CU_ASSERT_STRING_EQUAL(err->message, "A and C both need MSR_OFFCORE_RSP_0, with different values (0x2001 and 0x4001)");
+    CU_ASSERT_STRING_EQUAL(err->message,
+                           "A and C both need MSR_OFFCORE_RSP_0, with different values (0x2001 and 0x4001)");
 }
 
 /* PEBS in a set (pebs): general counters with an IA32_PEBS_ENABLE pebs_en
@@ -296,13 +299,13 @@ static void test_set_pebs(void)
 {
     const PmsModel *w = fx_model("wsm");
     CU_ASSERT_EQUAL(pms_model_pebs_counters(w), 0xf);
-    CU_ASSERT_EQUAL(pms_model_pebs_format(w), 1);   /* PEBS_REC_FMT of the Core i7 record */
+    CU_ASSERT_EQUAL(pms_model_pebs_format(w), 1); /* PEBS_REC_FMT of the Core i7 record */
     guint64 ir = EVTSEL(0xc0, 0x01, EV_USR | EV_OS | EV_EN), br = EVTSEL(0xc4, 0x00, EV_USR | EV_EN);
     PmsSetEvent evs[5] = { set_ev(w, "INST_RETIRED", &ir, 1), set_ev(w, "BR_INST_RETIRED", &br, 1) };
     PmsPlacement pl[5];
     g_autoptr(GError) err = NULL;
     CU_ASSERT_TRUE_FATAL(pms_program_place_set(w, evs, 2, pl, &err));
-    CU_ASSERT(pl[0].fixed && pl[0].counter == 0);   /* without PEBS: FIXED_CTR0 */
+    CU_ASSERT(pl[0].fixed && pl[0].counter == 0); /* without PEBS: FIXED_CTR0 */
     evs[0].pebs = evs[1].pebs = TRUE;
     CU_ASSERT_TRUE_FATAL(pms_program_place_set(w, evs, 2, pl, &err));
     CU_ASSERT(!pl[0].fixed && pl[0].counter == 0);
@@ -317,7 +320,7 @@ static void test_set_pebs(void)
 
     const PmsModel *g = fx_model("glm");
     CU_ASSERT_EQUAL(pms_model_pebs_counters(g), 0x1);
-    CU_ASSERT_EQUAL(pms_model_pebs_format(g), 3);   /* 0011b, SDM Table 18-20 */
+    CU_ASSERT_EQUAL(pms_model_pebs_format(g), 3); /* 0011b, SDM Table 18-20 */
     guint64 gir = EVTSEL(0xc0, 0x00, EV_USR | EV_EN), gbr = EVTSEL(0xc4, 0x00, EV_USR | EV_EN);
     PmsSetEvent ge[2] = { set_ev(g, "INST_RETIRED", &gir, 1), set_ev(g, "BR_INST_RETIRED", &gbr, 1) };
     ge[0].pebs = ge[1].pebs = TRUE;
@@ -335,7 +338,7 @@ static void test_set_pebs(void)
     /* no PEBS on the uncore */
     const PmsModel *u = fx_model("nhm_unc");
     CU_ASSERT_EQUAL(pms_model_pebs_counters(u), 0);
-    CU_ASSERT_EQUAL(pms_model_pebs_format(u), 0);   /* no IA32_PERF_CAPABILITIES */
+    CU_ASSERT_EQUAL(pms_model_pebs_format(u), 0); /* no IA32_PERF_CAPABILITIES */
     PmsSetEvent ue = { &u->events[0], 0, &gir, 1, NULL, TRUE };
     CU_ASSERT_FALSE(pms_program_place_set(u, &ue, 1, pl, &err));
     CU_ASSERT_TRUE(err && strstr(err->message, "which nhm_unc does not have"));

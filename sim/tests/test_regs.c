@@ -136,7 +136,7 @@ static void test_models_and_options(void)
         pms_sim_free(s);
     }
     /* bad option values are model errors naming the option */
-    const char *bad[][2] = { { "cpl_gate", "middle" }, { "anythread_combine", "xor" },
+    const char *bad[][2] = { { "cpl_gate", "middle" },        { "anythread_combine", "xor" },
                              { "global_ctrl_reset", "ones" }, { "fixed0_signal", "c0" },
                              { "ldlat_signal", "0x1.0x100" }, { "pmi_skid", "-1" } };
     for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {

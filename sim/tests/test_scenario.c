@@ -8,9 +8,15 @@
 static const guint32 INST = PMS_SIGNAL_KEY(0xc0, 0x00); /* INST_RETIRED.ANY_P in nhm.pmu */
 static const guint32 CLK = PMS_SIGNAL_KEY(0x3c, 0x00);  /* CPU_CLK_UNHALTED.THREAD_P */
 
-#define BOTH(fn)                                                                   \
-    static void fn##_ref(void) { fn(PMS_SIM_REFERENCE); }                            \
-    static void fn##_fast(void) { fn(PMS_SIM_FAST); }
+#define BOTH(fn)                                                                                                       \
+    static void fn##_ref(void)                                                                                         \
+    {                                                                                                                  \
+        fn(PMS_SIM_REFERENCE);                                                                                         \
+    }                                                                                                                  \
+    static void fn##_fast(void)                                                                                        \
+    {                                                                                                                  \
+        fn(PMS_SIM_FAST);                                                                                              \
+    }
 
 static void basic_count(PmsSimEngine eng)
 {
@@ -33,9 +39,9 @@ static void privilege(PmsSimEngine eng)
     const guint64 modes[4] = { EV_USR, EV_OS, EV_USR | EV_OS, 0 };
     for (guint i = 0; i < 4; i++)
         fx_write(s, A_EVTSEL0 + i, EVTSEL(0xc0, 0x00, EV_EN | modes[i]));
-    fx_run(s, 5, INST, 2, 0, 3, 3); /* user: 5 x 2 = 10 */
-    fx_run(s, 4, INST, 2, 0, 0, 0); /* kernel: 4 x 2 = 8 */
-    fx_run(s, 3, INST, 2, 0, 1, 1); /* CPL 1 counts as user: 3 x 2 = 6 */
+    fx_run(s, 5, INST, 2, 0, 3, 3);              /* user: 5 x 2 = 10 */
+    fx_run(s, 4, INST, 2, 0, 0, 0);              /* kernel: 4 x 2 = 8 */
+    fx_run(s, 3, INST, 2, 0, 1, 1);              /* CPL 1 counts as user: 3 x 2 = 6 */
     CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 0), 16); /* usr: 10 + 6 */
     CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 1), 8);  /* os */
     CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 2), 24); /* both */
@@ -68,7 +74,7 @@ static void any_thread(PmsSimEngine eng)
 {
     PmsModel *m = fx_model_with("nhm", "anythread_combine", "clock-or");
     g_autoptr(PmsSim) s = fx_sim(m, eng);
-    fx_write(s, A_EVTSEL0, EVTSEL(0xc0, 0x00, EV_EN | EV_USR));          /* own thread */
+    fx_write(s, A_EVTSEL0, EVTSEL(0xc0, 0x00, EV_EN | EV_USR));              /* own thread */
     fx_write(s, A_EVTSEL0 + 1, EVTSEL(0xc0, 0x00, EV_EN | EV_USR | EV_ANY)); /* t */
     fx_write(s, A_EVTSEL0 + 2, EVTSEL(0x3c, 0x00, EV_EN | EV_USR | EV_ANY)); /* clock, t */
     fx_write(s, A_EVTSEL0 + 3, EVTSEL(0xc0, 0x00, EV_EN | EV_USR | EV_ANY | EV_CMASK(4)));
@@ -224,9 +230,9 @@ static void global_enable(PmsSimEngine eng)
     fx_write(s, A_FIXED_CTRL, 0x3);
     fx_write(s, A_GCTRL, 0);
     fx_run(s, 10, INST, 1, 0, 3, 3);
-    CU_ASSERT_EQUAL(fx_read(s, A_PMC0), 0);   /* global enable off */
+    CU_ASSERT_EQUAL(fx_read(s, A_PMC0), 0); /* global enable off */
     CU_ASSERT_EQUAL(fx_read(s, A_FIXED0), 0);
-    fx_write(s, A_GCTRL, 0x100000000ull);      /* fixed0 only */
+    fx_write(s, A_GCTRL, 0x100000000ull); /* fixed0 only */
     fx_run(s, 10, INST, 1, 0, 3, 3);
     CU_ASSERT_EQUAL(fx_read(s, A_PMC0), 0);
     CU_ASSERT_EQUAL(fx_read(s, A_FIXED0), 10); /* fixed0 counts INST_RETIRED.ANY_P (c0.00) */
@@ -303,8 +309,8 @@ static void offcore_cases(PmsSim *s, const PmsSimRun *r, const OffcoreCase *case
         fx_write(s, A_PMC0 + 1, 0);
         CU_ASSERT_TRUE_FATAL(pms_sim_run(s, r, NULL));
         if (fx_read(s, A_PMC0) != cases[k].c0 || fx_read(s, A_PMC0 + 1) != cases[k].c1)
-            fprintf(stderr, "# offcore case %u: %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", k,
-                    fx_read(s, A_PMC0), fx_read(s, A_PMC0 + 1));
+            fprintf(stderr, "# offcore case %u: %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", k, fx_read(s, A_PMC0),
+                    fx_read(s, A_PMC0 + 1));
         CU_ASSERT_EQUAL(fx_read(s, A_PMC0), cases[k].c0);
         CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 1), cases[k].c1);
     }
@@ -313,17 +319,17 @@ static void offcore_cases(PmsSim *s, const PmsSimRun *r, const OffcoreCase *case
 static void offcore_nhm(PmsSimEngine eng)
 {
     g_autoptr(PmsSim) s = fx_sim(fx_model("wsm"), eng);
-    fx_write(s, A_EVTSEL0, EVTSEL(0xb7, 0x01, EV_EN | EV_USR)); /* RSP_0 */
+    fx_write(s, A_EVTSEL0, EVTSEL(0xb7, 0x01, EV_EN | EV_USR));     /* RSP_0 */
     fx_write(s, A_EVTSEL0 + 1, EVTSEL(0xbb, 0x01, EV_EN | EV_USR)); /* wsm: RSP_1 */
     /* transactions: DMND_DATA_RD (bit 0) served from LOCAL_DRAM-class bit 14, x2;
      * DMND_RFO (bit 1) with response bit 8, x3 */
     PmsSimOffcore t[2] = { { 0, 0x1, 0x4000, FALSE, 2 }, { 0, 0x2, 0x100, FALSE, 3 } };
     PmsSimRun r = { 10, { 3, 3 }, NULL, 0, t, 2, NULL, 0 };
     const OffcoreCase cases[] = {
-        { 0x4001, 0x0102, 20, 30 },  /* each selects exactly one class */
-        { 0x4003, 0x4103, 20, 50 },  /* RSP_0 response bit 14 only: first; RSP_1 both */
-        { 0x4002, 0x0001, 0, 0 },    /* request and response each match a different transaction */
-        { 0x00ff, 0xff00, 0, 0 },    /* a zero field counts nothing */
+        { 0x4001, 0x0102, 20, 30 }, /* each selects exactly one class */
+        { 0x4003, 0x4103, 20, 50 }, /* RSP_0 response bit 14 only: first; RSP_1 both */
+        { 0x4002, 0x0001, 0, 0 },   /* request and response each match a different transaction */
+        { 0x00ff, 0xff00, 0, 0 },   /* a zero field counts nothing */
     };
     offcore_cases(s, &r, cases, G_N_ELEMENTS(cases));
 }
@@ -336,14 +342,13 @@ static void offcore_glm(PmsSimEngine eng)
     fx_write(s, A_EVTSEL0 + 1, EVTSEL(0xb7, 0x02, EV_EN | EV_USR));
     /* DEMAND_DATA_RD (bit 0) hitting L2 (bit 18) x1; DEMAND_RFO (bit 1) missing
      * with HITM_OTHER_CORE (bit 36) x2; 5 DEMAND_DATA_RD in flight */
-    PmsSimOffcore t[3] = { { 0, 0x1, 1ull << 18, FALSE, 1 }, { 0, 0x2, 1ull << 36, FALSE, 2 },
-                           { 0, 0x1, 0, TRUE, 5 } };
+    PmsSimOffcore t[3] = { { 0, 0x1, 1ull << 18, FALSE, 1 }, { 0, 0x2, 1ull << 36, FALSE, 2 }, { 0, 0x1, 0, TRUE, 5 } };
     PmsSimRun r = { 4, { 3, 3 }, NULL, 0, t, 3, NULL, 0 };
     const OffcoreCase cases[] = {
-        { 0x1 | (1ull << 16), 0x2 | (1ull << 18), 4, 0 },  /* ANY_RESPONSE; RFO + L2_HIT: no */
+        { 0x1 | (1ull << 16), 0x2 | (1ull << 18), 4, 0 },     /* ANY_RESPONSE; RFO + L2_HIT: no */
         { 0x8000 | (1ull << 16), 0x3 | (1ull << 36), 12, 8 }, /* ANY_REQUEST matches both */
-        { 0x1 | (1ull << 38), 0x1 | (1ull << 33), 20, 0 },   /* OUTSTANDING: 5 in flight per cycle */
-        { 0x3 | (1ull << 18) | (1ull << 36), 0, 12, 0 },     /* mixed groups OR-ed (A19); RSP_1 empty */
+        { 0x1 | (1ull << 38), 0x1 | (1ull << 33), 20, 0 },    /* OUTSTANDING: 5 in flight per cycle */
+        { 0x3 | (1ull << 18) | (1ull << 36), 0, 12, 0 },      /* mixed groups OR-ed (A19); RSP_1 empty */
     };
     offcore_cases(s, &r, cases, G_N_ELEMENTS(cases));
 }
@@ -373,8 +378,8 @@ static void umask_selection(PmsSimEngine eng)
     fx_write(s, A_EVTSEL0, EVTSEL(0x99, 0x03, EV_EN | EV_USR));
     fx_write(s, A_EVTSEL0 + 1, EVTSEL(0xc0, 0x03, EV_EN | EV_USR));
     fx_write(s, A_EVTSEL0 + 2, EVTSEL(0x99, 0x00, EV_EN | EV_USR));
-    PmsSimCount c[7] = { { PMS_SIGNAL_KEY(0x99, 1), 0, 1, 0 }, { PMS_SIGNAL_KEY(0x99, 2), 0, 2, 0 },
-                         { PMS_SIGNAL_KEY(0x99, 4), 0, 4, 0 }, { PMS_SIGNAL_KEY(0x99, 0), 0, 8, 0 },
+    PmsSimCount c[7] = { { PMS_SIGNAL_KEY(0x99, 1), 0, 1, 0 },  { PMS_SIGNAL_KEY(0x99, 2), 0, 2, 0 },
+                         { PMS_SIGNAL_KEY(0x99, 4), 0, 4, 0 },  { PMS_SIGNAL_KEY(0x99, 0), 0, 8, 0 },
                          { PMS_SIGNAL_KEY(0xc0, 1), 0, 16, 0 }, { PMS_SIGNAL_KEY(0xc0, 2), 0, 32, 0 },
                          { PMS_SIGNAL_KEY(0xc0, 3), 0, 64, 0 } };
     PmsSimRun r = { 1, { 3, 3 }, c, 7, NULL, 0, NULL, 0 };
@@ -484,8 +489,9 @@ static void bench_smoke(void)
             fprintf(stderr, "# %s\n", e->message);
         CU_ASSERT_TRUE_FATAL(ok);
         printf("# bench glm, runs of 1..%u cycles: reference %.3g cycles/s %.3g records/s; fast %.3g cycles/s "
-               "%.3g records/s; ratio %.1f; 2^47 cycles in %.1f us\n", lens[i], b.ref_cycles_per_s,
-               b.ref_records_per_s, b.fast_cycles_per_s, b.fast_records_per_s, b.ratio, b.big_run_seconds * 1e6);
+               "%.3g records/s; ratio %.1f; 2^47 cycles in %.1f us\n",
+               lens[i], b.ref_cycles_per_s, b.ref_records_per_s, b.fast_cycles_per_s, b.fast_records_per_s, b.ratio,
+               b.big_run_seconds * 1e6);
         CU_ASSERT_TRUE(b.ref_cycles_per_s > 0 && b.fast_cycles_per_s > 0);
         CU_ASSERT_TRUE(b.big_run_overflowed);
         CU_ASSERT_EQUAL(b.big_run_cycles, 1ull << 47);
@@ -505,8 +511,8 @@ static void bench_smoke(void)
 void register_scenario_tests(void)
 {
     CU_pSuite s = CU_add_suite("sim scenarios", NULL, NULL);
-#define ADD(fn, what)                                   \
-    CU_add_test(s, what " (reference)", fn##_ref);      \
+#define ADD(fn, what)                                                                                                  \
+    CU_add_test(s, what " (reference)", fn##_ref);                                                                     \
     CU_add_test(s, what " (fast)", fn##_fast);
     ADD(basic_count, "count one signal, not its neighbours")
     ADD(privilege, "usr/os privilege filter")

@@ -123,8 +123,11 @@ static void test_register_spaces(void)
     if (!st)
         fprintf(stderr, "# %s\n", e->message);
     CU_ASSERT_PTR_NOT_NULL_FATAL(st);
-    static const struct { PmsRegSpace sp; guint32 n; } want[] = {
-        { PMS_SPACE_PMC, 4 }, { PMS_SPACE_PMD, 4 }, { PMS_SPACE_PMD, 4 }, { PMS_SPACE_PMC, 0 },
+    static const struct {
+        PmsRegSpace sp;
+        guint32 n;
+    } want[] = {
+        { PMS_SPACE_PMC, 4 }, { PMS_SPACE_PMD, 4 }, { PMS_SPACE_PMD, 4 },     { PMS_SPACE_PMC, 0 },
         { PMS_SPACE_IBR, 1 }, { PMS_SPACE_DBR, 3 }, { PMS_SPACE_MSR, 0x186 }, { PMS_SPACE_MSR, 0x186 },
     };
     CU_ASSERT_EQUAL_FATAL(pms_stim_n_records(st), G_N_ELEMENTS(want));
@@ -191,7 +194,7 @@ static void test_api(void)
     PmsSimRun r = { 100, { 3, 3 }, &c, 1, NULL, 0, NULL, 0 };
     pms_stim_add_run(st, &r);
     pms_stim_add_read(st, A_PMC0, TRUE, 93); /* 2^48 - 7 + 100 */
-    guint64 pmi = 6;                          /* the 7th cycle carries */
+    guint64 pmi = 6;                         /* the 7th cycle carries */
     pms_stim_expect_pmis(st, &pmi, 1);
     g_autoptr(PmsSim) s = fx_sim(fx_model("glm"), PMS_SIM_FAST);
     CU_ASSERT_TRUE(pms_stim_execute(st, s, NULL));
@@ -222,10 +225,8 @@ static void test_signal_names(void)
     CU_ASSERT_TRUE(pms_stim_signal_key(fx_model("tiny"), "OFFCORE_RESPONSE_0", &k, NULL));
     CU_ASSERT_EQUAL(k, PMS_SIGNAL_KEY(0xb7, 0x01));
     const char *bad[][2] = {
-        { "NO_SUCH_EVENT", "unknown signal" },
-        { "0x1ffff.0x1", "16 bits" },
-        { "INST_RETIRED.NOPE", "no unit mask 'NOPE'" },
-        { "OFFCORE_RESPONSE_0.DMND_RFO", "offcore=" },
+        { "NO_SUCH_EVENT", "unknown signal" },          { "0x1ffff.0x1", "16 bits" },
+        { "INST_RETIRED.NOPE", "no unit mask 'NOPE'" }, { "OFFCORE_RESPONSE_0.DMND_RFO", "offcore=" },
         { "UOPS_EXECUTED", "needs a unit mask" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
@@ -339,8 +340,9 @@ static void test_pmi_mismatch_bounded(void)
     CU_ASSERT_FALSE(exec_text("nhm", t->str, &e));
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
     CU_ASSERT(strlen(e->message) < 200);
-    CU_ASSERT_STRING_EQUAL(e->message, "t.stim:2001: 0 PMIs, expected 100000; they differ from PMI 1 on: "
-                                       "cycles none, expected 0 1 2 3 4 5 6 7 ... (99992 more)");
+    CU_ASSERT_STRING_EQUAL(e->message,
+                           "t.stim:2001: 0 PMIs, expected 100000; they differ from PMI 1 on: "
+                           "cycles none, expected 0 1 2 3 4 5 6 7 ... (99992 more)");
     g_clear_error(&e);
     g_string_free(t, TRUE);
 }
@@ -358,30 +360,39 @@ static void test_exec_errors(void)
     g_clear_error(&e);
     CU_ASSERT_FALSE(exec_text("nhm", "run 3\nread IA32_PMC0 1", &e));
     CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH));
-    CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "t.stim:2: cycle 3: read IA32_PMC0 (0xc1) = 0x0 (0), expected 0x1 (1)"));
+    CU_ASSERT_TRUE(
+        e && g_str_has_prefix(e->message, "t.stim:2: cycle 3: read IA32_PMC0 (0xc1) = 0x0 (0), expected 0x1 (1)"));
     g_clear_error(&e);
     CU_ASSERT_FALSE(exec_text("nhm", "run 3\nexpect-pmi 2", &e));
     CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "t.stim:2: PMIs at cycles none, expected 2"));
     g_clear_error(&e);
-    CU_ASSERT_FALSE(exec_text("nhm", "write IA32_PERFEVTSEL0 0x5100c0\nwrite IA32_PMC0 -1\n"
-                                     "run 3 0xc0.0x00=1\nexpect-pmi none", &e));
+    CU_ASSERT_FALSE(exec_text("nhm",
+                              "write IA32_PERFEVTSEL0 0x5100c0\nwrite IA32_PMC0 -1\n"
+                              "run 3 0xc0.0x00=1\nexpect-pmi none",
+                              &e));
     CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "t.stim:4: PMIs at cycles 0, expected none"));
     g_clear_error(&e);
     /* an expected #GP: taken (register unchanged, execution goes on) ... */
-    CU_ASSERT_TRUE(exec_text("nhm", "write IA32_PERFEVTSEL0 0x4100c0\nwrite IA32_PERFEVTSEL0 0x10000004100c0 gp\n"
-                                    "read IA32_PERFEVTSEL0 0x4100c0", &e));
+    CU_ASSERT_TRUE(exec_text("nhm",
+                             "write IA32_PERFEVTSEL0 0x4100c0\nwrite IA32_PERFEVTSEL0 0x10000004100c0 gp\n"
+                             "read IA32_PERFEVTSEL0 0x4100c0",
+                             &e));
     g_clear_error(&e);
     /* ... or not: a write that succeeds is an error naming the line */
     CU_ASSERT_FALSE(exec_text("nhm", "run 1\nwrite IA32_PERFEVTSEL0 0x4100c0 gp", &e));
     CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH));
-    CU_ASSERT_TRUE(e && g_str_has_prefix(e->message, "t.stim:2: write 0x4100c0 to IA32_PERFEVTSEL0 (0x186) succeeded, expected #GP"));
+    CU_ASSERT_TRUE(
+        e &&
+        g_str_has_prefix(e->message, "t.stim:2: write 0x4100c0 to IA32_PERFEVTSEL0 (0x186) succeeded, expected #GP"));
     g_clear_error(&e);
     /* another box's signal: cbox0/ in a stimulus of tinynhmex (C-Box 2) reaches C-Box 0 only */
-    CU_ASSERT_TRUE(exec_text("tinynhmex", "write C0_MSR_PMON_EVT_SEL0 0x400114\nwrite C0_MSR_PMON_GLOBAL_CTL 1\n"
-                                          "write C2_MSR_PMON_EVT_SEL0 0x400114\nwrite C2_MSR_PMON_GLOBAL_CTL 1\n"
-                                          "write U_MSR_PMON_GLOBAL_CTL 0x10000000\n"
-                                          "run 3 cbox0/LLC_MISSES.SHARED=2 0x14.0x01=1\n"
-                                          "read C0_MSR_PMON_CTR0 6\nread C2_MSR_PMON_CTR0 3", &e));
+    CU_ASSERT_TRUE(exec_text("tinynhmex",
+                             "write C0_MSR_PMON_EVT_SEL0 0x400114\nwrite C0_MSR_PMON_GLOBAL_CTL 1\n"
+                             "write C2_MSR_PMON_EVT_SEL0 0x400114\nwrite C2_MSR_PMON_GLOBAL_CTL 1\n"
+                             "write U_MSR_PMON_GLOBAL_CTL 0x10000000\n"
+                             "run 3 cbox0/LLC_MISSES.SHARED=2 0x14.0x01=1\n"
+                             "read C0_MSR_PMON_CTR0 6\nread C2_MSR_PMON_CTR0 3",
+                             &e));
     g_clear_error(&e);
     CU_ASSERT_PTR_NULL(parse("tinynhmex", "run 1 sbox0/0x14.0x01=1", &e));
     CU_ASSERT_TRUE(e && strstr(e->message, "t.stim:1: 'sbox0/': expected the model's unit and an instance (cboxN"));

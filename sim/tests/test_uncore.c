@@ -6,8 +6,13 @@
 #include "fixtures.h"
 
 enum {
-    U_GCTRL = 0x391, U_STATUS = 0x392, U_OVF = 0x393, U_FIXED = 0x394, U_FIXED_CTRL = 0x395,
-    U_PMC0 = 0x3b0, U_EVTSEL0 = 0x3c0,
+    U_GCTRL = 0x391,
+    U_STATUS = 0x392,
+    U_OVF = 0x393,
+    U_FIXED = 0x394,
+    U_FIXED_CTRL = 0x395,
+    U_PMC0 = 0x3b0,
+    U_EVTSEL0 = 0x3c0,
 };
 #define U_OCC (1u << 17)
 #define U_E (1u << 18)
@@ -55,8 +60,14 @@ static PmsSim *uncore(PmsSimEngine e)
 static void test_counting(void)
 {
     static const guint64 n[] = { 3, 0, 1, 2 };
-    static const struct { guint64 bits; guint64 want; } cases[] = {
-        { 0, 6 }, { U_CMASK(2), 2 }, { U_CMASK(2) | U_INV, 2 }, { U_CMASK(1) | U_E, 2 },
+    static const struct {
+        guint64 bits;
+        guint64 want;
+    } cases[] = {
+        { 0, 6 },
+        { U_CMASK(2), 2 },
+        { U_CMASK(2) | U_INV, 2 },
+        { U_CMASK(1) | U_E, 2 },
     };
     for (int e = 0; e < 2; e++)
         for (guint k = 0; k < G_N_ELEMENTS(cases); k++)

@@ -9,23 +9,22 @@
 #include "cu_tap.h"
 #include "vectors.h"
 
-static const char GOOD[] =
-    "# a comment\n"
-    "\n"
-    "vector first\n"
-    "event 0 \"wsm::INST_RETIRED:ANY_P:c=1\"\n"
-    "event 2 \"wsm::\" 2*\"A\"   # trailing comment\n"
-    "src line one\n"
-    "src line two\n"
-    "run 3 INST_RETIRED.ANY_P=1\n"
-    "read IA32_PMC0 3\n"
-    "end\n"
-    "vector second\n"
-    "event 1 \"wsm::INST_RETIRED:ANY_P\"\n"
-    "src pmi only\n"
-    "@4 run 1\n"
-    "expect-pmi none\n"
-    "end\n";
+static const char GOOD[] = "# a comment\n"
+                           "\n"
+                           "vector first\n"
+                           "event 0 \"wsm::INST_RETIRED:ANY_P:c=1\"\n"
+                           "event 2 \"wsm::\" 2*\"A\"   # trailing comment\n"
+                           "src line one\n"
+                           "src line two\n"
+                           "run 3 INST_RETIRED.ANY_P=1\n"
+                           "read IA32_PMC0 3\n"
+                           "end\n"
+                           "vector second\n"
+                           "event 1 \"wsm::INST_RETIRED:ANY_P\"\n"
+                           "src pmi only\n"
+                           "@4 run 1\n"
+                           "expect-pmi none\n"
+                           "end\n";
 
 /* An lbr record: its configuration, parsed */
 static void test_parse_lbr(void)
@@ -126,7 +125,8 @@ static void test_parse_bad(void)
     expect_bad(HEAD "stimulus a.stim\nstimulus b.stim\n", "bad.sim:5: column 1:", "already at line 4");
     expect_bad(HEAD "expect-pmi none\nend junk\n", "bad.sim:5:", "unexpected text after 'end'");
     /* the lbr record: its words, its lists, once per vector */
-    expect_bad(HEAD "lbr x\n", "bad.sim:4: column 5:", "lbr: unknown word 'x': expected plm=LEVELS, filter=NAMES, freeze or callstack");
+    expect_bad(HEAD "lbr x\n",
+               "bad.sim:4: column 5:", "lbr: unknown word 'x': expected plm=LEVELS, filter=NAMES, freeze or callstack");
     expect_bad(HEAD "lbr plm=5\n", "bad.sim:4: column 5:", "LBR privilege level '5'");
     expect_bad(HEAD "lbr filter=jcc,bogus\n", "bad.sim:4: column 5:", "LBR filter 'bogus'");
     expect_bad(HEAD "lbr\nlbr freeze\n", "bad.sim:5:", "one LBR configuration (already at line 4)");
@@ -202,9 +202,9 @@ static void test_builtin_has_sim_vectors(void)
     g_autoptr(PmsVectorSet) set = pms_vector_set_new();
     g_autoptr(GError) err = NULL;
     CU_ASSERT_TRUE_FATAL(pms_vector_set_load_builtin(set, &err));
-    const char *pmus[] = { "glm", "wsm", "wsm_dp", "nhm", "nhm_ex", "nhm_unc", "wsm_unc",
-                           "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3",
-                           "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6", "nhmex_cbox7", "montecito" };
+    const char *pmus[] = { "glm",         "wsm",         "wsm_dp",      "nhm",         "nhm_ex",      "nhm_unc",
+                           "wsm_unc",     "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4",
+                           "nhmex_cbox5", "nhmex_cbox6", "nhmex_cbox7", "montecito" };
     for (guint p = 0; p < G_N_ELEMENTS(pmus); p++) {
         guint n = 0, with_ref = 0;
         for (guint i = 0; i < pms_vector_set_count(set); i++) {

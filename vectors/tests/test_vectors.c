@@ -39,15 +39,15 @@ static char *parse_bad(const char *text)
 
 static void test_parse_good(void)
 {
-    g_autoptr(PmsVectorSet) set = parse_ok(
-        "# comment\n"
-        "\n"
-        "\"wsm::INST_RETIRED:X87\" PFM_SUCCESS 0x5302c0 src json:x.json:INST_RETIRED.X87\n"
-        "  \"wsm::OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM\"\tPFM_SUCCESS 0x5301b7,0x2001 "
-        "fstr \"wsm::A:k=1\" src sdm:18-26\n"
-        "\"a\\x41\\\\\\\"\\t\\r\" 3*\"ab\" \"z\" PFM_ERR_ATTR - src class: libpfm4 convention   \n"
-        "\"\" PFM_ERR_NOTFOUND - src empty\n"
-        "\"x\" BACKEND_CRASH - src libpfm4 4.13 bug\n");
+    g_autoptr(PmsVectorSet) set =
+        parse_ok("# comment\n"
+                 "\n"
+                 "\"wsm::INST_RETIRED:X87\" PFM_SUCCESS 0x5302c0 src json:x.json:INST_RETIRED.X87\n"
+                 "  \"wsm::OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM\"\tPFM_SUCCESS 0x5301b7,0x2001 "
+                 "fstr \"wsm::A:k=1\" src sdm:18-26\n"
+                 "\"a\\x41\\\\\\\"\\t\\r\" 3*\"ab\" \"z\" PFM_ERR_ATTR - src class: libpfm4 convention   \n"
+                 "\"\" PFM_ERR_NOTFOUND - src empty\n"
+                 "\"x\" BACKEND_CRASH - src libpfm4 4.13 bug\n");
     CU_ASSERT_EQUAL_FATAL(pms_vector_set_count(set), 5);
     const PmsVector *v = pms_vector_set_nth(set, 0);
     CU_ASSERT_STRING_EQUAL(v->event, "wsm::INST_RETIRED:X87");
@@ -67,7 +67,11 @@ static void test_parse_good(void)
 
     v = pms_vector_set_nth(set, 2);
     CU_ASSERT_EQUAL(v->event_len, 6 + 6 + 1);
-    CU_ASSERT_EQUAL(memcmp(v->event, "aA\\\"\t\rababab" "z", 13), 0);
+    CU_ASSERT_EQUAL(memcmp(v->event,
+                           "aA\\\"\t\rababab"
+                           "z",
+                           13),
+                    0);
     CU_ASSERT_EQUAL(v->n_codes, 0);
     CU_ASSERT_STRING_EQUAL(v->source, "class: libpfm4 convention"); /* trailing blanks trimmed */
 
@@ -186,12 +190,12 @@ static void fake_encode(const char *event, gsize len, PmsVectorAnswer *out, gpoi
 static void test_runner_counts(void)
 {
     g_autoptr(PmsVectorSet) set = pms_vector_set_new();
-    const char *a = "\"p::GOOD\" PFM_SUCCESS 0x5300c0,0x10 fstr \"p::GOOD:k=1\" src s1\n"  /* pass */
-                    "\"p::GOOD\" PFM_SUCCESS 0x5300c0,0x11 src s2\n"                       /* codes differ */
-                    "\"p::GOOD\" PFM_SUCCESS 0x5300c0,0x10 fstr \"p::GOOD:k=0\" src s3\n"  /* fstr differs */
-                    "\"p::NOPE\" PFM_ERR_NOTFOUND - src s4\n";                             /* pass */
-    const char *b = "\"p::ONECODE\" PFM_SUCCESS 0x5300c0,0x0 src s5\n"                     /* count differs */
-                    "\"q::NOPE\" PFM_ERR_UMASK - src s6\n";                                /* class differs */
+    const char *a = "\"p::GOOD\" PFM_SUCCESS 0x5300c0,0x10 fstr \"p::GOOD:k=1\" src s1\n" /* pass */
+                    "\"p::GOOD\" PFM_SUCCESS 0x5300c0,0x11 src s2\n"                      /* codes differ */
+                    "\"p::GOOD\" PFM_SUCCESS 0x5300c0,0x10 fstr \"p::GOOD:k=0\" src s3\n" /* fstr differs */
+                    "\"p::NOPE\" PFM_ERR_NOTFOUND - src s4\n";                            /* pass */
+    const char *b = "\"p::ONECODE\" PFM_SUCCESS 0x5300c0,0x0 src s5\n"                    /* count differs */
+                    "\"q::NOPE\" PFM_ERR_UMASK - src s6\n";                               /* class differs */
     GError *err = NULL;
     CU_ASSERT_TRUE_FATAL(pms_vector_set_parse(set, PMS_VECTOR_ENCODE, a, strlen(a), "pa/x.enc", "pa", &err));
     CU_ASSERT_TRUE_FATAL(pms_vector_set_parse(set, PMS_VECTOR_ENCODE, b, strlen(b), "pb/y.enc", "pb", &err));
@@ -213,13 +217,15 @@ static void test_runner_counts(void)
 
     PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, 1);
     CU_ASSERT_FALSE(o->passed);
-    CU_ASSERT_STRING_EQUAL(o->message, "pa/x.enc:2: \"p::GOOD\": expected PFM_SUCCESS 0x5300c0,0x11, got "
-                                       "PFM_SUCCESS 0x5300c0,0x10 (source: s2)");
+    CU_ASSERT_STRING_EQUAL(o->message,
+                           "pa/x.enc:2: \"p::GOOD\": expected PFM_SUCCESS 0x5300c0,0x11, got "
+                           "PFM_SUCCESS 0x5300c0,0x10 (source: s2)");
     o = g_ptr_array_index(r->outcomes, 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(o->message, "expected fstr \"p::GOOD:k=0\", got \"p::GOOD:k=1\""));
     o = g_ptr_array_index(r->outcomes, 5);
-    CU_ASSERT_STRING_EQUAL(o->message, "pb/y.enc:2: \"q::NOPE\": expected PFM_ERR_UMASK -, got "
-                                       "PFM_ERR_NOTFOUND - (source: s6)");
+    CU_ASSERT_STRING_EQUAL(o->message,
+                           "pb/y.enc:2: \"q::NOPE\": expected PFM_ERR_UMASK -, got "
+                           "PFM_ERR_NOTFOUND - (source: s6)");
 
     /* The sim kind selects nothing here: zero vectors, zero calls. */
     calls = 0;
@@ -314,7 +320,7 @@ static void test_builtin_parses(void)
         if (strcmp(v->ret, "PFM_SUCCESS") == 0) {
             CU_ASSERT_TRUE(g_str_has_prefix(v->source, "sdm:Table 19-") || g_str_has_prefix(v->source, "derived:"));
             CU_ASSERT_EQUAL(v->n_codes, 1);
-            CU_ASSERT_EQUAL(v->codes[0] & 0x500000, 0x500000);   /* EN | INT */
+            CU_ASSERT_EQUAL(v->codes[0] & 0x500000, 0x500000); /* EN | INT */
             unc_sdm++;
         }
     }
@@ -334,30 +340,32 @@ static void test_builtin_nhmex(void)
     CU_ASSERT_TRUE_FATAL(pms_vector_set_load_builtin(set, &err));
     for (guint n = 0; n < 8; n++) {
         g_autofree char *pmu = g_strdup_printf("nhmex_cbox%u", n);
-        guint per_file[4] = {0}, ok = 0;
-        static const char *const files[4] = {"events.enc", "umasks.enc", "modifiers.enc", "invalid.enc"};
+        guint per_file[4] = { 0 }, ok = 0;
+        static const char *const files[4] = { "events.enc", "umasks.enc", "modifiers.enc", "invalid.enc" };
         for (guint i = 0; i < pms_vector_set_count(set); i++) {
             const PmsVector *v = pms_vector_set_nth(set, i);
             if (strcmp(v->pmu, pmu) != 0 || v->kind == PMS_VECTOR_SIM)
-                continue;   /* the simulation vectors (events.sim, scenarios.sim) are test_sim_vectors.c's */
+                continue; /* the simulation vectors (events.sim, scenarios.sim) are test_sim_vectors.c's */
             for (guint f = 0; f < 4; f++)
                 per_file[f] += g_str_has_suffix(v->file, files[f]);
             if (strcmp(v->ret, "PFM_SUCCESS") == 0) {
                 ok++;
                 CU_ASSERT_EQUAL(v->n_codes, 1);
-                CU_ASSERT_TRUE(v->codes[0] & (1u << 22));          /* en */
-                CU_ASSERT_FALSE(v->codes[0] & 0x2b0000);           /* ig bits 16, 17, 19, 21 */
+                CU_ASSERT_TRUE(v->codes[0] & (1u << 22)); /* en */
+                CU_ASSERT_FALSE(v->codes[0] & 0x2b0000);  /* ig bits 16, 17, 19, 21 */
                 CU_ASSERT_PTR_NOT_NULL(v->fstr);
                 CU_ASSERT_TRUE(strstr(v->source, "likwid:") != NULL && strstr(v->source, "Table 2-13") != NULL);
             } else {
                 CU_ASSERT_PTR_NOT_NULL(strstr(v->source, "column "));
             }
         }
-        CU_ASSERT_EQUAL(per_file[0], 34);    /* events */
-        CU_ASSERT_EQUAL(per_file[1], 117);   /* unit masks */
+        CU_ASSERT_EQUAL(per_file[0], 34);  /* events */
+        CU_ASSERT_EQUAL(per_file[1], 117); /* unit masks */
         CU_ASSERT_TRUE(per_file[2] >= 60);
         CU_ASSERT_TRUE(per_file[3] >= 40);
-        CU_ASSERT_EQUAL(ok, 15 + 117 + 2 * 28 + 3);   /* events without unit masks, unit masks, modifiers on two events, combinations */
+        CU_ASSERT_EQUAL(ok,
+                        15 + 117 + 2 * 28 +
+                            3); /* events without unit masks, unit masks, modifiers on two events, combinations */
     }
 }
 
@@ -386,8 +394,8 @@ static void test_builtin_montecito(void)
         ok++;
         CU_ASSERT_TRUE(v->n_codes == 1 || v->n_codes == 2);
         ear += v->n_codes == 2;
-        CU_ASSERT_EQUAL(v->codes[0] & 0x3000000, 0x2000000);   /* ism = 2 */
-        CU_ASSERT_EQUAL(v->codes[0] & 0x48000c0, 0);           /* pm, ig, all, bit 23 */
+        CU_ASSERT_EQUAL(v->codes[0] & 0x3000000, 0x2000000); /* ism = 2 */
+        CU_ASSERT_EQUAL(v->codes[0] & 0x48000c0, 0);         /* pm, ig, all, bit 23 */
         CU_ASSERT_PTR_NOT_NULL(v->fstr);
         CU_ASSERT_TRUE(g_str_has_prefix(v->source, "tsv:montecito/events.tsv:"));
         CU_ASSERT_PTR_NOT_NULL(strstr(v->source, "registers.md"));
@@ -398,7 +406,7 @@ static void test_builtin_montecito(void)
     CU_ASSERT_EQUAL(per_file[3], 23 * 8 + 6);
     CU_ASSERT_TRUE(per_file[4] >= 10);
     CU_ASSERT_TRUE(ok >= 637 * 2 + 150);
-    CU_ASSERT_TRUE(ear >= 3 * 36);   /* every EAR event alone and at its threshold edge */
+    CU_ASSERT_TRUE(ear >= 3 * 36); /* every EAR event alone and at its threshold edge */
 }
 
 int main(void)
