@@ -62,24 +62,21 @@ const char *pms_family_names(void)
     return names;
 }
 
-gconstpointer pms_family_table_get(PmsFamilyTable *t, const PmsFamily *f)
+void pms_family_table_fill(PmsFamilyTable *t)
 {
-    if (!f || f < families || f >= families + G_N_ELEMENTS(families))
-        return NULL;
-    if (g_once_init_enter(&t->ready)) {
-        for (guint i = 0; i < t->n_entries; i++) {
-            const PmsFamily *g = pms_family_by_name(t->entries[i].family);
-            if (g && !t->by_pos[g - families])
-                t->by_pos[g - families] = t->entries[i].ops;
-        }
-        g_once_init_leave(&t->ready, 1);
+    for (guint i = 0; i < t->n_entries && i < PMS_FAMILY_MAX; i++) {
+        t->fam[i] = pms_family_by_name(t->entries[i].family);
+        t->ops[i] = t->entries[i].ops;
     }
-    return t->by_pos[f - families];
 }
 
 gboolean pms_family_table_check(const PmsFamilyTable *t, GPtrArray *problems)
 {
     guint before = problems->len;
+    if (t->n_entries > PMS_FAMILY_MAX)
+        g_ptr_array_add(
+            problems,
+            g_strdup_printf("%s layer: %u entries, at most %d are looked up", t->layer, t->n_entries, PMS_FAMILY_MAX));
     for (guint i = 0; i < t->n_entries; i++) {
         const char *name = t->entries[i].family;
         if (!pms_family_by_name(name))

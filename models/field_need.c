@@ -13,6 +13,27 @@
 #include "model_priv.h"
 #include "field_need.h"
 
+/* name with its "%u" (at pct) replaced by idx, or (with_idx FALSE) cut
+ * there, into n: the devices resolve hundreds of fields when a model is
+ * first used, and printf would be most of that time. */
+static void pattern_name(char *n, gsize size, const char *name, const char *pct, guint idx, gboolean with_idx)
+{
+    gsize len = MIN((gsize)(pct - name), size - 1), at = len;
+    memcpy(n, name, len);
+    if (with_idx) {
+        char digits[12];
+        guint nd = 0;
+        do
+            digits[nd++] = (char)('0' + idx % 10);
+        while ((idx /= 10) && nd < sizeof digits);
+        while (nd && at < size - 1)
+            n[at++] = digits[--nd];
+        for (const char *p = pct + 2; *p && at < size - 1; p++)
+            n[at++] = *p;
+    }
+    n[at] = '\0';
+}
+
 gboolean pms_field_find(const PmsRegister *r, const char *const *names, guint idx, guint stride, guint *shift,
                         guint *width)
 {
@@ -22,7 +43,7 @@ gboolean pms_field_find(const PmsRegister *r, const char *const *names, guint id
     for (guint i = 0; names[i]; i++) {
         const char *pct = strstr(names[i], "%u");
         if (pct)
-            g_snprintf(n, sizeof n, "%.*s%u%s", (int)(pct - names[i]), names[i], idx, pct + 2);
+            pattern_name(n, sizeof n, names[i], pct, idx, TRUE);
         else
             g_strlcpy(n, names[i], sizeof n);
         const PmsField *pf = pms_layout_field(r->layout, n);
@@ -39,7 +60,7 @@ gboolean pms_field_find(const PmsRegister *r, const char *const *names, guint id
         const char *pct = strstr(names[i], "%u");
         if (!pct)
             continue;
-        g_snprintf(n, sizeof n, "%.*s", (int)(pct - names[i]), names[i]);
+        pattern_name(n, sizeof n, names[i], pct, 0, FALSE);
         const PmsField *pf = pms_layout_field(r->layout, n);
         if (!pf)
             continue;

@@ -63,18 +63,37 @@ typedef struct {
     const char *layer; /* "encoder", for messages */
     const PmsFamilyEntry *entries;
     guint n_entries;
-    /* filled once, on first use (thread-safe): ops by family position */
-    gconstpointer by_pos[PMS_FAMILY_MAX];
+    /* filled once, on first use (thread-safe): each entry's family (NULL for
+     * a name no family has) and ops, in the entries' order */
+    const PmsFamily *fam[PMS_FAMILY_MAX];
+    gconstpointer ops[PMS_FAMILY_MAX];
     gsize ready;
 } PmsFamilyTable;
 
 #define PMS_FAMILY_TABLE(layer_name, entry_array)                                                                      \
     {                                                                                                                  \
-        (layer_name), (entry_array), G_N_ELEMENTS(entry_array), { NULL }, 0                                            \
+        (layer_name), (entry_array), G_N_ELEMENTS(entry_array), { NULL }, { NULL }, 0                                  \
     }
 
-/* The layer's ops for family f; NULL when the layer has no entry for it. */
-PMS_API gconstpointer pms_family_table_get(PmsFamilyTable *t, const PmsFamily *f);
+/* Fill t's families from its entries' names (pms_family_table_get's first
+ * call does). */
+PMS_API void pms_family_table_fill(PmsFamilyTable *t);
+
+/* The layer's ops for family f; NULL when the layer has no entry for it
+ * (the first entry of a family counts).  Inline: the program step asks on
+ * every call, and a handful of pointer compares is cheaper than a call into
+ * the library. */
+static inline gconstpointer pms_family_table_get(PmsFamilyTable *t, const PmsFamily *f)
+{
+    if (g_once_init_enter(&t->ready)) {
+        pms_family_table_fill(t);
+        g_once_init_leave(&t->ready, 1);
+    }
+    for (guint i = 0; f && i < t->n_entries && i < PMS_FAMILY_MAX; i++)
+        if (t->fam[i] == f)
+            return t->ops[i];
+    return NULL;
+}
 /* The registry's consistency for one layer: TRUE when every entry names a
  * registered family, once, and every registered family has an entry;
  * otherwise one line per problem appended to problems (each layer's test
