@@ -35,5 +35,8 @@ guint32 pms_x86_own_signal(const PmsModel *m, const guint64 *codes, guint n_code
  * for an invert bit without a threshold. */
 const char *pms_x86_unobservable(const PmsModel *m, const PmsEvent *ev, const guint64 *codes, guint n_codes, guint code,
                                  guint bit, const char *inv_why);
+/* The unobservable hook of the families whose INV needs a counter mask. */
+const char *pms_x86_unobservable_cmask(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
+                                       guint n_codes, guint code, guint bit);
 
 G_END_DECLS

@@ -176,3 +176,13 @@ const char *pms_x86_unobservable(const PmsModel *m, const PmsEvent *ev, const gu
     }
     return NULL;
 }
+
+/* The core's and the Nehalem/Westmere uncore's hook: INV needs a counter
+ * mask (the C-Box words it by its threshold). */
+const char *pms_x86_unobservable_cmask(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
+                                       guint n_codes, guint code, guint bit)
+{
+    (void)counter;
+    return pms_x86_unobservable(m, ev, codes, n_codes, code, bit,
+                                "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)");
+}

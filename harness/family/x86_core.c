@@ -82,20 +82,12 @@ static void explain(GString *o, const PmsEncoding *enc)
     g_string_append_printf(o, "\nIn short: %s.\n", s->str);
 }
 
-static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
-                                guint n_codes, guint code, guint bit)
-{
-    (void)counter;
-    return pms_x86_unobservable(m, ev, codes, n_codes, code, bit,
-                                "INV acts only with a non-zero counter mask (SDM 18-4; semantics.md A1)");
-}
-
 const PmsCliFamily pms_cli_x86_core = {
     .explain = explain,
     .decode_reg = pms_x86_decode_reg,
     .decode_extra_hints = TRUE,
     .list_event = pms_x86_list_event,
     .own_signal = pms_x86_own_signal,
-    .unobservable = unobservable,
+    .unobservable = pms_x86_unobservable_cmask,
     .flags = PMS_CLI_SIM_BENCH,
 };

@@ -250,7 +250,9 @@ static void test_cmd_backend_crash_restart(void)
 {
     const char *in = "a\ncrash\nb\nc\nhang\nd\ngarbage\ne\nexit\nf";
     g_autofree char *spec = g_strdup_printf("cmd:'%s'", fake_path);
-    Run r = run_cli(in, strlen(in), "encode", "--batch", "--backend", spec, "--timeout", "500", NULL);
+    /* 2 s: long enough that a loaded machine does not time out the lines that
+     * answer (500 ms did, once, in a CI run beside other builds) */
+    Run r = run_cli(in, strlen(in), "encode", "--batch", "--backend", spec, "--timeout", "2000", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     g_autoptr(GPtrArray) lines = out_lines(&r);
     /* one answer per line, in order; N restarts at 1 after every crash */
@@ -266,7 +268,7 @@ static void test_cmd_backend_crash_restart(void)
     /* stderr says why, one line per crash (issue 10) */
     CU_ASSERT_EQUAL(count_lines(r.err), 4);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ": line 2: BACKEND_CRASH: killed by signal 11"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ": line 5: BACKEND_CRASH: timed out after 500 ms waiting for the answer"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ": line 5: BACKEND_CRASH: timed out after 2000 ms waiting for the answer"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ": line 7: BACKEND_CRASH: protocol violation: "));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ": line 9: BACKEND_CRASH: exited with status 0 without answering"));
     run_clear(&r);
