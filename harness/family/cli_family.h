@@ -69,9 +69,6 @@ char *pms_cli_perf_inexpressible(const PmsEncoding *enc);
 
 /* Field `name` of register r in value v; 0 when the layout lacks it. */
 guint64 pms_cli_field(const PmsRegister *r, guint64 v, const char *name);
-/* The same, with the documented position (shift, width) when the layout
- * lacks the field. */
-guint64 pms_cli_field_or(const PmsRegister *r, const char *name, guint64 v, guint shift, guint width);
 /* A counter mask as ranges of counter numbers, each with prefix ("0-3,6",
  * "PMC4-9,PMC12"); `empty` for none. */
 char *pms_cli_counter_ranges(guint64 mask, const char *prefix, const char *empty);

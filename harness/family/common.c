@@ -8,17 +8,6 @@ guint64 pms_cli_field(const PmsRegister *r, guint64 v, const char *name)
     return f ? pms_field_get(f, v) : 0;
 }
 
-guint64 pms_cli_field_or(const PmsRegister *r, const char *name, guint64 v, guint shift, guint width)
-{
-    const PmsField *f = pms_register_field(r, name);
-    if (f) {
-        shift = f->shift;
-        width = f->width;
-    }
-    guint64 mask = width >= 64 ? ~(guint64)0 : (((guint64)1 << width) - 1);
-    return (v >> shift) & mask;
-}
-
 gboolean pms_fam_field_bit(const PmsRegister *r, const char *name, guint bit)
 {
     const PmsField *f = pms_register_field(r, name);

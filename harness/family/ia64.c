@@ -232,8 +232,8 @@ static guint32 own_signal(const PmsModel *m, const guint64 *codes, guint n_codes
 {
     (void)n_codes;
     const PmsRegister *pmc = pms_model_reg_at(m, PMS_SPACE_PMC, m->counter_base);
-    guint64 code = pms_cli_field_or(pmc, "es", codes[0], 8, 8);
-    guint64 umask = pms_cli_field_or(pmc, "umask", codes[0], 16, 4);
+    guint64 code = pms_cli_field(pmc, codes[0], "es");
+    guint64 umask = pms_cli_field(pmc, codes[0], "umask");
     if (code == 0x08 && umask < 4)
         umask = 0;
     return PMS_SIGNAL_KEY(code, umask);

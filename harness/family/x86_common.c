@@ -123,14 +123,14 @@ void pms_x86_list_event(GString *o, const PmsModel *m, const PmsEvent *ev)
     g_string_append_printf(o, "  counters    0x%" G_GINT64_MODIFIER "x\n  fixed       0x%x\n", ev->counters, ev->fixed);
 }
 
-/* The event code and unit mask of the event select (SDM positions when the
- * layout lacks them). */
+/* The event code and unit mask of the event select, by name (0 when the
+ * layout lacks one: the lint reports it, field_need.c). */
 guint32 pms_x86_own_signal(const PmsModel *m, const guint64 *codes, guint n_codes)
 {
     (void)n_codes;
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
-    guint64 code = pms_cli_field_or(es, "event", codes[0], 0, 8);
-    guint64 umask = pms_cli_field_or(es, "umask", codes[0], 8, 8);
+    guint64 code = pms_cli_field(es, codes[0], "event");
+    guint64 umask = pms_cli_field(es, codes[0], "umask");
     return PMS_SIGNAL_KEY(code, umask);
 }
 

@@ -86,7 +86,7 @@ void pms_sim_own_input(const PmsModel *m, const PmsEvent *ev, const guint64 *cod
     }
     if (x && x->kind == PMS_REG_PEBS_LD_LAT) {
         /* SDM 18-39: loads above the threshold (strictly greater). */
-        guint64 thr = pms_cli_field_or(x, "threshold", extra, 0, 16);
+        guint64 thr = pms_cli_field(x, extra, "threshold");
         in->load = (PmsSimLoad){ 0, (guint32)MIN(thr + 1, G_MAXUINT32), n };
         in->run.loads = &in->load;
         in->run.n_loads = 1;
