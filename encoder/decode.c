@@ -19,7 +19,7 @@ typedef struct {
     const PmsPrepared *p;
     guint64 value, extra;
     gboolean has_extra;
-    guint64 cmp_mask; /* evtsel bits compared (EN, INT and PC are not) */
+    guint64 cmp_mask; /* evtsel bits compared (not the family's decode_ignores, not ignored bits) */
     char *found;
 } Dec;
 
@@ -174,8 +174,7 @@ char *pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 e
     if (p->fam->decode) /* the family's own (Itanium: the counting PMC, an EAR event's PMC37/PMC40) */
         return p->fam->decode(m, value, has_extra, extra, error);
     Dec d = { .m = m, .p = p, .value = value, .extra = extra, .has_extra = has_extra };
-    guint64 ignore = pms_field_set(&p->en, 0, 1) | pms_field_set(&p->intr, 0, 1) | (G_GUINT64_CONSTANT(1) << 19);
-    d.cmp_mask = ~ignore;
+    d.cmp_mask = ~p->decode_ignore;
     guint64 code = pms_field_get(&p->event, value);
     guint64 umask = pms_field_get(&p->umask, value);
     for (guint i = 0; i < m->n_events; i++) {

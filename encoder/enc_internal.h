@@ -214,9 +214,12 @@ struct PmsResolved;
 struct PmsRuleOut;
 typedef PmsModsVerdict (*PmsModsFn)(const struct PmsResolved *r, struct PmsRuleOut *out);
 typedef struct {
-    /* event-select fields by name (NULL when the layout lacks one: then the
-     * architectural position in prepared.c is used) */
-    PmsField event, umask, usr, os, edge, intr, any, en, inv, cmask;
+    /* event-select fields the rules write, by name in the model's layout;
+     * width 0 (writes nothing) when the layout lacks one */
+    PmsField event, umask, intr, any, en;
+    /* event-select bits decode does not compare: the family's decode_ignores
+     * fields and the register's ignored bits */
+    guint64 decode_ignore;
     PmsPrepMod mods[PMS_ENC_MAX_MODS];
     guint n_mods;
     gint role_mod[PMS_ROLE_LDLAT + 1];                    /* role -> index in mods, -1 when absent */
@@ -357,6 +360,10 @@ struct PmsEncFamily {
     /* register values -> canonical string; NULL: the generic event-select
      * decode of decode.c */
     char *(*decode)(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error);
+    /* event-select fields no string sets (the tool owns EN and INT, no
+     * modifier names PC): the generic decode ignores them, and the harness
+     * says when a value's differ from the string's; NULL-terminated */
+    const char *const *decode_ignores;
 };
 
 /* The model's family entry; NULL when the encoder has none for it. */

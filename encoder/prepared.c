@@ -7,18 +7,15 @@
 #include "enc_internal.h"
 #include "model_cache.h"
 
-/* Architectural IA32_PERFEVTSELx positions (SDM Vol. 3B Fig. 18-1), used only
- * for a field a model's evtsel layout does not declare. */
+/* The event-select fields the rules write, found by name in the model's
+ * layout (the model is the only source of positions). */
 static const struct {
     const char *name;
-    guint shift, width;
     gsize off;
 } evtsel_fields[] = {
-    { "event", 0, 8, G_STRUCT_OFFSET(PmsPrepared, event) }, { "umask", 8, 8, G_STRUCT_OFFSET(PmsPrepared, umask) },
-    { "usr", 16, 1, G_STRUCT_OFFSET(PmsPrepared, usr) },    { "os", 17, 1, G_STRUCT_OFFSET(PmsPrepared, os) },
-    { "edge", 18, 1, G_STRUCT_OFFSET(PmsPrepared, edge) },  { "int", 20, 1, G_STRUCT_OFFSET(PmsPrepared, intr) },
-    { "any", 21, 1, G_STRUCT_OFFSET(PmsPrepared, any) },    { "en", 22, 1, G_STRUCT_OFFSET(PmsPrepared, en) },
-    { "inv", 23, 1, G_STRUCT_OFFSET(PmsPrepared, inv) },    { "cmask", 24, 8, G_STRUCT_OFFSET(PmsPrepared, cmask) },
+    { "event", G_STRUCT_OFFSET(PmsPrepared, event) }, { "umask", G_STRUCT_OFFSET(PmsPrepared, umask) },
+    { "int", G_STRUCT_OFFSET(PmsPrepared, intr) },    { "any", G_STRUCT_OFFSET(PmsPrepared, any) },
+    { "en", G_STRUCT_OFFSET(PmsPrepared, en) },
 };
 
 static const struct {
@@ -205,9 +202,17 @@ static PmsPrepared *prepare(const PmsModel *m)
         PmsField *dst = (PmsField *)((char *)p + evtsel_fields[i].off);
         const PmsField *f = pms_layout_field(l, evtsel_fields[i].name);
         dst->name = NULL;
-        dst->shift = f ? f->shift : evtsel_fields[i].shift;
-        dst->width = f ? f->width : evtsel_fields[i].width;
+        dst->shift = f ? f->shift : 0;
+        dst->width = f ? f->width : 0;
     }
+    for (guint i = 0; p->fam && p->fam->decode_ignores && p->fam->decode_ignores[i]; i++) {
+        const PmsField *f = pms_layout_field(l, p->fam->decode_ignores[i]);
+        if (f)
+            p->decode_ignore |= field_mask(f) << f->shift;
+    }
+    const PmsRegister *sel0 = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    if (sel0)
+        p->decode_ignore |= sel0->ignored;
     for (guint i = 0; i < G_N_ELEMENTS(p->role_mod); i++)
         p->role_mod[i] = -1;
     p->name_len = (guint)strlen(m->name);

@@ -103,6 +103,8 @@ gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **er
 }
 
 /* The nhmex_cbox family's encoder entry (encoder/families.c). */
+static const char *const nhmex_cbox_decode_ignores[] = { "en", NULL };
 const PmsEncFamily pms_enc_nhmex_cbox = {
     .rules = pms_rules_nhmex_cbox,
+    .decode_ignores = nhmex_cbox_decode_ignores,
 };

@@ -42,6 +42,8 @@ static gboolean toy_rules(const PmsResolved *r, PmsRuleOut *out, GError **error)
 }
 
 /* The toy family's encoder entry (encoder/families.c). */
+static const char *const toy_decode_ignores[] = { "en", "int", NULL };
 const PmsEncFamily pms_enc_toy = {
     .rules = toy_rules,
+    .decode_ignores = toy_decode_ignores,
 };

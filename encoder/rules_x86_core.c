@@ -671,8 +671,10 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
 }
 
 /* The x86_core family's encoder entry (encoder/families.c). */
+static const char *const x86_core_decode_ignores[] = { "en", "int", "pc", NULL };
 const PmsEncFamily pms_enc_x86_core = {
     .rules = pms_rules_x86_core,
     .mods = pms_x86_core_mods,
     .flags = PMS_ENC_RAW_UMASK,
+    .decode_ignores = x86_core_decode_ignores,
 };

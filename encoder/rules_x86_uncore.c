@@ -172,8 +172,10 @@ gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **er
  * 4.13's uncore code takes raw unit masks too, numbers too big for 64 bits
  * saturate (its range check then refuses them), and an uncore event has no
  * privilege filter (libpfm_nehalem(3)), so u and k are explained. */
+static const char *const x86_uncore_decode_ignores[] = { "en", "int", NULL };
 const PmsEncFamily pms_enc_x86_uncore = {
     .rules = pms_rules_x86_uncore,
     .mods = pms_x86_uncore_mods,
     .flags = PMS_ENC_RAW_UMASK | PMS_ENC_SATURATE | PMS_ENC_NO_PLM,
+    .decode_ignores = x86_uncore_decode_ignores,
 };

@@ -65,6 +65,11 @@ static void print_hidden_fields(const PmsModelSet *set, const char *str, guint64
         printf("  %s=%" G_GUINT64_FORMAT " in %s (the string encodes %s=%" G_GUINT64_FORMAT "): %s\n", f->name, v,
                reg->name, f->name, pms_field_get(f, enc->codes[0]), field_meaning(f->name, v));
     }
+    /* bits outside every field (the Xeon 7500's "ig" bits) that a write sets
+     * without effect: decode ignored them, say so */
+    if (value & reg->ignored)
+        printf("  bits 0x%" G_GINT64_MODIFIER "x in %s are ignored (a write sets them without effect; they read 0)\n",
+               value & reg->ignored, reg->name);
 }
 
 int pms_cmd_decode(int argc, char **argv)
@@ -75,7 +80,8 @@ int pms_cmd_decode(int argc, char **argv)
                         "Decode an event-select value (and the extra register value of offcore\n"
                         "or load-latency events) into the canonical event string.  Fields an event\n"
                         "string does not set (EN, INT, PC) follow on indented lines when they differ\n"
-                        "from what the string encodes; reserved bits, and an EXTRA the event needs\n"
+                        "from what the string encodes, and so do bits the register ignores; reserved\n"
+                        "bits, and an EXTRA the event needs\n"
                         "but was not given (or takes none), are errors that say so.",
                         NULL, &model_files);
     pms_cli_help(ctx,

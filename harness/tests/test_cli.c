@@ -348,6 +348,17 @@ static void test_decode_says_what_is_missing(void)
                                   "\n  int=0 in MSR_UNCORE_PERFEVTSEL0 (the string encodes int=1): an "
                                   "overflow raises no PMI\n"));
     run_clear(&r);
+    /* bits the C-Box event select ignores (16, 19 of 0x9fffffff002b0000):
+     * not compared, named on a line of their own */
+    r = run_cli("decode", "nhmex_cbox0", "0x490714", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_str_has_prefix(r.out, "nhmex_cbox0::LLC_MISSES:ALL:e=0:i=0:t=0:pmi=0\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n  bits 0x90000 in C0_MSR_PMON_EVT_SEL0 are ignored"));
+    run_clear(&r);
+    /* its PMI enable (bit 20) is the pmi modifier: compared, in the string */
+    r = run_cli("decode", "nhmex_cbox0", "0x500714", NULL);
+    CU_ASSERT_STRING_EQUAL(r.out, "nhmex_cbox0::LLC_MISSES:ALL:e=0:i=0:t=0:pmi=1\n");
+    run_clear(&r);
     /* EN and INT as encoded: the one line, as before */
     r = run_cli("decode", "wsm", "0x5301c0", NULL);
     CU_ASSERT_STRING_EQUAL(r.out, "wsm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0:t=0\n");
