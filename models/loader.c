@@ -569,7 +569,7 @@ static gboolean parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e,
     if (!string_name_ok(uname))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, key,
                     "bad unit mask name '%s': expected letters, digits, '_', '-'", uname);
-    if (g_hash_table_contains(e->umask_index, uname))
+    if (pms_event_umask(e, uname))
         return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, key,
                     "unit mask %s declared twice (names are case-insensitive)", uname);
     PmsUmask *u = &e->umasks[e->n_umasks];
@@ -579,7 +579,6 @@ static gboolean parse_umask(Ctx *c, const char *g, const char *key, PmsEvent *e,
     u->fixed = e->fixed;
     u->source_line = pms_keyscan_key_line(&c->scan, g, key);
     e->n_umasks++;
-    g_hash_table_insert(e->umask_index, u->name, GUINT_TO_POINTER(e->n_umasks));
 
     g_autofree char *v = get_raw(c, g, key);
     g_auto(GStrv) words = g_strsplit_set(v, " \t", -1);
@@ -727,7 +726,6 @@ static gboolean parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e
                     name);
     e->name = g_ascii_strup(name, -1);
     e->source_line = pms_keyscan_group_line(&c->scan, g);
-    e->umask_index = pms_ci_index_new();
     if (!check_keys(c, g, allowed, prefixes, error))
         return FALSE;
     guint64 all_gp = pms_model_counters_mask(c->m);
@@ -784,7 +782,7 @@ static gboolean parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e
                 none = TRUE;
                 continue;
             }
-            gpointer ix = g_hash_table_lookup(c->m->mod_index, words[i]);
+            gpointer ix = g_hash_table_lookup(pms_model_ix(c->m)->mod_index, words[i]);
             if (!ix)
                 return fail(c, error, PMS_MODEL_ERROR_KEY, g, "modifiers",
                             "no modifier '%s' in this model; expected none or names of [modifier] groups", words[i]);
@@ -957,7 +955,7 @@ static gboolean load(Ctx *c, GError **error)
     m->regs = g_new0(PmsRegister, count[G_REGISTER]);
     m->mods = g_new0(PmsModifier, count[G_MODIFIER]);
     m->events = g_new0(PmsEvent, count[G_EVENT]);
-    m->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    pms_model_ix(m)->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 
     /* Layouts before registers (registers name them); the rest in file order. */
     static const GroupKind order[] = { G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT, G_PERF };
@@ -970,13 +968,13 @@ static gboolean load(Ctx *c, GError **error)
             case G_OPTIONS: {
                 g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
                 for (guint k = 0; keys && keys[k]; k++)
-                    g_hash_table_insert(m->options, g_strdup(keys[k]), get_raw(c, g, keys[k]));
+                    g_hash_table_insert(pms_model_ix(m)->options, g_strdup(keys[k]), get_raw(c, g, keys[k]));
                 break;
             }
             case G_LAYOUT: {
                 PmsLayout *l = &m->layouts[m->n_layouts++];
                 ok = parse_layout(c, g, names[i], l, error) &&
-                    index_add(c, m->layout_index, l->name, m->n_layouts, g, "layout", "", error);
+                    index_add(c, pms_model_ix(m)->layout_index, l->name, m->n_layouts, g, "layout", "", error);
                 break;
             }
             case G_REGISTER: {
@@ -984,24 +982,25 @@ static gboolean load(Ctx *c, GError **error)
                 ok = (name_ok(names[i])
                           ? parse_register(c, g, names[i], r, error)
                           : fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i])) &&
-                    index_add(c, m->reg_name_index, r->name, m->n_regs, g, "register", "", error);
+                    index_add(c, pms_model_ix(m)->reg_name_index, r->name, m->n_regs, g, "register", "", error);
                 /* A repeated address keeps the first register; the lint reports it. */
                 if (ok && r->space == PMS_SPACE_MSR &&
-                    !g_hash_table_contains(m->reg_index, GUINT_TO_POINTER(r->address)))
-                    g_hash_table_insert(m->reg_index, GUINT_TO_POINTER(r->address), GUINT_TO_POINTER(m->n_regs));
+                    !g_hash_table_contains(pms_model_ix(m)->reg_index, GUINT_TO_POINTER(r->address)))
+                    g_hash_table_insert(pms_model_ix(m)->reg_index, GUINT_TO_POINTER(r->address),
+                                        GUINT_TO_POINTER(m->n_regs));
                 break;
             }
             case G_MODIFIER: {
                 PmsModifier *mod = &m->mods[m->n_mods++];
                 ok = parse_modifier(c, g, names[i], mod, error) &&
-                    index_add(c, m->mod_index, mod->name, m->n_mods, g, "modifier", "", error);
+                    index_add(c, pms_model_ix(m)->mod_index, mod->name, m->n_mods, g, "modifier", "", error);
                 break;
             }
             case G_EVENT: {
                 PmsEvent *e = &m->events[m->n_events++];
                 ok = parse_event(c, g, names[i], e, error) &&
-                    index_add(c, m->event_index, e->name, m->n_events, g, "event", " (names are case-insensitive)",
-                              error) &&
+                    index_add(c, pms_model_ix(m)->event_index, e->name, m->n_events, g, "event",
+                              " (names are case-insensitive)", error) &&
                     facts_consistent(c, g, e, error);
                 break;
             }
@@ -1053,11 +1052,11 @@ PmsModel *pms_model_load_data(const char *data, gsize len, const char *source, G
     PmsModelPriv *pm = g_new0(PmsModelPriv, 1); /* the model and what only models/ reads */
     c.m = &pm->head.model;
     c.m->source = g_strdup(source);
-    c.m->event_index = pms_ci_index_new();
-    c.m->reg_name_index = pms_ci_index_new();
-    c.m->mod_index = pms_ci_index_new();
-    c.m->layout_index = pms_ci_index_new();
-    c.m->reg_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    pms_model_ix(c.m)->event_index = pms_ci_index_new();
+    pms_model_ix(c.m)->reg_name_index = pms_ci_index_new();
+    pms_model_ix(c.m)->mod_index = pms_ci_index_new();
+    pms_model_ix(c.m)->layout_index = pms_ci_index_new();
+    pms_model_ix(c.m)->reg_index = g_hash_table_new(g_direct_hash, g_direct_equal);
     gboolean ok = load(&c, error);
     g_key_file_free(c.kf);
     pms_keyscan_clear(&c.scan);

@@ -150,7 +150,7 @@ static void read_layouts(Rd *r, PmsModel *m, Pools *pl)
             if (f->width == 0)
                 bad(r, "field of width 0");
         }
-        g_hash_table_insert(m->layout_index, l->name, GUINT_TO_POINTER(i + 1));
+        g_hash_table_insert(pms_model_ix(m)->layout_index, l->name, GUINT_TO_POINTER(i + 1));
     }
 }
 
@@ -177,13 +177,14 @@ static void read_registers(Rd *r, PmsModel *m)
         g->source_line = u32(r);
         if (g->width == 0)
             bad(r, "register width 0");
-        g_hash_table_insert(m->reg_name_index, g->name, GUINT_TO_POINTER(i + 1));
+        g_hash_table_insert(pms_model_ix(m)->reg_name_index, g->name, GUINT_TO_POINTER(i + 1));
     }
     /* A repeated address maps to its first register, as the loader does:
      * inserting backwards lets the first one win. */
     for (guint i = m->n_regs; i-- > 0;)
         if (m->regs[i].space == PMS_SPACE_MSR)
-            g_hash_table_insert(m->reg_index, GUINT_TO_POINTER(m->regs[i].address), GUINT_TO_POINTER(i + 1));
+            g_hash_table_insert(pms_model_ix(m)->reg_index, GUINT_TO_POINTER(m->regs[i].address),
+                                GUINT_TO_POINTER(i + 1));
 }
 
 static void read_modifiers(Rd *r, PmsModel *m)
@@ -200,7 +201,7 @@ static void read_modifiers(Rd *r, PmsModel *m)
         mod->source_line = u32(r);
         if (mod->min > mod->max)
             bad(r, "modifier range with min > max");
-        g_hash_table_insert(m->mod_index, mod->name, GUINT_TO_POINTER(i + 1));
+        g_hash_table_insert(pms_model_ix(m)->mod_index, mod->name, GUINT_TO_POINTER(i + 1));
     }
 }
 
@@ -273,11 +274,8 @@ static void read_event(Rd *r, PmsEvent *e, Pools *pl)
     if (nu) /* likewise for a model without unit masks */
         pl->umasks += nu;
     pl->n_umasks -= nu;
-    e->umask_index = pms_ci_index_new();
-    for (guint i = 0; i < nu && !r->problem; i++) {
+    for (guint i = 0; i < nu && !r->problem; i++)
         read_umask(r, e, &e->umasks[i]);
-        g_hash_table_insert(e->umask_index, e->umasks[i].name, GUINT_TO_POINTER(i + 1));
-    }
 }
 
 /* Header fields after the magic, in file order (model_image.h). */
@@ -410,18 +408,18 @@ static PmsModel *read_model(Rd *r, const guint32 *h)
     m->events = carve(&next, m->n_events = h[H_EVENTS], sizeof(PmsEvent));
     pl.groups = carve(&next, h[H_GROUPS], sizeof(PmsUmaskGroup));
     pl.umasks = carve(&next, h[H_UMASKS], sizeof(PmsUmask));
-    m->event_index = pms_ci_index_new();
-    m->reg_name_index = pms_ci_index_new();
-    m->mod_index = pms_ci_index_new();
-    m->layout_index = pms_ci_index_new();
-    m->reg_index = g_hash_table_new(g_direct_hash, g_direct_equal);
-    m->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    pms_model_ix(m)->event_index = pms_ci_index_new();
+    pms_model_ix(m)->reg_name_index = pms_ci_index_new();
+    pms_model_ix(m)->mod_index = pms_ci_index_new();
+    pms_model_ix(m)->layout_index = pms_ci_index_new();
+    pms_model_ix(m)->reg_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    pms_model_ix(m)->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 
     read_pmu(r, m, h[H_INSTANCES]);
     /* Options are copied: callers may change the table, as for loaded files. */
     for (guint i = 0; i < h[H_OPTIONS] && !r->problem; i++) {
         const char *k = str(r, FALSE), *v = str(r, FALSE);
-        g_hash_table_insert(m->options, g_strdup(k), g_strdup(v));
+        g_hash_table_insert(pms_model_ix(m)->options, g_strdup(k), g_strdup(v));
     }
     read_layouts(r, m, &pl);
     read_registers(r, m);
@@ -429,7 +427,7 @@ static PmsModel *read_model(Rd *r, const guint32 *h)
     read_perf(r, m);
     for (guint i = 0; i < m->n_events && !r->problem; i++) {
         read_event(r, &m->events[i], &pl);
-        g_hash_table_insert(m->event_index, m->events[i].name, GUINT_TO_POINTER(i + 1));
+        g_hash_table_insert(pms_model_ix(m)->event_index, m->events[i].name, GUINT_TO_POINTER(i + 1));
     }
     if (!r->problem && (pl.n_fields || pl.n_umasks || pl.n_groups))
         bad(r, "fewer fields, unit masks or groups than the header declares");

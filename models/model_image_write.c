@@ -55,12 +55,13 @@ static guint32 write_options(Wr *w, const PmsModel *m)
 {
     /* Sorted, so the image does not depend on hash order (reproducible builds). */
     guint n = 0;
-    g_autofree gpointer *keys = m->options ? g_hash_table_get_keys_as_array(m->options, &n) : NULL;
+    g_autofree gpointer *keys =
+        pms_model_ix(m)->options ? g_hash_table_get_keys_as_array(pms_model_ix(m)->options, &n) : NULL;
     if (n)
         qsort(keys, n, sizeof *keys, cmp_str);
     for (guint i = 0; i < n; i++) {
         str(w, keys[i]);
-        str(w, g_hash_table_lookup(m->options, keys[i]));
+        str(w, g_hash_table_lookup(pms_model_ix(m)->options, keys[i]));
     }
     return n;
 }

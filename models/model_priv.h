@@ -20,11 +20,28 @@ typedef struct {
      * it (pms_model_free frees it with the last). */
     PmsModel *base;
     gint view_refs;
+    /* Lookups by name or address (never scan tables per encoding) and the
+     * [options] table; a view uses its model's (pms_model_ix). */
+    struct PmsModelIndex {
+        GHashTable *event_index;    /* upper-case name -> index + 1 */
+        GHashTable *reg_index;      /* MSR-space address -> index + 1 */
+        GHashTable *reg_name_index; /* upper-case name -> index + 1 */
+        GHashTable *mod_index;      /* lower-case name -> index + 1 */
+        GHashTable *layout_index;   /* lower-case name -> index + 1 */
+        GHashTable *options;        /* key -> value string */
+    } ix;
 } PmsModelPriv;
 
 static inline PmsModelPriv *pms_model_priv(const PmsModel *m)
 {
     return (PmsModelPriv *)(gpointer)m;
+}
+
+/* The model's indexes: a view's are its model's. */
+static inline struct PmsModelIndex *pms_model_ix(const PmsModel *m)
+{
+    PmsModelPriv *p = pms_model_priv(m);
+    return p->base ? &pms_model_priv(p->base)->ix : &p->ix;
 }
 
 /* Case-insensitive (ASCII) string hashing for the name indexes, so lookups

@@ -1,5 +1,6 @@
 /* pmusim models — lookups, field access, names of enums, freeing. */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "model.h"
@@ -162,14 +163,18 @@ static guint index_get(GHashTable *index, const char *key)
 
 const PmsEvent *pms_model_event(const PmsModel *m, const char *name)
 {
-    guint i = index_get(m->event_index, name);
+    guint i = index_get(pms_model_ix(m)->event_index, name);
     return i ? &m->events[i - 1] : NULL;
 }
 
 const PmsUmask *pms_event_umask(const PmsEvent *ev, const char *name)
 {
-    guint i = index_get(ev->umask_index, name);
-    return i ? &ev->umasks[i - 1] : NULL;
+    /* a scan: an event has a few dozen unit masks at most, and the encoder
+     * keeps its own index (prepared.c) */
+    for (guint i = 0; name && i < ev->n_umasks; i++)
+        if (g_ascii_strcasecmp(ev->umasks[i].name, name) == 0)
+            return &ev->umasks[i];
+    return NULL;
 }
 
 const PmsUmask *pms_event_default_umask(const PmsEvent *ev)
@@ -180,21 +185,45 @@ const PmsUmask *pms_event_default_umask(const PmsEvent *ev)
     return NULL;
 }
 
+static gint cmp_str(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **pms_model_option_keys(const PmsModel *m)
+{
+    GHashTable *o = pms_model_ix(m)->options;
+    guint n = 0;
+    char **keys = o ? (char **)g_hash_table_get_keys_as_array(o, &n) : g_new0(char *, 1);
+    for (guint i = 0; i < n; i++)
+        keys[i] = g_strdup(keys[i]);
+    qsort(keys, n, sizeof *keys, cmp_str);
+    return keys;
+}
+
+void pms_model_set_option(PmsModel *m, const char *key, const char *value)
+{
+    struct PmsModelIndex *ix = pms_model_ix(m);
+    if (!ix->options)
+        ix->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    g_hash_table_replace(ix->options, g_strdup(key), g_strdup(value));
+}
+
 const PmsModifier *pms_model_modifier(const PmsModel *m, const char *name)
 {
-    guint i = index_get(m->mod_index, name);
+    guint i = index_get(pms_model_ix(m)->mod_index, name);
     return i ? &m->mods[i - 1] : NULL;
 }
 
 const PmsRegister *pms_model_reg_by_addr(const PmsModel *m, guint32 address)
 {
-    guint i = GPOINTER_TO_UINT(g_hash_table_lookup(m->reg_index, GUINT_TO_POINTER(address)));
+    guint i = GPOINTER_TO_UINT(g_hash_table_lookup(pms_model_ix(m)->reg_index, GUINT_TO_POINTER(address)));
     return i ? &m->regs[i - 1] : NULL;
 }
 
 const PmsRegister *pms_model_reg_by_name(const PmsModel *m, const char *name)
 {
-    guint i = index_get(m->reg_name_index, name);
+    guint i = index_get(pms_model_ix(m)->reg_name_index, name);
     return i ? &m->regs[i - 1] : NULL;
 }
 
@@ -245,7 +274,7 @@ gboolean pms_reg_space_from_name(const char *name, PmsRegSpace *space)
 
 const PmsLayout *pms_model_layout(const PmsModel *m, const char *name)
 {
-    guint i = index_get(m->layout_index, name);
+    guint i = index_get(pms_model_ix(m)->layout_index, name);
     return i ? &m->layouts[i - 1] : NULL;
 }
 
@@ -266,7 +295,7 @@ const PmsField *pms_register_field(const PmsRegister *r, const char *name)
 
 const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback)
 {
-    const char *v = m->options ? g_hash_table_lookup(m->options, key) : NULL;
+    const char *v = pms_model_ix(m)->options ? g_hash_table_lookup(pms_model_ix(m)->options, key) : NULL;
     return v ? v : fallback;
 }
 
@@ -301,8 +330,6 @@ static void event_clear(PmsEvent *e)
     for (guint i = 0; i < e->n_groups; i++)
         g_free(e->groups[i].name);
     g_free(e->groups);
-    if (e->umask_index)
-        g_hash_table_unref(e->umask_index);
 }
 
 /* A model loaded from text owns every string and array. */
@@ -360,21 +387,16 @@ void pms_model_free(PmsModel *m)
     /* Views hold the model too: the last holder frees it. */
     if (g_atomic_int_add(&pm->view_refs, -1) > 0)
         return;
-    if (pm->image) {
-        /* Strings live in the image and the arrays in the model's own block
-         * (PmsModelPriv.image): only the per-event indexes are separate. */
-        for (guint i = 0; i < m->n_events; i++)
-            if (m->events[i].umask_index)
-                g_hash_table_unref(m->events[i].umask_index);
-    } else {
+    /* a model read from an image: its strings live in the image and its
+     * arrays in the model's own block (PmsModelPriv.image) */
+    if (!pm->image)
         text_model_free(m);
-    }
-    g_clear_pointer(&m->event_index, g_hash_table_unref);
-    g_clear_pointer(&m->reg_index, g_hash_table_unref);
-    g_clear_pointer(&m->options, g_hash_table_unref);
-    g_clear_pointer(&m->reg_name_index, g_hash_table_unref);
-    g_clear_pointer(&m->mod_index, g_hash_table_unref);
-    g_clear_pointer(&m->layout_index, g_hash_table_unref);
+    g_clear_pointer(&pms_model_ix(m)->event_index, g_hash_table_unref);
+    g_clear_pointer(&pms_model_ix(m)->reg_index, g_hash_table_unref);
+    g_clear_pointer(&pms_model_ix(m)->options, g_hash_table_unref);
+    g_clear_pointer(&pms_model_ix(m)->reg_name_index, g_hash_table_unref);
+    g_clear_pointer(&pms_model_ix(m)->mod_index, g_hash_table_unref);
+    g_clear_pointer(&pms_model_ix(m)->layout_index, g_hash_table_unref);
     pms_model_caches_free(m);
     pms_perf_free(m->perf);
     if (pm->image)

@@ -242,7 +242,6 @@ typedef struct {
     guint n_umasks;
     PmsUmaskGroup *groups;
     guint n_groups;
-    GHashTable *umask_index; /* upper-case name -> GUINT_TO_POINTER(index + 1) */
     char *desc;
     guint source_line; /* line of its group in the model file */
     char *equiv;       /* libpfm4 alias: the event name fstr prints, or NULL */
@@ -339,15 +338,10 @@ typedef struct PmsModel {
     guint n_mods; /* in fstr order */
     PmsEvent *events;
     guint n_events;
-    GHashTable *event_index; /* upper-case name -> GUINT_TO_POINTER(index + 1) */
-    GHashTable *reg_index;   /* MSR-space address -> GUINT_TO_POINTER(index + 1) */
-    GHashTable *options;     /* "[options]" what-if switches: key -> value string */
-    struct PmsPerf *perf;    /* "[perf]": pms_model_perf */
-    /* Added by the loader for hash lookups (never scan tables per encoding): */
-    GHashTable *reg_name_index; /* upper-case name -> index + 1 */
-    GHashTable *mod_index;      /* lower-case name -> index + 1 */
-    GHashTable *layout_index;   /* lower-case name -> index + 1 */
-    guint source_line;          /* line of the [pmu] group */
+    struct PmsPerf *perf; /* "[perf]": pms_model_perf */
+    guint source_line;    /* line of the [pmu] group */
+    /* The name indexes and the [options] table are the library's own:
+     * pms_model_event(), pms_model_reg_by_name(), pms_model_option() ... */
 } PmsModel;
 
 /* Read a whole text file of at most `max` bytes (a model, a stimulus):
@@ -400,6 +394,12 @@ PMS_API const PmsField *pms_layout_field(const PmsLayout *l, const char *name);
  * or no such field. */
 PMS_API const PmsField *pms_register_field(const PmsRegister *r, const char *name);
 PMS_API const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback);
+/* The [options] keys, sorted; NULL-terminated, free with g_strfreev. */
+PMS_API char **pms_model_option_keys(const PmsModel *m);
+/* Set (or add) a what-if option of a model before its first use by the
+ * encoder or a simulator (their caches read the options once): a variant
+ * built in code rather than in a model file. */
+PMS_API void pms_model_set_option(PmsModel *m, const char *key, const char *value);
 /* The model's perf syntax ([perf]); never NULL: a model without the
  * section has no perf form (pmu NULL). */
 PMS_API const PmsPerf *pms_model_perf(const PmsModel *m);

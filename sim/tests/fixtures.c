@@ -38,11 +38,8 @@ PmsModel *fx_model_with(const char *name, const char *key, const char *value)
         if (!m)
             return NULL;
     }
-    if (key) {
-        if (!m->options)
-            m->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-        g_hash_table_replace(m->options, g_strdup(key), g_strdup(value));
-    }
+    if (key)
+        pms_model_set_option(m, key, value);
     return m;
 }
 

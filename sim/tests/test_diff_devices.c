@@ -82,7 +82,7 @@ static void diff_model(const char *name, guint *pmis_seen)
         g_snprintf(delay, sizeof delay, "%d", g_rand_int_range(r, 0, 4));
         PmsModel *m = fx_model_with(name, "pmi_freeze_delay", delay);
         CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-        g_hash_table_insert(m->options, g_strdup("invert"), g_strdup(g_rand_boolean(r) ? "documented" : "literal"));
+        pms_model_set_option(m, "invert", g_rand_boolean(r) ? "documented" : "literal");
         PmsSim *a = fx_sim(m, PMS_SIM_REFERENCE), *b = fx_sim(m, PMS_SIM_FAST);
         /* a start that counts: every enable on (rst_all off), every event
          * select programmed, so the random steps below reach overflows */
@@ -292,7 +292,7 @@ static void diff_ia64(const char *name, guint *pmis_seen, guint *captures /* [4]
         PmsModel *m = fx_model_with(name, opt[0][0], opt[0][1 + g_rand_int_range(r, 0, 2)]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(m);
         for (guint o = 1; o < G_N_ELEMENTS(opt); o++)
-            g_hash_table_replace(m->options, g_strdup(opt[o][0]), g_strdup(opt[o][1 + g_rand_int_range(r, 0, 2)]));
+            pms_model_set_option(m, opt[o][0], opt[o][1 + g_rand_int_range(r, 0, 2)]);
         PmsSim *a = fx_sim(m, PMS_SIM_REFERENCE), *b = fx_sim(m, PMS_SIM_FAST);
         /* the case's signals: a few of the model's events (code.umask) */
         guint32 pool[6];

@@ -45,7 +45,7 @@ static PmsSim *nx(const char *delay, const char *invert, PmsSimEngine e, PmsMode
 {
     PmsModel *m = fx_model_with("tinynhmex", "pmi_freeze_delay", delay);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    g_hash_table_insert(m->options, g_strdup("invert"), g_strdup(invert));
+    pms_model_set_option(m, "invert", invert);
     *own = m;
     PmsSim *s = fx_sim(m, e);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
