@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "encoder.h"
 #include "ia64_dispatch.h"
+#include "ia64_measure.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -280,35 +281,25 @@ static void print_range(const char *side, const PmsIa64DispatchRange *in, const 
 
 int pms_cmd_dispatch(int argc, char **argv)
 {
-    g_auto(GStrv) events = NULL, iranges = NULL, dranges = NULL, ears = NULL, model_files = NULL;
-    g_autofree char *plm_text = NULL, *pmu = NULL, *opcm1 = NULL, *opcm2 = NULL, *etb = NULL, *ipear = NULL;
-    gboolean inv = FALSE, no_fine = FALSE, system_wide = FALSE, demand = FALSE, prefetch = FALSE;
-    const GOptionEntry entries[] = {
+    g_auto(GStrv) events = NULL, model_files = NULL;
+    g_autofree char *plm_text = NULL, *pmu = NULL;
+    /* the measurement's options, shared with `pmusim encode` (ia64_measure.h) */
+    g_auto(PmsIa64MeasureOpts) mo = { 0 };
+    const GOptionEntry own[] = {
         { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &events,
           "an event and its counting PMC value (repeatable); without =VALUE the event by itself at the default "
           "plm; PMU::EVENT[:MOD...][:noqual] an event string through the builtin encoder",
           "NAME[=VALUE][:thres=N][:noqual]" },
         { "plm", 0, 0, G_OPTION_ARG_STRING, &plm_text, "default privilege levels (default 0,3)", "LEVELS" },
-        { "system-wide", 0, 0, G_OPTION_ARG_NONE, &system_wide, "pm = 1 in PMC37, PMC39, PMC40, PMC42", NULL },
-        { "irange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &iranges, "code range (repeatable, up to 4)", "START-END" },
-        { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "code ranges: count outside them (PMC32.inv)", NULL },
-        { "no-fine", 0, 0, G_OPTION_ARG_NONE, &no_fine, "code ranges: never fine mode", NULL },
-        { "demand-fetch", 0, 0, G_OPTION_ARG_NONE, &demand, "code ranges, dual fetch events: restrict demand fetches",
-          NULL },
-        { "prefetch-match", 0, 0, G_OPTION_ARG_NONE, &prefetch, "code ranges, dual fetch events: restrict prefetches",
-          NULL },
-        { "drange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dranges, "data range (repeatable, up to 4)", "START-END" },
-        { "opcm1", 0, 0, G_OPTION_ARG_STRING, &opcm1,
-          "opcode matcher 1 (PMC32/33): 41-bit match, mask (1 = ignore), slots (default all)", "MATCH/MASK[:mifb]" },
-        { "opcm2", 0, 0, G_OPTION_ARG_STRING, &opcm2, "opcode matcher 2 (PMC34/35)", "MATCH/MASK[:mifb]" },
-        { "ear", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ears, "I-EAR or D-EAR parameters (PMC37/PMC40; repeatable)",
-          "icache|itlb|dcache|dtlb|dalat[:umask=N][:plm=LEVELS]" },
-        { "etb", 0, 0, G_OPTION_ARG_STRING, &etb, "ETB parameters (PMC39); unnamed: tm, ptm, ppm 3, brt 0",
-          "all|tm=N:ptm=N:ppm=N:brt=N:plm=LEVELS" },
-        { "ipear", 0, 0, G_OPTION_ARG_STRING, &ipear, "IP-EAR parameters (PMC42)", "delay=N[:plm=LEVELS]" },
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &pmu, "PMU of the events, an ia64 model (default montecito)", "PMU" },
-        { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
+    g_autofree GOptionEntry *measure = pms_ia64_measure_entries(&mo);
+    g_autoptr(GArray) all = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+    g_array_append_vals(all, own, 2);
+    for (guint i = 0; measure[i].long_name; i++)
+        g_array_append_val(all, measure[i]);
+    g_array_append_val(all, own[2]);
+    const GOptionEntry *entries = (const GOptionEntry *)(gpointer)all->data;
     g_autoptr(GOptionContext) ctx =
         pms_cli_context("",
                         "Itanium 2 9000 (Montecito) dispatch: place the events on their counters and\n"
@@ -350,7 +341,7 @@ int pms_cmd_dispatch(int argc, char **argv)
     PmsIa64DispatchRequest req = { 0 };
     req.model = m;
     req.plm = 0x9; /* PLM0 | PLM3: user and kernel */
-    req.system_wide = system_wide;
+    req.system_wide = mo.system_wide;
     if (plm_text && !parse_levels("--plm", plm_text, &req.plm))
         return PMS_EXIT_USAGE;
     guint n_ev = events ? g_strv_length(events) : 0;
@@ -361,19 +352,19 @@ int pms_cmd_dispatch(int argc, char **argv)
             return PMS_EXIT_USAGE;
     req.n_events = n_ev;
     req.events = evs;
-    if (!parse_ranges("--irange", iranges, &req.irange) || !parse_ranges("--drange", dranges, &req.drange) ||
-        !parse_opcm("--opcm1", opcm1, &req.opcm1) || !parse_opcm("--opcm2", opcm2, &req.opcm2) ||
-        !parse_etb(etb, &req.etb) || !parse_ipear(ipear, &req.ipear))
+    if (!parse_ranges("--irange", mo.iranges, &req.irange) || !parse_ranges("--drange", mo.dranges, &req.drange) ||
+        !parse_opcm("--opcm1", mo.opcm1, &req.opcm1) || !parse_opcm("--opcm2", mo.opcm2, &req.opcm2) ||
+        !parse_etb(mo.etb, &req.etb) || !parse_ipear(mo.ipear, &req.ipear))
         return PMS_EXIT_USAGE;
-    for (char **e = ears; e && *e; e++)
+    for (char **e = mo.ears; e && *e; e++)
         if (!parse_ear(*e, &req))
             return PMS_EXIT_USAGE;
-    if ((inv || no_fine || demand || prefetch) && !iranges) {
+    if ((mo.inv || mo.no_fine || mo.demand || mo.prefetch) && !mo.iranges) {
         fprintf(stderr, CMD "--inv, --no-fine, --demand-fetch and --prefetch-match apply to code ranges (--irange)\n");
         return PMS_EXIT_USAGE;
     }
-    req.irange.flags = (inv ? PMS_IA64_RANGE_INV : 0) | (no_fine ? PMS_IA64_RANGE_NO_FINE : 0) |
-        (demand ? PMS_IA64_RANGE_DEMAND_FETCH : 0) | (prefetch ? PMS_IA64_RANGE_PREFETCH_MATCH : 0);
+    req.irange.flags = (mo.inv ? PMS_IA64_RANGE_INV : 0) | (mo.no_fine ? PMS_IA64_RANGE_NO_FINE : 0) |
+        (mo.demand ? PMS_IA64_RANGE_DEMAND_FETCH : 0) | (mo.prefetch ? PMS_IA64_RANGE_PREFETCH_MATCH : 0);
 
     g_autofree PmsIa64DispatchResult *res = g_new0(PmsIa64DispatchResult, 1);
     g_autoptr(GError) err = NULL;

@@ -405,6 +405,46 @@ out:
     return status;
 }
 
+/* A family's options for another command given (PmsCliForward): that
+ * command with the events, the shared options and those; -1 when none of
+ * them was given. */
+static int forward_measurement(const PmsCliForward *fw, gconstpointer opts, int argc, char **argv, char **model_files,
+                               const char *plm_text, const char *pmu, gboolean batch_like)
+{
+    g_autoptr(GPtrArray) d = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(d, g_strdup(fw->command));
+    for (int i = 1; i < argc; i++) {
+        g_ptr_array_add(d, g_strdup("-e"));
+        g_ptr_array_add(d, g_strdup(argv[i]));
+    }
+    for (char **p = model_files; p && *p; p++) {
+        g_ptr_array_add(d, g_strdup("--model"));
+        g_ptr_array_add(d, g_strdup(*p));
+    }
+    if (plm_text) {
+        g_ptr_array_add(d, g_strdup("--plm"));
+        g_ptr_array_add(d, g_strdup(plm_text));
+    }
+    if (pmu) {
+        g_ptr_array_add(d, g_strdup("--pmu"));
+        g_ptr_array_add(d, g_strdup(pmu));
+    }
+    if (!fw->forward(opts, d))
+        return -1;
+    if (batch_like) {
+        fprintf(stderr,
+                "pmusim: encode: %s (the options of pmusim %s) take neither --batch nor --format, "
+                "nor --set (they place the set themselves)\n",
+                fw->what, fw->command);
+        return PMS_EXIT_USAGE;
+    }
+    g_ptr_array_add(d, NULL);
+    /* GOption compacts the argv it parses: give it a copy of the pointers,
+     * so that d still frees every string */
+    g_autofree char **args = g_memdup2(d->pdata, d->len * sizeof(char *));
+    return pms_cli_run_command(fw->command, (int)d->len - 1, args);
+}
+
 int pms_cmd_encode(int argc, char **argv)
 {
     gboolean batch = FALSE, set = FALSE, pebs = FALSE, lbr = FALSE, lbr_freeze = FALSE, lbr_callstack = FALSE;
@@ -416,12 +456,6 @@ int pms_cmd_encode(int argc, char **argv)
     g_autofree char *plm_text = NULL;
     g_autofree char *pmu = NULL;
     g_auto(GStrv) model_files = NULL;
-    /* Montecito's measurement parameters: the events and these go to
-     * `pmusim dispatch` (include/pmusim/ia64_dispatch.h), which places every event
-     * and programs the session's registers. */
-    g_auto(GStrv) iranges = NULL, dranges = NULL, ears = NULL;
-    g_autofree char *opcm1 = NULL, *opcm2 = NULL, *etb = NULL, *ipear = NULL;
-    gboolean inv = FALSE, no_fine = FALSE, system_wide = FALSE, demand = FALSE, prefetch = FALSE;
     const GOptionEntry entries[] = {
         { "batch", 'b', 0, G_OPTION_ARG_NONE, &batch,
           "Read one event string per line on stdin, answer in the batch protocol", NULL },
@@ -453,27 +487,33 @@ int pms_cmd_encode(int argc, char **argv)
         { "lbr-freeze", 0, 0, G_OPTION_ARG_NONE, &lbr_freeze, "Freeze the LBR on a PMI (FREEZE_LBRS_ON_PMI)", NULL },
         { "lbr-callstack", 0, 0, G_OPTION_ARG_NONE, &lbr_callstack,
           "Call-stack mode: returns pop the newest entry (LBR_SELECT.EN_CALLSTACK; glm)", NULL },
-        { "irange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &iranges, "Montecito: code range (as pmusim dispatch)",
-          "START-END" },
-        { "drange", 0, 0, G_OPTION_ARG_STRING_ARRAY, &dranges, "Montecito: data range (as pmusim dispatch)",
-          "START-END" },
-        { "inv", 0, 0, G_OPTION_ARG_NONE, &inv, "Montecito: count outside the code ranges", NULL },
-        { "no-fine", 0, 0, G_OPTION_ARG_NONE, &no_fine, "Montecito: code ranges never in fine mode", NULL },
-        { "demand-fetch", 0, 0, G_OPTION_ARG_NONE, &demand,
-          "Montecito: dual fetch events' demand fetches in the code range", NULL },
-        { "prefetch-match", 0, 0, G_OPTION_ARG_NONE, &prefetch,
-          "Montecito: dual fetch events' prefetches in the code range", NULL },
-        { "opcm1", 0, 0, G_OPTION_ARG_STRING, &opcm1, "Montecito: opcode matcher 1", "MATCH/MASK[:mifb]" },
-        { "opcm2", 0, 0, G_OPTION_ARG_STRING, &opcm2, "Montecito: opcode matcher 2", "MATCH/MASK[:mifb]" },
-        { "ear", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ears, "Montecito: I-EAR or D-EAR parameters", "KIND[:...]" },
-        { "etb", 0, 0, G_OPTION_ARG_STRING, &etb, "Montecito: ETB parameters", "PARAMS" },
-        { "ipear", 0, 0, G_OPTION_ARG_STRING, &ipear, "Montecito: IP-EAR parameters", "PARAMS" },
-        { "system-wide", 0, 0, G_OPTION_ARG_NONE, &system_wide, "Montecito: pm = 1 in the EAR/ETB registers", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
+    /* and every family's options for another command (PmsCliForward:
+     * Montecito's measurement parameters go to `pmusim dispatch`) */
+    g_autoptr(GArray) all = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+    g_array_append_vals(all, entries, G_N_ELEMENTS(entries) - 1);
+    g_autoptr(GPtrArray) fwd_opts = g_ptr_array_new();
+    g_autoptr(GPtrArray) fwd_help = g_ptr_array_new_with_free_func(g_free);
+    const PmsCliFamily *fam;
+    for (guint f = 0; (fam = pms_cli_family_nth(f)); f++) {
+        const PmsCliForward *fw = fam->encode_forward;
+        gpointer opts = fw ? fw->opts_new() : NULL;
+        g_ptr_array_add(fwd_opts, opts);
+        if (!fw)
+            continue;
+        g_autofree GOptionEntry *fe = fw->entries(opts);
+        for (guint k = 0; fe[k].long_name; k++) {
+            GOptionEntry e = fe[k];
+            char *help = g_strdup_printf("%s (as pmusim %s)", e.description, fw->command);
+            g_ptr_array_add(fwd_help, help);
+            e.description = help;
+            g_array_append_val(all, e);
+        }
+    }
     g_autoptr(GOptionContext) ctx =
         pms_cli_context("[EVENT...]", "Encode event strings with the built-in encoder, or run the batch protocol.",
-                        entries, &model_files);
+                        (const GOptionEntry *)(gpointer)all->data, &model_files);
     pms_cli_help(
         ctx,
         "0 every EVENT encoded (--batch: every line answered, whatever the answer); 1 an EVENT "
@@ -496,63 +536,16 @@ int pms_cmd_encode(int argc, char **argv)
         "  pmusim encode --pmu nhm --lbr --lbr-plm 3 --lbr-filter jcc,far_branch   user-level LBR without jcc/far\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
-    if (iranges || dranges || ears || opcm1 || opcm2 || etb || ipear || inv || no_fine || demand || prefetch ||
-        system_wide) {
-        /* the whole Montecito measurement: the same command as `pmusim dispatch` */
-        if (batch || format || set) {
-            fprintf(stderr,
-                    "pmusim: encode: the Montecito measurement options take neither --batch nor --format, "
-                    "nor --set (they place the set themselves)\n");
-            return PMS_EXIT_USAGE;
-        }
-        g_autoptr(GPtrArray) d = g_ptr_array_new_with_free_func(g_free);
-        g_ptr_array_add(d, g_strdup("dispatch"));
-        for (int i = 1; i < argc; i++) {
-            g_ptr_array_add(d, g_strdup("-e"));
-            g_ptr_array_add(d, g_strdup(argv[i]));
-        }
-#define PASS(opt, val)                                                                                                 \
-    do {                                                                                                               \
-        g_ptr_array_add(d, g_strdup(opt));                                                                             \
-        g_ptr_array_add(d, g_strdup(val));                                                                             \
-    } while (0)
-        for (char **p = model_files; p && *p; p++)
-            PASS("--model", *p);
-        if (plm_text)
-            PASS("--plm", plm_text);
-        if (pmu)
-            PASS("--pmu", pmu);
-        for (char **p = iranges; p && *p; p++)
-            PASS("--irange", *p);
-        for (char **p = dranges; p && *p; p++)
-            PASS("--drange", *p);
-        for (char **p = ears; p && *p; p++)
-            PASS("--ear", *p);
-        if (opcm1)
-            PASS("--opcm1", opcm1);
-        if (opcm2)
-            PASS("--opcm2", opcm2);
-        if (etb)
-            PASS("--etb", etb);
-        if (ipear)
-            PASS("--ipear", ipear);
-#undef PASS
-        if (inv)
-            g_ptr_array_add(d, g_strdup("--inv"));
-        if (no_fine)
-            g_ptr_array_add(d, g_strdup("--no-fine"));
-        if (demand)
-            g_ptr_array_add(d, g_strdup("--demand-fetch"));
-        if (prefetch)
-            g_ptr_array_add(d, g_strdup("--prefetch-match"));
-        if (system_wide)
-            g_ptr_array_add(d, g_strdup("--system-wide"));
-        g_ptr_array_add(d, NULL);
-        /* GOption compacts the argv it parses: give it a copy of the
-         * pointers, so that d still frees every string */
-        g_autofree char **args = g_memdup2(d->pdata, d->len * sizeof(char *));
-        return pms_cmd_dispatch((int)d->len - 1, args);
-    }
+    int fwd_status = -1;
+    for (guint f = 0; fwd_status < 0 && (fam = pms_cli_family_nth(f)); f++)
+        if (fam->encode_forward)
+            fwd_status = forward_measurement(fam->encode_forward, g_ptr_array_index(fwd_opts, f), argc, argv,
+                                             model_files, plm_text, pmu, batch || format || set);
+    for (guint f = 0; (fam = pms_cli_family_nth(f)); f++)
+        if (fam->encode_forward)
+            fam->encode_forward->opts_free(g_ptr_array_index(fwd_opts, f));
+    if (fwd_status >= 0)
+        return fwd_status;
     guint plm = PMS_PLM_DEFAULT;
     if (plm_text && !pms_cli_parse_plm(plm_text, &plm))
         return PMS_EXIT_USAGE;

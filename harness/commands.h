@@ -7,6 +7,10 @@
 #include "model.h"
 #include "encoder.h"
 
+/* Run the named command (main.c's table) with argv[0] its name: for a
+ * command that hands its work to another (encode's PmsCliForward). */
+int pms_cli_run_command(const char *name, int argc, char **argv);
+
 int pms_cmd_encode(int argc, char **argv);  /* cmd_encode.c (also --batch) */
 int pms_cmd_decode(int argc, char **argv);  /* cmd_decode.c */
 int pms_cmd_list(int argc, char **argv);    /* cmd_list.c */

@@ -23,6 +23,15 @@ static const PmsCommand commands[] = {
     { "dispatch", "Montecito dispatch: counters, opcode matchers, EARs, ETB, IP-EAR, ranges", pms_cmd_dispatch },
 };
 
+int pms_cli_run_command(const char *name, int argc, char **argv)
+{
+    for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].run(argc, argv);
+    fprintf(stderr, "pmusim: no command '%s'\n", name);
+    return PMS_EXIT_USAGE;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "Usage: pmusim COMMAND [OPTION...] [ARG...]\n       pmusim --version\n\nCommands:\n");

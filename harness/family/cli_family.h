@@ -26,6 +26,21 @@ enum {
     PMS_CLI_RANGES_DISPATCH = 1u << 1,
 };
 
+/* Options `pmusim encode` takes on behalf of another command of the
+ * family: encode with any of them given runs that command with its events
+ * (Montecito's ranges, matchers and EARs: `pmusim dispatch`). */
+typedef struct {
+    const char *command; /* "dispatch" */
+    const char *what;    /* "Montecito's measurement parameters", for messages */
+    gpointer (*opts_new)(void);
+    void (*opts_free)(gpointer opts);
+    /* the options, their values stored in opts; ended by a zeroed entry;
+     * g_free the array */
+    GOptionEntry *(*entries)(gpointer opts);
+    /* append the options given to args, as the command's; FALSE when none was */
+    gboolean (*forward)(gconstpointer opts, GPtrArray *args);
+} PmsCliForward;
+
 typedef struct {
     /* The counting pipeline in words, appended to o after the register
      * writes `explain` prints: one line per stage, then "In short: ...". */
@@ -48,11 +63,15 @@ typedef struct {
      * catch it.  counter: where the vector programs the event. */
     const char *(*unobservable)(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
                                 guint n_codes, guint code, guint bit);
-    guint flags; /* PMS_CLI_* */
+    guint flags;                         /* PMS_CLI_* */
+    const PmsCliForward *encode_forward; /* NULL: none */
 } PmsCliFamily;
 
 /* The harness's entry of m's family (every registered family has one). */
 const PmsCliFamily *pms_cli_family(const PmsModel *m);
+/* The entry of the i-th registered family (pms_family_nth), NULL past the
+ * last: for a command that offers every family's options. */
+const PmsCliFamily *pms_cli_family_nth(guint i);
 /* pms_family_table_check on the harness's table (its test runs it). */
 gboolean pms_cli_family_table_check(GPtrArray *problems);
 

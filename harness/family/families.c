@@ -17,6 +17,12 @@ const PmsCliFamily *pms_cli_family(const PmsModel *m)
     return pms_family_table_get(&table, m->family);
 }
 
+const PmsCliFamily *pms_cli_family_nth(guint i)
+{
+    const PmsFamily *f = pms_family_nth(i);
+    return f ? pms_family_table_get(&table, f) : NULL;
+}
+
 gboolean pms_cli_family_table_check(GPtrArray *problems)
 {
     return pms_family_table_check(&table, problems);

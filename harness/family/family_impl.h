@@ -7,6 +7,10 @@
 
 G_BEGIN_DECLS
 
+/* ---- ia64_measure.c ---- */
+
+extern const PmsCliForward pms_ia64_encode_forward;
+
 /* ---- common.c ---- */
 
 /* Whether bit `bit` lies in field `name` of r. */

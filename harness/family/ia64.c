@@ -302,4 +302,5 @@ const PmsCliFamily pms_cli_ia64 = {
     .own_signal = own_signal,
     .unobservable = unobservable_ia64,
     .flags = PMS_CLI_RANGES_DISPATCH,
+    .encode_forward = &pms_ia64_encode_forward,
 };

@@ -215,6 +215,11 @@ static void test_encode_forwards(void)
         "montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200 --plm 3",
         "montecito::L1D_READS_SET0 --drange 0x1000-0x2000 --plm 3",
         "montecito::IA64_INST_RETIRED_THIS:thres=2 --opcm1 0x0/0x1ffffffffff:mi",
+        /* every kind of option: repeated strings, flags, single strings */
+        "montecito::IA64_INST_RETIRED_THIS --irange 0x4000-0x8000 --inv --no-fine",
+        "montecito::L1D_READS_SET0 --drange 0x1000-0x2000 --drange 0x8003-0x9000 --plm 3",
+        "montecito::DATA_EAR_CACHE_LAT4 --ear dcache:umask=0x4:plm=3 --etb tm=2:ptm=3:ppm=3:brt=0 --system-wide",
+        "montecito::IA64_INST_RETIRED_THIS --ipear delay=32:plm=0,3 --opcm2 0x0/0x1ffffffffff:mi",
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *d = g_strdup_printf("-e %s", cases[i]);
