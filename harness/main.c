@@ -3,9 +3,11 @@
 #include "commands.h"
 #include "pmusim_config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Adding a command is one line here. */
@@ -32,6 +34,36 @@ int pms_cli_run_command(const char *name, int argc, char **argv)
     return PMS_EXIT_USAGE;
 }
 
+/* The exit status main returns; 0 on the paths that call exit() themselves
+ * (GOption's --help). */
+static int exit_status;
+
+/* Output lost is a failure, not a success: at exit (whichever way the
+ * process exits) stdout is flushed and closed, and when that or an earlier
+ * write failed the status is 1 (or the command's own failure status), with
+ * one line on stderr.  A reader that closed the pipe (EPIPE: SIGPIPE is
+ * ignored while we run, for the backends' sake) gets the conventional
+ * SIGPIPE death instead, silently, as `pmusim list | head` expects. */
+static void close_stdout(void)
+{
+    errno = 0;
+    gboolean failed = ferror(stdout) != 0;
+    int err = errno;
+    if (fclose(stdout) != 0) {
+        failed = TRUE;
+        err = errno;
+    }
+    if (!failed)
+        return;
+    if (err == EPIPE) {
+        signal(SIGPIPE, SIG_DFL);
+        raise(SIGPIPE);
+    }
+    fprintf(stderr, "pmusim: error writing standard output%s%s\n", err ? ": " : "", err ? g_strerror(err) : "");
+    fflush(stderr);
+    _exit(exit_status ? exit_status : 1);
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "Usage: pmusim COMMAND [OPTION...] [ARG...]\n       pmusim --version\n\nCommands:\n");
@@ -55,6 +87,7 @@ int main(int argc, char **argv)
      * every output here (tables, CSV, JSON) is read by programs too. */
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
+    atexit(close_stdout);
     if (argc < 2) {
         usage(stderr);
         return PMS_EXIT_USAGE;
@@ -76,7 +109,7 @@ int main(int argc, char **argv)
         pms_cli_set_rules_only(TRUE);
     int status;
     if (pms_cli_dispatch(commands, G_N_ELEMENTS(commands), "pmusim", argc, argv, &status))
-        return status;
+        return exit_status = status;
     fprintf(stderr, "pmusim: unknown command '%s' (try pmusim --help)\n", name);
     return PMS_EXIT_USAGE;
 }
