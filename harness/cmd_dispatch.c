@@ -5,6 +5,7 @@
  * encoder's codes[0]), by NAME alone (the event by itself at the default
  * plm), or as an event string PMU::EVENT[:MOD...] taken through the builtin
  * encoder (its codes[0]). */
+#include "suggest.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "encoder.h"
@@ -220,7 +221,8 @@ static gboolean parse_string(const PmsModelSet *set, const PmsModel *m, const ch
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsEncoding) enc = pms_encode_plm(set, str, plm, &err);
     if (!enc) {
-        fprintf(stderr, CMD "-e '%s': %s: %s\n", text, pms_encode_error_name(err->code), err->message);
+        g_autofree char *hint = pms_suggest_for_string(set, str, err);
+        fprintf(stderr, CMD "-e '%s': %s: %s%s\n", text, pms_encode_error_name(err->code), err->message, hint);
         return FALSE;
     }
     if (enc->model != m) {

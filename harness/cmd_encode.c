@@ -15,6 +15,7 @@
 #include "cli_family.h"
 #include "protocol.h"
 #include "sim_setup.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -355,7 +356,8 @@ static int run_set(const PmsModelSet *models, const char *pmu, guint plm, gboole
         if (enc[i] == NULL) {
             const char *cls = err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error";
             g_autofree char *shown = pms_cli_printable(event);
-            fprintf(stderr, "pmusim: '%s': %s: %s\n", shown, cls, err->message);
+            g_autofree char *hint = pms_suggest_for_string(models, event, err);
+            fprintf(stderr, "pmusim: '%s': %s: %s%s\n", shown, cls, err->message, hint);
             g_clear_error(&err);
             status = 1;
             continue;
@@ -642,8 +644,9 @@ int pms_cmd_encode(int argc, char **argv)
             const char *cls = err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error";
             g_autofree char *shown = pms_cli_printable(event);
             /* --ld-lat N became the string's :ldlat=N: say so, the column counts it */
-            fprintf(stderr, "pmusim: '%s'%s: %s: %s\n", shown, ld_lat ? " (--ld-lat appended as :ldlat=N)" : "", cls,
-                    err->message);
+            g_autofree char *hint = pms_suggest_for_string(models, event, err);
+            fprintf(stderr, "pmusim: '%s'%s: %s: %s%s\n", shown, ld_lat ? " (--ld-lat appended as :ldlat=N)" : "", cls,
+                    err->message, hint);
             if (json)
                 json_error(js, event, cls, err->message);
             status = 1;

@@ -8,6 +8,7 @@
  * one-sentence summary.  Nothing here counts: the words follow the same rules
  * the simulator's pipeline (sim/sim_pipe.c) implements.  The words are the
  * family's (its explain hook, harness/family/<family>.c). */
+#include "suggest.h"
 #include "cli_common.h"
 #include "cli_family.h"
 #include "commands.h"
@@ -108,8 +109,9 @@ int pms_cmd_explain(int argc, char **argv)
     g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
     if (!enc) {
         /* the same line as encode's: the libpfm4 error class first */
-        fprintf(stderr, "pmusim: '%s': %s: %s\n", qualified,
-                err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error", err->message);
+        g_autofree char *hint = pms_suggest_for_string(models, qualified, err);
+        fprintf(stderr, "pmusim: '%s': %s: %s%s\n", qualified,
+                err->domain == PMS_ENCODE_ERROR ? pms_encode_error_name(err->code) : "error", err->message, hint);
         return 1;
     }
     PmsPebsConfig pc = { 0 };

@@ -13,6 +13,7 @@
  * 2 (bad option). */
 #include "pebs.h"
 #include "pebs_report.h"
+#include "suggest.h"
 #include "cli_common.h"
 #include "commands.h"
 #include "lbr_report.h"
@@ -552,7 +553,8 @@ static int sim_set(const SimOpts *o, const PmsTraceFormat *fmt, PmsSimEngine eng
         g_autoptr(GError) err = NULL;
         enc[i] = pms_encode(models, q[i], &err);
         if (!enc[i]) {
-            fprintf(stderr, "pmusim: -e '%s': %s\n", q[i], err->message);
+            g_autofree char *hint = pms_suggest_for_string(models, q[i], err);
+            fprintf(stderr, "pmusim: -e '%s': %s%s\n", q[i], err->message, hint);
             status = 1;
         }
     }
@@ -732,7 +734,8 @@ int pms_cmd_sim(int argc, char **argv)
         return PMS_EXIT_USAGE;
     g_autoptr(PmsEncoding) enc = pms_encode(models, qualified, &err);
     if (!enc) {
-        fprintf(stderr, "pmusim: -e '%s': %s\n", qualified, err->message);
+        g_autofree char *hint = pms_suggest_for_string(models, qualified, err);
+        fprintf(stderr, "pmusim: -e '%s': %s%s\n", qualified, err->message, hint);
         return 1;
     }
     const PmsModel *m = enc->model;

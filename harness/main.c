@@ -2,6 +2,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "pmusim_config.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -110,6 +111,13 @@ int main(int argc, char **argv)
     int status;
     if (pms_cli_dispatch(commands, G_N_ELEMENTS(commands), "pmusim", argc, argv, &status))
         return exit_status = status;
-    fprintf(stderr, "pmusim: unknown command '%s' (try pmusim --help)\n", name);
+    const char *names[G_N_ELEMENTS(commands)];
+    for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+        names[i] = commands[i].name;
+    const char *best = pms_suggest(name, names, G_N_ELEMENTS(commands));
+    if (best)
+        fprintf(stderr, "pmusim: unknown command '%s': did you mean '%s'? (try pmusim --help)\n", name, best);
+    else
+        fprintf(stderr, "pmusim: unknown command '%s' (try pmusim --help)\n", name);
     return PMS_EXIT_USAGE;
 }

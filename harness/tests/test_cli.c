@@ -365,6 +365,38 @@ static void test_decode_says_what_is_missing(void)
     run_clear(&r);
 }
 
+/* ---- did you mean: the closest known name to a misspelt one ------------- */
+
+static void expect_hint(const char *cmd, const char *a1, const char *a2, int status, const char *hint)
+{
+    Run r = run_cli(cmd, a1, a2, NULL);
+    if (r.status != status || !strstr(r.err, hint))
+        printf("# pmusim %s %s %s: status %d, stderr %s# want '%s'\n", cmd, a1, a2 ? a2 : "", r.status, r.err, hint);
+    CU_ASSERT_EQUAL(r.status, status);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, hint));
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_clear(&r);
+}
+
+static void test_did_you_mean(void)
+{
+    /* the unknown part of an event string, each kind */
+    expect_hint("encode", "wsm::INST_RETIRD:ANY_P", NULL, 1, "(did you mean 'wsm::INST_RETIRED'?)");
+    expect_hint("encode", "wsm::INST_RETIRED:ANYP", NULL, 1, "(did you mean 'ANY_P' for 'ANYP'?)");
+    expect_hint("encode", "wsm::INST_RETIRED:ANY_P:cc=1", NULL, 1, "(did you mean 'c' for 'cc'?)");
+    expect_hint("encode", "wsmm::INST_RETIRED", NULL, 1, "(did you mean 'wsm::INST_RETIRED'?)");
+    expect_hint("explain", "glm::INST_RETIRD", NULL, 1, "did you mean 'glm::INST_RETIRED'?");
+    /* commands, PMUs and events named on the command line */
+    expect_hint("lst", NULL, NULL, 2, "did you mean 'list'?");
+    expect_hint("list", "wsmm", NULL, 2, "did you mean wsm?");
+    expect_hint("list", "wsm", "INST_RETIRD", 2, "did you mean INST_RETIRED?");
+    /* nothing close: no guess */
+    Run r = run_cli("encode", "wsm::ZZZZZ", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NULL(strstr(r.err, "did you mean"));
+    run_clear(&r);
+}
+
 /* ---- C: encode forms that must not change what is counted -------------- */
 
 static void test_perf_refusals(void)
@@ -442,5 +474,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "decode: missing EXTRA, reserved bits, EN/INT/PC", test_decode_says_what_is_missing);
     CU_add_test(s, "encode --format=perf refuses what perf cannot count the same", test_perf_refusals);
     CU_add_test(s, "encode --format=json", test_encode_json);
+    CU_add_test(s, "did you mean: commands, PMUs, events, unit masks, modifiers", test_did_you_mean);
     return pms_cu_tap_run();
 }

@@ -1,4 +1,5 @@
 /* pmusim — option handling shared by every subcommand. */
+#include "suggest.h"
 #include "cli_common.h"
 #include "cli_family.h"
 #include <errno.h>
@@ -87,7 +88,15 @@ const PmsModel *pms_cli_model(const PmsModelSet *set, const char *name)
         GString *known = g_string_new(NULL);
         for (guint i = 0; i < pms_model_set_count(set); i++)
             g_string_append_printf(known, "%s%s", i ? ", " : "", pms_model_set_nth_name(set, i));
-        fprintf(stderr, "pmusim: unknown PMU '%s' (known: %s)\n", name, known->str);
+        guint n = pms_model_set_count(set);
+        g_autofree const char **c = g_new0(const char *, n + 1);
+        for (guint i = 0; i < n; i++)
+            c[i] = pms_model_set_nth_name(set, i);
+        const char *best = pms_suggest(name, c, n);
+        if (best)
+            fprintf(stderr, "pmusim: unknown PMU '%s' (did you mean %s? known: %s)\n", name, best, known->str);
+        else
+            fprintf(stderr, "pmusim: unknown PMU '%s' (known: %s)\n", name, known->str);
         g_string_free(known, TRUE);
     }
     return m;

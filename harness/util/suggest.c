@@ -1,0 +1,103 @@
+/* pmusim CLI — did you mean (suggest.h). */
+#include "suggest.h"
+#include "encoder.h"
+
+#include <string.h>
+
+static guint distance(const char *a, const char *b)
+{
+    gsize la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64) /* names are short; a long word is no typo of one */
+        return G_MAXUINT;
+    guint row[65];
+    for (gsize j = 0; j <= lb; j++)
+        row[j] = (guint)j;
+    for (gsize i = 1; i <= la; i++) {
+        guint diag = row[0];
+        row[0] = (guint)i;
+        for (gsize j = 1; j <= lb; j++) {
+            guint up = row[j];
+            guint cost = g_ascii_tolower(a[i - 1]) == g_ascii_tolower(b[j - 1]) ? 0 : 1;
+            row[j] = MIN(MIN(row[j] + 1, row[j - 1] + 1), diag + cost);
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *pms_suggest(const char *word, const char *const *candidates, guint n)
+{
+    gsize len = strlen(word);
+    guint limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    const char *best = NULL;
+    guint best_d = G_MAXUINT;
+    for (guint i = 0; i < n; i++) {
+        if (!candidates[i])
+            continue;
+        guint d = distance(word, candidates[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = candidates[i];
+        }
+    }
+    return best_d > 0 && best_d <= limit ? best : NULL;
+}
+
+/* The closest of model m's events to name. */
+static const char *close_event(const PmsModel *m, const char *name)
+{
+    g_autofree const char **c = g_new0(const char *, m->n_events + 1);
+    for (guint i = 0; i < m->n_events; i++)
+        c[i] = m->events[i].name;
+    return pms_suggest(name, c, m->n_events);
+}
+
+/* The closest of ev's unit masks and m's modifiers (the event takes) to tok. */
+static const char *close_attr(const PmsModel *m, const PmsEvent *ev, const char *tok)
+{
+    g_autoptr(GPtrArray) c = g_ptr_array_new();
+    for (guint i = 0; i < ev->n_umasks; i++)
+        g_ptr_array_add(c, ev->umasks[i].name);
+    for (guint i = 0; i < m->n_mods; i++)
+        if (ev->modifiers & (1u << i))
+            g_ptr_array_add(c, m->mods[i].name);
+    return pms_suggest(tok, (const char *const *)c->pdata, c->len);
+}
+
+char *pms_suggest_for_string(const PmsModelSet *set, const char *str, const GError *err)
+{
+    if (!set || !str || !err || err->domain != PMS_ENCODE_ERROR ||
+        (err->code != PMS_ERR_NOTFOUND && err->code != PMS_ERR_ATTR))
+        return g_strdup("");
+    const char *sep = strstr(str, "::");
+    if (!sep)
+        return g_strdup("");
+    g_autofree char *pmu = g_strndup(str, (gsize)(sep - str));
+    const PmsModel *m = pms_model_set_get(set, pmu);
+    if (!m) {
+        guint n = pms_model_set_count(set);
+        g_autofree const char **c = g_new0(const char *, n + 1);
+        for (guint i = 0; i < n; i++)
+            c[i] = pms_model_set_nth_name(set, i);
+        const char *best = pms_suggest(pmu, c, n);
+        return best ? g_strdup_printf(" (did you mean '%s::%s'?)", best, sep + 2) : g_strdup("");
+    }
+    g_auto(GStrv) parts = g_strsplit(sep + 2, ":", -1);
+    if (!parts[0] || !parts[0][0])
+        return g_strdup("");
+    const PmsEvent *ev = pms_model_event(m, parts[0]);
+    if (!ev) {
+        const char *best = close_event(m, parts[0]);
+        return best ? g_strdup_printf(" (did you mean '%s::%s'?)", m->name, best) : g_strdup("");
+    }
+    for (guint i = 1; parts[i]; i++) {
+        char *eq = strchr(parts[i], '=');
+        if (eq)
+            *eq = '\0';
+        if (!parts[i][0] || pms_event_umask(ev, parts[i]) || pms_model_modifier(m, parts[i]))
+            continue;
+        const char *best = close_attr(m, ev, parts[i]);
+        return best ? g_strdup_printf(" (did you mean '%s' for '%s'?)", best, parts[i]) : g_strdup("");
+    }
+    return g_strdup("");
+}
