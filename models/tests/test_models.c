@@ -275,7 +275,7 @@ static void test_families(void)
     CU_ASSERT_TRUE(pms_family_table_check(&t, problems));
     CU_ASSERT_PTR_EQUAL(pms_family_table_get(&t, pms_family_by_name("ia64")), &b);
     CU_ASSERT_PTR_EQUAL(pms_family_table_get(&t, pms_family_by_name("x86_core")), &a);
-    static const PmsFamily stranger = { "stranger", "not registered", NULL, NULL };
+    static const PmsFamily stranger = { .name = "stranger", .desc = "not registered" };
     CU_ASSERT_PTR_NULL(pms_family_table_get(&t, &stranger));
     CU_ASSERT_PTR_NULL(pms_family_table_get(&t, NULL));
 
