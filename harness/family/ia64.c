@@ -17,6 +17,7 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
 {
     const PmsModel *m = enc->model;
     const PmsEvent *ev = enc->event;
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
     const PmsRegister *pmc = enc->place.event ? pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, enc->place.counter)
                                               : pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, m->counter_base);
     const PmsRegister *pmd = enc->place.event ? pms_program_counter_reg(&enc->place) : NULL;
@@ -45,16 +46,14 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
     g_string_append_printf(o,
                            "  signal: an occurrence is one %s (es 0x%02" G_GINT64_MODIFIER
                            "x, umask 0x%" G_GINT64_MODIFIER "x); it occurs at most %u time%s per cycle (max_inc)\n",
-                           ev->equiv ? ev->equiv : ev->name, es, umask, pms_ia64_facts(ev)->max_inc,
-                           pms_ia64_facts(ev)->max_inc == 1 ? "" : "s");
-    if (pms_ia64_facts(ev)->ear && enc->n_codes > 1) {
+                           ev->equiv ? ev->equiv : ev->name, es, umask, fx->max_inc, fx->max_inc == 1 ? "" : "s");
+    if (fx->ear && enc->n_codes > 1) {
         const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
         g_string_append_printf(o,
                                "  EAR: %s event in %s mode: the counter counts the EAR's events (its umask is 0); "
                                "the event's umask 0x%x goes to %s = 0x%" G_GINT64_MODIFIER "x\n",
-                               pms_ia64_facts(ev)->ear == PMS_IA64_EAR_D ? "a D-EAR" : "an I-EAR",
-                               pms_ia64_ear_mode_name(pms_ia64_facts(ev)->ear_mode), ev->base_umask,
-                               x ? x->name : "the EAR configuration register", enc->codes[1]);
+                               fx->ear == PMS_IA64_EAR_D ? "a D-EAR" : "an I-EAR", pms_ia64_ear_mode_name(fx->ear_mode),
+                               ev->base_umask, x ? x->name : "the EAR configuration register", enc->codes[1]);
     }
     GString *lv = g_string_new(NULL);
     for (guint i = 0; i < 4; i++)
@@ -91,8 +90,8 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
                                "means that the counter will be incremented by one only when the event occurs more "
                                "than n times per cycle\"); thres must stay below max_inc %u; the simulator compares "
                                "n %s %" G_GUINT64_FORMAT " (model option thres_compare = %s)\n",
-                               thres, thres, pms_ia64_facts(ev)->max_inc, ge ? ">=" : ">", thres, ge ? "ge" : "gt");
-    if (pms_ia64_facts(ev)->mesi)
+                               thres, thres, fx->max_inc, ge ? ">=" : ">", thres, ge ? "ge" : "gt");
+    if (fx->mesi)
         g_string_append_printf(o, "  MESI: only lines in state%s%s%s%s%s count (bits 27-30)\n", mesi ? "" : " (none)",
                                mesi & 1 ? " I" : "", mesi & 2 ? " S" : "", mesi & 4 ? " E" : "", mesi & 8 ? " M" : "");
     g_string_append_printf(o, "  overflow: a carry out of bit %u %s\n", width ? width - 1 : 46,
@@ -106,15 +105,14 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
 
     g_autoptr(GString) t = g_string_new(NULL);
     const char *name = ev->equiv ? ev->equiv : ev->name;
-    if (!plm || (pms_ia64_facts(ev)->mesi && !mesi))
+    if (!plm || (fx->mesi && !mesi))
         g_string_append(t, "counts nothing");
     else if (thres == 0)
-        g_string_append_printf(t, "adds, every cycle, the number of occurrences of %s (0..%u)", name,
-                               pms_ia64_facts(ev)->max_inc);
+        g_string_append_printf(t, "adds, every cycle, the number of occurrences of %s (0..%u)", name, fx->max_inc);
     else
         g_string_append_printf(t, "counts cycles in which %s occurs %s %" G_GUINT64_FORMAT " times", name,
                                ge ? "at least" : "more than", thres);
-    if (plm && !(pms_ia64_facts(ev)->mesi && !mesi))
+    if (plm && !(fx->mesi && !mesi))
         g_string_append_printf(t, ", at privilege mask 0x%x", plm);
     g_string_append_printf(o, "\nIn short: %s.\n", t->str);
 }
@@ -135,27 +133,28 @@ static char *ia64_counters(guint64 mask)
 
 static char *ia64_quals(const PmsEvent *ev)
 {
-    if (!pms_ia64_facts(ev)->qualifiers)
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
+    if (!fx->qualifiers)
         return g_strdup("-");
-    return g_strdup_printf("%s%s%s", pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_OPCM ? "o" : "-",
-                           pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_IARR ? "i" : "-",
-                           pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_DARR ? "d" : "-");
+    return g_strdup_printf("%s%s%s", fx->qualifiers & PMS_IA64_QUAL_OPCM ? "o" : "-",
+                           fx->qualifiers & PMS_IA64_QUAL_IARR ? "i" : "-",
+                           fx->qualifiers & PMS_IA64_QUAL_DARR ? "d" : "-");
 }
 
 static char *ia64_group(const PmsEvent *ev)
 {
-    if (pms_ia64_facts(ev)->cache_group == PMS_IA64_GROUP_NONE)
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
+    if (fx->cache_group == PMS_IA64_GROUP_NONE)
         return g_strdup("-");
-    return g_strdup_printf("%s/%d", pms_ia64_facts(ev)->cache_group == PMS_IA64_GROUP_L1D ? "L1D" : "L2D",
-                           pms_ia64_facts(ev)->cache_set);
+    return g_strdup_printf("%s/%d", fx->cache_group == PMS_IA64_GROUP_L1D ? "L1D" : "L2D", fx->cache_set);
 }
 
 static char *ia64_ear(const PmsEvent *ev)
 {
-    if (pms_ia64_facts(ev)->ear == PMS_IA64_EAR_NONE)
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
+    if (fx->ear == PMS_IA64_EAR_NONE)
         return g_strdup("-");
-    return g_strdup_printf("%s %s", pms_ia64_facts(ev)->ear == PMS_IA64_EAR_I ? "I" : "D",
-                           pms_ia64_ear_mode_name(pms_ia64_facts(ev)->ear_mode));
+    return g_strdup_printf("%s %s", fx->ear == PMS_IA64_EAR_I ? "I" : "D", pms_ia64_ear_mode_name(fx->ear_mode));
 }
 
 static void list_model(GString *o, const PmsModel *m, PmsCliEventKeep keep, gconstpointer data)
@@ -184,6 +183,7 @@ static void list_model(GString *o, const PmsModel *m, PmsCliEventKeep keep, gcon
                            "umask", "max", "counters", "group", "type", "qual", "EAR", "ETB", "MESI", "alias of");
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
+        const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
         if (!keep(ev, data))
             continue;
         g_autofree char *ctr = ia64_counters(ev->counters);
@@ -191,10 +191,10 @@ static void list_model(GString *o, const PmsModel *m, PmsCliEventKeep keep, gcon
         g_autofree char *grp = ia64_group(ev);
         g_autofree char *ear = ia64_ear(ev);
         g_autofree char *um = g_strdup_printf("0x%x", ev->base_umask);
-        g_autofree char *row = g_strdup_printf(
-            "    %-*s 0x%02x %5s %3u %-12s %-7s %-13s %-4s %-7s %3s %4s %s", namew, ev->name, ev->code, um,
-            pms_ia64_facts(ev)->max_inc, ctr, grp, pms_ia64_event_type_name(pms_ia64_facts(ev)->ev_type), q, ear,
-            pms_ia64_facts(ev)->etb ? "yes" : "-", pms_ia64_facts(ev)->mesi ? "yes" : "-", ev->equiv ? ev->equiv : "");
+        g_autofree char *row =
+            g_strdup_printf("    %-*s 0x%02x %5s %3u %-12s %-7s %-13s %-4s %-7s %3s %4s %s", namew, ev->name, ev->code,
+                            um, fx->max_inc, ctr, grp, pms_ia64_event_type_name(fx->ev_type), q, ear,
+                            fx->etb ? "yes" : "-", fx->mesi ? "yes" : "-", ev->equiv ? ev->equiv : "");
         g_string_append_printf(o, "%s\n", g_strchomp(row)); /* no trailing blanks when there is no alias */
     }
 }
@@ -202,6 +202,7 @@ static void list_model(GString *o, const PmsModel *m, PmsCliEventKeep keep, gcon
 /* `list PMU EVENT`: the counting PMC's facts of the event. */
 static void list_event(GString *o, const PmsModel *m, const PmsEvent *ev)
 {
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
     (void)m;
     if (ev->extra_reg)
         g_string_append_printf(o, "  umask       0x%x (in %s; the counter's umask field is 0)\n", ev->base_umask,
@@ -210,27 +211,25 @@ static void list_event(GString *o, const PmsModel *m, const PmsEvent *ev)
         g_string_append_printf(o, "  umask       0x%x\n", ev->base_umask);
     g_autofree char *ctr = ia64_counters(ev->counters);
     g_string_append_printf(o, "  counters    %s (mask 0x%" G_GINT64_MODIFIER "x)\n", ctr, ev->counters);
-    g_string_append_printf(o, "  max_inc     %u (thres 0..%u)\n", pms_ia64_facts(ev)->max_inc,
-                           pms_ia64_facts(ev)->max_inc ? pms_ia64_facts(ev)->max_inc - 1 : 0);
-    g_string_append_printf(o, "  type        %s\n", pms_ia64_event_type_name(pms_ia64_facts(ev)->ev_type));
-    if (pms_ia64_facts(ev)->cache_group != PMS_IA64_GROUP_NONE)
-        g_string_append_printf(o, "  cache group %s, set %d\n",
-                               pms_ia64_cache_group_name(pms_ia64_facts(ev)->cache_group),
-                               pms_ia64_facts(ev)->cache_set);
+    g_string_append_printf(o, "  max_inc     %u (thres 0..%u)\n", fx->max_inc, fx->max_inc ? fx->max_inc - 1 : 0);
+    g_string_append_printf(o, "  type        %s\n", pms_ia64_event_type_name(fx->ev_type));
+    if (fx->cache_group != PMS_IA64_GROUP_NONE)
+        g_string_append_printf(o, "  cache group %s, set %d\n", pms_ia64_cache_group_name(fx->cache_group),
+                               fx->cache_set);
     else
         g_string_append(o, "  cache group none\n");
     g_string_append_printf(o, "  qualifiers  opcode matching %s, code range %s, data range %s\n",
-                           pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_OPCM ? "yes" : "no",
-                           pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_IARR ? "yes" : "no",
-                           pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_DARR ? "yes" : "no");
-    g_string_append_printf(o, "  MESI        %s\n", pms_ia64_facts(ev)->mesi ? "yes (I/S/E/M qualifiers)" : "no");
-    if (pms_ia64_facts(ev)->ear != PMS_IA64_EAR_NONE)
+                           fx->qualifiers & PMS_IA64_QUAL_OPCM ? "yes" : "no",
+                           fx->qualifiers & PMS_IA64_QUAL_IARR ? "yes" : "no",
+                           fx->qualifiers & PMS_IA64_QUAL_DARR ? "yes" : "no");
+    g_string_append_printf(o, "  MESI        %s\n", fx->mesi ? "yes (I/S/E/M qualifiers)" : "no");
+    if (fx->ear != PMS_IA64_EAR_NONE)
         g_string_append_printf(o, "  EAR         %s, %s mode\n",
-                               pms_ia64_facts(ev)->ear == PMS_IA64_EAR_I ? "instruction (I-EAR)" : "data (D-EAR)",
-                               pms_ia64_ear_mode_name(pms_ia64_facts(ev)->ear_mode));
+                               fx->ear == PMS_IA64_EAR_I ? "instruction (I-EAR)" : "data (D-EAR)",
+                               pms_ia64_ear_mode_name(fx->ear_mode));
     else
         g_string_append(o, "  EAR         no\n");
-    g_string_append_printf(o, "  ETB         %s\n", pms_ia64_facts(ev)->etb ? "yes (programs PMC39)" : "no");
+    g_string_append_printf(o, "  ETB         %s\n", fx->etb ? "yes (programs PMC39)" : "no");
 }
 
 /* es 15:8 and umask 19:16 of the counting PMC (registers.md 3); the
