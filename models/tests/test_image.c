@@ -636,6 +636,21 @@ static void test_family_facts(void)
             fprintf(stderr, "# case %u: %s, wanted '%s'\n", i, e ? e->message : "accepted", cases[i].problem);
         CU_ASSERT_TRUE(ok);
     }
+    /* every word overwritten: rejected, or a model the lint can walk */
+    static const guint32 values[] = { G_MAXUINT32, 0x10000, 16, 5, 0 };
+    guint32 body = get32(orig, HDR(H_BODY_OFF));
+    for (gsize w = body; w + 4 <= len; w += 4)
+        for (guint v = 0; v < G_N_ELEMENTS(values); v++) {
+            guint8 *d = g_memdup2(orig, len);
+            put32(d, w, values[v]);
+            g_autoptr(GBytes) bytes = g_bytes_new_take(d, len);
+            g_autoptr(GError) e = NULL;
+            g_autoptr(PmsModel) m = pms_model_image_read(bytes, "f.pmi", &e);
+            CU_ASSERT((m == NULL) != (e == NULL));
+            g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
+            if (m)
+                pms_model_lint(m, p);
+        }
 }
 
 int main(int argc, char **argv)
