@@ -212,10 +212,10 @@ gboolean pms_ia64_dispatch_default_pmc(const PmsModel *m, const PmsEvent *ev, gu
         return FALSE;
     guint64 v = 0;
     if (!set_counter_plm(r, plm, &v, error) || !fset(r, "es", ev->code, &v, error) ||
-        !fset(r, "umask", ev->ear != PMS_IA64_EAR_NONE ? 0 : ev->base_umask, &v, error) ||
+        !fset(r, "umask", pms_ia64_facts(ev)->ear != PMS_IA64_EAR_NONE ? 0 : ev->base_umask, &v, error) ||
         !fset(r, "ism", 2, &v, error))
         return FALSE;
-    if (ev->mesi) {
+    if (pms_ia64_facts(ev)->mesi) {
         static const char *const q[] = { "mesi_i", "mesi_s", "mesi_e", "mesi_m" };
         for (guint i = 0; i < 4; i++)
             if (!fset(r, q[i], 1, &v, error))
@@ -289,19 +289,19 @@ static gboolean place_counters(const PmsIa64DispatchRequest *req, guint *counter
     for (guint e = 0; e < n; e++) {
         const PmsEvent *ev = req->events[e].event;
         allowed[e] = ev->counters & exist;
-        guint g = ev->cache_group;
+        guint g = pms_ia64_facts(ev)->cache_group;
         if (g == PMS_IA64_GROUP_NONE || g > PMS_IA64_GROUP_L2D)
             continue;
         any_l1d |= g == PMS_IA64_GROUP_L1D;
         if (set[g] < 0) {
-            set[g] = ev->cache_set;
+            set[g] = pms_ia64_facts(ev)->cache_set;
             first[g] = e;
-        } else if (set[g] != ev->cache_set)
+        } else if (set[g] != pms_ia64_facts(ev)->cache_set)
             return fail(
                 error, PMS_IA64_DISPATCH_ERROR_EVTSET,
                 "%s (%s set %d) and %s (set %d): events of different sets of one group cannot be measured together",
                 req->events[first[g]].event->name, pms_ia64_cache_group_name((PmsIa64CacheGroup)g), set[g], ev->name,
-                ev->cache_set);
+                pms_ia64_facts(ev)->cache_set);
     }
     if (!any_l1d) {
         if (match_all(allowed, n, counter))
@@ -310,7 +310,7 @@ static gboolean place_counters(const PmsIa64DispatchRequest *req, guint *counter
         /* Some L1D event on PMC5: try each, the last first (libpfm pins the last). */
         for (guint k = n; k-- > 0;) {
             const PmsEvent *ev = req->events[k].event;
-            if (ev->cache_group != PMS_IA64_GROUP_L1D || !(allowed[k] >> L1D_PMC & 1))
+            if (pms_ia64_facts(ev)->cache_group != PMS_IA64_GROUP_L1D || !(allowed[k] >> L1D_PMC & 1))
                 continue;
             guint64 a[PMS_IA64_DISPATCH_MAX_EVENTS];
             memcpy(a, allowed, n * sizeof *a);
@@ -341,14 +341,15 @@ static gboolean plan_ear(const PmsIa64DispatchRequest *req, PmsIa64Ear which, co
     gint ev_i = -1;
     for (guint e = 0; e < req->n_events; e++) {
         const PmsEvent *ev = req->events[e].event;
-        if (ev->ear != which)
+        if (pms_ia64_facts(ev)->ear != which)
             continue;
         if (ev_i < 0) {
             ev_i = (gint)e;
             continue;
         }
         const PmsEvent *f = req->events[ev_i].event;
-        if (!cfg->used && (f->ear_mode != ev->ear_mode || f->base_umask != ev->base_umask))
+        if (!cfg->used &&
+            (pms_ia64_facts(f)->ear_mode != pms_ia64_facts(ev)->ear_mode || f->base_umask != ev->base_umask))
             return fail(error, PMS_IA64_DISPATCH_ERROR_EVTINCOMP,
                         "%s and %s need different %s configurations (mode or umask); one %s at a time", f->name,
                         ev->name, what, what);
@@ -357,7 +358,7 @@ static gboolean plan_ear(const PmsIa64DispatchRequest *req, PmsIa64Ear which, co
     if (ev_i >= 0 && !cfg->used) { /* method 1: from the event */
         const PmsEvent *ev = req->events[ev_i].event;
         p->method = 1;
-        p->mode = ev->ear_mode;
+        p->mode = pms_ia64_facts(ev)->ear_mode;
         p->umask = ev->base_umask;
         p->plm = plms[ev_i] ? plms[ev_i] : req->plm;
     } else if (cfg->used) { /* method 2 (with an event) or 4 (free running) */
@@ -509,7 +510,7 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
             return FALSE;
         /* the value must select the event: its code, and its umask (an EAR
          * event's umask goes to PMC37/PMC40, its counter's is 0) */
-        guint want_umask = ev->ear != PMS_IA64_EAR_NONE ? 0 : ev->base_umask;
+        guint want_umask = pms_ia64_facts(ev)->ear != PMS_IA64_EAR_NONE ? 0 : ev->base_umask;
         if (es != ev->code || umask != want_umask)
             return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL,
                         "%s: the counting value 0x%" G_GINT64_MODIFIER "x selects code 0x%" G_GINT64_MODIFIER
@@ -527,10 +528,10 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
             if (!fset(cnt, "thres", thres, &value[e], error))
                 return FALSE;
         }
-        if (ev->max_inc && thres >= ev->max_inc)
+        if (pms_ia64_facts(ev)->max_inc && thres >= pms_ia64_facts(ev)->max_inc)
             return fail(error, PMS_IA64_DISPATCH_ERROR_INVAL,
                         "%s: threshold %" G_GUINT64_FORMAT " not below the event's %u occurrences per cycle", ev->name,
-                        thres, ev->max_inc);
+                        thres, pms_ia64_facts(ev)->max_inc);
         if (!counter_plm(cnt, value[e], &plms[e], error))
             return FALSE;
         if (ev->code == 0xe0 || ev->code == 0xe2) { /* L2D_OZQ_CANCELS0_* / CANCELS1_* */
@@ -548,7 +549,7 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
         const PmsIa64DispatchEvent *d = &req->events[e];
         if (d->flags & PMS_IA64_EVT_NO_QUALCHECK)
             continue;
-        guint q = d->event->qualifiers;
+        guint q = pms_ia64_facts(d->event)->qualifiers;
         if (req->irange.used && !(q & PMS_IA64_QUAL_IARR))
             return fail(error, PMS_IA64_DISPATCH_ERROR_FEATCOMB,
                         "%s does not support code range restriction (no-qualifier-check overrides)", d->event->name);
@@ -699,7 +700,7 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
     /* ETB: PMC39. */
     gint etb_ev = -1;
     for (guint e = 0; e < req->n_events && etb_ev < 0; e++)
-        if (req->events[e].event->etb)
+        if (pms_ia64_facts(req->events[e].event)->etb)
             etb_ev = (gint)e;
     gboolean etb = etb_ev >= 0 || req->etb.used;
     gboolean dear_tlb_alat = de.method != 3 && (de.mode == PMS_IA64_EAR_MODE_TLB || de.mode == PMS_IA64_EAR_MODE_ALAT);

@@ -22,20 +22,21 @@ const PmsEvent *pms_ia64_event(const PmsModel *m, const char *name, GError **err
 
 gboolean pms_ia64_is_ear(const PmsEvent *ev)
 {
-    return ev && ev->ear != PMS_IA64_EAR_NONE;
+    return ev && pms_ia64_facts(ev)->ear != PMS_IA64_EAR_NONE;
 }
 gboolean pms_ia64_is_dear(const PmsEvent *ev)
 {
-    return ev && ev->ear == PMS_IA64_EAR_D;
+    return ev && pms_ia64_facts(ev)->ear == PMS_IA64_EAR_D;
 }
 gboolean pms_ia64_is_iear(const PmsEvent *ev)
 {
-    return ev && ev->ear == PMS_IA64_EAR_I;
+    return ev && pms_ia64_facts(ev)->ear == PMS_IA64_EAR_I;
 }
 
 static gboolean ear_is(const PmsEvent *ev, PmsIa64Ear ear, PmsIa64EarMode mode)
 {
-    return ev && ev->ear != PMS_IA64_EAR_NONE && (ear == PMS_IA64_EAR_NONE || ev->ear == ear) && ev->ear_mode == mode;
+    return ev && pms_ia64_facts(ev)->ear != PMS_IA64_EAR_NONE &&
+        (ear == PMS_IA64_EAR_NONE || pms_ia64_facts(ev)->ear == ear) && pms_ia64_facts(ev)->ear_mode == mode;
 }
 
 gboolean pms_ia64_is_dear_tlb(const PmsEvent *ev)
@@ -72,23 +73,23 @@ gboolean pms_ia64_is_alat(const PmsEvent *ev)
 }
 gboolean pms_ia64_is_etb(const PmsEvent *ev)
 {
-    return ev && ev->etb;
+    return ev && pms_ia64_facts(ev)->etb;
 }
 gboolean pms_ia64_support_opcm(const PmsEvent *ev)
 {
-    return ev && (ev->qualifiers & PMS_IA64_QUAL_OPCM);
+    return ev && (pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_OPCM);
 }
 gboolean pms_ia64_support_iarr(const PmsEvent *ev)
 {
-    return ev && (ev->qualifiers & PMS_IA64_QUAL_IARR);
+    return ev && (pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_IARR);
 }
 gboolean pms_ia64_support_darr(const PmsEvent *ev)
 {
-    return ev && (ev->qualifiers & PMS_IA64_QUAL_DARR);
+    return ev && (pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_DARR);
 }
 guint pms_ia64_max_inc(const PmsEvent *ev)
 {
-    return ev ? ev->max_inc : 0;
+    return ev ? pms_ia64_facts(ev)->max_inc : 0;
 }
 guint32 pms_ia64_umask(const PmsEvent *ev)
 {
@@ -96,15 +97,15 @@ guint32 pms_ia64_umask(const PmsEvent *ev)
 }
 PmsIa64CacheGroup pms_ia64_group(const PmsEvent *ev)
 {
-    return ev ? ev->cache_group : PMS_IA64_GROUP_NONE;
+    return ev ? pms_ia64_facts(ev)->cache_group : PMS_IA64_GROUP_NONE;
 }
 gint pms_ia64_set(const PmsEvent *ev)
 {
-    return ev ? ev->cache_set : -1;
+    return ev ? pms_ia64_facts(ev)->cache_set : -1;
 }
 PmsIa64EventType pms_ia64_type(const PmsEvent *ev)
 {
-    return ev ? ev->ev_type : PMS_IA64_TYPE_NONE;
+    return ev ? pms_ia64_facts(ev)->ev_type : PMS_IA64_TYPE_NONE;
 }
 
 gboolean pms_ia64_ear_mode(const PmsEvent *ev, PmsIa64EarMode *mode, GError **error)
@@ -114,6 +115,6 @@ gboolean pms_ia64_ear_mode(const PmsEvent *ev, PmsIa64EarMode *mode, GError **er
                     "%s is not an EAR event: it has no EAR mode", ev ? ev->name : "(null)");
         return FALSE;
     }
-    *mode = ev->ear_mode;
+    *mode = pms_ia64_facts(ev)->ear_mode;
     return TRUE;
 }

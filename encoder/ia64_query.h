@@ -18,6 +18,7 @@
 
 #include <glib.h>
 #include "model.h"
+#include "model_ia64.h"
 
 G_BEGIN_DECLS
 

@@ -484,10 +484,10 @@ PmsIa64RangeEvent pms_ia64_range_event_of(const PmsEvent *ev)
 {
     PmsIa64RangeEvent r = { 0 };
     r.name = ev->name;
-    r.iarr = (ev->qualifiers & PMS_IA64_QUAL_IARR) != 0;
-    r.darr = (ev->qualifiers & PMS_IA64_QUAL_DARR) != 0;
+    r.iarr = (pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_IARR) != 0;
+    r.darr = (pms_ia64_facts(ev)->qualifiers & PMS_IA64_QUAL_DARR) != 0;
     r.retired = ev->code == PMS_IA64_RETIRED_CODE;
     r.retired_ibrp = r.retired ? (guint)ev->base_umask : 0;
-    r.code_range = ev->code_range;
+    r.code_range = pms_ia64_facts(ev)->code_range;
     return r;
 }

@@ -30,6 +30,7 @@
  * (prepared.c prepares them for x86 models only): every string comes here. */
 #include <string.h>
 #include "enc_internal.h"
+#include "model_ia64.h"
 
 /* The counting PMC's fields by name; NULL when the layout lacks one. */
 typedef struct {
@@ -78,6 +79,7 @@ static inline guint64 fput(const PmsField *f, guint64 reg, guint64 v)
  * error when the model lacks the register or its fields. */
 static gboolean ear_value(const PmsModel *m, const PmsEvent *ev, guint plm, guint64 *out, GError **error)
 {
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
     const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
     const PmsLayout *l = x ? x->layout : NULL;
     const PmsField *fplm = pms_layout_field(l, "plm");
@@ -89,12 +91,12 @@ static gboolean ear_value(const PmsModel *m, const PmsEvent *ev, guint plm, guin
     }
     guint64 v = pms_fset(fplm, 0, plm);
     v = pms_fset(fum, v, ev->base_umask);
-    if (ev->ear == PMS_IA64_EAR_D) {
-        guint mode = ev->ear_mode == PMS_IA64_EAR_MODE_TLB ? 1 : ev->ear_mode == PMS_IA64_EAR_MODE_ALAT ? 2 : 0;
+    if (fx->ear == PMS_IA64_EAR_D) {
+        guint mode = fx->ear_mode == PMS_IA64_EAR_MODE_TLB ? 1 : fx->ear_mode == PMS_IA64_EAR_MODE_ALAT ? 2 : 0;
         v = fput(pms_layout_field(l, "mode"), v, mode);
         v = fput(pms_layout_field(l, "ism"), v, 2);
     } else {
-        v = fput(pms_layout_field(l, "ct"), v, ev->ear_mode == PMS_IA64_EAR_MODE_CACHE ? 1 : 0);
+        v = fput(pms_layout_field(l, "ct"), v, fx->ear_mode == PMS_IA64_EAR_MODE_CACHE ? 1 : 0);
     }
     *out = v;
     return TRUE;
@@ -106,10 +108,11 @@ gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
     const PmsEvent *ev = r->event;
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
     Ia64Fields f;
     if (!fields_get(m, &f, error))
         return FALSE;
-    if (ev->max_inc == 0) {
+    if (fx->max_inc == 0) {
         pms_enc_fail(error, PMS_ERR_NOTSUPP, r->tok->ev_off + 1, "event %s of %s has no max_inc", ev->name, m->name);
         return FALSE;
     }
@@ -130,11 +133,11 @@ gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
             pms_enc_mod_range_fail(error, PMS_ERR_ATTR_VAL, r, j, mod);
             return FALSE;
         }
-        if (p->mods[j].field == f.thres && f.thres && v >= ev->max_inc) {
+        if (p->mods[j].field == f.thres && f.thres && v >= fx->max_inc) {
             pms_enc_fail(error, PMS_ERR_ATTR_VAL, r->mod_vcol[j],
                          "thres=%" G_GUINT64_FORMAT " for event %s, which occurs at most %u time%s per cycle: "
                          "thres must be below its max_inc (0..%u; libpfm_montecito(3))",
-                         v, ev->name, ev->max_inc, ev->max_inc == 1 ? "" : "s", ev->max_inc - 1);
+                         v, ev->name, fx->max_inc, fx->max_inc == 1 ? "" : "s", fx->max_inc - 1);
             return FALSE;
         }
         if (!p->mods[j].field) {
@@ -159,7 +162,7 @@ gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
                 if (r->mod_val[j])
                     mesi |= 1u << q;
             }
-    if (ev->mesi && !mesi_named)
+    if (fx->mesi && !mesi_named)
         mesi = 0xf;
 
     guint64 v = 0;
@@ -168,10 +171,10 @@ gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
     v = fput(f.ev, v, 0);
     v = fput(f.pm, v, 0);
     v = pms_fset(f.es, v, ev->code);
-    v = pms_fset(f.umask, v, ev->ear ? 0 : ev->base_umask);
+    v = pms_fset(f.umask, v, fx->ear ? 0 : ev->base_umask);
     v = fput(f.ism, v, 2);
     v = fput(f.all, v, 0);
-    if (ev->mesi)
+    if (fx->mesi)
         for (guint q = 0; q < 4; q++)
             v = fput(f.mesi[q], v, (mesi >> q) & 1);
 
@@ -185,7 +188,7 @@ gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
             val = plm & PMS_PLM0 ? 1 : 0;
         else if ((gint)j == ui)
             val = plm & PMS_PLM3 ? 1 : 0;
-        else if (fj && ev->mesi && (fj == f.mesi[0] || fj == f.mesi[1] || fj == f.mesi[2] || fj == f.mesi[3]))
+        else if (fj && fx->mesi && (fj == f.mesi[0] || fj == f.mesi[1] || fj == f.mesi[2] || fj == f.mesi[3]))
             val = (mesi >> (fj == f.mesi[0] ? 0 : fj == f.mesi[1] ? 1 : fj == f.mesi[2] ? 2 : 3)) & 1;
         else if (r->mod_set & (1u << j))
             val = r->mod_val[j];
@@ -203,7 +206,7 @@ gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
     out->printed = 0;
     out->codes[0] = v;
     out->n_codes = 1;
-    if (ev->ear) {
+    if (fx->ear) {
         if (!ear_value(m, ev, plm, &out->codes[1], error))
             return FALSE;
         out->n_codes = 2;
@@ -245,11 +248,12 @@ char *pms_ia64_decode(const PmsModel *m, guint64 value, gboolean has_extra, guin
     gboolean by_default = (plm & (PMS_PLM1 | PMS_PLM2)) != 0;
     for (guint i = 0; i < m->n_events; i++) {
         const PmsEvent *ev = &m->events[i];
-        if (ev->code != es || ev->equiv || ev->max_inc == 0)
+        const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
+        if (ev->code != es || ev->equiv || fx->max_inc == 0)
             continue;
-        if (!ev->ear && umask != ev->base_umask)
+        if (!fx->ear && umask != ev->base_umask)
             continue;
-        if (ev->ear && umask != 0)
+        if (fx->ear && umask != 0)
             continue;
         g_autoptr(GString) s = g_string_new(NULL);
         g_string_append_printf(s, "%s::%s", m->name, ev->name);

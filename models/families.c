@@ -12,15 +12,15 @@ void pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
 
 static const PmsFamily families[] = {
     { "x86_core", "Intel architectural core PMU: PERFEVTSEL/PMC/FIXED, GLOBAL_* (perfmon v2..v4)",
-      pms_x86_core_model_check, pms_x86_event_check },
+      pms_x86_core_model_check, pms_x86_event_check, NULL },
     { "x86_uncore", "Nehalem/Westmere uncore: UNCORE_PERFEVTSEL/PMC with its own global control",
-      pms_x86_uncore_model_check, pms_x86_event_check },
+      pms_x86_uncore_model_check, pms_x86_event_check, NULL },
     { "nhmex_cbox", "Xeon 7500 uncore: C-Box counters under the U-Box global control", pms_nhmex_model_check,
-      pms_x86_event_check },
-    { "ia64", "Itanium 2 9000 (Montecito): PMC/PMD/IBR/DBR register files", pms_ia64_model_check,
-      pms_ia64_event_check },
+      pms_x86_event_check, NULL },
+    { "ia64", "Itanium 2 9000 (Montecito): PMC/PMD/IBR/DBR register files", pms_ia64_model_check, pms_ia64_event_check,
+      &pms_ia64_event_facts },
     { "toy", "test-only family (models/tests/toy.pmu): two counters and a status register, no hardware",
-      pms_toy_model_check, NULL },
+      pms_toy_model_check, NULL, NULL },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(families) <= PMS_FAMILY_MAX);
 

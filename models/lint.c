@@ -122,6 +122,19 @@ static void lint_umask_groups(const PmsModel *m, const PmsEvent *e, GPtrArray *o
     }
 }
 
+/* "/KEY=VALUE" for each fact of the event's family that tells encodings
+ * apart (family.h PmsEventFact.distinct) and is not at its default. */
+static void append_distinct_facts(GString *key, const PmsModel *m, const PmsEvent *e)
+{
+    const PmsEventFacts *ef = m->family ? m->family->event_facts : NULL;
+    for (guint k = 0; ef && e->facts && k < ef->n_keys; k++) {
+        const PmsEventFact *f = &ef->keys[k];
+        guint32 v = pms_fact_get(e->facts, f);
+        if (f->distinct && v != f->dflt)
+            g_string_append_printf(key, "/%s=%u", f->key, v);
+    }
+}
+
 static void lint_events(const PmsModel *m, GPtrArray *out)
 {
     guint64 fx = mask_of(m->n_fixed);
@@ -155,10 +168,12 @@ static void lint_events(const PmsModel *m, GPtrArray *out)
             problem(out, m, e->source_line, "event %s: empty equiv", e->name);
         lint_umask_groups(m, e, out);
         if (e->n_umasks == 0 && !e->equiv && !(e->flags & (PMS_EVENT_FIXED_ONLY | PMS_EVENT_DUP))) {
-            /* Itanium EAR events share a code and differ by EAR kind and mode too. */
-            char *key = e->ear
-                ? g_strdup_printf("%02x/%02x/-1/-1/-1/-1/ear%u/%u", e->code, e->base_umask, e->ear, e->ear_mode)
-                : g_strdup_printf("%02x/%02x/-1/-1/-1/-1", e->code, e->base_umask);
+            /* Events of a code may differ by a fact of their family too
+             * (Itanium's EAR events: by EAR kind and mode). */
+            GString *ks = g_string_new(NULL);
+            g_string_printf(ks, "%02x/%02x/-1/-1/-1/-1", e->code, e->base_umask);
+            append_distinct_facts(ks, m, e);
+            char *key = g_string_free(ks, FALSE);
             const char *prev = g_hash_table_lookup(codes, key);
             if (prev) {
                 problem(out, m, e->source_line, "%s has the same encoding as %s", e->name, prev);
@@ -207,10 +222,6 @@ static void lint_events(const PmsModel *m, GPtrArray *out)
         g_free(v);
 }
 
-/* Itanium facts (model_ia64.c): the loader stops at the first
- * contradiction, the lint lists them all and the missing facts too, also
- * for models rebuilt from images. */
-/* The family's own checks (family.h), complete: missing facts too. */
 /* [perf]: every term perf takes from a raw config lies in the raw mask;
  * the bits perf owns, the privilege modifiers' fields and the fields whose
  * setting perf loses lie outside it. */
@@ -245,6 +256,11 @@ static void lint_family(const PmsModel *m, GPtrArray *out)
         f->check_model(m, TRUE, msgs);
     for (guint i = 0; i < msgs->len; i++)
         problem(out, m, m->source_line, "%s", (const char *)msgs->pdata[i]);
+    /* facts only the family's table can give meaning to */
+    for (guint e = 0; !f->event_facts && e < m->n_events; e++)
+        if (m->events[e].facts)
+            problem(out, m, m->events[e].source_line, "event %s: per-event facts on a %s model (its family has none)",
+                    m->events[e].name, f->name);
     for (guint e = 0; f->check_event && e < m->n_events; e++) {
         g_ptr_array_set_size(msgs, 0);
         f->check_event(m, &m->events[e], TRUE, msgs);

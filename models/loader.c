@@ -15,6 +15,7 @@ typedef struct {
     PmsKeyScan scan;
     GKeyFile *kf;
     PmsModel *m;
+    const char **event_keys; /* event_keys(): made once per file */
 } Ctx;
 
 static gboolean fail(Ctx *c, GError **error, PmsModelError code, const char *group, const char *key, const char *fmt,
@@ -654,79 +655,136 @@ static gboolean get_word(Ctx *c, const char *g, const char *key, const char *con
     return fail(c, error, PMS_MODEL_ERROR_KEY, g, key, "expected one of %s, got '%s'", list->str, v);
 }
 
-/* Itanium facts (docs/model-format.md "Itanium events"); their consistency
- * is checked once the event is read (model_ia64.c). */
-static gboolean parse_ia64_facts(Ctx *c, const char *g, PmsEvent *e, GError **error)
+/* "opcm, iarr, darr" */
+static char *word_list(const PmsEventFact *f)
 {
-    static const char *const groups[] = { "none", "l1d", "l2d" };
-    static const char *const types[] = { NULL, "active", "floating", "causal", "self_floating" };
-    static const char *const ears[] = { "none", "iear", "dear" };
-    static const char *const modes[] = { "none", "cache", "tlb", "alat" };
-    static const char *const code_ranges[] = { "ibrp0", "prefetch", "dual", "not_ibrp1" };
-    guint grp, type, ear, mode, set, code_range;
-    if (!get_uint(c, g, "max_inc", FALSE, 0, 255, &e->max_inc, error))
-        return FALSE;
-    if (e->max_inc == 0 && g_key_file_has_key(c->kf, g, "max_inc", NULL))
-        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "max_inc",
-                    "expected 1..8 occurrences per cycle, got 0 (leave the key out when unknown)");
-    if (!get_word(c, g, "cache_group", groups, G_N_ELEMENTS(groups), &grp, error) ||
-        !get_uint(c, g, "cache_set", FALSE, G_MAXUINT, 15, &set, error) ||
-        !get_word(c, g, "type", types, G_N_ELEMENTS(types), &type, error) ||
-        !get_word(c, g, "ear", ears, G_N_ELEMENTS(ears), &ear, error) ||
-        !get_word(c, g, "ear_mode", modes, G_N_ELEMENTS(modes), &mode, error) ||
-        !get_word(c, g, "code_range", code_ranges, G_N_ELEMENTS(code_ranges), &code_range, error) ||
-        !get_bool(c, g, "etb", FALSE, &e->etb, error) || !get_bool(c, g, "mesi", FALSE, &e->mesi, error))
-        return FALSE;
-    e->cache_group = (PmsIa64CacheGroup)grp;
-    e->cache_set = set == G_MAXUINT ? -1 : (gint)set;
-    e->ev_type = (PmsIa64EventType)type;
-    e->ear = (PmsIa64Ear)ear;
-    e->ear_mode = (PmsIa64EarMode)mode;
-    e->code_range = (PmsIa64CodeRange)code_range;
-    /* qualifiers = none | opcm iarr darr (any of them) */
-    g_autofree char *q = get_raw(c, g, "qualifiers");
-    if (q) {
-        g_auto(GStrv) words = g_strsplit_set(q, " \t,", -1);
-        guint n = 0;
-        gboolean none = FALSE;
-        for (guint i = 0; words[i]; i++) {
-            const char *w = words[i];
-            if (!*w)
-                continue;
-            n++;
-            if (strcmp(w, "none") == 0)
-                none = TRUE;
-            else if (strcmp(w, "opcm") == 0)
-                e->qualifiers |= PMS_IA64_QUAL_OPCM;
-            else if (strcmp(w, "iarr") == 0)
-                e->qualifiers |= PMS_IA64_QUAL_IARR;
-            else if (strcmp(w, "darr") == 0)
-                e->qualifiers |= PMS_IA64_QUAL_DARR;
-            else
-                return fail(c, error, PMS_MODEL_ERROR_KEY, g, "qualifiers",
-                            "unknown qualifier '%s'; expected none or any of opcm, iarr, darr", w);
-        }
-        if (n == 0 || (none && n > 1))
-            return fail(c, error, PMS_MODEL_ERROR_KEY, g, "qualifiers",
-                        "expected 'none' alone or a list of opcm, iarr, darr, got '%s'", q);
+    GString *list = g_string_new(NULL);
+    for (guint i = 0; i < f->n_words; i++)
+        if (f->words[i])
+            g_string_append_printf(list, "%s%s", list->len ? ", " : "", f->words[i]);
+    return g_string_free(list, FALSE);
+}
+
+/* FLAGS: any of f->words (bit i: words[i]), or f->none alone. */
+static gboolean get_flags(Ctx *c, const char *g, const PmsEventFact *f, const char *v, guint32 *out, GError **error)
+{
+    g_auto(GStrv) words = g_strsplit_set(v, " \t,", -1);
+    g_autofree char *list = word_list(f);
+    const char *item = f->item ? f->item : "word";
+    guint n = 0;
+    gboolean none = FALSE;
+    *out = 0;
+    for (guint i = 0; words[i]; i++) {
+        const char *w = words[i];
+        if (!*w)
+            continue;
+        n++;
+        gboolean known = f->none && strcmp(w, f->none) == 0;
+        none = none || known;
+        for (guint j = 0; j < f->n_words && j < 32 && !known; j++)
+            if (f->words[j] && strcmp(w, f->words[j]) == 0) {
+                *out |= 1u << j;
+                known = TRUE;
+            }
+        if (!known)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, f->key, "unknown %s '%s'; expected %s%s%s", item, w,
+                        f->none ? f->none : "", f->none ? " or any of " : "any of ", list);
+    }
+    if (n == 0 || (none && n > 1)) {
+        if (f->none)
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, f->key, "expected '%s' alone or a list of %s, got '%s'",
+                        f->none, list, v);
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, f->key, "expected a list of %s, got '%s'", list, v);
     }
     return TRUE;
 }
 
+/* One fact of the family's table (family.h PmsEventFact); absent: its default. */
+static gboolean parse_fact(Ctx *c, const char *g, const PmsEventFact *f, guint32 *out, GError **error)
+{
+    g_autofree char *v = get_raw(c, g, f->key);
+    *out = f->dflt;
+    if (!v)
+        return TRUE;
+    guint64 n;
+    guint w;
+    gboolean b;
+    switch (f->kind) {
+    case PMS_FACT_UINT:
+        if (!get_u64(c, g, f->key, FALSE, 0, f->max, &n, error))
+            return FALSE;
+        if (n < f->min) {
+            /* the default lies outside the range: it cannot be written */
+            const char *hint = f->dflt < f->min || f->dflt > f->max ? " (leave the key out when unknown)" : "";
+            if (f->expect)
+                return fail(c, error, PMS_MODEL_ERROR_KEY, g, f->key, "expected %s, got %" G_GUINT64_FORMAT "%s",
+                            f->expect, n, hint);
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, f->key, "expected %u..%u, got %" G_GUINT64_FORMAT "%s",
+                        f->min, f->max, n, hint);
+        }
+        *out = (guint32)n;
+        return TRUE;
+    case PMS_FACT_WORD:
+        if (!get_word(c, g, f->key, f->words, f->n_words, &w, error))
+            return FALSE;
+        *out = w;
+        return TRUE;
+    case PMS_FACT_BOOL:
+        if (!get_bool(c, g, f->key, FALSE, &b, error))
+            return FALSE;
+        *out = (guint32)b;
+        return TRUE;
+    case PMS_FACT_FLAGS:
+        return get_flags(c, g, f, v, out, error);
+    }
+    return TRUE;
+}
+
+/* The family's own per-event facts (family.h PmsEventFacts), read by its
+ * table into the event's facts struct; their consistency is the family's check_event, once the event is
+ * read (facts_consistent). */
+static gboolean parse_facts(Ctx *c, const char *g, PmsEvent *e, GError **error)
+{
+    const PmsEventFacts *ef = c->m->family->event_facts;
+    for (guint k = 0; ef && e->facts && k < ef->n_keys; k++) {
+        guint32 v;
+        if (!parse_fact(c, g, &ef->keys[k], &v, error))
+            return FALSE;
+        pms_fact_set((gpointer)e->facts, &ef->keys[k], v);
+    }
+    return TRUE;
+}
+
+/* The keys an [event] group may have: the generic ones, then the family's
+ * facts (another family's are unknown keys). */
+static const char *const *event_keys(Ctx *c)
+{
+    static const char *const generic[] = { "code",  "base_umask", "counters", "fixed", "flags",     "extra",
+                                           "match", "desc",       "group",    "equiv", "modifiers", NULL };
+    const PmsEventFacts *ef = c->m->family->event_facts;
+    if (!ef)
+        return generic;
+    if (!c->event_keys) {
+        GPtrArray *a = g_ptr_array_new();
+        for (guint i = 0; generic[i]; i++)
+            g_ptr_array_add(a, (gpointer)generic[i]);
+        for (guint k = 0; k < ef->n_keys; k++)
+            g_ptr_array_add(a, (gpointer)ef->keys[k].key);
+        g_ptr_array_add(a, NULL);
+        c->event_keys = (const char **)g_ptr_array_free(a, FALSE);
+    }
+    return c->event_keys;
+}
+
 static gboolean parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e, GError **error)
 {
-    static const char *const allowed[] = { "code",       "base_umask", "counters",    "fixed",     "flags",
-                                           "extra",      "match",      "desc",        "group",     "equiv",
-                                           "modifiers",  "max_inc",    "cache_group", "cache_set", "type",
-                                           "qualifiers", "ear",        "ear_mode",    "etb",       "mesi",
-                                           "code_range", NULL };
     static const char *const prefixes[] = { "umask.", "desc.", "group.", NULL };
     if (!string_name_ok(name))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "bad event name '%s': expected letters, digits, '_', '-'",
                     name);
     e->name = g_ascii_strup(name, -1);
     e->source_line = pms_keyscan_group_line(&c->scan, g);
-    if (!check_keys(c, g, allowed, prefixes, error))
+    if (!check_keys(c, g, event_keys(c), prefixes, error))
         return FALSE;
     guint64 all_gp = pms_model_counters_mask(c->m);
     guint code, base, fixed;
@@ -739,7 +797,7 @@ static gboolean parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e
     e->code = code;
     e->base_umask = base;
     e->fixed = fixed;
-    if (!parse_ia64_facts(c, g, e, error))
+    if (!parse_facts(c, g, e, error))
         return FALSE;
 
     g_autofree char *flags = get_raw(c, g, "flags");
@@ -955,6 +1013,8 @@ static gboolean load(Ctx *c, GError **error)
     m->regs = g_new0(PmsRegister, count[G_REGISTER]);
     m->mods = g_new0(PmsModifier, count[G_MODIFIER]);
     m->events = g_new0(PmsEvent, count[G_EVENT]);
+    if (ok)
+        pms_model_facts_alloc(m, count[G_EVENT]);
     pms_model_ix(m)->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 
     /* Layouts before registers (registers name them); the rest in file order. */
@@ -1058,6 +1118,7 @@ PmsModel *pms_model_load_data(const char *data, gsize len, const char *source, G
     pms_model_ix(c.m)->layout_index = pms_ci_index_new();
     pms_model_ix(c.m)->reg_index = g_hash_table_new(g_direct_hash, g_direct_equal);
     gboolean ok = load(&c, error);
+    g_free(c.event_keys);
     g_key_file_free(c.kf);
     pms_keyscan_clear(&c.scan);
     if (!ok) {

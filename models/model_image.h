@@ -18,7 +18,10 @@
  *   strings  NUL-terminated strings, deduplicated; the table ends with a NUL
  *   body     the PmsModel's fields in a fixed order (model_image_write.c is
  *            the reference), strings as u32 offsets into the table
- *            (PMS_IMAGE_NONE for NULL), the register's layout as an index.
+ *            (PMS_IMAGE_NONE for NULL), the register's layout as an index;
+ *            an event of a family with per-event facts (family.h
+ *            PmsEventFacts) is followed by them, a u32 per key in the
+ *            family's table order.
  * The reader checks every size, offset, count, index and enum, so a damaged
  * image is a GError, never a crash.
  *
@@ -30,8 +33,9 @@
 
 #define PMS_IMAGE_MAGIC "PMSMODEL"
 #define PMS_IMAGE_MAGIC_LEN 8
-#define PMS_IMAGE_VERSION                                                                                              \
-    8u /* 4: counter_base, Itanium event facts; 5: code_range; 6: family by name; 7: instances; 8: [perf] */
+/* 4: counter_base, Itanium event facts; 5: code_range; 6: family by name;
+ * 7: instances; 8: [perf]; 9: a family's event facts by its table */
+#define PMS_IMAGE_VERSION 9u
 #define PMS_IMAGE_HEADER_LEN (PMS_IMAGE_MAGIC_LEN + 15 * 4)
 #define PMS_IMAGE_NONE G_MAXUINT32
 

@@ -16,6 +16,7 @@ typedef struct {
     guint32 strtab_len;
     const char *problem; /* first problem found; reading stops there */
     gsize problem_at;
+    char *owned; /* a problem made for the occasion (problem points at it) */
 } Rd;
 
 /* Minimum encoded sizes, to reject counts the remaining bytes cannot hold
@@ -26,7 +27,7 @@ enum {
     MIN_FIELD = 12,
     MIN_REG = 48,
     MIN_MOD = 40,
-    MIN_EVENT = 92,
+    MIN_EVENT = 52, /* without the family's facts (4 bytes each) */
     MIN_GROUP = 12,
     MIN_UMASK = 64,
     MIN_INSTANCE = 4
@@ -225,7 +226,36 @@ static void read_umask(Rd *r, const PmsEvent *e, PmsUmask *u)
     u->fixed = u32(r);
 }
 
-static void read_event(Rd *r, PmsEvent *e, Pools *pl)
+/* One fact of the family's table (family.h PmsEventFact): its default, or a
+ * value the loader could have read. */
+static guint32 read_fact(Rd *r, const PmsEventFact *f)
+{
+    const guint8 *at = r->p;
+    guint32 v = u32(r);
+    gboolean ok = v == f->dflt;
+    switch (f->kind) {
+    case PMS_FACT_UINT:
+        ok = ok || (v >= f->min && v <= f->max);
+        break;
+    case PMS_FACT_WORD:
+        ok = ok || (v < f->n_words && f->words[v]);
+        break;
+    case PMS_FACT_BOOL:
+        ok = v <= 1;
+        break;
+    case PMS_FACT_FLAGS:
+        ok = f->n_words >= 32 || (v >> f->n_words) == 0;
+        break;
+    }
+    if (!ok && !r->problem) {
+        r->p = at;
+        r->owned = g_strdup_printf("event fact %s: value %u out of range", f->key, v);
+        bad(r, r->owned);
+    }
+    return v;
+}
+
+static void read_event(Rd *r, const PmsModel *m, PmsEvent *e, Pools *pl)
 {
     e->name = str(r, FALSE);
     e->code = u32(r);
@@ -239,16 +269,9 @@ static void read_event(Rd *r, PmsEvent *e, Pools *pl)
     e->source_line = u32(r);
     e->equiv = str(r, TRUE);
     e->modifiers = u32(r);
-    e->max_inc = upto(r, 255, "max_inc above 255");
-    e->cache_group = upto(r, PMS_IA64_GROUP_L2D, "unknown cache group");
-    e->cache_set = opt_int(r, 15, "cache set above 15");
-    e->ev_type = upto(r, PMS_IA64_TYPE_SELF_FLOATING, "unknown Itanium event type");
-    e->qualifiers = upto(r, PMS_IA64_QUAL_OPCM | PMS_IA64_QUAL_IARR | PMS_IA64_QUAL_DARR, "unknown qualifier bits");
-    e->ear = upto(r, PMS_IA64_EAR_D, "unknown EAR kind");
-    e->ear_mode = upto(r, PMS_IA64_EAR_MODE_ALAT, "unknown EAR mode");
-    e->etb = upto(r, 1, "etb is not 0 or 1");
-    e->mesi = upto(r, 1, "mesi is not 0 or 1");
-    e->code_range = upto(r, PMS_IA64_CODE_RANGE_NOT_IBRP1, "unknown code-range pair");
+    const PmsEventFacts *ef = m->family ? m->family->event_facts : NULL;
+    for (guint k = 0; ef && e->facts && k < ef->n_keys; k++)
+        pms_fact_set((gpointer)e->facts, &ef->keys[k], read_fact(r, &ef->keys[k]));
     guint32 ng = u32(r);
     if (ng > pl->n_groups) {
         bad(r, "more groups than the header declares");
@@ -425,8 +448,10 @@ static PmsModel *read_model(Rd *r, const guint32 *h)
     read_registers(r, m);
     read_modifiers(r, m);
     read_perf(r, m);
+    if (!r->problem)
+        pms_model_facts_alloc(m, m->n_events);
     for (guint i = 0; i < m->n_events && !r->problem; i++) {
-        read_event(r, &m->events[i], &pl);
+        read_event(r, m, &m->events[i], &pl);
         g_hash_table_insert(pms_model_ix(m)->event_index, m->events[i].name, GUINT_TO_POINTER(i + 1));
     }
     if (!r->problem && (pl.n_fields || pl.n_umasks || pl.n_groups))
@@ -451,6 +476,7 @@ PmsModel *pms_model_image_read(GBytes *image, const char *name, GError **error)
         g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_PARSE,
                     "%s: damaged model image at byte %" G_GSIZE_FORMAT ": %s", name, r.problem_at, r.problem);
         pms_model_free(m);
+        g_free(r.owned);
         return NULL;
     }
     return m;

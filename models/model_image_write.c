@@ -66,8 +66,9 @@ static guint32 write_options(Wr *w, const PmsModel *m)
     return n;
 }
 
-static void write_event(Wr *w, const PmsEvent *e)
+static void write_event(Wr *w, const PmsModel *m, const PmsEvent *e)
 {
+    const PmsEventFacts *ef = m->family->event_facts;
     str(w, e->name);
     u32(w, e->code);
     u32(w, e->base_umask);
@@ -80,16 +81,10 @@ static void write_event(Wr *w, const PmsEvent *e)
     u32(w, e->source_line);
     str(w, e->equiv);
     u32(w, e->modifiers);
-    u32(w, e->max_inc);
-    u32(w, e->cache_group);
-    u32(w, (guint32)e->cache_set);
-    u32(w, e->ev_type);
-    u32(w, e->qualifiers);
-    u32(w, e->ear);
-    u32(w, e->ear_mode);
-    u32(w, (guint32)e->etb);
-    u32(w, (guint32)e->mesi);
-    u32(w, e->code_range);
+    /* the family's facts, in its table's order (an event made without
+     * them: their defaults) */
+    for (guint k = 0; ef && k < ef->n_keys; k++)
+        u32(w, e->facts ? pms_fact_get(e->facts, &ef->keys[k]) : ef->keys[k].dflt);
     u32(w, e->n_groups);
     for (guint i = 0; i < e->n_groups; i++) {
         str(w, e->groups[i].name);
@@ -196,7 +191,7 @@ GBytes *pms_model_image_write(const PmsModel *m)
         }
     }
     for (guint i = 0; i < m->n_events; i++) {
-        write_event(&w, &m->events[i]);
+        write_event(&w, m, &m->events[i]);
         n_umasks += m->events[i].n_umasks;
         n_groups += m->events[i].n_groups;
     }

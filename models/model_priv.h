@@ -2,6 +2,7 @@
 #pragma once
 #include <glib.h>
 #include "model.h"
+#include "family.h"
 #include "model_cache.h"
 
 /* Every model models/ allocates (the loader, the image reader, a view): the
@@ -30,6 +31,10 @@ typedef struct {
         GHashTable *layout_index;   /* lower-case name -> index + 1 */
         GHashTable *options;        /* key -> value string */
     } ix;
+    /* The events' facts (PmsEvent.facts, family.h PmsEventFacts): one block
+     * of n_events structs of the family's size, NULL when the family has
+     * none.  A view shares its model's. */
+    gpointer facts;
 } PmsModelPriv;
 
 static inline PmsModelPriv *pms_model_priv(const PmsModel *m)
@@ -50,6 +55,19 @@ guint pms_ci_hash(gconstpointer key);
 gboolean pms_ci_equal(gconstpointer a, gconstpointer b);
 GHashTable *pms_ci_index_new(void);
 
+/* A fact of an event's facts struct (family.h PmsEventFact: 32-bit members). */
+static inline guint32 pms_fact_get(gconstpointer facts, const PmsEventFact *f)
+{
+    return G_STRUCT_MEMBER(guint32, facts, f->offset);
+}
+static inline void pms_fact_set(gpointer facts, const PmsEventFact *f, guint32 v)
+{
+    G_STRUCT_MEMBER(guint32, facts, f->offset) = v;
+}
+/* One facts struct for each of the first n events of m (PmsModelPriv.facts),
+ * at its defaults, when m's family has facts. */
+void pms_model_facts_alloc(PmsModel *m, guint n);
+
 /* Append one formatted message to msgs (the family checks' lists). */
 void pms_msg_add(GPtrArray *msgs, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
@@ -67,12 +85,12 @@ gboolean pms_parse_u64(const char *text, guint64 *out);
 void pms_ia64_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
 void pms_ia64_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);
 
-/* Whether the event carries any Itanium fact (another family refuses them). */
-gboolean pms_ia64_event_has_facts(const PmsEvent *e);
+/* The ia64 family's per-event facts (model_ia64.c, model_ia64.h). */
+extern const PmsEventFacts pms_ia64_event_facts;
 
 /* The x86 families' checks (model_x86.c): counters numbered from 0, one
  * event-select register per general counter, event counter masks inside
- * the model's counters, no Itanium facts. */
+ * the model's counters. */
 void pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);
 void pms_x86_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);
 /* The families' model checks (models/families.c): the x86 checks above and,

@@ -101,35 +101,6 @@ gboolean pms_reg_kind_from_name(const char *name, PmsRegKind *kind)
     return FALSE;
 }
 
-static const char *name_in(const char *const *names, guint n, guint v)
-{
-    return v < n ? names[v] : NULL;
-}
-
-const char *pms_ia64_cache_group_name(PmsIa64CacheGroup g)
-{
-    static const char *const n[] = { "none", "l1d", "l2d" };
-    return name_in(n, G_N_ELEMENTS(n), g);
-}
-
-const char *pms_ia64_event_type_name(PmsIa64EventType t)
-{
-    static const char *const n[] = { "none", "active", "floating", "causal", "self_floating" };
-    return name_in(n, G_N_ELEMENTS(n), t);
-}
-
-const char *pms_ia64_ear_name(PmsIa64Ear ear)
-{
-    static const char *const n[] = { "none", "iear", "dear" };
-    return name_in(n, G_N_ELEMENTS(n), ear);
-}
-
-const char *pms_ia64_ear_mode_name(PmsIa64EarMode mode)
-{
-    static const char *const n[] = { "none", "cache", "tlb", "alat" };
-    return name_in(n, G_N_ELEMENTS(n), mode);
-}
-
 guint64 pms_model_counters_mask(const PmsModel *m)
 {
     if (m->counter_base >= 64)
@@ -367,6 +338,21 @@ static void text_model_free(PmsModel *m)
     g_free(m->events);
 }
 
+void pms_model_facts_alloc(PmsModel *m, guint n)
+{
+    const PmsEventFacts *ef = m->family ? m->family->event_facts : NULL;
+    PmsModelPriv *pm = pms_model_priv(m);
+    if (!ef || !n || pm->facts)
+        return;
+    guint8 *block = pm->facts = g_malloc0_n(n, ef->size);
+    for (guint i = 0; i < n; i++) {
+        gpointer f = block + (gsize)i * ef->size;
+        for (guint k = 0; k < ef->n_keys; k++)
+            pms_fact_set(f, &ef->keys[k], ef->keys[k].dflt);
+        m->events[i].facts = f;
+    }
+}
+
 void pms_model_caches_free(PmsModel *m)
 {
     PmsModelCache *c = pms_model_priv(m)->head.cache;
@@ -399,6 +385,7 @@ void pms_model_free(PmsModel *m)
     g_clear_pointer(&pms_model_ix(m)->layout_index, g_hash_table_unref);
     pms_model_caches_free(m);
     pms_perf_free(m->perf);
+    g_free(pm->facts);
     if (pm->image)
         g_bytes_unref(pm->image);
     g_free(pm);

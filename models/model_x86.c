@@ -2,8 +2,9 @@
  * x86_uncore, nhmex_cbox): their counters are numbered from 0, each general
  * counter has an event-select register, and an event's counter masks name
  * only counters the model has; and, for the lint, the register fields each
- * family's simulator reads by name (field_need.c).  Itanium's facts belong to the ia64 family:
- * an x86 model carrying them is refused by the loader. */
+ * family's simulator reads by name (field_need.c).  Itanium's per-event
+ * facts are the ia64 family's keys (model_ia64.c): the loader refuses them
+ * in an x86 model as unknown keys. */
 #include "model.h"
 #include "family.h"
 #include "model_priv.h"
@@ -48,11 +49,6 @@ void pms_nhmex_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs
 
 void pms_x86_event_check(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs)
 {
-    if (pms_ia64_event_has_facts(e))
-        pms_msg_add(msgs,
-                    "event %s: Itanium facts (max_inc, cache_group, cache_set, type, qualifiers, ear, "
-                    "ear_mode, etb, mesi, code_range) on a %s model",
-                    e->name, m->family->name);
     if (!complete)
         return;
     guint64 gp = pms_model_counters_mask(m);

@@ -131,6 +131,7 @@
  */
 #include "sim_internal.h"
 #include "ia64_input.h"
+#include "model_ia64.h"
 
 #include <string.h>
 
@@ -400,9 +401,9 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
         if (ev->code <= 0xff && ev->base_umask <= 0xf) {
-            s->qual[ev->code][ev->base_umask] |= (guint8)ev->qualifiers;
-            if (ev->code_range)
-                s->code_range[ev->code][ev->base_umask] = (guint8)ev->code_range;
+            s->qual[ev->code][ev->base_umask] |= (guint8)pms_ia64_facts(ev)->qualifiers;
+            if (pms_ia64_facts(ev)->code_range)
+                s->code_range[ev->code][ev->base_umask] = (guint8)pms_ia64_facts(ev)->code_range;
         }
     }
     /* opcode matchers (registers.md 4, 5): optional, all or nothing */
@@ -468,7 +469,7 @@ static gboolean ia64_init(PmsSim *sim, GError **error)
     }
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
-        if (ev->mesi && ev->code <= 0xff && ev->base_umask <= 0xf)
+        if (pms_ia64_facts(ev)->mesi && ev->code <= 0xff && ev->base_umask <= 0xf)
             s->mesi_ev[ev->code][ev->base_umask] = 1;
     }
     if (!ears_init(s, m, error) || !etb_init(s, m, error))

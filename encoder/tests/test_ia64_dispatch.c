@@ -61,7 +61,7 @@ static PmsIa64DispatchEvent *add(Req *r, const char *name, guint plm)
     const PmsEvent *e = ev(name);
     PmsIa64DispatchEvent *d = &r->evs[r->req.n_events++];
     d->event = e;
-    d->pmc = PMCV(e->code, e->ear ? 0 : e->base_umask, plm);
+    d->pmc = PMCV(e->code, pms_ia64_facts(e)->ear ? 0 : e->base_umask, plm);
     return d;
 }
 
@@ -988,8 +988,8 @@ static void test_encoder_agrees(void)
                     mine, enc->codes[0]);
         CU_ASSERT_EQUAL(mine, enc->codes[0]);
         CU_ASSERT_EQUAL(PMC(&res, res.counter[0]), enc->codes[0]);
-        if (enc->event->ear != PMS_IA64_EAR_NONE) {
-            guint num = enc->event->ear == PMS_IA64_EAR_I ? 37 : 40;
+        if (pms_ia64_facts(enc->event)->ear != PMS_IA64_EAR_NONE) {
+            guint num = pms_ia64_facts(enc->event)->ear == PMS_IA64_EAR_I ? 37 : 40;
             CU_ASSERT_EQUAL_FATAL(enc->n_codes, 2);
             CU_ASSERT_EQUAL(PMC(&res, num), enc->codes[1]);
             CU_ASSERT_EQUAL(res.methods.iear, num == 37 ? 1u : 3u);

@@ -5,6 +5,7 @@
  * restriction and dispatch commands. */
 #include "family_impl.h"
 #include "program.h"
+#include "model_ia64.h"
 
 #include <string.h>
 
@@ -16,6 +17,7 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
 {
     const PmsModel *m = enc->model;
     const PmsEvent *ev = enc->event;
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
     const PmsRegister *pmc = enc->place.event ? pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, enc->place.counter)
                                               : pms_model_reg_by_kind(m, PMS_REG_IA64_PMC, m->counter_base);
     const PmsRegister *pmd = enc->place.event ? pms_program_counter_reg(&enc->place) : NULL;
@@ -44,13 +46,13 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
     g_string_append_printf(o,
                            "  signal: an occurrence is one %s (es 0x%02" G_GINT64_MODIFIER
                            "x, umask 0x%" G_GINT64_MODIFIER "x); it occurs at most %u time%s per cycle (max_inc)\n",
-                           ev->equiv ? ev->equiv : ev->name, es, umask, ev->max_inc, ev->max_inc == 1 ? "" : "s");
-    if (ev->ear && enc->n_codes > 1) {
+                           ev->equiv ? ev->equiv : ev->name, es, umask, fx->max_inc, fx->max_inc == 1 ? "" : "s");
+    if (fx->ear && enc->n_codes > 1) {
         const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
         g_string_append_printf(o,
                                "  EAR: %s event in %s mode: the counter counts the EAR's events (its umask is 0); "
                                "the event's umask 0x%x goes to %s = 0x%" G_GINT64_MODIFIER "x\n",
-                               ev->ear == PMS_IA64_EAR_D ? "a D-EAR" : "an I-EAR", pms_ia64_ear_mode_name(ev->ear_mode),
+                               fx->ear == PMS_IA64_EAR_D ? "a D-EAR" : "an I-EAR", pms_ia64_ear_mode_name(fx->ear_mode),
                                ev->base_umask, x ? x->name : "the EAR configuration register", enc->codes[1]);
     }
     GString *lv = g_string_new(NULL);
@@ -88,8 +90,8 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
                                "means that the counter will be incremented by one only when the event occurs more "
                                "than n times per cycle\"); thres must stay below max_inc %u; the simulator compares "
                                "n %s %" G_GUINT64_FORMAT " (model option thres_compare = %s)\n",
-                               thres, thres, ev->max_inc, ge ? ">=" : ">", thres, ge ? "ge" : "gt");
-    if (ev->mesi)
+                               thres, thres, fx->max_inc, ge ? ">=" : ">", thres, ge ? "ge" : "gt");
+    if (fx->mesi)
         g_string_append_printf(o, "  MESI: only lines in state%s%s%s%s%s count (bits 27-30)\n", mesi ? "" : " (none)",
                                mesi & 1 ? " I" : "", mesi & 2 ? " S" : "", mesi & 4 ? " E" : "", mesi & 8 ? " M" : "");
     g_string_append_printf(o, "  overflow: a carry out of bit %u %s\n", width ? width - 1 : 46,
@@ -103,14 +105,14 @@ static void explain_ia64(GString *o, const PmsEncoding *enc)
 
     g_autoptr(GString) t = g_string_new(NULL);
     const char *name = ev->equiv ? ev->equiv : ev->name;
-    if (!plm || (ev->mesi && !mesi))
+    if (!plm || (fx->mesi && !mesi))
         g_string_append(t, "counts nothing");
     else if (thres == 0)
-        g_string_append_printf(t, "adds, every cycle, the number of occurrences of %s (0..%u)", name, ev->max_inc);
+        g_string_append_printf(t, "adds, every cycle, the number of occurrences of %s (0..%u)", name, fx->max_inc);
     else
         g_string_append_printf(t, "counts cycles in which %s occurs %s %" G_GUINT64_FORMAT " times", name,
                                ge ? "at least" : "more than", thres);
-    if (plm && !(ev->mesi && !mesi))
+    if (plm && !(fx->mesi && !mesi))
         g_string_append_printf(t, ", at privilege mask 0x%x", plm);
     g_string_append_printf(o, "\nIn short: %s.\n", t->str);
 }
@@ -131,25 +133,28 @@ static char *ia64_counters(guint64 mask)
 
 static char *ia64_quals(const PmsEvent *ev)
 {
-    if (!ev->qualifiers)
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
+    if (!fx->qualifiers)
         return g_strdup("-");
-    return g_strdup_printf("%s%s%s", ev->qualifiers & PMS_IA64_QUAL_OPCM ? "o" : "-",
-                           ev->qualifiers & PMS_IA64_QUAL_IARR ? "i" : "-",
-                           ev->qualifiers & PMS_IA64_QUAL_DARR ? "d" : "-");
+    return g_strdup_printf("%s%s%s", fx->qualifiers & PMS_IA64_QUAL_OPCM ? "o" : "-",
+                           fx->qualifiers & PMS_IA64_QUAL_IARR ? "i" : "-",
+                           fx->qualifiers & PMS_IA64_QUAL_DARR ? "d" : "-");
 }
 
 static char *ia64_group(const PmsEvent *ev)
 {
-    if (ev->cache_group == PMS_IA64_GROUP_NONE)
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
+    if (fx->cache_group == PMS_IA64_GROUP_NONE)
         return g_strdup("-");
-    return g_strdup_printf("%s/%d", ev->cache_group == PMS_IA64_GROUP_L1D ? "L1D" : "L2D", ev->cache_set);
+    return g_strdup_printf("%s/%d", fx->cache_group == PMS_IA64_GROUP_L1D ? "L1D" : "L2D", fx->cache_set);
 }
 
 static char *ia64_ear(const PmsEvent *ev)
 {
-    if (ev->ear == PMS_IA64_EAR_NONE)
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
+    if (fx->ear == PMS_IA64_EAR_NONE)
         return g_strdup("-");
-    return g_strdup_printf("%s %s", ev->ear == PMS_IA64_EAR_I ? "I" : "D", pms_ia64_ear_mode_name(ev->ear_mode));
+    return g_strdup_printf("%s %s", fx->ear == PMS_IA64_EAR_I ? "I" : "D", pms_ia64_ear_mode_name(fx->ear_mode));
 }
 
 static void list_model(GString *o, const PmsModel *m, PmsCliEventKeep keep, gconstpointer data)
@@ -178,6 +183,7 @@ static void list_model(GString *o, const PmsModel *m, PmsCliEventKeep keep, gcon
                            "umask", "max", "counters", "group", "type", "qual", "EAR", "ETB", "MESI", "alias of");
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
+        const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
         if (!keep(ev, data))
             continue;
         g_autofree char *ctr = ia64_counters(ev->counters);
@@ -187,8 +193,8 @@ static void list_model(GString *o, const PmsModel *m, PmsCliEventKeep keep, gcon
         g_autofree char *um = g_strdup_printf("0x%x", ev->base_umask);
         g_autofree char *row =
             g_strdup_printf("    %-*s 0x%02x %5s %3u %-12s %-7s %-13s %-4s %-7s %3s %4s %s", namew, ev->name, ev->code,
-                            um, ev->max_inc, ctr, grp, pms_ia64_event_type_name(ev->ev_type), q, ear,
-                            ev->etb ? "yes" : "-", ev->mesi ? "yes" : "-", ev->equiv ? ev->equiv : "");
+                            um, fx->max_inc, ctr, grp, pms_ia64_event_type_name(fx->ev_type), q, ear,
+                            fx->etb ? "yes" : "-", fx->mesi ? "yes" : "-", ev->equiv ? ev->equiv : "");
         g_string_append_printf(o, "%s\n", g_strchomp(row)); /* no trailing blanks when there is no alias */
     }
 }
@@ -196,6 +202,7 @@ static void list_model(GString *o, const PmsModel *m, PmsCliEventKeep keep, gcon
 /* `list PMU EVENT`: the counting PMC's facts of the event. */
 static void list_event(GString *o, const PmsModel *m, const PmsEvent *ev)
 {
+    const PmsIa64EventFacts *fx = pms_ia64_facts(ev);
     (void)m;
     if (ev->extra_reg)
         g_string_append_printf(o, "  umask       0x%x (in %s; the counter's umask field is 0)\n", ev->base_umask,
@@ -204,25 +211,25 @@ static void list_event(GString *o, const PmsModel *m, const PmsEvent *ev)
         g_string_append_printf(o, "  umask       0x%x\n", ev->base_umask);
     g_autofree char *ctr = ia64_counters(ev->counters);
     g_string_append_printf(o, "  counters    %s (mask 0x%" G_GINT64_MODIFIER "x)\n", ctr, ev->counters);
-    g_string_append_printf(o, "  max_inc     %u (thres 0..%u)\n", ev->max_inc, ev->max_inc ? ev->max_inc - 1 : 0);
-    g_string_append_printf(o, "  type        %s\n", pms_ia64_event_type_name(ev->ev_type));
-    if (ev->cache_group != PMS_IA64_GROUP_NONE)
-        g_string_append_printf(o, "  cache group %s, set %d\n", pms_ia64_cache_group_name(ev->cache_group),
-                               ev->cache_set);
+    g_string_append_printf(o, "  max_inc     %u (thres 0..%u)\n", fx->max_inc, fx->max_inc ? fx->max_inc - 1 : 0);
+    g_string_append_printf(o, "  type        %s\n", pms_ia64_event_type_name(fx->ev_type));
+    if (fx->cache_group != PMS_IA64_GROUP_NONE)
+        g_string_append_printf(o, "  cache group %s, set %d\n", pms_ia64_cache_group_name(fx->cache_group),
+                               fx->cache_set);
     else
         g_string_append(o, "  cache group none\n");
     g_string_append_printf(o, "  qualifiers  opcode matching %s, code range %s, data range %s\n",
-                           ev->qualifiers & PMS_IA64_QUAL_OPCM ? "yes" : "no",
-                           ev->qualifiers & PMS_IA64_QUAL_IARR ? "yes" : "no",
-                           ev->qualifiers & PMS_IA64_QUAL_DARR ? "yes" : "no");
-    g_string_append_printf(o, "  MESI        %s\n", ev->mesi ? "yes (I/S/E/M qualifiers)" : "no");
-    if (ev->ear != PMS_IA64_EAR_NONE)
+                           fx->qualifiers & PMS_IA64_QUAL_OPCM ? "yes" : "no",
+                           fx->qualifiers & PMS_IA64_QUAL_IARR ? "yes" : "no",
+                           fx->qualifiers & PMS_IA64_QUAL_DARR ? "yes" : "no");
+    g_string_append_printf(o, "  MESI        %s\n", fx->mesi ? "yes (I/S/E/M qualifiers)" : "no");
+    if (fx->ear != PMS_IA64_EAR_NONE)
         g_string_append_printf(o, "  EAR         %s, %s mode\n",
-                               ev->ear == PMS_IA64_EAR_I ? "instruction (I-EAR)" : "data (D-EAR)",
-                               pms_ia64_ear_mode_name(ev->ear_mode));
+                               fx->ear == PMS_IA64_EAR_I ? "instruction (I-EAR)" : "data (D-EAR)",
+                               pms_ia64_ear_mode_name(fx->ear_mode));
     else
         g_string_append(o, "  EAR         no\n");
-    g_string_append_printf(o, "  ETB         %s\n", ev->etb ? "yes (programs PMC39)" : "no");
+    g_string_append_printf(o, "  ETB         %s\n", fx->etb ? "yes (programs PMC39)" : "no");
 }
 
 /* es 15:8 and umask 19:16 of the counting PMC (registers.md 3); the
@@ -250,7 +257,7 @@ static guint32 own_signal(const PmsModel *m, const guint64 *codes, guint n_codes
  * levels). */
 static const char *unobservable_ear(const PmsRegister *x, const PmsEvent *ev, guint64 v, guint bit)
 {
-    if (ev->ear == PMS_IA64_EAR_D && pms_fam_field_bit(x, "umask", bit)) {
+    if (pms_ia64_facts(ev)->ear == PMS_IA64_EAR_D && pms_fam_field_bit(x, "umask", bit)) {
         guint64 mode = pms_cli_field(x, v, "mode");
         if (mode == 2)
             return "the D-EAR umask selects nothing in ALAT mode (semantics.md §11.10)";
@@ -258,7 +265,7 @@ static const char *unobservable_ear(const PmsRegister *x, const PmsEvent *ev, gu
             return "D-EAR TLB-mode umask bit 0 selects no translation level (DATA_EAR_TLB_*: bits 1-3; "
                    "semantics.md §11.10)";
     }
-    if (ev->ear == PMS_IA64_EAR_I && ((v >> 12) & 3) == 0 && bit >= 8 && bit <= 11)
+    if (pms_ia64_facts(ev)->ear == PMS_IA64_EAR_I && ((v >> 12) & 3) == 0 && bit >= 8 && bit <= 11)
         return "I-EAR TLB-mode umask bits 3-6 select no translation level (L1I_EAR_TLB_*: bits 0-2; "
                "semantics.md §11.10)";
     return NULL;
@@ -269,7 +276,7 @@ static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guin
 {
     if (code == 1) {
         const PmsRegister *x = ev && ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
-        if (x && ev->ear != PMS_IA64_EAR_NONE && ((x->writable >> bit) & 1) && n_codes > 1)
+        if (x && pms_ia64_facts(ev)->ear != PMS_IA64_EAR_NONE && ((x->writable >> bit) & 1) && n_codes > 1)
             return unobservable_ear(x, ev, codes[1], bit);
         return NULL;
     }
@@ -284,7 +291,7 @@ static const char *unobservable_ia64(const PmsModel *m, const PmsEvent *ev, guin
      * carry mesi= states, and on other events the bits do nothing */
     if ((pms_fam_field_bit(pmc, "mesi_i", bit) || pms_fam_field_bit(pmc, "mesi_s", bit) ||
          pms_fam_field_bit(pmc, "mesi_e", bit) || pms_fam_field_bit(pmc, "mesi_m", bit)) &&
-        !(ev && ev->mesi))
+        !(ev && pms_ia64_facts(ev)->mesi))
         return "MESI qualifiers act only on the events with mesi = true (semantics.md §11.9; registers.md 3)";
     if (pms_fam_field_bit(pmc, "all", bit) && counter >= 8 &&
         g_ascii_strcasecmp(pms_model_option(m, "all_on_pmc8_15", "own"), "own") == 0)

@@ -25,6 +25,43 @@
 
 G_BEGIN_DECLS
 
+/* A family's per-event facts (Itanium's max_inc, cache_group, ear, ...):
+ * keys of its [event] groups that no other family has.  The family declares
+ * them as data, one PmsEventFact per key, and owns the struct they fill
+ * (model_ia64.h PmsIa64EventFacts); the loader parses them, the model image
+ * stores them and the lint compares them by this table alone, and accepts
+ * the keys in that family's models only.  Each fact is a 32-bit member
+ * (guint, gint, gboolean or an enum) at `offset` in the struct. */
+typedef enum {
+    PMS_FACT_UINT,  /* a number min..max (decimal or 0x-hex) */
+    PMS_FACT_WORD,  /* one word of words[]: the value is its index (a NULL entry cannot be written) */
+    PMS_FACT_BOOL,  /* true or false */
+    PMS_FACT_FLAGS, /* any of words[] (bit i: words[i]), or the `none` word alone */
+} PmsEventFactKind;
+
+typedef struct {
+    const char *key; /* the model file's key: "max_inc" */
+    PmsEventFactKind kind;
+    gsize offset;             /* of its member in the family's facts struct */
+    guint32 dflt;             /* the value when the key is absent (UINT: may lie outside min..max, e.g. -1 for none) */
+    guint32 min;              /* UINT: the range accepted */
+    guint32 max;              /* UINT: the range accepted */
+    const char *expect;       /* UINT: the accepted values in words, for a value below min ("1..8
+                               * occurrences per cycle"); NULL: "MIN..MAX" */
+    const char *const *words; /* WORD, FLAGS */
+    guint n_words;
+    const char *none;  /* FLAGS: the word that stands alone for no flag, or NULL */
+    const char *item;  /* FLAGS: what one word is, for messages ("qualifier") */
+    gboolean distinct; /* events of one code and unit mask that differ in it are different
+                        * encodings (the lint's duplicate check): Itanium's EAR kind and mode */
+} PmsEventFact;
+
+typedef struct {
+    const PmsEventFact *keys; /* in the order the loader reads and messages list them */
+    guint n_keys;
+    gsize size; /* of the facts struct: every event of the family's models has one */
+} PmsEventFacts;
+
 /* The model layer's entry of a family (models/families.c). */
 struct PmsFamily {
     const char *name; /* the model file's `arch` value: "x86_core" */
@@ -36,6 +73,8 @@ struct PmsFamily {
      * FILE:LINE (the caller adds the model's or the event's line). */
     void (*check_model)(const PmsModel *m, gboolean complete, GPtrArray *msgs);
     void (*check_event)(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);
+    /* The family's per-event facts (PmsEvent.facts), or NULL for none. */
+    const PmsEventFacts *event_facts;
 };
 
 /* The registry: families in registration order. */

@@ -17,6 +17,7 @@
 #include <glib.h>
 #include "pms_api.h"
 #include "model.h"
+#include "model_ia64.h"
 
 #define PMS_IA64_RANGE_MAX 4   /* ranges per request */
 #define PMS_IA64_RANGE_PAIRS 4 /* IBR (or DBR) pairs: 8 registers */

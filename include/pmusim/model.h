@@ -166,58 +166,6 @@ typedef enum {
     PMS_MATCH_EXACT, /* the umask value as a whole names one signal */
 } PmsUmaskMatch;
 
-/* Itanium per-event facts (docs/model-format.md, "Itanium events"). */
-typedef enum {
-    PMS_IA64_GROUP_NONE,
-    PMS_IA64_GROUP_L1D, /* one set at a time; one event sits in PMC5 */
-    PMS_IA64_GROUP_L2D, /* at most two sets at a time */
-} PmsIa64CacheGroup;
-
-typedef enum {
-    PMS_IA64_TYPE_NONE,          /* not given (other architectures) */
-    PMS_IA64_TYPE_ACTIVE,        /* only while its thread is active */
-    PMS_IA64_TYPE_FLOATING,      /* also while its thread is inactive */
-    PMS_IA64_TYPE_CAUSAL,        /* belongs to no thread */
-    PMS_IA64_TYPE_SELF_FLOATING, /* floating when measured with .me, else causal */
-} PmsIa64EventType;
-
-/* Which instruction-address debug-register pair restricts an iarr event's
- * code range (reference range-restriction.md §6, from libpfm's dispatch):
- * IBRP0 for ordinary events (fine mode: IBRP0 + IBRP2); IBRP1 for the
- * instruction-prefetch events; both for the "dual" fetch events, IBRP0 for
- * their demand fetches and IBRP1 for their prefetches; the CPU_OP_CYCLES
- * events cannot be measured while IBRP1 restricts prefetches. */
-typedef enum {
-    PMS_IA64_CODE_RANGE_IBRP0, /* default */
-    PMS_IA64_CODE_RANGE_PREFETCH,
-    PMS_IA64_CODE_RANGE_DUAL,
-    PMS_IA64_CODE_RANGE_NOT_IBRP1,
-} PmsIa64CodeRange;
-
-typedef enum {
-    PMS_IA64_EAR_NONE,
-    PMS_IA64_EAR_I, /* instruction EAR: umask to PMC37 */
-    PMS_IA64_EAR_D, /* data EAR: umask to PMC40 */
-} PmsIa64Ear;
-
-typedef enum {
-    PMS_IA64_EAR_MODE_NONE,
-    PMS_IA64_EAR_MODE_CACHE,
-    PMS_IA64_EAR_MODE_TLB,
-    PMS_IA64_EAR_MODE_ALAT, /* D-EAR only */
-} PmsIa64EarMode;
-
-enum {
-    PMS_IA64_QUAL_OPCM = 1u << 0, /* measured accurately under opcode matching (PMC32-35) */
-    PMS_IA64_QUAL_IARR = 1u << 1, /* ... under code-range restriction (IBRs, PMC38) */
-    PMS_IA64_QUAL_DARR = 1u << 2, /* ... under data-range restriction (DBRs, PMC41) */
-};
-
-/* The event code of the retired-instruction family (IA64_INST_RETIRED,
- * IA64_TAGGED_INST_RETIRED_IBRPk): its unit mask k is the IBR pair whose
- * tag it counts (reference range-restriction.md; registers.md 8). */
-enum { PMS_IA64_RETIRED_CODE = 0x08 };
-
 /* Event flags. */
 enum {
     PMS_EVENT_OFFCORE = 1u << 0, /* umask values go to an OFFCORE_RSP register */
@@ -247,19 +195,10 @@ typedef struct {
     char *equiv;       /* libpfm4 alias: the event name fstr prints, or NULL */
     guint32 modifiers; /* bit j: the event takes model modifier j (`modifiers` key;
                             * every modifier of the model when the key is absent) */
-    /* Itanium (arch ia64) facts, as libpfm's Montecito table gives them; zero
-     * (PMS_IA64_*_NONE, no set, nothing supported) on every other arch. */
-    guint max_inc;                 /* most occurrences per cycle (1..8); the exclusive
-                            * bound of a useful thres; 0 = not given */
-    PmsIa64CacheGroup cache_group; /* L1D/L2D cache event group, or none */
-    gint cache_set;                /* set within cache_group (0..15), -1 = none */
-    PmsIa64EventType ev_type;      /* active / floating / causal / self-floating */
-    guint qualifiers;              /* PMS_IA64_QUAL_*: qualifiers the event supports */
-    PmsIa64Ear ear;                /* I-EAR / D-EAR event, or none */
-    PmsIa64EarMode ear_mode;       /* cache / tlb / alat (EAR events only) */
-    gboolean etb;                  /* programs the execution trace buffer (PMC39) */
-    PmsIa64CodeRange code_range;   /* the IBR pair(s) of its code range */
-    gboolean mesi;                 /* takes the MESI qualifiers of the counting PMC */
+    /* The family's own per-event facts (family.h PmsEventFacts: the keys
+     * its descriptor table declares), read by the family's code only
+     * (model_ia64.h pms_ia64_facts); NULL for a family without any. */
+    gconstpointer facts;
 } PmsEvent;
 
 /* perf's syntax for the model's events ([perf] in docs/model-format.md):
@@ -411,12 +350,6 @@ PMS_API gboolean pms_reg_kind_from_name(const char *name, PmsRegKind *kind);
 /* "msr", "pmc", "pmd", "ibr", "dbr" */
 PMS_API const char *pms_reg_space_name(PmsRegSpace space);
 PMS_API gboolean pms_reg_space_from_name(const char *name, PmsRegSpace *space);
-/* Itanium fact names as written in model files ("l2d", "self_floating",
- * "dear", "tlb"); "none" for the zero value, NULL when out of range. */
-PMS_API const char *pms_ia64_cache_group_name(PmsIa64CacheGroup g);
-PMS_API const char *pms_ia64_event_type_name(PmsIa64EventType t);
-PMS_API const char *pms_ia64_ear_name(PmsIa64Ear ear);
-PMS_API const char *pms_ia64_ear_mode_name(PmsIa64EarMode mode);
 /* The generic counters as a mask over counter numbers (bits counter_base ..). */
 PMS_API guint64 pms_model_counters_mask(const PmsModel *m);
 /* The general counters PEBS can sample (bit i: IA32_PMCi): those

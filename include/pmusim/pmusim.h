@@ -13,6 +13,7 @@
 #include "pms_api.h"
 #include "model.h"
 #include "family.h"
+#include "model_ia64.h"
 #include "encoder.h"
 #include "ia64_range.h"
 #include "ia64_dispatch.h"

@@ -6,6 +6,7 @@
 #include <CUnit/CUnit.h>
 #include "cu_tap.h"
 #include "model.h"
+#include "model_ia64.h"
 
 #define MINI                                                                                                           \
     "[pmu]\nname = mini\narch = ia64\ngp_counters = 2\ncounter_base = 4\ngp_width = 47\n"                              \
@@ -40,16 +41,16 @@ static void test_mini_facts(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     const PmsEvent *a = pms_model_event(m, "A"), *d = pms_model_event(m, "D");
     const PmsEvent *l = pms_model_event(m, "L"), *mm = pms_model_event(m, "M");
-    CU_ASSERT_EQUAL(a->qualifiers, PMS_IA64_QUAL_OPCM | PMS_IA64_QUAL_DARR);
-    CU_ASSERT_EQUAL(a->cache_set, -1);
-    CU_ASSERT_EQUAL(a->ear, PMS_IA64_EAR_NONE);
-    CU_ASSERT_EQUAL(d->ear, PMS_IA64_EAR_D);
-    CU_ASSERT_EQUAL(d->ear_mode, PMS_IA64_EAR_MODE_TLB);
-    CU_ASSERT_EQUAL(l->cache_group, PMS_IA64_GROUP_L2D);
-    CU_ASSERT_EQUAL(l->cache_set, 3);
+    CU_ASSERT_EQUAL(pms_ia64_facts(a)->qualifiers, PMS_IA64_QUAL_OPCM | PMS_IA64_QUAL_DARR);
+    CU_ASSERT_EQUAL(pms_ia64_facts(a)->cache_set, -1);
+    CU_ASSERT_EQUAL(pms_ia64_facts(a)->ear, PMS_IA64_EAR_NONE);
+    CU_ASSERT_EQUAL(pms_ia64_facts(d)->ear, PMS_IA64_EAR_D);
+    CU_ASSERT_EQUAL(pms_ia64_facts(d)->ear_mode, PMS_IA64_EAR_MODE_TLB);
+    CU_ASSERT_EQUAL(pms_ia64_facts(l)->cache_group, PMS_IA64_GROUP_L2D);
+    CU_ASSERT_EQUAL(pms_ia64_facts(l)->cache_set, 3);
     CU_ASSERT_EQUAL(l->counters, 0x30); /* default: every counter, over counter numbers */
-    CU_ASSERT_EQUAL(mm->ev_type, PMS_IA64_TYPE_SELF_FLOATING);
-    CU_ASSERT_TRUE(mm->mesi);
+    CU_ASSERT_EQUAL(pms_ia64_facts(mm)->ev_type, PMS_IA64_TYPE_SELF_FLOATING);
+    CU_ASSERT_TRUE(pms_ia64_facts(mm)->mesi);
     CU_ASSERT_EQUAL(mm->modifiers, G_MAXUINT32);
     g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
     CU_ASSERT_TRUE(pms_model_lint(m, p));
@@ -121,9 +122,17 @@ static void test_loader_refuses(void)
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\n", "takes modifier mesi_i", "mesi is not true");
     REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\ntype = active\numask.U = 1 default\nmodifiers = none\n",
             "base_umask, not umask.* keys");
-    /* Itanium facts on another architecture, and counter_base there */
-    REFUSED("[pmu]\nname = x\narch = x86_core\ngp_counters = 1\n[event E]\ncode = 1\nmax_inc = 2\n", "Itanium facts",
-            "x86_core");
+    /* Itanium facts on another family: keys it does not have (the list
+     * names its own), and counter_base there */
+    REFUSED(
+        "[pmu]\nname = x\narch = x86_core\ngp_counters = 1\n[event E]\ncode = 1\nmax_inc = 2\n",
+        "key 'max_inc': unknown key; expected one of: code, base_umask, counters, fixed, flags, extra, match, desc, "
+        "group, equiv, modifiers (or umask.U");
+    REFUSED("[pmu]\nname = x\narch = toy\ngp_counters = 1\n[event E]\ncode = 1\near = dear\n",
+            "key 'ear': unknown key");
+    /* an ia64 model lists the family's keys */
+    REFUSED(MINI "[event X]\ncode = 1\nmax_inc = 1\nthres = 2\n",
+            "modifiers, max_inc, cache_group, cache_set, type, qualifiers, ear, ear_mode, etb, mesi, code_range (or");
     REFUSED("[pmu]\nname = x\narch = x86_core\ngp_counters = 1\ncounter_base = 4\n", "counter_base 4 on a non-ia64");
 }
 
@@ -150,8 +159,12 @@ static void expect_lint(PmsModel *m, const char *needle)
         g_autoptr(PmsModel) m = load(MINI EV_A EV_D EV_L EV_M, NULL);                                                  \
         CU_ASSERT_PTR_NOT_NULL_FATAL(m);                                                                               \
         PmsEvent *A = (PmsEvent *)pms_model_event(m, "A"), *D = (PmsEvent *)pms_model_event(m, "D");                   \
+        /* the facts are read-only to their users; the test changes them */                                            \
+        PmsIa64EventFacts *FA = (PmsIa64EventFacts *)A->facts, *FD = (PmsIa64EventFacts *)D->facts;                    \
         (void)A;                                                                                                       \
         (void)D;                                                                                                       \
+        (void)FA;                                                                                                      \
+        (void)FD;                                                                                                      \
         stmt;                                                                                                          \
         expect_lint(m, needle);                                                                                        \
     } while (0)
@@ -176,26 +189,26 @@ static void test_lint_catches(void)
     accepted_linted("[pmu]\nname = m\narch = ia64\ngp_counters = 1\ncounter_base = 4\ngp_width = 47\n",
                     "mini.pmu:1: counter 4 has no configuration register (kind ia64_pmc, index 4)");
 
-    LINT_AFTER(A->max_inc = 0, "event A: max_inc is 0");
-    LINT_AFTER(A->max_inc = 12, "event A: max_inc 12 is above 8");
+    LINT_AFTER(FA->max_inc = 0, "event A: max_inc is 0");
+    LINT_AFTER(FA->max_inc = 12, "event A: max_inc 12 is above 8");
     LINT_AFTER(A->counters = 0xfff0, "event A: counters 0xfff0 names counters outside 4..5");
     LINT_AFTER(A->counters = 0x3, "outside 4..5");
     LINT_AFTER(A->counters = 0, "event A can use no counter");
-    LINT_AFTER(A->ev_type = PMS_IA64_TYPE_NONE, "event A: type missing");
-    LINT_AFTER(A->cache_set = 4, "event A: cache_set 4 without a cache_group");
-    LINT_AFTER(A->cache_group = PMS_IA64_GROUP_L1D, "event A: cache_group l1d without a cache_set");
-    LINT_AFTER(A->ear_mode = PMS_IA64_EAR_MODE_CACHE, "event A: ear_mode cache without an ear kind");
-    LINT_AFTER(D->ear_mode = PMS_IA64_EAR_MODE_NONE, "event D: ear dear without an ear_mode");
-    LINT_AFTER((D->ear = PMS_IA64_EAR_I, D->ear_mode = PMS_IA64_EAR_MODE_ALAT),
+    LINT_AFTER(FA->ev_type = PMS_IA64_TYPE_NONE, "event A: type missing");
+    LINT_AFTER(FA->cache_set = 4, "event A: cache_set 4 without a cache_group");
+    LINT_AFTER(FA->cache_group = PMS_IA64_GROUP_L1D, "event A: cache_group l1d without a cache_set");
+    LINT_AFTER(FA->ear_mode = PMS_IA64_EAR_MODE_CACHE, "event A: ear_mode cache without an ear kind");
+    LINT_AFTER(FD->ear_mode = PMS_IA64_EAR_MODE_NONE, "event D: ear dear without an ear_mode");
+    LINT_AFTER((FD->ear = PMS_IA64_EAR_I, FD->ear_mode = PMS_IA64_EAR_MODE_ALAT),
                "event D: the instruction EAR has no alat");
-    LINT_AFTER(D->etb = TRUE, "event D: both an EAR event and an ETB event");
-    LINT_AFTER(A->code_range = PMS_IA64_CODE_RANGE_DUAL, "event A: code_range = dual without the iarr qualifier");
+    LINT_AFTER(FD->etb = TRUE, "event D: both an EAR event and an ETB event");
+    LINT_AFTER(FA->code_range = PMS_IA64_CODE_RANGE_DUAL, "event A: code_range = dual without the iarr qualifier");
     LINT_AFTER(D->base_umask = 0x1f, "event D: umask 0x1f does not fit the 4-bit umask field of PMC40");
     LINT_AFTER(A->base_umask = 0x10, "umask 0x10 does not fit the 4-bit umask field of the counting PMC");
     LINT_AFTER(A->modifiers = 1, "event A takes modifier mesi_i (a MESI qualifier) but mesi is not true");
     LINT_AFTER(m->counter_base = 5, "counter 6 has no configuration register");
     LINT_AFTER(m->regs[3].width = 48, "counter 5: register PMD5 is 48 bits wide");
-    LINT_AFTER(m->family = pms_family_by_name("x86_uncore"), "event A: Itanium facts");
+    LINT_AFTER(m->family = pms_family_by_name("x86_uncore"), "event A: per-event facts on a x86_uncore model");
     /* two EAR events differing in mode only are not duplicates; same mode are */
     g_autoptr(PmsModel) m =
         load(MINI EV_D "[event D2]\ncode = 0xc8\nbase_umask = 0xe\nmax_inc = 1\n"

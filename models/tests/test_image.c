@@ -158,15 +158,13 @@ static void eq_event(const PmsModel *b, const PmsEvent *x, const PmsEvent *y)
     EQ_NUM(w, x, y, source_line);
     EQ_STR(w, x, y, equiv);
     EQ_NUM(w, x, y, modifiers);
-    EQ_NUM(w, x, y, max_inc);
-    EQ_NUM(w, x, y, cache_group);
-    EQ_NUM(w, x, y, cache_set);
-    EQ_NUM(w, x, y, ev_type);
-    EQ_NUM(w, x, y, qualifiers);
-    EQ_NUM(w, x, y, ear);
-    EQ_NUM(w, x, y, ear_mode);
-    EQ_NUM(w, x, y, etb);
-    EQ_NUM(w, x, y, mesi);
+    /* the family's facts (family.h PmsEventFacts), key by key */
+    const PmsEventFacts *ef = b->family->event_facts;
+    if (!x->facts != !y->facts || !y->facts != !ef)
+        differ(w, "facts");
+    for (guint k = 0; ef && x->facts && y->facts && k < ef->n_keys; k++)
+        if (pms_fact_get(x->facts, &ef->keys[k]) != pms_fact_get(y->facts, &ef->keys[k]))
+            differ(w, ef->keys[k].key);
     EQ_NUM(w, x, y, n_groups);
     EQ_NUM(w, x, y, n_umasks);
     for (guint j = 0; j < MIN(x->n_groups, y->n_groups); j++) {
@@ -549,6 +547,109 @@ static void test_damaged_every_word(void)
     CU_ASSERT_TRUE(rejected > tried / 10);
 }
 
+/* A family's per-event facts (family.h PmsEventFacts): written and read by
+ * its table, each value checked against its key's range or words (the
+ * default passes too), an event of another family with none. */
+#define FACTS_MODEL                                                                                                    \
+    "[pmu]\nname = f\narch = ia64\ngp_counters = 2\ncounter_base = 4\ngp_width = 47\n"                                 \
+    "[layout c]\nplm = 3:0\nes = 15:8\numask = 19:16\nthres = 22:20\n"                                                 \
+    "[register PMC4]\nspace = pmc\naddress = 4\nkind = ia64_pmc\nindex = 4\nlayout = c\n"                              \
+    "[register PMC5]\nspace = pmc\naddress = 5\nkind = ia64_pmc\nindex = 5\nlayout = c\n"                              \
+    "[event L]\ncode = 2\nmax_inc = 6\ntype = causal\ncache_group = l2d\ncache_set = 3\nqualifiers = opcm darr\n"      \
+    "[event M]\ncode = 3\nmax_inc = 1\ntype = floating\n"
+
+/* The byte offset of the first run of these 32-bit words in the image. */
+static gsize find_words(const guint8 *d, gsize len, const guint32 *w, guint n)
+{
+    for (gsize at = 0; at + 4 * n <= len; at++) {
+        guint i = 0;
+        while (i < n && get32(d, at + 4 * i) == w[i])
+            i++;
+        if (i == n)
+            return at;
+    }
+    return 0;
+}
+
+static void test_family_facts(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) text = pms_model_load_data(FACTS_MODEL, strlen(FACTS_MODEL), "f.pmu", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    g_autoptr(GBytes) image = pms_model_image_write(text);
+    g_autoptr(PmsModel) back = pms_model_image_read(image, "f.pmi", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+    expect_equal_models(text, back);
+    const PmsEventFacts *ef = back->family->event_facts;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ef);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(back->events[0].facts);
+    CU_ASSERT_EQUAL(pms_fact_get(back->events[0].facts, &ef->keys[2]), 3);           /* cache_set */
+    CU_ASSERT_EQUAL(pms_fact_get(back->events[1].facts, &ef->keys[2]), G_MAXUINT32); /* none: -1 */
+    /* no facts in another family's events */
+    g_autoptr(PmsModel) tiny = pms_model_load_file(tiny_path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tiny);
+    CU_ASSERT_PTR_NULL(tiny->family->event_facts);
+    for (guint i = 0; i < tiny->n_events; i++)
+        CU_ASSERT_PTR_NULL(tiny->events[i].facts);
+
+    /* event L's facts in the table's order: max_inc, cache_group, cache_set, type, qualifiers */
+    static const guint32 l_facts[] = { 6, 2, 3, 3, 5 };
+    gsize len;
+    const guint8 *orig = g_bytes_get_data(image, &len);
+    gsize at = find_words(orig, len, l_facts, G_N_ELEMENTS(l_facts));
+    CU_ASSERT_FATAL(at > 0);
+    static const struct {
+        guint word;
+        guint32 value;
+        const char *problem; /* NULL: accepted */
+    } cases[] = {
+        { 0, 0, NULL },   /* max_inc: its default (not given) */
+        { 0, 255, NULL }, /* the loader's bound; the family's check says more */
+        { 0, 256, "event fact max_inc: value 256 out of range" },
+        { 1, 3, "event fact cache_group: value 3 out of range" },
+        { 2, 15, NULL },
+        { 2, G_MAXUINT32, NULL }, /* cache_set: its default (none) */
+        { 2, 16, "event fact cache_set: value 16 out of range" },
+        { 3, 0, NULL }, /* type: its default, which no word spells */
+        { 3, 5, "event fact type: value 5 out of range" },
+        { 4, 7, NULL },
+        { 4, 8, "event fact qualifiers: value 8 out of range" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        guint8 *d = g_memdup2(orig, len);
+        put32(d, at + 4 * cases[i].word, cases[i].value);
+        g_autoptr(GBytes) bytes = g_bytes_new_take(d, len);
+        g_autoptr(GError) e = NULL;
+        g_autoptr(PmsModel) m = pms_model_image_read(bytes, "f.pmi", &e);
+        if (!cases[i].problem) {
+            CU_ASSERT_PTR_NOT_NULL(m);
+            if (m)
+                CU_ASSERT_EQUAL(pms_fact_get(m->events[0].facts, &ef->keys[cases[i].word]), cases[i].value);
+            continue;
+        }
+        CU_ASSERT_PTR_NULL(m);
+        gboolean ok = e && strstr(e->message, cases[i].problem);
+        if (!ok)
+            fprintf(stderr, "# case %u: %s, wanted '%s'\n", i, e ? e->message : "accepted", cases[i].problem);
+        CU_ASSERT_TRUE(ok);
+    }
+    /* every word overwritten: rejected, or a model the lint can walk */
+    static const guint32 values[] = { G_MAXUINT32, 0x10000, 16, 5, 0 };
+    guint32 body = get32(orig, HDR(H_BODY_OFF));
+    for (gsize w = body; w + 4 <= len; w += 4)
+        for (guint v = 0; v < G_N_ELEMENTS(values); v++) {
+            guint8 *d = g_memdup2(orig, len);
+            put32(d, w, values[v]);
+            g_autoptr(GBytes) bytes = g_bytes_new_take(d, len);
+            g_autoptr(GError) e = NULL;
+            g_autoptr(PmsModel) m = pms_model_image_read(bytes, "f.pmi", &e);
+            CU_ASSERT((m == NULL) != (e == NULL));
+            g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func(g_free);
+            if (m)
+                pms_model_lint(m, p);
+        }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -570,6 +671,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "built-in images equal their .pmu text", test_builtins_equal_text);
     CU_add_test(s, "write then read gives the same model", test_round_trip);
     CU_add_test(s, "a model of several PMUs: instances and names", test_instances_round_trip);
+    CU_add_test(s, "a family's event facts, by its table", test_family_facts);
     s = CU_add_suite("damaged image", NULL, NULL);
     CU_add_test(s, "header", test_damaged_header);
     CU_add_test(s, "body", test_damaged_body);

@@ -253,6 +253,37 @@ static void test_enum_names(void)
 /* The family registry's model layer: every family by position and by name,
  * the names for messages, and a layer table's consistency check (an entry
  * naming no family, a family twice, a family without an entry). */
+/* A family's per-event facts table (family.h PmsEventFact) as the loader,
+ * the image and the lint rely on it: each key once and not a generic key,
+ * its 32-bit member inside the struct, words where the kind needs them, a
+ * default the image reader accepts. */
+static void check_event_facts(const PmsFamily *f)
+{
+    static const char *const generic[] = { "code",  "base_umask", "counters", "fixed", "flags",    "extra",
+                                           "match", "desc",       "group",    "equiv", "modifiers" };
+    const PmsEventFacts *ef = f->event_facts;
+    CU_ASSERT_TRUE(ef->n_keys > 0 && ef->size >= 4 * ef->n_keys);
+    for (guint k = 0; k < ef->n_keys; k++) {
+        const PmsEventFact *x = &ef->keys[k];
+        gboolean ok = x->key && x->offset + 4 <= ef->size && x->offset % 4 == 0;
+        for (guint j = 0; ok && j < k; j++)
+            ok = strcmp(ef->keys[j].key, x->key) != 0 && ef->keys[j].offset != x->offset;
+        for (guint j = 0; ok && j < G_N_ELEMENTS(generic); j++)
+            ok = strcmp(generic[j], x->key) != 0;
+        if (x->kind == PMS_FACT_UINT)
+            ok = ok && x->min <= x->max;
+        if (x->kind == PMS_FACT_WORD)
+            ok = ok && x->words && x->dflt < x->n_words;
+        if (x->kind == PMS_FACT_FLAGS)
+            ok = ok && x->words && x->n_words <= 32 && (x->n_words == 32 || x->dflt >> x->n_words == 0);
+        if (x->kind == PMS_FACT_BOOL)
+            ok = ok && x->dflt <= 1;
+        if (!ok)
+            fprintf(stderr, "# family %s: event fact %u (%s) is malformed\n", f->name, k, x->key ? x->key : "?");
+        CU_ASSERT_TRUE(ok);
+    }
+}
+
 static void test_families(void)
 {
     CU_ASSERT_EQUAL(pms_family_count(), 5);
@@ -260,7 +291,11 @@ static void test_families(void)
         const PmsFamily *f = pms_family_nth(i);
         CU_ASSERT_PTR_EQUAL(pms_family_by_name(f->name), f);
         CU_ASSERT_PTR_NOT_NULL(f->desc);
+        if (f->event_facts)
+            check_event_facts(f);
     }
+    CU_ASSERT_PTR_NOT_NULL(pms_family_by_name("ia64")->event_facts);
+    CU_ASSERT_PTR_NULL(pms_family_by_name("x86_core")->event_facts);
     CU_ASSERT_PTR_NULL(pms_family_nth(pms_family_count()));
     CU_ASSERT_PTR_NULL(pms_family_by_name("x86"));
     CU_ASSERT_PTR_NULL(pms_family_by_name(NULL));
@@ -275,7 +310,7 @@ static void test_families(void)
     CU_ASSERT_TRUE(pms_family_table_check(&t, problems));
     CU_ASSERT_PTR_EQUAL(pms_family_table_get(&t, pms_family_by_name("ia64")), &b);
     CU_ASSERT_PTR_EQUAL(pms_family_table_get(&t, pms_family_by_name("x86_core")), &a);
-    static const PmsFamily stranger = { "stranger", "not registered", NULL, NULL };
+    static const PmsFamily stranger = { .name = "stranger", .desc = "not registered" };
     CU_ASSERT_PTR_NULL(pms_family_table_get(&t, &stranger));
     CU_ASSERT_PTR_NULL(pms_family_table_get(&t, NULL));
 

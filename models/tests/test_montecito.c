@@ -10,6 +10,7 @@
 #include <CUnit/CUnit.h>
 #include "cu_tap.h"
 #include "model.h"
+#include "model_ia64.h"
 #include "model_image.h"
 #include "model_priv.h"
 
@@ -49,18 +50,18 @@ static void test_header_and_counts(void)
         const PmsEvent *e = &mont->events[i];
         umasks += e->base_umask != 0;
         named += e->n_umasks;
-        l1d += e->cache_group == PMS_IA64_GROUP_L1D;
-        l2d += e->cache_group == PMS_IA64_GROUP_L2D;
-        opcm += (e->qualifiers & PMS_IA64_QUAL_OPCM) != 0;
-        iarr += (e->qualifiers & PMS_IA64_QUAL_IARR) != 0;
-        darr += (e->qualifiers & PMS_IA64_QUAL_DARR) != 0;
-        mesi += e->mesi;
-        etb += e->etb;
-        type[e->ev_type]++;
-        iear += e->ear == PMS_IA64_EAR_I;
-        dear += e->ear == PMS_IA64_EAR_D;
+        l1d += pms_ia64_facts(e)->cache_group == PMS_IA64_GROUP_L1D;
+        l2d += pms_ia64_facts(e)->cache_group == PMS_IA64_GROUP_L2D;
+        opcm += (pms_ia64_facts(e)->qualifiers & PMS_IA64_QUAL_OPCM) != 0;
+        iarr += (pms_ia64_facts(e)->qualifiers & PMS_IA64_QUAL_IARR) != 0;
+        darr += (pms_ia64_facts(e)->qualifiers & PMS_IA64_QUAL_DARR) != 0;
+        mesi += pms_ia64_facts(e)->mesi;
+        etb += pms_ia64_facts(e)->etb;
+        type[pms_ia64_facts(e)->ev_type]++;
+        iear += pms_ia64_facts(e)->ear == PMS_IA64_EAR_I;
+        dear += pms_ia64_facts(e)->ear == PMS_IA64_EAR_D;
         dups += (e->flags & PMS_EVENT_DUP) != 0;
-        CU_ASSERT_TRUE(e->max_inc >= 1 && e->max_inc <= 7);
+        CU_ASSERT_TRUE(pms_ia64_facts(e)->max_inc >= 1 && pms_ia64_facts(e)->max_inc <= 7);
     }
     /* the totals of reference/montecito/README.md */
     CU_ASSERT_EQUAL(l1d, 30);
@@ -164,16 +165,16 @@ static void test_spot_checks(void)
         guint before = CU_get_number_of_failures();
         CU_ASSERT_EQUAL(e->code, s->code);
         CU_ASSERT_EQUAL(e->base_umask, s->umask);
-        CU_ASSERT_EQUAL(e->max_inc, s->max_inc);
+        CU_ASSERT_EQUAL(pms_ia64_facts(e)->max_inc, s->max_inc);
         CU_ASSERT_EQUAL(e->counters, s->counters);
-        CU_ASSERT_EQUAL(e->cache_group, s->group);
-        CU_ASSERT_EQUAL(e->cache_set, s->set);
-        CU_ASSERT_EQUAL(e->ev_type, s->type);
-        CU_ASSERT_EQUAL(e->qualifiers, s->quals);
-        CU_ASSERT_EQUAL(e->mesi, s->mesi);
-        CU_ASSERT_EQUAL(e->ear, s->ear);
-        CU_ASSERT_EQUAL(e->ear_mode, s->mode);
-        CU_ASSERT_EQUAL(e->etb, s->etb);
+        CU_ASSERT_EQUAL(pms_ia64_facts(e)->cache_group, s->group);
+        CU_ASSERT_EQUAL(pms_ia64_facts(e)->cache_set, s->set);
+        CU_ASSERT_EQUAL(pms_ia64_facts(e)->ev_type, s->type);
+        CU_ASSERT_EQUAL(pms_ia64_facts(e)->qualifiers, s->quals);
+        CU_ASSERT_EQUAL(pms_ia64_facts(e)->mesi, s->mesi);
+        CU_ASSERT_EQUAL(pms_ia64_facts(e)->ear, s->ear);
+        CU_ASSERT_EQUAL(pms_ia64_facts(e)->ear_mode, s->mode);
+        CU_ASSERT_EQUAL(pms_ia64_facts(e)->etb, s->etb);
         CU_ASSERT_EQUAL(e->n_umasks, 0);
         CU_ASSERT_STRING_EQUAL(e->equiv ? e->equiv : "", s->equiv ? s->equiv : "");
         CU_ASSERT_STRING_EQUAL(e->extra_reg ? e->extra_reg : "", s->extra ? s->extra : "");
@@ -189,14 +190,15 @@ static void test_spot_checks(void)
      * prefetch events, 4 dual fetch events, the 2 CPU_OP_CYCLES (code 0x12) */
     guint per[4] = { 0 };
     for (guint i = 0; i < mont->n_events; i++)
-        per[mont->events[i].code_range]++;
+        per[pms_ia64_facts(&mont->events[i])->code_range]++;
     CU_ASSERT_EQUAL(per[PMS_IA64_CODE_RANGE_PREFETCH], 3);
     CU_ASSERT_EQUAL(per[PMS_IA64_CODE_RANGE_DUAL], 4);
     CU_ASSERT_EQUAL(per[PMS_IA64_CODE_RANGE_NOT_IBRP1], 2);
-    CU_ASSERT_EQUAL(pms_model_event(mont, "L2I_PREFETCHES")->code_range, PMS_IA64_CODE_RANGE_PREFETCH);
-    CU_ASSERT_EQUAL(pms_model_event(mont, "L1I_FILLS")->code_range, PMS_IA64_CODE_RANGE_DUAL);
-    CU_ASSERT_EQUAL(pms_model_event(mont, "CPU_OP_CYCLES_QUAL")->code_range, PMS_IA64_CODE_RANGE_NOT_IBRP1);
-    CU_ASSERT_EQUAL(pms_model_event(mont, "NOPS_RETIRED")->code_range, PMS_IA64_CODE_RANGE_IBRP0);
+    CU_ASSERT_EQUAL(pms_ia64_facts(pms_model_event(mont, "L2I_PREFETCHES"))->code_range, PMS_IA64_CODE_RANGE_PREFETCH);
+    CU_ASSERT_EQUAL(pms_ia64_facts(pms_model_event(mont, "L1I_FILLS"))->code_range, PMS_IA64_CODE_RANGE_DUAL);
+    CU_ASSERT_EQUAL(pms_ia64_facts(pms_model_event(mont, "CPU_OP_CYCLES_QUAL"))->code_range,
+                    PMS_IA64_CODE_RANGE_NOT_IBRP1);
+    CU_ASSERT_EQUAL(pms_ia64_facts(pms_model_event(mont, "NOPS_RETIRED"))->code_range, PMS_IA64_CODE_RANGE_IBRP0);
 }
 
 static void test_registers(void)
@@ -341,11 +343,18 @@ static void test_image_equals_text(void)
         for (guint i = 0; i < text->n_events; i++) {
             const PmsEvent *x = &text->events[i], *y = &b->events[i];
             bad += strcmp(x->name, y->name) != 0 || x->code != y->code || x->base_umask != y->base_umask ||
-                x->counters != y->counters || x->max_inc != y->max_inc || x->cache_group != y->cache_group ||
-                x->cache_set != y->cache_set || x->ev_type != y->ev_type || x->qualifiers != y->qualifiers ||
-                x->ear != y->ear || x->ear_mode != y->ear_mode || x->etb != y->etb || x->mesi != y->mesi ||
-                x->code_range != y->code_range || x->modifiers != y->modifiers || x->flags != y->flags ||
-                g_strcmp0(x->equiv, y->equiv) != 0 || g_strcmp0(x->extra_reg, y->extra_reg) != 0;
+                x->counters != y->counters || pms_ia64_facts(x)->max_inc != pms_ia64_facts(y)->max_inc ||
+                pms_ia64_facts(x)->cache_group != pms_ia64_facts(y)->cache_group ||
+                pms_ia64_facts(x)->cache_set != pms_ia64_facts(y)->cache_set ||
+                pms_ia64_facts(x)->ev_type != pms_ia64_facts(y)->ev_type ||
+                pms_ia64_facts(x)->qualifiers != pms_ia64_facts(y)->qualifiers ||
+                pms_ia64_facts(x)->ear != pms_ia64_facts(y)->ear ||
+                pms_ia64_facts(x)->ear_mode != pms_ia64_facts(y)->ear_mode ||
+                pms_ia64_facts(x)->etb != pms_ia64_facts(y)->etb ||
+                pms_ia64_facts(x)->mesi != pms_ia64_facts(y)->mesi ||
+                pms_ia64_facts(x)->code_range != pms_ia64_facts(y)->code_range || x->modifiers != y->modifiers ||
+                x->flags != y->flags || g_strcmp0(x->equiv, y->equiv) != 0 ||
+                g_strcmp0(x->extra_reg, y->extra_reg) != 0;
         }
         for (guint i = 0; i < text->n_regs; i++) {
             const PmsRegister *x = &text->regs[i], *y = &b->regs[i];

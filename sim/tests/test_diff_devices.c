@@ -13,6 +13,7 @@
  * model. */
 #include "fixtures.h"
 #include "sim_ia64.h"
+#include "model_ia64.h"
 
 #include <string.h>
 
@@ -303,7 +304,7 @@ static void diff_ia64(const char *name, guint *pmis_seen, guint *captures /* [4]
         /* an event with the MESI qualifiers (the model's mesi flag) */
         for (guint tries = 0; tries < 1000; tries++) {
             const PmsEvent *ev = &m->events[g_rand_int_range(r, 0, (gint32)m->n_events)];
-            if (ev->mesi) {
+            if (pms_ia64_facts(ev)->mesi) {
                 pool[2] = PMS_SIGNAL_KEY(ev->code & 0xff, ev->base_umask & 0xf);
                 break;
             }

@@ -122,7 +122,7 @@ static void test_unsupported_arch(void)
 {
     g_autoptr(PmsModel) m = fx_model_with("nhm", "cpl_gate", "post");
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    static const PmsFamily stranger = { "stranger", "no layer lists it", NULL, NULL };
+    static const PmsFamily stranger = { .name = "stranger", .desc = "no layer lists it" };
     m->family = &stranger;
     PmsPlacement pl;
     g_autoptr(GError) err = NULL;
