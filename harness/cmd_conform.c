@@ -356,7 +356,7 @@ int pms_cmd_conform(int argc, char **argv)
     gboolean strict = FALSE;
     gboolean tap = FALSE;
     gboolean mutants = FALSE;
-    gint timeout_ms = 0;
+    gint timeout_ms = PMS_CLI_TIMEOUT_UNSET;
     double goal = 95.0;
     const GOptionEntry entries[] = {
         { "mutants", 0, 0, G_OPTION_ARG_NONE, &mutants,
@@ -401,10 +401,8 @@ int pms_cmd_conform(int argc, char **argv)
                  "  pmusim conform --mutants\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
-    if (timeout_ms < 0) {
-        fprintf(stderr, "pmusim: --timeout: expected a positive number of milliseconds\n");
+    if (!pms_cli_timeout_check(&timeout_ms))
         return PMS_EXIT_USAGE;
-    }
     if (!(goal >= 0 && goal <= 100)) {
         /* a goal above 100% fails every run only after all the mutants ran */
         fprintf(stderr, "pmusim: conform: --goal %g: expected a percentage 0..100\n", goal);
@@ -428,6 +426,11 @@ int pms_cmd_conform(int argc, char **argv)
 
     if (strict && expect_file) {
         fprintf(stderr, "pmusim: conform: --strict and --expect exclude each other\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (mutants && (junit || tap)) {
+        /* the mutant report is a table of shares, not a list of test cases */
+        fprintf(stderr, "pmusim: conform: --mutants prints its own report: --junit and --tap do not apply\n");
         return PMS_EXIT_USAGE;
     }
     if (mutants && kind && strcmp(kind, "sim") != 0) {

@@ -87,7 +87,7 @@ int pms_cmd_diff(int argc, char **argv)
     g_auto(GStrv) model_files = NULL;
     g_autofree char *strings_file = NULL;
     gboolean quiet = FALSE;
-    gint timeout_ms = 0;
+    gint timeout_ms = PMS_CLI_TIMEOUT_UNSET;
     const GOptionEntry entries[] = {
         { "backend", 'B', 0, G_OPTION_ARG_STRING_ARRAY, &backends,
           "A backend to compare (give exactly two): builtin, libpfm4, cmd:PROGRAM", "B" },
@@ -113,10 +113,8 @@ int pms_cmd_diff(int argc, char **argv)
         fprintf(stderr, "pmusim: diff: expected exactly two --backend options\n");
         return PMS_EXIT_USAGE;
     }
-    if (timeout_ms < 0) {
-        fprintf(stderr, "pmusim: --timeout: expected a positive number of milliseconds\n");
+    if (!pms_cli_timeout_check(&timeout_ms))
         return PMS_EXIT_USAGE;
-    }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
         return PMS_EXIT_USAGE;

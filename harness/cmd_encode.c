@@ -454,7 +454,7 @@ int pms_cmd_encode(int argc, char **argv)
     g_autofree char *lbr_plm = NULL, *lbr_filter = NULL;
     g_autofree char *backend = NULL;
     g_autofree char *format = NULL;
-    gint timeout_ms = 0;
+    gint timeout_ms = PMS_CLI_TIMEOUT_UNSET;
     g_autofree char *plm_text = NULL;
     g_autofree char *pmu = NULL;
     g_auto(GStrv) model_files = NULL;
@@ -551,10 +551,8 @@ int pms_cmd_encode(int argc, char **argv)
     guint plm = PMS_PLM_DEFAULT;
     if (plm_text && !pms_cli_parse_plm(plm_text, &plm))
         return PMS_EXIT_USAGE;
-    if (timeout_ms < 0) {
-        fprintf(stderr, "pmusim: --timeout: expected a positive number of milliseconds\n");
+    if (!pms_cli_timeout_check(&timeout_ms))
         return PMS_EXIT_USAGE;
-    }
     gboolean perf = format && strcmp(format, "perf") == 0;
     gboolean json = format && strcmp(format, "json") == 0;
     if (format && !perf && !json && strcmp(format, "human") != 0) {

@@ -442,8 +442,11 @@ int pms_cmd_list(int argc, char **argv)
         const ListItem *it = &g_array_index(items, ListItem, i);
         matched += it->ev ? (guint)event_matches(it->ev, pat) : n_matching(it->m, pat);
     }
-    if (pat && !matched)
-        return 1; /* as grep: nothing matched, nothing printed */
+    if (pat && !matched) {
+        /* as grep: nothing matched, nothing on stdout; one line says so */
+        fprintf(stderr, "pmusim: list: --grep '%s' matched no event\n", grep);
+        return 1;
+    }
     /* --grep without PMU searches every PMU's events, not the PMU summary */
     gboolean summary = argc < 2 && !pat;
     g_autoptr(GString) js = g_string_new("[\n");

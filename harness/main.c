@@ -74,7 +74,7 @@ static void usage(FILE *out)
             "\nEvery command accepts --help, --model FILE and --rules-only (every string encoded by\n"
             "the encoder's rules alone, without the results it keeps: the same answers, slower; a\n"
             "check of those results, e.g. pmusim encode --rules-only --batch < strings.txt).\n"
-            "pmusim --version prints the version.\n"
+            "pmusim --version prints the version; pmusim help COMMAND a command's help.\n"
             "Exit status: 0 success, 1 failure or difference, 2 usage error (each command's --help\n"
             "says what its 1 and 2 mean).\n");
 }
@@ -94,6 +94,21 @@ int main(int argc, char **argv)
         return PMS_EXIT_USAGE;
     }
     const char *name = argv[1];
+    if (strcmp(name, "help") == 0 && argc >= 3) {
+        /* pmusim help CMD: that command's --help */
+        char *args[] = { argv[0], argv[2], (char *)"--help", NULL };
+        int status;
+        if (pms_cli_dispatch(commands, G_N_ELEMENTS(commands), "pmusim", 3, args, &status))
+            return exit_status = status;
+        name = argv[2];
+        const char *names[G_N_ELEMENTS(commands)];
+        for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+            names[i] = commands[i].name;
+        const char *best = pms_suggest(name, names, G_N_ELEMENTS(commands));
+        fprintf(stderr, "pmusim: help: no command '%s'%s%s%s (try pmusim --help)\n", name,
+                best ? ": did you mean '" : "", best ? best : "", best ? "'?" : "");
+        return PMS_EXIT_USAGE;
+    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         usage(stdout);
         return 0;

@@ -397,6 +397,36 @@ static void test_did_you_mean(void)
     run_clear(&r);
 }
 
+/* ---- conventions: help CMD, a --grep miss, refused combinations -------- */
+
+static void test_conventions(void)
+{
+    Run r = run_cli("help", "conform", NULL); /* the command's own help */
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "pmusim conform [OPTION"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Examples:"));
+    run_clear(&r);
+    r = run_cli("help", "lst", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "did you mean 'list'?"));
+    run_clear(&r);
+    r = run_cli("list", "--grep", "no_such_thing_anywhere", NULL); /* exit 1 as grep, one line says why */
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--grep 'no_such_thing_anywhere' matched no event"));
+    run_clear(&r);
+    /* the mutant report is no list of test cases: --tap/--junit refused, not ignored */
+    r = run_cli("conform", "--mutants", "--tap", "nhm_unc", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--junit and --tap do not apply"));
+    run_clear(&r);
+    /* --timeout 0 used to mean the default 10 s silently */
+    r = run_cli("diff", "--backend", "builtin", "--backend", "builtin", "--timeout", "0", "nhm_unc", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--timeout 0: expected a positive number"));
+    run_clear(&r);
+}
+
 /* ---- C: encode forms that must not change what is counted -------------- */
 
 static void test_perf_refusals(void)
@@ -475,5 +505,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "encode --format=perf refuses what perf cannot count the same", test_perf_refusals);
     CU_add_test(s, "encode --format=json", test_encode_json);
     CU_add_test(s, "did you mean: commands, PMUs, events, unit masks, modifiers", test_did_you_mean);
+    CU_add_test(s, "help CMD, --grep miss, --mutants with --tap, --timeout 0", test_conventions);
     return pms_cu_tap_run();
 }

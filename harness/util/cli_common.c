@@ -247,3 +247,18 @@ void pms_cli_help(GOptionContext *ctx, const char *exits, const char *lines)
     g_string_append_printf(text, "\n\nExamples:\n%s", lines);
     g_option_context_set_description(ctx, text->str);
 }
+
+gboolean pms_cli_timeout_check(gint *ms)
+{
+    if (*ms == PMS_CLI_TIMEOUT_UNSET) {
+        *ms = 0;
+        return TRUE;
+    }
+    if (*ms < 1) {
+        /* 0 would read as "the default" deep in the backend: say so here */
+        fprintf(stderr, "pmusim: --timeout %d: expected a positive number of milliseconds (the default is 10000)\n",
+                *ms);
+        return FALSE;
+    }
+    return TRUE;
+}

@@ -29,6 +29,11 @@ GOptionContext *pms_cli_context(const char *params, const char *summary, const G
 /* Turn --rules-only on before the command parses its options (main's test
  * hook PMUSIM_RULES_ONLY). */
 void pms_cli_set_rules_only(gboolean on);
+/* --timeout MS: the option's variable starts as PMS_CLI_TIMEOUT_UNSET;
+ * pms_cli_timeout_check turns that into 0 (the backend's default) and
+ * refuses a given value below 1 with one line on stderr (FALSE: exit 2). */
+#define PMS_CLI_TIMEOUT_UNSET G_MININT
+gboolean pms_cli_timeout_check(gint *ms);
 /* Parse; on error prints one line on stderr and returns FALSE (exit 2). */
 gboolean pms_cli_parse(GOptionContext *ctx, int *argc, char ***argv);
 /* When argv[1] names one of cmds: run it on argv + 1 under the program name
