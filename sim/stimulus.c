@@ -1132,6 +1132,11 @@ gboolean pms_stim_reader_pmu(PmsStimReader *r, char **name, GError **error)
     while (stim_reader_next(r, &line, error)) {
         if (!line)
             return TRUE; /* no record at all */
+        if (r->line == 1 && *pms_text_bom_message(line, strlen(line))) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s:1: %s", r->path,
+                        pms_text_bom_message(line, strlen(line)));
+            return FALSE;
+        }
         /* the fields of a copy: the run reads this line again */
         g_autofree char *copy = g_strdup(line);
         char *tok[2];
