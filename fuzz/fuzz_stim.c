@@ -3,8 +3,12 @@
  * Byte 0 chooses the built-in model (fuzz_stim_models below, modulo its
  * length); the rest is the stimulus text.  Execution is bounded (the
  * reference engine steps each cycle; the fast engine's work grows with the
- * number of PMIs, issue 10 defect 2), so long stimuli are only parsed. */
+ * number of PMIs, issue 10 defect 2), so long stimuli are only parsed.
+ * An input that fits a pipe also goes through the file reader
+ * (pms_stim_reader_open on the pipe's /dev/fd name): its search for the
+ * `pmu` line, its chunks, NUL bytes and line limit. */
 #include <string.h>
+#include <unistd.h>
 #include "fuzz.h"
 #include "sim.h"
 #include "stimulus.h"
@@ -27,10 +31,33 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+/* The reader over a pipe holding the text: a name or nothing, or an error
+ * with a message; never a hang (the pipe ends). */
+static void reader_pmu(const uint8_t *text, size_t len)
+{
+    int fds[2];
+    if (len > 60000 || pipe(fds) != 0)
+        return;
+    gboolean wrote = write(fds[1], text, len) == (ssize_t)len;
+    close(fds[1]);
+    if (wrote) {
+        g_autofree char *dev = g_strdup_printf("/dev/fd/%d", fds[0]);
+        g_autoptr(GError) e = NULL;
+        g_autoptr(PmsStimReader) r = pms_stim_reader_open(dev, &e);
+        g_autofree char *name = NULL;
+        if (r && !pms_stim_reader_pmu(r, &name, &e) && (!e || !e->message))
+            abort();
+        if (name && !*name)
+            abort(); /* a field is never empty */
+    }
+    close(fds[0]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
+    reader_pmu(data + 1, size - 1);
     const PmsModel *m = pms_model_set_get(models, fuzz_stim_models[data[0] % G_N_ELEMENTS(fuzz_stim_models)]);
     if (!m)
         abort();

@@ -28,20 +28,23 @@ def files(top, sub, ext):
     return sorted(out)
 
 
-def sample(items):
+def sample(items, limit=MAX):
     items = sorted(set(items))
-    if len(items) <= MAX:
+    if len(items) <= limit:
         return items
-    step = len(items) / MAX
-    return [items[int(i * step)] for i in range(MAX)]
+    step = len(items) / limit
+    return [items[int(i * step)] for i in range(limit)]
 
 
-def write(outdir, target, seeds):
+def write(outdir, target, seeds, keep=()):
+    """The seeds, sampled down to MAX with every one of keep kept."""
     d = os.path.join(outdir, target)
     os.makedirs(d, exist_ok=True)
     for n in os.listdir(d):
         os.unlink(os.path.join(d, n))
-    for i, s in enumerate(sample(seeds)):
+    keep = sorted(set(keep))
+    rest = [x for x in set(seeds) if x not in set(keep)]
+    for i, s in enumerate(keep + sample(rest, MAX - len(keep))):
         with open(os.path.join(d, "%05d" % i), "wb") as f:
             f.write(s)
     return len(os.listdir(d))
@@ -145,13 +148,18 @@ def main():
         seeds.append(bytes([STIM_MODELS.index(pmu)]) + "".join(body).encode())
         if ev:
             seeds.append(bytes([STIM_MODELS.index(pmu)]) + "".join(program(pmusim, ev[0]) + body).encode())
-    for p in files(top, "sim/tests/data", ".stim") + files(top, "vectors", ".stim"):
+    # the malformed corpus's stimuli too, every one kept: issue 20's shapes
+    # (NUL-only lines, cboxN/ beyond the boxes, repeated tokens, 64 branches
+    # on a line) among them
+    keep = []
+    for p in (files(top, "sim/tests/data", ".stim") + files(top, "vectors", ".stim") +
+              files(top, "harness/tests/malformed/stim", ".stim")):
         text = open(p, "rb").read()
         m = re.search(rb"(?m)^pmu (\S+)", text)
         pmu = m.group(1).decode() if m else os.path.basename(os.path.dirname(p))
         if pmu in STIM_MODELS:
-            seeds.append(bytes([STIM_MODELS.index(pmu)]) + text)
-    counts["stim"] = write(outdir, "stim", seeds)
+            (keep if "malformed" in p else seeds).append(bytes([STIM_MODELS.index(pmu)]) + text)
+    counts["stim"] = write(outdir, "stim", seeds, keep)
 
     seeds = []
     for p in files(top, "vectors", ".enc"):

@@ -72,6 +72,22 @@ static GArray *parse_list(const char *opt, const char *text, guint64 max)
 
 /* The one-line experiment: one cycle per occurrence value; consecutive equal
  * cycles merge into one run (the same cycles, fewer records for --engine fast). */
+/* The count is the counter's value at its width: an Itanium PMD reads bit
+ * W-1 copied upward (0x4000_0000_0001 of a 47-bit PMD reads as
+ * 0xffffc00000000001), which is not what it counted. */
+static guint64 counter_value(guint64 read, guint width)
+{
+    return width < 64 ? read & (((guint64)1 << width) - 1) : read;
+}
+
+/* A stimulus that is not text its reader takes (a NUL byte, a line over
+ * 16 MiB, a file too large to read whole) cannot be used at all: exit 2;
+ * any other stimulus error (parse, read, a check that fails): 1. */
+static int stim_status(const GError *err)
+{
+    return g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_INPUT) ? PMS_EXIT_USAGE : 1;
+}
+
 static PmsStim *occurrence_stim(const PmsEncoding *enc, const GArray *occ, const GArray *cpl)
 {
     PmsStim *st = pms_stim_new(enc->model);
@@ -409,7 +425,7 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
                                    : occurrence_stim_set(enc, n, occ, cpl);
     if (!st && !stream) {
         fprintf(stderr, "pmusim: %s\n", err->message);
-        return 1;
+        return stim_status(err);
     }
     if (engine == PMS_SIM_REFERENCE && pms_stim_end_cycle(st) > (guint64)o->max_cycles) {
         fprintf(stderr,
@@ -467,7 +483,7 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         fprintf(stderr, "pmusim: %s\n", err->message);
         for (guint i = 0; diagram && i < n; i++)
             pms_trace_reporter_free(dia.rep[i]);
-        return 1;
+        return stim_status(err);
     }
     set_flush(&tab);
     const PmsRegister *gs = pms_program_status_reg(&pl[0]);
@@ -490,6 +506,7 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
             fprintf(stderr, "pmusim: %s\n", err->message);
             return 1;
         }
+        sum.count = counter_value(sum.count, tab.width[i]);
         sum.overflow = (status & pms_program_status_bit(&pl[i])) != 0;
         g_string_append_printf(lines, "%s ", ctr[i]->name);
         pms_trace_summary_line(lines, &sum);
@@ -630,6 +647,7 @@ int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const c
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
+    sum.count = counter_value(sum.count, width);
     sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
     sum.pmi_total = pms_sim_pmi_total(sim);
@@ -674,7 +692,8 @@ int pms_cmd_sim(int argc, char **argv)
         ctx,
         "0 simulated (and every read and expect-pmi of the stimulus held); 1 the encoder rejects "
         "the event, a stimulus that cannot be read, parsed or whose checks fail, or a simulation "
-        "error; 2 usage error or a model file that does not load.",
+        "error; 2 usage error, a model file that does not load, or a stimulus that is not text the reader "
+        "takes (a NUL byte, a line over 16 MiB; a file over 64 MiB for the reference engine).",
         "  pmusim sim --pmu wsm -e 'INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n"
         "  pmusim sim --pmu nhm_unc -e 'UNC_LLC_MISS:ANY:c=2:i' --occurrences 3,0,1,2\n"
         "  pmusim sim --pmu nhm_unc -e UNC_CLK_UNHALTED --occurrences 1,1,1 --preload 0xfffffffffffe\n"
@@ -687,6 +706,10 @@ int pms_cmd_sim(int argc, char **argv)
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     o.event = o.events ? o.events[0] : NULL;
+    if (o.stim && strcmp(o.stim, "-") == 0) { /* standard input: read once, like any pipe */
+        g_free(o.stim);
+        o.stim = g_strdup("/dev/stdin");
+    }
     if (argc > 1) {
         fprintf(stderr, "pmusim: sim: unexpected argument '%s' (the event goes after -e)\n", argv[1]);
         return PMS_EXIT_USAGE;
@@ -779,7 +802,7 @@ int pms_cmd_sim(int argc, char **argv)
                                    : occurrence_stim(enc, occ, cpl);
     if (!st && !stream) {
         fprintf(stderr, "pmusim: %s\n", err->message);
-        return 1;
+        return stim_status(err);
     }
     if (engine == PMS_SIM_REFERENCE && pms_stim_end_cycle(st) > (guint64)o.max_cycles) {
         fprintf(stderr,
@@ -811,7 +834,7 @@ int pms_cmd_sim(int argc, char **argv)
     pms_sim_set_trace_spans(sim, diagram);
     if (stream ? !pms_stim_run_file(m, o.stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
-        return 1;
+        return stim_status(err);
     }
 
     PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0 };
@@ -820,6 +843,7 @@ int pms_cmd_sim(int argc, char **argv)
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
+    sum.count = counter_value(sum.count, width);
     sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
     sum.pmi_total = pms_sim_pmi_total(sim);

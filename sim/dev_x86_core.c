@@ -62,7 +62,7 @@ typedef struct {
 static const SimRunKey x86_keys[] = {
     { .name = "ip", .parse = sim_key_ip, AT(ip) },
     { .name = "daddr", .parse = sim_key_daddr, AT(daddr) },
-    { .name = "dse", .parse = sim_key_dse, AT(dse), .once = TRUE },
+    { .name = "dse", .parse = sim_key_dse, AT(dse) },
     { .name = "branch",
       .parse = sim_lbr_key_branch,
       AT(branch),

@@ -57,7 +57,8 @@ typedef struct {
     gsize elem;   /* a list: the size of one element; 0: a value */
     guint max;    /* a list: at most max per run (message "KEY: at most MAX WHAT per run") */
     const char *max_what;
-    gboolean once;          /* a value given twice in one run is an error: "KEY: given twice in one run" */
+    /* a value (elem 0) given twice in one run is an error, "KEY: given twice
+     * in one run", whatever the key: one rule for every value key */
     const char *twice_hint; /* appended to that message (NULL: nothing) */
 } SimRunKey;
 

@@ -77,6 +77,7 @@ static StimPebs *parse_ds(const PmsModel *m, char **tok, guint n, char **msg)
     g_autofree StimPebs *sp = g_new0(StimPebs, 1);
     sp->kind = SP_DS;
     gboolean has_base = FALSE, has_index = FALSE, has_max = FALSE;
+    guint64 given = 0;
     /* one reset value per general counter the DS area has room for */
     guint n_reset = MIN(m->n_gp, (guint)PMS_PEBS_MAX_COUNTERS);
     for (guint i = 1; i < n; i++) {
@@ -85,16 +86,31 @@ static StimPebs *parse_ds(const PmsModel *m, char **tok, guint n, char **msg)
         guint64 c;
         if (!key_value(tok[i], &key, &v, msg, "ds"))
             return NULL;
-        if (strcmp(key, "base") == 0)
+        /* bit of each field given: one value each (0-3 base, index, max,
+         * threshold; 4 + N resetN) */
+        guint bit = strcmp(key, "base") == 0 ? 0
+            : strcmp(key, "index") == 0      ? 1
+            : strcmp(key, "max") == 0        ? 2
+            : strcmp(key, "threshold") == 0  ? 3
+            : n_reset && g_str_has_prefix(key, "reset") &&
+                g_ascii_string_to_unsigned(key + 5, 10, 0, n_reset - 1, &c, NULL)
+            ? 4 + (guint)c
+            : G_MAXUINT;
+        if (bit != G_MAXUINT && (given & ((guint64)1 << bit))) {
+            *msg = g_strdup_printf("ds: %s given twice", key);
+            return NULL;
+        }
+        if (bit != G_MAXUINT)
+            given |= (guint64)1 << bit;
+        if (bit == 0)
             sp->ds.base = v, has_base = TRUE;
-        else if (strcmp(key, "index") == 0)
+        else if (bit == 1)
             sp->ds.index = v, has_index = TRUE;
-        else if (strcmp(key, "max") == 0)
+        else if (bit == 2)
             sp->ds.max = v, has_max = TRUE;
-        else if (strcmp(key, "threshold") == 0)
+        else if (bit == 3)
             sp->ds.threshold = v;
-        else if (n_reset && g_str_has_prefix(key, "reset") &&
-                 g_ascii_string_to_unsigned(key + 5, 10, 0, n_reset - 1, &c, NULL))
+        else if (bit != G_MAXUINT)
             sp->ds.reset[c] = v;
         else {
             g_autofree char *resets = n_reset ? g_strdup_printf(" or reset0..reset%u", n_reset - 1) : g_strdup("");
@@ -134,6 +150,10 @@ static StimPebs *parse_regs(char **tok, guint n, char **msg)
                                    key);
             return NULL;
         }
+        if (sp->regs_set & ((guint64)1 << r)) {
+            *msg = g_strdup_printf("regs: %s given twice", key);
+            return NULL;
+        }
         sp->regs[r] = v;
         sp->regs_set |= (guint64)1 << r;
     }
@@ -145,6 +165,12 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
     StimPebs *sp = g_new0(StimPebs, 1);
     sp->kind = record ? SP_RECORD : SP_EXPECT;
     const char *cmd = record ? "expect-record" : "expect-pebs";
+    if (n >= 2 && tok[1][0] == '-') {
+        *msg =
+            g_strdup_printf("%s: %s cannot be negative, got '%s'", cmd, record ? "a record index" : "a count", tok[1]);
+        pebs_free(sp);
+        return NULL;
+    }
     if (n < 2 || !value(tok[1], &sp->n)) {
         *msg = g_strdup_printf(
             record ? "%s: expected INDEX NAME=VALUE... (INDEX from 0)" : "%s: expected COUNT [index=ADDRESS]", cmd);
@@ -162,6 +188,11 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
         if (!record) {
             if (strcmp(key, "index") != 0) {
                 *msg = g_strdup_printf("expect-pebs: unknown field '%s': expected index=ADDRESS", key);
+                pebs_free(sp);
+                return NULL;
+            }
+            if (sp->has_index) {
+                *msg = g_strdup("expect-pebs: index given twice");
                 pebs_free(sp);
                 return NULL;
             }
@@ -195,6 +226,12 @@ static StimPebs *parse_expect(const PmsModel *m, char **tok, guint n, gboolean r
             pebs_free(sp);
             return NULL;
         }
+        for (guint j = 0; j < sp->n_checks; j++)
+            if (sp->check_field[j] == f) {
+                *msg = g_strdup_printf("expect-record: %s given twice", key);
+                pebs_free(sp);
+                return NULL;
+            }
         sp->check_name[sp->n_checks] = g_strdup(key);
         sp->check_field[sp->n_checks] = f;
         sp->check_value[sp->n_checks++] = v;

@@ -3,6 +3,7 @@
  * error names source:line and what was expected there. */
 #include "stimulus.h"
 #include "sim_input.h"
+#include "stim_read.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -230,6 +231,11 @@ typedef struct {
      * for run run_gen when key_gen[slot] is run_gen (no clearing per run) */
     guint run_gen;
     guint *key_gen, *key_count;
+    guint cpl_gen; /* run_gen of the run that gave cpl= */
+    /* UNITn/: the boxes of the model's unit (a register of that unit and
+     * instance), found at the first UNITn/ token */
+    gboolean have_boxes;
+    guint64 boxes[1024 / 64];
 } Parser;
 
 static void parser_init(Parser *p, PmsStim *st, guint threads, GError **error)
@@ -424,6 +430,9 @@ struct StimTables {
 static gboolean key_cpl(Parser *p, char *key, const char *val)
 {
     (void)key;
+    if (p->cpl_gen == p->run_gen)
+        return fail(p, "cpl: given twice in one run");
+    p->cpl_gen = p->run_gen;
     guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
     g_auto(GStrv) parts = g_strsplit(val, ",", -1);
     if (!parse_thread_list(p, "cpl", val, 3, v))
@@ -477,6 +486,43 @@ static gboolean key_load(Parser *p, char *key, const char *val)
     return TRUE;
 }
 
+/* Whether the model has box n of its unit (the loader takes instances up to
+ * 1023): a signal of a box it has not would be dropped. */
+static gboolean has_box(Parser *p, guint n)
+{
+    const PmsModel *m = p->st->model;
+    if (!p->have_boxes) {
+        for (guint i = 0; i < m->n_regs; i++) {
+            const PmsRegister *r = &m->regs[i];
+            if (r->unit && r->instance < 1024 && g_ascii_strcasecmp(r->unit, m->unit) == 0)
+                p->boxes[r->instance / 64] |= (guint64)1 << (r->instance % 64);
+        }
+        p->have_boxes = TRUE;
+    }
+    return n < 1024 && (p->boxes[n / 64] >> (n % 64) & 1);
+}
+
+/* "cbox0..cbox7" (runs of consecutive boxes joined), "none" */
+static char *box_list(Parser *p)
+{
+    const char *u = p->st->model->unit;
+    GString *s = g_string_new(NULL);
+    for (guint n = 0; n < 1024; n++) {
+        if (!has_box(p, n))
+            continue;
+        guint last = n;
+        while (last + 1 < 1024 && has_box(p, last + 1))
+            last++;
+        g_string_append_printf(s, "%s%s%u", s->len ? ", " : "", u, n);
+        if (last > n)
+            g_string_append_printf(s, "%s%s%u", last > n + 1 ? ".." : ", ", u, last);
+        n = last;
+    }
+    if (!s->len)
+        g_string_append(s, "none");
+    return g_string_free(s, FALSE);
+}
+
 /* Any other key: a signal, [UNITn/]NAME=N0[,N1] (occurrences per cycle per
  * thread; UNITn/: the signal of another box of the model's unit). */
 static gboolean key_signal(Parser *p, char *key, const char *val)
@@ -495,6 +541,11 @@ static gboolean key_signal(Parser *p, char *key, const char *val)
             !g_ascii_string_to_unsigned(key + ul, 10, 0, 1023, &inst, NULL))
             return fail(p, "'%s/': expected the model's unit and an instance (%s%s) before '/'", key,
                         m->unit ? m->unit : "the model has no unit", m->unit ? "N, e.g. cbox5" : "");
+        if (!has_box(p, (guint)inst)) {
+            g_autofree char *list = box_list(p);
+            return fail(p, "'%s/': model %s has no box %s%u: its boxes are %s", key, m->name, m->unit, (guint)inst,
+                        list);
+        }
         box = (guint)inst + 1;
         name = slash + 1;
     }
@@ -529,7 +580,8 @@ static gboolean key_device(Parser *p, const StimKey *k, const char *key, const c
     const SimRunKey *own = p->dev_index < STIM_MAX_DEVICES ? k->dev[p->dev_index] : NULL;
     const SimRunKey *rule = own ? own : k->any;
     guint given = p->key_gen[k->slot] == p->run_gen ? p->key_count[k->slot] : 0;
-    if (rule->once && given)
+    /* one rule: a key of one value (not a list) is given at most once */
+    if (!rule->elem && given)
         return fail(p, "%s: given twice in one run%s", key, rule->twice_hint ? rule->twice_hint : "");
     if (rule->elem && given >= rule->max)
         return fail(p, "%s: at most %u %s per run", key, rule->max, rule->max_what);
@@ -656,6 +708,8 @@ static gboolean rec_expect_pmi(Parser *p, char **tok, guint n)
         return TRUE;
     for (guint i = 1; i < n; i++) {
         guint64 c;
+        if (tok[i][0] == '-')
+            return fail(p, "expect-pmi: a cycle cannot be negative, got '%s'", tok[i]);
         if (!sim_parse_value(tok[i], &c))
             return fail(p, "expect-pmi: '%s': expected a cycle number", tok[i]);
         if (p->st->pmis->len && c <= g_array_index(p->st->pmis, guint64, p->st->pmis->len - 1))
@@ -679,6 +733,8 @@ static gboolean rec_expect_ext(Parser *p, char **tok, guint n)
         return TRUE;
     for (guint i = 1; i < n; i++) {
         guint64 c;
+        if (tok[i][0] == '-')
+            return fail(p, "expect-ext: a cycle cannot be negative, got '%s'", tok[i]);
         if (!sim_parse_value(tok[i], &c))
             return fail(p, "expect-ext: '%s': expected a cycle number", tok[i]);
         if (p->st->ext->len && c < g_array_index(p->st->ext, guint64, p->st->ext->len - 1))
@@ -780,20 +836,35 @@ static guint stim_key_slots(void)
     return stim_tables()->n_slots;
 }
 
-static gboolean parse_line(Parser *p, char *text)
+/* A line's fields, split in place at blanks (space, tab, CR), up to a '#';
+ * FALSE when there are more than `max`. */
+static gboolean split_fields(char *text, char **tok, guint max, guint *n)
 {
     char *hash = strchr(text, '#');
     if (hash)
         *hash = 0;
-    g_auto(GStrv) all = g_strsplit_set(text, " \t\r", -1);
-    char *tok[64];
-    guint n = 0;
-    for (guint i = 0; all[i]; i++)
-        if (*all[i]) {
-            if (n == G_N_ELEMENTS(tok))
-                return fail(p, "too many fields on one line (at most %u)", (guint)G_N_ELEMENTS(tok));
-            tok[n++] = all[i];
-        }
+    *n = 0;
+    for (char *q = text;;) {
+        while (*q == ' ' || *q == '\t' || *q == '\r')
+            q++;
+        if (!*q)
+            return TRUE;
+        if (*n == max)
+            return FALSE;
+        tok[(*n)++] = q;
+        while (*q && *q != ' ' && *q != '\t' && *q != '\r')
+            q++;
+        if (*q)
+            *q++ = 0;
+    }
+}
+
+static gboolean parse_line(Parser *p, char *text)
+{
+    char *tok[PMS_STIM_MAX_FIELDS];
+    guint n;
+    if (!split_fields(text, tok, G_N_ELEMENTS(tok), &n))
+        return fail(p, "too many fields on one line (at most %u)", (guint)G_N_ELEMENTS(tok));
     if (n == 0)
         return TRUE;
     if (tok[0][0] == '@') {
@@ -870,12 +941,8 @@ PmsStim *pms_stim_load_file(const PmsModel *m, const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     gsize len;
-    GError *e = NULL;
-    if (!pms_read_text_file(path, PMS_TEXT_FILE_MAX, &text, &len, &e)) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s", e->message);
-        g_error_free(e);
+    if (!stim_read_whole(path, PMS_TEXT_FILE_MAX, &text, &len, error))
         return NULL;
-    }
     return pms_stim_parse(m, text, (gssize)len, path, error);
 }
 
@@ -1028,56 +1095,66 @@ gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
 /* A stimulus file run as it is read: each line is parsed and its record
  * executed at once, and the executed records are dropped, so memory stays
  * bounded whatever the file's length (a stimulus of 10^7 runs).  Lines are
- * read up to PMS_STIM_LINE_MAX. */
-#define PMS_STIM_LINE_MAX (16u * 1024 * 1024)
-
-gboolean pms_stim_run_file(const PmsModel *m, const char *path, PmsSim *sim, GError **error)
+ * read in bounded chunks up to PMS_STIM_LINE_MAX (stim_read.c). */
+gboolean pms_stim_reader_run(PmsStimReader *r, const PmsModel *m, PmsSim *sim, GError **error)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int e = errno;
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s: %s", path, g_strerror(e));
-        return FALSE;
-    }
+    g_return_val_if_fail(r != NULL && m != NULL && sim != NULL, FALSE);
     g_autoptr(PmsStim) st = pms_stim_new(m);
     g_free(st->source);
-    st->source = g_strdup(path);
+    st->source = g_strdup(r->path);
     Parser p;
     parser_init(&p, st, m->smt ? 2 : 1, error);
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t len;
     gboolean ok = TRUE;
     guint done = 0;
-    while (ok && (len = getline(&buf, &cap, f)) >= 0) {
-        p.line++;
-        if ((size_t)len > PMS_STIM_LINE_MAX) {
-            ok = fail(&p, "line of %zd bytes: at most %u", len, PMS_STIM_LINE_MAX);
+    char *line;
+    while (ok && (ok = stim_reader_next(r, &line, error)) && line) {
+        p.line = r->line;
+        if (p.line == 1 && *pms_text_bom_message(line, strlen(line))) {
+            ok = fail(&p, "%s", pms_text_bom_message(line, strlen(line)));
             break;
         }
-        if (memchr(buf, 0, (size_t)len)) {
-            ok = fail(&p, "contains a NUL byte");
-            break;
-        }
-        if (p.line == 1 && *pms_text_bom_message(buf, (gsize)len)) {
-            ok = fail(&p, "%s", pms_text_bom_message(buf, (gsize)len));
-            break;
-        }
-        if (len > 0 && buf[len - 1] == '\n')
-            buf[--len] = 0;
-        ok = parse_line(&p, buf) && exec_records(st, sim, done, st->recs->len, error);
+        ok = parse_line(&p, line) && exec_records(st, sim, done, st->recs->len, error);
         done = st->recs->len;
         if (done >= 1024) { /* executed: drop them (their run arrays too) */
             g_array_set_size(st->recs, 0);
             done = 0;
         }
     }
-    if (ok && ferror(f)) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s: read error: %s", path, g_strerror(errno));
-        ok = FALSE;
-    }
-    free(buf);
-    fclose(f);
     parser_clear(&p);
     return ok && check_expectations(st, sim, error);
+}
+
+gboolean pms_stim_reader_pmu(PmsStimReader *r, char **name, GError **error)
+{
+    g_return_val_if_fail(r != NULL && name != NULL && !r->again, FALSE);
+    *name = NULL;
+    char *line;
+    while (stim_reader_next(r, &line, error)) {
+        if (!line)
+            return TRUE; /* no record at all */
+        if (r->line == 1 && *pms_text_bom_message(line, strlen(line))) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "%s:1: %s", r->path,
+                        pms_text_bom_message(line, strlen(line)));
+            return FALSE;
+        }
+        /* the fields of a copy: the run reads this line again */
+        g_autofree char *copy = g_strdup(line);
+        char *tok[2];
+        guint n;
+        gboolean few = split_fields(copy, tok, G_N_ELEMENTS(tok), &n);
+        (void)few; /* a third field: the run's pmu record says so */
+        if (n == 0)
+            continue;
+        if (strcmp(tok[0], "pmu") == 0 && n > 1)
+            *name = g_strdup(tok[1]);
+        r->again = TRUE; /* the first record decides */
+        return TRUE;
+    }
+    return FALSE;
+}
+
+gboolean pms_stim_run_file(const PmsModel *m, const char *path, PmsSim *sim, GError **error)
+{
+    g_autoptr(PmsStimReader) r = pms_stim_reader_open(path, error);
+    return r && pms_stim_reader_run(r, m, sim, error);
 }

@@ -1,8 +1,9 @@
 /* pmusim sim --stim FILE without -e: a stimulus that programs the registers
  * itself (write records), run on its model (--pmu, or the file's `pmu`
- * line), answered with every counter's final value.  No event, so no
- * per-cycle trace: the run is the fast engine's unless --engine reference is
- * asked for (both end in the same registers). */
+ * line, read by the run's own reader: a pipe loses nothing), answered with
+ * every counter's final value.  No event, so no per-cycle trace: the run is
+ * the fast engine's unless --engine reference is asked for (both end in the
+ * same registers). */
 #include "cli_common.h"
 #include "lbr_report.h"
 #include "program.h"
@@ -13,29 +14,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-/* The PMU the file names on its first record line (`pmu NAME`), or NULL. */
-static char *stim_pmu(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    char line[512];
-    char *pmu = NULL;
-    while (!pmu && fgets(line, sizeof line, f)) {
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        g_strstrip(line);
-        if (!*line)
-            continue;
-        if (g_str_has_prefix(line, "pmu") && (line[3] == ' ' || line[3] == '\t'))
-            pmu = g_strdup(g_strstrip(line + 4));
-        break; /* the first record decides */
-    }
-    fclose(f);
-    return pmu;
-}
 
 /* One line per counter: "NAME count=<decimal> overflow=<0|1>". */
 static void print_counters(PmsSim *sim, const PmsModel *m)
@@ -68,7 +46,20 @@ int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, con
         fprintf(stderr, "pmusim: --engine: expected reference or fast, got '%s'\n", engine);
         return PMS_EXIT_USAGE;
     }
-    g_autofree char *named = pmu ? g_strdup(pmu) : stim_pmu(stim);
+    /* one reader for the `pmu` line and the run: a pipe is read once */
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsStimReader) rd = pms_stim_reader_open(stim, &err);
+    if (!rd) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return 1;
+    }
+    g_autofree char *named = NULL;
+    if (pmu)
+        named = g_strdup(pmu);
+    else if (!pms_stim_reader_pmu(rd, &named, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_INPUT) ? PMS_EXIT_USAGE : 1;
+    }
     if (!named) {
         fprintf(stderr, "pmusim: sim: --stim %s without -e: give --pmu, or start the stimulus with 'pmu NAME'\n", stim);
         return PMS_EXIT_USAGE;
@@ -79,7 +70,6 @@ int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, con
     const PmsModel *m = pms_cli_model(models, named);
     if (!m)
         return PMS_EXIT_USAGE;
-    g_autoptr(GError) err = NULL;
     g_autoptr(PmsSim) sim = pms_sim_new(m, &err);
     if (!sim) {
         fprintf(stderr, "pmusim: %s\n", err->message);
@@ -87,9 +77,10 @@ int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, con
     }
     gboolean reference = engine && strcmp(engine, "reference") == 0;
     pms_sim_set_engine(sim, reference ? PMS_SIM_REFERENCE : PMS_SIM_FAST);
-    if (!pms_stim_run_file(m, stim, sim, &err)) {
+    if (!pms_stim_reader_run(rd, m, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
-        return 1;
+        /* not a text stimulus (a NUL byte, a line over 16 MiB): unusable input */
+        return g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_INPUT) ? PMS_EXIT_USAGE : 1;
     }
     guint n;
     const guint64 *pmis = pms_sim_pmis(sim, &n);

@@ -1,7 +1,9 @@
 /* pmusim — trace as one JSON object: what was traced, the per-cycle records
  * and the final state (count, overflow, status, PMI cycles).  64-bit values
  * are JSON numbers only up to 2^53 in most readers, so status is a hex
- * string; counters are below 2^48 and stay numbers. */
+ * string, and a count, cycle or other number beyond 2^53 (a 64-bit counter,
+ * a fast-engine run of 2^60 cycles) is a decimal string: the counters of the
+ * shipped models are at most 48 bits wide and stay numbers. */
 #include "trace_report.h"
 
 typedef struct {
@@ -22,6 +24,13 @@ static void append_str(GString *out, const char *s)
     g_string_append_c(out, '"');
 }
 
+/* A number up to 2^53 as a JSON number, beyond as a decimal string. */
+static const char *num(char buf[24], guint64 v)
+{
+    g_snprintf(buf, 24, v > ((guint64)1 << 53) ? "\"%" G_GUINT64_FORMAT "\"" : "%" G_GUINT64_FORMAT, v);
+    return buf;
+}
+
 static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
 {
     g_string_append(r->out, "{\n  \"pmu\": ");
@@ -38,13 +47,13 @@ static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
 static void record(PmsTraceReporter *r, const PmsSimTrace *t)
 {
     JsonState *st = r->priv;
+    char b[4][24];
     g_string_append_printf(r->out,
-                           "%s\n    {\"cycle\": %" G_GUINT64_FORMAT ", \"enabled\": %s, \"n\": %" G_GUINT64_FORMAT
-                           ", \"cond\": %d, \"edge\": %d, \"inc\": %" G_GUINT64_FORMAT
-                           ", \"counter\": %" G_GUINT64_FORMAT ", \"overflow\": %d, \"status\": \"0x%" G_GINT64_MODIFIER
+                           "%s\n    {\"cycle\": %s, \"enabled\": %s, \"n\": %s, \"cond\": %d, \"edge\": %d, \"inc\": %s"
+                           ", \"counter\": %s, \"overflow\": %d, \"status\": \"0x%" G_GINT64_MODIFIER
                            "x\", \"pmi\": %d%s",
-                           st->any ? "," : "", t->cycle, t->enabled ? "true" : "false", t->n, t->cond, t->edge, t->inc,
-                           t->value, t->overflow, t->status, t->pmi,
+                           st->any ? "," : "", num(b[0], t->cycle), t->enabled ? "true" : "false", num(b[1], t->n),
+                           t->cond, t->edge, num(b[2], t->inc), num(b[3], t->value), t->overflow, t->status, t->pmi,
                            /* only on an assist's cycle: other traces stay as they were */
                            t->pebs_assist ? ", \"pebs_assist\": true" : "");
     /* only where branches came (docs/sim-cli.md, the LBR) */
@@ -63,14 +72,16 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
 static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
 {
     JsonState *st = r->priv;
-    g_string_append_printf(r->out,
-                           "%s],\n  \"cycles\": %" G_GUINT64_FORMAT ",\n  \"count\": %" G_GUINT64_FORMAT
-                           ",\n  \"overflow\": %d,\n  \"status\": \"0x%" G_GINT64_MODIFIER "x\",\n  \"pmis\": [",
-                           st->any ? "\n  " : "", s->cycles, s->count, s->overflow ? 1 : 0, s->status);
+    char b[2][24];
+    g_string_append_printf(
+        r->out,
+        "%s],\n  \"cycles\": %s,\n  \"count\": %s,\n  \"overflow\": %d,\n  \"status\": \"0x%" G_GINT64_MODIFIER
+        "x\",\n  \"pmis\": [",
+        st->any ? "\n  " : "", num(b[0], s->cycles), num(b[1], s->count), s->overflow ? 1 : 0, s->status);
     for (guint i = 0; i < s->n_pmis; i++)
-        g_string_append_printf(r->out, "%s%" G_GUINT64_FORMAT, i ? ", " : "", s->pmis[i]);
+        g_string_append_printf(r->out, "%s%s", i ? ", " : "", num(b[0], s->pmis[i]));
     /* pmis lists the first PMS_SIM_PMI_LISTED; pmi_total counts them all */
-    g_string_append_printf(r->out, "],\n  \"pmi_total\": %" G_GUINT64_FORMAT "\n}\n", s->pmi_total);
+    g_string_append_printf(r->out, "],\n  \"pmi_total\": %s\n}\n", num(b[0], s->pmi_total));
 }
 
 const PmsTraceFormat pms_trace_json = { "json", sizeof(JsonState), begin, record, end, NULL };

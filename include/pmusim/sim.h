@@ -33,6 +33,7 @@ typedef enum {
     PMS_SIM_ERROR_MODEL,    /* the model lacks something the simulator needs */
     PMS_SIM_ERROR_STIMULUS, /* malformed stimulus (file:line named) */
     PMS_SIM_ERROR_MISMATCH, /* a stimulus read/expectation did not hold */
+    PMS_SIM_ERROR_INPUT, /* a stimulus that is not text its reader takes: a NUL byte, a line or file over its limit */
 } PmsSimError;
 
 enum {

@@ -69,4 +69,18 @@ PMS_API gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error
  * long the file.  Errors as pms_stim_parse and pms_stim_execute. */
 PMS_API gboolean pms_stim_run_file(const PmsModel *m, const char *path, PmsSim *sim, GError **error);
 
+/* The same in two steps, for a caller that needs the file's `pmu` line to
+ * choose the model (a pipe cannot be read twice): open, ask for the name,
+ * then run from where the reader stands.  pms_stim_reader_pmu reads up to
+ * the first record line and sets *name to its NAME when it is `pmu NAME`
+ * (else NULL); pms_stim_reader_run reads that line again.  Lines are read
+ * in bounded chunks: a line holds at most 16 MiB, and a NUL byte or a
+ * longer line fails with PMS_SIM_ERROR_INPUT naming file:line. */
+typedef struct PmsStimReader PmsStimReader;
+PMS_API PmsStimReader *pms_stim_reader_open(const char *path, GError **error);
+PMS_API void pms_stim_reader_free(PmsStimReader *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsStimReader, pms_stim_reader_free)
+PMS_API gboolean pms_stim_reader_pmu(PmsStimReader *r, char **name, GError **error);
+PMS_API gboolean pms_stim_reader_run(PmsStimReader *r, const PmsModel *m, PmsSim *sim, GError **error);
+
 G_END_DECLS

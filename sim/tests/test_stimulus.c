@@ -304,9 +304,11 @@ static void test_bad_inputs(void)
     CU_ASSERT_PTR_NULL(pms_stim_load_file(fx_model("nhm"), PMS_SRCDIR "/sim/tests/data/missing.stim", &e));
     CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS));
     g_clear_error(&e);
-    /* issue 10: a device is not read without end */
+    /* issue 10: a device is not read without end; issue 20: its first NUL
+     * byte refuses it, before 64 MiB are read */
     CU_ASSERT_PTR_NULL(pms_stim_load_file(fx_model("nhm"), "/dev/zero", &e));
-    CU_ASSERT_TRUE(e && strstr(e->message, "/dev/zero: larger than 67108864 bytes"));
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_INPUT));
+    CU_ASSERT_TRUE(e && strstr(e->message, "/dev/zero:1: column 1: a NUL byte"));
     g_clear_error(&e);
 }
 
@@ -409,6 +411,83 @@ static void test_exec_errors(void)
     g_clear_error(&e);
 }
 
+/* issue 20: the reader of pms_stim_run_file and its two-step form.  A pipe
+ * (read end named /dev/fd/N) is read once: the pmu line is found and the
+ * run reads it again, line numbers right; limits and NUL bytes are checked
+ * as the reader reaches them, never read as the end of the input. */
+static void test_reader(void)
+{
+    const PmsModel *m = fx_model("wsm");
+    int fds[2];
+    CU_ASSERT_FATAL(pipe(fds) == 0);
+    const char *text = "# piped\n\npmu wsm   # the model\nwrite 0x186 0x4301c0\nwrite 0x38f 1\n"
+                       "run 5 INST_RETIRED.ANY_P=1\nread 0xc1 6\n";
+    CU_ASSERT_EQUAL(write(fds[1], text, strlen(text)), (ssize_t)strlen(text));
+    close(fds[1]);
+    g_autofree char *dev = g_strdup_printf("/dev/fd/%d", fds[0]);
+    GError *e = NULL;
+    PmsStimReader *r = pms_stim_reader_open(dev, &e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    char *name = NULL;
+    CU_ASSERT_TRUE(pms_stim_reader_pmu(r, &name, &e));
+    CU_ASSERT_STRING_EQUAL(name, "wsm");
+    g_free(name);
+    PmsSim *s = fx_sim(m, PMS_SIM_FAST);
+    CU_ASSERT_FALSE(pms_stim_reader_run(r, m, s, &e));
+    g_autofree char *want = g_strdup_printf("%s:7: cycle 5: read IA32_PMC0 (0xc1) = 0x5 (5), expected 0x6", dev);
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_MISMATCH) && g_str_has_prefix(e->message, want));
+    g_clear_error(&e);
+    pms_sim_free(s);
+    pms_stim_reader_free(r);
+    close(fds[0]);
+    /* no record at all: no name, no error; a first record that is not pmu: none */
+    r = pms_stim_reader_open("/dev/null", &e);
+    CU_ASSERT_TRUE(pms_stim_reader_pmu(r, &name, &e) && !name && !e);
+    pms_stim_reader_free(r);
+    /* /dev/zero: the search stops at the first byte */
+    r = pms_stim_reader_open("/dev/zero", &e);
+    CU_ASSERT_FALSE(pms_stim_reader_pmu(r, &name, &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_INPUT));
+    CU_ASSERT_TRUE(e && strcmp(e->message, "/dev/zero:1: column 1: a NUL byte in the text") == 0);
+    g_clear_error(&e);
+    pms_stim_reader_free(r);
+    s = fx_sim(m, PMS_SIM_FAST);
+    CU_ASSERT_FALSE(pms_stim_run_file(m, "/dev/zero", s, &e));
+    CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_INPUT));
+    g_clear_error(&e);
+    pms_sim_free(s);
+    /* a line of exactly 16 MiB is read (the last line, without its '\n',
+     * too); one byte more is refused naming the limit */
+    g_autofree char *path = NULL;
+    int fd = g_file_open_tmp("pmusim-line-XXXXXX.stim", &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    for (guint extra = 0; extra < 2; extra++) {
+        for (guint nl = 0; nl < 2; nl++) {
+            GString *t = g_string_new("run 1 INST_RETIRED.ANY_P=1\n#");
+            g_string_set_size(t, t->len + 16 * 1024 * 1024 - 1 + extra);
+            memset(t->str + 28, 'x', 16 * 1024 * 1024 - 1 + extra);
+            if (nl)
+                g_string_append(t, "\nrun 1\n");
+            CU_ASSERT_TRUE(g_file_set_contents(path, t->str, (gssize)t->len, NULL));
+            g_string_free(t, TRUE);
+            s = fx_sim(m, PMS_SIM_FAST);
+            gboolean ok = pms_stim_run_file(m, path, s, &e);
+            CU_ASSERT_EQUAL(ok, !extra);
+            if (extra) {
+                g_autofree char *w = g_strdup_printf("%s:2: a line longer than 16 MiB (16777216 bytes)", path);
+                CU_ASSERT_TRUE(g_error_matches(e, PMS_SIM_ERROR, PMS_SIM_ERROR_INPUT) &&
+                               g_str_has_prefix(e->message, w));
+            } else {
+                CU_ASSERT_EQUAL(pms_sim_cycle(s), nl ? 2 : 1);
+            }
+            g_clear_error(&e);
+            pms_sim_free(s);
+        }
+    }
+    g_unlink(path);
+}
+
 void register_stimulus_tests(void)
 {
     CU_pSuite s = CU_add_suite("sim stimulus", NULL, NULL);
@@ -422,4 +501,5 @@ void register_stimulus_tests(void)
     CU_add_test(s, "numbers with a leading 0 are decimal; inflight on glm", test_decimal_numbers);
     CU_add_test(s, "a PMI mismatch over many cycles is bounded", test_pmi_mismatch_bounded);
     CU_add_test(s, "a stimulus file run as it is read", test_run_file_streaming);
+    CU_add_test(s, "the reader: a pipe read once, its limits and NUL bytes (issue 20)", test_reader);
 }

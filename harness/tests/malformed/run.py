@@ -64,6 +64,15 @@ def generate(name, path):
         write(b'pmu wsm\nrun 1 INST_RETIRED.ANY_P=1\nrun 1 ' + b'A' * mib + b'=1\n')
     elif name == 'mib-comment.stim':
         write(b'pmu wsm\n#' + b'x' * mib + b'\nrun 1 INST_RETIRED.ANY_P=1\nread IA32_PMC0 1\n')
+    elif name == 'line-16mib-plus.stim':
+        # a comment line one byte longer than a stimulus line holds
+        write(b'pmu wsm\nrun 1 INST_RETIRED.ANY_P=1\n#' + b'x' * (16 * mib) + b'\nread IA32_PMC0 1\n')
+    elif name == 'line-16mib.stim':
+        write(b'pmu wsm\nrun 1 INST_RETIRED.ANY_P=1\n#' + b'x' * (16 * mib - 1) + b'\nread IA32_PMC0 1\n')
+    elif name == 'sparse-270m.stim':
+        # 270 MB on disk in name only: a hole (the size check comes first)
+        with open(path, 'wb') as f:
+            f.truncate(270 * mib)
     elif name == 'mib-number.stim':
         write(b'pmu wsm\nrun ' + b'9' * mib + b' INST_RETIRED.ANY_P=1\n')
     elif name == 'mib-desc.pmu':
