@@ -38,6 +38,29 @@ static const PmsEvent *needs_extra(const PmsModel *m, guint64 value, const PmsRe
     return NULL;
 }
 
+/* An EXTRA value whose field lies outside the range of the modifier that
+ * writes it (MSR_PEBS_LD_LAT's threshold below ldlat's minimum 3): the
+ * sentence, or NULL when every such field is in range. */
+static char *extra_out_of_range(const PmsModel *m, const PmsEvent *ev, guint64 extra)
+{
+    const PmsRegister *x = pms_model_reg_by_name(m, ev->extra_reg);
+    const char *kind = x ? pms_reg_kind_name(x->kind) : NULL;
+    for (guint i = 0; kind && i < m->n_mods; i++) {
+        const PmsModifier *mod = &m->mods[i];
+        const PmsField *f =
+            mod->reg_kind && g_str_equal(mod->reg_kind, kind) ? pms_register_field(x, mod->field) : NULL;
+        if (!f)
+            continue;
+        guint64 v = pms_field_get(f, extra);
+        if (v < mod->min || v > mod->max)
+            return g_strdup_printf("EXTRA 0x%" G_GINT64_MODIFIER "x sets %s = %" G_GUINT64_FORMAT " in %s, outside "
+                                   "%" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                                   ", the range of the :%s modifier that writes it (%s::%s)",
+                                   extra, f->name, v, x->name, mod->min, mod->max, mod->name, m->name, ev->name);
+    }
+    return NULL;
+}
+
 /* What EN, INT and PC (any field the string does not set) mean when they
  * differ from the string's encoding. */
 static const char *field_meaning(const char *name, guint64 v)
@@ -132,8 +155,13 @@ int pms_cmd_decode(int argc, char **argv)
     g_autoptr(GError) err = NULL;
     g_autofree char *s = pms_decode(m, value, argc == 4, extra, &err);
     if (s == NULL) {
-        g_autofree char *plain = argc == 4 ? pms_decode(m, value, FALSE, 0, NULL) : NULL;
-        if (plain)
+        const char *um2 = NULL;
+        const PmsEvent *xev = argc == 4 ? needs_extra(m, value, reg, &um2) : NULL;
+        g_autofree char *range = xev ? extra_out_of_range(m, xev, extra) : NULL;
+        g_autofree char *plain = argc == 4 && !xev ? pms_decode(m, value, FALSE, 0, NULL) : NULL;
+        if (range)
+            fprintf(stderr, "pmusim: decode: %s\n", range);
+        else if (plain)
             fprintf(stderr,
                     "pmusim: decode: 0x%" G_GINT64_MODIFIER "x is %s, which takes no extra register "
                     "value: drop EXTRA\n",

@@ -316,6 +316,13 @@ static void test_decode_says_what_is_missing(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "LATENCY_ABOVE_THRESHOLD"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "MSR_PEBS_LD_LAT"));
     run_clear(&r);
+    /* an EXTRA the event takes, outside the range of the modifier writing it
+     * (ldlat >= 3): that is the problem, not "takes no extra" */
+    r = run_cli("decode", "wsm", "0x53100b", "2", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "threshold = 2 in MSR_PEBS_LD_LAT, outside 3..65535"));
+    CU_ASSERT_PTR_NULL(strstr(r.err, "takes no extra"));
+    run_clear(&r);
     /* an EXTRA for an event that takes none */
     r = run_cli("decode", "wsm", "0x5301c0", "5", NULL);
     CU_ASSERT_EQUAL(r.status, 1);
