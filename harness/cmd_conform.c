@@ -470,6 +470,9 @@ int pms_cmd_conform(int argc, char **argv)
             return PMS_EXIT_USAGE;
         }
         expect = pms_expectations_parse(text, len, expect_file, &err);
+        /* an entry of a PMU without vectors (a typo) would expect nothing, silently */
+        if (expect && !pms_expectations_check_pmus(expect, set, &err))
+            g_clear_pointer(&expect, pms_expectations_free);
     } else if (!strict && !vectors_dir && !mutants) {
         expect = pms_expectations_builtin(spec, &err);
     }

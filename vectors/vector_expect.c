@@ -244,3 +244,27 @@ PmsExpectResult *pms_expectations_apply(const PmsExpectations *e, const PmsVecto
     }
     return res;
 }
+
+gboolean pms_expectations_check_pmus(const PmsExpectations *e, const PmsVectorSet *set, GError **error)
+{
+    g_autoptr(GHashTable) pmus = g_hash_table_new(g_str_hash, g_str_equal);
+    g_autoptr(GPtrArray) names = g_ptr_array_new();
+    for (guint i = 0; i < pms_vector_set_count(set); i++) {
+        const char *p = pms_vector_set_nth(set, i)->pmu;
+        if (g_hash_table_add(pmus, (gpointer)p))
+            g_ptr_array_add(names, (gpointer)p);
+    }
+    for (guint i = 0; i < e->entries->len; i++) {
+        const Entry *en = g_ptr_array_index(e->entries, i);
+        if (g_hash_table_contains(pmus, en->pmu))
+            continue;
+        g_autoptr(GString) known = g_string_new(NULL);
+        for (guint k = 0; k < names->len; k++)
+            g_string_append_printf(known, "%s%s", k ? ", " : "", (const char *)names->pdata[k]);
+        g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE,
+                    "%s:%u: no vector of PMU '%s' exists (the vectors are of %s)", e->file, en->line, en->pmu,
+                    known->len ? known->str : "no PMU");
+        return FALSE;
+    }
+    return TRUE;
+}

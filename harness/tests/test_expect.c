@@ -170,6 +170,9 @@ static void test_bad_file(void)
         { "zz/a.enc \"crash\" r\nzz/a.enc \"cr\" \"ash\" again\n",
           ":2: column 1: the same vector is listed at line 1" },
         { "zz/a.enc \"\\q\" r\n", ":1:" },
+        /* a PMU without vectors: a typo would silently expect nothing */
+        { "pmu zz r\npmu zzz r\n", ":2: no vector of PMU 'zzz' exists (the vectors are of zz)" },
+        { "zq/a.enc \"crash\" r\n", ":1: no vector of PMU 'zq' exists" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *e = expect_file("bad.txt", cases[i].text);

@@ -194,6 +194,10 @@ PMS_API PmsExpectations *pms_expectations_builtin(const char *backend, GError **
 PMS_API void pms_expectations_free(PmsExpectations *e);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsExpectations, pms_expectations_free)
 PMS_API guint pms_expectations_count(const PmsExpectations *e);
+/* Every entry names a PMU that has vectors in set: FALSE with an error
+ * naming the first entry (FILE:LINE) that does not, and the PMUs that have
+ * (a misspelt PMU would otherwise silently expect nothing). */
+PMS_API gboolean pms_expectations_check_pmus(const PmsExpectations *e, const PmsVectorSet *set, GError **error);
 PMS_API const char *pms_expectations_file(const PmsExpectations *e);
 
 typedef enum {
