@@ -150,6 +150,18 @@ static void test_parse_answer(void)
         { "x\tPFM_ERR_UMASK\t0\t\tp::X", "PFM_ERR_UMASK carries codes or an FSTR" },
         { "x\tPFM_SUCCESS\t1\t0x1\tf\r", "control character 0x0d" },
         { "x\tPFM_SUCCESS\t1\t0x1\tf\tR=0x1\r", "(a CRLF line end?)" },
+        /* issue 20 item 15: DEL is a control character too; REGS has one form */
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\x7f", "control character 0x7f" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tR=0x1\x7f", "control character 0x7f" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tR", "REGS item 1 'R' is not NAME=0xVALUE" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tR=1", "REGS item 1 'R=1'" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\t=0x1", "REGS item 1 '=0x1'" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA=0x1,B=0x0F", "REGS item 2 'B=0x0F'" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA=0x1,,B=0x2", "REGS item 2 ''" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA=0x1,", "REGS item 2 ''" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA B=0x1", "REGS item 1 'A B=0x1'" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA=0x1=0x2", "REGS item 1" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA=0x12345678901234567", "REGS item 1" },
     };
     for (gsize i = 0; i < G_N_ELEMENTS(violations); i++) {
         g_autoptr(GError) err = NULL;
@@ -160,6 +172,15 @@ static void test_parse_answer(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(err->message, violations[i].why));
         pms_backend_result_clear(&r);
     }
+    /* REGS as pmusim's own backend writes them, model register names with
+     * '_', '-' and '.'; a DEL inside the request line is the request's */
+    CU_ASSERT_TRUE(
+        pms_proto_parse_answer("x\x7f", "x\x7f\tPFM_SUCCESS\t2\t0x1,0x0\tf\tIA32_PERFEVTSEL0=0x5301c0,C3.X-Y=0x0", &r));
+    CU_ASSERT_STRING_EQUAL(r.regs, "IA32_PERFEVTSEL0=0x5301c0,C3.X-Y=0x0");
+    pms_backend_result_clear(&r);
+    /* an empty REGS field lists no pairs: the same as none */
+    CU_ASSERT_TRUE(pms_proto_parse_answer("x", "x\tPFM_SUCCESS\t1\t0x1\tf\t", &r));
+    pms_backend_result_clear(&r);
     /* a CR inside the request line is the request's own byte */
     CU_ASSERT_TRUE(pms_proto_parse_answer("x\r", "x\r\tPFM_ERR_INVAL\t0\t\t", &r));
     pms_backend_result_clear(&r);
