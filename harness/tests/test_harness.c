@@ -9,7 +9,9 @@
 #include <dlfcn.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -361,6 +363,80 @@ static void test_cmd_backend_roundtrip(void)
     CU_ASSERT_TRUE(g_bytes_equal(direct.out, via.out));
     run_clear(&direct);
     run_clear(&via);
+}
+
+/* A pid of the file (one per line) that still runs; 0 when none.  A zombie
+ * (killed, waiting for its new parent to reap it) counts as gone. */
+static int alive_pid(const char *pidfile)
+{
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(pidfile, &text, NULL, NULL))
+        return 0;
+    g_auto(GStrv) pids = g_strsplit(text, "\n", 0);
+    for (guint i = 0; pids[i]; i++) {
+        int pid = atoi(pids[i]);
+        if (pid <= 0)
+            continue;
+        g_autofree char *statf = g_strdup_printf("/proc/%d/stat", pid);
+        g_autofree char *stat = NULL;
+        if (!g_file_get_contents(statf, &stat, NULL, NULL))
+            continue; /* gone */
+        const char *paren = strrchr(stat, ')');
+        if (paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'))
+            continue;
+        return pid;
+    }
+    return 0;
+}
+
+/* issue 20 item 7: a cmd: backend's children die with it, on a timeout and
+ * when the run ends (the program runs in a process group of its own). */
+static void test_cmd_backend_children(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("pmusim-children-XXXXXX", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    const struct {
+        const char *name, *script, *input, *answer;
+    } cases[] = {
+        /* two children, then waits for them: the line times out */
+        { "hang",
+          "sleep 30 </dev/null >/dev/null 2>&1 &\necho $! >>\"$1\"\n"
+          "sleep 31 </dev/null >/dev/null 2>&1 &\necho $! >>\"$1\"\nwait\n",
+          "x\n", "x\tBACKEND_CRASH\t0\t\t\n" },
+        /* answers every line and exits at the end of its input, its child
+         * still running */
+        { "leave",
+          "sleep 30 </dev/null >/dev/null 2>&1 &\necho $! >>\"$1\"\n"
+          "while read -r l; do printf '%s\\tPFM_ERR_NOTFOUND\\t0\\t\\t\\n' \"$l\"; done\n",
+          "x\n", "x\tPFM_ERR_NOTFOUND\t0\t\t\n" },
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *script = g_build_filename(dir, cases[i].name, NULL);
+        g_autofree char *pidfile = g_strdup_printf("%s.pids", script);
+        CU_ASSERT_FATAL(g_file_set_contents(script, cases[i].script, -1, NULL));
+        g_autofree char *spec = g_strdup_printf("cmd:sh '%s' '%s'", script, pidfile);
+        Run r = run_cli(cases[i].input, strlen(cases[i].input), "encode", "--batch", "--backend", spec, "--timeout",
+                        "1000", NULL);
+        CU_ASSERT_EQUAL(r.status, 0);
+        gsize n;
+        const char *out = g_bytes_get_data(r.out, &n);
+        CU_ASSERT(n == strlen(cases[i].answer) && memcmp(out, cases[i].answer, n) == 0);
+        /* the children were started (the file names them) and are gone
+         * soon after pmusim ended */
+        CU_ASSERT(g_file_test(pidfile, G_FILE_TEST_EXISTS));
+        int left = 0;
+        for (int tries = 0; tries < 100 && (left = alive_pid(pidfile)) != 0; tries++)
+            g_usleep(20000);
+        if (left)
+            fprintf(stderr, "# %s: the backend's child %d outlived pmusim\n", cases[i].name, left);
+        CU_ASSERT_EQUAL(left, 0);
+        for (int pid; (pid = alive_pid(pidfile)) != 0;)
+            kill(pid, SIGKILL); /* clean up after a failure */
+        g_unlink(pidfile);
+        g_unlink(script);
+        run_clear(&r);
+    }
+    g_rmdir(dir);
 }
 
 static void test_cmd_backend_missing(void)
@@ -936,6 +1012,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "cmd backend: writing a line has the deadline too", test_cmd_backend_write_deadline);
     CU_add_test(cli, "cmd backend: one line per process, every line answered", test_cmd_backend_oneshot);
     CU_add_test(cli, "cmd backend: missing program", test_cmd_backend_missing);
+    CU_add_test(cli, "cmd backend: its children end with it (timeout, end of run)", test_cmd_backend_children);
     CU_add_test(cli, "usage errors exit 2 with one line", test_usage_errors);
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
