@@ -7,13 +7,18 @@
 #include "protocol.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *pmusim_path;
@@ -265,6 +270,92 @@ static void test_batch_known_values(void)
     CU_ASSERT_EQUAL_FATAL(lines->len, 1);
     CU_ASSERT_TRUE(g_str_has_prefix(lines->pdata[0], "glm::INST_RETIRED:ANY_P\tPFM_SUCCESS\t1\t0x5300c0\t"));
     run_clear(&r);
+}
+
+/* issue 20 item 17: a request line of 256 MiB streams through encode --batch
+ * in flat memory (the cap is 16 MiB): answered PFM_ERR_INVAL with the whole
+ * line echoed, the next line encoded; within a deadline. */
+static void test_batch_long_line_memory(void)
+{
+    const gsize big = (gsize)256 << 20;
+    const char *after = "\nglm::INST_RETIRED:ANY_P\n";
+    const char *want_tail = "aaaa\tPFM_ERR_INVAL\t0\t\t\nglm::INST_RETIRED:ANY_P\tPFM_SUCCESS\t1\t0x5300c0\t";
+    int in[2], out[2];
+    CU_ASSERT_FATAL(pipe(in) == 0 && pipe(out) == 0);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        execl(pmusim_path, pmusim_path, "encode", "--batch", (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
+    static char chunk[1 << 16];
+    memset(chunk, 'a', sizeof chunk);
+    gsize sent = 0, total = big + strlen(after), got = 0;
+    char tail[256] = { 0 };
+    gsize tail_len = 0;
+    gboolean echo_ok = TRUE;
+    gint64 deadline = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
+    while (g_get_monotonic_time() < deadline) {
+        struct pollfd pfd[2] = { { .fd = out[0], .events = POLLIN }, { .fd = in[1], .events = POLLOUT } };
+        if (poll(pfd, sent < total ? 2 : 1, 1000) < 0)
+            continue;
+        if (sent < total && (pfd[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+            const char *src = sent < big ? chunk : after + (sent - big);
+            gsize n = sent < big ? MIN(sizeof chunk, big - sent) : total - sent;
+            ssize_t w = write(in[1], src, n);
+            if (w > 0)
+                sent += (gsize)w;
+            else if (w < 0 && errno != EAGAIN && errno != EINTR)
+                break;
+            if (sent == total)
+                close(in[1]);
+        }
+        if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            char buf[1 << 16];
+            ssize_t n = read(out[0], buf, sizeof buf);
+            if (n <= 0)
+                break;
+            /* the echo: the line's 'a's, nothing cut out of it */
+            for (gsize i = 0; i < (gsize)n && got + i < big; i++)
+                echo_ok = echo_ok && buf[i] == 'a';
+            got += (gsize)n;
+            gsize keep = MIN((gsize)n, sizeof tail - 1);
+            if (tail_len + keep > sizeof tail - 1) {
+                gsize drop = tail_len + keep - (sizeof tail - 1);
+                memmove(tail, tail + drop, tail_len - drop);
+                tail_len -= drop;
+            }
+            memcpy(tail + tail_len, buf + n - keep, keep);
+            tail_len += keep;
+            tail[tail_len] = '\0';
+        }
+    }
+    if (sent < total)
+        close(in[1]);
+    close(out[0]);
+    if (g_get_monotonic_time() >= deadline) {
+        fprintf(stderr, "# a 256 MiB line: no end of output in 60 s\n");
+        kill(pid, SIGKILL);
+    }
+    int st = 0;
+    struct rusage ru;
+    CU_ASSERT_EQUAL_FATAL(wait4(pid, &st, 0, &ru), pid);
+    CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CU_ASSERT_EQUAL(sent, total);
+    CU_ASSERT(echo_ok);
+    CU_ASSERT(got > big);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tail, want_tail));
+    /* kB: the 16 MiB buffer and the program, not the line (sanitizer builds
+     * included) */
+    if (ru.ru_maxrss >= 128 * 1024)
+        fprintf(stderr, "# a 256 MiB line: maximum resident set %ld kB\n", ru.ru_maxrss);
+    CU_ASSERT(ru.ru_maxrss < 128 * 1024);
 }
 
 /* ---- cmd: backend -------------------------------------------------- */
@@ -1006,6 +1097,8 @@ int main(int argc, char **argv)
     CU_pSuite cli = CU_add_suite("cli", NULL, NULL);
     CU_add_test(cli, "batch framing: empty, invalid UTF-8, NUL, 10 kB, no final newline", test_batch_framing);
     CU_add_test(cli, "batch known values", test_batch_known_values);
+    CU_add_test(cli, "batch: a 256 MiB request line in flat memory, answered PFM_ERR_INVAL",
+                test_batch_long_line_memory);
     CU_add_test(cli, "cmd backend: crash, hang, garbage, exit -> BACKEND_CRASH + restart",
                 test_cmd_backend_crash_restart);
     CU_add_test(cli, "cmd backend: pmusim round trip", test_cmd_backend_roundtrip);
