@@ -202,6 +202,15 @@ static void test_errors(void)
     expect_fail("--ear dcache:umask=0x10", "PFMLIB_ERR_INVAL: ");
     /* usage */
     expect_fail("-e NO_SUCH_EVENT", "-e 'NO_SUCH_EVENT': no event");
+    /* issue 20 item 19: an empty name is named as missing, not as "no event  in" */
+    expect_fail("-e =0x1", "-e '=0x1': no event name: expected NAME[=VALUE]");
+    expect_fail("-e :thres=1", "-e ':thres=1': no event name: expected NAME[=VALUE]");
+    /* an empty -e (it crashed: no part to look at) */
+    const char *const empty[] = { pmusim_path, "dispatch", "-e", "", NULL };
+    Run r = pms_cu_run(empty, NULL, 0);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_TRUE(g_str_has_prefix(r.err, "pmusim: dispatch: -e '': no event name: expected NAME[=VALUE]"));
+    run_clear(&r);
     expect_fail("-e CPU_OP_CYCLES_ALL=zz", "VALUE 'zz'");
     expect_fail("-e CPU_OP_CYCLES_ALL:foo", "-e 'CPU_OP_CYCLES_ALL:foo'");
     expect_fail("--opcm1 0/0:x", "--opcm1 '0/0:x'");
