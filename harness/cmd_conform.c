@@ -436,8 +436,6 @@ int pms_cmd_conform(int argc, char **argv)
         fprintf(stderr, "pmusim: --timeout: expected a positive number of milliseconds\n");
         return PMS_EXIT_USAGE;
     }
-    if (!pms_cli_output_path_ok("--junit", junit))
-        return PMS_EXIT_USAGE;
     if (!(goal >= 0 && goal <= 100)) {
         /* a goal above 100% fails every run only after all the mutants ran */
         fprintf(stderr, "pmusim: conform: --goal %g: expected a percentage 0..100\n", goal);
@@ -467,6 +465,8 @@ int pms_cmd_conform(int argc, char **argv)
         fprintf(stderr, "pmusim: conform: --mutants runs the sim vectors: --kind %s does not apply\n", kind);
         return PMS_EXIT_USAGE;
     }
+    if (!pms_cli_output_path_ok("--junit", junit))
+        return PMS_EXIT_USAGE;
 
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsVectorSet) set = pms_vector_set_new();
