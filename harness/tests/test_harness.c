@@ -513,7 +513,8 @@ static void test_cmd_backend_children(void)
     const struct {
         const char *name, *script, *input, *answer;
     } cases[] = {
-        /* two children, then waits for them: the line times out */
+        /* two children, then waits for them: the line times out (2 s: a
+         * loaded machine still starts the script and its children first) */
         { "hang",
           "sleep 30 </dev/null >/dev/null 2>&1 &\necho $! >>\"$1\"\n"
           "sleep 31 </dev/null >/dev/null 2>&1 &\necho $! >>\"$1\"\nwait\n",
@@ -531,7 +532,7 @@ static void test_cmd_backend_children(void)
         CU_ASSERT_FATAL(g_file_set_contents(script, cases[i].script, -1, NULL));
         g_autofree char *spec = g_strdup_printf("cmd:sh '%s' '%s'", script, pidfile);
         Run r = run_cli(cases[i].input, strlen(cases[i].input), "encode", "--batch", "--backend", spec, "--timeout",
-                        "1000", NULL);
+                        "2000", NULL);
         CU_ASSERT_EQUAL(r.status, 0);
         gsize n;
         const char *out = g_bytes_get_data(r.out, &n);
