@@ -333,8 +333,7 @@ typedef struct {
     guint plm, umask;
 } EarPlan;
 
-static gboolean plan_ear(const PmsIa64DispatchRequest *req, PmsIa64Ear which, const guint *plms, EarPlan *p,
-                         GError **error)
+static gboolean plan_ear(const PmsIa64DispatchRequest *req, PmsIa64Ear which, EarPlan *p, GError **error)
 {
     const PmsIa64EarCfg *cfg = which == PMS_IA64_EAR_I ? &req->iear : &req->dear;
     const char *what = which == PMS_IA64_EAR_I ? "I-EAR" : "D-EAR";
@@ -360,7 +359,9 @@ static gboolean plan_ear(const PmsIa64DispatchRequest *req, PmsIa64Ear which, co
         p->method = 1;
         p->mode = pms_ia64_facts(ev)->ear_mode;
         p->umask = ev->base_umask;
-        p->plm = plms[ev_i] ? plms[ev_i] : req->plm;
+        /* the default plm, as libpfm: privilege is a detail only the
+         * parameters carry (method 2; docs/montecito-dispatch.md) */
+        p->plm = req->plm;
     } else if (cfg->used) { /* method 2 (with an event) or 4 (free running) */
         p->method = ev_i >= 0 ? 2 : 4;
         p->mode = cfg->mode;
@@ -577,7 +578,7 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
 
     /* I-EAR, D-EAR. */
     EarPlan ie, de;
-    if (!plan_ear(req, PMS_IA64_EAR_I, plms, &ie, error))
+    if (!plan_ear(req, PMS_IA64_EAR_I, &ie, error))
         return FALSE;
     out->methods.iear = ie.method;
     if (ie.method != 3) {
@@ -585,7 +586,7 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
         if (!iear_value(req, &ie, &v, error) || !put(m, out, PMS_SPACE_PMC, 37, v, error))
             return FALSE;
     }
-    if (!plan_ear(req, PMS_IA64_EAR_D, plms, &de, error))
+    if (!plan_ear(req, PMS_IA64_EAR_D, &de, error))
         return FALSE;
     out->methods.dear = de.method;
     if (de.method != 3) {
@@ -719,8 +720,8 @@ gboolean pms_ia64_dispatch(const PmsIa64DispatchRequest *req, PmsIa64DispatchRes
             const PmsIa64EtbCfg *t = &req->etb;
             plm = t->plm ? t->plm : req->plm;
             tm = t->tm, ptm = t->ptm, ppm = t->ppm, brt = t->brt;
-        } else { /* method 1: every branch; brt 0 = all (registers.md §9, UNCONFIRMED) */
-            plm = plms[etb_ev] ? plms[etb_ev] : req->plm;
+        } else { /* method 1: every branch; brt 0 = all (registers.md §9, UNCONFIRMED); the default plm */
+            plm = req->plm;
             tm = 3, ptm = 3, ppm = 3, brt = 0;
         }
         if (!fset(r39, "plm", plm, &v, error) || !fset(r39, "pm", req->system_wide ? 1 : 0, &v, error) ||

@@ -108,13 +108,20 @@ gboolean pms_lbr_parse_filter(const char *text, guint *filter, GError **error)
     *filter = 0;
     if (g_strcmp0(text, "none") == 0)
         return TRUE;
-    g_auto(GStrv) words = g_strsplit(text ? text : "", ",", -1);
+    g_autofree char *list = g_strjoinv(", ", (char **)filter_names);
+    /* an empty list is refused like an empty item ("jcc,,far_branch"):
+     * dropping nothing is spelled "none" */
+    if (!text || !*text) {
+        g_set_error(error, PMS_ENCODE_ERROR, PMS_ERR_INVAL, "LBR filter: empty list: expected one of %s, or none",
+                    list);
+        return FALSE;
+    }
+    g_auto(GStrv) words = g_strsplit(text, ",", -1);
     for (guint w = 0; words[w]; w++) {
         guint i = 0;
         while (i < PMS_LBR_N_FILTERS && g_ascii_strcasecmp(words[w], filter_names[i]) != 0)
             i++;
         if (i == PMS_LBR_N_FILTERS) {
-            g_autofree char *list = g_strjoinv(", ", (char **)filter_names);
             g_set_error(error, PMS_ENCODE_ERROR, PMS_ERR_INVAL, "LBR filter '%s': expected one of %s, or none",
                         words[w], list);
             return FALSE;

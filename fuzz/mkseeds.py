@@ -176,7 +176,10 @@ def main():
             continue
         seeds.append(("%s\n%s\t%s\t%d\t%s\t%s" % (ev, ev, ret, len(codes), ",".join(codes), fstr)).encode())
     seeds += [b"e\ne\tPFM_SUCCESS\t1\t0x0\tx\tIA32_PERFEVTSEL0=0x1",
-              b"a\tb\na\tb\tPFM_ERR_NOTFOUND\t0\t\t"]
+              b"a\tb\na\tb\tPFM_ERR_NOTFOUND\t0\t\t",
+              # issue 20: a DEL in FSTR, REGS items that are not NAME=0xVALUE
+              b"e\ne\tPFM_SUCCESS\t1\t0x1\tf\x7f",
+              b"e\ne\tPFM_SUCCESS\t1\t0x1\tf\tPMC4,PMC5=0x1,,=0x2"]
     counts["protocol"] = write(outdir, "protocol", seeds)
     print(" ".join("%s=%d" % kv for kv in counts.items()))
 

@@ -199,11 +199,41 @@ static char *vector_title(const PmsVector *v)
     return g_strdup_printf(sv ? "%s %s" : "%s \"%s\"", file, ev);
 }
 
-/* Text on one line without TAP's '#' and YAML's quote. */
+/* Text on one line without TAP's '#' (a directive would start there). */
 static char *tap_text(const char *s)
 {
     char *t = g_utf8_make_valid(s, -1);
-    return g_strdelimit(t, "#'\n", '_');
+    return g_strdelimit(t, "#\n", '_');
+}
+
+/* s as a YAML scalar for a TAP diagnostic block, its text kept whole: single
+ * quoted with a quote doubled (YAML's one escape there), or, when s holds a
+ * control character that form cannot carry, double quoted with escapes. */
+static char *yaml_scalar(const char *s)
+{
+    g_autofree char *t = g_utf8_make_valid(s, -1);
+    gboolean ctrl = FALSE;
+    for (const char *p = t; *p; p++)
+        ctrl = ctrl || (guchar)*p < 0x20 || *p == 0x7f;
+    GString *out = g_string_new(ctrl ? "\"" : "'");
+    for (const char *p = t; *p; p++) {
+        if (!ctrl) {
+            if (*p == '\'')
+                g_string_append_c(out, '\'');
+            g_string_append_c(out, *p);
+        } else if (*p == '"' || *p == '\\')
+            g_string_append_printf(out, "\\%c", *p);
+        else if (*p == '\n')
+            g_string_append(out, "\\n");
+        else if (*p == '\t')
+            g_string_append(out, "\\t");
+        else if ((guchar)*p < 0x20 || *p == 0x7f)
+            g_string_append_printf(out, "\\x%02x", (guchar)*p);
+        else
+            g_string_append_c(out, *p);
+    }
+    g_string_append_c(out, ctrl ? '"' : '\'');
+    return g_string_free(out, FALSE);
 }
 
 /* Expected failures are TAP TODO tests ("not ok ... # TODO known difference:
@@ -223,16 +253,17 @@ static void print_tap(const PmsVectorReport *r, const PmsExpectResult *x)
             g_autofree char *why = tap_text(x->reason[i]);
             printf(" # TODO known difference: %s\n", why);
         } else if (vd == PMS_VERDICT_STALE) {
-            g_autofree char *why = tap_text(x->reason[i]);
-            printf("\n  ---\n  message: 'passes, but the expectations list it as a known difference "
-                   "(stale entry, remove it): %s'\n  ...\n",
-                   why);
+            g_autofree char *text = g_strdup_printf(
+                "passes, but the expectations list it as a known difference (stale entry, remove it): %s",
+                x->reason[i]);
+            g_autofree char *msg = yaml_scalar(text);
+            printf("\n  ---\n  message: %s\n  ...\n", msg);
         } else {
             printf("\n");
         }
         if (vd == PMS_VERDICT_FAIL) {
-            g_autofree char *msg = g_utf8_make_valid(o->message, -1);
-            printf("  ---\n  message: '%s'\n  ...\n", g_strdelimit(msg, "'\n", '"'));
+            g_autofree char *msg = yaml_scalar(o->message);
+            printf("  ---\n  message: %s\n  ...\n", msg);
         }
     }
     for (guint i = 0; i < x->unmatched->len; i++) {
@@ -437,6 +468,8 @@ int pms_cmd_conform(int argc, char **argv)
         fprintf(stderr, "pmusim: conform: --mutants runs the sim vectors: --kind %s does not apply\n", kind);
         return PMS_EXIT_USAGE;
     }
+    if (!pms_cli_output_path_ok("--junit", junit))
+        return PMS_EXIT_USAGE;
 
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsVectorSet) set = pms_vector_set_new();

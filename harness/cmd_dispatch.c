@@ -241,8 +241,14 @@ static gboolean parse_event(const PmsModelSet *set, const PmsModel *m, const cha
     if (strstr(text, "::"))
         return parse_string(set, m, text, plm, d);
     g_auto(GStrv) parts = g_strsplit(text, ":", -1);
-    const char *eq = strchr(parts[0], '=');
-    g_autofree char *name = eq ? g_strndup(parts[0], (gsize)(eq - parts[0])) : g_strdup(parts[0]);
+    /* -e '' splits into no part at all */
+    const char *eq = parts[0] ? strchr(parts[0], '=') : NULL;
+    g_autofree char *name = eq ? g_strndup(parts[0], (gsize)(eq - parts[0])) : g_strdup(parts[0] ? parts[0] : "");
+    if (!*name) {
+        fprintf(stderr, CMD "-e '%s': no event name: expected NAME[=VALUE][:thres=N][:noqual] or PMU::EVENT...\n",
+                text);
+        return FALSE;
+    }
     d->event = pms_model_event(m, name);
     if (!d->event) {
         fprintf(stderr, CMD "-e '%s': no event %s in %s\n", text, name, m->name);

@@ -24,11 +24,19 @@
 #include <unistd.h>
 
 
+/* The longest request line (without its '\n') that is handed to a backend:
+ * as long as a stimulus line may be, 16 times the longest event string a
+ * vector may hold, and with its echo well inside the 64 MiB a cmd: backend's
+ * answer may take.  A longer line is answered PFM_ERR_INVAL as it streams
+ * past (answer_long_line): memory stays flat whatever the input. */
+#define BATCH_LINE_MAX (16u << 20)
+
 /* stdin as lines, read with read(2) so that we know when no complete line is
  * buffered: only then is stdout flushed and more input waited for. */
 typedef struct {
     GByteArray *buf;
-    gsize start; /* first unread byte of buf */
+    gsize start;   /* first unread byte of buf */
+    gsize scanned; /* bytes from start known to hold no '\n' */
     gboolean eof;
     int err;          /* errno of a failed read */
     GString *answers; /* answered, not yet handed to stdio: written before any wait */
@@ -52,17 +60,53 @@ static gboolean put_answers(LineReader *rd)
     return ok;
 }
 
+/* Read one more chunk of stdin behind the unread bytes (dropping the read
+ * ones first); FALSE on a read error (*status = 2, rd->err set). */
+static gboolean fill(LineReader *rd, int *status)
+{
+    g_byte_array_remove_range(rd->buf, 0, (guint)rd->start);
+    rd->start = 0;
+    /* straight into the buffer's end: no copy through a chunk */
+    guint have = rd->buf->len;
+    const guint chunk = 1 << 16;
+    g_byte_array_set_size(rd->buf, have + chunk);
+    ssize_t got;
+    do
+        got = read(STDIN_FILENO, rd->buf->data + have, chunk);
+    while (got < 0 && errno == EINTR);
+    g_byte_array_set_size(rd->buf, have + (guint)MAX(got, 0));
+    if (got < 0) {
+        rd->err = errno;
+        *status = 2;
+        return FALSE;
+    }
+    if (got == 0)
+        rd->eof = TRUE;
+    return TRUE;
+}
+
 /* The next line (without its '\n'; a last line without one is still a
  * line), NUL-terminated in place; FALSE at the end of input or on a read
- * error (*status = 2, rd->err set). */
-static gboolean next_line(LineReader *rd, const char **line, gsize *len, int *status)
+ * error (*status = 2, rd->err set).  A line longer than BATCH_LINE_MAX is
+ * not read whole: *too_long is set and the line's bytes are left unread for
+ * answer_long_line. */
+static gboolean next_line(LineReader *rd, const char **line, gsize *len, gboolean *too_long, int *status)
 {
+    *too_long = FALSE;
     for (;;) {
         gsize avail = rd->buf->len - rd->start;
         /* An empty GByteArray's data is NULL: never offset it, even by 0
          * (C11 6.5.6; clang's UBSan pointer-overflow, the fuzz build). */
         guint8 *p = avail ? rd->buf->data + rd->start : NULL;
-        guint8 *nl = avail ? memchr(p, '\n', avail) : NULL;
+        /* only the bytes not searched yet: a long line arriving in 64 KiB
+         * reads must not cost a search of all of it per read */
+        guint8 *nl = avail > rd->scanned ? memchr(p + rd->scanned, '\n', avail - rd->scanned) : NULL;
+        rd->scanned = nl ? 0 : avail;
+        if ((nl ? (gsize)(nl - p) : avail) > BATCH_LINE_MAX) {
+            rd->scanned = 0;
+            *too_long = TRUE;
+            return TRUE;
+        }
         if (nl || (rd->eof && avail)) {
             gsize n = nl ? (gsize)(nl - p) : avail;
             if (!nl) {
@@ -84,25 +128,39 @@ static gboolean next_line(LineReader *rd, const char **line, gsize *len, int *st
             fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
             return FALSE;
         }
-        g_byte_array_remove_range(rd->buf, 0, (guint)rd->start);
-        rd->start = 0;
-        /* straight into the buffer's end: no copy through a chunk */
-        guint have = rd->buf->len;
-        const guint chunk = 1 << 16;
-        g_byte_array_set_size(rd->buf, have + chunk);
-        ssize_t got;
-        do
-            got = read(STDIN_FILENO, rd->buf->data + have, chunk);
-        while (got < 0 && errno == EINTR);
-        g_byte_array_set_size(rd->buf, have + (guint)MAX(got, 0));
-        if (got < 0) {
-            rd->err = errno;
-            *status = 2;
+        if (!fill(rd, status))
             return FALSE;
-        }
-        if (got == 0)
-            rd->eof = TRUE;
     }
+}
+
+/* Answer the over-long line at rd->start: its bytes go to stdout as they
+ * are read (the EVENT field is the line as read, however long), then
+ * PFM_ERR_INVAL, COUNT 0, empty CODES and FSTR.  No backend sees it.  FALSE
+ * on a read error (*status = 2) or a write error (*status = 1). */
+static gboolean answer_long_line(LineReader *rd, int *status)
+{
+    /* the answers before it go first */
+    gboolean wrote = put_answers(rd);
+    for (;;) {
+        gsize avail = rd->buf->len - rd->start;
+        guint8 *p = avail ? rd->buf->data + rd->start : NULL;
+        guint8 *nl = avail ? memchr(p, '\n', avail) : NULL;
+        gsize n = nl ? (gsize)(nl - p) : avail;
+        g_string_append_len(rd->answers, (const char *)p, (gssize)n);
+        wrote = wrote && put_answers(rd);
+        rd->start += n + (nl ? 1 : 0);
+        if (nl || rd->eof || !wrote)
+            break;
+        if (!fill(rd, status))
+            return FALSE;
+    }
+    g_string_append(rd->answers, "\tPFM_ERR_INVAL\t0\t\t\n");
+    if (!wrote) {
+        *status = 1;
+        fprintf(stderr, "pmusim: writing the answers failed: %s\n", g_strerror(errno));
+        return FALSE;
+    }
+    return TRUE;
 }
 
 static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_ms, guint plm)
@@ -121,10 +179,11 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
         return PMS_EXIT_USAGE;
     }
     GString *out = g_string_sized_new(1 << 17);
-    LineReader rd = { g_byte_array_new(), 0, FALSE, 0, out };
+    LineReader rd = { g_byte_array_new(), 0, 0, FALSE, 0, out };
     int status = 0;
     const char *line;
     gsize len;
+    gboolean too_long;
     /* Answers are collected and written 64 KB at a time, and whatever is
      * pending when the input holds no further complete line, i.e. just
      * before pmusim would wait for more: a pipe of 100k lines costs a few
@@ -132,8 +191,11 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
      * still gets each answer before it sends the next line. */
     /* a line answered before: copied from the memo (no line in it holds a NUL) */
     const PmsAnswerMemo *memo = pms_backend_memo(b);
-    while (status == 0 && next_line(&rd, &line, &len, &status)) {
-        if (memo && pms_answer_memo_append(memo, line, len, out)) {
+    while (status == 0 && next_line(&rd, &line, &len, &too_long, &status)) {
+        if (too_long) {
+            if (!answer_long_line(&rd, &status))
+                break;
+        } else if (memo && pms_answer_memo_append(memo, line, len, out)) {
             /* answered */
         } else if (memchr(line, '\0', len) != NULL) {
             /* A C-string encoder would only see the bytes before the NUL:

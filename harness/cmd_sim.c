@@ -703,7 +703,7 @@ int pms_cmd_sim(int argc, char **argv)
         "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n"
         "  pmusim sim --pebs -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-pebs.stim   PEBS records after the "
         "counts\n");
-    if (!pms_cli_parse(ctx, &argc, &argv))
+    if (!pms_cli_parse(ctx, &argc, &argv) || !pms_cli_output_path_ok("--output", o.output))
         return PMS_EXIT_USAGE;
     o.event = o.events ? o.events[0] : NULL;
     if (o.stim && strcmp(o.stim, "-") == 0) { /* standard input: read once, like any pipe */

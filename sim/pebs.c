@@ -197,10 +197,13 @@ gboolean pms_sim_set_pebs_ds(PmsSim *sim, const PmsPebsDs *ds, GError **error)
 {
     SimPebs *p = sim_x86_pebs(sim);
     if (!p || !p->size) {
+        /* the value found, so that a model's author sees what to change
+         * (0 also when IA32_PERF_CAPABILITIES or its field is missing) */
+        g_autofree char *why = !p || !pms_model_reg_by_kind(sim->model, PMS_REG_PEBS_ENABLE, 0)
+            ? g_strdup("no IA32_PEBS_ENABLE")
+            : g_strdup_printf("PEBS_REC_FMT is %u", p->format);
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                    "model %s: no PEBS records modelled (%s; record formats 1 and 3 only)", sim->model->name,
-                    !p || !pms_model_reg_by_kind(sim->model, PMS_REG_PEBS_ENABLE, 0) ? "no IA32_PEBS_ENABLE"
-                                                                                     : "PEBS_REC_FMT is neither");
+                    "model %s: no PEBS records modelled (%s; record formats 1 and 3 only)", sim->model->name, why);
         return FALSE;
     }
     const char *bad = NULL;

@@ -294,6 +294,7 @@ static gboolean parse_reg(Parser *p, const char *s, PmsRegSpace *space, guint32 
         return TRUE;
     }
     guint64 v;
+    const char *token = s; /* the user's whole token, prefix included, for the message */
     const char *colon = strchr(s, ':');
     *space = PMS_SPACE_MSR;
     if (colon) {
@@ -309,7 +310,7 @@ static gboolean parse_reg(Parser *p, const char *s, PmsRegSpace *space, guint32 
     return fail(p,
                 "unknown register '%s': expected a register name of model %s, an address or SPACE:NUMBER "
                 "(e.g. pmd:4)",
-                colon ? colon + 1 : s, m->name);
+                token, m->name);
 }
 
 static gboolean parse_thread_list(Parser *p, const char *what, const char *s, guint64 max, guint64 *vals)

@@ -110,6 +110,14 @@ static gboolean at_end(const PmsVecLexer *lx)
 
 gboolean pms_vlex_next_line(PmsVecLines *it, PmsVecLexer *lx, const char *nul_hint, GError **error)
 {
+    /* A BOM would otherwise be the first word's bytes ("\xef\xbb\xbfpmu" is
+     * no keyword): say what it is, as the model and stimulus readers do. */
+    if (it->off == 0 && it->line == 0 && *pms_text_bom_message(it->data, it->len)) {
+        *lx = (PmsVecLexer){ .file = it->file, .line = ++it->line, .s = it->data, .len = MIN(it->len, 3) };
+        it->off = it->len;
+        it->failed = TRUE;
+        return pms_vlex_fail(lx, error, "%s", pms_text_bom_message(it->data, it->len));
+    }
     while (it->off < it->len) {
         const char *s = it->data + it->off;
         const char *nl = memchr(s, '\n', it->len - it->off);

@@ -28,6 +28,7 @@
 #define PMCV(es, umask, plm) ((guint64)(plm) | (guint64)(es) << 8 | (guint64)(umask) << 16 | 0x2000000ull)
 #define UK 0x9u /* PLM0 | PLM3 */
 #define U 0x8u
+#define K 0x1u
 
 static PmsModelSet *models;
 static const PmsModel *mont;
@@ -445,6 +446,18 @@ static void test_iear(void)
     add(&r, "L1I_EAR_TLB_ALL", UK);
     CU_ASSERT_FATAL(run(&r, &res));
     CU_ASSERT_EQUAL(PMC(&res, 37), 0xe9ull);
+    /* method 1 takes the default plm, not the event's (issue 20 item 18;
+     * libpfm_montecito(3): privilege is a detail of the parameters, plm 0 =
+     * the default): default 8, the event counting at plm 1 -> PMC37 =
+     * 0x8 | 0xe0 = 0xe8 (the event's plm would give 0xe1) */
+    req_init(&r, U);
+    add(&r, "L1I_EAR_TLB_ALL", K);
+    CU_ASSERT_FATAL(run(&r, &res));
+    CU_ASSERT_EQUAL(PMC(&res, 4), 0x2004301ull);
+    CU_ASSERT_EQUAL(PMC(&res, 37), 0xe8ull);
+    CU_ASSERT_EQUAL(res.methods.iear, 1);
+    req_init(&r, UK);
+    add(&r, "L1I_EAR_TLB_ALL", UK);
     /* method 2: the event and the parameters (cache, umask 3, plm 8):
      * 0x8 | 3 << 5 (0x60) | 0x2000 = 0x2068 */
     r.req.iear = (PmsIa64EarCfg){ TRUE, PMS_IA64_EAR_MODE_CACHE, U, 0x3 };
@@ -496,6 +509,13 @@ static void test_dear(void)
     CU_ASSERT_FATAL(run(&r, &res));
     CU_ASSERT_EQUAL(PMC(&res, 40), 0x20e0089ull);
     CU_ASSERT_EQUAL(PMC(&res, 39), 0);
+    /* method 1 at the default plm 1, the event counting at plm 8:
+     * 0x2000000 | 0x1 | 0x80 | 0xe0000 = 0x20e0081 */
+    req_init(&r, K);
+    add(&r, "DATA_EAR_TLB_ALL", U);
+    CU_ASSERT_FATAL(run(&r, &res));
+    CU_ASSERT_EQUAL(PMC(&res, 40), 0x20e0081ull);
+    CU_ASSERT_EQUAL(res.methods.dear, 1);
     /* ALAT: DATA_EAR_ALAT (umask 0): mode 2 << 7 (0x100): 0x2000109 */
     req_init(&r, UK);
     add(&r, "DATA_EAR_ALAT", UK);
@@ -542,7 +562,7 @@ static void test_etb(void)
     Req r;
     PmsIa64DispatchResult res;
     /* method 1: ETB_EVENT (es 0x11 -> 0x2001109) alone: every branch,
-     * tm = ptm = ppm = 3, brt = 0, plm of the event:
+     * tm = ptm = ppm = 3, brt = 0, the default plm:
      * 0x9 | 3 << 8 | 3 << 10 | 3 << 12 = 0x3f09 */
     req_init(&r, UK);
     add(&r, "ETB_EVENT", UK);
@@ -550,6 +570,13 @@ static void test_etb(void)
     CU_ASSERT_EQUAL(PMC(&res, 4), 0x2001109ull);
     CU_ASSERT_EQUAL(PMC(&res, 39), 0x3f09ull);
     CU_ASSERT_EQUAL(res.methods.etb, 1);
+    /* method 1 takes the default plm (8), not the event's (0xa):
+     * 0x8 | 0x3f00 = 0x3f08 */
+    req_init(&r, U);
+    add(&r, "ETB_EVENT", 0xa);
+    CU_ASSERT_FATAL(run(&r, &res));
+    CU_ASSERT_EQUAL(PMC(&res, 4), 0x200110aull);
+    CU_ASSERT_EQUAL(PMC(&res, 39), 0x3f08ull);
     /* BRANCH_EVENT is the same event (alias) */
     req_init(&r, UK);
     add(&r, "BRANCH_EVENT", UK);

@@ -24,6 +24,7 @@ typedef struct {
     char **argv;
     guint timeout_ms;
     GPid pid;      /* 0: not running */
+    pid_t pgid;    /* its process group (= its first pid) while members may live; 0: none */
     int in_fd;     /* its stdin, non-blocking */
     int out_fd;    /* its stdout */
     GString *buf;  /* bytes read but not consumed yet */
@@ -39,6 +40,10 @@ typedef enum {
     EX_FAILED, /* anything else; the reason says what */
 } Exchange;
 
+/* Stop the program and everything it started: it runs as the leader of its
+ * own process group (cmd_start), so a shell's children (`sh -c 'sleep 20;
+ * true'`) go with it instead of outliving the run.  c->pgid stays set after
+ * the leader is reaped (exit_reason, cmd_encode) until the group is killed. */
 static void cmd_stop(Cmd *c, gboolean force)
 {
     if (c->in_fd >= 0)
@@ -50,28 +55,42 @@ static void cmd_stop(Cmd *c, gboolean force)
     c->scanned = 0;
     if (c->pid > 0) {
         if (force)
-            kill(c->pid, SIGKILL);
+            kill(-c->pid, SIGKILL);
         /* On a normal close the program sees EOF and should exit promptly. */
         int i;
         for (i = 0; i < 500 && waitpid(c->pid, NULL, WNOHANG) == 0; i++)
             g_usleep(1000);
         if (i == 500) {
-            kill(c->pid, SIGKILL);
+            kill(-c->pid, SIGKILL);
             waitpid(c->pid, NULL, 0);
         }
         g_spawn_close_pid(c->pid);
     }
     c->pid = 0;
+    /* What the program left running in its group: the group id is not reused
+     * while a member lives, so this reaches only the program's own
+     * descendants (those that did not move to a group of their own). */
+    if (c->pgid > 0)
+        kill(-c->pgid, SIGKILL);
+    c->pgid = 0;
+}
+
+/* In the child between fork and exec: a process group of its own. */
+static void child_own_group(gpointer data)
+{
+    (void)data;
+    setpgid(0, 0);
 }
 
 static gboolean cmd_start(Cmd *c, GError **error)
 {
     GPid pid;
     int in_fd, out_fd;
-    if (!g_spawn_async_with_pipes(NULL, c->argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
-                                  &pid, &in_fd, &out_fd, NULL, error))
+    if (!g_spawn_async_with_pipes(NULL, c->argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, child_own_group,
+                                  NULL, &pid, &in_fd, &out_fd, NULL, error))
         return FALSE;
     c->pid = pid;
+    c->pgid = pid; /* the child made its group before exec, which the spawn waited for */
     c->in_fd = in_fd;
     c->out_fd = out_fd;
     /* Writes must not block: a program that does not read would hang us

@@ -97,6 +97,30 @@ static gboolean parse_code(const char *s, guint64 *v)
 G_DEFINE_QUARK(pms - proto - error - quark, pms_proto_error)
 #define BAD(...) (g_set_error(error, pms_proto_error_quark(), 0, __VA_ARGS__), FALSE)
 
+/* REGS: NAME=0xVALUE pairs, comma separated; NAME spelled as a model's
+ * register name (letters, digits, '_', '-', '.'), VALUE as a CODES item.
+ * The simulator reads them back by name: a pair without '=' or with a value
+ * in another form would be dropped or misread there. */
+static gboolean regs_ok(const char *regs, GError **error)
+{
+    if (!regs[0])
+        return TRUE; /* no pairs: the same as no REGS field */
+    g_auto(GStrv) pairs = g_strsplit(regs, ",", 0);
+    for (guint i = 0; pairs[i]; i++) {
+        const char *eq = strchr(pairs[i], '=');
+        gsize n = eq ? (gsize)(eq - pairs[i]) : 0;
+        gboolean name_ok = n > 0;
+        for (gsize k = 0; k < n; k++)
+            name_ok = name_ok && (g_ascii_isalnum(pairs[i][k]) || strchr("_-.", pairs[i][k]));
+        guint64 v;
+        if (!name_ok || !parse_code(eq + 1, &v))
+            return BAD("REGS item %u '%.40s' is not NAME=0xVALUE (a register name, '=', 0x + lowercase hex without "
+                       "leading zeros)",
+                       i + 1, pairs[i]);
+    }
+    return TRUE;
+}
+
 gboolean pms_proto_check_answer(const char *line, const char *answer, PmsBackendResult *r, GError **error)
 {
     gsize ll = strlen(line);
@@ -104,10 +128,12 @@ gboolean pms_proto_check_answer(const char *line, const char *answer, PmsBackend
     if (strncmp(answer, line, ll) != 0 || answer[ll] != '\t')
         return BAD("the answer does not start with the request line and a TAB");
     /* Past the echo every byte is ours to judge: a CR (a CRLF line end) or
-     * another control character would end up in FSTR or REGS. */
+     * another control character, DEL (0x7f) included, would end up in FSTR
+     * or REGS (and in a terminal or a JSON report from there). */
     for (const char *p = answer + ll + 1; *p; p++)
-        if ((guchar)*p < 0x20 && *p != '\t')
-            return BAD("control character 0x%02x after the EVENT field (a CRLF line end?)", (guchar)*p);
+        if (((guchar)*p < 0x20 && *p != '\t') || (guchar)*p == 0x7f)
+            return BAD("control character 0x%02x after the EVENT field%s", (guchar)*p,
+                       *p == '\r' ? " (a CRLF line end?)" : "");
     g_auto(GStrv) f = g_strsplit(answer + ll + 1, "\t", 0);
     guint nf = g_strv_length(f);
     if (nf != 4 && nf != 5)
@@ -134,6 +160,8 @@ gboolean pms_proto_check_answer(const char *line, const char *answer, PmsBackend
             if (!parse_code(c[i], &codes[i]))
                 return BAD("code '%.40s' is not 0x + lowercase hex without leading zeros", c[i]);
     }
+    if (nf == 5 && !regs_ok(f[4], error))
+        return FALSE;
     pms_result_set_ret(r, f[0]);
     r->n_codes = (guint)count;
     memcpy(r->codes, codes, count * sizeof codes[0]);

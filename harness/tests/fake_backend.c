@@ -18,6 +18,8 @@
  *   half     writes half an answer (no '\n') and exits
  *   nul      answers with a NUL byte inside the line
  *   silent   reads the line and never answers, still reading
+ *   del      answers with a DEL byte (0x7f) in FSTR
+ *   badregs  answers with a REGS field that is not NAME=0xVALUE pairs
  * With the argument --oneshot it answers its first line PFM_ERR_NOTFOUND and
  * exits, as a program run once per line does. */
 #include <signal.h>
@@ -87,7 +89,11 @@ int main(int argc, char **argv)
             printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::", line, ++served);
             putchar('\0');
             printf("%s\n", line);
-        } else if (strcmp(line, "crlf") == 0)
+        } else if (strcmp(line, "del") == 0)
+            printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::\x7f%s\n", line, ++served, line);
+        else if (strcmp(line, "badregs") == 0)
+            printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\tPMC4\n", line, ++served, line);
+        else if (strcmp(line, "crlf") == 0)
             printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\r\n", line, ++served, line);
         else
             printf("%s\tPFM_SUCCESS\t1\t0x%lx\tfake::%s\n", line, ++served, line);

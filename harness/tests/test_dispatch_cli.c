@@ -62,7 +62,9 @@ static void expect_fail(const char *args, const char *prefix)
 static void test_counters(void)
 {
     /* CPU_OP_CYCLES_ALL by name: 0x9 | 0x12 << 8 | 0x2000000 = 0x2001209; a
-     * first fit works, so it is kept: PMC4, then BUS_ALL_ANY (PMC4-9) PMC5 */
+     * first fit works, so it is kept: PMC4, then BUS_ALL_ANY (PMC4-9) PMC5
+     * (libpfm places the PMC4-9-only event first: BUS_ALL_ANY PMC4,
+     * CPU_OP_CYCLES_ALL PMC5; docs/montecito-dispatch.md) */
     expect_out("-e CPU_OP_CYCLES_ALL -e BUS_ALL_ANY=0x2038709",
                "PMC4=0x2001209\nPMC5=0x2038709\n"
                "counter CPU_OP_CYCLES_ALL=PMC4\ncounter BUS_ALL_ANY=PMC5\n"
@@ -111,6 +113,14 @@ static void test_features(void)
      * 0x200c809; PMC40 = ism 2 | plm 8 | mode 0 | 4 << 16 = 0x2040008 */
     expect_out("-e DATA_EAR_CACHE_LAT4 --ear dcache:umask=0x4:plm=3",
                "PMC4=0x200c809\nPMC40=0x2040008\ncounter DATA_EAR_CACHE_LAT4=PMC4\nmethod iear=3 dear=2 etb=4\n");
+    /* Method 1 programs the EAR and the ETB at the default plm, not at the
+     * event's (issue 20 item 18, as libpfm): --plm 3 is 8; the events count
+     * at plm 1 and 0xa.  PMC37 = 8 | 7 << 5 = 0xe8 (not 0xe1); PMC39 = 8 |
+     * 0x3f00 = 0x3f08 (not 0x3f0a) */
+    expect_out("--plm 3 -e L1I_EAR_TLB_ALL=0x2004301",
+               "PMC4=0x2004301\nPMC37=0xe8\ncounter L1I_EAR_TLB_ALL=PMC4\nmethod iear=1 dear=3 etb=4\n");
+    expect_out("--plm 3 -e ETB_EVENT=0x200110a",
+               "PMC4=0x200110a\nPMC39=0x3f08\ncounter ETB_EVENT=PMC4\nmethod iear=3 dear=3 etb=1\n");
     /* I-EAR method 4 (no event), TLB umask 7, plm 9: 0x9 | 7 << 5 = 0xe9 */
     expect_out("--ear itlb:umask=0x7", "PMC37=0xe9\nmethod iear=4 dear=3 etb=4\n");
     /* D-EAR TLB method 4: mode 1 << 7, plm 9, umask 2: 0x2020089; PMC39 = 0 */
@@ -192,6 +202,15 @@ static void test_errors(void)
     expect_fail("--ear dcache:umask=0x10", "PFMLIB_ERR_INVAL: ");
     /* usage */
     expect_fail("-e NO_SUCH_EVENT", "-e 'NO_SUCH_EVENT': no event");
+    /* issue 20 item 19: an empty name is named as missing, not as "no event  in" */
+    expect_fail("-e =0x1", "-e '=0x1': no event name: expected NAME[=VALUE]");
+    expect_fail("-e :thres=1", "-e ':thres=1': no event name: expected NAME[=VALUE]");
+    /* an empty -e (it crashed: no part to look at) */
+    const char *const empty[] = { pmusim_path, "dispatch", "-e", "", NULL };
+    Run r = pms_cu_run(empty, NULL, 0);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_TRUE(g_str_has_prefix(r.err, "pmusim: dispatch: -e '': no event name: expected NAME[=VALUE]"));
+    run_clear(&r);
     expect_fail("-e CPU_OP_CYCLES_ALL=zz", "VALUE 'zz'");
     expect_fail("-e CPU_OP_CYCLES_ALL:foo", "-e 'CPU_OP_CYCLES_ALL:foo'");
     expect_fail("--opcm1 0/0:x", "--opcm1 '0/0:x'");

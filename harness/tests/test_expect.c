@@ -156,6 +156,36 @@ static void test_stale(void)
     run_clear(&r);
 }
 
+/* issue 20 item 19: TAP keeps the text: a quote in a failure's message, a
+ * stale entry's reason and a TODO reason stays a quote (YAML's doubled quote
+ * inside the single-quoted message). */
+static void test_tap_text(void)
+{
+    g_autofree char *v = g_build_filename(dir, "q", NULL);
+    g_autofree char *zz = g_build_filename(v, "zz", NULL);
+    g_autofree char *f = g_build_filename(zz, "a.enc", NULL);
+    CU_ASSERT_FATAL(g_mkdir_with_parents(zz, 0755) == 0);
+    CU_ASSERT_FATAL(g_file_set_contents(f,
+                                        "\"crash\" PFM_SUCCESS 0x1 src test\n"
+                                        "\"wsm::INST_RETIRED:0xff:k\" PFM_SUCCESS 0x52ffc0 src SDM 18.2.1 layout\n"
+                                        "\"wsm::INST'RETIRED\" PFM_SUCCESS 0x1 src it's a quote\n",
+                                        -1, NULL));
+    g_autofree char *e = expect_file("quotes.txt",
+                                     "zz/a.enc \"crash\" it's no PMU string\n"
+                                     "zz/a.enc \"wsm::INST_RETIRED:0xff:k\" Bob's stale entry\n");
+    const char *a[] = { "conform", "--vectors", v, "--expect", e, "--tap", NULL };
+    Run r = run_cli(a);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "quotes.txt:1: it's no PMU string\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(stale entry, remove it): "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "quotes.txt:2: Bob''s stale entry'\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "a.enc:3: \"wsm::INST''RETIRED\": expected PFM_SUCCESS 0x1"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(source: it''s a quote)'\n"));
+    if (!strstr(r.out, "(source: it''s a quote)'\n"))
+        fprintf(stderr, "# TAP:\n%s", r.out);
+    run_clear(&r);
+}
+
 static void test_bad_file(void)
 {
     g_autofree char *v = vec_dir();
@@ -173,6 +203,10 @@ static void test_bad_file(void)
         /* a PMU without vectors: a typo would silently expect nothing */
         { "pmu zz r\npmu zzz r\n", ":2: no vector of PMU 'zzz' exists (the vectors are of zz)" },
         { "zq/a.enc \"crash\" r\n", ":1: no vector of PMU 'zq' exists" },
+        /* issue 20 item 19: a BOM is named as one, as the model and
+         * stimulus readers name it */
+        { "\xef\xbb\xbfzz/a.enc \"crash\" r\n", ":1: column 1: the file starts with a UTF-8 byte-order mark" },
+        { "\xef\xbb\xbfpmu zz r\n", ":1: column 1: the file starts with a UTF-8 byte-order mark" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *e = expect_file("bad.txt", cases[i].text);
@@ -284,6 +318,7 @@ int main(int argc, char **argv)
     CU_pSuite s = CU_add_suite("conform expectations", NULL, NULL);
     CU_add_test(s, "known differences pass the run", test_known);
     CU_add_test(s, "stale entries and new failures fail it", test_stale);
+    CU_add_test(s, "TAP keeps quotes: YAML doubled quotes, TODO reasons as written", test_tap_text);
     CU_add_test(s, "malformed or unreadable file: exit 2, file:line", test_bad_file);
     CU_add_test(s, "a crash is a JUnit error unless known", test_crash);
     CU_add_test(s, "shipped libpfm4 expectations", test_shipped);

@@ -7,11 +7,18 @@
 #include "protocol.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *pmusim_path;
@@ -150,6 +157,18 @@ static void test_parse_answer(void)
         { "x\tPFM_ERR_UMASK\t0\t\tp::X", "PFM_ERR_UMASK carries codes or an FSTR" },
         { "x\tPFM_SUCCESS\t1\t0x1\tf\r", "control character 0x0d" },
         { "x\tPFM_SUCCESS\t1\t0x1\tf\tR=0x1\r", "(a CRLF line end?)" },
+        /* issue 20 item 15: DEL is a control character too; REGS has one form */
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\x7f", "control character 0x7f" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tR=0x1\x7f", "control character 0x7f" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tR", "REGS item 1 'R' is not NAME=0xVALUE" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tR=1", "REGS item 1 'R=1'" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\t=0x1", "REGS item 1 '=0x1'" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA=0x1,B=0x0F", "REGS item 2 'B=0x0F'" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA=0x1,,B=0x2", "REGS item 2 ''" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA=0x1,", "REGS item 2 ''" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA B=0x1", "REGS item 1 'A B=0x1'" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA=0x1=0x2", "REGS item 1" },
+        { "x\tPFM_SUCCESS\t1\t0x1\tf\tA=0x12345678901234567", "REGS item 1" },
     };
     for (gsize i = 0; i < G_N_ELEMENTS(violations); i++) {
         g_autoptr(GError) err = NULL;
@@ -160,6 +179,15 @@ static void test_parse_answer(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(err->message, violations[i].why));
         pms_backend_result_clear(&r);
     }
+    /* REGS as pmusim's own backend writes them, model register names with
+     * '_', '-' and '.'; a DEL inside the request line is the request's */
+    CU_ASSERT_TRUE(
+        pms_proto_parse_answer("x\x7f", "x\x7f\tPFM_SUCCESS\t2\t0x1,0x0\tf\tIA32_PERFEVTSEL0=0x5301c0,C3.X-Y=0x0", &r));
+    CU_ASSERT_STRING_EQUAL(r.regs, "IA32_PERFEVTSEL0=0x5301c0,C3.X-Y=0x0");
+    pms_backend_result_clear(&r);
+    /* an empty REGS field lists no pairs: the same as none */
+    CU_ASSERT_TRUE(pms_proto_parse_answer("x", "x\tPFM_SUCCESS\t1\t0x1\tf\t", &r));
+    pms_backend_result_clear(&r);
     /* a CR inside the request line is the request's own byte */
     CU_ASSERT_TRUE(pms_proto_parse_answer("x\r", "x\r\tPFM_ERR_INVAL\t0\t\t", &r));
     pms_backend_result_clear(&r);
@@ -242,6 +270,116 @@ static void test_batch_known_values(void)
     CU_ASSERT_EQUAL_FATAL(lines->len, 1);
     CU_ASSERT_TRUE(g_str_has_prefix(lines->pdata[0], "glm::INST_RETIRED:ANY_P\tPFM_SUCCESS\t1\t0x5300c0\t"));
     run_clear(&r);
+}
+
+/* Pipe `big` bytes of 'a' and then "\nglm::INST_RETIRED:ANY_P\n" through
+ * `encode --batch` (within 60 s); the exit status, the output's length and
+ * last bytes, whether its first `big` bytes are the 'a's, and the largest
+ * resident set (kB). */
+typedef struct {
+    int status; /* -1: killed or not ended */
+    gsize got;
+    gboolean echo_ok;
+    char tail[256];
+    long maxrss;
+} Stream;
+
+static Stream stream_batch(gsize big)
+{
+    const char *after = "\nglm::INST_RETIRED:ANY_P\n";
+    Stream s = { -1, 0, TRUE, { 0 }, 0 };
+    int in[2], out[2];
+    CU_ASSERT_FATAL(pipe(in) == 0 && pipe(out) == 0);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        execl(pmusim_path, pmusim_path, "encode", "--batch", (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
+    static char chunk[1 << 16];
+    memset(chunk, 'a', sizeof chunk);
+    gsize sent = 0, total = big + strlen(after), tail_len = 0;
+    gboolean ended = FALSE;
+    gint64 deadline = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
+    while (!ended && g_get_monotonic_time() < deadline) {
+        struct pollfd pfd[2] = { { .fd = out[0], .events = POLLIN }, { .fd = in[1], .events = POLLOUT } };
+        if (poll(pfd, sent < total ? 2 : 1, 1000) < 0)
+            continue;
+        if (sent < total && (pfd[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+            const char *src = sent < big ? chunk : after + (sent - big);
+            gsize n = sent < big ? MIN(sizeof chunk, big - sent) : total - sent;
+            ssize_t w = write(in[1], src, n);
+            if (w > 0)
+                sent += (gsize)w;
+            else if (w < 0 && errno != EAGAIN && errno != EINTR)
+                break;
+            if (sent == total)
+                close(in[1]);
+        }
+        if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            char buf[1 << 16];
+            ssize_t n = read(out[0], buf, sizeof buf);
+            ended = n <= 0;
+            if (ended)
+                break;
+            /* the echo: the line's 'a's, nothing cut out of it */
+            for (gsize i = 0; i < (gsize)n && s.got + i < big; i++)
+                s.echo_ok = s.echo_ok && buf[i] == 'a';
+            s.got += (gsize)n;
+            gsize keep = MIN((gsize)n, sizeof s.tail - 1);
+            if (tail_len + keep > sizeof s.tail - 1) {
+                gsize drop = tail_len + keep - (sizeof s.tail - 1);
+                memmove(s.tail, s.tail + drop, tail_len - drop);
+                tail_len -= drop;
+            }
+            memcpy(s.tail + tail_len, buf + n - keep, keep);
+            tail_len += keep;
+            s.tail[tail_len] = '\0';
+        }
+    }
+    if (sent < total)
+        close(in[1]);
+    close(out[0]);
+    if (!ended) {
+        fprintf(stderr, "# a %zu-byte line: no end of output in 60 s\n", big);
+        kill(pid, SIGKILL);
+    }
+    int st = 0;
+    struct rusage ru;
+    CU_ASSERT_EQUAL_FATAL(wait4(pid, &st, 0, &ru), pid);
+    if (WIFEXITED(st) && sent == total)
+        s.status = WEXITSTATUS(st);
+    s.maxrss = ru.ru_maxrss;
+    return s;
+}
+
+/* issue 20 item 17: a request line of 256 MiB streams through encode --batch
+ * in flat memory (the cap is 16 MiB): answered PFM_ERR_INVAL with the whole
+ * line echoed, the next line encoded; within a deadline. */
+static void test_batch_long_line_memory(void)
+{
+    const gsize big = (gsize)256 << 20;
+    /* the program's own size (sanitizer builds included): a short line */
+    Stream base = stream_batch(0);
+    CU_ASSERT_EQUAL(base.status, 0);
+    Stream s = stream_batch(big);
+    CU_ASSERT_EQUAL(s.status, 0);
+    CU_ASSERT(s.echo_ok);
+    CU_ASSERT(s.got > big);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(s.tail, "aaaa\tPFM_ERR_INVAL\t0\t\t\nglm::INST_RETIRED:ANY_P\tPFM_SUCCESS\t1\t0x5300c0\t"));
+    /* kB: the 16 MiB buffer (and what an allocator keeps of its growth),
+     * not the 256 MiB line */
+    if (s.maxrss - base.maxrss >= 128 * 1024)
+        fprintf(stderr, "# a 256 MiB line: maximum resident set %ld kB, %ld kB for a short one\n", s.maxrss,
+                base.maxrss);
+    CU_ASSERT(s.maxrss - base.maxrss < 128 * 1024);
 }
 
 /* ---- cmd: backend -------------------------------------------------- */
@@ -340,6 +478,81 @@ static void test_cmd_backend_roundtrip(void)
     CU_ASSERT_TRUE(g_bytes_equal(direct.out, via.out));
     run_clear(&direct);
     run_clear(&via);
+}
+
+/* A pid of the file (one per line) that still runs; 0 when none.  A zombie
+ * (killed, waiting for its new parent to reap it) counts as gone. */
+static int alive_pid(const char *pidfile)
+{
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(pidfile, &text, NULL, NULL))
+        return 0;
+    g_auto(GStrv) pids = g_strsplit(text, "\n", 0);
+    for (guint i = 0; pids[i]; i++) {
+        int pid = atoi(pids[i]);
+        if (pid <= 0)
+            continue;
+        g_autofree char *statf = g_strdup_printf("/proc/%d/stat", pid);
+        g_autofree char *stat = NULL;
+        if (!g_file_get_contents(statf, &stat, NULL, NULL))
+            continue; /* gone */
+        const char *paren = strrchr(stat, ')');
+        if (paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'))
+            continue;
+        return pid;
+    }
+    return 0;
+}
+
+/* issue 20 item 7: a cmd: backend's children die with it, on a timeout and
+ * when the run ends (the program runs in a process group of its own). */
+static void test_cmd_backend_children(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("pmusim-children-XXXXXX", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+    const struct {
+        const char *name, *script, *input, *answer;
+    } cases[] = {
+        /* two children, then waits for them: the line times out (2 s: a
+         * loaded machine still starts the script and its children first) */
+        { "hang",
+          "sleep 30 </dev/null >/dev/null 2>&1 &\necho $! >>\"$1\"\n"
+          "sleep 31 </dev/null >/dev/null 2>&1 &\necho $! >>\"$1\"\nwait\n",
+          "x\n", "x\tBACKEND_CRASH\t0\t\t\n" },
+        /* answers every line and exits at the end of its input, its child
+         * still running */
+        { "leave",
+          "sleep 30 </dev/null >/dev/null 2>&1 &\necho $! >>\"$1\"\n"
+          "while read -r l; do printf '%s\\tPFM_ERR_NOTFOUND\\t0\\t\\t\\n' \"$l\"; done\n",
+          "x\n", "x\tPFM_ERR_NOTFOUND\t0\t\t\n" },
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *script = g_build_filename(dir, cases[i].name, NULL);
+        g_autofree char *pidfile = g_strdup_printf("%s.pids", script);
+        CU_ASSERT_FATAL(g_file_set_contents(script, cases[i].script, -1, NULL));
+        g_autofree char *spec = g_strdup_printf("cmd:sh '%s' '%s'", script, pidfile);
+        Run r = run_cli(cases[i].input, strlen(cases[i].input), "encode", "--batch", "--backend", spec, "--timeout",
+                        "2000", NULL);
+        CU_ASSERT_EQUAL(r.status, 0);
+        gsize n;
+        const char *out = g_bytes_get_data(r.out, &n);
+        CU_ASSERT(n == strlen(cases[i].answer) && memcmp(out, cases[i].answer, n) == 0);
+        /* the children were started (the file names them) and are gone
+         * soon after pmusim ended */
+        CU_ASSERT(g_file_test(pidfile, G_FILE_TEST_EXISTS));
+        int left = 0;
+        for (int tries = 0; tries < 100 && (left = alive_pid(pidfile)) != 0; tries++)
+            g_usleep(20000);
+        if (left)
+            fprintf(stderr, "# %s: the backend's child %d outlived pmusim\n", cases[i].name, left);
+        CU_ASSERT_EQUAL(left, 0);
+        for (int pid; (pid = alive_pid(pidfile)) != 0;)
+            kill(pid, SIGKILL); /* clean up after a failure */
+        g_unlink(pidfile);
+        g_unlink(script);
+        run_clear(&r);
+    }
+    g_rmdir(dir);
 }
 
 static void test_cmd_backend_missing(void)
@@ -909,12 +1122,15 @@ int main(int argc, char **argv)
     CU_pSuite cli = CU_add_suite("cli", NULL, NULL);
     CU_add_test(cli, "batch framing: empty, invalid UTF-8, NUL, 10 kB, no final newline", test_batch_framing);
     CU_add_test(cli, "batch known values", test_batch_known_values);
+    CU_add_test(cli, "batch: a 256 MiB request line in flat memory, answered PFM_ERR_INVAL",
+                test_batch_long_line_memory);
     CU_add_test(cli, "cmd backend: crash, hang, garbage, exit -> BACKEND_CRASH + restart",
                 test_cmd_backend_crash_restart);
     CU_add_test(cli, "cmd backend: pmusim round trip", test_cmd_backend_roundtrip);
     CU_add_test(cli, "cmd backend: writing a line has the deadline too", test_cmd_backend_write_deadline);
     CU_add_test(cli, "cmd backend: one line per process, every line answered", test_cmd_backend_oneshot);
     CU_add_test(cli, "cmd backend: missing program", test_cmd_backend_missing);
+    CU_add_test(cli, "cmd backend: its children end with it (timeout, end of run)", test_cmd_backend_children);
     CU_add_test(cli, "usage errors exit 2 with one line", test_usage_errors);
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);

@@ -99,6 +99,10 @@ static void test_encode_errors(void)
     /* ... also when it comes from the default mask */
     expect_fail("encode --pmu nhm --lbr --plm 1,3", 1, "(the default)");
     expect_fail("encode --pmu nhm --lbr --lbr-filter jcc,bogus", 2, "LBR filter 'bogus': expected one of jcc");
+    /* issue 20 item 19: an empty list is refused like an empty item */
+    expect_fail("encode --pmu nhm --lbr --lbr-filter=", 2, "--lbr-filter: LBR filter: empty list: expected one of jcc");
+    expect_fail("explain --pmu nhm --lbr --lbr-filter=", 2, "LBR filter: empty list");
+    expect_fail("encode --pmu nhm --lbr --lbr-filter jcc,,far_branch", 2, "LBR filter '': expected one of jcc");
     expect_fail("encode --pmu nhm --lbr --lbr-plm 4", 2, "--lbr-plm: LBR privilege level '4'");
     expect_fail("encode --lbr", 2, "expected --pmu");
     expect_fail("encode --pmu nhm --lbr-plm 3 INST_RETIRED:ANY_P", 2, "go with --lbr");

@@ -144,8 +144,21 @@ char *pms_cli_printable(const char *s)
     return g_string_free(o, FALSE);
 }
 
+gboolean pms_cli_output_path_ok(const char *option, const char *path)
+{
+    if (path && !*path) {
+        fprintf(stderr, "pmusim: %s: an empty file name: expected the FILE to write\n", option);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GError **error)
 {
+    if (!*path) {
+        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "an empty file name");
+        return FALSE;
+    }
     GStatBuf st;
     if (g_stat(path, &st) != 0 || S_ISREG(st.st_mode))
         return g_file_set_contents(path, data, (gssize)len, error);

@@ -68,6 +68,11 @@ char *pms_cli_with_ld_lat(char *event, guint64 ld_lat);
  * are not UTF-8 as \xHH (an event string is the user's bytes). */
 char *pms_cli_printable(const char *s);
 gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GError **error);
+/* An output option's FILE (NULL: not given) names a file: FALSE, after one
+ * stderr line "pmusim: OPTION: ...", for an empty name (a usage error, found
+ * before any work; writing it would fail only at the end, renaming a
+ * temporary file to ''). */
+gboolean pms_cli_output_path_ok(const char *option, const char *path);
 /* Parse --plm's LEVELS: privilege levels 0..3 separated by commas ("3",
  * "0,3") into a PMS_PLM* mask; FALSE (after one stderr line) otherwise. */
 gboolean pms_cli_parse_plm(const char *text, guint *plm);

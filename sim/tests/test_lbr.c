@@ -331,6 +331,9 @@ static void test_encoder_api(void)
     guint f;
     CU_ASSERT_TRUE(pms_lbr_parse_filter("none", &f, NULL) && f == 0);
     CU_ASSERT_TRUE(pms_lbr_parse_filter("NEAR_RET,jcc", &f, NULL) && f == (PMS_LBR_NEAR_RET | PMS_LBR_JCC));
+    /* an empty list, like an empty item, is no filter name ("none" is) */
+    CU_ASSERT_FALSE(pms_lbr_parse_filter("", &f, NULL));
+    CU_ASSERT_FALSE(pms_lbr_parse_filter("jcc,,far_branch", &f, NULL));
 }
 
 /* pms_sim_set_input: the stimulus's branch= text, one branch per call

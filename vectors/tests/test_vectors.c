@@ -126,10 +126,12 @@ static void test_parse_bad(void)
         { "\"a\" PFM_SUCCESS 0x1 fstr src x\n", "bad.enc:1:", "fstr" },
         { "\"a\" PFM_SUCCESS 0x1,0x2,0x3,0x4,0x5,0x6,0x7,0x8,0x9 src x\n", "bad.enc:1:", "more than" },
         { "\"ok\" PFM_ERR_ATTR - src x\n\n\"a\" PFM_SUCCESS\n", "bad.enc:3:", "CODES" },
+        /* issue 20: a BOM is named as one */
+        { "\xef\xbb\xbf\"a\" PFM_ERR_ATTR - src x\n", "bad.enc:1: column 1:", "UTF-8 byte-order mark" },
         { "\"a\" PFM_ERR_ATTR - src x\n\"b\x00\" PFM_ERR_ATTR - src x\n", "bad.enc:2:", "NUL byte" },
     };
     for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
-        /* Case 21 carries an embedded NUL: pass its real length. */
+        /* The last case carries an embedded NUL: pass its real length. */
         g_autoptr(PmsVectorSet) set = pms_vector_set_new();
         GError *err = NULL;
         gsize len = strlen(cases[i].text);

@@ -98,6 +98,11 @@ def generate(name, path):
               b'\nrun 1 INST_RETIRED.ANY_P=1\nread IA32_PMC0 1\nend\n')
     elif name == 'mib-line.batch':
         write(b'wsm::INST_RETIRED:ANY_P\n' + b'wsm::' + b'A' * mib + b'\nwsm::INST_RETIRED:ANY_P\n')
+    elif name == 'cap-lines.batch':
+        # a request line of exactly 16 MiB (encoded) and one of 16 MiB + 1
+        # byte (over the cap: PFM_ERR_INVAL, echoed whole)
+        write(b'wsm::INST_RETIRED:ANY_P\n' + b'wsm::' + b'A' * (16 * mib - 5) + b'\n' +
+              b'wsm::' + b'B' * (16 * mib - 4) + b'\nwsm::INST_RETIRED:ANY_P\n')
     elif name == 'million.batch':
         write(b'wsm::INST_RETIRED:ANY_P\nbogus\n' * 50000)
     elif name == 'mib-line.expect':
