@@ -933,6 +933,24 @@ static gboolean facts_consistent(Ctx *c, const char *g, const PmsEvent *e, GErro
     return TRUE;
 }
 
+/* The LBR ring (model_lbr.c): entries without a gap and a TOS field that
+ * indexes every one, refused here so that the simulator never shows a
+ * short or wrong history; the field's key line, or the register's. */
+static gboolean lbr_consistent(Ctx *c, GError **error)
+{
+    const PmsRegister *r = NULL;
+    gboolean on_field = FALSE;
+    g_autofree char *msg = pms_model_lbr_problem(c->m, &r, &on_field);
+    if (!msg)
+        return TRUE;
+    if (on_field) {
+        g_autofree char *g = g_strdup_printf("layout %s", r->layout->name);
+        return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, "tos", "%s", msg);
+    }
+    g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_CONFLICT, "%s:%u: %s", c->scan.source, r->source_line, msg);
+    return FALSE;
+}
+
 static gboolean load(Ctx *c, GError **error)
 {
     PmsModel *m = c->m;
@@ -1015,6 +1033,8 @@ static gboolean load(Ctx *c, GError **error)
     }
     if (ok)
         ok = instances_have_registers(c, error);
+    if (ok)
+        ok = lbr_consistent(c, error);
     if (ok) {
         g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
         if (m->family->check_model)

@@ -38,7 +38,9 @@
 
 #include <string.h>
 
-enum { NX_MAX_BOX = 10, NX_CTRS = 6 };
+/* C-Boxes 0..7: S-Box 0 summarises 0-3, S-Box 1 4-7 (the model check
+ * models/model_x86.c refuses a box beyond, and so does nx_init) */
+enum { NX_MAX_BOX = 8, NX_CTRS = 6 };
 
 typedef struct {
     gboolean present;
@@ -109,6 +111,19 @@ static gboolean nx_init(PmsSim *sim, GError **error)
     s->freeze_at = G_MAXUINT64;
     if (!options(s, m, error))
         return FALSE;
+    for (guint i = 0; i < m->n_regs; i++)
+        if (g_strcmp0(m->regs[i].unit, "cbox") == 0 && m->regs[i].instance >= NX_MAX_BOX) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                        "model %s: register %s belongs to C-Box %u: the device holds C-Boxes 0..%d", m->name,
+                        m->regs[i].name, m->regs[i].instance, NX_MAX_BOX - 1);
+            return FALSE;
+        }
+    if (g_strcmp0(m->unit, "cbox") == 0 && m->instance >= NX_MAX_BOX) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                    "model %s stands for C-Box %u: the device holds C-Boxes 0..%d", m->name, m->instance,
+                    NX_MAX_BOX - 1);
+        return FALSE;
+    }
     const PmsRegister *ev0 = NULL, *bc0 = NULL, *bs0 = NULL;
     guint boxes = 0;
     for (guint n = 0; n < NX_MAX_BOX; n++) {
