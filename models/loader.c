@@ -83,6 +83,14 @@ static gboolean get_bool(Ctx *c, const char *group, const char *key, gboolean df
     return TRUE;
 }
 
+static guint count_char(const char *s, char ch)
+{
+    guint n = 0;
+    for (; s && *s; s++)
+        n += *s == ch;
+    return n;
+}
+
 /* A text value with GKeyFile's escapes (\n, \s ...) applied. */
 static gboolean get_text(Ctx *c, const char *group, const char *key, gboolean required, char **out, GError **error)
 {
@@ -96,6 +104,19 @@ static gboolean get_text(Ctx *c, const char *group, const char *key, gboolean re
     char *v = g_key_file_get_string(c->kf, group, key, &e);
     if (!v)
         return fail(c, error, PMS_MODEL_ERROR_KEY, group, key, "%s", e->message);
+    /* A text is one line: the escapes \n, \r and \t would make a control
+     * character of it, and a desc of two lines breaks the one-line-per-PMU
+     * listing (issue 20).  A raw CR stays text like any other (a lone CR is
+     * no line end of the file, and the file's own text is what it is). */
+    g_autofree char *raw = get_raw(c, group, key);
+    static const char esc[] = { 'n', 'r', 't' }, ctl[] = { '\n', '\r', '\t' };
+    for (guint i = 0; i < G_N_ELEMENTS(ctl); i++)
+        if (count_char(v, ctl[i]) > count_char(raw, ctl[i])) {
+            g_free(v);
+            return fail(c, error, PMS_MODEL_ERROR_KEY, group, key,
+                        "%s must be one line of text: the escape \\%c makes a control character (0x%02x) of it", key,
+                        esc[i], (guint)ctl[i]);
+        }
     *out = g_strstrip(v);
     return TRUE;
 }

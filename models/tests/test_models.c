@@ -1196,6 +1196,23 @@ static void test_lbr_ring(void)
     EXPECT_ERROR(holed, PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:24: register FROM3: LBR entry 3, but entry 2 has no");
 }
 
+/* A text value is one line (issue 20 item 14: `desc = a\\nb` loaded as two
+ * lines and broke `list`, one line per PMU): the key-file escapes \\n, \\r
+ * and \\t are refused with the key's line; \\s (a space) stays. */
+static void test_one_line_texts(void)
+{
+    EXPECT_ERROR(HDR "desc = two\\nlines\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6: [pmu] key 'desc':",
+                 "desc must be one line of text: the escape \\n makes a control character (0x0a)");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\ndesc = a\\tb\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8: [event E] key 'desc':", "the escape \\t");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.U = 0x1\ndesc.U = a\\rb\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:9:", "desc.U must be one line", "\\r");
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = load_text(HDR "desc = one\\sline\n", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_STRING_EQUAL(m->desc, "one line");
+}
+
 /* [perf]: perf's syntax, checked against the event-select layout */
 static void test_perf_section(void)
 {
@@ -1277,6 +1294,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "instances, name_pattern, desc_pattern errors", test_instances_errors);
     CU_add_test(s, "Xeon 7500: boxes beyond the device's refused", test_nhmex_boxes);
     CU_add_test(s, "LBR: a TOS field that cannot index the ring, a gap in the entries", test_lbr_ring);
+    CU_add_test(s, "a desc is one line: \\n, \\r, \\t refused", test_one_line_texts);
     s = CU_add_suite("lint", NULL, NULL);
     CU_add_test(s, "built-in models are clean", test_lint_builtin_clean);
     CU_add_test(s, "each problem is flagged", test_lint_problems);
