@@ -11,10 +11,48 @@
 #include <string.h>
 
 
+/* The kinds of which an x86 family's unit instance has one register, of
+ * index 0: the devices and the program step read no other index. */
+static gboolean single_kind(PmsRegKind k)
+{
+    switch (k) {
+    case PMS_REG_FIXED_CTRL:
+    case PMS_REG_GLOBAL_CTRL:
+    case PMS_REG_GLOBAL_STATUS:
+    case PMS_REG_GLOBAL_OVF_CTRL:
+    case PMS_REG_GLOBAL_STATUS_RESET:
+    case PMS_REG_GLOBAL_STATUS_SET:
+    case PMS_REG_GLOBAL_INUSE:
+    case PMS_REG_PEBS_ENABLE:
+    case PMS_REG_PEBS_LD_LAT:
+    case PMS_REG_LBR_SELECT:
+    case PMS_REG_DEBUGCTL:
+    case PMS_REG_PERF_CAPABILITIES:
+    case PMS_REG_LBR_TOS:
+    case PMS_REG_BOX_CTRL:
+    case PMS_REG_BOX_STATUS:
+    case PMS_REG_BOX_OVF_CTRL:
+    case PMS_REG_MATCH:
+        return TRUE;
+    default:
+        return FALSE;
+    }
+}
+
 void pms_x86_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs)
 {
     if (m->counter_base)
         pms_msg_add(msgs, "counter_base %u on a non-ia64 model (its counters are numbered from 0)", m->counter_base);
+    /* a register no one would read: GLOBAL_CTRL of index 8 left the model
+     * without one, silently counting as perfmon v1 (issue 20) */
+    for (guint i = 0; i < m->n_regs; i++) {
+        const PmsRegister *r = &m->regs[i];
+        if (r->index && single_kind(r->kind))
+            pms_msg_add(msgs,
+                        "register %s (line %u): index %u, but a unit has one register of kind %s, index 0 (the "
+                        "simulator and the program step read no other)",
+                        r->name, r->source_line, r->index, pms_reg_kind_name(r->kind));
+    }
     /* per unit instance the model stands for: each of its PMUs' (a file of
      * several, [pmu] instances), or its own */
     for (guint k = 0; complete && k < MAX(m->n_instances, 1); k++) {

@@ -1196,6 +1196,16 @@ static void test_lbr_ring(void)
     EXPECT_ERROR(holed, PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:24: register FROM3: LBR entry 3, but entry 2 has no");
 }
 
+/* An x86 register of a kind a unit has one of, at another index than 0:
+ * nothing reads it (issue 20: GLOBAL_CTRL of index 8 made the model
+ * silently count as perfmon v1). */
+static void test_single_kinds(void)
+{
+    EXPECT_ERROR(HDR "[register GC]\naddress = 0x38f\nkind = global_ctrl\nindex = 8\n", PMS_MODEL_ERROR_CONFLICT,
+                 "snippet.pmu:1: [pmu]: register GC (line 6): index 8, but a unit has one register of kind "
+                 "global_ctrl, index 0");
+}
+
 /* A text value is one line (issue 20 item 14: `desc = a\\nb` loaded as two
  * lines and broke `list`, one line per PMU): the key-file escapes \\n, \\r
  * and \\t are refused with the key's line; \\s (a space) stays. */
@@ -1294,6 +1304,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "instances, name_pattern, desc_pattern errors", test_instances_errors);
     CU_add_test(s, "Xeon 7500: boxes beyond the device's refused", test_nhmex_boxes);
     CU_add_test(s, "LBR: a TOS field that cannot index the ring, a gap in the entries", test_lbr_ring);
+    CU_add_test(s, "x86: one register of a singular kind, index 0", test_single_kinds);
     CU_add_test(s, "a desc is one line: \\n, \\r, \\t refused", test_one_line_texts);
     s = CU_add_suite("lint", NULL, NULL);
     CU_add_test(s, "built-in models are clean", test_lint_builtin_clean);
