@@ -353,6 +353,17 @@ static void lint_limits(const PmsModel *m, GPtrArray *out)
     }
 }
 
+/* The LBR ring (model_lbr.c), for models that reached memory another way
+ * than the loader (which refuses it): at the register's or the layout's line. */
+static void lint_lbr(const PmsModel *m, GPtrArray *out)
+{
+    const PmsRegister *r = NULL;
+    gboolean on_field = FALSE;
+    g_autofree char *msg = pms_model_lbr_problem(m, &r, &on_field);
+    if (msg)
+        problem(out, m, on_field ? r->layout->source_line : r->source_line, "%s", msg);
+}
+
 gboolean pms_model_lint(const PmsModel *m, GPtrArray *problems)
 {
     guint before = problems->len;
@@ -363,5 +374,6 @@ gboolean pms_model_lint(const PmsModel *m, GPtrArray *problems)
     lint_family(m, problems);
     lint_perf(m, problems);
     lint_limits(m, problems);
+    lint_lbr(m, problems);
     return problems->len == before;
 }

@@ -84,6 +84,14 @@ static gboolean get_bool(Ctx *c, const char *group, const char *key, gboolean df
     return TRUE;
 }
 
+static guint count_char(const char *s, char ch)
+{
+    guint n = 0;
+    for (; s && *s; s++)
+        n += *s == ch;
+    return n;
+}
+
 /* A text value with GKeyFile's escapes (\n, \s ...) applied. */
 static gboolean get_text(Ctx *c, const char *group, const char *key, gboolean required, char **out, GError **error)
 {
@@ -97,6 +105,19 @@ static gboolean get_text(Ctx *c, const char *group, const char *key, gboolean re
     char *v = g_key_file_get_string(c->kf, group, key, &e);
     if (!v)
         return fail(c, error, PMS_MODEL_ERROR_KEY, group, key, "%s", e->message);
+    /* A text is one line: the escapes \n, \r and \t would make a control
+     * character of it, and a desc of two lines breaks the one-line-per-PMU
+     * listing (issue 20).  A raw CR stays text like any other (a lone CR is
+     * no line end of the file, and the file's own text is what it is). */
+    g_autofree char *raw = get_raw(c, group, key);
+    static const char esc[] = { 'n', 'r', 't' }, ctl[] = { '\n', '\r', '\t' };
+    for (guint i = 0; i < G_N_ELEMENTS(ctl); i++)
+        if (count_char(v, ctl[i]) > count_char(raw, ctl[i])) {
+            g_free(v);
+            return fail(c, error, PMS_MODEL_ERROR_KEY, group, key,
+                        "%s must be one line of text: the escape \\%c makes a control character (0x%02x) of it", key,
+                        esc[i], (guint)ctl[i]);
+        }
     *out = g_strstrip(v);
     return TRUE;
 }
@@ -989,6 +1010,24 @@ static gboolean facts_consistent(Ctx *c, const char *g, const PmsEvent *e, GErro
     return TRUE;
 }
 
+/* The LBR ring (model_lbr.c): entries without a gap and a TOS field that
+ * indexes every one, refused here so that the simulator never shows a
+ * short or wrong history; the field's key line, or the register's. */
+static gboolean lbr_consistent(Ctx *c, GError **error)
+{
+    const PmsRegister *r = NULL;
+    gboolean on_field = FALSE;
+    g_autofree char *msg = pms_model_lbr_problem(c->m, &r, &on_field);
+    if (!msg)
+        return TRUE;
+    if (on_field) {
+        g_autofree char *g = g_strdup_printf("layout %s", r->layout->name);
+        return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, "tos", "%s", msg);
+    }
+    g_set_error(error, PMS_MODEL_ERROR, PMS_MODEL_ERROR_CONFLICT, "%s:%u: %s", c->scan.source, r->source_line, msg);
+    return FALSE;
+}
+
 static gboolean load(Ctx *c, GError **error)
 {
     PmsModel *m = c->m;
@@ -1074,6 +1113,8 @@ static gboolean load(Ctx *c, GError **error)
     }
     if (ok)
         ok = instances_have_registers(c, error);
+    if (ok)
+        ok = lbr_consistent(c, error);
     if (ok) {
         g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
         if (m->family->check_model)

@@ -71,6 +71,11 @@ void pms_model_facts_alloc(PmsModel *m, guint n);
 /* Append one formatted message to msgs (the family checks' lists). */
 void pms_msg_add(GPtrArray *msgs, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
+/* The LBR ring's consistency (model_lbr.c): a message (newly allocated)
+ * about *where (a FROM_IP register past a gap, or, *on_field, the TOS
+ * register whose field `tos` cannot index every entry), or NULL. */
+char *pms_model_lbr_problem(const PmsModel *m, const PmsRegister **where, gboolean *on_field);
+
 /* "0x1f" or "31" -> value; FALSE on anything else (sign, junk, overflow). */
 gboolean pms_parse_u64(const char *text, guint64 *out);
 

@@ -19,9 +19,9 @@
  *     GLOBAL_OVF_CTL) clears the summaries above it that no other leaf holds.
  *   PMI: an overflow of a counter with pmi_en sends a PMI to the U-Box.
  *     With frz_all the U-Box clears en_all `pmi_freeze_delay` uncore clocks
- *     after the overflow cycle (option, default 0: from the next cycle on;
- *     the guide gives no figure, only that the counters wrap and keep
- *     counting until the disable).  The PMI reaches a core (is recorded)
+ *     after the overflow cycle (option, default 0: in the overflow cycle,
+ *     after it counted; the guide gives no figure, only that the counters
+ *     wrap and keep counting until the disable).  The PMI reaches a core (is recorded)
  *     when pmi_core_sel is non-zero.
  *   writes: a reserved bit (EVT_SEL 62:61, any bit neither writable nor
  *     ignored) is a #GP; ignored bits read 0; counters take full 48-bit
@@ -38,7 +38,9 @@
 
 #include <string.h>
 
-enum { NX_MAX_BOX = 10, NX_CTRS = 6 };
+/* C-Boxes 0..7: S-Box 0 summarises 0-3, S-Box 1 4-7 (the model check
+ * models/model_x86.c refuses a box beyond, and so does nx_init) */
+enum { NX_MAX_BOX = 8, NX_CTRS = 6 };
 
 typedef struct {
     gboolean present;
@@ -109,6 +111,19 @@ static gboolean nx_init(PmsSim *sim, GError **error)
     s->freeze_at = G_MAXUINT64;
     if (!options(s, m, error))
         return FALSE;
+    for (guint i = 0; i < m->n_regs; i++)
+        if (g_strcmp0(m->regs[i].unit, "cbox") == 0 && m->regs[i].instance >= NX_MAX_BOX) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                        "model %s: register %s belongs to C-Box %u: the device holds C-Boxes 0..%d", m->name,
+                        m->regs[i].name, m->regs[i].instance, NX_MAX_BOX - 1);
+            return FALSE;
+        }
+    if (g_strcmp0(m->unit, "cbox") == 0 && m->instance >= NX_MAX_BOX) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                    "model %s stands for C-Box %u: the device holds C-Boxes 0..%d", m->name, m->instance,
+                    NX_MAX_BOX - 1);
+        return FALSE;
+    }
     const PmsRegister *ev0 = NULL, *bc0 = NULL, *bs0 = NULL;
     guint boxes = 0;
     for (guint n = 0; n < NX_MAX_BOX; n++) {
@@ -361,12 +376,21 @@ static void nx_overflow(PmsSim *sim, const SimUnit *u)
 }
 
 /* The U-Box receives the PMI: with frz_all it disables every counter after
- * the delay; it forwards the PMI to the cores pmi_core_sel names. */
+ * the delay; it forwards the PMI to the cores pmi_core_sel names.  Delay 0
+ * clears en_all in the overflow cycle itself, after every counter counted
+ * (as the x86 freeze, A8): a read after that cycle sees en_all 0, and a
+ * re-enable written before the next run holds.  A delay of d clears it at
+ * the end of cycle `cycle + d` (the engines run a due action at the end of
+ * a run too, so it never lands on a write made after that cycle). */
 static gboolean nx_pmi(PmsSim *sim, guint64 cycle)
 {
     Nhmex *s = sim->dev;
-    if (sim_fget(s->u_frz_all, *s->u_ctl) && s->freeze_at == G_MAXUINT64)
-        s->freeze_at = cycle + 1 + s->delay;
+    if (sim_fget(s->u_frz_all, *s->u_ctl) && s->freeze_at == G_MAXUINT64) {
+        if (s->delay == 0)
+            *s->u_ctl = sim_fset(s->u_en_all, *s->u_ctl, 0);
+        else
+            s->freeze_at = cycle + 1 + s->delay;
+    }
     return sim_fget(s->u_pmi_core, *s->u_ctl) != 0;
 }
 

@@ -106,6 +106,13 @@ gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error)
                         "model %s: LBR entries but no MSR_LASTBRANCH_TOS (kind lbr_tos)", m->name);
         return FALSE;
     }
+    if (l->tos_f.width < 32 && (1u << l->tos_f.width) < l->n) {
+        /* the loader refuses it too (models/model_lbr.c): TOS would wrap early */
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                    "model %s: field tos of %s is %u bits wide: it cannot index the %u LBR entries", m->name, tos->name,
+                    l->tos_f.width, l->n);
+        return FALSE;
+    }
     GError *e = NULL;
     if (!pms_lbr_jmp_rule(m, &l->rule, &e) || !pms_lbr_callstack_rule(m, &l->cs_rule, &e)) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "%s", e->message);

@@ -426,5 +426,9 @@ gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
         run_reference(s, run, u, nu);
     else
         run_fast(s, run, u, nu);
+    /* A device action due at the cycle after the run (a delayed freeze) takes
+     * effect now, at the end of the run's last cycle: a write made between
+     * runs comes after it and is not undone by it. */
+    device_events(s);
     return TRUE;
 }

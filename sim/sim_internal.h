@@ -126,7 +126,8 @@ struct SimDeviceOps {
     guint64 (*status)(const PmsSim *s, const SimUnit *u);
     gboolean (*edge_latch)(const PmsSim *s, guint i);
     /* Optional: the cycle of the device's next action of its own (G_MAXUINT64:
-     * none), and that action, run by the engines at the start of that cycle. */
+     * none), and that action, run by the engines at the start of that cycle
+     * (and at the end of a run that ends just before it). */
     guint64 (*next_event)(const PmsSim *s);
     void (*fire)(PmsSim *s);
     /* Optional: TRUE while the device needs every cycle seen (a PEBS

@@ -93,6 +93,24 @@ static void test_help_locale(void)
     run_clear(&r);
 }
 
+/* Option arguments are UTF-8 whatever the locale (issue 20 item 13: in a
+ * Latin-1 locale GOption converted the UTF-8 bytes of 'é' to 'Ã©', and in
+ * the C locale it refused them as "Invalid byte sequence in conversion
+ * input"): the message names the PMU with the bytes given. */
+static void test_utf8_arguments(void)
+{
+    static const char *const locales[] = { "LC_ALL=C", "LC_ALL=C.UTF-8" };
+    for (guint i = 0; i < G_N_ELEMENTS(locales); i++) {
+        Run r =
+            run_env(locales[i], "sim", "--pmu", "ws\xc3\xa9", "-e", "INST_RETIRED:ANY_P", "--occurrences", "1", NULL);
+        CU_ASSERT_EQUAL(r.status, 2);
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "unknown PMU 'ws\xc3\xa9'"));
+        CU_ASSERT_PTR_NULL(strstr(r.err, "\xc3\x83"));
+        CU_ASSERT_PTR_NULL(strstr(r.err, "Invalid byte sequence"));
+        run_clear(&r);
+    }
+}
+
 /* Every command's --help: its options, its exit statuses, its examples. */
 static const char *const helps[][2] = {
     { "encode", NULL },  { "decode", NULL },   { "list", NULL },      { "lint", NULL },
@@ -502,6 +520,7 @@ int main(int argc, char **argv)
     CU_pSuite s = CU_add_suite("cli", NULL, NULL);
     CU_add_test(s, "--version and -V", test_version);
     CU_add_test(s, "help in the user's locale", test_help_locale);
+    CU_add_test(s, "option arguments are UTF-8 in any locale", test_utf8_arguments);
     CU_add_test(s, "short options, exit statuses and examples in every --help", test_short_options);
     CU_add_test(s, "--pmu wherever an event string is taken", test_pmu_option);
     CU_add_test(s, "explain errors carry the PFM_ERR_ class", test_explain_error_class);

@@ -3,6 +3,7 @@
 #include "cli_common.h"
 #include "cli_family.h"
 #include <errno.h>
+#include <locale.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 
@@ -36,10 +37,35 @@ PmsModelSet *pms_cli_load_models(char **model_files)
     return g_steal_pointer(&set);
 }
 
+static gboolean wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "-?") == 0 || g_str_has_prefix(argv[i], "--help"))
+            return TRUE;
+    return FALSE;
+}
+
 gboolean pms_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 {
+    /* Arguments are UTF-8, as the model files and their names are, whatever
+     * the locale's charset: GOption converts a string option from the
+     * locale's charset, so in a Latin-1 locale the UTF-8 bytes of 'é' became
+     * 'Ã©' in every message naming them, and in the C locale any non-ASCII
+     * byte was "Invalid byte sequence in conversion input" (issue 20).  So
+     * LC_CTYPE is UTF-8 while GOption parses (valid UTF-8 passes as it is),
+     * except for --help, which prints in the locale's charset. */
+    g_autofree char *ctype = NULL;
+    if (!wants_help(*argc, *argv)) {
+        const char *cur = setlocale(LC_CTYPE, NULL);
+        ctype = cur ? g_strdup(cur) : NULL;
+        if (ctype && !setlocale(LC_CTYPE, "C.UTF-8"))
+            g_clear_pointer(&ctype, g_free);
+    }
     g_autoptr(GError) err = NULL;
-    if (!g_option_context_parse(ctx, argc, argv, &err)) {
+    gboolean ok = g_option_context_parse(ctx, argc, argv, &err);
+    if (ctype)
+        setlocale(LC_CTYPE, ctype);
+    if (!ok) {
         fprintf(stderr, "pmusim: %s (try --help)\n", err->message);
         return FALSE;
     }

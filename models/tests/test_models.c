@@ -1152,6 +1152,112 @@ static void test_instances_errors(void)
     EXPECT_LINT(two, "snippet.pmu:1: box instance 4: gp_counters 2");
 }
 
+/* The Xeon 7500 boxes the device holds (issue 20 item 1: a C-Box at
+ * instance 8 passed and crashed the simulator; one at 100 was silently
+ * missing from it): C-Boxes 0..7, S-Boxes 0 and 1.  The loader refuses a
+ * PMU or a register of any other, naming the box and the register's line.
+ * Lines: 6-7 `instances` and name_pattern (or unit and instance), registers
+ * C_A 10, C_B 16, S_SUM 22. */
+static char *cbox_text(const char *instances, guint a, guint b, guint sbox)
+{
+    return g_strdup_printf("[pmu]\nname = cb\narch = nhmex_cbox\ngp_counters = 1\ngp_width = 48\n%s\n"
+                           "[layout sel]\nevent = 7:0\n"
+                           "[register C_A]\naddress = 0x10\nkind = evtsel\nlayout = sel\nunit = cbox\ninstance = %u\n"
+                           "[register C_B]\naddress = 0x20\nkind = evtsel\nlayout = sel\nunit = cbox\ninstance = %u\n"
+                           "[register S_SUM]\naddress = 0x30\nkind = box_status\nunit = sbox\ninstance = %u\n"
+                           "[event E]\ncode = 1\n",
+                           instances, a, b, sbox);
+}
+
+static void test_nhmex_boxes(void)
+{
+    g_autofree char *ok = cbox_text("instances = cbox:0,7\nname_pattern = cb%u", 0, 7, 1);
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = load_text(ok, &err);
+    CU_ASSERT_PTR_NOT_NULL(m);
+    static const struct {
+        const char *inst;
+        guint a, b, sbox;
+        const char *needle1, *needle2;
+    } cases[] = {
+        { "instances = cbox:0,8\nname_pattern = cb%u", 0, 8, 1, "snippet.pmu:1: [pmu]: instances names C-Box 8",
+          "C-Boxes 0..7" },
+        { "instances = cbox:0,100\nname_pattern = cb%u", 0, 100, 1, "snippet.pmu:1:", "C-Box 100" },
+        { "instances = cbox:0\nname_pattern = cb%u", 0, 8, 1,
+          "snippet.pmu:1:", "register C_B (line 16) belongs to C-Box 8" },
+        { "instances = cbox:0\nname_pattern = cb%u", 0, 1023, 0, "snippet.pmu:1:", "C-Box 1023" },
+        { "instances = cbox:0,7\nname_pattern = cb%u", 0, 7, 2,
+          "snippet.pmu:1:", "register S_SUM (line 22) belongs to S-Box 2" },
+        { "unit = cbox\ninstance = 9", 0, 9, 0, "snippet.pmu:1:", "instance names C-Box 9" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *text = cbox_text(cases[i].inst, cases[i].a, cases[i].b, cases[i].sbox);
+        EXPECT_ERROR(text, PMS_MODEL_ERROR_CONFLICT, cases[i].needle1, cases[i].needle2);
+    }
+}
+
+/* The LBR ring (issue 20 item 8: `tos = 0` on wsm passed the lint, and three
+ * branches then showed two entries, one of them "age=15"): a TOS field
+ * must index every FROM_IP entry (2^width >= entries), and the entries run
+ * 0..N-1 without a gap; the loader names the field's key line or the
+ * register's.  Lines: 6 [layout lbr_tos], 7 tos, 8 [register TOS], then six
+ * lines per FROM_IP register from 12 on. */
+static char *lbr_text(const char *tos, const guint *idx, guint n)
+{
+    GString *t = g_string_new(HDR "[layout lbr_tos]\n");
+    g_string_append_printf(t, "tos = %s\n[register TOS]\naddress = 0x1c9\nkind = lbr_tos\nlayout = lbr_tos\n", tos);
+    for (guint i = 0; i < n; i++)
+        g_string_append_printf(t, "[register FROM%u]\naddress = 0x%x\nkind = lbr_from\nindex = %u\n\n\n", idx[i],
+                               0x680 + idx[i], idx[i]);
+    return g_string_free(t, FALSE);
+}
+
+static void test_lbr_ring(void)
+{
+    static const guint five[] = { 0, 1, 2, 3, 4 }, gap[] = { 0, 1, 3 };
+    g_autoptr(GError) err = NULL;
+    g_autofree char *fits = lbr_text("2:0", five, 5);
+    g_autoptr(PmsModel) m = load_text(fits, &err);
+    CU_ASSERT_PTR_NOT_NULL(m);
+    g_autofree char *four = lbr_text("1:0", five, 4);
+    g_autoptr(PmsModel) m4 = load_text(four, NULL);
+    CU_ASSERT_PTR_NOT_NULL(m4); /* 2 bits index 4 entries */
+    g_autofree char *narrow = lbr_text("1:0", five, 5);
+    EXPECT_ERROR(narrow, PMS_MODEL_ERROR_CONFLICT,
+                 "snippet.pmu:7: [layout lbr_tos] key 'tos':", "2 bits wide: it cannot index the 5 LBR entries");
+    g_autofree char *zero = lbr_text("0", five, 3);
+    EXPECT_ERROR(zero, PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:7:", "1 bit wide: it cannot index the 3 LBR entries");
+    g_autofree char *holed = lbr_text("3:0", gap, 3);
+    EXPECT_ERROR(holed, PMS_MODEL_ERROR_CONFLICT, "snippet.pmu:24: register FROM3: LBR entry 3, but entry 2 has no");
+}
+
+/* An x86 register of a kind a unit has one of, at another index than 0:
+ * nothing reads it (issue 20: GLOBAL_CTRL of index 8 made the model
+ * silently count as perfmon v1). */
+static void test_single_kinds(void)
+{
+    EXPECT_ERROR(HDR "[register GC]\naddress = 0x38f\nkind = global_ctrl\nindex = 8\n", PMS_MODEL_ERROR_CONFLICT,
+                 "snippet.pmu:1: [pmu]: register GC (line 6): index 8, but a unit has one register of kind "
+                 "global_ctrl, index 0");
+}
+
+/* A text value is one line (issue 20 item 14: `desc = a\\nb` loaded as two
+ * lines and broke `list`, one line per PMU): the key-file escapes \\n, \\r
+ * and \\t are refused with the key's line; \\s (a space) stays. */
+static void test_one_line_texts(void)
+{
+    EXPECT_ERROR(HDR "desc = two\\nlines\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6: [pmu] key 'desc':",
+                 "desc must be one line of text: the escape \\n makes a control character (0x0a)");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\ndesc = a\\tb\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:8: [event E] key 'desc':", "the escape \\t");
+    EXPECT_ERROR(HDR "[event E]\ncode = 1\numask.U = 0x1\ndesc.U = a\\rb\n", PMS_MODEL_ERROR_KEY,
+                 "snippet.pmu:9:", "desc.U must be one line", "\\r");
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModel) m = load_text(HDR "desc = one\\sline\n", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_STRING_EQUAL(m->desc, "one line");
+}
+
 /* [perf]: perf's syntax, checked against the event-select layout */
 static void test_perf_section(void)
 {
@@ -1231,6 +1337,10 @@ int main(int argc, char **argv)
     CU_add_test(s, "Xeon 7500 C-Box models", test_builtin_nhmex);
     CU_add_test(s, "a file of several PMUs", test_instances);
     CU_add_test(s, "instances, name_pattern, desc_pattern errors", test_instances_errors);
+    CU_add_test(s, "Xeon 7500: boxes beyond the device's refused", test_nhmex_boxes);
+    CU_add_test(s, "LBR: a TOS field that cannot index the ring, a gap in the entries", test_lbr_ring);
+    CU_add_test(s, "x86: one register of a singular kind, index 0", test_single_kinds);
+    CU_add_test(s, "a desc is one line: \\n, \\r, \\t refused", test_one_line_texts);
     s = CU_add_suite("lint", NULL, NULL);
     CU_add_test(s, "built-in models are clean", test_lint_builtin_clean);
     CU_add_test(s, "each problem is flagged", test_lint_problems);

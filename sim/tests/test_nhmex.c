@@ -210,6 +210,45 @@ static void test_precise_count_freeze(void)
             }
 }
 
+/* A freeze never outlives its cycle into a write (issue 20 item 5): counter 0
+ * of C-Box 2 preloaded 2^48-1 with pmi_en, frz_all set; one event in the
+ * first cycle carries (cycle 0).  Delay d clears en_all at the end of cycle
+ * d: after a first run of 1 + d cycles (the counter wraps to 0 and adds d)
+ * U_CTL reads frz_all | pmi_core_sel, en_all 0.  Software clears the
+ * overflow and writes en_all again before the next run; that run of 2
+ * cycles counts 2 (no freeze is left pending to undo the re-enable): the
+ * counter reads d + 2, as the x86 core in the same sequence. */
+static void test_freeze_before_rewrite(void)
+{
+    static const struct {
+        const char *delay;
+        guint64 d;
+    } cases[] = { { "0", 0 }, { "2", 2 } };
+    for (int e = 0; e < 2; e++)
+        for (guint k = 0; k < G_N_ELEMENTS(cases); k++) {
+            PmsModel *m;
+            PmsSim *s = nx(cases[k].delay, "documented", e ? PMS_SIM_FAST : PMS_SIM_REFERENCE, &m);
+            guint64 on = U_EN_ALL | U_FRZ_ALL | U_PMI_CORE(1);
+            CU_ASSERT_TRUE(pms_sim_write(s, U_CTL, on, NULL));
+            CU_ASSERT_TRUE(pms_sim_write(s, BOX_CTL(C2), 0x1, NULL));
+            CU_ASSERT_TRUE(pms_sim_write(s, EVT_SEL(C2, 0), 0x0114 | X_EN | X_PMI, NULL));
+            CU_ASSERT_TRUE(pms_sim_write(s, CTR(C2, 0), ((guint64)1 << 48) - 1, NULL));
+            PmsSimCount c = { LLC_SHARED, 0, 1, 0 };
+            PmsSimRun r = { 1 + cases[k].d, { 0, 0 }, &c, 1, NULL, 0, NULL, 0 };
+            CU_ASSERT_TRUE(pms_sim_run(s, &r, NULL));
+            CU_ASSERT_EQUAL(rd(s, U_CTL), U_FRZ_ALL | U_PMI_CORE(1));
+            CU_ASSERT_EQUAL(rd(s, CTR(C2, 0)), cases[k].d);
+            CU_ASSERT_TRUE(pms_sim_write(s, BOX_OVF(C2), 0x1, NULL));
+            CU_ASSERT_TRUE(pms_sim_write(s, U_CTL, on, NULL));
+            r.cycles = 2;
+            CU_ASSERT_TRUE(pms_sim_run(s, &r, NULL));
+            CU_ASSERT_EQUAL(rd(s, CTR(C2, 0)), cases[k].d + 2);
+            CU_ASSERT_EQUAL(rd(s, U_CTL), on);
+            pms_sim_free(s);
+            pms_model_free(m);
+        }
+}
+
 /* Register behaviour: EVT_SEL 62:61 reserved (#GP), bit 16 ignored (no
  * #GP, reads 0); 48-bit counters; rst_all clears every counter. */
 static void test_registers(void)
@@ -280,6 +319,8 @@ void register_nhmex_tests(void)
     CU_add_test(s, "threshold, invert (documented and literal), edge in series", test_threshold_invert_edge);
     CU_add_test(s, "overflow summaries up to the U-Box, cleared from the leaf", test_summaries);
     CU_add_test(s, "precise count: preload 2^48-N, pmi_en, frz_all, freeze delay", test_precise_count_freeze);
+    CU_add_test(s, "freeze with delay 0 and 2 done by the end of its cycle: a re-enable holds",
+                test_freeze_before_rewrite);
     CU_add_test(s, "reserved #GP, ignored bits read 0, rst_all", test_registers);
     CU_add_test(s, "program step on the PMU's own C-Box", test_program);
 }
