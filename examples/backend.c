@@ -6,8 +6,9 @@
  * What this is: a protocol skeleton.  The protocol side (reading requests as
  * bytes, echoing each one exactly, formatting the answer, flushing, surviving
  * a dead encoder) is done here as docs/encoder-protocol.md asks; the encoding
- * itself is the one function encode() below, marked YOUR ENCODER GOES HERE.
- * Replace its body with a call into your encoder.
+ * itself is three functions below, marked YOUR ENCODER GOES HERE: setup()
+ * (once, before the first request), encode() (each request) and finish()
+ * (at the end of input).  Replace their bodies with your encoder.
  *
  * As shipped, encode() does not encode anything itself: it asks pmusim's own
  * builtin encoder, a `pmusim encode --batch` child process, and takes its
@@ -82,23 +83,47 @@ static int put_answer(FILE *out, const char *request, size_t len, const Answer *
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
+static int relay_setup(int argc, char **argv);
 static Answer relay_ask(const char *event, size_t len);
+static void relay_close(void);
 
 /* ------------------------------------------------------------------------
- * YOUR ENCODER GOES HERE.  encode() takes one event string (len bytes as
- * read, without the '\n'; event[len] is a NUL for convenience) and fills an
- * Answer: PFM_SUCCESS with at least one code and the FSTR, or an error name
- * with no codes and no FSTR.  Replace its body with a call into your
- * encoder, e.g.
+ * YOUR ENCODER GOES HERE: setup(), encode() and finish().  As shipped they
+ * start, ask and close pmusim's builtin encoder (the relay, below).
  *
+ * setup() is called once with the command line, before the first request:
+ * load your encoder there.  If it cannot run, print one line on stderr and
+ * return -1 (the backend exits 1).
+ *
+ * encode() takes one event string (len bytes as read, without the '\n';
+ * event[len] is a NUL for convenience) and returns an Answer: PFM_SUCCESS
+ * with at least one code and the FSTR, or a libpfm4 error name with no codes
+ * and no FSTR.  fstr and regs are malloc'd (the caller frees them) or NULL.
+ * E.g.
+ *
+ *     Answer a = { 0 };
  *     int ret = my_encode(event, a.codes, &a.n_codes, &a.fstr);
  *     snprintf(a.ret, sizeof a.ret, "%s", ret == 0 ? "PFM_SUCCESS" : my_error_name(ret));
+ *     return a;
  *
- * As shipped it asks pmusim's builtin encoder.
+ * A crash ends the backend: pmusim answers that line BACKEND_CRASH and
+ * starts the backend afresh for the next one.
+ *
+ * finish() is called at the end of input.
  * ------------------------------------------------------------------------ */
+static int setup(int argc, char **argv)
+{
+    return relay_setup(argc, argv);
+}
+
 static Answer encode(const char *event, size_t len)
 {
     return relay_ask(event, len);
+}
+
+static void finish(void)
+{
+    relay_close();
 }
 
 /* The relay: a `pmusim encode --batch` child kept running, asked one line
@@ -115,7 +140,6 @@ static int relay_start(void)
     if (pipe(to) < 0 || pipe(from) < 0 || pipe(ex) < 0)
         return -1;
     fcntl(ex[1], F_SETFD, FD_CLOEXEC);
-    fflush(stderr);
     pid_t pid = fork();
     if (pid < 0)
         return -1;
@@ -164,6 +188,38 @@ static void relay_stop(int force)
         kill(relay_pid, SIGKILL);
     waitpid(relay_pid, NULL, 0);
     relay_pid = 0;
+}
+
+/* At the end: close its stdin, let it exit. */
+static void relay_close(void)
+{
+    relay_stop(0);
+    free(relay_argv);
+    relay_argv = NULL;
+}
+
+/* argv: [PMUSIM [ENCODE-OPTION...]]; PMUSIM is run as `PMUSIM encode --batch
+ * ENCODE-OPTION...`.  A backend that cannot run says so once, at the start. */
+static int relay_setup(int argc, char **argv)
+{
+    static char pmusim[] = "pmusim", encode_arg[] = "encode", batch_arg[] = "--batch";
+    static char *dfl[] = { pmusim, NULL };
+    char **prog = argc > 1 ? argv + 1 : dfl;
+    int nprog = argc > 1 ? argc - 1 : 1;
+    char **args = calloc((size_t)nprog + 3, sizeof *args);
+    if (args == NULL)
+        return -1;
+    args[0] = prog[0];
+    args[1] = encode_arg;
+    args[2] = batch_arg;
+    for (int i = 1; i < nprog; i++)
+        args[i + 2] = prog[i];
+    relay_argv = args;
+    if (relay_start() < 0) {
+        fprintf(stderr, "backend: cannot start %s: %s\n", relay_argv[0], strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 /* The Answer in `answer` (alen bytes, one line from a batch-protocol
@@ -238,23 +294,8 @@ int main(int argc, char **argv)
 {
     /* a dead child or reader shows as a failed write, not our death */
     signal(SIGPIPE, SIG_IGN);
-    static char pmusim[] = "pmusim", encode_arg[] = "encode", batch_arg[] = "--batch";
-    char *dfl[] = { pmusim, NULL };
-    char **prog = argc > 1 ? argv + 1 : dfl;
-    int nprog = argc > 1 ? argc - 1 : 1;
-    relay_argv = calloc((size_t)nprog + 3, sizeof *relay_argv);
-    if (relay_argv == NULL)
+    if (setup(argc, argv) < 0)
         return 1;
-    relay_argv[0] = prog[0];
-    relay_argv[1] = encode_arg;
-    relay_argv[2] = batch_arg;
-    for (int i = 1; i < nprog; i++)
-        relay_argv[i + 2] = prog[i];
-    /* a backend that cannot run says so once, at the start, and exits 1 */
-    if (relay_start() < 0) {
-        fprintf(stderr, "backend: cannot start %s: %s\n", relay_argv[0], strerror(errno));
-        return 1;
-    }
 
     char *line = NULL;
     size_t cap = 0;
@@ -275,7 +316,6 @@ int main(int argc, char **argv)
     if (ferror(stdin))
         status = 1;
     free(line);
-    relay_stop(0);
-    free(relay_argv);
+    finish();
     return status;
 }

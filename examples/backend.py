@@ -6,8 +6,9 @@
 What this is: a protocol skeleton.  The protocol side (reading requests as
 bytes, echoing each one exactly, formatting the answer, flushing, surviving
 a dead encoder) is done here as the protocol asks (docs/encoder-protocol.md);
-the encoding itself is the one function `encode()` below, marked YOUR ENCODER
-GOES HERE.  Replace its body with a call into your encoder.
+the encoding itself is three functions below, marked YOUR ENCODER GOES HERE:
+`setup()` (once, before the first request), `encode()` (each request) and
+`finish()` (at the end of input).  Replace their bodies with your encoder.
 
 As shipped, `encode()` does not encode anything itself: it asks pmusim's own
 builtin encoder, a `pmusim encode --batch` child process, and takes the
@@ -79,18 +80,40 @@ def format_answer(request, a):
 
 
 # ---------------------------------------------------------------------------
-# YOUR ENCODER GOES HERE.  encode() takes one event string (bytes, as read,
-# without the newline) and returns an Answer.  Replace its body with a call
-# into your encoder, e.g.
+# YOUR ENCODER GOES HERE: setup(), encode() and finish().  As shipped they
+# start, ask and close pmusim's builtin encoder (_Relay, below).
+#
+# setup(args) is called once with the command-line arguments, before the
+# first request: load your encoder there.  If it cannot run, exit non-zero
+# with one line on stderr (sys.exit("backend.py: ...")).
+#
+# encode(event) takes one event string (bytes, as read, without the newline)
+# and returns an Answer.  An event string need not be valid UTF-8: work on
+# the bytes, or decode so that decoding cannot fail, e.g.
 #
 #     ok, codes, fstr = my_encoder.encode(event.decode("utf-8", "surrogateescape"))
 #     return Answer(b"PFM_SUCCESS", codes, fstr.encode()) if ok else Answer(b"PFM_ERR_NOTFOUND")
 #
-# (an event string need not be valid UTF-8: decode it so that decoding cannot
-# fail, or work on the bytes).  As shipped it asks pmusim's builtin encoder.
+# finish() is called at the end of input.  An exception ends the backend:
+# pmusim answers that line BACKEND_CRASH (the traceback on stderr says why)
+# and starts the backend afresh for the next one.
 # ---------------------------------------------------------------------------
+_relay = None
+
+
+def setup(args):
+    global _relay
+    args = args or ["pmusim"]
+    _relay = _Relay([args[0], "encode", "--batch"] + args[1:])
+    _relay.start()
+
+
 def encode(event):
     return _relay.ask(event)
+
+
+def finish():
+    _relay.close()
 
 
 class _Relay:
@@ -156,10 +179,7 @@ def _relay_fields(request, answer):
 
 
 def main():
-    global _relay
-    args = sys.argv[1:] or ["pmusim"]
-    _relay = _Relay([args[0], "encode", "--batch"] + args[1:])
-    _relay.start()  # a backend that cannot run says so once and exits non-zero
+    setup(sys.argv[1:])  # a backend that cannot run says so once and exits non-zero
     out = sys.stdout.buffer
     try:
         for line in sys.stdin.buffer:  # readline: returns as soon as a line is there
@@ -168,10 +188,8 @@ def main():
             out.flush()  # the answer is out before we wait for the next request
     except BrokenPipeError:
         sys.exit(1)  # nobody reads our answers any more
-    _relay.close()
+    finish()
 
-
-_relay = None
 
 if __name__ == "__main__":
     main()

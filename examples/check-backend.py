@@ -13,7 +13,10 @@ encoder).  Checks, each answer compared byte for byte with `PMUSIM encode
   2. the same requests through `PMUSIM encode --batch --backend cmd:...`;
   3. one request at a time: its answer arrives while stdin stays open (the
      backend flushes before it waits for more);
-  4. end of input: the backend exits 0.
+  4. end of input: the backend exits 0;
+  5. an encoder behind it that dies, or answers another line: that line is
+     answered BACKEND_CRASH, every other line as usual (a stand-in encoder
+     is given as PMUSIM).
 `pmusim conform --backend cmd:...` (the other example-backend tests) runs
 every built-in vector, these among them."""
 
@@ -22,6 +25,7 @@ import select
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 
 REQUESTS = [
@@ -41,6 +45,18 @@ REQUESTS = [
 ]
 # the last line has no newline: still a request
 INPUT = b"\n".join(REQUESTS)
+
+# A stand-in for `pmusim encode --batch` that dies on CRASH and answers
+# another line to OTHER.
+BROKEN = """import os, sys
+for line in sys.stdin.buffer:
+    r = line[:-1]
+    if r == b"CRASH":
+        os._exit(3)
+    echo = b"x" if r == b"OTHER" else r
+    sys.stdout.buffer.write(echo + b"\\tPFM_ERR_NOTFOUND\\t0\\t\\t\\n")
+    sys.stdout.buffer.flush()
+"""
 
 n = 0
 failed = 0
@@ -71,7 +87,7 @@ def main():
         sys.exit("usage: check-backend.py PMUSIM BACKEND [ARG...]")
     pmusim = sys.argv[1]
     backend = sys.argv[2:] + [pmusim]
-    print("1..4")
+    print("1..5")
     want = subprocess.run([pmusim, "encode", "--batch"], input=INPUT, stdout=subprocess.PIPE,
                           check=True, timeout=60).stdout
 
@@ -102,6 +118,19 @@ def main():
        "got %r" % answers)
     ok(status == 0 and rest == b"", "at end of input it exits 0 with nothing more on stdout",
        "exit status %d, then %r" % (status, rest))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = os.path.join(tmp, "broken-encoder")
+        with open(fake, "w") as f:
+            f.write("#!" + sys.executable + "\n" + BROKEN)
+        os.chmod(fake, 0o755)
+        r = subprocess.run(sys.argv[2:] + [fake], input=b"a\nCRASH\nb\nOTHER\nc\n", stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60)
+    want = b"".join(l + b"\t%s\t0\t\t\n" % ret for l, ret in (
+        (b"a", b"PFM_ERR_NOTFOUND"), (b"CRASH", b"BACKEND_CRASH"), (b"b", b"PFM_ERR_NOTFOUND"),
+        (b"OTHER", b"BACKEND_CRASH"), (b"c", b"PFM_ERR_NOTFOUND")))
+    ok(r.stdout == want and r.returncode == 0, "an encoder that dies or answers another line costs that line only",
+       diff(want, r.stdout) + "\nexit status %d\n" % r.returncode + r.stderr.decode(errors="replace"))
     return 1 if failed else 0
 
 
