@@ -51,25 +51,32 @@ static void print_table(FILE *out, const PmsVectorReport *r, const PmsExpectResu
 {
     fprintf(out, "conform: backend %s, kind %s, expectations %s\n", backend, kinds,
             e ? pms_expectations_file(e) : "none");
-    fprintf(out, "%-10s %-7s %8s %8s %8s %8s\n", "PMU", "kind", "vectors", "passed", "failed", "known");
+    /* the PMU column as wide as the longest name (nhmex_cbox0 is 11) */
+    int w = 10;
+    for (guint i = 0; i < r->pmus->len; i++)
+        w = MAX(w, (int)strlen(((const PmsVectorPmuSummary *)g_ptr_array_index(r->pmus, i))->pmu));
+    fprintf(out, "%-*s %-7s %8s %8s %8s %8s %8s\n", w, "PMU", "kind", "vectors", "passed", "failed", "known", "time");
     for (guint i = 0; i < r->pmus->len; i++) {
         const PmsVectorPmuSummary *s = g_ptr_array_index(r->pmus, i);
         for (guint k = PMS_VECTOR_ENCODE; k <= PMS_VECTOR_SIM; k++) {
             guint n = 0, passed = 0, known = 0;
+            double secs = 0;
             for (guint j = 0; j < r->outcomes->len; j++) {
                 const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, j);
                 if (o->vector->kind == k && strcmp(o->vector->pmu, s->pmu) == 0) {
                     n++;
                     passed += x->verdict[j] == PMS_VERDICT_PASS;
                     known += x->verdict[j] == PMS_VERDICT_XFAIL;
+                    secs += o->seconds;
                 }
             }
             if (n)
-                fprintf(out, "%-10s %-7s %8u %8u %8u %8u\n", s->pmu, pms_vector_kind_name(k), n, passed,
-                        n - passed - known, known);
+                fprintf(out, "%-*s %-7s %8u %8u %8u %8u %7.2fs\n", w, s->pmu, pms_vector_kind_name(k), n, passed,
+                        n - passed - known, known, secs);
         }
     }
-    fprintf(out, "%-10s %-7s %8u %8u %8u %8u\n", "total", "", r->vectors, x->passed, x->failed + x->stale, x->xfail);
+    fprintf(out, "%-*s %-7s %8u %8u %8u %8u %7.2fs\n", w, "total", "", r->vectors, x->passed, x->failed + x->stale,
+            x->xfail, r->seconds);
 }
 
 static double share(guint part, guint whole)
@@ -312,8 +319,8 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
     tot[J_FAIL] += x->unmatched->len;
     g_string_append_printf(s,
                            "<testsuites name=\"pmusim conform %s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
-                           "skipped=\"%u\">\n",
-                           b, r->vectors + x->unmatched->len, tot[J_FAIL], tot[J_ERROR], tot[J_SKIP]);
+                           "skipped=\"%u\" time=\"%.6f\">\n",
+                           b, r->vectors + x->unmatched->len, tot[J_FAIL], tot[J_ERROR], tot[J_SKIP], r->seconds);
     for (guint p = 0; p < r->pmus->len; p++) {
         const PmsVectorPmuSummary *sum = g_ptr_array_index(r->pmus, p);
         g_autofree char *pmu = xml(sum->pmu);
@@ -324,8 +331,9 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
                 n[junit_kind(o, x->verdict[i])]++;
         }
         g_string_append_printf(s,
-                               "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\">\n",
-                               pmu, sum->vectors, n[J_FAIL], n[J_ERROR], n[J_SKIP]);
+                               "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" "
+                               "time=\"%.6f\">\n",
+                               pmu, sum->vectors, n[J_FAIL], n[J_ERROR], n[J_SKIP], sum->seconds);
         for (guint i = 0; i < r->outcomes->len; i++) {
             const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
             if (strcmp(o->vector->pmu, sum->pmu) != 0)
@@ -333,7 +341,8 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
             g_autofree char *title = vector_title(o->vector);
             g_autofree char *name = xml(title);
             g_autofree char *kind = xml(pms_vector_kind_name(o->vector->kind));
-            g_string_append_printf(s, "    <testcase classname=\"conform.%s.%s\" name=\"%s\"", pmu, kind, name);
+            g_string_append_printf(s, "    <testcase classname=\"conform.%s.%s\" name=\"%s\" time=\"%.6f\"", pmu, kind,
+                                   name, o->seconds);
             JKind jk = junit_kind(o, x->verdict[i]);
             if (jk == J_PASS) {
                 g_string_append(s, "/>\n");
@@ -361,12 +370,12 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
     if (x->unmatched->len) {
         g_string_append_printf(s,
                                "  <testsuite name=\"expectations\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
-                               "skipped=\"0\">\n",
+                               "skipped=\"0\" time=\"0\">\n",
                                x->unmatched->len, x->unmatched->len);
         for (guint i = 0; i < x->unmatched->len; i++) {
             g_autofree char *msg = xml(g_ptr_array_index(x->unmatched, i));
             g_string_append_printf(s,
-                                   "    <testcase classname=\"conform.expectations\" name=\"%s\">\n"
+                                   "    <testcase classname=\"conform.expectations\" name=\"%s\" time=\"0\">\n"
                                    "      <failure type=\"stale expectation\" message=\"%s\"/>\n    </testcase>\n",
                                    msg, msg);
         }

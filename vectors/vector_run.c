@@ -123,16 +123,20 @@ PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask,
     r->outcomes = g_ptr_array_new_with_free_func(outcome_free);
     r->pmus = g_ptr_array_new_with_free_func(summary_free);
     g_autoptr(GHashTable) index = g_hash_table_new(g_str_hash, g_str_equal);
+    gint64 start = g_get_monotonic_time();
     for (guint i = 0; i < pms_vector_set_count(set); i++) {
         const PmsVector *v = pms_vector_set_nth(set, i);
         if (!(kinds_mask & (1u << v->kind)) || (pmus && !g_strv_contains(pmus, v->pmu)))
             continue;
         PmsVectorOutcome *o = g_new0(PmsVectorOutcome, 1);
         o->vector = v;
+        gint64 t0 = g_get_monotonic_time();
         o->message = run_one(v, ops, &o->crashed);
+        o->seconds = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
         o->passed = o->message == NULL;
         g_ptr_array_add(r->outcomes, o);
         PmsVectorPmuSummary *s = summary_for(r, index, v->pmu);
+        s->seconds += o->seconds;
         s->vectors++;
         r->vectors++;
         if (o->passed) {
@@ -143,6 +147,7 @@ PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask,
             r->failed++;
         }
     }
+    r->seconds = (double)(g_get_monotonic_time() - start) / G_USEC_PER_SEC;
     return r;
 }
 

@@ -149,17 +149,20 @@ typedef struct {
     gboolean passed;
     char *message;    /* on failure: "file:line: \"event\": expected ..., got ..." */
     gboolean crashed; /* the backend answered BACKEND_CRASH (a failure) */
+    double seconds;   /* wall time of the vector's run (the backend's answer, the simulation) */
 } PmsVectorOutcome;
 
 typedef struct {
     char *pmu;
     guint vectors, passed, failed;
+    double seconds; /* its vectors' wall time */
 } PmsVectorPmuSummary;
 
 typedef struct {
     GPtrArray *outcomes; /* PmsVectorOutcome*, in vector order */
     GPtrArray *pmus;     /* PmsVectorPmuSummary*, in order of first appearance */
     guint vectors, passed, failed;
+    double seconds; /* the whole run's wall time */
 } PmsVectorReport;
 
 /* Run every vector of the given kinds (kinds_mask: bit 1<<PmsVectorKind). */
