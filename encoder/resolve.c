@@ -96,7 +96,7 @@ static void list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
 
 static gboolean fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
 {
-    if (!error)
+    if (pms_enc_no_message(error, PMS_ERR_NOTFOUND))
         return FALSE;
     g_autoptr(GString) s = g_string_new(NULL);
     if (!t->has_pmu) {
@@ -142,7 +142,7 @@ static gboolean parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint6
         (r->prep->fam->flags & PMS_ENC_SATURATE))
         ok = TRUE;
     if (!ok) {
-        if (!error)
+        if (pms_enc_no_message(error, PMS_ERR_ATTR_VAL))
             return FALSE; /* nobody reads the message: skip quoting */
         char q[PMS_ENC_QUOTE_MAX];
         pms_enc_fail(error, PMS_ERR_ATTR_VAL, col + (guint)a->eq + 1,
@@ -188,7 +188,7 @@ static gboolean parse_raw(PmsResolved *r, const PmsTok *a, gsize nlen, GError **
         v = v << 4 | (guint)d;
     }
     if (nlen <= 2) {
-        if (error)
+        if (!pms_enc_no_message(error, PMS_ERR_ATTR))
             pms_enc_fail(error, PMS_ERR_ATTR, col,
                          "raw unit mask '%s' is not a hexadecimal number (write 0x followed by hex digits)",
                          pms_enc_quote_buf(q, p, a->eq < 0 ? a->len : (gsize)a->eq));
@@ -288,7 +288,7 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
     }
     gint ei = pms_tok_find(&r->prep->event_idx, t, t->ev_off, t->ev_len);
     if (ei < 0) {
-        if (!error)
+        if (pms_enc_no_message(error, PMS_ERR_NOTFOUND))
             return FALSE;
         pms_enc_fail(error, PMS_ERR_NOTFOUND, t->ev_off + 1, "unknown event '%s' for PMU %s",
                      pms_enc_quote_buf(q, s + t->ev_off, t->ev_len), m->name);
@@ -379,7 +379,7 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
             pms_enc_fail(error, PMS_ERR_ATTR, col, "unit mask '%s' takes no value", ev->umasks[ui].name);
             return FALSE;
         }
-        if (!error)
+        if (pms_enc_no_message(error, PMS_ERR_ATTR))
             return FALSE; /* nobody reads the message: skip building it */
         if (r->prep->fam && (r->prep->fam->flags & PMS_ENC_NO_PLM) && nlen == 1 &&
             (s[a->off] == 'u' || s[a->off] == 'k' || s[a->off] == 'U' || s[a->off] == 'K')) {

@@ -46,16 +46,11 @@ static void result_from_encoding(const PmsEncoding *enc, PmsBackendResult *out)
 /* The encoding of line; NULL with the RET name of the error. */
 static PmsEncoding *builtin_run(const Builtin *b, const char *line, const char **ret)
 {
-    GError *err = NULL;
-    PmsEncoding *enc =
-        b->plm == PMS_PLM_DEFAULT ? pms_encode(b->models, line, &err) : pms_encode_plm(b->models, line, b->plm, &err);
-    if (enc == NULL) {
-        const char *name = NULL;
-        if (err && err->domain == PMS_ENCODE_ERROR)
-            name = pms_encode_error_name(err->code);
-        *ret = name ? name : "PFM_ERR_INVAL";
-        g_clear_error(&err);
-    }
+    /* the answer names the class only: no message is formatted */
+    int code;
+    PmsEncoding *enc = pms_encode_class(b->models, line, b->plm, &code);
+    if (enc == NULL)
+        *ret = pms_encode_error_name(code);
     return enc;
 }
 
