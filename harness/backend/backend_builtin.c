@@ -132,9 +132,9 @@ void pms_backend_builtin_set_plm(void *priv, guint plm)
         pms_answer_memo_clear(b->memo);
 }
 
-const PmsAnswerMemo *pms_backend_builtin_memo(const void *priv)
+PmsAnswerMemo *pms_backend_builtin_memo(void *priv)
 {
-    return ((const Builtin *)priv)->memo;
+    return ((Builtin *)priv)->memo;
 }
 
 static void builtin_close(void *priv)
