@@ -223,32 +223,40 @@ gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r,
     const char *s = t->str;
     const PmsModel *m = NULL;
     if (t->has_pmu) {
-        /* Batches name the same PMU line after line: remember the last one.
-         * The entry is trusted only if that model is still in this set at
-         * that place, with that prepared data, and has that name, so a freed
-         * set (or model) cannot fool it. */
+        /* Batches name a few PMUs, line after line or in turn: remember the
+         * last one seen in each of a few slots, chosen by the name's length
+         * and letters (looking a PMU up by name costs a fifth of an
+         * encoding).  The entry is trusted only if that model is still in
+         * this set at that place, with that prepared data, and has that
+         * name, so a freed set (or model) cannot fool it. */
         static _Thread_local struct {
             const PmsModelSet *set;
             const PmsModel *m;
             const PmsPrepared *prep;
             guint idx;
-        } last
+        } recent[32]
 #ifdef __GNUC__
             /* one small block in the static TLS area: no __tls_get_addr call per encoding */
             __attribute__((tls_model("initial-exec")))
 #endif
             ;
-        if (last.set == set && pms_model_set_nth(set, last.idx) == last.m &&
-            pms_model_cache_peek(last.m, PMS_MODEL_CACHE_ENCODER) == last.prep && same_name(last.prep, t)) {
-            return resolve_prepared(last.m, last.prep, t, r, error);
+        gsize len = t->pmu_len;
+        guint k = len && len + 8 <= PMS_ENC_FOLD_MAX
+            /* the built-in PMUs' names each have a slot of their own */
+            ? (guint)(len + (guchar)t->up[0] + (guchar)t->up[len - 1] * 10 + (guchar)t->up[len / 2] * 6) & 31u
+            : 0;
+        __typeof__(&recent[0]) last = &recent[k];
+        if (last->set == set && pms_model_set_nth(set, last->idx) == last->m &&
+            pms_model_cache_peek(last->m, PMS_MODEL_CACHE_ENCODER) == last->prep && same_name(last->prep, t)) {
+            return resolve_prepared(last->m, last->prep, t, r, error);
         } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
             /* by name: pms_model_set_nth would read every built-in model before it */
             for (guint i = 0; i < pms_model_set_count(set); i++)
                 if (g_ascii_strcasecmp(pms_model_set_nth_name(set, i), m->name) == 0) {
-                    last.set = set;
-                    last.m = m;
-                    last.prep = pms_prepared_get(m);
-                    last.idx = i;
+                    last->set = set;
+                    last->m = m;
+                    last->prep = pms_prepared_get(m);
+                    last->idx = i;
                     break;
                 }
         }
