@@ -543,7 +543,38 @@ G_GNUC_INTERNAL void pms_fstr_build(GString *s, const PmsResolved *r, const PmsR
 
 /* ---- errors.c ---- */
 
-/* Set a PMS_ENCODE_ERROR with "column N: " in front (col 0: no column).
+/* The class-only target of pms_encode_class: while it runs, its error
+ * pointer is `target`, and a failure reported there records its class in
+ * `code` (the first one, as a GError keeps the first) and formats no
+ * message.  Thread-local: each thread's encodings have their own. */
+typedef struct {
+    GError **target;
+    int code;
+    guint formatted; /* messages pms_enc_fail formatted on this thread (tests count them) */
+} PmsEncQuiet;
+G_GNUC_INTERNAL extern _Thread_local PmsEncQuiet pms_enc_quiet
+#ifdef __GNUC__
+    /* in the static TLS block: no __tls_get_addr call per failure */
+    __attribute__((tls_model("initial-exec")))
+#endif
+    ;
+
+/* Whether a failure reported to error needs no message: error is NULL
+ * (nobody reads it), or pms_encode_class's target (then code is recorded).
+ * Code that builds a message's parts before pms_enc_fail asks this first. */
+static inline gboolean pms_enc_no_message(GError **error, PmsEncodeError code)
+{
+    if (!error)
+        return TRUE;
+    if (G_LIKELY(error != pms_enc_quiet.target))
+        return FALSE;
+    if (!pms_enc_quiet.code)
+        pms_enc_quiet.code = (int)code;
+    return TRUE;
+}
+
+/* Set a PMS_ENCODE_ERROR with "column N: " in front (col 0: no column);
+ * nothing is formatted when pms_enc_no_message says so.
  * Returns FALSE, for `return pms_enc_fail(...)` in a gboolean function. */
 G_GNUC_INTERNAL gboolean pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
     G_GNUC_PRINTF(4, 5);

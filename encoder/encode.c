@@ -123,6 +123,35 @@ PmsEncoding *pms_encode_plm(const PmsModelSet *models, const char *str, guint pl
     return encode(models, str, plm, error);
 }
 
+PmsEncoding *pms_encode_class(const PmsModelSet *models, const char *str, guint plm, int *code)
+{
+    GError *slot = NULL; /* the target: a GError lands here only from a path that does not ask */
+    PmsEncQuiet saved = pms_enc_quiet;
+    pms_enc_quiet.target = &slot;
+    pms_enc_quiet.code = 0;
+    PmsEncoding *enc =
+        plm == PMS_PLM_DEFAULT ? encode(models, str, PMS_PLM_DEFAULT, &slot) : pms_encode_plm(models, str, plm, &slot);
+    int quiet = pms_enc_quiet.code;
+    pms_enc_quiet.target = saved.target;
+    pms_enc_quiet.code = saved.code;
+    *code = 0;
+    if (enc)
+        return enc;
+    if (slot) {
+        *code = slot->domain == PMS_ENCODE_ERROR ? slot->code : PMS_ERR_INVAL;
+        g_error_free(slot);
+    } else if (quiet) {
+        *code = quiet;
+    } else {
+        /* a failure that reported no class (none is known to): the
+         * error of the full path, message and all */
+        g_autoptr(GError) err = NULL;
+        enc = pms_encode_plm(models, str, plm, &err);
+        *code = err && err->domain == PMS_ENCODE_ERROR ? err->code : PMS_ERR_INVAL;
+    }
+    return enc;
+}
+
 void pms_encoding_free(PmsEncoding *enc)
 {
     free(enc); /* from malloc (g_malloc is malloc too) */

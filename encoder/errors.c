@@ -36,10 +36,13 @@ const char *pms_encode_error_name(int code)
     }
 }
 
+_Thread_local PmsEncQuiet pms_enc_quiet;
+
 gboolean pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
 {
-    if (!error)
+    if (pms_enc_no_message(error, code))
         return FALSE;
+    pms_enc_quiet.formatted++;
     va_list ap;
     va_start(ap, fmt);
     g_autofree char *msg = g_strdup_vprintf(fmt, ap);
@@ -181,7 +184,7 @@ const char *pms_umask_at_col(const PmsResolved *r, guint64 set, guint col)
 
 void pms_enc_mod_range_fail(GError **error, PmsEncodeError code, const PmsResolved *r, guint j, const PmsModifier *mod)
 {
-    if (!error)
+    if (pms_enc_no_message(error, code))
         return;
     guint col = r->mod_vcol[j];
     const char *v = col > 0 && col <= r->tok->len ? r->tok->str + col - 1 : "";

@@ -96,7 +96,7 @@ static void list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
 
 static gboolean fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
 {
-    if (!error)
+    if (pms_enc_no_message(error, PMS_ERR_NOTFOUND))
         return FALSE;
     g_autoptr(GString) s = g_string_new(NULL);
     if (!t->has_pmu) {
@@ -142,7 +142,7 @@ static gboolean parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint6
         (r->prep->fam->flags & PMS_ENC_SATURATE))
         ok = TRUE;
     if (!ok) {
-        if (!error)
+        if (pms_enc_no_message(error, PMS_ERR_ATTR_VAL))
             return FALSE; /* nobody reads the message: skip quoting */
         char q[PMS_ENC_QUOTE_MAX];
         pms_enc_fail(error, PMS_ERR_ATTR_VAL, col + (guint)a->eq + 1,
@@ -188,7 +188,7 @@ static gboolean parse_raw(PmsResolved *r, const PmsTok *a, gsize nlen, GError **
         v = v << 4 | (guint)d;
     }
     if (nlen <= 2) {
-        if (error)
+        if (!pms_enc_no_message(error, PMS_ERR_ATTR))
             pms_enc_fail(error, PMS_ERR_ATTR, col,
                          "raw unit mask '%s' is not a hexadecimal number (write 0x followed by hex digits)",
                          pms_enc_quote_buf(q, p, a->eq < 0 ? a->len : (gsize)a->eq));
@@ -223,32 +223,40 @@ gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r,
     const char *s = t->str;
     const PmsModel *m = NULL;
     if (t->has_pmu) {
-        /* Batches name the same PMU line after line: remember the last one.
-         * The entry is trusted only if that model is still in this set at
-         * that place, with that prepared data, and has that name, so a freed
-         * set (or model) cannot fool it. */
+        /* Batches name a few PMUs, line after line or in turn: remember the
+         * last one seen in each of a few slots, chosen by the name's length
+         * and letters (looking a PMU up by name costs a fifth of an
+         * encoding).  The entry is trusted only if that model is still in
+         * this set at that place, with that prepared data, and has that
+         * name, so a freed set (or model) cannot fool it. */
         static _Thread_local struct {
             const PmsModelSet *set;
             const PmsModel *m;
             const PmsPrepared *prep;
             guint idx;
-        } last
+        } recent[32]
 #ifdef __GNUC__
             /* one small block in the static TLS area: no __tls_get_addr call per encoding */
             __attribute__((tls_model("initial-exec")))
 #endif
             ;
-        if (last.set == set && pms_model_set_nth(set, last.idx) == last.m &&
-            pms_model_cache_peek(last.m, PMS_MODEL_CACHE_ENCODER) == last.prep && same_name(last.prep, t)) {
-            return resolve_prepared(last.m, last.prep, t, r, error);
+        gsize len = t->pmu_len;
+        guint k = len && len + 8 <= PMS_ENC_FOLD_MAX
+            /* the built-in PMUs' names each have a slot of their own */
+            ? (guint)(len + (guchar)t->up[0] + (guchar)t->up[len - 1] * 10 + (guchar)t->up[len / 2] * 6) & 31u
+            : 0;
+        __typeof__(&recent[0]) last = &recent[k];
+        if (last->set == set && pms_model_set_nth(set, last->idx) == last->m &&
+            pms_model_cache_peek(last->m, PMS_MODEL_CACHE_ENCODER) == last->prep && same_name(last->prep, t)) {
+            return resolve_prepared(last->m, last->prep, t, r, error);
         } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
             /* by name: pms_model_set_nth would read every built-in model before it */
             for (guint i = 0; i < pms_model_set_count(set); i++)
                 if (g_ascii_strcasecmp(pms_model_set_nth_name(set, i), m->name) == 0) {
-                    last.set = set;
-                    last.m = m;
-                    last.prep = pms_prepared_get(m);
-                    last.idx = i;
+                    last->set = set;
+                    last->m = m;
+                    last->prep = pms_prepared_get(m);
+                    last->idx = i;
                     break;
                 }
         }
@@ -288,7 +296,7 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
     }
     gint ei = pms_tok_find(&r->prep->event_idx, t, t->ev_off, t->ev_len);
     if (ei < 0) {
-        if (!error)
+        if (pms_enc_no_message(error, PMS_ERR_NOTFOUND))
             return FALSE;
         pms_enc_fail(error, PMS_ERR_NOTFOUND, t->ev_off + 1, "unknown event '%s' for PMU %s",
                      pms_enc_quote_buf(q, s + t->ev_off, t->ev_len), m->name);
@@ -379,7 +387,7 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
             pms_enc_fail(error, PMS_ERR_ATTR, col, "unit mask '%s' takes no value", ev->umasks[ui].name);
             return FALSE;
         }
-        if (!error)
+        if (pms_enc_no_message(error, PMS_ERR_ATTR))
             return FALSE; /* nobody reads the message: skip building it */
         if (r->prep->fam && (r->prep->fam->flags & PMS_ENC_NO_PLM) && nlen == 1 &&
             (s[a->off] == 'u' || s[a->off] == 'k' || s[a->off] == 'U' || s[a->off] == 'K')) {

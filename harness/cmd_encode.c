@@ -190,7 +190,7 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
      * hundred writes, and a program driving us line by line (a cmd: backend)
      * still gets each answer before it sends the next line. */
     /* a line answered before: copied from the memo (no line in it holds a NUL) */
-    const PmsAnswerMemo *memo = pms_backend_memo(b);
+    PmsAnswerMemo *memo = pms_backend_memo(b);
     while (status == 0 && next_line(&rd, &line, &len, &too_long, &status)) {
         if (too_long) {
             if (!answer_long_line(&rd, &status))

@@ -105,6 +105,13 @@ static void ok2(const char *str, guint n, guint64 c0, guint64 c1, const char *fs
     CU_ASSERT_PTR_NOT_NULL_FATAL(q);
     CU_ASSERT_STRING_EQUAL(q->fstr, e->fstr);
     CU_ASSERT_EQUAL(q->codes[0], e->codes[0]);
+    /* and when only an error's class is asked for */
+    int code = -1;
+    g_autoptr(PmsEncoding) c = pms_encode_class(set, str, PMS_PLM_DEFAULT, &code);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(code, 0);
+    CU_ASSERT_STRING_EQUAL(c->fstr, e->fstr);
+    CU_ASSERT_EQUAL(c->codes[0], e->codes[0]);
 }
 
 static void ok1(const char *str, guint64 c0, const char *fstr)
@@ -138,6 +145,18 @@ static void bad(const char *str, PmsEncodeError code, guint col, const char *nee
     /* refused as well when nobody asks for the message (the shortcuts) */
     g_autoptr(PmsEncoding) q = pms_encode(set, str, NULL);
     CU_ASSERT_PTR_NULL(q);
+    /* the batch protocol's call: the same class, and no message formatted */
+    int cls = -1;
+    guint formatted = pms_enc_quiet.formatted;
+    g_autoptr(PmsEncoding) c = pms_encode_class(set, str, PMS_PLM_DEFAULT, &cls);
+    CU_ASSERT_PTR_NULL(c);
+    if (cls != err->code)
+        fprintf(stderr, "# %.60s: class-only %s, expected %s\n", str, pms_encode_error_name(cls),
+                pms_encode_error_name(err->code));
+    CU_ASSERT_EQUAL(cls, err->code);
+    if (pms_enc_quiet.formatted != formatted)
+        fprintf(stderr, "# %.60s: class-only call formatted %u message(s)\n", str, pms_enc_quiet.formatted - formatted);
+    CU_ASSERT_EQUAL(pms_enc_quiet.formatted, formatted);
     /* short, printable, valid UTF-8 whatever the input was */
     CU_ASSERT_TRUE(strlen(err->message) < 400);
     CU_ASSERT_TRUE(g_utf8_validate(err->message, -1, NULL));

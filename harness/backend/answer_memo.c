@@ -26,7 +26,15 @@ struct PmsAnswerMemo {
     guint max_entries;
     gsize max_line;
     GByteArray *arena;
+    /* resting (answer_memo.h): misses in a row while awake; while resting,
+     * the sampled lines' hashes (open addressing, 0 empty) and the window */
+    guint miss_run;
+    gboolean resting;
+    guint64 *sample;
+    guint sample_used, window, repeats;
 };
+
+#define SAMPLE_SLOTS 1024 /* at most half full: cleared then */
 
 /* Eight bytes per step, the last eight overlapping (glib's g_str_hash takes
  * one byte per step, which was most of a remembered line's cost); mixed at
@@ -99,11 +107,61 @@ PmsAnswerMemo *pms_answer_memo_new(guint max_entries, gsize max_line)
     return m;
 }
 
+static void wake(PmsAnswerMemo *m)
+{
+    m->resting = FALSE;
+    m->miss_run = 0;
+}
+
 void pms_answer_memo_clear(PmsAnswerMemo *m)
 {
     memset(m->slots, 0, (m->mask + 1) * sizeof *m->slots);
     g_byte_array_set_size(m->arena, 0);
     m->used = 0;
+    wake(m);
+}
+
+gboolean pms_answer_memo_resting(const PmsAnswerMemo *m)
+{
+    return m->resting;
+}
+
+static void rest(PmsAnswerMemo *m)
+{
+    m->resting = TRUE;
+    if (!m->sample)
+        m->sample = g_new0(guint64, SAMPLE_SLOTS);
+    memset(m->sample, 0, SAMPLE_SLOTS * sizeof *m->sample);
+    m->sample_used = m->window = m->repeats = 0;
+}
+
+/* A resting memo offered a line: one in sixteen (by hash, so a line that
+ * comes back is sampled again) is looked up among the earlier samples and
+ * added; a window with enough repeats wakes the memo. */
+static void sample(PmsAnswerMemo *m, const char *line, gsize len)
+{
+    guint64 h = line_hash(line, len);
+    if ((h >> 40) & 15)
+        return;
+    guint i = (guint)h & (SAMPLE_SLOTS - 1);
+    while (m->sample[i] && m->sample[i] != h)
+        i = (i + 1) & (SAMPLE_SLOTS - 1);
+    if (m->sample[i]) {
+        m->repeats++;
+    } else {
+        if (2 * (m->sample_used + 1) > SAMPLE_SLOTS) {
+            memset(m->sample, 0, SAMPLE_SLOTS * sizeof *m->sample);
+            m->sample_used = 0;
+            i = (guint)h & (SAMPLE_SLOTS - 1);
+        }
+        m->sample[i] = h;
+        m->sample_used++;
+    }
+    if (++m->window < PMS_MEMO_WAKE_WINDOW)
+        return;
+    if (m->repeats >= PMS_MEMO_WAKE_REPEATS)
+        wake(m);
+    m->window = m->repeats = 0;
 }
 
 void pms_answer_memo_free(PmsAnswerMemo *m)
@@ -112,6 +170,7 @@ void pms_answer_memo_free(PmsAnswerMemo *m)
         return;
     g_byte_array_free(m->arena, TRUE);
     g_free(m->slots);
+    g_free(m->sample);
     g_free(m);
 }
 
@@ -136,13 +195,17 @@ static inline const Slot *find(const PmsAnswerMemo *m, const char *line, gsize l
     }
 }
 
-gboolean pms_answer_memo_append(const PmsAnswerMemo *m, const char *line, gsize len, GString *out)
+gboolean pms_answer_memo_append(PmsAnswerMemo *m, const char *line, gsize len, GString *out)
 {
-    if (len > m->max_line || m->used == 0)
+    if (m->resting)
         return FALSE;
-    const Slot *s = find(m, line, len, line_hash(line, len));
-    if (s->tag == 0)
+    const Slot *s = len > m->max_line || m->used == 0 ? NULL : find(m, line, len, line_hash(line, len));
+    if (s == NULL || s->tag == 0) {
+        if (++m->miss_run >= PMS_MEMO_REST_AFTER)
+            rest(m);
         return FALSE;
+    }
+    m->miss_run = 0;
     const Entry *e = entry_at(m, s->at);
     gsize at = out->len, end = at + e->answer_len;
     if (end < out->allocated_len) { /* room: g_string_set_size's work, inline */
@@ -177,6 +240,10 @@ static void grow(PmsAnswerMemo *m)
 
 void pms_answer_memo_put(PmsAnswerMemo *m, const char *line, gsize len, const char *answer, gsize answer_len)
 {
+    if (m->resting) {
+        sample(m, line, len);
+        return;
+    }
     gsize at = m->arena->len, size = (sizeof(Entry) + answer_len + 7) / 8 * 8;
     /* offsets are 32 bits: the arena stays below 4 GB */
     if (len > m->max_line || m->used >= m->max_entries || answer_len < len || answer_len > G_MAXUINT32 - at ||

@@ -52,7 +52,7 @@ gboolean pms_backend_set_plm(PmsBackend *b, guint plm, GError **error)
     return TRUE;
 }
 
-const PmsAnswerMemo *pms_backend_memo(const PmsBackend *b)
+PmsAnswerMemo *pms_backend_memo(PmsBackend *b)
 {
     return strcmp(b->name, "builtin") == 0 ? pms_backend_builtin_memo(b->priv) : NULL;
 }

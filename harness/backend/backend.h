@@ -38,7 +38,7 @@ void pms_backend_answer(PmsBackend *b, const char *line, gsize len, GString *out
  * there may be answered with pms_answer_memo_append instead of
  * pms_backend_answer (the same bytes, without the calls in between). */
 typedef struct PmsAnswerMemo PmsAnswerMemo;
-const PmsAnswerMemo *pms_backend_memo(const PmsBackend *b);
+PmsAnswerMemo *pms_backend_memo(PmsBackend *b);
 void pms_backend_result_clear(PmsBackendResult *r);
 void pms_backend_close(PmsBackend *b);
 

@@ -46,16 +46,11 @@ static void result_from_encoding(const PmsEncoding *enc, PmsBackendResult *out)
 /* The encoding of line; NULL with the RET name of the error. */
 static PmsEncoding *builtin_run(const Builtin *b, const char *line, const char **ret)
 {
-    GError *err = NULL;
-    PmsEncoding *enc =
-        b->plm == PMS_PLM_DEFAULT ? pms_encode(b->models, line, &err) : pms_encode_plm(b->models, line, b->plm, &err);
-    if (enc == NULL) {
-        const char *name = NULL;
-        if (err && err->domain == PMS_ENCODE_ERROR)
-            name = pms_encode_error_name(err->code);
-        *ret = name ? name : "PFM_ERR_INVAL";
-        g_clear_error(&err);
-    }
+    /* the answer names the class only: no message is formatted */
+    int code;
+    PmsEncoding *enc = pms_encode_class(b->models, line, b->plm, &code);
+    if (enc == NULL)
+        *ret = pms_encode_error_name(code);
     return enc;
 }
 
@@ -77,10 +72,15 @@ static void answer_from_encoder(const Builtin *b, const char *line, gsize len, G
     const char *ret;
     PmsEncoding *enc = builtin_run(b, line, &ret);
     if (enc == NULL) {
-        g_string_append_len(out, line, (gssize)len);
-        g_string_append_c(out, '\t');
-        g_string_append(out, ret);
-        g_string_append_len(out, "\t0\t\t\n", 5);
+        /* one size change and copies: four GString appends cost half an
+         * error line's time */
+        gsize rl = strlen(ret), at = out->len;
+        g_string_set_size(out, at + len + 1 + rl + 5);
+        char *d = out->str + at;
+        memcpy(d, line, len);
+        d[len] = '\t';
+        memcpy(d + len + 1, ret, rl);
+        memcpy(d + len + 1 + rl, "\t0\t\t\n", 5);
         return;
     }
     guint nc = MIN(enc->n_codes, PMS_BACKEND_MAX_CODES);
@@ -137,9 +137,9 @@ void pms_backend_builtin_set_plm(void *priv, guint plm)
         pms_answer_memo_clear(b->memo);
 }
 
-const PmsAnswerMemo *pms_backend_builtin_memo(const void *priv)
+PmsAnswerMemo *pms_backend_builtin_memo(void *priv)
 {
-    return ((const Builtin *)priv)->memo;
+    return ((Builtin *)priv)->memo;
 }
 
 static void builtin_close(void *priv)

@@ -15,6 +15,6 @@ typedef struct {
 /* Constructors, one file each. */
 void *pms_backend_builtin_new(const PmsModelSet *models, const PmsBackendOps **ops, GError **error);
 void pms_backend_builtin_set_plm(void *priv, guint plm);
-const PmsAnswerMemo *pms_backend_builtin_memo(const void *priv);
+PmsAnswerMemo *pms_backend_builtin_memo(void *priv);
 void *pms_backend_libpfm4_new(guint timeout_ms, const PmsBackendOps **ops, GError **error);
 void *pms_backend_cmd_new(const char *program, guint timeout_ms, const PmsBackendOps **ops, GError **error);

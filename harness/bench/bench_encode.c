@@ -11,6 +11,7 @@
  * Other backends (cmd:PROGRAM) are measured through the batch protocol. */
 #include "bench.h"
 #include "cli_common.h"
+#include "cli_family.h"
 #include "diff_strings.h"
 #include "encoder.h"
 #include "backend.h"
@@ -259,8 +260,10 @@ static gboolean libpfm4_load(GPtrArray *strs, BenchResult *r)
 }
 
 /* Builtin and libpfm4 in alternating slices until each has encoded for at
- * least `seconds`. */
-static gboolean bench_interleaved(char **model_files, GPtrArray *strs, double seconds, BenchResult *rb, BenchResult *ro)
+ * least `seconds`.  rules_only: the builtin encoder without its kept
+ * results (--rules-only), every string on the rule path. */
+static gboolean bench_interleaved(char **model_files, GPtrArray *strs, double seconds, gboolean rules_only,
+                                  BenchResult *rb, BenchResult *ro)
 {
     const double slice = 0.05;
     if (!libpfm4_load(strs, ro))
@@ -268,6 +271,8 @@ static gboolean bench_interleaved(char **model_files, GPtrArray *strs, double se
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
         return FALSE;
+    if (rules_only)
+        pms_model_set_set_encoder_cache(models, FALSE);
     for (guint i = 0; i < strs->len; i++) {
         g_autoptr(PmsEncoding) enc = pms_encode(models, strs->pdata[i], NULL);
         rb->ok += enc != NULL;
@@ -427,7 +432,7 @@ int pms_bench_encode(int argc, char **argv)
         return 1;
     gboolean ok;
     if (strcmp(other, "libpfm4") == 0) {
-        ok = bench_interleaved(model_files, strs, seconds, &rb, &ro);
+        ok = bench_interleaved(model_files, strs, seconds, FALSE, &rb, &ro);
     } else {
         for (guint i = 0; i < strs->len; i++) {
             g_autoptr(PmsEncoding) enc = pms_encode(models, strs->pdata[i], NULL);
@@ -461,19 +466,46 @@ int pms_bench_encode(int argc, char **argv)
     if (strcmp(other, "libpfm4") != 0)
         return 0;
 
-    /* The builtin encoder answers strings without modifiers from tables it
-     * prepared per event and unit mask; the modifier sample alone shows the
-     * ratio where every string takes the full rule path. */
+    /* The builtin encoder answers strings from results it keeps per event
+     * and unit mask, with modifiers patched on; each sample again with
+     * those off (--rules-only), where every string takes the rule path.
+     * The modifier sample alone; the uncore PMUs alone (their family's
+     * PMS_CLI_ENC_BENCH_UNCORE), where libpfm4's encoder is lighter. */
     g_autoptr(GPtrArray) mods = g_ptr_array_new_with_free_func(g_free);
-    for (guint i = 0; i < selected->len; i++)
-        pms_strings_modifiers(g_ptr_array_index(selected, i), mods);
-    BenchResult mb = { 0 }, mo = { 0 };
-    if (!bench_interleaved(model_files, mods, seconds, &mb, &mo)) {
-        fprintf(stderr, "pmusim: bench: %s\n", mo.error[0] ? mo.error : "backend failed");
-        return 1;
+    g_autoptr(GPtrArray) uncore = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GString) uncore_pmus = g_string_new(NULL);
+    for (guint i = 0; i < selected->len; i++) {
+        const PmsModel *m = g_ptr_array_index(selected, i);
+        pms_strings_modifiers(m, mods);
+        if (pms_cli_family(m)->flags & PMS_CLI_ENC_BENCH_UNCORE) {
+            pms_strings_names(m, uncore);
+            pms_strings_modifiers(m, uncore);
+            g_string_append_printf(uncore_pmus, "%s%s", uncore_pmus->len ? " " : "", m->name);
+        }
     }
-    printf("modifier sample only (%u strings): builtin %.0f enc/s, %s %.0f enc/s: %.1fx\n", mods->len,
-           mb.encodings / mb.seconds, other, mo.encodings / mo.seconds,
-           ((double)mb.encodings / mb.seconds) / ((double)mo.encodings / mo.seconds));
+    g_autofree char *uncore_name = g_strdup_printf("uncore (%s)", uncore_pmus->str);
+    const struct {
+        const char *name;
+        GPtrArray *strs;
+        gboolean rules_only;
+    } samples[] = {
+        { "whole set", strs, FALSE },       { "whole set, rule path", strs, TRUE },
+        { "modifier sample", mods, FALSE }, { "modifier sample, rule path", mods, TRUE },
+        { uncore_name, uncore, FALSE },     { "uncore, rule path", uncore, TRUE },
+    };
+    printf("samples, in process, builtin and %s in alternating slices (goals: >= 30x each, >= 20x on the rule path):\n",
+           other);
+    printf("  %-34s %8s %14s %14s %8s\n", "sample", "strings", "builtin enc/s", "libpfm4 enc/s", "ratio");
+    for (guint k = 0; k < G_N_ELEMENTS(samples); k++) {
+        if (samples[k].strs->len == 0)
+            continue;
+        BenchResult sb = { 0 }, so = { 0 };
+        if (!bench_interleaved(model_files, samples[k].strs, seconds, samples[k].rules_only, &sb, &so)) {
+            fprintf(stderr, "pmusim: bench: %s\n", so.error[0] ? so.error : "backend failed");
+            return 1;
+        }
+        double bs = sb.encodings / sb.seconds, os = so.encodings / so.seconds;
+        printf("  %-34s %8u %14.0f %14.0f %7.1fx\n", samples[k].name, samples[k].strs->len, bs, os, bs / os);
+    }
     return 0;
 }

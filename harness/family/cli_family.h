@@ -24,6 +24,8 @@ enum {
     /* the Itanium range restriction and dispatch commands (`ranges`,
      * `dispatch`) take the family's models */
     PMS_CLI_RANGES_DISPATCH = 1u << 1,
+    /* `bench encode` times the family's models as its uncore sample */
+    PMS_CLI_ENC_BENCH_UNCORE = 1u << 2,
 };
 
 /* Options `pmusim encode` takes on behalf of another command of the

@@ -104,4 +104,5 @@ const PmsCliFamily pms_cli_x86_uncore = {
     .list_event = pms_x86_list_event,
     .own_signal = pms_x86_own_signal,
     .unobservable = pms_x86_unobservable_cmask,
+    .flags = PMS_CLI_ENC_BENCH_UNCORE,
 };

@@ -11,7 +11,7 @@ static void put(PmsAnswerMemo *m, const char *line, const char *rest)
     pms_answer_memo_put(m, line, strlen(line), a, strlen(a));
 }
 
-static char *get(const PmsAnswerMemo *m, const char *line)
+static char *get(PmsAnswerMemo *m, const char *line)
 {
     GString *out = g_string_new("old|");
     if (!pms_answer_memo_append(m, line, strlen(line), out)) {
@@ -81,6 +81,102 @@ static void test_bounds_and_growth(void)
     pms_answer_memo_free(m);
 }
 
+/* The caller's part of a batch (cmd_encode.c): look the line up, and on a
+ * miss "encode" it (the answer is a function of the line) and offer the
+ * answer to the memo.  TRUE when the memo answered. */
+static gboolean batch_line(PmsAnswerMemo *m, const char *line)
+{
+    GString *out = g_string_new(NULL);
+    gboolean hit = pms_answer_memo_append(m, line, strlen(line), out);
+    g_autofree char *want = g_strconcat(line, "\tPFM_SUCCESS\t1\t0x", line, "\n", NULL);
+    if (hit) {
+        CU_ASSERT_STRING_EQUAL(out->str, want); /* the same answer either way */
+    } else {
+        pms_answer_memo_put(m, line, strlen(line), want, strlen(want));
+    }
+    g_string_free(out, TRUE);
+    return hit;
+}
+
+static char *line_n(const char *kind, guint i)
+{
+    return g_strdup_printf("%s%u", kind, i);
+}
+
+static void test_rest_and_wake(void)
+{
+    PmsAnswerMemo *m = pms_answer_memo_new(100000, 64);
+    /* distinct lines: awake, remembering, until a run of misses */
+    for (guint i = 0; i + 1 < PMS_MEMO_REST_AFTER; i++) {
+        g_autofree char *l = line_n("d", i);
+        CU_ASSERT_FALSE(batch_line(m, l));
+    }
+    CU_ASSERT_FALSE(pms_answer_memo_resting(m));
+    CU_ASSERT_EQUAL(pms_answer_memo_size(m), PMS_MEMO_REST_AFTER - 1);
+    g_autofree char *last = line_n("d", PMS_MEMO_REST_AFTER - 1);
+    CU_ASSERT_FALSE(batch_line(m, last));
+    CU_ASSERT_TRUE(pms_answer_memo_resting(m));
+    /* resting: nothing kept, nothing answered (a remembered line included) */
+    guint size = pms_answer_memo_size(m);
+    for (guint i = PMS_MEMO_REST_AFTER; i < 3 * PMS_MEMO_REST_AFTER; i++) {
+        g_autofree char *l = line_n("d", i);
+        CU_ASSERT_FALSE(batch_line(m, l));
+    }
+    CU_ASSERT_TRUE(pms_answer_memo_resting(m));
+    CU_ASSERT_EQUAL(pms_answer_memo_size(m), size);
+    g_autofree char *first = line_n("d", 0);
+    CU_ASSERT_FALSE(batch_line(m, first));
+    /* lines that come back wake it within a few windows of samples */
+    guint woke_at = 0;
+    for (guint pass = 0; pass < 20 && !woke_at; pass++)
+        for (guint i = 0; i < 500 && !woke_at; i++) {
+            g_autofree char *l = line_n("r", i);
+            batch_line(m, l);
+            if (!pms_answer_memo_resting(m))
+                woke_at = pass * 500 + i + 1;
+        }
+    CU_ASSERT_TRUE(woke_at > 500); /* not on first sight: on the lines' return */
+    CU_ASSERT_TRUE(woke_at > 0 && woke_at <= 4 * 500);
+    /* awake: remembered on the next sight, answered from then on */
+    for (guint i = 0; i < 500; i++) {
+        g_autofree char *l = line_n("r", i);
+        batch_line(m, l);
+    }
+    guint hits = 0;
+    for (guint i = 0; i < 500; i++) {
+        g_autofree char *l = line_n("r", i);
+        hits += batch_line(m, l);
+    }
+    CU_ASSERT_EQUAL(hits, 500);
+    CU_ASSERT_FALSE(pms_answer_memo_resting(m));
+    pms_answer_memo_free(m);
+}
+
+static void test_hits_keep_awake(void)
+{
+    PmsAnswerMemo *m = pms_answer_memo_new(100000, 64);
+    CU_ASSERT_FALSE(batch_line(m, "h"));
+    /* misses, each run ended by a hit before it is long enough */
+    for (guint k = 0, i = 0; k < 4; k++) {
+        for (guint j = 0; j + 2 < PMS_MEMO_REST_AFTER; j++, i++) {
+            g_autofree char *l = line_n("d", i);
+            CU_ASSERT_FALSE(batch_line(m, l));
+        }
+        CU_ASSERT_TRUE(batch_line(m, "h"));
+    }
+    CU_ASSERT_FALSE(pms_answer_memo_resting(m));
+    /* distinct lines never wake it: no sample repeats */
+    for (guint i = 0; i < PMS_MEMO_REST_AFTER + 20000; i++) {
+        g_autofree char *l = line_n("e", i);
+        batch_line(m, l);
+    }
+    CU_ASSERT_TRUE(pms_answer_memo_resting(m));
+    /* clearing (another privilege mask) starts awake */
+    pms_answer_memo_clear(m);
+    CU_ASSERT_FALSE(pms_answer_memo_resting(m));
+    pms_answer_memo_free(m);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -88,5 +184,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("answer memo", NULL, NULL);
     CU_add_test(s, "hits, misses and exact bytes", test_hits_and_misses);
     CU_add_test(s, "bounds and growth", test_bounds_and_growth);
+    CU_add_test(s, "rests after a run of misses, wakes when lines repeat", test_rest_and_wake);
+    CU_add_test(s, "hits keep it awake; distinct lines never wake it", test_hits_keep_awake);
     return pms_cu_tap_run();
 }

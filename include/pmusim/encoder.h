@@ -88,6 +88,12 @@ enum {
  *    (docs/montecito.md).
  * A bit outside PLM0..PLM3 is PMS_ERR_INVAL. */
 PMS_API PmsEncoding *pms_encode_plm(const PmsModelSet *models, const char *str, guint plm, GError **error);
+/* pms_encode_plm for a caller that needs only the class of an error (the
+ * batch protocol answers with the class alone): on failure *code is the
+ * PmsEncodeError pms_encode_plm's error would carry, and no message is
+ * formatted (on a bad string that costs more than the rest of the
+ * encoding).  On success *code is 0. */
+PMS_API PmsEncoding *pms_encode_class(const PmsModelSet *models, const char *str, guint plm, int *code);
 PMS_API void pms_encoding_free(PmsEncoding *enc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsEncoding, pms_encoding_free)
 
