@@ -103,3 +103,8 @@ void fx_run_seq(PmsSim *s, guint32 sig, const guint64 *n, guint len, guint8 cpl)
     for (guint i = 0; i < len; i++)
         fx_run(s, 1, sig, n[i], 0, cpl, cpl);
 }
+
+guint fx_cases(guint n)
+{
+    return g_getenv("PMS_TEST_QUICK") ? MAX(n / 4, 1) : n;
+}

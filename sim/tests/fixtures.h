@@ -61,3 +61,8 @@ void register_diff_device_tests(void);
 void register_ia64_tests(void);
 void register_lbr_tests(void);
 void register_fields_tests(void);
+
+/* How many random cases a differential test runs: n, or a quarter of it
+ * under PMS_TEST_QUICK (scripts/test's sanitizer run, where each case costs
+ * several times more: the coverage build runs them all). */
+guint fx_cases(guint n);

@@ -240,19 +240,19 @@ static void diff_model(const PmsModel *m, guint first_seed, guint n_cases)
 
 static void diff_nhm(void)
 {
-    diff_model(fx_model("nhm"), 1, N_CASES / 4);
+    diff_model(fx_model("nhm"), 1, fx_cases(N_CASES / 4));
 }
 static void diff_glm(void)
 {
-    diff_model(fx_model("glm"), 100001, N_CASES / 4);
+    diff_model(fx_model("glm"), 100001, fx_cases(N_CASES / 4));
 }
 static void diff_wsm(void)
 {
-    diff_model(fx_model("wsm"), 200001, N_CASES / 8);
+    diff_model(fx_model("wsm"), 200001, fx_cases(N_CASES / 8));
 }
 static void diff_tiny(void)
 {
-    diff_model(fx_model("tiny"), 300001, N_CASES / 8);
+    diff_model(fx_model("tiny"), 300001, fx_cases(N_CASES / 8));
 }
 
 static void diff_options(void)
@@ -261,10 +261,10 @@ static void diff_options(void)
     PmsModel *orc = fx_model_with("nhm", "anythread_combine", "clock-or");
     PmsModel *zero = fx_model_with("wsm", "global_ctrl_reset", "zero");
     PmsModel *skid = fx_model_with("glm", "pmi_skid", "2");
-    diff_model(pre, 400001, N_CASES / 12);
-    diff_model(orc, 500001, N_CASES / 12);
-    diff_model(zero, 600001, N_CASES / 12);
-    diff_model(skid, 700001, N_CASES / 12);
+    diff_model(pre, 400001, fx_cases(N_CASES / 12));
+    diff_model(orc, 500001, fx_cases(N_CASES / 12));
+    diff_model(zero, 600001, fx_cases(N_CASES / 12));
+    diff_model(skid, 700001, fx_cases(N_CASES / 12));
     pms_model_free(pre);
     pms_model_free(orc);
     pms_model_free(zero);
