@@ -10,17 +10,19 @@
 
 void pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs); /* model_toy.c */
 
+extern const PmsModelOption pms_x86_core_options[], pms_nhmex_options[], pms_ia64_options[]; /* model_options.c */
+
 static const PmsFamily families[] = {
     { "x86_core", "Intel architectural core PMU: PERFEVTSEL/PMC/FIXED, GLOBAL_* (perfmon v2..v4)",
-      pms_x86_core_model_check, pms_x86_event_check, NULL },
+      pms_x86_core_model_check, pms_x86_event_check, NULL, pms_x86_core_options },
     { "x86_uncore", "Nehalem/Westmere uncore: UNCORE_PERFEVTSEL/PMC with its own global control",
-      pms_x86_uncore_model_check, pms_x86_event_check, NULL },
+      pms_x86_uncore_model_check, pms_x86_event_check, NULL, NULL },
     { "nhmex_cbox", "Xeon 7500 uncore: C-Box counters under the U-Box global control", pms_nhmex_model_check,
-      pms_x86_event_check, NULL },
+      pms_x86_event_check, NULL, pms_nhmex_options },
     { "ia64", "Itanium 2 9000 (Montecito): PMC/PMD/IBR/DBR register files", pms_ia64_model_check, pms_ia64_event_check,
-      &pms_ia64_event_facts },
+      &pms_ia64_event_facts, pms_ia64_options },
     { "toy", "test-only family (models/tests/toy.pmu): two counters and a status register, no hardware",
-      pms_toy_model_check, NULL, NULL },
+      pms_toy_model_check, NULL, NULL, NULL },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(families) <= PMS_FAMILY_MAX);
 

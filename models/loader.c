@@ -1028,6 +1028,34 @@ static gboolean lbr_consistent(Ctx *c, GError **error)
     return FALSE;
 }
 
+/* [options]: each key one the family's simulator reads (family.h
+ * PmsModelOption), each value one it takes, so that a typo is refused at its
+ * own line rather than silently ignored or refused later at [pmu]'s. */
+static gboolean parse_options(Ctx *c, const char *g, GError **error)
+{
+    const PmsFamily *f = c->m->family;
+    g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
+    for (guint k = 0; keys && keys[k]; k++) {
+        g_autofree char *value = get_raw(c, g, keys[k]);
+        const PmsModelOption *o = pms_family_option(f, keys[k]);
+        if (!o) {
+            g_autoptr(GPtrArray) known = g_ptr_array_new();
+            for (guint i = 0; (o = pms_family_option_nth(f, i)); i++)
+                g_ptr_array_add(known, (gpointer)o->key);
+            const char *close = pms_suggest(keys[k], (const char *const *)known->pdata, known->len);
+            g_autofree char *hint = close ? g_strdup_printf(" (did you mean '%s'?)", close) : g_strdup("");
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[k],
+                        "unknown option%s; `pmusim list PMU --options` lists the %s family's", hint, f->name);
+        }
+        if (!pms_model_option_valid(o, value)) {
+            g_autofree char *allowed = pms_model_option_allowed(o);
+            return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[k], "expected %s, got '%s'", allowed, value);
+        }
+        g_hash_table_insert(pms_model_ix(c->m)->options, g_strdup(keys[k]), g_steal_pointer(&value));
+    }
+    return TRUE;
+}
+
 static gboolean load(Ctx *c, GError **error)
 {
     PmsModel *m = c->m;
@@ -1064,12 +1092,9 @@ static gboolean load(Ctx *c, GError **error)
                 continue;
             const char *g = groups[i];
             switch (kinds[i]) {
-            case G_OPTIONS: {
-                g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
-                for (guint k = 0; keys && keys[k]; k++)
-                    g_hash_table_insert(pms_model_ix(m)->options, g_strdup(keys[k]), get_raw(c, g, keys[k]));
+            case G_OPTIONS:
+                ok = parse_options(c, g, error);
                 break;
-            }
             case G_LAYOUT: {
                 PmsLayout *l = &m->layouts[m->n_layouts++];
                 ok = parse_layout(c, g, names[i], l, error) &&

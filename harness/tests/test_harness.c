@@ -816,15 +816,15 @@ static void test_output_special_file(void)
     g_rmdir(dir);
 }
 
-/* lint reports what the simulator would refuse: an [options] value it does
- * not know is a problem, in the simulator's words. */
+/* lint reports what the simulator would refuse, in the simulator's words:
+ * a fixed counter wider than it holds is a problem. */
 static void test_lint_simulator(void)
 {
-    /* a whole model (a register, a layout, an event), so that the option is
+    /* a whole model (a register, a layout, an event), so that the width is
      * its one problem */
     static const char model[] =
         "[pmu]\nname = whatif\narch = x86_core\ngp_counters = 1\ngp_width = 48\n"
-        "[options]\ncpl_gate = bogus\n"
+        "fixed_counters = 1\nfixed_width = 64\n"
         "[layout evtsel]\nevent = 7:0\numask = 15:8\nusr = 16\nos = 17\nedge = 18\nint = 20\nen = 22\n"
         "inv = 23\ncmask = 31:24\n"
         "[register PERFEVTSEL0]\naddress = 0x186\nkind = evtsel\nindex = 0\nlayout = evtsel\n"
@@ -839,10 +839,45 @@ static void test_lint_simulator(void)
     CU_ASSERT_EQUAL(r.status, 1);
     g_autofree char *text = out_text(&r);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "the simulator refuses the model"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "option cpl_gate = 'bogus': expected post or pre"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 fixed of width 64"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 problem\n"));
     run_clear(&r);
     g_unlink(path);
+}
+
+/* An [options] key no simulator reads, or a value it does not take, is
+ * refused when the model loads, at the option's own line (not [pmu]'s), with
+ * the closest key or the allowed values: a what-if typo never passes. */
+static void test_lint_option_typo(void)
+{
+    static const char head[] = "[pmu]\nname = whatif\narch = nhmex_cbox\ngp_counters = 6\ngp_width = 48\n"
+                               "[options]\ninvert = documented\n";
+    static const struct {
+        const char *line, *want;
+    } cases[] = {
+        { "pmi_freez_delay = 3",
+          ":8: [options] key 'pmi_freez_delay': unknown option (did you mean "
+          "'pmi_freeze_delay'?)" },
+        { "pmi_freeze_delay = soon", ":8: [options] key 'pmi_freeze_delay': expected 0..1048576, got 'soon'" },
+        { "cpl_gate = post", ":8: [options] key 'cpl_gate': unknown option" }, /* another family's */
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *model = g_strdup_printf("%s%s\n", head, cases[i].line);
+        g_autofree char *path = NULL;
+        int fd = g_file_open_tmp("pmusim-opt-XXXXXX.pmu", &path, NULL);
+        CU_ASSERT_FATAL(fd >= 0);
+        close(fd);
+        CU_ASSERT_FATAL(g_file_set_contents(path, model, -1, NULL));
+        Run r = run_cli(NULL, 0, "lint", "--model", path, NULL);
+        CU_ASSERT_EQUAL(r.status, 1);
+        const char *etext = r.err ? r.err : "";
+        g_autofree char *want = g_strconcat(path, cases[i].want, NULL);
+        if (!strstr(etext, want))
+            printf("# want %s\n# got %s", want, etext);
+        CU_ASSERT_PTR_NOT_NULL(strstr(etext, want));
+        run_clear(&r);
+        g_unlink(path);
+    }
 }
 
 static void test_diff_self(void)
@@ -1135,6 +1170,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "list --names", test_list_names);
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
     CU_add_test(cli, "lint: what the simulator refuses", test_lint_simulator);
+    CU_add_test(cli, "lint: an option typo at its line", test_lint_option_typo);
     CU_add_test(cli, "encode: an event string's non-text bytes are shown as \\xHH", test_encode_error_printable);
     CU_add_test(cli, "several -e: one timing diagram per counter (svg, html)", test_set_diagrams);
     CU_add_test(cli, "bench conform: every vector of the suite and of a synthetic corpus passes", test_bench_conform);

@@ -7,11 +7,7 @@
 
 G_BEGIN_DECLS
 
-/* The candidate closest to word (ASCII case-insensitive Levenshtein
- * distance, ties to the first), or NULL when none is close enough to be a
- * likely typo (1 edit for words up to 3 characters, 2 up to 6, else 3).
- * candidates: n strings (NULL ones skipped). */
-const char *pms_suggest(const char *word, const char *const *candidates, guint n);
+/* pms_suggest (model.h): the closest candidate to a word. */
 
 /* For an event string the encoder refused with an unknown PMU, event, unit
  * mask or modifier (PFM_ERR_NOTFOUND, PFM_ERR_ATTR): " (did you mean

@@ -62,6 +62,24 @@ typedef struct {
     gsize size; /* of the facts struct: every event of the family's models has one */
 } PmsEventFacts;
 
+/* One `[options]` key a family's simulator reads (models/model_options.c):
+ * the loader refuses a key no entry names and a value the entry does not
+ * allow, at the option's line; `pmusim list PMU --options` prints them. */
+typedef enum {
+    PMS_OPTION_WORD,   /* one word of `words` (ASCII case-insensitive) */
+    PMS_OPTION_UINT,   /* a decimal number 0..max */
+    PMS_OPTION_SIGNAL, /* CODE.UMASK in hex (code <= 0xffff, umask <= 0xff) */
+} PmsOptionKind;
+
+typedef struct {
+    const char *key; /* "cpl_gate"; NULL ends a table */
+    PmsOptionKind kind;
+    const char *words; /* WORD: the allowed values, "|"-separated: "post|pre" */
+    guint64 max;       /* UINT: the largest value */
+    const char *dflt;  /* the value the simulator takes when the key is absent, in words */
+    const char *desc;  /* one line: what the option chooses */
+} PmsModelOption;
+
 /* The model layer's entry of a family (models/families.c). */
 struct PmsFamily {
     const char *name; /* the model file's `arch` value: "x86_core" */
@@ -75,6 +93,9 @@ struct PmsFamily {
     void (*check_event)(const PmsModel *m, const PmsEvent *e, gboolean complete, GPtrArray *msgs);
     /* The family's per-event facts (PmsEvent.facts), or NULL for none. */
     const PmsEventFacts *event_facts;
+    /* The family's own `[options]` keys (NULL-key-terminated), or NULL; the
+     * options every family takes (pmi_skid) are added by pms_family_option_nth. */
+    const PmsModelOption *options;
 };
 
 /* The registry: families in registration order. */
@@ -88,6 +109,17 @@ PMS_API const char *pms_family_names(void);
  * queries check that they were given an Itanium model), never for generic
  * code, which asks its layer's table instead. */
 PMS_API gboolean pms_model_is_family(const PmsModel *m, const char *family);
+
+/* The options a model of family f may set: every family's, then f's own;
+ * NULL past the last. */
+PMS_API const PmsModelOption *pms_family_option_nth(const PmsFamily *f, guint i);
+/* f's option named key, or NULL. */
+PMS_API const PmsModelOption *pms_family_option(const PmsFamily *f, const char *key);
+/* Whether value is one o allows. */
+PMS_API gboolean pms_model_option_valid(const PmsModelOption *o, const char *value);
+/* The allowed values in words, for messages and listings: "post or pre",
+ * "0..1048576", "CODE.UMASK in hex".  Newly allocated. */
+PMS_API char *pms_model_option_allowed(const PmsModelOption *o);
 
 /* ---- a layer's table -------------------------------------------------------- */
 

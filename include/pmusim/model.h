@@ -333,6 +333,11 @@ PMS_API const PmsField *pms_layout_field(const PmsLayout *l, const char *name);
  * or no such field. */
 PMS_API const PmsField *pms_register_field(const PmsRegister *r, const char *name);
 PMS_API const char *pms_model_option(const PmsModel *m, const char *key, const char *fallback);
+/* The candidate closest to word (ASCII case-insensitive Levenshtein
+ * distance, ties to the first), or NULL when none is close enough to be a
+ * likely typo (1 edit for words up to 3 characters, 2 up to 6, else 3).
+ * candidates: n strings (NULL ones skipped).  For did-you-mean messages. */
+PMS_API const char *pms_suggest(const char *word, const char *const *candidates, guint n);
 /* The [options] keys, sorted; NULL-terminated, free with g_strfreev. */
 PMS_API char **pms_model_option_keys(const PmsModel *m);
 /* Set (or add) a what-if option of a model before its first use by the
