@@ -342,6 +342,29 @@ static void json_model(GString *o, const PmsModel *m, const PmsEvent *only, cons
     g_string_append(o, "\n  ]}");
 }
 
+/* --options: each [options] key m's family reads (family.h PmsModelOption),
+ * its value in m (the default when m does not set it), the default, the
+ * values it takes and what it chooses; columns as wide as their widest. */
+static void print_options(const PmsModel *m)
+{
+    const PmsModelOption *o;
+    int wk = 6, wv = 5, wd = 7, wa = 7;
+    for (guint i = 0; (o = pms_family_option_nth(m->family, i)); i++) {
+        g_autofree char *allowed = pms_model_option_allowed(o);
+        wk = MAX(wk, (int)strlen(o->key));
+        wv = MAX(wv, (int)strlen(pms_model_option(m, o->key, o->dflt)));
+        wd = MAX(wd, (int)strlen(o->dflt));
+        wa = MAX(wa, (int)strlen(allowed));
+    }
+    printf("%s: [options] of the %s family\n", m->name, m->family->name);
+    printf("%-*s  %-*s  %-*s  %-*s  %s\n", wk, "OPTION", wv, "VALUE", wd, "DEFAULT", wa, "ALLOWED", "CHOOSES");
+    for (guint i = 0; (o = pms_family_option_nth(m->family, i)); i++) {
+        g_autofree char *allowed = pms_model_option_allowed(o);
+        printf("%-*s  %-*s  %-*s  %-*s  %s\n", wk, o->key, wv, pms_model_option(m, o->key, o->dflt), wd, o->dflt, wa,
+               allowed, o->desc);
+    }
+}
+
 /* PMU, PMU::EVENT, or an EVENT of the PMU named just before it. */
 typedef struct {
     const PmsModel *m;
@@ -385,7 +408,7 @@ static gboolean list_items(const PmsModelSet *set, int argc, char **argv, GArray
 
 int pms_cmd_list(int argc, char **argv)
 {
-    gboolean names = FALSE;
+    gboolean names = FALSE, options = FALSE;
     g_autofree char *grep = NULL, *format = NULL;
     g_auto(GStrv) model_files = NULL;
     const GOptionEntry entries[] = {
@@ -396,6 +419,9 @@ int pms_cmd_list(int argc, char **argv)
         { "grep", 'g', 0, G_OPTION_ARG_STRING, &grep,
           "Only events whose name or description, or a unit mask's, contains TEXT (any case)", "TEXT" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "text (default) or json", "FMT" },
+        { "options", 0, 0, G_OPTION_ARG_NONE, &options,
+          "Each PMU's [options] (what-if switches): its value, the default, the values it takes and what it chooses",
+          NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context(
@@ -411,7 +437,8 @@ int pms_cmd_list(int argc, char **argv)
                  "  pmusim list montecito L3_READS_ALL_HIT\n"
                  "  pmusim list --names glm wsm\n"
                  "  pmusim list wsm --grep cache\n"
-                 "  pmusim list --format=json wsm INST_RETIRED\n");
+                 "  pmusim list --format=json wsm INST_RETIRED\n"
+                 "  pmusim list nhmex --options\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
     gboolean json = format && strcmp(format, "json") == 0;
@@ -423,6 +450,12 @@ int pms_cmd_list(int argc, char **argv)
         fprintf(stderr, "pmusim: list: --names prints plain lines; it takes no --format\n");
         return PMS_EXIT_USAGE;
     }
+    if (options && (names || grep || format || argc < 2)) {
+        fprintf(stderr,
+                "pmusim: list: --options lists the options of the PMUs named; it takes a PMU and no "
+                "--names, --grep or --format\n");
+        return PMS_EXIT_USAGE;
+    }
     g_autofree char *pat = grep ? g_ascii_strdown(grep, -1) : NULL;
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
@@ -430,6 +463,16 @@ int pms_cmd_list(int argc, char **argv)
     g_autoptr(GArray) items = g_array_new(FALSE, TRUE, sizeof(ListItem));
     if (!list_items(models, argc, argv, items))
         return PMS_EXIT_USAGE; /* an unknown PMU or event name is a bad argument, as in diff and bench */
+    for (guint i = 0; options && i < items->len; i++) {
+        const ListItem *it = &g_array_index(items, ListItem, i);
+        if (it->ev) {
+            fprintf(stderr, "pmusim: list: --options lists a PMU's options, not an event's (%s)\n", it->ev->name);
+            return PMS_EXIT_USAGE;
+        }
+        print_options(it->m);
+    }
+    if (options)
+        return 0;
     for (guint i = 0; argc < 2 && i < pms_model_set_count(models); i++) {
         ListItem it = { pms_model_set_nth(models, i), NULL };
         g_array_append_val(items, it);

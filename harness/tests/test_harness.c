@@ -880,6 +880,54 @@ static void test_lint_option_typo(void)
     }
 }
 
+/* list PMU --options: every option of the family with the model's value,
+ * the default, the allowed values and the meaning; a value the file sets
+ * shows in VALUE, not in DEFAULT. */
+static void test_list_options(void)
+{
+    Run r = run_cli(NULL, 0, "list", "nhmex_cbox0", "--options", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *text = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "nhmex_cbox0: [options] of the nhmex_cbox family\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "OPTION            VALUE       DEFAULT     ALLOWED                CHOOSES\n"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(text, "\npmi_skid          0           0           0..1048576             cycles between"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(text, "\npmi_freeze_delay  0           0           0..1048576             uncore clocks"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(text, "\ninvert            documented  documented  documented or literal  the threshold test"));
+    CU_ASSERT_PTR_NULL(strstr(text, "cpl_gate")); /* another family's */
+    run_clear(&r);
+
+    static const char model[] = "[pmu]\nname = whatif\narch = x86_core\ngp_counters = 1\ngp_width = 48\n"
+                                "[options]\ncpl_gate = pre\n"
+                                "[layout evtsel]\nevent = 7:0\numask = 15:8\nusr = 16\nos = 17\nen = 22\n"
+                                "[register PERFEVTSEL0]\naddress = 0x186\nkind = evtsel\nindex = 0\nlayout = evtsel\n"
+                                "[register PMC0]\naddress = 0xc1\nkind = pmc\nindex = 0\nwidth = 48\n"
+                                "[event E]\ncode = 0x3c\n";
+    g_autofree char *path = NULL;
+    int fd = g_file_open_tmp("pmusim-listopt-XXXXXX.pmu", &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_FATAL(g_file_set_contents(path, model, -1, NULL));
+    r = run_cli(NULL, 0, "list", "--model", path, "whatif", "--options", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_autofree char *t2 = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t2, "\ncpl_gate "));
+    CU_ASSERT_TRUE(
+        g_regex_match_simple("^cpl_gate +pre +post +post or pre +where USR/OS gate", t2, G_REGEX_MULTILINE, 0));
+    CU_ASSERT_TRUE(g_regex_match_simple("^global_ctrl_reset +gp +gp +gp or zero ", t2, G_REGEX_MULTILINE, 0));
+    run_clear(&r);
+    g_unlink(path);
+    /* no PMU, or an event: a usage error */
+    r = run_cli(NULL, 0, "list", "--options", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    run_clear(&r);
+    r = run_cli(NULL, 0, "list", "wsm", "INST_RETIRED", "--options", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    run_clear(&r);
+}
+
 static void test_diff_self(void)
 {
     /* builtin against itself through the protocol: no difference, and the
@@ -1171,6 +1219,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
     CU_add_test(cli, "lint: what the simulator refuses", test_lint_simulator);
     CU_add_test(cli, "lint: an option typo at its line", test_lint_option_typo);
+    CU_add_test(cli, "list PMU --options", test_list_options);
     CU_add_test(cli, "encode: an event string's non-text bytes are shown as \\xHH", test_encode_error_printable);
     CU_add_test(cli, "several -e: one timing diagram per counter (svg, html)", test_set_diagrams);
     CU_add_test(cli, "bench conform: every vector of the suite and of a synthetic corpus passes", test_bench_conform);
