@@ -12,7 +12,7 @@
 static const PmsModelOption common_options[] = {
     { "pmi_skid", PMS_OPTION_UINT, NULL, 1u << 20, "0",
       "cycles between a counter's overflow and its PMI (status and freeze stay in the overflow cycle; A8)" },
-    { NULL },
+    { 0 },
 };
 
 const PmsModelOption pms_x86_core_options[] = {
@@ -31,7 +31,7 @@ const PmsModelOption pms_x86_core_options[] = {
     { "fixed2_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal FIXED_CTR2 counts" },
     { "fixed3_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal FIXED_CTR3 counts" },
     { "ldlat_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal the load-latency facility samples" },
-    { NULL },
+    { 0 },
 };
 
 const PmsModelOption pms_nhmex_options[] = {
@@ -39,7 +39,7 @@ const PmsModelOption pms_nhmex_options[] = {
       "uncore clocks between a counter's PMI reaching the U-Box and the freeze (counters go on meanwhile)" },
     { "invert", PMS_OPTION_WORD, "documented|literal", 0, "documented",
       "the threshold test with inv=1: documented = n < threshold, literal = n > threshold (A5)" },
-    { NULL },
+    { 0 },
 };
 
 const PmsModelOption pms_ia64_options[] = {
@@ -62,7 +62,7 @@ const PmsModelOption pms_ia64_options[] = {
       "PMC4-15 ism (bits 25:24): each bit masks an instruction set, or enables one" },
     { "ev_notify", PMS_OPTION_WORD, "overflow|none", 0, "overflow",
       "ev (PMC4 bit 4): an external notification on every overflow, or none" },
-    { NULL },
+    { 0 },
 };
 
 const PmsModelOption *pms_family_option_nth(const PmsFamily *f, guint i)
