@@ -8,6 +8,7 @@
 #include <CUnit/CUnit.h>
 #include "cu_tap.h"
 #include "model.h"
+#include "family.h"
 
 static const char *tiny_path;
 
@@ -1302,6 +1303,36 @@ static void test_perf_section(void)
     CU_ASSERT_TRUE(found);
 }
 
+/* The option tables (model_options.c): every default a WORD or UINT option
+ * names is one the option takes, keys are unique within a family, and the
+ * common pmi_skid is every family's. */
+static void test_option_tables(void)
+{
+    for (guint f = 0; f < pms_family_count(); f++) {
+        const PmsFamily *fam = pms_family_nth(f);
+        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+        const PmsModelOption *o;
+        CU_ASSERT_PTR_NOT_NULL(pms_family_option(fam, "pmi_skid"));
+        for (guint i = 0; (o = pms_family_option_nth(fam, i)); i++) {
+            CU_ASSERT_FALSE(g_hash_table_contains(seen, o->key));
+            g_hash_table_add(seen, (gpointer)o->key);
+            CU_ASSERT_PTR_NOT_NULL(o->desc);
+            if (o->kind != PMS_OPTION_SIGNAL)
+                CU_ASSERT_TRUE(pms_model_option_valid(o, o->dflt));
+        }
+    }
+    const PmsModelOption *inv = pms_family_option(pms_family_by_name("nhmex_cbox"), "invert");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(inv);
+    CU_ASSERT_TRUE(pms_model_option_valid(inv, "Literal"));
+    CU_ASSERT_FALSE(pms_model_option_valid(inv, "literl"));
+    g_autofree char *allowed = pms_model_option_allowed(inv);
+    CU_ASSERT_STRING_EQUAL(allowed, "documented or literal");
+    CU_ASSERT_PTR_NULL(pms_family_option(pms_family_by_name("x86_core"), "invert"));
+    const char *cands[] = { "pmi_skid", "pmi_freeze_delay", "invert" };
+    CU_ASSERT_STRING_EQUAL(pms_suggest("pmi_freez_delay", cands, 3), "pmi_freeze_delay");
+    CU_ASSERT_PTR_NULL(pms_suggest("qwertyuiop", cands, 3));
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -1347,5 +1378,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "aliases and forced modifiers are not duplicates", test_lint_exemptions);
     CU_add_test(s, "unit instances and spaces are not duplicates", test_lint_units_and_spaces);
     CU_add_test(s, "[perf]: perf's syntax, checked", test_perf_section);
+    CU_add_test(s, "[options]: the families' option tables", test_option_tables);
     return pms_cu_tap_run();
 }
