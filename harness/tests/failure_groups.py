@@ -19,8 +19,8 @@ def check(name, ok, detail=""):
     results.append((name, ok, detail))
 
 
-def conform(*args):
-    p = subprocess.run([PMUSIM, "conform", "--backend", BACKEND, "--kind", "encode"] + list(args) + ["wsm"],
+def conform(*args, backend=BACKEND):
+    p = subprocess.run([PMUSIM, "conform", "--backend", backend, "--kind", "encode"] + list(args) + ["wsm"],
                        capture_output=True, timeout=300)
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
@@ -55,6 +55,24 @@ check("--tap: the groups go to stderr with the table, TAP keeps every failure wi
       and out.count("not ok ") == 9 and out.count("pc (bit 19): expected 0, got 1") == 9, err + out[-1500:])
 rc, out, err = conform("--max-failures", "-3")
 check("--max-failures -3 is a usage error", rc == 2 and "--max-failures" in err, err)
+
+# three wrong bits: the extra register's field, a bit outside every field,
+# and both registers of one code pair; groups ordered by size
+rc, out, err = conform("--max-failures", "0", backend=BACKEND + " --more")
+groups = [l for l in out.splitlines() if l.startswith("  ") and " x wsm: " in l]
+counts = [int(l.split()[0]) for l in groups]
+check("several causes: largest group first, each its own line",
+      len(groups) == 4 and counts == sorted(counts, reverse=True) and sum(counts) == 177, "\n".join(groups))
+check("the extra register's field by name and bit range",
+      bool(groups) and groups[0].strip() == "163 x wsm: MSR_OFFCORE_RSP_1 request (bits 0-7)"
+      and "MSR_OFFCORE_RSP_1 differs: request (bits 0-7): expected 1, got 5" in out, out[:3000])
+check("a bit in no field is named as a bit",
+      "5 x wsm: IA32_PERFEVTSEL0 bit 40" in out and "IA32_PERFEVTSEL0 differs: bit 40: expected 0, got 1" in out,
+      out[:3000])
+check("a failure of two registers names both",
+      "1 x wsm: IA32_PERFEVTSEL0 edge (bit 18), pc (bit 19); MSR_OFFCORE_RSP_1 request (bits 0-7)" in out, out[:3000])
+check("--max-failures 0: no failure line, only the count", "  ... and 177 more" in out
+      and not [l for l in out.splitlines() if l.startswith("  vectors/")], out[-500:])
 
 print("TAP version 13\n1..%d" % len(results))
 for i, (name, ok, detail) in enumerate(results, 1):
