@@ -1,5 +1,6 @@
 /* pmusim — simulation vectors and mutants (see conform_sim.h). */
 #include "conform_sim.h"
+#include "field_diff.h"
 #include "cli_family.h"
 #include "pebs.h"
 #include "sim.h"
@@ -235,6 +236,34 @@ static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *cod
     return simulate_flip(cs, v, codes, G_MAXUINT, 0, message, gp);
 }
 
+/* A failing vector's message, followed by each event whose codes differ from
+ * the builtin encoder's: the string, both codes and the fields that differ
+ * (issue 18), so that a wrong read is traced to the wrong bit. */
+static void explain_codes(PmsConformSim *cs, const PmsVector *v, const Codes *codes, char **message)
+{
+    const PmsSimVector *sv = pms_vector_sim(v);
+    GString *s = g_string_new(*message);
+    for (guint i = 0; i < sv->n_events; i++) {
+        g_autoptr(PmsEncoding) enc = pms_encode(cs->models, sv->events[i].event, NULL);
+        if (!enc)
+            continue;
+        g_autofree char *diff = pms_conform_codes_diff(cs->models, v->pmu, sv->events[i].event, enc->codes,
+                                                       enc->n_codes, codes[i].codes, codes[i].n, NULL);
+        if (!diff)
+            continue;
+        g_autofree char *ev = pms_vector_escape(sv->events[i].event, strlen(sv->events[i].event), 120);
+        g_string_append_printf(s, "; \"%s\": the backend's codes", ev);
+        for (guint k = 0; k < codes[i].n; k++)
+            g_string_append_printf(s, "%s0x%" G_GINT64_MODIFIER "x", k ? "," : " ", codes[i].codes[k]);
+        g_string_append(s, ", the builtin encoder's");
+        for (guint k = 0; k < enc->n_codes; k++)
+            g_string_append_printf(s, "%s0x%" G_GINT64_MODIFIER "x", k ? "," : " ", enc->codes[k]);
+        g_string_append_printf(s, ": %s", diff);
+    }
+    g_free(*message);
+    *message = g_string_free(s, FALSE);
+}
+
 gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_data)
 {
     PmsConformSim *cs = user_data;
@@ -243,7 +272,10 @@ gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_d
     if (!encode_all(cs, v, codes, message))
         return FALSE;
     gboolean gp;
-    return simulate(cs, v, codes, message, &gp);
+    if (simulate(cs, v, codes, message, &gp))
+        return TRUE;
+    explain_codes(cs, v, codes, message);
+    return FALSE;
 }
 
 gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error)

@@ -45,7 +45,7 @@ static void append_part(GString *text, GString *key, const char *name, guint shi
 }
 
 /* The register codes[i] is written to, or NULL when the model does not say. */
-static const PmsRegister *code_register(const PmsModelSet *models, const PmsModel *m, const PmsVector *v, guint i)
+static const PmsRegister *code_register(const PmsModelSet *models, const PmsModel *m, const char *event, guint i)
 {
     if (!m)
         return NULL;
@@ -54,20 +54,21 @@ static const PmsRegister *code_register(const PmsModelSet *models, const PmsMode
     if (i != 1)
         return NULL;
     /* the extra register is the event's: the builtin encoder finds the event */
-    g_autoptr(PmsEncoding) enc = pms_encode(models, v->event, NULL);
+    g_autoptr(PmsEncoding) enc = pms_encode(models, event, NULL);
     return enc && enc->event && enc->event->extra_reg ? pms_model_reg_by_name(m, enc->event->extra_reg) : NULL;
 }
 
-char *pms_conform_field_diff(const PmsModelSet *models, const PmsVector *v, const guint64 *got, guint n, char **cause)
+char *pms_conform_codes_diff(const PmsModelSet *models, const char *pmu, const char *event, const guint64 *want,
+                             guint n_want, const guint64 *got, guint n, char **cause)
 {
-    const PmsModel *m = models ? pms_model_set_get(models, v->pmu) : NULL;
+    const PmsModel *m = models ? pms_model_set_get(models, pmu) : NULL;
     g_autoptr(GString) text = g_string_new(NULL);
     g_autoptr(GString) key = g_string_new(NULL);
-    for (guint i = 0; i < MIN(n, v->n_codes); i++) {
-        guint64 diff = v->codes[i] ^ got[i];
+    for (guint i = 0; i < MIN(n, n_want); i++) {
+        guint64 diff = want[i] ^ got[i];
         if (!diff)
             continue;
-        const PmsRegister *reg = code_register(models, m, v, i);
+        const PmsRegister *reg = code_register(models, m, event, i);
         if (text->len)
             g_string_append(text, "; ");
         if (key->len)
@@ -85,14 +86,14 @@ char *pms_conform_field_diff(const PmsModelSet *models, const PmsVector *v, cons
             guint64 mask = fd->width >= 64 ? G_MAXUINT64 : ((G_GUINT64_CONSTANT(1) << fd->width) - 1) << fd->shift;
             covered |= mask;
             if (diff & mask)
-                append_part(text, key, fd->name, fd->shift, fd->width, pms_field_get(fd, v->codes[i]),
+                append_part(text, key, fd->name, fd->shift, fd->width, pms_field_get(fd, want[i]),
                             pms_field_get(fd, got[i]));
         }
         /* bits in no field: named as bits */
         for (guint b = 0; b < 64; b++) {
             guint64 bit = G_GUINT64_CONSTANT(1) << b;
             if ((diff & bit) && !(covered & bit))
-                append_part(text, key, NULL, b, 1, (v->codes[i] >> b) & 1, (got[i] >> b) & 1);
+                append_part(text, key, NULL, b, 1, (want[i] >> b) & 1, (got[i] >> b) & 1);
         }
     }
     if (!text->len)
@@ -100,6 +101,11 @@ char *pms_conform_field_diff(const PmsModelSet *models, const PmsVector *v, cons
     if (cause)
         *cause = g_strdup(key->str);
     return g_strdup(text->str);
+}
+
+char *pms_conform_field_diff(const PmsModelSet *models, const PmsVector *v, const guint64 *got, guint n, char **cause)
+{
+    return pms_conform_codes_diff(models, v->pmu, v->event, v->codes, v->n_codes, got, n, cause);
 }
 
 char *pms_conform_explain(const PmsVector *v, const PmsVectorAnswer *a, char **cause, gpointer user_data)

@@ -18,6 +18,11 @@ G_BEGIN_DECLS
  * NULL when no code differs. */
 char *pms_conform_field_diff(const PmsModelSet *models, const PmsVector *v, const guint64 *got, guint n, char **cause);
 
+/* The same for any codes: want[0..n_want) the reference codes of `event` (a
+ * string of PMU pmu), got[0..n) the backend's. */
+char *pms_conform_codes_diff(const PmsModelSet *models, const char *pmu, const char *event, const guint64 *want,
+                             guint n_want, const guint64 *got, guint n, char **cause);
+
 /* A PmsVectorExplainFunc; user_data is a const PmsModelSet*. */
 char *pms_conform_explain(const PmsVector *v, const PmsVectorAnswer *a, char **cause, gpointer user_data);
 

@@ -19,8 +19,8 @@ def check(name, ok, detail=""):
     results.append((name, ok, detail))
 
 
-def conform(*args, backend=BACKEND):
-    p = subprocess.run([PMUSIM, "conform", "--backend", backend, "--kind", "encode"] + list(args) + ["wsm"],
+def conform(*args, backend=BACKEND, kind="encode"):
+    p = subprocess.run([PMUSIM, "conform", "--backend", backend, "--kind", kind] + list(args) + ["wsm"],
                        capture_output=True, timeout=300)
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
@@ -73,6 +73,15 @@ check("a failure of two registers names both",
       "1 x wsm: IA32_PERFEVTSEL0 edge (bit 18), pc (bit 19); MSR_OFFCORE_RSP_1 request (bits 0-7)" in out, out[:3000])
 check("--max-failures 0: no failure line, only the count", "  ... and 177 more" in out
       and not [l for l in out.splitlines() if l.startswith("  vectors/")], out[-500:])
+
+# a simulation vector: its first diverging read, then each event whose codes
+# differ from the builtin encoder's with both codes and the fields
+rc, out, err = conform("--verbose", kind="sim")
+line = [l for l in out.splitlines() if l.startswith("  vector 'cmask_inv_edge_combinations'")]
+check("a sim failure names the read, the string, both codes and the fields",
+      len(line) == 1 and "cycle 9: read IA32_PMC2 (0xc3) = 0x4 (4), expected 0x3 (3); "
+      "\"wsm::INST_RETIRED:ANY_P:c=2:e\": the backend's codes 0x25b01c0, the builtin encoder's 0x25701c0: "
+      + DIFF in line[0], "\n".join(line) or out[-2000:])
 
 print("TAP version 13\n1..%d" % len(results))
 for i, (name, ok, detail) in enumerate(results, 1):
