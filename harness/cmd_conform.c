@@ -30,7 +30,13 @@ typedef struct {
 
 static char *explain_codes(const PmsVector *v, const PmsVectorAnswer *a, char **cause, gpointer user_data)
 {
-    return pms_conform_explain(v, a, cause, (gpointer)((RunCtx *)user_data)->models);
+    RunCtx *ctx = user_data;
+    if (!a) {
+        /* a simulation vector: the fields its codes got wrong, if any */
+        *cause = pms_conform_sim_take_cause(ctx->sim);
+        return NULL;
+    }
+    return pms_conform_explain(v, a, cause, (gpointer)ctx->models);
 }
 
 static gboolean run_sim(const PmsVector *v, char **message, gpointer user_data)

@@ -124,7 +124,10 @@ static char *run_one(const PmsVector *v, const PmsVectorOps *ops, gboolean *cras
             return NULL;
         }
         *crashed = msg && strstr(msg, "BACKEND_CRASH") != NULL;
-        *cause = g_strdup(*crashed ? "the backend crashed" : "a simulation vector failed");
+        if (!*crashed && ops->explain)
+            g_free(ops->explain(v, NULL, cause, ops->user_data));
+        if (!*cause)
+            *cause = g_strdup(*crashed ? "the backend crashed" : "a simulation vector failed");
         return msg ? msg : g_strdup_printf("%s:%u: simulation vector failed", v->file, v->line);
     }
     if (!ops->encode) {

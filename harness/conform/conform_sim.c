@@ -31,6 +31,7 @@ static void stims_free(gpointer p)
 struct PmsConformSim {
     PmsBackend *backend;
     const PmsModelSet *models;
+    char *last_cause;  /* the last failure's wrong fields (explain_codes) */
     GHashTable *stims; /* const PmsVector* -> Stims* */
 };
 
@@ -48,6 +49,7 @@ void pms_conform_sim_free(PmsConformSim *cs)
     if (!cs)
         return;
     g_hash_table_unref(cs->stims);
+    g_free(cs->last_cause);
     g_free(cs);
 }
 
@@ -243,14 +245,19 @@ static void explain_codes(PmsConformSim *cs, const PmsVector *v, const Codes *co
 {
     const PmsSimVector *sv = pms_vector_sim(v);
     GString *s = g_string_new(*message);
+    g_autoptr(GString) key = g_string_new(NULL);
     for (guint i = 0; i < sv->n_events; i++) {
         g_autoptr(PmsEncoding) enc = pms_encode(cs->models, sv->events[i].event, NULL);
         if (!enc)
             continue;
+        g_autofree char *cause = NULL;
         g_autofree char *diff = pms_conform_codes_diff(cs->models, v->pmu, sv->events[i].event, enc->codes,
-                                                       enc->n_codes, codes[i].codes, codes[i].n, NULL);
+                                                       enc->n_codes, codes[i].codes, codes[i].n, &cause);
         if (!diff)
             continue;
+        /* one key per vector: every event's wrong fields, each set once */
+        if (!strstr(key->str, cause))
+            g_string_append_printf(key, "%s%s", key->len ? "; " : "", cause);
         g_autofree char *ev = pms_vector_escape(sv->events[i].event, strlen(sv->events[i].event), 120);
         g_string_append_printf(s, "; \"%s\": the backend's codes", ev);
         for (guint k = 0; k < codes[i].n; k++)
@@ -262,6 +269,13 @@ static void explain_codes(PmsConformSim *cs, const PmsVector *v, const Codes *co
     }
     g_free(*message);
     *message = g_string_free(s, FALSE);
+    g_free(cs->last_cause);
+    cs->last_cause = key->len ? g_strdup(key->str) : NULL;
+}
+
+char *pms_conform_sim_take_cause(PmsConformSim *cs)
+{
+    return g_steal_pointer(&cs->last_cause);
 }
 
 gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_data)
@@ -269,6 +283,7 @@ gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_d
     PmsConformSim *cs = user_data;
     Codes codes[PMS_SIM_VECTOR_MAX_EVENTS];
     memset(codes, 0, sizeof codes);
+    g_clear_pointer(&cs->last_cause, g_free);
     if (!encode_all(cs, v, codes, message))
         return FALSE;
     gboolean gp;

@@ -82,6 +82,10 @@ check("a sim failure names the read, the string, both codes and the fields",
       len(line) == 1 and "cycle 9: read IA32_PMC2 (0xc3) = 0x4 (4), expected 0x3 (3); "
       "\"wsm::INST_RETIRED:ANY_P:c=2:e\": the backend's codes 0x25b01c0, the builtin encoder's 0x25701c0: "
       + DIFF in line[0], "\n".join(line) or out[-2000:])
+sim_groups = [l for l in out.splitlines() if l.startswith("  ") and " x wsm: " in l]
+check("sim failures are grouped by the fields their codes got wrong",
+      len(sim_groups) == 1 and sim_groups[0].endswith(" x wsm: IA32_PERFEVTSEL0 edge (bit 18), pc (bit 19)"),
+      "\n".join(sim_groups) or out[:2000])
 
 print("TAP version 13\n1..%d" % len(results))
 for i, (name, ok, detail) in enumerate(results, 1):

@@ -142,7 +142,9 @@ typedef gboolean (*PmsVectorSimFunc)(const PmsVector *v, char **message, gpointe
  * codes are right, a code differs): the text appended to the failure message
  * ("IA32_PERFEVTSEL0 differs: edge (bit 18): expected 1, got 0; ..."), and in
  * *cause the differing fields without their values, the key failures are
- * grouped by.  NULL (and *cause untouched) when it cannot tell. */
+ * grouped by.  NULL (and *cause untouched) when it cannot tell.  Called
+ * with a NULL answer after a simulation vector failed, for *cause only (the
+ * fields its codes got wrong, when the sim callback knows them). */
 typedef char *(*PmsVectorExplainFunc)(const PmsVector *v, const PmsVectorAnswer *a, char **cause, gpointer user_data);
 
 typedef struct {
