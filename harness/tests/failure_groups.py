@@ -87,6 +87,14 @@ check("sim failures are grouped by the fields their codes got wrong",
       len(sim_groups) == 1 and sim_groups[0].endswith(" x wsm: IA32_PERFEVTSEL0 edge (bit 18), pc (bit 19)"),
       "\n".join(sim_groups) or out[:2000])
 
+# pmusim diff: each codes difference followed by its fields (the first backend's "expected")
+p = subprocess.run([PMUSIM, "diff", "--backend", "builtin", "--backend", BACKEND, "wsm"], capture_output=True,
+                   timeout=300)
+dout = p.stdout.decode(errors="replace").splitlines()
+at = [i for i, l in enumerate(dout) if l == "wsm::INST_RETIRED:ANY_P:c=1:e [codes]"]
+check("diff names the fields of a codes difference",
+      p.returncode == 1 and len(at) == 1 and dout[at[0] + 3] == "  fields     " + DIFF, "\n".join(dout[:20]))
+
 print("TAP version 13\n1..%d" % len(results))
 for i, (name, ok, detail) in enumerate(results, 1):
     print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
