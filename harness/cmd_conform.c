@@ -505,7 +505,9 @@ int pms_cmd_conform(int argc, char **argv)
     g_autoptr(GOptionContext) ctx =
         pms_cli_context("[PMU...]",
                         "Run the golden vectors against an encoder backend; print a per-PMU table\n"
-                        "(kind, vectors, passed, failed, known) and every failure.  Simulation vectors\n"
+                        "(kind, vectors, passed, failed, known), the failures grouped by cause (PMU and\n"
+                        "the fields that differ, or the error classes), largest first, and the failure\n"
+                        "lines, each naming the fields that differ.  Simulation vectors\n"
                         "program the simulator with the backend's codes.  --mutants instead flips each\n"
                         "code bit of every sim vector (of the PMUs named) and reports how many are caught.\n"
                         "A failure the expectations list (--expect FILE; by default the backend's shipped\n"
