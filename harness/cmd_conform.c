@@ -10,17 +10,34 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "conform_sim.h"
+#include "field_diff.h"
 #include "vectors.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* Failure lines printed without --max-failures or --verbose: the groups by
+ * cause come first, so the lines are examples, not the whole story. */
+#define DEFAULT_MAX_FAILURES 50
 
 /* What the runner's callbacks need: the backend for encoding vectors, the
  * simulation runner (same backend) for sim vectors. */
 typedef struct {
     PmsBackend *backend;
     PmsConformSim *sim;
+    const PmsModelSet *models; /* the field layouts a failure is told with */
 } RunCtx;
+
+static char *explain_codes(const PmsVector *v, const PmsVectorAnswer *a, char **cause, gpointer user_data)
+{
+    RunCtx *ctx = user_data;
+    if (!a) {
+        /* a simulation vector: the fields its codes got wrong, if any */
+        *cause = pms_conform_sim_take_cause(ctx->sim);
+        return NULL;
+    }
+    return pms_conform_explain(v, a, cause, (gpointer)ctx->models);
+}
 
 static gboolean run_sim(const PmsVector *v, char **message, gpointer user_data)
 {
@@ -168,15 +185,74 @@ static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backe
         fprintf(out, "  %s\n", (const char *)g_ptr_array_index(r->lbr_missed, i));
 }
 
-static void print_failures(FILE *out, const PmsVectorReport *r, const PmsExpectResult *x)
+/* Failures of one cause: the same PMU and the same cause (the differing
+ * fields, the pair of error classes, ...). */
+typedef struct {
+    const char *pmu, *cause;
+    guint count;
+    const PmsVectorOutcome *example;
+} Group;
+
+static gint group_cmp(gconstpointer a, gconstpointer b)
+{
+    const Group *ga = *(Group *const *)a, *gb = *(Group *const *)b;
+    if (ga->count != gb->count)
+        return ga->count > gb->count ? -1 : 1;
+    /* equal counts: the one seen first first (g_ptr_array_sort is not stable) */
+    return ga->example < gb->example ? -1 : ga->example > gb->example;
+}
+
+/* The failures grouped by cause, largest group first, each with its count
+ * and one example: the bug behind hundreds of failures on one line. */
+static void print_groups(FILE *out, const PmsVectorReport *r, const PmsExpectResult *x)
+{
+    g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GHashTable) index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (guint i = 0; i < r->outcomes->len; i++) {
+        const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
+        if (x->verdict[i] != PMS_VERDICT_FAIL)
+            continue;
+        const char *cause = o->cause ? o->cause : "failed";
+        char *key = g_strdup_printf("%s\n%s", o->vector->pmu, cause);
+        Group *g = g_hash_table_lookup(index, key);
+        if (!g) {
+            g = g_new0(Group, 1);
+            g->pmu = o->vector->pmu;
+            g->cause = cause;
+            g->example = o;
+            g_ptr_array_add(groups, g);
+            g_hash_table_insert(index, key, g);
+        } else {
+            g_free(key);
+        }
+        g->count++;
+    }
+    if (!groups->len)
+        return;
+    g_ptr_array_sort(groups, group_cmp);
+    fprintf(out, "\nfailures by cause (%u group(s), largest first):\n", groups->len);
+    for (guint i = 0; i < groups->len; i++) {
+        const Group *g = g_ptr_array_index(groups, i);
+        fprintf(out, "  %u x %s: %s\n    e.g. %s\n", g->count, g->pmu, g->cause, g->example->message);
+    }
+}
+
+/* max: how many failure lines to print (G_MAXUINT: all); the rest are
+ * counted, and are in the TAP and JUnit reports. */
+static void print_failures(FILE *out, const PmsVectorReport *r, const PmsExpectResult *x, guint max)
 {
     if (x->failed) {
         fprintf(out, "\nfailures (%u):\n", x->failed);
+        guint shown = 0;
         for (guint i = 0; i < r->outcomes->len; i++) {
             const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
-            if (x->verdict[i] == PMS_VERDICT_FAIL)
+            if (x->verdict[i] == PMS_VERDICT_FAIL && shown++ < max)
                 fprintf(out, "  %s\n", o->message);
         }
+        if (shown > max)
+            fprintf(out,
+                    "  ... and %u more (--verbose or --max-failures N to print them; --tap and --junit list all)\n",
+                    shown - max);
     }
     if (x->stale || x->unmatched->len) {
         fprintf(out, "\nstale expectations (%u): known differences that no longer happen\n",
@@ -396,6 +472,8 @@ int pms_cmd_conform(int argc, char **argv)
     gboolean strict = FALSE;
     gboolean tap = FALSE;
     gboolean mutants = FALSE;
+    gboolean verbose = FALSE;
+    gint max_failures = -1;
     gint timeout_ms = PMS_CLI_TIMEOUT_UNSET;
     double goal = 95.0;
     const GOptionEntry entries[] = {
@@ -417,12 +495,19 @@ int pms_cmd_conform(int argc, char **argv)
           "vectors/expected/BACKEND.txt, if any)",
           "FILE" },
         { "strict", 0, 0, G_OPTION_ARG_NONE, &strict, "Use no expectations: every failure fails", NULL },
+        { "max-failures", 0, 0, G_OPTION_ARG_INT, &max_failures,
+          "Print at most N failure lines after the failures grouped by cause (default " G_STRINGIFY(
+              DEFAULT_MAX_FAILURES) ")",
+          "N" },
+        { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Print every failure line", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx =
         pms_cli_context("[PMU...]",
                         "Run the golden vectors against an encoder backend; print a per-PMU table\n"
-                        "(kind, vectors, passed, failed, known) and every failure.  Simulation vectors\n"
+                        "(kind, vectors, passed, failed, known), the failures grouped by cause (PMU and\n"
+                        "the fields that differ, or the error classes), largest first, and the failure\n"
+                        "lines, each naming the fields that differ.  Simulation vectors\n"
                         "program the simulator with the backend's codes.  --mutants instead flips each\n"
                         "code bit of every sim vector (of the PMUs named) and reports how many are caught.\n"
                         "A failure the expectations list (--expect FILE; by default the backend's shipped\n"
@@ -443,6 +528,10 @@ int pms_cmd_conform(int argc, char **argv)
         return PMS_EXIT_USAGE;
     if (!pms_cli_timeout_check(&timeout_ms))
         return PMS_EXIT_USAGE;
+    if (max_failures < -1) {
+        fprintf(stderr, "pmusim: conform: --max-failures %d: expected a count 0 or more\n", max_failures);
+        return PMS_EXIT_USAGE;
+    }
     if (!(goal >= 0 && goal <= 100)) {
         /* a goal above 100% fails every run only after all the mutants ran */
         fprintf(stderr, "pmusim: conform: --goal %g: expected a percentage 0..100\n", goal);
@@ -559,8 +648,8 @@ int pms_cmd_conform(int argc, char **argv)
         }
         return 0;
     }
-    RunCtx run_ctx = { backend, sim };
-    PmsVectorOps ops = { .encode = backend_encode, .sim = run_sim, .user_data = &run_ctx };
+    RunCtx run_ctx = { backend, sim, models };
+    PmsVectorOps ops = { .encode = backend_encode, .sim = run_sim, .user_data = &run_ctx, .explain = explain_codes };
     g_autoptr(PmsVectorReport) report = pms_vectors_run_pmus(set, kinds, pmus, &ops);
     pms_backend_close(backend);
 
@@ -570,7 +659,11 @@ int pms_cmd_conform(int argc, char **argv)
     if (tap)
         print_tap(report, judged);
     print_table(table_out, report, judged, expect, spec, kinds_name);
-    print_failures(table_out, report, judged);
+    print_groups(table_out, report, judged);
+    print_failures(table_out, report, judged,
+                   verbose                 ? G_MAXUINT
+                       : max_failures >= 0 ? (guint)max_failures
+                                           : DEFAULT_MAX_FAILURES);
     if (junit && !write_junit(junit, report, judged, spec, &err)) {
         fprintf(stderr, "pmusim: conform: --junit %s: %s\n", junit, err->message);
         return 1;

@@ -4,6 +4,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "diff_strings.h"
+#include "field_diff.h"
 #include "protocol.h"
 
 #include <stdio.h>
@@ -22,7 +23,8 @@ static void print_result(const char *name, const PmsBackendResult *r)
 }
 
 /* Compare one string; print it when the backends disagree. */
-static void diff_one(PmsBackend *a, PmsBackend *b, const char *s, gboolean quiet, DiffCount *n)
+static void diff_one(const PmsModelSet *models, PmsBackend *a, PmsBackend *b, const char *s, gboolean quiet,
+                     DiffCount *n)
 {
     PmsBackendResult ra, rb;
     pms_backend_encode(a, s, &ra);
@@ -60,6 +62,16 @@ static void diff_one(PmsBackend *a, PmsBackend *b, const char *s, gboolean quiet
         printf("%s [%s]\n", s, tag);
         print_result(pms_backend_name(a), &ra);
         print_result(pms_backend_name(b), &rb);
+        /* the fields that differ, A's value "expected" (issue 18): the PMU
+         * is the string's own "pmu::" prefix */
+        const char *sep = codes ? strstr(s, "::") : NULL;
+        g_autofree char *pmu = sep ? g_strndup(s, (gsize)(sep - s)) : NULL;
+        g_autofree char *fields = pmu
+            ? pms_conform_codes_diff(models, pmu, s, ra.codes, MIN(ra.n_codes, G_N_ELEMENTS(ra.codes)), rb.codes,
+                                     MIN(rb.n_codes, G_N_ELEMENTS(rb.codes)), NULL)
+            : NULL;
+        if (fields)
+            printf("  %-10s %s\n", "fields", fields);
     }
     pms_backend_result_clear(&ra);
     pms_backend_result_clear(&rb);
@@ -144,10 +156,10 @@ int pms_cmd_diff(int argc, char **argv)
         g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
         for (guint i = 0; i < strs->len; i++)
             if (g_hash_table_add(seen, strs->pdata[i])) /* each string once */
-                diff_one(a, b, strs->pdata[i], quiet, &counts[p]);
+                diff_one(models, a, b, strs->pdata[i], quiet, &counts[p]);
     }
     for (guint i = 0; i < extra->len; i++)
-        diff_one(a, b, extra->pdata[i], quiet, &counts[pmus->len]);
+        diff_one(models, a, b, extra->pdata[i], quiet, &counts[pmus->len]);
 
     printf("\n%-10s %8s %8s %8s %8s %8s %8s\n", "pmu", "strings", "same", "ret", "codes", "fstr", "crash");
     guint differ = 0;

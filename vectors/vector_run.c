@@ -64,6 +64,7 @@ static void outcome_free(gpointer p)
 {
     PmsVectorOutcome *o = p;
     g_free(o->message);
+    g_free(o->cause);
     g_free(o);
 }
 
@@ -86,27 +87,61 @@ static PmsVectorPmuSummary *summary_for(PmsVectorReport *r, GHashTable *index, c
     return s;
 }
 
-static char *run_one(const PmsVector *v, const PmsVectorOps *ops, gboolean *crashed)
+/* Why an encoding answer failed, without the vector's particulars: the key
+ * failures are grouped by.  Codes that differ are explained (the fields) by
+ * ops->explain when the caller knows the model. */
+static char *encode_cause(const PmsVector *v, const PmsVectorAnswer *a, const PmsVectorOps *ops, char **msg)
+{
+    if (strcmp(a->ret, "BACKEND_CRASH") == 0)
+        return g_strdup("the backend crashed");
+    if (strcmp(v->ret, a->ret) != 0)
+        return g_strdup_printf("expected %s, got %s", v->ret, a->ret[0] ? a->ret : "(no answer)");
+    if (v->n_codes != MIN(a->n_codes, PMS_VECTOR_MAX_CODES))
+        return g_strdup_printf("expected %u code(s), got %u", v->n_codes, a->n_codes);
+    if (memcmp(v->codes, a->codes, v->n_codes * sizeof(guint64)) != 0) {
+        char *cause = NULL;
+        g_autofree char *why = ops->explain ? ops->explain(v, a, &cause, ops->user_data) : NULL;
+        if (why) {
+            char *longer = g_strdup_printf("%s; %s", *msg, why);
+            g_free(*msg);
+            *msg = longer;
+        }
+        return cause ? cause : g_strdup("the codes differ");
+    }
+    return g_strdup("the fstr differs");
+}
+
+static char *run_one(const PmsVector *v, const PmsVectorOps *ops, gboolean *crashed, char **cause)
 {
     if (v->kind == PMS_VECTOR_SIM) {
-        if (!ops->sim)
+        if (!ops->sim) {
+            *cause = g_strdup("no simulator");
             return g_strdup_printf("%s:%u: no simulator available to run this vector", v->file, v->line);
+        }
         char *msg = NULL;
         if (ops->sim(v, &msg, ops->user_data)) {
             g_free(msg);
             return NULL;
         }
         *crashed = msg && strstr(msg, "BACKEND_CRASH") != NULL;
+        if (!*crashed && ops->explain)
+            g_free(ops->explain(v, NULL, cause, ops->user_data));
+        if (!*cause)
+            *cause = g_strdup(*crashed ? "the backend crashed" : "a simulation vector failed");
         return msg ? msg : g_strdup_printf("%s:%u: simulation vector failed", v->file, v->line);
     }
-    if (!ops->encode)
+    if (!ops->encode) {
+        *cause = g_strdup("no encoder");
         return g_strdup_printf("%s:%u: no encoder available to run this vector", v->file, v->line);
+    }
     PmsVectorAnswer a;
     memset(&a, 0, sizeof a);
     ops->encode(v->event, v->event_len, &a, ops->user_data);
     a.ret[sizeof a.ret - 1] = '\0';
     char *msg = pms_vector_check_answer(v, &a);
     *crashed = msg && strcmp(a.ret, "BACKEND_CRASH") == 0;
+    if (msg)
+        *cause = encode_cause(v, &a, ops, &msg);
     g_free(a.fstr);
     return msg;
 }
@@ -131,7 +166,7 @@ PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask,
         PmsVectorOutcome *o = g_new0(PmsVectorOutcome, 1);
         o->vector = v;
         gint64 t0 = g_get_monotonic_time();
-        o->message = run_one(v, ops, &o->crashed);
+        o->message = run_one(v, ops, &o->crashed, &o->cause);
         o->seconds = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
         o->passed = o->message == NULL;
         g_ptr_array_add(r->outcomes, o);

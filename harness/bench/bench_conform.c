@@ -80,7 +80,7 @@ int pms_bench_conform(int argc, char **argv)
         return 1;
     }
     c.sim = pms_conform_sim_new(c.backend, models);
-    PmsVectorOps ops = { encode_cb, sim_cb, &c };
+    PmsVectorOps ops = { .encode = encode_cb, .sim = sim_cb, .user_data = &c };
     int status = 0;
 
     /* the built-in suite: load, then every vector (encode and sim) */

@@ -1,5 +1,6 @@
 /* pmusim — simulation vectors and mutants (see conform_sim.h). */
 #include "conform_sim.h"
+#include "field_diff.h"
 #include "cli_family.h"
 #include "pebs.h"
 #include "sim.h"
@@ -30,6 +31,7 @@ static void stims_free(gpointer p)
 struct PmsConformSim {
     PmsBackend *backend;
     const PmsModelSet *models;
+    char *last_cause;  /* the last failure's wrong fields (explain_codes) */
     GHashTable *stims; /* const PmsVector* -> Stims* */
 };
 
@@ -47,6 +49,7 @@ void pms_conform_sim_free(PmsConformSim *cs)
     if (!cs)
         return;
     g_hash_table_unref(cs->stims);
+    g_free(cs->last_cause);
     g_free(cs);
 }
 
@@ -235,15 +238,59 @@ static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *cod
     return simulate_flip(cs, v, codes, G_MAXUINT, 0, message, gp);
 }
 
+/* A failing vector's message, followed by each event whose codes differ from
+ * the builtin encoder's: the string, both codes and the fields that differ
+ * (issue 18), so that a wrong read is traced to the wrong bit. */
+static void explain_codes(PmsConformSim *cs, const PmsVector *v, const Codes *codes, char **message)
+{
+    const PmsSimVector *sv = pms_vector_sim(v);
+    GString *s = g_string_new(*message);
+    g_autoptr(GString) key = g_string_new(NULL);
+    for (guint i = 0; i < sv->n_events; i++) {
+        g_autoptr(PmsEncoding) enc = pms_encode(cs->models, sv->events[i].event, NULL);
+        if (!enc)
+            continue;
+        g_autofree char *cause = NULL;
+        g_autofree char *diff = pms_conform_codes_diff(cs->models, v->pmu, sv->events[i].event, enc->codes,
+                                                       enc->n_codes, codes[i].codes, codes[i].n, &cause);
+        if (!diff)
+            continue;
+        /* one key per vector: every event's wrong fields, each set once */
+        if (!strstr(key->str, cause))
+            g_string_append_printf(key, "%s%s", key->len ? "; " : "", cause);
+        g_autofree char *ev = pms_vector_escape(sv->events[i].event, strlen(sv->events[i].event), 120);
+        g_string_append_printf(s, "; \"%s\": the backend's codes", ev);
+        for (guint k = 0; k < codes[i].n; k++)
+            g_string_append_printf(s, "%s0x%" G_GINT64_MODIFIER "x", k ? "," : " ", codes[i].codes[k]);
+        g_string_append(s, ", the builtin encoder's");
+        for (guint k = 0; k < enc->n_codes; k++)
+            g_string_append_printf(s, "%s0x%" G_GINT64_MODIFIER "x", k ? "," : " ", enc->codes[k]);
+        g_string_append_printf(s, ": %s", diff);
+    }
+    g_free(*message);
+    *message = g_string_free(s, FALSE);
+    g_free(cs->last_cause);
+    cs->last_cause = key->len ? g_strdup(key->str) : NULL;
+}
+
+char *pms_conform_sim_take_cause(PmsConformSim *cs)
+{
+    return g_steal_pointer(&cs->last_cause);
+}
+
 gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_data)
 {
     PmsConformSim *cs = user_data;
     Codes codes[PMS_SIM_VECTOR_MAX_EVENTS];
     memset(codes, 0, sizeof codes);
+    g_clear_pointer(&cs->last_cause, g_free);
     if (!encode_all(cs, v, codes, message))
         return FALSE;
     gboolean gp;
-    return simulate(cs, v, codes, message, &gp);
+    if (simulate(cs, v, codes, message, &gp))
+        return TRUE;
+    explain_codes(cs, v, codes, message);
+    return FALSE;
 }
 
 gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error)

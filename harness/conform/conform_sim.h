@@ -26,6 +26,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsConformSim, pms_conform_sim_free)
 /* A PmsVectorSimFunc: user_data is the PmsConformSim. */
 gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_data);
 
+/* What the last failing vector's codes got wrong ("IA32_PERFEVTSEL0 edge (bit
+ * 18), pc (bit 19)"; the key failures are grouped by), handed to the caller;
+ * NULL when its codes were right. */
+char *pms_conform_sim_take_cause(PmsConformSim *cs);
+
 /* Parse every sim vector's stimulus against its PMU's model, so a malformed
  * one stops `pmusim conform` before anything runs (message: file:line). */
 gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error);

@@ -138,10 +138,20 @@ typedef void (*PmsVectorEncodeFunc)(const char *event, gsize event_len, PmsVecto
  * never skipped silently). */
 typedef gboolean (*PmsVectorSimFunc)(const PmsVector *v, char **message, gpointer user_data);
 
+/* Explain an encoding vector's wrong codes (the answer's RET and number of
+ * codes are right, a code differs): the text appended to the failure message
+ * ("IA32_PERFEVTSEL0 differs: edge (bit 18): expected 1, got 0; ..."), and in
+ * *cause the differing fields without their values, the key failures are
+ * grouped by.  NULL (and *cause untouched) when it cannot tell.  Called
+ * with a NULL answer after a simulation vector failed, for *cause only (the
+ * fields its codes got wrong, when the sim callback knows them). */
+typedef char *(*PmsVectorExplainFunc)(const PmsVector *v, const PmsVectorAnswer *a, char **cause, gpointer user_data);
+
 typedef struct {
     PmsVectorEncodeFunc encode;
     PmsVectorSimFunc sim;
     gpointer user_data;
+    PmsVectorExplainFunc explain; /* optional */
 } PmsVectorOps;
 
 typedef struct {
@@ -150,6 +160,10 @@ typedef struct {
     char *message;    /* on failure: "file:line: \"event\": expected ..., got ..." */
     gboolean crashed; /* the backend answered BACKEND_CRASH (a failure) */
     double seconds;   /* wall time of the vector's run (the backend's answer, the simulation) */
+    /* on failure: what went wrong without the vector's particulars, so that
+     * failures of one cause share it: "expected PFM_ERR_UMASK, got
+     * PFM_SUCCESS", the differing fields, "fstr differs", ... */
+    char *cause;
 } PmsVectorOutcome;
 
 typedef struct {
