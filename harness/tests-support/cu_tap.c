@@ -2,6 +2,7 @@
 
 #include <gio/gio.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include <signal.h>
 #include <stdio.h>
@@ -119,4 +120,17 @@ void pms_cu_run_clear(PmsCuRun *r)
 {
     g_clear_pointer(&r->out, g_free);
     g_clear_pointer(&r->err, g_free);
+}
+
+void pms_cu_remove_scratch(const char *dir)
+{
+    GDir *d = dir ? g_dir_open(dir, 0, NULL) : NULL;
+    for (const char *n; d && (n = g_dir_read_name(d));) {
+        g_autofree char *p = g_build_filename(dir, n, NULL);
+        g_remove(p);
+    }
+    if (d)
+        g_dir_close(d);
+    if (dir)
+        g_rmdir(dir);
 }

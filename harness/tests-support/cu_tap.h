@@ -28,3 +28,7 @@ PmsCuRun pms_cu_run(const char *const *argv, const char *input, gsize len);
  * (empty words dropped). */
 PmsCuRun pms_cu_run_words(const char *program, const char *words);
 void pms_cu_run_clear(PmsCuRun *r);
+
+/* Remove a test's flat scratch directory (g_dir_make_tmp): the files in it,
+ * then the directory; quietly ignores what is already gone. */
+void pms_cu_remove_scratch(const char *dir);

@@ -468,14 +468,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "svg: one waveform per stage, values at known x", test_svg);
     CU_add_test(s, "html: registers, sentences, standalone", test_html);
     int status = pms_cu_tap_run();
-    GDir *d = g_dir_open(tmpdir, 0, NULL);
-    for (const char *n; d && (n = g_dir_read_name(d));) {
-        g_autofree char *p = g_build_filename(tmpdir, n, NULL);
-        g_remove(p);
-    }
-    if (d)
-        g_dir_close(d);
-    g_rmdir(tmpdir);
+    pms_cu_remove_scratch(tmpdir);
     g_free(tmpdir);
     return status;
 }
