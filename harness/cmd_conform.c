@@ -485,7 +485,8 @@ int pms_cmd_conform(int argc, char **argv)
           "Encoder backend: builtin (default), libpfm4 or cmd:PROGRAM", "B" },
         { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
           "Milliseconds a backend process may spend on one line (default 10000)", "MS" },
-        { "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit, "Also write a JUnit XML report to FILE", "FILE" },
+        { "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit,
+          "Also write a JUnit XML report to FILE (- for stdout: the table goes to stderr)", "FILE" },
         { "tap", 0, 0, G_OPTION_ARG_NONE, &tap, "Print TAP on stdout (the table goes to stderr)", NULL },
         { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Run one kind of vector only: encode or sim", "KIND" },
         { "vectors", 0, 0, G_OPTION_ARG_FILENAME, &vectors_dir,
@@ -568,6 +569,12 @@ int pms_cmd_conform(int argc, char **argv)
     }
     if (!pms_cli_output_path_ok("--junit", junit))
         return PMS_EXIT_USAGE;
+    /* --junit - is stdout: the table moves to stderr, as with --tap */
+    gboolean junit_stdout = junit && strcmp(junit, "-") == 0;
+    if (junit_stdout && tap) {
+        fprintf(stderr, "pmusim: conform: --junit - and --tap both write stdout: give --junit a FILE\n");
+        return PMS_EXIT_USAGE;
+    }
 
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsVectorSet) set = pms_vector_set_new();
@@ -655,7 +662,7 @@ int pms_cmd_conform(int argc, char **argv)
 
     g_autoptr(PmsExpectResult) judged = pms_expectations_apply(expect, report, kinds);
 
-    FILE *table_out = tap ? stderr : stdout;
+    FILE *table_out = tap || junit_stdout ? stderr : stdout;
     if (tap)
         print_tap(report, judged);
     print_table(table_out, report, judged, expect, spec, kinds_name);

@@ -445,6 +445,17 @@ static void test_conventions(void)
     CU_ASSERT_EQUAL(r.status, 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--junit and --tap do not apply"));
     run_clear(&r);
+    /* --junit -: the report on stdout (not a file named '-'), the table on stderr */
+    r = run_cli("conform", "--junit", "-", "nhm_unc", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_str_has_prefix(r.out, "<?xml"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "</testsuites>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "nhm_unc"));
+    CU_ASSERT_FALSE(g_file_test("-", G_FILE_TEST_EXISTS));
+    run_clear(&r);
+    r = run_cli("conform", "--junit", "-", "--tap", "nhm_unc", NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    run_clear(&r);
     /* --timeout 0 used to mean the default 10 s silently */
     r = run_cli("diff", "--backend", "builtin", "--backend", "builtin", "--timeout", "0", "nhm_unc", NULL);
     CU_ASSERT_EQUAL(r.status, 2);

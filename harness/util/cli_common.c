@@ -185,6 +185,15 @@ gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GErro
         g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "an empty file name");
         return FALSE;
     }
+    if (strcmp(path, "-") == 0) {
+        /* "-" is standard output, as everywhere a file is named */
+        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
+            int e = errno;
+            g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "standard output: %s", g_strerror(e));
+            return FALSE;
+        }
+        return TRUE;
+    }
     GStatBuf st;
     if (g_stat(path, &st) != 0 || S_ISREG(st.st_mode))
         return g_file_set_contents(path, data, (gssize)len, error);
