@@ -35,8 +35,8 @@ gboolean pms_ia64_is_iear(const PmsEvent *ev)
 
 static gboolean ear_is(const PmsEvent *ev, PmsIa64Ear ear, PmsIa64EarMode mode)
 {
-    return ev && pms_ia64_facts(ev)->ear != PMS_IA64_EAR_NONE &&
-        (ear == PMS_IA64_EAR_NONE || pms_ia64_facts(ev)->ear == ear) && pms_ia64_facts(ev)->ear_mode == mode;
+    const PmsIa64EventFacts *f = ev ? pms_ia64_facts(ev) : NULL;
+    return f && f->ear != PMS_IA64_EAR_NONE && (ear == PMS_IA64_EAR_NONE || f->ear == ear) && f->ear_mode == mode;
 }
 
 gboolean pms_ia64_is_dear_tlb(const PmsEvent *ev)

@@ -36,7 +36,27 @@
 /* 4: counter_base, Itanium event facts; 5: code_range; 6: family by name;
  * 7: instances; 8: [perf]; 9: a family's event facts by its table */
 #define PMS_IMAGE_VERSION 9u
-#define PMS_IMAGE_HEADER_LEN (PMS_IMAGE_MAGIC_LEN + 15 * 4)
+/* The header's 32-bit words after the magic, in file order (the reader and
+ * the tests that damage an image name them). */
+enum {
+    H_VERSION,
+    H_SIZE,
+    H_STR_OFF,
+    H_STR_LEN,
+    H_BODY_OFF,
+    H_BODY_LEN,
+    H_OPTIONS,
+    H_LAYOUTS,
+    H_FIELDS,
+    H_REGS,
+    H_MODS,
+    H_EVENTS,
+    H_GROUPS,
+    H_UMASKS,
+    H_INSTANCES,
+    H_N
+};
+#define PMS_IMAGE_HEADER_LEN (PMS_IMAGE_MAGIC_LEN + H_N * 4)
 #define PMS_IMAGE_NONE G_MAXUINT32
 
 /* Serialize a loaded model (build time: pmusim-modelc, and the tests). */

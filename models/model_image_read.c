@@ -301,26 +301,6 @@ static void read_event(Rd *r, const PmsModel *m, PmsEvent *e, Pools *pl)
         read_umask(r, e, &e->umasks[i]);
 }
 
-/* Header fields after the magic, in file order (model_image.h). */
-enum {
-    H_VERSION,
-    H_SIZE,
-    H_STR_OFF,
-    H_STR_LEN,
-    H_BODY_OFF,
-    H_BODY_LEN,
-    H_OPTIONS,
-    H_LAYOUTS,
-    H_FIELDS,
-    H_REGS,
-    H_MODS,
-    H_EVENTS,
-    H_GROUPS,
-    H_UMASKS,
-    H_INSTANCES,
-    H_N
-};
-
 static gboolean read_header(Rd *r, gsize len, guint32 *h)
 {
     static const guint8 min_size[H_N] = {

@@ -389,23 +389,6 @@ static guint32 get32(const guint8 *b, gsize at)
 
 /* Header word i after the magic (model_image.h order). */
 #define HDR(i) (PMS_IMAGE_MAGIC_LEN + 4 * (i))
-enum {
-    H_VERSION,
-    H_SIZE,
-    H_STR_OFF,
-    H_STR_LEN,
-    H_BODY_OFF,
-    H_BODY_LEN,
-    H_OPTIONS,
-    H_LAYOUTS,
-    H_FIELDS,
-    H_REGS,
-    H_MODS,
-    H_EVENTS,
-    H_GROUPS,
-    H_UMASKS,
-    H_INSTANCES
-};
 
 static guint8 *copy_image(gsize *len)
 {
