@@ -393,10 +393,7 @@ static gboolean list_items(const PmsModelSet *set, int argc, char **argv, GArray
             return FALSE;
         }
         if (event && !(it.ev = pms_model_event(it.m, event))) {
-            g_autofree const char **c = g_new0(const char *, it.m->n_events + 1);
-            for (guint e = 0; e < it.m->n_events; e++)
-                c[e] = it.m->events[e].name;
-            const char *best = pms_suggest(event, c, it.m->n_events);
+            const char *best = pms_suggest_event(it.m, event);
             fprintf(stderr, "pmusim: list: no PMU or event '%s' (PMU %s has no such event%s%s%s)\n", event, it.m->name,
                     best ? "; did you mean " : "", best ? best : "", best ? "?" : "");
             return FALSE;

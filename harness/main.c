@@ -65,6 +65,15 @@ static void close_stdout(void)
     _exit(exit_status ? exit_status : 1);
 }
 
+/* The command name closest to a misspelt one, or NULL. */
+static const char *closest_command(const char *name)
+{
+    const char *names[G_N_ELEMENTS(commands)];
+    for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
+        names[i] = commands[i].name;
+    return pms_suggest(name, names, G_N_ELEMENTS(commands));
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "Usage: pmusim COMMAND [OPTION...] [ARG...]\n       pmusim --version\n\nCommands:\n");
@@ -101,10 +110,7 @@ int main(int argc, char **argv)
         if (pms_cli_dispatch(commands, G_N_ELEMENTS(commands), "pmusim", 3, args, &status))
             return exit_status = status;
         name = argv[2];
-        const char *names[G_N_ELEMENTS(commands)];
-        for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
-            names[i] = commands[i].name;
-        const char *best = pms_suggest(name, names, G_N_ELEMENTS(commands));
+        const char *best = closest_command(name);
         fprintf(stderr, "pmusim: help: no command '%s'%s%s%s (try pmusim --help)\n", name,
                 best ? ": did you mean '" : "", best ? best : "", best ? "'?" : "");
         return PMS_EXIT_USAGE;
@@ -126,10 +132,7 @@ int main(int argc, char **argv)
     int status;
     if (pms_cli_dispatch(commands, G_N_ELEMENTS(commands), "pmusim", argc, argv, &status))
         return exit_status = status;
-    const char *names[G_N_ELEMENTS(commands)];
-    for (gsize i = 0; i < G_N_ELEMENTS(commands); i++)
-        names[i] = commands[i].name;
-    const char *best = pms_suggest(name, names, G_N_ELEMENTS(commands));
+    const char *best = closest_command(name);
     if (best)
         fprintf(stderr, "pmusim: unknown command '%s': did you mean '%s'? (try pmusim --help)\n", name, best);
     else

@@ -114,11 +114,7 @@ const PmsModel *pms_cli_model(const PmsModelSet *set, const char *name)
         GString *known = g_string_new(NULL);
         for (guint i = 0; i < pms_model_set_count(set); i++)
             g_string_append_printf(known, "%s%s", i ? ", " : "", pms_model_set_nth_name(set, i));
-        guint n = pms_model_set_count(set);
-        g_autofree const char **c = g_new0(const char *, n + 1);
-        for (guint i = 0; i < n; i++)
-            c[i] = pms_model_set_nth_name(set, i);
-        const char *best = pms_suggest(name, c, n);
+        const char *best = pms_suggest_pmu(set, name);
         if (best)
             fprintf(stderr, "pmusim: unknown PMU '%s' (did you mean %s? known: %s)\n", name, best, known->str);
         else

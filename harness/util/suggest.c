@@ -4,8 +4,16 @@
 
 #include <string.h>
 
-/* The closest of model m's events to name. */
-static const char *close_event(const PmsModel *m, const char *name)
+const char *pms_suggest_pmu(const PmsModelSet *set, const char *name)
+{
+    guint n = pms_model_set_count(set);
+    g_autofree const char **c = g_new0(const char *, n + 1);
+    for (guint i = 0; i < n; i++)
+        c[i] = pms_model_set_nth_name(set, i);
+    return pms_suggest(name, c, n);
+}
+
+const char *pms_suggest_event(const PmsModel *m, const char *name)
 {
     g_autofree const char **c = g_new0(const char *, m->n_events + 1);
     for (guint i = 0; i < m->n_events; i++)
@@ -36,11 +44,7 @@ char *pms_suggest_for_string(const PmsModelSet *set, const char *str, const GErr
     g_autofree char *pmu = g_strndup(str, (gsize)(sep - str));
     const PmsModel *m = pms_model_set_get(set, pmu);
     if (!m) {
-        guint n = pms_model_set_count(set);
-        g_autofree const char **c = g_new0(const char *, n + 1);
-        for (guint i = 0; i < n; i++)
-            c[i] = pms_model_set_nth_name(set, i);
-        const char *best = pms_suggest(pmu, c, n);
+        const char *best = pms_suggest_pmu(set, pmu);
         return best ? g_strdup_printf(" (did you mean '%s::%s'?)", best, sep + 2) : g_strdup("");
     }
     g_auto(GStrv) parts = g_strsplit(sep + 2, ":", -1);
@@ -48,7 +52,7 @@ char *pms_suggest_for_string(const PmsModelSet *set, const char *str, const GErr
         return g_strdup("");
     const PmsEvent *ev = pms_model_event(m, parts[0]);
     if (!ev) {
-        const char *best = close_event(m, parts[0]);
+        const char *best = pms_suggest_event(m, parts[0]);
         return best ? g_strdup_printf(" (did you mean '%s::%s'?)", m->name, best) : g_strdup("");
     }
     for (guint i = 1; parts[i]; i++) {

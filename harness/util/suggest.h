@@ -7,7 +7,10 @@
 
 G_BEGIN_DECLS
 
-/* pms_suggest (model.h): the closest candidate to a word. */
+/* pms_suggest (model.h): the closest candidate to a word.  The closest of
+ * the set's PMU names, of model m's event names; NULL when none is close. */
+const char *pms_suggest_pmu(const PmsModelSet *set, const char *name);
+const char *pms_suggest_event(const PmsModel *m, const char *name);
 
 /* For an event string the encoder refused with an unknown PMU, event, unit
  * mask or modifier (PFM_ERR_NOTFOUND, PFM_ERR_ATTR): " (did you mean
