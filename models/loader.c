@@ -839,9 +839,11 @@ static gboolean parse_event(Ctx *c, const char *g, const char *name, PmsEvent *e
                 e->flags |= PMS_EVENT_DUP;
             else if (strcmp(words[i], "group_excl") == 0)
                 e->flags |= PMS_EVENT_GROUP_EXCL;
+            else if (strcmp(words[i], "metrics") == 0)
+                e->flags |= PMS_EVENT_METRICS;
             else
                 return fail(c, error, PMS_MODEL_ERROR_KEY, g, "flags",
-                            "unknown flag '%s'; expected offcore, ldlat, pebs, fixed_only, group_excl or dup",
+                            "unknown flag '%s'; expected offcore, ldlat, pebs, fixed_only, group_excl, metrics or dup",
                             words[i]);
         }
     }

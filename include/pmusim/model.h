@@ -66,9 +66,12 @@ typedef enum {
     PMS_REG_LBR_SELECT,
     PMS_REG_DEBUGCTL,
     PMS_REG_PERF_CAPABILITIES,
-    PMS_REG_LBR_TOS,  /* MSR_LASTBRANCH_TOS */
-    PMS_REG_LBR_FROM, /* MSR_LASTBRANCH_n_FROM_IP (index n) */
-    PMS_REG_LBR_TO,   /* MSR_LASTBRANCH_n_TO_IP (index n) */
+    PMS_REG_LBR_TOS,       /* MSR_LASTBRANCH_TOS */
+    PMS_REG_LBR_FROM,      /* MSR_LASTBRANCH_n_FROM_IP (index n) */
+    PMS_REG_LBR_TO,        /* MSR_LASTBRANCH_n_TO_IP (index n) */
+    PMS_REG_LBR_INFO,      /* MSR_LBR_INFO_n (index n): mispredict, TSX, cycles (skl, icl) */
+    PMS_REG_PEBS_FRONTEND, /* MSR_PEBS_FRONTEND: FRONTEND_RETIRED's sub-event (skl, icl) */
+    PMS_REG_PERF_METRICS,  /* IA32_PERF_METRICS: top-down fractions of fixed counter 3 (icl) */
     /* coming: uncore boxes and Itanium */
     PMS_REG_BOX_CTRL,
     PMS_REG_BOX_STATUS,
@@ -175,6 +178,7 @@ enum {
     PMS_EVENT_DUP = 1u << 4,        /* same encoding as an earlier event, on purpose (lint) */
     PMS_EVENT_GROUP_EXCL = 1u << 5, /* unit masks of one group only (libpfm4's GRP_EXCL,
                                      * nhm_unc UNC_QMC_WRITES FULL_* vs PARTIAL_*) */
+    PMS_EVENT_METRICS = 1u << 6,    /* unit masks read IA32_PERF_METRICS fields (icl TOPDOWN_M) */
 };
 
 typedef struct {
