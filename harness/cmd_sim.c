@@ -15,8 +15,10 @@
 #include "pebs_report.h"
 #include "suggest.h"
 #include "cli_common.h"
+#include "cli_family.h"
 #include "commands.h"
 #include "lbr_report.h"
+#include "reg_panel.h"
 #include "sim_stim_only.h"
 #include "encoder.h"
 #include "sim_setup.h"
@@ -35,13 +37,37 @@ typedef struct {
     guint index;
     guint box; /* the PMU's own box where the device holds several */
     PmsTraceReporter *rep;
+    PmsRegPanel *panel; /* html: the registers in effect, sampled after each record */
 } TraceSink;
 
 static void on_trace(const PmsSimTrace *t, gpointer data)
 {
     TraceSink *s = data;
-    if (t->fixed == s->fixed && t->index == s->index && t->box == s->box)
+    if (t->fixed == s->fixed && t->index == s->index && t->box == s->box) {
         pms_trace_record(s->rep, t);
+        if (s->panel)
+            pms_reg_panel_sample(s->panel, t->cycle + 1 - (t->cycles ? t->cycles : 1), t->cycle);
+    }
+}
+
+/* The html page's register panel: the registers the encoding and the
+ * stimulus write and the counter's status register, as the simulator holds
+ * them. */
+static PmsRegPanel *panel_new(PmsSim *sim, const PmsEncoding *enc, const PmsStim *st, const PmsRegister *status)
+{
+    const PmsModel *m = pms_sim_model(sim);
+    PmsRegPanel *p = pms_reg_panel_new(sim);
+    for (guint i = 0; i < enc->n_writes; i++)
+        pms_reg_panel_watch(p, enc->writes[i].reg, "set by the encoding");
+    for (guint i = 0; st && i < pms_stim_n_records(st); i++) {
+        PmsStimRecord rec;
+        pms_stim_record(st, i, &rec);
+        if (rec.kind == PMS_STIM_WRITE)
+            pms_reg_panel_watch(p, pms_model_reg_at(m, rec.space, rec.address), "written by the stimulus");
+    }
+    pms_reg_panel_watch(p, status, "the counter's status register");
+    pms_reg_panel_start(p);
+    return p;
 }
 
 /* Comma-separated numbers (decimal or 0x hex), each <= max; one stderr line
@@ -130,9 +156,17 @@ typedef struct {
     char **events; /* every -e; event is the first */
     gint64 max_cycles;
     gboolean explain;
-    gboolean pebs; /* --pebs: PEBS for every -e event on its counter */
+    gboolean pebs;      /* --pebs: PEBS for every -e event on its counter */
+    gboolean sentences; /* --sentences: svg diagrams print each span's sentence */
     char **model_files;
 } SimOpts;
+
+/* The family's word for the threshold modifier (NULL: "c"). */
+static const char *thr_name(const PmsModel *m)
+{
+    const PmsCliFamily *f = pms_cli_family(m);
+    return f ? f->threshold : NULL;
+}
 
 /* --pebs: the event's PEBS registers on its counter (encoder/pebs_config.c,
  * the same step as encode --pebs); FALSE with the message printed. */
@@ -461,7 +495,10 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
                               FALSE,
                               w,
                               nw,
-                              preload };
+                              preload,
+                              thr_name(m),
+                              o->sentences,
+                              NULL };
         dia.fixed[i] = pl[i].fixed;
         dia.index[i] = pl[i].counter;
         dia.rep[i] = pms_trace_reporter_new(fmt, &meta);
@@ -633,9 +670,12 @@ int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const c
                           TRUE,
                           enc->writes,
                           enc->n_writes,
-                          preload };
+                          preload,
+                          thr_name(m),
+                          FALSE,
+                          NULL };
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(&pms_trace_table, &meta);
-    TraceSink sink = { fixed, counter, m->instance, rep };
+    TraceSink sink = { fixed, counter, m->instance, rep, NULL };
     pms_sim_set_trace(sim, on_trace, &sink);
     if (!pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
@@ -681,6 +721,8 @@ int pms_cmd_sim(int argc, char **argv)
           "N" },
         { "explain", 0, 0, G_OPTION_ARG_NONE, &o.explain,
           "After the table, one sentence per cycle where something changes", NULL },
+        { "sentences", 0, 0, G_OPTION_ARG_NONE, &o.sentences,
+          "svg: print each span's sentence under the diagram (html always lists them)", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context(
@@ -824,9 +866,14 @@ int pms_cmd_sim(int argc, char **argv)
                           o.explain,
                           enc->writes,
                           enc->n_writes,
-                          preload };
+                          preload,
+                          thr_name(m),
+                          o.sentences,
+                          NULL };
+    g_autoptr(PmsRegPanel) panel = fmt == &pms_trace_html ? panel_new(sim, enc, st, gs) : NULL;
+    meta.panel = panel;
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
-    TraceSink sink = { fixed, counter, m->instance, rep };
+    TraceSink sink = { fixed, counter, m->instance, rep, panel };
     /* the timing diagrams draw spans: the fast engine reports its segments */
     gboolean diagram = fmt == &pms_trace_svg || fmt == &pms_trace_html;
     if (engine == PMS_SIM_REFERENCE || diagram)
@@ -836,6 +883,8 @@ int pms_cmd_sim(int argc, char **argv)
         fprintf(stderr, "pmusim: %s\n", err->message);
         return stim_status(err);
     }
+    if (panel)
+        pms_reg_panel_finish(panel, pms_sim_cycle(sim));
 
     PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0 };
     if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||

@@ -65,6 +65,9 @@ typedef struct {
      * catch it.  counter: where the vector programs the event. */
     const char *(*unobservable)(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
                                 guint n_codes, guint code, guint bit);
+    /* The modifier that sets the counter's threshold, as the PMU's event
+     * strings spell it, for traces and sentences; NULL: "c". */
+    const char *threshold;
     guint flags;                         /* PMS_CLI_* */
     const PmsCliForward *encode_forward; /* NULL: none */
 } PmsCliFamily;

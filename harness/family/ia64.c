@@ -308,6 +308,7 @@ const PmsCliFamily pms_cli_ia64 = {
     .list_event = list_event,
     .own_signal = own_signal,
     .unobservable = unobservable_ia64,
+    .threshold = "thres",
     .flags = PMS_CLI_RANGES_DISPATCH,
     .encode_forward = &pms_ia64_encode_forward,
 };

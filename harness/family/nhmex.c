@@ -113,4 +113,5 @@ const PmsCliFamily pms_cli_nhmex = {
     .list_event = pms_x86_list_event,
     .own_signal = pms_x86_own_signal,
     .unobservable = unobservable,
+    .threshold = "t",
 };

@@ -25,7 +25,21 @@ typedef struct {
     const PmsRegWrite *writes; /* the encoding's register writes (html: bit-field diagrams) */
     guint n_writes;
     guint64 preload; /* the counter before cycle 0 */
+    /* The modifier that sets the threshold, as the PMU's event strings spell
+     * it ("c" on x86, "t" on the Xeon 7500 C-Box, "thres" on Montecito);
+     * NULL: "c". */
+    const char *thr_name;
+    gboolean sentences; /* svg: print each span's sentence under the diagram */
+    /* html: the registers in effect (reg_panel.h), filled during the run;
+     * NULL: the encoding's writes are shown instead */
+    const struct PmsRegPanel *panel;
 } PmsTraceMeta;
+
+/* The threshold modifier's name (meta->thr_name or "c"). */
+static inline const char *pms_trace_thr(const PmsTraceMeta *m)
+{
+    return m->thr_name ? m->thr_name : "c";
+}
 
 /* The final state, after the last cycle. */
 typedef struct {

@@ -6,6 +6,7 @@
  * output the pure pipeline (sim/sim_pipe.c) or the device put in the trace
  * record (PmsSimTrace.pipe, .off); the words only name them, in the order
  * the pipeline applies them (docs/semantics.md §1). */
+#include "reg_panel.h"
 #include "trace_report.h"
 
 #include <string.h>
@@ -134,6 +135,32 @@ static void off_reasons(GString *o, guint off)
         g_string_append(o, "the counter is not enabled");
 }
 
+/* The last change of a global or box control the panel saw by cycle
+ * `first`: the register and bit that turned the counter off, read from the
+ * simulator (a freeze clearing GLOBAL_CTRL, a stimulus write). */
+static void control_change(GString *o, const PmsRegPanel *panel, guint64 first)
+{
+    for (guint i = 0; i < panel->regs->len; i++) {
+        const PmsPanelReg *w = g_ptr_array_index(panel->regs, i);
+        if (w->reg->kind != PMS_REG_GLOBAL_CTRL && w->reg->kind != PMS_REG_BOX_CTRL)
+            continue;
+        const PmsPanelChange *last = NULL;
+        guint64 before = w->start;
+        for (guint k = 0; k < w->changes->len; k++) {
+            const PmsPanelChange *c = &g_array_index(w->changes, PmsPanelChange, k);
+            if (c->after || c->last >= first)
+                break;
+            before = last ? last->value : w->start;
+            last = c;
+        }
+        if (last)
+            g_string_append_printf(o,
+                                   " (%s changed from 0x%" G_GINT64_MODIFIER "x to 0x%" G_GINT64_MODIFIER
+                                   "x in cycle %" G_GUINT64_FORMAT ")",
+                                   w->reg->name, before, last->value, last->last);
+    }
+}
+
 void pms_trace_sentence(GString *o, const PmsTraceMeta *m, const PmsTraceRec *r)
 {
     const PmsSimTrace *t = &r->t;
@@ -147,6 +174,8 @@ void pms_trace_sentence(GString *o, const PmsTraceMeta *m, const PmsTraceRec *r)
     if (!p) {
         g_string_append(o, "not counting: ");
         off_reasons(o, t->off);
+        if (m->panel && (t->off & (PMS_SIM_OFF_GLOBAL | PMS_SIM_OFF_BOX)))
+            control_change(o, m->panel, r->first);
         g_string_append(o, "; the counter holds ");
         pms_trace_hex(o, t->value, m->width);
         g_string_append_c(o, '.');
@@ -175,14 +204,16 @@ void pms_trace_sentence(GString *o, const PmsTraceMeta *m, const PmsTraceRec *r)
     /* threshold, invert */
     if (c->cmask == 0) {
         if (c->edge)
-            g_string_append_printf(o, " %s 0 (c=0: the edge sees n>=1)", p->thr ? ">" : "=");
+            g_string_append_printf(o, " %s 0 (%s=0: the edge sees n>=1)", p->thr ? ">" : "=", pms_trace_thr(m));
         else
-            g_string_append(o, " (c=0: no threshold, adds n)");
-    } else {
-        g_string_append_printf(o, " %s c=%u", p->thr ? "\u2265" : "<", c->cmask);
+            g_string_append_printf(o, " (%s=0: no threshold, adds n)", pms_trace_thr(m));
         if (c->inv)
-            g_string_append_printf(o, ", inverted%s: condition %s", c->inv_gt ? " (n > c)" : "",
-                                   p->cond ? "true" : "false");
+            g_string_append_printf(o, "; %s=0, so the invert (i) does nothing", pms_trace_thr(m));
+    } else {
+        g_string_append_printf(o, " %s %s=%u", p->thr ? "\u2265" : "<", pms_trace_thr(m), c->cmask);
+        if (c->inv)
+            g_string_append_printf(o, ", inverted%s%s%s: condition %s", c->inv_gt ? " (n > " : "",
+                                   c->inv_gt ? pms_trace_thr(m) : "", c->inv_gt ? ")" : "", p->cond ? "true" : "false");
     }
     /* edge */
     if (c->edge) {
