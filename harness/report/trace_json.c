@@ -44,18 +44,54 @@ static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
     g_string_append(r->out, ",\n  \"trace\": [");
 }
 
+/* A stage's value, or null when it was not evaluated (the counter was off). */
+static const char *stage(gboolean known, gboolean v)
+{
+    return !known ? "null" : v ? "1" : "0";
+}
+
 static void record(PmsTraceReporter *r, const PmsSimTrace *t)
 {
     JsonState *st = r->priv;
+    const PmsPipeOut *p = t->pipe;
+    gboolean e = t->cfg && t->cfg->edge && t->has_latch;
     char b[4][24];
+    g_string_append_printf(r->out, "%s\n    {\"cycle\": %s", st->any ? "," : "", num(b[0], t->cycle));
+    /* a span of identical cycles (the fast engine's segments, diagrams) */
+    if (t->cycles > 1)
+        g_string_append_printf(r->out, ", \"first\": %s, \"cycles\": %s", num(b[0], t->cycle + 1 - t->cycles),
+                               num(b[1], t->cycles));
+    g_string_append(r->out, ", \"occ\": [");
+    for (guint i = 0; i < t->n_threads && i < PMS_SIM_MAX_THREADS; i++)
+        g_string_append_printf(r->out, "%s%s", i ? ", " : "", num(b[0], t->occ[i]));
+    g_string_append(r->out, "], \"cpl\": [");
+    for (guint i = 0; i < t->n_threads && i < PMS_SIM_MAX_THREADS; i++)
+        g_string_append_printf(r->out, "%s%u", i ? ", " : "", t->cpl[i]);
+    g_string_append(r->out, "], \"gate\": ");
+    if (!p)
+        g_string_append(r->out, "null");
+    else {
+        g_string_append_c(r->out, '[');
+        for (guint i = 0; i < t->n_threads && i < PMS_SIM_MAX_THREADS; i++)
+            g_string_append_printf(r->out, "%s%d", i ? ", " : "", p->gate[i]);
+        g_string_append_c(r->out, ']');
+    }
     g_string_append_printf(r->out,
-                           "%s\n    {\"cycle\": %s, \"enabled\": %s, \"n\": %s, \"cond\": %d, \"edge\": %d, \"inc\": %s"
-                           ", \"counter\": %s, \"overflow\": %d, \"status\": \"0x%" G_GINT64_MODIFIER
-                           "x\", \"pmi\": %d%s",
-                           st->any ? "," : "", num(b[0], t->cycle), t->enabled ? "true" : "false", num(b[1], t->n),
-                           t->cond, t->edge, num(b[2], t->inc), num(b[3], t->value), t->overflow, t->status, t->pmi,
-                           /* only on an assist's cycle: other traces stay as they were */
-                           t->pebs_assist ? ", \"pebs_assist\": true" : "");
+                           ", \"enabled\": %s, \"n\": %s, \"thr\": %s, \"cond\": %s, \"latch\": %s, \"edge\": %s, "
+                           "\"inc\": %s, \"counter\": %s, \"overflow\": %d, \"status\": \"0x%" G_GINT64_MODIFIER
+                           "x\", \"pmi\": %d",
+                           t->enabled ? "true" : "false", p ? num(b[1], t->n) : "null", stage(p != NULL, p && p->thr),
+                           stage(p != NULL, t->cond), stage(e, t->latch_before), stage(p && e, t->edge),
+                           p ? num(b[2], t->inc) : "null", num(b[3], t->value), t->overflow, t->status, t->pmi);
+    if (!p) {
+        g_autoptr(GString) why = g_string_new(NULL);
+        pms_trace_off_words(why, t->off);
+        g_string_append(r->out, ", \"why\": ");
+        append_str(r->out, why->str);
+    }
+    /* only on an assist's cycle: other traces stay as they were */
+    if (t->pebs_assist)
+        g_string_append(r->out, ", \"pebs_assist\": true");
     /* only where branches came (docs/sim-cli.md, the LBR) */
     if (t->lbr_offered) {
         g_string_append_printf(r->out, ", \"lbr\": {\"offered\": %u, \"recorded\": %u, \"recording\": %s, \"tos\": %u",

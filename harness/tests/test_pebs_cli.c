@@ -202,9 +202,10 @@ static void test_sim(void)
     r = run(words);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_TRUE(has(r.out,
-                       "{\"cycle\": 3, \"enabled\": true, \"n\": 1, \"cond\": 1, \"edge\": 0, \"inc\": 1, "
-                       "\"counter\": 281474976710652, \"overflow\": 0, \"status\": \"0x0\", \"pmi\": 1, "
+                       "\"enabled\": true, \"n\": 1, \"thr\": 1, \"cond\": 1, \"latch\": null, \"edge\": null, "
+                       "\"inc\": 1, \"counter\": 281474976710652, \"overflow\": 0, \"status\": \"0x0\", \"pmi\": 1, "
                        "\"pebs_assist\": true}"));
+    CU_ASSERT_TRUE(has(r.out, "{\"cycle\": 3, \"occ\": [1, 0], \"cpl\": [3, 3], \"gate\": [1, 1], "));
     pms_cu_run_clear(&r);
     /* a set with --pebs: INST_RETIRED.ANY_P on PMC0 (not FIXED_CTR0, which
      * PEBS cannot sample), the same records; BR_INST_RETIRED on PMC1 */

@@ -215,7 +215,8 @@ static void test_stim_and_output(void)
     CU_ASSERT_STRING_EQUAL(last, "count=4 overflow=0");
     run_clear(&r);
 
-    /* csv to a file: header + 7 rows of 10 columns; stdout keeps the answer */
+    /* csv to a file: header + 7 rows of 18 columns (glm has one thread);
+     * stdout keeps the answer */
     g_autofree char *csv = g_build_filename(tmpdir, "t.csv", NULL);
     r = run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P:c=2", "--stim", stim, "-f", "csv", "-o", csv, NULL);
     CU_ASSERT_EQUAL(r.status, 0);
@@ -225,13 +226,17 @@ static void test_stim_and_output(void)
     CU_ASSERT_FATAL(g_file_get_contents(csv, &text, NULL, NULL));
     g_auto(GStrv) rows = g_strsplit(text, "\n", -1);
     CU_ASSERT_EQUAL(g_strv_length(rows), 9); /* 8 lines + "" after the last '\n' */
-    CU_ASSERT_STRING_EQUAL(rows[0], "cycle,enabled,n,cond,edge,inc,counter,overflow,status,pmi");
+    CU_ASSERT_STRING_EQUAL(rows[0],
+                           "cycle,enabled,n,cond,edge,inc,counter,overflow,status,pmi,first,cycles,occ0,"
+                           "cpl0,gate0,thr,latch,why");
     for (guint i = 1; i < 8; i++) {
         g_auto(GStrv) cols = g_strsplit(rows[i], ",", -1);
-        CU_ASSERT_EQUAL(g_strv_length(cols), 10);
+        CU_ASSERT_EQUAL(g_strv_length(cols), 18);
     }
-    /* cycle 5: n=2 >= 2 -> cond 1, inc 1, counter 3 (after 2 at cycles 0,1) */
-    CU_ASSERT_STRING_EQUAL(rows[6], "5,1,2,1,0,1,3,0,0x0,0");
+    /* cycle 5: n=2 >= 2 -> thr and cond 1, inc 1, counter 3 (after 2 at
+     * cycles 0,1); no e: edge and latch empty; CPL 0 passes the gate (the
+     * string counts k and u) */
+    CU_ASSERT_STRING_EQUAL(rows[6], "5,1,2,1,,1,3,0,0x0,0,5,1,2,0,1,1,,");
 
     /* a failing read: exit 1, file:line, the old output file untouched */
     g_autofree char *bad = write_tmp("bad.stim", "pmu glm\nrun 2 INST_RETIRED.ANY_P=3\nread IA32_PMC0 5\n");
