@@ -309,6 +309,20 @@ static guint svg_attr(const char *svg, const char *name)
 static GString *compose_diagrams(PmsTraceReporter **rep, guint n, gboolean html)
 {
     GString *o = g_string_new(NULL);
+    if (rep[0]->fmt == &pms_trace_json) {
+        /* {"events": [the single-event object of each counter]} */
+        g_string_append(o, "{\"events\": [\n");
+        for (guint i = 0; i < n; i++) {
+            const GString *s = rep[i]->out;
+            gsize len = s->len;
+            while (len && s->str[len - 1] == '\n')
+                len--;
+            g_string_append_len(o, s->str, (gssize)len);
+            g_string_append(o, i + 1 < n ? ",\n" : "\n");
+        }
+        g_string_append(o, "]}\n");
+        return o;
+    }
     if (html) {
         const char *first = rep[0]->out->str, *body = strstr(first, "<body>\n");
         g_string_append_len(o, first, body ? body + 7 - first : 0);
@@ -462,11 +476,17 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         return stim_status(err);
     }
     if (engine == PMS_SIM_REFERENCE && pms_stim_end_cycle(st) > (guint64)o->max_cycles) {
-        fprintf(stderr,
-                "pmusim: the stimulus runs %" G_GUINT64_FORMAT " cycles, more than --max-cycles %" G_GINT64_FORMAT
-                " for a per-cycle trace: raise --max-cycles or use --engine fast (summary only)\n",
-                pms_stim_end_cycle(st), o->max_cycles);
-        return PMS_EXIT_USAGE;
+        /* --max-cycles bounds per-cycle output only (as for one event) */
+        if (o->engine) {
+            fprintf(stderr,
+                    "pmusim: the stimulus runs %" G_GUINT64_FORMAT " cycles, more than --max-cycles %" G_GINT64_FORMAT
+                    " for a per-cycle trace: raise --max-cycles, or leave out --engine reference (the fast engine "
+                    "then draws spans)\n",
+                    pms_stim_end_cycle(st), o->max_cycles);
+            return PMS_EXIT_USAGE;
+        }
+        engine = PMS_SIM_FAST;
+        pms_sim_set_engine(sim, engine);
     }
     g_autoptr(GString) out = g_string_new(NULL);
     g_string_append_printf(out, "# %u events on %s, %s engine\n", n, m->name,
@@ -480,7 +500,8 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         tab.index[i] = pl[i].counter;
         tab.width[i] = pl[i].fixed ? m->fixed_width : m->gp_width;
     }
-    gboolean diagram = fmt == &pms_trace_svg || fmt == &pms_trace_html;
+    /* one reporter per counter: the diagrams, and json (one object each) */
+    gboolean diagram = fmt == &pms_trace_svg || fmt == &pms_trace_html || fmt == &pms_trace_json;
     const PmsRegister *gsr = pms_program_status_reg(&pl[0]);
     SetDiagrams dia = { .n = n, .box = m->instance };
     for (guint i = 0; diagram && i < n; i++) {
@@ -504,9 +525,10 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         dia.rep[i] = pms_trace_reporter_new(fmt, &meta);
     }
     if (diagram) {
-        /* the diagrams draw spans: the fast engine reports its segments */
+        /* the diagrams draw spans: the fast engine reports its segments
+         * (json: spans only from the fast engine) */
         pms_sim_set_trace(sim, on_set_diagram, &dia);
-        pms_sim_set_trace_spans(sim, TRUE);
+        pms_sim_set_trace_spans(sim, fmt != &pms_trace_json || engine == PMS_SIM_FAST);
     } else if (engine == PMS_SIM_REFERENCE) {
         g_string_append_printf(out, "%10s", "cycle");
         for (guint i = 0; i < n; i++)
@@ -578,8 +600,10 @@ static int sim_set(const SimOpts *o, const PmsTraceFormat *fmt, PmsSimEngine eng
                    const GArray *cpl, guint64 preload)
 {
     guint n = g_strv_length(o->events);
-    if (fmt != &pms_trace_table && fmt != &pms_trace_svg && fmt != &pms_trace_html) {
-        fprintf(stderr, "pmusim: --format %s: several -e print the table or the timing diagrams (svg, html)\n",
+    if (fmt != &pms_trace_table && fmt != &pms_trace_svg && fmt != &pms_trace_html && fmt != &pms_trace_json) {
+        fprintf(stderr,
+                "pmusim: --format %s: several -e print the table, json (one object per counter) or the timing "
+                "diagrams (svg, html)\n",
                 fmt->name);
         return PMS_EXIT_USAGE;
     }
@@ -847,11 +871,19 @@ int pms_cmd_sim(int argc, char **argv)
         return stim_status(err);
     }
     if (engine == PMS_SIM_REFERENCE && pms_stim_end_cycle(st) > (guint64)o.max_cycles) {
-        fprintf(stderr,
-                "pmusim: the stimulus runs %" G_GUINT64_FORMAT " cycles, more than --max-cycles %" G_GINT64_FORMAT
-                " for a per-cycle trace: raise --max-cycles or use --engine fast (summary only)\n",
-                pms_stim_end_cycle(st), o.max_cycles);
-        return PMS_EXIT_USAGE;
+        /* --max-cycles bounds per-cycle output only: a longer run in a
+         * format that takes spans is run by the fast engine, one record per
+         * span of identical cycles */
+        if (o.engine || fmt == &pms_trace_csv || fmt == &pms_trace_vcd || o.explain) {
+            fprintf(stderr,
+                    "pmusim: the stimulus runs %" G_GUINT64_FORMAT " cycles, more than --max-cycles %" G_GINT64_FORMAT
+                    " for a per-cycle trace: raise --max-cycles, or use a format that takes spans (table, json, svg, "
+                    "html) without --engine reference%s\n",
+                    pms_stim_end_cycle(st), o.max_cycles, o.explain ? " and --explain" : "");
+            return PMS_EXIT_USAGE;
+        }
+        engine = PMS_SIM_FAST;
+        pms_sim_set_engine(sim, engine);
     }
 
     const PmsRegister *gs = pms_program_status_reg(&pl);
@@ -874,11 +906,11 @@ int pms_cmd_sim(int argc, char **argv)
     meta.panel = panel;
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
     TraceSink sink = { fixed, counter, m->instance, rep, panel };
-    /* the timing diagrams draw spans: the fast engine reports its segments */
-    gboolean diagram = fmt == &pms_trace_svg || fmt == &pms_trace_html;
-    if (engine == PMS_SIM_REFERENCE || diagram)
-        pms_sim_set_trace(sim, on_trace, &sink);
-    pms_sim_set_trace_spans(sim, diagram);
+    /* the fast engine reports its segments as spans (table, json and the
+     * diagrams draw them); the reference engine every cycle */
+    gboolean spans = engine == PMS_SIM_FAST;
+    pms_sim_set_trace(sim, on_trace, &sink);
+    pms_sim_set_trace_spans(sim, spans);
     if (stream ? !pms_stim_run_file(m, o.stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
         fprintf(stderr, "pmusim: %s\n", err->message);
         return stim_status(err);

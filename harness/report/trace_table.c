@@ -11,6 +11,12 @@
 #include "trace_report.h"
 #include "lbr_report.h"
 
+/* The cycle column: a cycle, or a span's first-last cycles. */
+static int cycle_w(const PmsTraceMeta *m)
+{
+    return m->per_cycle ? 10 : 27;
+}
+
 typedef struct {
     GString *sentences;
     gboolean have; /* span holds the cycles not yet told */
@@ -20,13 +26,13 @@ typedef struct {
 static void begin(PmsTraceReporter *r, const PmsTraceMeta *m)
 {
     g_string_append_printf(r->out, "# %s on %s (%u bits), %s engine\n", m->event, m->counter, m->width, m->engine);
-    if (!m->per_cycle) {
-        g_string_append(r->out, "# the fast engine advances whole runs: no per-cycle trace\n");
-        return;
-    }
+    if (!m->per_cycle)
+        g_string_append(r->out,
+                        "# the fast engine advances whole runs: one row per span of identical cycles "
+                        "(first-last), no row per cycle\n");
     guint hexw = 2 + (m->width && m->width < 64 ? (m->width + 3) / 4 : 16);
     hexw += (hexw - 3) / 4;
-    g_string_append_printf(r->out, "%10s %6s", "cycle", "occ");
+    g_string_append_printf(r->out, "%*s %6s", cycle_w(m), m->per_cycle ? "cycle" : "cycles", "occ");
     if (m->smt)
         g_string_append_printf(r->out, " %6s", "occ1");
     g_string_append_printf(r->out, " %3s %4s %6s %3s %4s %5s %4s %6s %*s %3s %18s %3s %2s %s\n", "cpl", "gate", "n",
@@ -50,7 +56,12 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
     const PmsPipeOut *p = t->pipe;
     const PmsPipeCfg *c = t->cfg;
     GString *o = r->out;
-    g_string_append_printf(o, "%10" G_GUINT64_FORMAT " %6" G_GUINT64_FORMAT, t->cycle, t->occ[0]);
+    if (t->cycles > 1) {
+        g_autofree char *span =
+            g_strdup_printf("%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT, t->cycle + 1 - t->cycles, t->cycle);
+        g_string_append_printf(o, "%*s %6" G_GUINT64_FORMAT, cycle_w(m), span, t->occ[0]);
+    } else
+        g_string_append_printf(o, "%*" G_GUINT64_FORMAT " %6" G_GUINT64_FORMAT, cycle_w(m), t->cycle, t->occ[0]);
     if (m->smt)
         g_string_append_printf(o, " %6" G_GUINT64_FORMAT, t->occ[1]);
     if (m->smt)
@@ -84,7 +95,7 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
     g_autoptr(GString) lbr = g_string_new(NULL);
     pms_lbr_trace_words(lbr, t); /* a line of its own where branches came */
     if (lbr->len)
-        g_string_append_printf(o, "%10s %s\n", "lbr:", lbr->str);
+        g_string_append_printf(o, "%*s %s\n", cycle_w(m), "lbr:", lbr->str);
     if (!m->explain)
         return;
     if (lbr->len) {

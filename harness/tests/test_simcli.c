@@ -184,7 +184,10 @@ static void test_bad_options(void)
     expect_fail(2, "names another PMU", run_cli("sim", "--pmu", "nhm", "-e", e, "--occurrences", "1", NULL));
     expect_fail(2, "expected -e EVENT", run_cli("sim", "--occurrences", "1", NULL));
     expect_fail(2, "more than --max-cycles 3",
-                run_cli("sim", "-e", e, "--occurrences", "1,1,1,1", "--max-cycles", "3", NULL));
+                run_cli("sim", "-e", e, "--occurrences", "1,1,1,1", "--max-cycles", "3", "-f", "csv", NULL));
+    expect_fail(
+        2, "more than --max-cycles 3",
+        run_cli("sim", "-e", e, "--occurrences", "1,1,1,1", "--max-cycles", "3", "--engine", "reference", NULL));
     expect_fail(1, "NO_SUCH_EVENT", run_cli("sim", "-e", "glm::NO_SUCH_EVENT", "--occurrences", "1", NULL));
     expect_fail(1, "column", run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P:c=256", "--occurrences", "1", NULL));
     expect_fail(2, "expected one EVENT", run_cli("explain", NULL));
@@ -384,7 +387,31 @@ static void test_vcd_json(void)
     g_autofree char *fast_last = last_line(r.out);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_STRING_EQUAL(fast_last, "count=2 overflow=0");
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "no per-cycle trace"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "one row per span"));
+    run_clear(&r);
+    /* --max-cycles bounds per-cycle output only: a 2^47-cycle run in the
+     * table, json and svg formats is drawn from the fast engine's spans
+     * (cycle 0, then 1..2^47-1) without --engine; the count 2^47 */
+    g_autofree char *long_stim = write_tmp("long.stim", "pmu wsm\nrun 2^47 INST_RETIRED.ANY_P=1\n");
+    r = run_cli("sim", "-e", "wsm::INST_RETIRED:ANY_P", "--stim", long_stim, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n                          0      1 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n          1-140737488355327      1 "));
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "count=140737488355328 overflow=0\n"));
+    run_clear(&r);
+    r = run_cli("sim", "-e", "wsm::INST_RETIRED:ANY_P", "--stim", long_stim, "-f", "json", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{\"cycle\": 140737488355327, \"first\": 1, \"cycles\": 140737488355327, "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"count\": 140737488355328,"));
+    run_clear(&r);
+    /* several -e in json: one object per counter */
+    r = run_cli("sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "-e", "UOPS_ISSUED:ANY", "--occurrences", "1,2",
+                "-f", "json", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_str_has_prefix(r.out, "{\"events\": [\n{\n  \"pmu\": \"wsm\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"counter\": \"IA32_FIXED_CTR0\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"counter\": \"IA32_PMC0\""));
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "}\n]}\n"));
     run_clear(&r);
     /* 2^47 cycles through a stimulus, fast engine */
     g_autofree char *big = write_tmp("big.stim", "pmu nhm\nrun 2^47 INST_RETIRED.ANY_P=1\n");
