@@ -158,8 +158,41 @@ typedef struct {
     gboolean explain;
     gboolean pebs;      /* --pebs: PEBS for every -e event on its counter */
     gboolean sentences; /* --sentences: svg diagrams print each span's sentence */
+    gboolean freeze;    /* --freeze: the family's freeze-on-PMI fields set before the run */
     char **model_files;
 } SimOpts;
+
+/* --freeze: set the family's freeze-on-PMI fields (PmsCliFamily.freeze)
+ * in the simulator before the run; FALSE with the message printed. */
+static gboolean apply_freeze(PmsSim *sim)
+{
+    const PmsModel *m = pms_sim_model(sim);
+    const PmsCliFamily *fam = pms_cli_family(m);
+    if (!fam || !fam->freeze) {
+        fprintf(stderr,
+                "pmusim: --freeze: %s has no freeze-on-PMI control to set (docs/semantics.md says how its counters "
+                "stop, if they do)\n",
+                m->name);
+        return FALSE;
+    }
+    for (const PmsCliFreezeField *f = fam->freeze; f->field; f++) {
+        const PmsRegister *r = pms_model_reg_in_unit(m, f->unit, 0, f->kind, 0);
+        const PmsField *fd = r ? pms_layout_field(r->layout, f->field) : NULL;
+        g_autoptr(GError) err = NULL;
+        guint64 v = 0;
+        if (!fd) {
+            fprintf(stderr, "pmusim: --freeze: %s has no %s register with a field '%s'\n", m->name,
+                    f->unit ? f->unit : pms_reg_kind_name(f->kind), f->field);
+            return FALSE;
+        }
+        if (!pms_sim_read_at(sim, r->space, r->address, &v, &err) ||
+            !pms_sim_write_at(sim, r->space, r->address, pms_field_set(fd, v, f->value), &err)) {
+            fprintf(stderr, "pmusim: --freeze: %s\n", err->message);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
 
 /* The family's word for the threshold modifier (NULL: "c"). */
 static const char *thr_name(const PmsModel *m)
@@ -447,6 +480,8 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     for (guint i = 0; o->pebs && i < n; i++)
         if (!apply_pebs(sim, enc[i], &pl[i], o->events[i]))
             return 1;
+    if (o->freeze && !apply_freeze(sim))
+        return 1;
     pms_sim_set_engine(sim, engine);
     for (guint i = 0; i < n; i++) {
         ctr[i] = pms_program_counter_reg(&pl[i]);
@@ -745,6 +780,10 @@ int pms_cmd_sim(int argc, char **argv)
           "N" },
         { "explain", 0, 0, G_OPTION_ARG_NONE, &o.explain,
           "After the table, one sentence per cycle where something changes", NULL },
+        { "freeze", 0, 0, G_OPTION_ARG_NONE, &o.freeze,
+          "Set the PMU's freeze-on-PMI control before the run (x86 core: DEBUGCTL.freeze_perfmon_on_pmi; "
+          "Xeon 7500 C-Box: the U-Box's frz_all and pmi_core_sel)",
+          NULL },
         { "sentences", 0, 0, G_OPTION_ARG_NONE, &o.sentences,
           "svg: print each span's sentence under the diagram (html always lists them)", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -767,6 +806,7 @@ int pms_cmd_sim(int argc, char **argv)
         "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-lbr.stim --explain   (the LBR ring last)\n"
         "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n"
         "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n"
+        "  pmusim sim --pmu nhmex_cbox0 -e 'LLC_MISSES:ALL:pmi' --occurrences 1,1,1 --preload 0xfffffffffffe --freeze\n"
         "  pmusim sim --pebs -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-pebs.stim   PEBS records after the "
         "counts\n");
     if (!pms_cli_parse(ctx, &argc, &argv) || !pms_cli_output_path_ok("--output", o.output))
@@ -843,6 +883,8 @@ int pms_cmd_sim(int argc, char **argv)
     /* the counter in its register space (MSR; the Itanium's PMDn) */
     PmsPlacement pl = { m, enc->event, counter, fixed };
     if (o.pebs && !apply_pebs(sim, enc, &pl, qualified))
+        return 1;
+    if (o.freeze && !apply_freeze(sim))
         return 1;
     const PmsRegister *ctr = pms_program_counter_reg(&pl);
     guint width = fixed ? m->fixed_width : m->gp_width;

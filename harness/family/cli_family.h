@@ -43,6 +43,15 @@ typedef struct {
     gboolean (*forward)(gconstpointer opts, GPtrArray *args);
 } PmsCliForward;
 
+/* `sim --freeze`: one field to set so that a PMI freezes counting (read,
+ * the field set, written back before the run). */
+typedef struct {
+    PmsRegKind kind;
+    const char *unit; /* NULL: the PMU's own register; else the unit ("ubox") */
+    const char *field;
+    guint64 value;
+} PmsCliFreezeField;
+
 typedef struct {
     /* The counting pipeline in words, appended to o after the register
      * writes `explain` prints: one line per stage, then "In short: ...". */
@@ -65,6 +74,9 @@ typedef struct {
      * catch it.  counter: where the vector programs the event. */
     const char *(*unobservable)(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
                                 guint n_codes, guint code, guint bit);
+    /* `sim --freeze`: the fields that make a PMI freeze counting, ended by
+     * a NULL field; NULL: the family has none to set (`--freeze` refused). */
+    const PmsCliFreezeField *freeze;
     /* The modifier that sets the counter's threshold, as the PMU's event
      * strings spell it, for traces and sentences; NULL: "c". */
     const char *threshold;

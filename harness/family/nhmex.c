@@ -2,9 +2,11 @@
  * pipeline in words. */
 #include "family_impl.h"
 
+#include <string.h>
+
 /* The Xeon 7500 C-Box (arch nhmex_cbox): no privilege filter, threshold then
  * invert then edge in series, three enables (Intel 323535-001 Table 2-13;
- * docs/semantics.md §7, choices A5, A16, A17).  The counter is the lowest
+ * docs/semantics.md §10, choices A5, A16, A17).  The counter is the lowest
  * the event may use, in the model's own box. */
 static void explain_nhmex(GString *o, const PmsEncoding *enc)
 {
@@ -32,7 +34,7 @@ static void explain_nhmex(GString *o, const PmsEncoding *enc)
         pms_cli_explain_write(o, &w);
         g_string_append(o, "  (codes[0], for this box's event select; the program step gave no register writes)\n");
     }
-    g_string_append(o, "\nWhat the counter counts (docs/semantics.md §7, one line per stage):\n");
+    g_string_append(o, "\nWhat the counter counts (docs/semantics.md §10, one line per stage):\n");
     if (ctr)
         g_string_append_printf(o, "  counter: %s %u counter %u, %s (0x%x), %u bits wide\n", m->unit ? m->unit : "box",
                                m->instance, k, ctr->name, ctr->address, ctr->width);
@@ -71,14 +73,21 @@ static void explain_nhmex(GString *o, const PmsEncoding *enc)
     else
         g_string_append(o, "  enable: en=0: the counter is disabled and counts nothing\n");
     guint s_box = m->instance / 4;
+    /* the delay as this model sets it (the [options] table; a what-if
+     * variant may change it) */
+    const char *delay = pms_model_option(m, "pmi_freeze_delay", "0");
+    g_autofree char *pmi_text = pmi
+        ? g_strdup_printf("pmi=1: a PMI goes to the U-Box, which, when its frz_all is set, freezes all uncore "
+                          "counting (clears en_all) pmi_freeze_delay = %s uncore clock%s later, and forwards the "
+                          "PMI to the cores pmi_core_sel names (both are U-Box fields a stimulus sets; "
+                          "the encoding does not)",
+                          delay, strcmp(delay, "1") == 0 ? "" : "s")
+        : g_strdup("pmi=0: no PMI");
     g_string_append_printf(o,
                            "  overflow: a carry out of bit %u sets %s.ov bit %u, summarized in S-Box %u's "
                            "summary and the U-Box's GLOBAL_STATUS; %s\n",
                            ctr && ctr->width ? ctr->width - 1 : 47, bs ? bs->name : "the box status", k, s_box,
-                           pmi ? "pmi=1: a PMI goes to the U-Box, which freezes all uncore counting (clears "
-                                 "en_all) when frz_all is set, pmi_freeze_delay uncore clocks later, and "
-                                 "forwards it to the core pmi_core_sel names"
-                               : "pmi=0: no PMI");
+                           pmi_text);
 
     g_autoptr(GString) t = g_string_new(NULL);
     if (!en)
@@ -106,7 +115,17 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint cou
                                 "invert acts only with a non-zero threshold (semantics.md §10, A1)");
 }
 
+/* The U-Box freezes every uncore counter on a PMI when frz_all is set, and
+ * forwards the PMI to the cores pmi_core_sel names (core 0 here; Intel
+ * 323535-001 Table 2-4, docs/semantics.md §10) */
+static const PmsCliFreezeField freeze[] = {
+    { PMS_REG_GLOBAL_CTRL, "ubox", "frz_all", 1 },
+    { PMS_REG_GLOBAL_CTRL, "ubox", "pmi_core_sel", 1 },
+    { 0, NULL, NULL, 0 },
+};
+
 const PmsCliFamily pms_cli_nhmex = {
+    .freeze = freeze,
     .explain = explain_nhmex,
     .decode_reg = pms_x86_decode_reg,
     .decode_extra_hints = TRUE,

@@ -82,7 +82,15 @@ static void explain(GString *o, const PmsEncoding *enc)
     g_string_append_printf(o, "\nIn short: %s.\n", s->str);
 }
 
+/* DEBUGCTL.Freeze_PerfMon_On_PMI (SDM 18.4.7; v4 adds the freeze-status
+ * bits, docs/semantics.md §4) */
+static const PmsCliFreezeField freeze[] = {
+    { PMS_REG_DEBUGCTL, NULL, "freeze_perfmon_on_pmi", 1 },
+    { 0, NULL, NULL, 0 },
+};
+
 const PmsCliFamily pms_cli_x86_core = {
+    .freeze = freeze,
     .explain = explain,
     .decode_reg = pms_x86_decode_reg,
     .decode_extra_hints = TRUE,

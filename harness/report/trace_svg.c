@@ -246,10 +246,25 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
     rows[nr++] = (Row){ "ovf", "carry out of the top bit: the overflow status bit is set" };
     rows[nr++] = (Row){ "pmi", "a performance-monitoring interrupt is raised" };
     rows[nr++] = (Row){ "frozen", "why the counter does not count (off, global-off, frozen ...)" };
+    /* PEBS assists and LBR activity, when the run has any */
+    gboolean pebs = FALSE, lbr = FALSE;
+    for (guint i = 0; i < n; i++) {
+        const PmsTraceRec *s = &g_array_index(spans, PmsTraceRec, i);
+        pebs |= s->t.pebs_assist;
+        lbr |= s->t.lbr_offered != 0;
+    }
+    guint pebs_row = nr;
+    if (pebs)
+        rows[nr++] = (Row){ "pebs", "a PEBS assist wrote a record into the DS buffer and reloaded the counter" };
+    guint lbr_row = nr;
+    if (lbr)
+        rows[nr++] = (Row){ "lbr", "branches offered to the LBR / recorded (the rest filtered or lost), and its TOS" };
 
     /* wide enough for the legend's longest line and at least a short title line */
     double width = xs[n] + 20;
     width = MAX(width, 560);
+    for (guint k = 0; k < nr; k++)
+        width = MAX(width, 64 + g_utf8_strlen(rows[k].desc, -1) * CHAR_W(FONT) + 8);
     guint cols = (guint)((width - 8) / CHAR_W(FONT));
     g_autofree char *title = g_strdup_printf("%s on %s (%u bits)", m->event, m->counter, m->width);
     guint title_n = wrap_text(NULL, 0, 0, NULL, title, cols);
@@ -390,6 +405,13 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
             g_string_append_printf(o, "<path class=\"pmi\" d=\"M%.1f %.1f l6 10 l-12 0 z\"/>\n", x + w - 8,
                                    my + ROW_H + 6);
             text(o, cx, my + ROW_H + 19, "pmi", "middle", buf->str);
+        }
+        if (s->t.pebs_assist)
+            cell_text(o, cx, top + pebs_row * ROW_H + 19, "pebs", "record", w - 8);
+        if (s->t.lbr_offered) {
+            g_string_truncate(buf, 0);
+            g_string_append_printf(buf, "%u/%u TOS %u", s->t.lbr_new, s->t.lbr_offered, s->t.lbr_tos);
+            cell_text(o, cx, top + lbr_row * ROW_H + 19, "lbr", buf->str, w - 8);
         }
         if (!s->has_pipe) {
             g_string_truncate(buf, 0);

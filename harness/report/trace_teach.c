@@ -45,7 +45,8 @@ gboolean pms_trace_rec_same(const PmsTraceRec *a, const PmsSimTrace *b)
 {
     const PmsSimTrace *x = &a->t;
     if (x->enabled != b->enabled || x->off != b->off || x->status != b->status || x->carries || b->carries || x->pmis ||
-        b->pmis || x->latch_before != b->latch_before || x->pebs_assist || b->pebs_assist)
+        b->pmis || x->latch_before != b->latch_before || x->pebs_assist || b->pebs_assist || x->lbr_offered ||
+        b->lbr_offered)
         return FALSE;
     guint64 bc = b->cycles ? b->cycles : 1;
     if (b->cycle - (bc - 1) != x->cycle + 1)

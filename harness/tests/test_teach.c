@@ -500,6 +500,35 @@ static void test_html_register_panel(void)
     run_clear(&r);
 }
 
+/* --freeze sets the family's freeze-on-PMI fields (PmsCliFamily.freeze):
+ * on the C-Box the U-Box's frz_all and pmi_core_sel, so the wrap in cycle 1
+ * (2^48 - 2 + 1 + 1) raises a PMI and clears en_all: cycles 2 and 3 do not
+ * count (count 0).  Without it the counter goes on (count 2) and no PMI is
+ * raised.  Montecito has no such control to set. */
+static void test_freeze_option(void)
+{
+    Run r = RUN("sim", "--pmu", "nhmex_cbox0", "-e", "LLC_MISSES:ALL:pmi", "--occurrences", "1,1,1,1", "--preload",
+                "0xfffffffffffe", "--freeze");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "PMI at 1\ncount=0 overflow=1\n"));
+    run_clear(&r);
+    r = RUN("sim", "--pmu", "nhmex_cbox0", "-e", "LLC_MISSES:ALL:pmi", "--occurrences", "1,1,1,1", "--preload",
+            "0xfffffffffffe");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "PMI at no cycle\ncount=2 overflow=1\n"));
+    run_clear(&r);
+    /* x86 core: DEBUGCTL.freeze_perfmon_on_pmi: the v3 freeze clears GLOBAL_CTRL */
+    r = RUN("sim", "--pmu", "nhm", "-e", "INST_RETIRED:ANY_P", "--occurrences", "1,1,1,1", "--preload",
+            "0xfffffffffffe", "--freeze");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_str_has_suffix(r.out, "count=0 overflow=1\n"));
+    run_clear(&r);
+    r = RUN("sim", "--pmu", "montecito", "-e", "NOPS_RETIRED:oi", "--occurrences", "1", "--freeze");
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--freeze: montecito has no freeze-on-PMI control to set"));
+    run_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -521,6 +550,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "svg: one waveform per stage, values at known x", test_svg);
     CU_add_test(s, "html: registers, sentences, standalone", test_html);
     CU_add_test(s, "html: the registers in effect, frozen stages not evaluated", test_html_register_panel);
+    CU_add_test(s, "--freeze: the family's freeze-on-PMI control", test_freeze_option);
     int status = pms_cu_tap_run();
     pms_cu_remove_scratch(tmpdir);
     g_free(tmpdir);

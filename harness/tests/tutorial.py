@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The tutorial's commands, run (docs/tutorial.md): every `$ pmusim sim ...`
-line is run with the built pmusim and its last output line must be the
-`count=...` line written under it; its diagram (the same command with
+line is run with the built pmusim from the source tree (its stimulus files
+are docs/tutorial/*.stim) and its answer, the last output line that starts
+with `count=` (PEBS records or an LBR ring may follow it), must be the
+line written under it; its diagram (the same command with
 `--format svg`) must equal the committed docs/tutorial/N-NAME.svg.  TAP on
 stdout.  With --write the diagrams are written instead (after a change to
 the SVG renderer: review the diff before committing).
@@ -20,6 +22,8 @@ def main():
     pmusim, md = sys.argv[1], sys.argv[2]
     write = "--write" in sys.argv[3:]
     docdir = os.path.dirname(os.path.abspath(md))
+    srcdir = os.path.dirname(docdir)
+    pmusim = os.path.abspath(pmusim)
     lines = open(md, encoding="utf-8").read().split("\n")
     cases = []
     for i, line in enumerate(lines):
@@ -40,8 +44,9 @@ def main():
     for (lineno, cmd, want, svg) in cases:
         args = [pmusim] + shlex.split(cmd)
         n += 1
-        r = subprocess.run(args, capture_output=True, text=True)
-        got = r.stdout.rstrip("\n").split("\n")[-1] if r.stdout else ""
+        r = subprocess.run(args, capture_output=True, text=True, cwd=srcdir)
+        answers = [l for l in r.stdout.split("\n") if l.startswith("count=")]
+        got = answers[-1] if answers else ""
         if r.returncode == 0 and got == want and want.startswith("count="):
             print("ok %d - tutorial.md:%d: %s" % (n, lineno, want))
         else:
@@ -55,7 +60,7 @@ def main():
             continue
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "d.svg")
-            r = subprocess.run(args + ["--format", "svg", "-o", out], capture_output=True, text=True)
+            r = subprocess.run(args + ["--format", "svg", "-o", out], capture_output=True, text=True, cwd=srcdir)
             data = open(out, "rb").read() if r.returncode == 0 and os.path.exists(out) else None
         if write and data is not None:
             open(svg, "wb").write(data)
