@@ -66,6 +66,11 @@ static PmsRegPanel *panel_new(PmsSim *sim, const PmsEncoding *enc, const PmsStim
             pms_reg_panel_watch(p, pms_model_reg_at(m, rec.space, rec.address), "written by the stimulus");
     }
     pms_reg_panel_watch(p, status, "the counter's status register");
+    /* the family's freeze-on-PMI fields: a sentence names them as the cause */
+    const PmsCliFamily *fam = pms_cli_family(m);
+    for (const PmsCliFreezeField *f = fam && fam->freeze ? fam->freeze : NULL; f && f->field; f++)
+        if (f->cause)
+            pms_reg_panel_cause(p, pms_model_reg_in_unit(m, f->unit, 0, f->kind, 0), f->field, "freeze-on-PMI control");
     pms_reg_panel_start(p);
     return p;
 }
@@ -944,7 +949,9 @@ int pms_cmd_sim(int argc, char **argv)
                           thr_name(m),
                           o.sentences,
                           NULL };
-    g_autoptr(PmsRegPanel) panel = fmt == &pms_trace_html ? panel_new(sim, enc, st, gs) : NULL;
+    /* html draws the registers in effect; the sentences (html, --explain)
+     * name the control that stopped a counter */
+    g_autoptr(PmsRegPanel) panel = fmt == &pms_trace_html || o.explain ? panel_new(sim, enc, st, gs) : NULL;
     meta.panel = panel;
     g_autoptr(PmsTraceReporter) rep = pms_trace_reporter_new(fmt, &meta);
     TraceSink sink = { fixed, counter, m->instance, rep, panel };

@@ -50,6 +50,7 @@ typedef struct {
     const char *unit; /* NULL: the PMU's own register; else the unit ("ubox") */
     const char *field;
     guint64 value;
+    gboolean cause; /* the field that makes a PMI freeze (not a routing field): traces name it */
 } PmsCliFreezeField;
 
 typedef struct {

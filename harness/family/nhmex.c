@@ -119,9 +119,9 @@ static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint cou
  * forwards the PMI to the cores pmi_core_sel names (core 0 here; Intel
  * 323535-001 Table 2-4, docs/semantics.md §10) */
 static const PmsCliFreezeField freeze[] = {
-    { PMS_REG_GLOBAL_CTRL, "ubox", "frz_all", 1 },
-    { PMS_REG_GLOBAL_CTRL, "ubox", "pmi_core_sel", 1 },
-    { 0, NULL, NULL, 0 },
+    { PMS_REG_GLOBAL_CTRL, "ubox", "frz_all", 1, TRUE },
+    { PMS_REG_GLOBAL_CTRL, "ubox", "pmi_core_sel", 1, FALSE },
+    { 0, NULL, NULL, 0, FALSE },
 };
 
 const PmsCliFamily pms_cli_nhmex = {

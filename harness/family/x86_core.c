@@ -85,8 +85,8 @@ static void explain(GString *o, const PmsEncoding *enc)
 /* DEBUGCTL.Freeze_PerfMon_On_PMI (SDM 18.4.7; v4 adds the freeze-status
  * bits, docs/semantics.md §4) */
 static const PmsCliFreezeField freeze[] = {
-    { PMS_REG_DEBUGCTL, NULL, "freeze_perfmon_on_pmi", 1 },
-    { 0, NULL, NULL, 0 },
+    { PMS_REG_DEBUGCTL, NULL, "freeze_perfmon_on_pmi", 1, TRUE },
+    { 0, NULL, NULL, 0, FALSE },
 };
 
 const PmsCliFamily pms_cli_x86_core = {

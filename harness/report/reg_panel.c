@@ -14,6 +14,7 @@ PmsRegPanel *pms_reg_panel_new(PmsSim *sim)
     PmsRegPanel *p = g_new0(PmsRegPanel, 1);
     p->sim = sim;
     p->regs = g_ptr_array_new_with_free_func(panel_reg_free);
+    p->causes = g_array_new(FALSE, FALSE, sizeof(PmsPanelCause));
     return p;
 }
 
@@ -22,6 +23,7 @@ void pms_reg_panel_free(PmsRegPanel *p)
     if (!p)
         return;
     g_ptr_array_unref(p->regs);
+    g_array_free(p->causes, TRUE);
     g_free(p);
 }
 
@@ -56,6 +58,33 @@ void pms_reg_panel_watch(PmsRegPanel *p, const PmsRegister *r, const char *origi
     w->origin = origin;
     w->changes = g_array_new(FALSE, FALSE, sizeof(PmsPanelChange));
     g_ptr_array_add(p->regs, w);
+}
+
+void pms_reg_panel_cause(PmsRegPanel *p, const PmsRegister *r, const char *field, const char *origin)
+{
+    const PmsField *f = r ? pms_layout_field(r->layout, field) : NULL;
+    if (!f)
+        return;
+    pms_reg_panel_watch(p, r, origin);
+    for (guint i = 0; i < p->regs->len; i++) {
+        const PmsPanelReg *w = g_ptr_array_index(p->regs, i);
+        if (w->reg == r) {
+            PmsPanelCause c = { w, f };
+            g_array_append_val(p->causes, c);
+        }
+    }
+}
+
+guint64 pms_reg_panel_value_at(const PmsPanelReg *w, guint64 c)
+{
+    guint64 v = w->start;
+    for (guint k = 0; k < w->changes->len; k++) {
+        const PmsPanelChange *ch = &g_array_index(w->changes, PmsPanelChange, k);
+        if (ch->after || ch->last > c)
+            break;
+        v = ch->value;
+    }
+    return v;
 }
 
 static gboolean read_reg(PmsRegPanel *p, const PmsRegister *r, guint64 *v)

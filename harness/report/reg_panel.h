@@ -25,9 +25,17 @@ typedef struct {
     GArray *changes; /* PmsPanelChange */
 } PmsPanelReg;
 
+/* A control field whose value explains why counting stopped (the family's
+ * freeze-on-PMI fields: DEBUGCTL.freeze_perfmon_on_pmi, the U-Box's frz_all). */
+typedef struct {
+    const PmsPanelReg *reg;
+    const PmsField *field;
+} PmsPanelCause;
+
 typedef struct PmsRegPanel {
     PmsSim *sim;
     GPtrArray *regs; /* PmsPanelReg */
+    GArray *causes;  /* PmsPanelCause */
 } PmsRegPanel;
 
 PmsRegPanel *pms_reg_panel_new(PmsSim *sim);
@@ -36,6 +44,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsRegPanel, pms_reg_panel_free)
 /* Watch r (once; counters and the write-only status actions are left out:
  * the counter row shows the one, the status register the other). */
 void pms_reg_panel_watch(PmsRegPanel *p, const PmsRegister *r, const char *origin);
+/* Watch r and name its field as a cause of a freeze (before the start). */
+void pms_reg_panel_cause(PmsRegPanel *p, const PmsRegister *r, const char *field, const char *origin);
+/* The value w held after cycle c (its start value before any change). */
+guint64 pms_reg_panel_value_at(const PmsPanelReg *w, guint64 c);
 /* Read every watched register: the values at the start of the run. */
 void pms_reg_panel_start(PmsRegPanel *p);
 /* After a trace record for cycles first..last: note what changed. */

@@ -154,11 +154,24 @@ static void control_change(GString *o, const PmsRegPanel *panel, guint64 first)
             before = last ? last->value : w->start;
             last = c;
         }
-        if (last)
-            g_string_append_printf(o,
-                                   " (%s changed from 0x%" G_GINT64_MODIFIER "x to 0x%" G_GINT64_MODIFIER
-                                   "x in cycle %" G_GUINT64_FORMAT ")",
-                                   w->reg->name, before, last->value, last->last);
+        if (!last)
+            continue;
+        g_string_append_printf(
+            o, " (%s changed from 0x%" G_GINT64_MODIFIER "x to 0x%" G_GINT64_MODIFIER "x in cycle %" G_GUINT64_FORMAT,
+            w->reg->name, before, last->value, last->last);
+        /* the freeze controls in effect then: what made a PMI stop counting */
+        const char *sep = "; with ";
+        for (guint k = 0; k < panel->causes->len; k++) {
+            const PmsPanelCause *c = &g_array_index(panel->causes, PmsPanelCause, k);
+            guint64 v = pms_field_get(c->field, pms_reg_panel_value_at(c->reg, last->last));
+            if (!v)
+                continue;
+            g_string_append_printf(o, "%s%s.%s = %" G_GUINT64_FORMAT, sep, c->reg->reg->name, c->field->name, v);
+            sep = " and ";
+        }
+        if (strcmp(sep, "; with ") != 0)
+            g_string_append(o, " a PMI freezes counting");
+        g_string_append_c(o, ')');
     }
 }
 

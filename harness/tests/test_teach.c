@@ -512,6 +512,14 @@ static void test_freeze_option(void)
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_TRUE(g_str_has_suffix(r.out, "PMI at 1\ncount=0 overflow=1\n"));
     run_clear(&r);
+    /* --explain names the control and the field that froze it */
+    r = RUN("sim", "--pmu", "nhmex_cbox0", "-e", "LLC_MISSES:ALL:pmi", "--occurrences", "1,1,1,1", "--preload",
+            "0xfffffffffffe", "--freeze", "--explain");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "cycles 2-3 (2 cycles): not counting: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "(U_MSR_PMON_GLOBAL_CTL changed from 0x90000002 to 0x80000002 in cycle 1; "
+                                  "with U_MSR_PMON_GLOBAL_CTL.frz_all = 1 a PMI freezes counting)"));
+    run_clear(&r);
     r = RUN("sim", "--pmu", "nhmex_cbox0", "-e", "LLC_MISSES:ALL:pmi", "--occurrences", "1,1,1,1", "--preload",
             "0xfffffffffffe");
     CU_ASSERT_EQUAL(r.status, 0);
