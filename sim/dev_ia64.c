@@ -593,6 +593,7 @@ static void counter_cfg(const Ia64 *s, guint i, PmsPipeCfg *c)
     c->any = sim_fget(s->all, v) && (s->base + i < 8 || s->all_high);
     guint t = (guint)sim_fget(s->thres, v);
     c->cmask = t == 0 ? 0 : s->thres_ge ? t : t + 1;
+    c->thres_gt = t != 0 && !s->thres_ge ? t : 0;
 }
 
 /* ---- code-range restriction --------------------------------------------- */

@@ -195,7 +195,7 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
     g_autofree double *xs = g_new(double, n + 1);
     xs[0] = LEFT;
     guint64 occ_max = 1;
-    guint cmask = 0;
+    guint cmask = 0, thres_gt = 0;
     gboolean edge = FALSE, inv = FALSE;
     for (guint i = 0; i < n; i++) {
         const PmsTraceRec *s = &g_array_index(spans, PmsTraceRec, i);
@@ -203,15 +203,19 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
         for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++)
             occ_max = MAX(occ_max, s->t.occ[t]);
         cmask = MAX(cmask, s->cfg.cmask);
+        thres_gt = MAX(thres_gt, s->cfg.thres_gt);
         edge |= s->cfg.edge;
         inv |= s->cfg.inv;
     }
     occ_max = MAX(occ_max, (guint64)cmask);
-    g_autofree char *thr_desc = cmask
-        ? g_strdup_printf("threshold: 1 when n \u2265 %s (%s=%u; dashed on the occ row)", thr, thr, cmask)
-        : g_strdup_printf("threshold: 1 when n > 0 (%s=0: no threshold)", thr);
-    g_autofree char *cond_desc = g_strdup_printf("condition after the invert (i%s): what is counted",
-                                                 inv ? (cmask ? "" : ", ignored while c=0") : " not set");
+    g_autofree char *thr_desc = thres_gt
+        ? g_strdup_printf("threshold: 1 when n > %s (%s=%u: n \u2265 %u, dashed on the occ row)", thr, thr, thres_gt,
+                          cmask)
+        : cmask ? g_strdup_printf("threshold: 1 when n \u2265 %s (%s=%u; dashed on the occ row)", thr, thr, cmask)
+                : g_strdup_printf("threshold: 1 when n > 0 (%s=0: no threshold)", thr);
+    g_autofree char *cond_desc =
+        g_strdup_printf("condition after the invert (i%s): what is counted",
+                        inv ? (cmask ? "" : "; ignored while the threshold is 0") : " not set");
     Row rows[32];
     guint nr = 0;
     rows[nr++] = (Row){ "cycle", "the cycle, or the first\u2013last cycle of a span of identical cycles" };
@@ -431,7 +435,7 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
             g_string_append_printf(o, "<line class=\"thrline\" x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", LEFT,
                                    y, xs[n], y);
             g_string_append_printf(o, "<text class=\"thrlabel\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s=%u</text>\n",
-                                   LEFT - 4, y + 3, thr, cmask);
+                                   LEFT - 4, y + 3, thr, thres_gt ? thres_gt : cmask);
         }
     }
     /* one waveform per stage, broken where the stage was not evaluated */

@@ -224,7 +224,10 @@ void pms_trace_sentence(GString *o, const PmsTraceMeta *m, const PmsTraceRec *r)
         if (c->inv)
             g_string_append_printf(o, "; %s=0, so the invert (i) does nothing", pms_trace_thr(m));
     } else {
-        g_string_append_printf(o, " %s %s=%u", p->thr ? "\u2265" : "<", pms_trace_thr(m), c->cmask);
+        if (c->thres_gt) /* the register's t, compared n > t (cmask t + 1) */
+            g_string_append_printf(o, " %s %s=%u", p->thr ? ">" : "\u2264", pms_trace_thr(m), c->thres_gt);
+        else
+            g_string_append_printf(o, " %s %s=%u", p->thr ? "\u2265" : "<", pms_trace_thr(m), c->cmask);
         if (c->inv)
             g_string_append_printf(o, ", inverted%s%s%s: condition %s", c->inv_gt ? " (n > " : "",
                                    c->inv_gt ? pms_trace_thr(m) : "", c->inv_gt ? ")" : "", p->cond ? "true" : "false");

@@ -260,7 +260,11 @@ struct PmsPipeCfg {
     gboolean edge, inv;
     gboolean inv_gt; /* INV reads "n > cmask" (Xeon 7500 C-Box table, literal) instead of "n < cmask" */
     guint cmask;     /* 0: add n */
-    gboolean any;    /* AnyThread, only honoured when smt */
+    /* Not read by the pipeline, for traces: non-zero when the register's
+     * threshold t compares n > t (Itanium thres, thres_compare = gt), so
+     * cmask is t + 1; 0 when cmask is the field as written. */
+    guint thres_gt;
+    gboolean any; /* AnyThread, only honoured when smt */
     gboolean smt;
     gboolean combine_or;   /* any-thread combine is OR (clock events, A6) */
     gboolean cpl_gate_pre; /* A3 alternative: gate thread T before the threshold */
