@@ -176,6 +176,8 @@ char *pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 e
     Dec d = { .m = m, .p = p, .value = value, .extra = extra, .has_extra = has_extra };
     d.cmp_mask = ~p->decode_ignore;
     guint64 code = pms_field_get(&p->event, value);
+    if (p->event_hi.width) /* a code wider than the event field (AMD: 35:32 above 7:0) */
+        code |= pms_field_get(&p->event_hi, value) << p->event.width;
     guint64 umask = pms_field_get(&p->umask, value);
     for (guint i = 0; i < m->n_events; i++) {
         const PmsEvent *ev = &m->events[i];

@@ -217,6 +217,9 @@ typedef struct {
     /* event-select fields the rules write, by name in the model's layout;
      * width 0 (writes nothing) when the layout lacks one */
     PmsField event, umask, intr, any, en;
+    /* the event code's bits above the event field's (AMD's 35:32, a 12-bit
+     * code): field event_hi; width 0 when the layout has none */
+    PmsField event_hi;
     /* event-select bits decode does not compare: the family's decode_ignores
      * fields and the register's ignored bits */
     guint64 decode_ignore;
@@ -415,6 +418,9 @@ G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *
  * twice[i] (or NULL) marks unit masks libpfm4 keeps two copies of. */
 G_GNUC_INTERNAL gboolean pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, const guint8 *twice,
                                                  GError **error);
+/* AMD's core PMU (rules_amd64.c): the x86 core rules, the event code's
+ * high bits and libpfm4's AMD privilege rule on top. */
+G_GNUC_INTERNAL gboolean pms_rules_amd64(const PmsResolved *r, PmsRuleOut *out, GError **error);
 G_GNUC_INTERNAL gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error);
 /* Itanium (rules_ia64.c): the counting PMC, and the EAR configuration register
  * of EAR events; decode of those values back to the canonical string. */

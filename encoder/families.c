@@ -5,7 +5,8 @@
  * model is: it reads the entry. */
 #include "enc_internal.h"
 
-extern const PmsEncFamily pms_enc_x86_core, pms_enc_x86_uncore, pms_enc_nhmex_cbox, pms_enc_ia64, pms_enc_toy;
+extern const PmsEncFamily pms_enc_x86_core, pms_enc_x86_uncore, pms_enc_nhmex_cbox, pms_enc_ia64, pms_enc_toy,
+    pms_enc_amd64;
 
 static const PmsFamilyEntry entries[] = {
     { "x86_core", &pms_enc_x86_core },
@@ -13,6 +14,7 @@ static const PmsFamilyEntry entries[] = {
     { "nhmex_cbox", &pms_enc_nhmex_cbox },
     { "ia64", &pms_enc_ia64 },
     { "toy", &pms_enc_toy }, /* the test-only family (models/tests/toy.pmu) */
+    { "amd64", &pms_enc_amd64 },
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("encoder", entries);
 

@@ -15,7 +15,7 @@ static const struct {
 } evtsel_fields[] = {
     { "event", G_STRUCT_OFFSET(PmsPrepared, event) }, { "umask", G_STRUCT_OFFSET(PmsPrepared, umask) },
     { "int", G_STRUCT_OFFSET(PmsPrepared, intr) },    { "any", G_STRUCT_OFFSET(PmsPrepared, any) },
-    { "en", G_STRUCT_OFFSET(PmsPrepared, en) },
+    { "en", G_STRUCT_OFFSET(PmsPrepared, en) },       { "event_hi", G_STRUCT_OFFSET(PmsPrepared, event_hi) },
 };
 
 static const struct {

@@ -8,9 +8,11 @@
 #include "family.h"
 #include "model_priv.h"
 
-void pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs); /* model_toy.c */
+void pms_toy_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs);   /* model_toy.c */
+void pms_amd64_model_check(const PmsModel *m, gboolean complete, GPtrArray *msgs); /* model_amd64.c */
 
-extern const PmsModelOption pms_x86_core_options[], pms_nhmex_options[], pms_ia64_options[]; /* model_options.c */
+extern const PmsModelOption pms_x86_core_options[], pms_nhmex_options[], pms_ia64_options[],
+    pms_amd64_options[]; /* model_options.c */
 
 static const PmsFamily families[] = {
     { "x86_core", "Intel architectural core PMU: PERFEVTSEL/PMC/FIXED, GLOBAL_* (perfmon v2..v4)",
@@ -23,6 +25,8 @@ static const PmsFamily families[] = {
       &pms_ia64_event_facts, pms_ia64_options },
     { "toy", "test-only family (models/tests/toy.pmu): two counters and a status register, no hardware",
       pms_toy_model_check, NULL, NULL, NULL },
+    { "amd64", "AMD core PMU before PerfMonV2: PERF_CTL/PERF_CTR pairs, no global control or status",
+      pms_amd64_model_check, pms_x86_event_check, NULL, pms_amd64_options },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(families) <= PMS_FAMILY_MAX);
 

@@ -51,8 +51,8 @@ static void lint_registers(const PmsModel *m, GPtrArray *out)
             if (m->regs[j].address == r->address && m->regs[j].space == r->space)
                 problem(out, m, r->source_line, "register %s has the address 0x%x of %s", r->name, r->address,
                         m->regs[j].name);
-        for (guint j = 0; j < i; j++)
-            if (m->regs[j].kind == r->kind && m->regs[j].index == r->index &&
+        for (guint j = 0; j < i && !r->alias; j++) /* an alias is its register's other name */
+            if (!m->regs[j].alias && m->regs[j].kind == r->kind && m->regs[j].index == r->index &&
                 g_strcmp0(m->regs[j].unit, r->unit) == 0 && m->regs[j].instance == r->instance)
                 problem(out, m, r->source_line, "register %s repeats kind %s index %u of %s", r->name,
                         pms_reg_kind_name(r->kind), r->index, m->regs[j].name);
@@ -140,6 +140,9 @@ static void lint_events(const PmsModel *m, GPtrArray *out)
     guint64 fx = mask_of(m->n_fixed);
     g_autoptr(GHashTable) codes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     gboolean has_ldlat = pms_model_modifier(m, "ldlat") != NULL;
+    /* 8 bits, or with an event_hi field (AMD's 35:32) the two fields' bits */
+    const PmsField *ehi = pms_register_field(pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0), "event_hi");
+    guint code_max = ehi ? (1u << (8 + MIN(ehi->width, 16u))) - 1 : 0xff;
     for (guint i = 0; i < m->n_events; i++) {
         const PmsEvent *e = &m->events[i];
         /* The general counters an event may use are the family's check
@@ -147,8 +150,10 @@ static void lint_events(const PmsModel *m, GPtrArray *out)
         if (e->fixed & ~fx)
             problem(out, m, e->source_line, "event %s: fixed 0x%x names counters beyond the %u fixed ones", e->name,
                     e->fixed, m->n_fixed);
-        if (e->code > 0xff || e->base_umask > 0xff)
-            problem(out, m, e->source_line, "event %s: code or base_umask wider than 8 bits", e->name);
+        if (e->code > code_max || e->base_umask > 0xff)
+            problem(out, m, e->source_line,
+                    "event %s: code wider than the event select's event field%s (0x%x) or base_umask wider than 8 bits",
+                    e->name, code_max > 0xff ? "s" : "", code_max);
         if (e->extra_reg && !pms_model_reg_by_name(m, e->extra_reg))
             problem(out, m, e->source_line, "event %s: extra register %s does not exist", e->name, e->extra_reg);
         if ((e->flags & PMS_EVENT_OFFCORE) && !e->extra_reg)

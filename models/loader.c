@@ -367,12 +367,52 @@ static gboolean parse_layout(Ctx *c, const char *g, const char *name, PmsLayout 
 
 /* ---- [register NAME] ---- */
 
+/* `alias = NAME`: the register is another name (and address) of an
+ * earlier one; it takes that register's facts, so the file states them
+ * once (model.h PmsRegister.alias). */
+static gboolean parse_alias(Ctx *c, const char *g, PmsRegister *r, GError **error)
+{
+    static const char *const allowed[] = { "address", "alias", "space", NULL };
+    if (!check_keys(c, g, allowed, NULL, error))
+        return FALSE;
+    guint64 addr;
+    if (!get_u64(c, g, "address", TRUE, 0, G_MAXUINT32, &addr, error))
+        return FALSE;
+    r->address = (guint32)addr;
+    g_autofree char *space = get_raw(c, g, "space");
+    if (space && !pms_reg_space_from_name(space, &r->space))
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "space", "expected msr, pmc, pmd, ibr or dbr, got '%s'", space);
+    g_autofree char *target = get_raw(c, g, "alias");
+    const PmsRegister *t = target ? pms_model_reg_by_name(c->m, target) : NULL;
+    if (!t)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "alias",
+                    "no register '%s' declared before this one (an alias names an earlier register)",
+                    target ? target : "");
+    if (t->alias)
+        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "alias", "%s is itself an alias (of %s): name that register",
+                    t->name, t->alias->name);
+    r->kind = PMS_REG_OTHER;
+    r->index = t->index;
+    r->width = t->width;
+    r->writable = t->writable;
+    r->ignored = t->ignored;
+    r->reset = t->reset;
+    r->readonly = t->readonly;
+    r->layout = t->layout;
+    r->unit = g_strdup(t->unit);
+    r->instance = t->instance;
+    r->alias = t;
+    return TRUE;
+}
+
 static gboolean parse_register(Ctx *c, const char *g, const char *name, PmsRegister *r, GError **error)
 {
     static const char *const allowed[] = { "address",  "kind",   "index", "width", "writable", "ignored", "reset",
                                            "readonly", "layout", "space", "unit",  "instance", NULL };
     r->name = g_ascii_strup(name, -1);
     r->source_line = pms_keyscan_group_line(&c->scan, g);
+    if (g_key_file_has_key(c->kf, g, "alias", NULL))
+        return parse_alias(c, g, r, error);
     if (!check_keys(c, g, allowed, NULL, error))
         return FALSE;
     guint64 addr;

@@ -34,8 +34,9 @@
 #define PMS_IMAGE_MAGIC "PMSMODEL"
 #define PMS_IMAGE_MAGIC_LEN 8
 /* 4: counter_base, Itanium event facts; 5: code_range; 6: family by name;
- * 7: instances; 8: [perf]; 9: a family's event facts by its table */
-#define PMS_IMAGE_VERSION 10u
+ * 7: instances; 8: [perf]; 9: a family's event facts by its table;
+ * 11: a register's alias */
+#define PMS_IMAGE_VERSION 11u
 /* The header's 32-bit words after the magic, in file order (the reader and
  * the tests that damage an image name them). */
 enum {

@@ -176,6 +176,10 @@ static void read_registers(Rd *r, PmsModel *m)
         g->unit = str(r, TRUE);
         g->instance = upto(r, 1023, "instance above 1023");
         g->source_line = u32(r);
+        guint32 ai = u32(r); /* an alias names an earlier register (the loader's rule) */
+        if (ai != PMS_IMAGE_NONE && (ai >= i || m->regs[ai].alias))
+            bad(r, "alias index out of bounds");
+        g->alias = ai < i ? &m->regs[ai] : NULL;
         if (g->width == 0)
             bad(r, "register width 0");
         g_hash_table_insert(pms_model_ix(m)->reg_name_index, g->name, GUINT_TO_POINTER(i + 1));

@@ -166,6 +166,7 @@ GBytes *pms_model_image_write(const PmsModel *m)
         str(&w, r->unit);
         u32(&w, r->instance);
         u32(&w, r->source_line);
+        u32(&w, r->alias ? (guint32)(r->alias - m->regs) : PMS_IMAGE_NONE);
     }
     for (guint i = 0; i < m->n_mods; i++) {
         const PmsModifier *mod = &m->mods[i];

@@ -65,6 +65,13 @@ const PmsModelOption pms_ia64_options[] = {
     { 0 },
 };
 
+const PmsModelOption pms_amd64_options[] = {
+    { "svme", PMS_OPTION_WORD, "on|off", 0, "on",
+      "EFER.SVME: off = a counter with HostOnly or GuestOnly set counts nothing (facts: Linux's "
+      "amd_pmu_disable_virt)" },
+    { 0 },
+};
+
 const PmsModelOption *pms_family_option_nth(const PmsFamily *f, guint i)
 {
     guint n_common = G_N_ELEMENTS(common_options) - 1;

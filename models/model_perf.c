@@ -230,6 +230,17 @@ gboolean pms_perf_resolve(PmsPerf *pub, const PmsModel *m, const char **key, cha
                 *problem = g_strdup_printf("no register %s", t->target);
                 return FALSE;
             }
+        } else if (t->kind == PMS_PERF_TERM && strchr(t->target, '+')) {
+            /* FIELD+FIELD: one value whose low bits are the first field's
+             * and whose high bits the second's (AMD's event 7:0 + 35:32) */
+            g_auto(GStrv) parts = g_strsplit(t->target, "+", -1);
+            for (guint j = 0; parts[j]; j++)
+                if (!l || g_strv_length(parts) != 2 || !pms_layout_field(l, parts[j])) {
+                    *key = term_key(p, i);
+                    *problem = g_strdup_printf("no field %s in the event-select layout%s%s (FIELD+FIELD: two fields)",
+                                               parts[j], l ? " " : "", l ? l->name : "");
+                    return FALSE;
+                }
         } else if (!l || !pms_layout_field(l, t->target)) {
             *key = term_key(p, i);
             *problem = g_strdup_printf("no field %s in the event-select layout%s%s", t->target, l ? " " : "",

@@ -48,6 +48,19 @@ RULES = [
      "no L2_MISS_SNP_ANY after L2_HIT, SDM Table 18-22); libpfm4 adds them"),
     (lambda p, t, k, m: p in ("nhm_unc", "wsm_unc") and (t in ("events.enc", "events.sim")),
      DOC + " 'Uncore PMUs', 'Encodings corrected in the model': the SDM's umask where libpfm4 4.13 has 00H"),
+    # AMD Zen 2 (docs/libpfm4-differences.md 'AMD Zen 2'): the model is AMD's table, libpfm4's is its own
+    (lambda p, t, k, m: p == "amd64_fam17h_zen2" and "L2_PREFETCH_" in k.upper(),
+     DOC + " 'AMD Zen 2' 3: L2_PREFETCH_HIT_L2/HIT_L3/MISS_L3 umask 0xff by AMD's table; libpfm4 ANY 0x1f"),
+    (lambda p, t, k, m: p == "amd64_fam17h_zen2" and ("TLB_FLUSHES" in k or k == "tlb_flushes"),
+     DOC + " 'AMD Zen 2' 4: TLB_FLUSHES umask 0xdf by AMD's all_tlbs_flushed; libpfm4 ALL 0xff"),
+    (lambda p, t, k, m: p == "amd64_fam17h_zen2" and ("STORE_COMMIT_CANCELS_2" in k or k == "store_commit_cancels_2"),
+     DOC + " 'AMD Zen 2' 5: STORE_COMMIT_CANCELS_2 has no unit mask in AMD's table; libpfm4 WCB_FULL 0x1"),
+    (lambda p, t, k, m: p == "amd64_fam17h_zen2" and "RETIRED_BRANCH_MISPREDICTED_DIRECTION_MISMATCH" in k,
+     DOC + " 'AMD Zen 2' 6: event 0x1c7 is libpfm4's only; AMD's Zen 2 table has no such event"),
+    (lambda p, t, k, m: p == "amd64_fam17h_zen2" and re.search(r"(got|answered) PFM_ERR_NOTFOUND", m) is not None,
+     DOC + " 'AMD Zen 2' 1: an event of AMD's table libpfm4 4.13 does not have (PFM_ERR_NOTFOUND)"),
+    (lambda p, t, k, m: p == "amd64_fam17h_zen2" and re.search(r"(got|answered) PFM_ERR_ATTR ", m + " ") is not None,
+     DOC + " 'AMD Zen 2' 2: a unit mask of AMD's table libpfm4 4.13 does not have (PFM_ERR_ATTR)"),
 ]
 
 UNKNOWN_PMUS = {

@@ -3,12 +3,13 @@
  * the device found here and knows nothing else of the family. */
 #include "sim_internal.h"
 
-extern const SimDeviceOps sim_x86_core_ops, sim_x86_uncore_ops, sim_nhmex_ops, sim_ia64_ops, sim_toy_ops;
+extern const SimDeviceOps sim_x86_core_ops, sim_x86_uncore_ops, sim_nhmex_ops, sim_ia64_ops, sim_toy_ops, sim_amd64_ops;
 
 static const PmsFamilyEntry entries[] = {
     { "x86_core", &sim_x86_core_ops }, { "x86_uncore", &sim_x86_uncore_ops },
     { "nhmex_cbox", &sim_nhmex_ops },  { "ia64", &sim_ia64_ops },
     { "toy", &sim_toy_ops }, /* the test-only family (models/tests/toy.pmu) */
+    { "amd64", &sim_amd64_ops },
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("sim", entries);
 

@@ -3,12 +3,13 @@
  * found here and know nothing else of the family. */
 #include "family_impl.h"
 
-extern const PmsCliFamily pms_cli_x86_core, pms_cli_x86_uncore, pms_cli_nhmex, pms_cli_ia64, pms_cli_toy;
+extern const PmsCliFamily pms_cli_x86_core, pms_cli_x86_uncore, pms_cli_nhmex, pms_cli_ia64, pms_cli_toy, pms_cli_amd64;
 
 static const PmsFamilyEntry entries[] = {
     { "x86_core", &pms_cli_x86_core }, { "x86_uncore", &pms_cli_x86_uncore },
     { "nhmex_cbox", &pms_cli_nhmex },  { "ia64", &pms_cli_ia64 },
     { "toy", &pms_cli_toy }, /* the test-only family (models/tests/toy.pmu) */
+    { "amd64", &pms_cli_amd64 },
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("harness", entries);
 

@@ -30,6 +30,13 @@ static const PmsField *sel_field(const PmsModel *m, const char *name)
 
 static guint64 sel_get(const PmsModel *m, guint64 sel, const char *name)
 {
+    const char *plus = strchr(name, '+');
+    if (plus) {
+        /* FIELD+FIELD: the second field's bits above the first's (AMD's 12-bit event code) */
+        g_autofree char *lo_name = g_strndup(name, (gsize)(plus - name));
+        const PmsField *lo = sel_field(m, lo_name);
+        return sel_get(m, sel, lo_name) | (sel_get(m, sel, plus + 1) << (lo ? lo->width : 0));
+    }
     const PmsField *f = sel_field(m, name);
     return f ? pms_field_get(f, sel) : 0;
 }

@@ -97,7 +97,7 @@ typedef enum {
 /* A register is identified by (space, address), and by what it is: its kind
  * and index within the unit instance it belongs to (C-Box 3's EVT_SEL 2 is
  * unit "cbox", instance 3, kind evtsel, index 2). */
-typedef struct {
+typedef struct PmsRegister {
     char *name;      /* "IA32_PERFEVTSEL0" */
     guint32 address; /* MSR (x86) or register number (ia64) within its space */
     PmsRegKind kind;
@@ -112,6 +112,11 @@ typedef struct {
     gboolean readonly;       /* any write is a #GP */
     const PmsLayout *layout; /* field layout, or NULL */
     guint source_line;
+    /* Another name of an earlier register (`alias = NAME`: AMD's legacy
+     * PerfEvtSel0-3/PerfCtr0-3 are PERF_CTL0-3/PERF_CTR0-3): kind other, the
+     * target's width, writable, ignored, reset, readonly and layout; a
+     * device reads and writes the target through it.  NULL otherwise. */
+    const struct PmsRegister *alias;
 } PmsRegister;
 
 typedef enum { PMS_MOD_BOOL, PMS_MOD_INT } PmsModType;

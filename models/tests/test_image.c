@@ -16,10 +16,11 @@
 
 static const char *tiny_path;
 static const char *models_dir;
-static const char *const builtin_names[] = { "glm",         "montecito",   "nhm",         "nhm_ex",
-                                             "nhm_unc",     "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2",
-                                             "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6",
-                                             "nhmex_cbox7", "wsm",         "wsm_dp",      "wsm_unc" };
+static const char *const builtin_names[] = {
+    "amd64_fam17h_zen2", "glm",         "montecito",   "nhm",         "nhm_ex",      "nhm_unc",
+    "nhmex_cbox0",       "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5",
+    "nhmex_cbox6",       "nhmex_cbox7", "wsm",         "wsm_dp",      "wsm_unc"
+};
 
 /* ---- deep equality ---- */
 
@@ -116,6 +117,8 @@ static void eq_registers(const PmsModel *a, const PmsModel *b)
         EQ_NUM(x->name, x, y, source_line);
         if ((x->layout ? x->layout - a->layouts : -1) != (y->layout ? y->layout - b->layouts : -1))
             differ(x->name, "layout");
+        if ((x->alias ? x->alias - a->regs : -1) != (y->alias ? y->alias - b->regs : -1))
+            differ(x->name, "alias");
         if (pms_model_reg_by_name(b, x->name) != y)
             differ(x->name, "register lookup by name");
         /* by number in its own space (Itanium's PMC4 and PMD4 share 4) */

@@ -287,7 +287,7 @@ static void check_event_facts(const PmsFamily *f)
 
 static void test_families(void)
 {
-    CU_ASSERT_EQUAL(pms_family_count(), 5);
+    CU_ASSERT_EQUAL(pms_family_count(), 6);
     for (guint i = 0; i < pms_family_count(); i++) {
         const PmsFamily *f = pms_family_nth(i);
         CU_ASSERT_PTR_EQUAL(pms_family_by_name(f->name), f);
@@ -300,12 +300,11 @@ static void test_families(void)
     CU_ASSERT_PTR_NULL(pms_family_nth(pms_family_count()));
     CU_ASSERT_PTR_NULL(pms_family_by_name("x86"));
     CU_ASSERT_PTR_NULL(pms_family_by_name(NULL));
-    CU_ASSERT_STRING_EQUAL(pms_family_names(), "x86_core, x86_uncore, nhmex_cbox, ia64 or toy");
+    CU_ASSERT_STRING_EQUAL(pms_family_names(), "x86_core, x86_uncore, nhmex_cbox, ia64, toy or amd64");
 
     static const int a = 1, b = 2;
-    static const PmsFamilyEntry good[] = {
-        { "x86_core", &a }, { "x86_uncore", &a }, { "nhmex_cbox", &a }, { "ia64", &b }, { "toy", &a }
-    };
+    static const PmsFamilyEntry good[] = { { "x86_core", &a }, { "x86_uncore", &a }, { "nhmex_cbox", &a },
+                                           { "ia64", &b },     { "toy", &a },        { "amd64", &a } };
     PmsFamilyTable t = PMS_FAMILY_TABLE("test", good);
     g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
     CU_ASSERT_TRUE(pms_family_table_check(&t, problems));
@@ -333,7 +332,8 @@ static void test_families(void)
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModel) m = pms_model_load_data("[pmu]\nname = x\narch = z80\n", 26, "z.pmu", &err);
     CU_ASSERT_PTR_NULL(m);
-    CU_ASSERT_TRUE(err && strstr(err->message, "expected x86_core, x86_uncore, nhmex_cbox, ia64 or toy, got 'z80'"));
+    CU_ASSERT_TRUE(err &&
+                   strstr(err->message, "expected x86_core, x86_uncore, nhmex_cbox, ia64, toy or amd64, got 'z80'"));
 }
 
 static void test_minimal_and_defaults(void)
@@ -658,9 +658,11 @@ static void test_builtin_set(void)
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-    const char *names[] = { "glm",         "montecito",   "nhm",         "nhm_ex",      "nhm_unc",     "nhmex_cbox0",
-                            "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6",
-                            "nhmex_cbox7", "wsm",         "wsm_dp",      "wsm_unc" };
+    const char *names[] = {
+        "amd64_fam17h_zen2", "glm",         "montecito",   "nhm",         "nhm_ex",      "nhm_unc",
+        "nhmex_cbox0",       "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5",
+        "nhmex_cbox6",       "nhmex_cbox7", "wsm",         "wsm_dp",      "wsm_unc"
+    };
     CU_ASSERT_EQUAL(pms_model_set_count(set), G_N_ELEMENTS(names));
     for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
         const PmsModel *m = pms_model_set_nth(set, i);
@@ -673,7 +675,7 @@ static void test_builtin_set(void)
     CU_ASSERT_PTR_NULL(pms_model_set_nth(set, 99));
     CU_ASSERT_PTR_NULL(pms_model_set_get(set, "itanium"));
     CU_ASSERT_PTR_NULL(pms_model_set_get(set, NULL));
-    CU_ASSERT_PTR_EQUAL(pms_model_set_get(set, "GLM"), pms_model_set_nth(set, 0));
+    CU_ASSERT_PTR_EQUAL(pms_model_set_get(set, "GLM"), pms_model_set_nth(set, 1));
 
     /* facts every built-in x86 core model must carry */
     const PmsModel *glm = pms_model_set_get(set, "glm");
@@ -737,7 +739,7 @@ static void test_set_add_file(void)
     CU_ASSERT_EQUAL(pms_model_set_count(set), n + 1);
     const PmsModel *glm = pms_model_set_get(set, "glm");
     CU_ASSERT_EQUAL(glm->n_gp, 8);
-    CU_ASSERT_PTR_EQUAL(pms_model_set_nth(set, 0), glm);
+    CU_ASSERT_PTR_EQUAL(pms_model_set_nth(set, 1), glm); /* in place: after amd64_fam17h_zen2, by name */
     CU_ASSERT_STRING_EQUAL(glm->source, path);
 
     /* a bad file leaves the set as it was */

@@ -3,12 +3,14 @@
  * program_set.c dispatch every call through the entry found here. */
 #include "prog_internal.h"
 
-extern const ProgOps prog_x86_core_ops, prog_x86_uncore_ops, prog_nhmex_ops, prog_ia64_ops, prog_toy_ops;
+extern const ProgOps prog_x86_core_ops, prog_x86_uncore_ops, prog_nhmex_ops, prog_ia64_ops, prog_toy_ops,
+    prog_amd64_ops;
 
 static const PmsFamilyEntry entries[] = {
     { "x86_core", &prog_x86_core_ops }, { "x86_uncore", &prog_x86_uncore_ops },
     { "nhmex_cbox", &prog_nhmex_ops },  { "ia64", &prog_ia64_ops },
     { "toy", &prog_toy_ops }, /* the test-only family (models/tests/toy.pmu) */
+    { "amd64", &prog_amd64_ops },
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("program", entries);
 

@@ -58,6 +58,7 @@ void register_program_tests(void);
 void register_uncore_tests(void);
 void register_nhmex_tests(void);
 void register_diff_device_tests(void);
+void register_amd64_tests(void);
 void register_ia64_tests(void);
 void register_lbr_tests(void);
 void register_fields_tests(void);

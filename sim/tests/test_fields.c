@@ -124,6 +124,7 @@ static void test_fields_test_models(void)
     check_file(PMS_SRCDIR "/models/tests/tinyunc.pmu", 5);
     check_file(PMS_SRCDIR "/models/tests/tinynhmex.pmu", 5);
     check_file(PMS_SRCDIR "/models/tests/toy.pmu", 6);
+    check_file(PMS_SRCDIR "/models/tests/tinyamd.pmu", 12);
 }
 
 static void test_fields_builtin_models(void)

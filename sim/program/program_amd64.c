@@ -1,0 +1,60 @@
+/* pmusim — the program step of the family `amd64` (AMD's core PMU before
+ * PerfMonV2: models/amd64_fam17h_zen2.pmu, docs/amd64.md):
+ *
+ *   counter k: codes[0] -> PERF_CTLk, the whole register (EN is in it: there
+ *   is no global enable);
+ *   its overflow: no status register and no status bit (software sees an
+ *   overflow only as the counter's wrap and, with INT, the interrupt).
+ * No extra register.  The legacy PerfEvtSel0-3 are aliases the program step
+ * never writes: it programs the PERF_CTL of the counter. */
+#include "prog_internal.h"
+
+static gboolean amd64_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                             GError **error)
+{
+    const PmsModel *m = pl->model;
+    const PmsRegister *ctl = pl->fixed ? NULL : pms_model_reg_by_kind(m, PMS_REG_EVTSEL, pl->counter);
+    if (n_codes > 1 || !ctl) {
+        g_set_error(error, PMS_PROGRAM_ERROR, n_codes > 1 ? PMS_PROGRAM_ERROR_CODES : PMS_PROGRAM_ERROR_COUNTER,
+                    "%s: %s", m->name, n_codes > 1 ? "an amd64 PMU has no extra register" : "no such counter");
+        return FALSE;
+    }
+    prog_put_write(w, n, ctl, codes[0], G_MAXUINT64);
+    return TRUE;
+}
+
+static const PmsRegister *amd64_counter_reg(const PmsPlacement *pl)
+{
+    return pl->fixed ? NULL : pms_model_reg_by_kind(pl->model, PMS_REG_PMC, pl->counter);
+}
+
+/* No overflow status before PerfMonV2. */
+static const PmsRegister *amd64_status_reg(const PmsPlacement *pl)
+{
+    (void)pl;
+    return NULL;
+}
+
+static guint64 amd64_status_bit(const PmsPlacement *pl)
+{
+    (void)pl;
+    return 0;
+}
+
+static void amd64_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                               guint n_codes, guint64 *gp, guint32 *fixed)
+{
+    (void)codes;
+    (void)n_codes;
+    prog_place_allowed(m, ev, umask_mask, gp, fixed);
+}
+
+const ProgOps prog_amd64_ops = {
+    .set_counters = amd64_set_counters,
+    .place_on = prog_place_on_counters,
+    .place = prog_place_lowest,
+    .writes = amd64_writes,
+    .counter_reg = amd64_counter_reg,
+    .status_bit = amd64_status_bit,
+    .status_reg = amd64_status_reg,
+};
