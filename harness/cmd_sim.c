@@ -600,7 +600,7 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     /* the answer: each counter's last line, prefixed by its name */
     g_autoptr(GString) lines = g_string_new(NULL);
     for (guint i = 0; i < n; i++) {
-        PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, status, pmis, n_pmis, pms_sim_pmi_total(sim) };
+        PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, status, pmis, n_pmis, pms_sim_pmi_total(sim), NULL };
         if (!pms_sim_read_at(sim, ctr[i]->space, ctr[i]->address, &sum.count, &err)) {
             fprintf(stderr, "pmusim: %s\n", err->message);
             return 1;
@@ -745,7 +745,7 @@ int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const c
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
-    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0 };
+    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0, NULL };
     if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
         (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
         fprintf(stderr, "pmusim: %s\n", err->message);
@@ -967,7 +967,7 @@ int pms_cmd_sim(int argc, char **argv)
     if (panel)
         pms_reg_panel_finish(panel, pms_sim_cycle(sim));
 
-    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0 };
+    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0, NULL };
     if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
         (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
         fprintf(stderr, "pmusim: %s\n", err->message);
@@ -977,6 +977,9 @@ int pms_cmd_sim(int argc, char **argv)
     sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
     sum.pmi_total = pms_sim_pmi_total(sim);
+    g_autoptr(GString) pebs_json = g_string_new(NULL);
+    if (fmt == &pms_trace_json && pms_pebs_report_json(pebs_json, sim))
+        sum.json_extra = pebs_json->str;
     pms_trace_end(rep, &sum);
     if (fmt == &pms_trace_table)
         pms_pebs_report(rep->out, sim); /* after the counts: PEBS records and DS index */

@@ -1,5 +1,6 @@
 /* pmusim — the PEBS records of a simulation as text (see pebs_report.h). */
 #include "pebs_report.h"
+#include "json_out.h"
 #include "pebs.h"
 
 void pms_pebs_report(GString *out, const PmsSim *sim)
@@ -31,4 +32,40 @@ void pms_pebs_report(GString *out, const PmsSim *sim)
     }
     if (total > n)
         g_string_append_printf(out, "# (%" G_GUINT64_FORMAT " more records not listed)\n", total - n);
+}
+
+gboolean pms_pebs_report_json(GString *out, const PmsSim *sim)
+{
+    PmsPebsDs ds;
+    guint n;
+    guint64 total;
+    const PmsPebsRecord *r = pms_sim_pebs_records(sim, &n, &total);
+    pms_sim_get_pebs_ds(sim, &ds);
+    if (total == 0 && ds.base == 0 && ds.max == 0)
+        return FALSE;
+    g_string_append_printf(out, "\"pebs\": {\"records\": %" G_GUINT64_FORMAT ", \"ds\": {\"index\": ", total);
+    pms_json_hex(out, ds.index);
+    g_string_append(out, ", \"base\": ");
+    pms_json_hex(out, ds.base);
+    g_string_append(out, ", \"threshold\": ");
+    pms_json_hex(out, ds.threshold);
+    g_string_append(out, ", \"max\": ");
+    pms_json_hex(out, ds.max);
+    g_string_append(out, "}, \"listed\": [");
+    for (guint i = 0; i < n; i++) {
+        g_string_append_printf(out, "%s\n    {\"cycle\": %" G_GUINT64_FORMAT ", \"counter\": %u, \"address\": ",
+                               i ? "," : "", r[i].cycle, r[i].counter);
+        pms_json_hex(out, r[i].address);
+        g_string_append(out, ", \"fields\": {");
+        for (guint f = 0; f < r[i].n_fields; f++) {
+            const char *name = pms_pebs_field_name(r[i].format, f);
+            g_string_append(out, f ? ", " : "");
+            pms_json_str(out, name ? name : "?");
+            g_string_append(out, ": ");
+            pms_json_hex(out, r[i].field[f]);
+        }
+        g_string_append(out, "}}");
+    }
+    g_string_append(out, n ? "\n  ]}" : "]}");
+    return TRUE;
 }

@@ -117,7 +117,10 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
     for (guint i = 0; i < s->n_pmis; i++)
         g_string_append_printf(r->out, "%s%s", i ? ", " : "", num(b[0], s->pmis[i]));
     /* pmis lists the first PMS_SIM_PMI_LISTED; pmi_total counts them all */
-    g_string_append_printf(r->out, "],\n  \"pmi_total\": %s\n}\n", num(b[0], s->pmi_total));
+    g_string_append_printf(r->out, "],\n  \"pmi_total\": %s", num(b[0], s->pmi_total));
+    if (s->json_extra)
+        g_string_append_printf(r->out, ",\n  %s", s->json_extra);
+    g_string_append(r->out, "\n}\n");
 }
 
 const PmsTraceFormat pms_trace_json = { "json", sizeof(JsonState), begin, record, end, NULL };

@@ -50,6 +50,8 @@ typedef struct {
     const guint64 *pmis; /* cycles with a PMI: the first ones (pms_sim_pmis) */
     guint n_pmis;
     guint64 pmi_total; /* every PMI (pms_sim_pmi_total) */
+    /* json: more members of the top-level object ("pebs": {...}), NULL: none */
+    const char *json_extra;
 } PmsTraceSummary;
 
 typedef struct PmsTraceReporter PmsTraceReporter;

@@ -206,6 +206,9 @@ static void test_sim(void)
                        "\"inc\": 1, \"counter\": 281474976710652, \"overflow\": 0, \"status\": \"0x0\", \"pmi\": 1, "
                        "\"pebs_assist\": true}"));
     CU_ASSERT_TRUE(has(r.out, "{\"cycle\": 3, \"occ\": [1, 0], \"cpl\": [3, 3], \"gate\": [1, 1], "));
+    /* and the records and DS index at the end, as the table's "# PEBS" lines */
+    CU_ASSERT_TRUE(has(r.out, "\"pebs\": {\"records\": 2, \"ds\": {\"index\": \"0x1160\", \"base\": \"0x1000\", "));
+    CU_ASSERT_TRUE(has(r.out, "{\"cycle\": 8, \"counter\": 0, \"address\": \"0x10b0\", \"fields\": {"));
     pms_cu_run_clear(&r);
     /* a set with --pebs: INST_RETIRED.ANY_P on PMC0 (not FIXED_CTR0, which
      * PEBS cannot sample), the same records; BR_INST_RETIRED on PMC1 */
