@@ -121,8 +121,12 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
         g_string_free(st->sentences, TRUE);
         st->sentences = NULL;
     }
-    g_string_append_printf(r->out, "# %" G_GUINT64_FORMAT " cycles; %s 0x%" G_GINT64_MODIFIER "x; PMI at", s->cycles,
-                           r->meta.status_reg ? r->meta.status_reg : "GLOBAL_STATUS", s->status);
+    if (r->meta.status_reg)
+        g_string_append_printf(r->out, "# %" G_GUINT64_FORMAT " cycles; %s 0x%" G_GINT64_MODIFIER "x; PMI at",
+                               s->cycles, r->meta.status_reg, s->status);
+    else /* AMD before PerfMonV2: an overflow is only the wrap and the interrupt */
+        g_string_append_printf(r->out, "# %" G_GUINT64_FORMAT " cycles; no overflow status register; PMI at",
+                               s->cycles);
     pms_trace_pmi_list(r->out, s->pmis, s->n_pmis, s->pmi_total);
     g_string_append_c(r->out, '\n');
     pms_trace_summary_line(r->out, s);
