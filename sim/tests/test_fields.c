@@ -124,6 +124,8 @@ static void test_fields_test_models(void)
     check_file(PMS_SRCDIR "/models/tests/tinyunc.pmu", 5);
     check_file(PMS_SRCDIR "/models/tests/tinynhmex.pmu", 5);
     check_file(PMS_SRCDIR "/models/tests/toy.pmu", 6);
+    /* perfmon v5 top-down: PERF_METRICS and the bit 48 fields (sim/topdown.c) */
+    check_file(PMS_SRCDIR "/sim/tests/data/icl-td.pmu", 25);
 }
 
 static void test_fields_builtin_models(void)
