@@ -6,6 +6,7 @@
  * 5 slots; field = the category's share of the slots times 255. */
 #include <string.h>
 #include "fixtures.h"
+#include "program.h"
 
 enum {
     A_FIXED3 = 0x30c,
@@ -251,6 +252,69 @@ static void test_td_model_refused(void)
     CU_ASSERT_PTR_NULL(s);
 }
 
+/* The program step for TOPDOWN_M (flags = metrics): a metric unit mask
+ * (RETIRING 0x80 ... BACKEND_BOUND 0x83) is placed on fixed counter 3 although
+ * its own fixed mask is 0, and programs GLOBAL_CTRL bits 35 and 48; its
+ * reading is PERF_METRICS bits 8k+7:8k for k = umask & 0x7f.  SLOTS is fixed
+ * counter 3 alone: bit 35, no metric. */
+static void test_td_program(void)
+{
+    const PmsModel *m = fx_model("icl_td");
+    const PmsEvent *ev = pms_model_event(m, "TOPDOWN_M");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+    static const struct {
+        const char *um;
+        guint64 code0, gc;
+        gboolean metric;
+        guint shift;
+    } c[] = {
+        { "SLOTS", 0x530400, GC_FC3, FALSE, 0 },
+        { "RETIRING", 0x538000, GC_FC3 | GC_METRICS, TRUE, 0 },
+        { "BAD_SPEC", 0x538100, GC_FC3 | GC_METRICS, TRUE, 8 },
+        { "FRONTEND_BOUND", 0x538200, GC_FC3 | GC_METRICS, TRUE, 16 },
+        { "BACKEND_BOUND", 0x518300, GC_FC3 | GC_METRICS, TRUE, 24 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(c); i++) {
+        guint64 umask_mask = 0;
+        for (guint u = 0; u < ev->n_umasks; u++)
+            if (strcmp(ev->umasks[u].name, c[i].um) == 0)
+                umask_mask = (guint64)1 << u;
+        CU_ASSERT_NOT_EQUAL_FATAL(umask_mask, 0);
+        PmsPlacement pl;
+        g_autoptr(GError) e = NULL;
+        CU_ASSERT_TRUE_FATAL(pms_program_place(m, ev, umask_mask, &pl, &e));
+        CU_ASSERT_TRUE(pl.fixed);
+        CU_ASSERT_EQUAL(pl.counter, 3);
+        PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
+        guint n = 0;
+        CU_ASSERT_TRUE_FATAL(pms_program_writes(&pl, &c[i].code0, 1, w, &n, &e));
+        guint64 fc = 0, gc = 0;
+        for (guint k = 0; k < n; k++) {
+            if (w[k].address == A_FIXED_CTRL)
+                fc = w[k].value;
+            if (w[k].address == A_GCTRL)
+                gc = w[k].value;
+        }
+        /* usr+os: en3 = 11b; usr only: 10b; int: pmi3 */
+        CU_ASSERT_EQUAL(fc, (c[i].code0 & 0x20000 ? 0x3000 : 0x2000) | 0x8000);
+        CU_ASSERT_EQUAL(gc, c[i].gc);
+        const PmsRegister *r = NULL;
+        guint shift = 99, width = 0;
+        CU_ASSERT_EQUAL(pms_program_metric(&pl, c[i].code0, &r, &shift, &width), c[i].metric);
+        if (c[i].metric) {
+            CU_ASSERT_EQUAL(r ? r->address : 0, A_METRICS);
+            CU_ASSERT_EQUAL(shift, c[i].shift);
+            CU_ASSERT_EQUAL(width, 8);
+        }
+    }
+    /* an event without the flag has no metric, whatever its umask */
+    const PmsEvent *td = pms_model_event(m, "TOPDOWN");
+    PmsPlacement pl = { m, td, 3, TRUE };
+    const PmsRegister *r;
+    guint shift, width;
+    CU_ASSERT_FALSE(pms_program_metric(&pl, 0x538000, &r, &shift, &width));
+}
+
 void register_topdown_tests(void)
 {
     CU_pSuite s = CU_add_suite("topdown", NULL, NULL);
@@ -263,4 +327,5 @@ void register_topdown_tests(void)
     CU_add_test(s, "PERF_METRICS_OVF", test_td_overflow);
     CU_add_test(s, "slots= errors", test_td_key_errors);
     CU_add_test(s, "PERF_METRICS without FC3 refused", test_td_model_refused);
+    CU_add_test(s, "program step: TOPDOWN_M on fixed counter 3", test_td_program);
 }
