@@ -42,6 +42,8 @@ const PmsModelOption pms_x86_core_options[] = {
       "GLOBAL_CTRL.EN_PERF_METRICS = 0: PERF_METRICS keeps its value, reads 0, or counts anyway (T4)" },
     { "perf_metrics_write", PMS_OPTION_WORD, "fc3|reset", 0, "fc3",
       "a PERF_METRICS write: its fractions stand for FIXED_CTR3's slots at the write, or it restarts from none (T5)" },
+    { "smt", PMS_OPTION_WORD, "on|off", 0, "on",
+      "hyper-threading (skl): on = counters 0-3 exist for software, off = all 8" },
     { 0 },
 };
 
