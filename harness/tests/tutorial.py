@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The tutorial's commands, run (docs/tutorial.md): every `$ pmusim sim ...`
 line is run with the built pmusim and its last output line must be the
-`count=...` line written under it; its diagram (the same command with
+`count=...` line written under it (run from the top of the source tree,
+where a `--stim` file is named from); its diagram (the same command with
 `--format svg`) must equal the committed docs/tutorial/N-NAME.svg.  TAP on
 stdout.  With --write the diagrams are written instead (after a change to
 the SVG renderer: review the diff before committing).
@@ -17,9 +18,12 @@ import tempfile
 
 
 def main():
-    pmusim, md = sys.argv[1], sys.argv[2]
+    pmusim, md = os.path.abspath(sys.argv[1]), sys.argv[2]
     write = "--write" in sys.argv[3:]
     docdir = os.path.dirname(os.path.abspath(md))
+    # the commands are run from the top of the source tree, as the tutorial
+    # tells its reader (a stimulus file is named from there)
+    top = os.path.dirname(docdir)
     lines = open(md, encoding="utf-8").read().split("\n")
     cases = []
     for i, line in enumerate(lines):
@@ -40,7 +44,7 @@ def main():
     for (lineno, cmd, want, svg) in cases:
         args = [pmusim] + shlex.split(cmd)
         n += 1
-        r = subprocess.run(args, capture_output=True, text=True)
+        r = subprocess.run(args, capture_output=True, text=True, cwd=top)
         got = r.stdout.rstrip("\n").split("\n")[-1] if r.stdout else ""
         if r.returncode == 0 and got == want and want.startswith("count="):
             print("ok %d - tutorial.md:%d: %s" % (n, lineno, want))
@@ -55,7 +59,7 @@ def main():
             continue
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "d.svg")
-            r = subprocess.run(args + ["--format", "svg", "-o", out], capture_output=True, text=True)
+            r = subprocess.run(args + ["--format", "svg", "-o", out], capture_output=True, text=True, cwd=top)
             data = open(out, "rb").read() if r.returncode == 0 and os.path.exists(out) else None
         if write and data is not None:
             open(svg, "wb").write(data)

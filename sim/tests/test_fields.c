@@ -132,6 +132,7 @@ static void test_fields_builtin_models(void)
 {
     check_file(PMS_SRCDIR "/models/wsm.pmu", 10);
     check_file(PMS_SRCDIR "/models/glm.pmu", 10);
+    check_file(PMS_SRCDIR "/models/icl.pmu", 10); /* with FIXED_CTR3 and IA32_PERF_METRICS */
     check_file(PMS_SRCDIR "/models/nhm_unc.pmu", 10);
     check_file(PMS_SRCDIR "/models/nhmex.pmu", 10);
     check_file(PMS_SRCDIR "/models/montecito.pmu", 10);
