@@ -13,7 +13,9 @@
  * sim/pebs.c, its status bit cleared, the counter reloaded from the DS reset
  * value, OvfBuf and a PMI at the buffer's threshold; its INT PMI waits for
  * the assist; a PEBS counter's status bit set through GLOBAL_STATUS_SET arms
- * it too, SDM 18-30).
+ * it too, SDM 18-30).  Perfmon v5's top-down (docs/semantics.md §8c):
+ * FIXED_CTR3 counts the run's slots (`slots=`), IA32_PERF_METRICS reads
+ * their shares (sim/topdown.c), GLOBAL_STATUS bit 48 its overflow.
  *
  * Not modelled (docs/semantics.md §8): the sibling thread's own registers
  * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
