@@ -134,6 +134,17 @@ G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
  * `fixed`), e.g. INST_RETIRED.ANY_P and the architectural INSTRUCTION_RETIRED;
  * defaults from SDM Table 18-8 (REF as Linux's pseudo-encoding 0x0300).  The
  * load-latency signal is the ldlat event's (SDM 18-39: 0x0B/0x10). */
+/* One more signal fixed counter i counts, once. */
+static void add_fixed_sig(X86Core *s, guint *nsig, guint i, guint32 key)
+{
+    if (nsig[i] == G_N_ELEMENTS(s->fixed_sig[i]))
+        return;
+    for (guint k = 0; k < nsig[i]; k++)
+        if (s->fixed_sig[i][k] == key)
+            return;
+    s->fixed_sig[i][nsig[i]++] = key;
+}
+
 static void resolve_event_signals(X86Core *s)
 {
     const PmsModel *m = s->model;
@@ -151,13 +162,24 @@ static void resolve_event_signals(X86Core *s)
          * cycles are FIXED_CTR1's, not FIXED_CTR2's, SDM Table 18-8). */
         guint32 fixed_mask = def ? def->fixed : ev->fixed;
         for (guint i = 0; i < PMS_SIM_MAX_FIXED; i++) {
-            if (!(fixed_mask & (1u << i)) || nsig[i] == G_N_ELEMENTS(s->fixed_sig[i]))
+            if (!(fixed_mask & (1u << i)))
                 continue;
-            gboolean dup = FALSE;
-            for (guint k = 0; k < nsig[i]; k++)
-                dup |= s->fixed_sig[i][k] == key;
-            if (!dup)
-                s->fixed_sig[i][nsig[i]++] = key;
+            /* Without a default unit mask, the unit masks that may use the
+             * fixed counter name its signals (icl TOPDOWN.SLOTS 0x00/0x04 on
+             * FIXED_CTR3, CPU_CLK_UNHALTED.REF_TSC 0x00/0x03 on FIXED_CTR2),
+             * each with its own code where it has one. */
+            gboolean by_umask = FALSE;
+            for (guint u = 0; !def && u < ev->n_umasks; u++) {
+                const PmsUmask *um = &ev->umasks[u];
+                if (!(um->fixed & (1u << i)))
+                    continue;
+                by_umask = TRUE;
+                add_fixed_sig(
+                    s, nsig, i,
+                    PMS_SIGNAL_KEY(um->code >= 0 ? (guint)um->code : ev->code, (um->value | ev->base_umask) & 0xff));
+            }
+            if (!by_umask)
+                add_fixed_sig(s, nsig, i, key);
         }
         if (ev->flags & PMS_EVENT_LDLAT) {
             if (ev->base_umask)

@@ -315,6 +315,27 @@ static void test_td_program(void)
     CU_ASSERT_FALSE(pms_program_metric(&pl, 0x538000, &r, &shift, &width));
 }
 
+/* On models/icl.pmu the fixed counters' signals come from the unit masks
+ * that may use them (no default unit mask): FIXED_CTR3 counts TOPDOWN.SLOTS
+ * (0x00/0x04) as a signal too, FIXED_CTR2 CPU_CLK_UNHALTED.REF_TSC
+ * (0x00/0x03), not the core cycles 0x3c/0x00 of its event's code. */
+static void test_td_icl_fixed_signals(void)
+{
+    g_autoptr(PmsSim) s = fx_sim(fx_model("icl"), PMS_SIM_FAST);
+    fx_write(s, A_FIXED_CTRL, EN3_ALL | 0x300); /* FIXED_CTR2 and 3, every ring */
+    fx_write(s, A_GCTRL, GC_FC3 | (1ull << 34));
+    fx_run(s, 10, PMS_SIGNAL_KEY(0x00, 0x04), 5, 0, 3, 3);
+    CU_ASSERT_EQUAL(fx_read(s, A_FIXED3), 50);
+    fx_run(s, 10, PMS_SIGNAL_KEY(0x3c, 0x00), 1, 0, 3, 3);
+    CU_ASSERT_EQUAL(fx_read(s, A_FIXED0 + 2), 0);
+    fx_run(s, 10, PMS_SIGNAL_KEY(0x00, 0x03), 1, 0, 3, 3);
+    CU_ASSERT_EQUAL(fx_read(s, A_FIXED0 + 2), 10);
+    /* and the slots of slots= on the real model: 10 cycles, 5 slots each */
+    slots(s, "retiring:5");
+    fx_run(s, 10, 0, 0, 0, 3, 3);
+    CU_ASSERT_EQUAL(fx_read(s, A_FIXED3), 100);
+}
+
 void register_topdown_tests(void)
 {
     CU_pSuite s = CU_add_suite("topdown", NULL, NULL);
@@ -328,4 +349,5 @@ void register_topdown_tests(void)
     CU_add_test(s, "slots= errors", test_td_key_errors);
     CU_add_test(s, "PERF_METRICS without FC3 refused", test_td_model_refused);
     CU_add_test(s, "program step: TOPDOWN_M on fixed counter 3", test_td_program);
+    CU_add_test(s, "icl: the fixed counters' signals from their unit masks", test_td_icl_fixed_signals);
 }
