@@ -111,6 +111,37 @@ static guint64 counter_value(guint64 read, guint width)
     return width < 64 ? read & (((guint64)1 << width) - 1) : read;
 }
 
+/* A metrics event (Icelake's TOPDOWN_M:RETIRING ...): its counter is the
+ * slots counter (FIXED_CTR3), its value a field of IA32_PERF_METRICS, an
+ * 8-bit fraction of those slots (0xff = 100 %); the line gives the field,
+ * the fraction and the slots it stands for as Linux decodes it,
+ * floor(slots * field / 0xff) (docs/semantics.md §8c).  Nothing for any
+ * other event. */
+static gboolean metric_line(GString *out, PmsSim *sim, const PmsPlacement *pl, guint64 code0, guint64 slots,
+                            const char *label)
+{
+    const PmsRegister *r;
+    guint shift, width;
+    if (!pms_program_metric(pl, code0, &r, &shift, &width))
+        return TRUE;
+    guint64 v;
+    g_autoptr(GError) err = NULL;
+    if (!pms_sim_read_at(sim, r->space, r->address, &v, &err)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return FALSE;
+    }
+    guint64 field = width < 64 ? (v >> shift) & (((guint64)1 << width) - 1) : v;
+    guint64 fmax = width < 64 ? ((guint64)1 << width) - 1 : G_MAXUINT64;
+    unsigned __int128 part = (unsigned __int128)slots * field / fmax;
+    g_string_append_printf(out,
+                           "%s%s bits %u:%u = %" G_GUINT64_FORMAT " (%.1f %% of the slots) = %" G_GUINT64_FORMAT
+                           " of %" G_GUINT64_FORMAT " slots (slots * %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
+                           ", rounded down)\n",
+                           label, r->name, shift + width - 1, shift, field, 100.0 * (double)field / (double)fmax,
+                           (guint64)part, slots, field, fmax);
+    return TRUE;
+}
+
 /* A stimulus that is not text its reader takes (a NUL byte, a line over
  * 16 MiB, a file too large to read whole) cannot be used at all: exit 2;
  * any other stimulus error (parse, read, a check that fails): 1. */
@@ -607,6 +638,9 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         }
         sum.count = counter_value(sum.count, tab.width[i]);
         sum.overflow = (status & pms_program_status_bit(&pl[i])) != 0;
+        g_autofree char *label = g_strdup_printf("# metric of %s: ", o->events[i]);
+        if (!metric_line(lines, sim, &pl[i], enc[i]->codes[0], sum.count, label))
+            return 1;
         g_string_append_printf(lines, "%s ", ctr[i]->name);
         pms_trace_summary_line(lines, &sum);
         if (diagram)
@@ -977,6 +1011,12 @@ int pms_cmd_sim(int argc, char **argv)
     sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
     sum.pmi_total = pms_sim_pmi_total(sim);
+    /* a metric's line before the answer, which stays the last line */
+    g_autoptr(GString) metric = g_string_new(NULL);
+    if (!metric_line(metric, sim, &pl, enc->codes[0], sum.count, "# metric: "))
+        return 1;
+    if (fmt == &pms_trace_table)
+        g_string_append(rep->out, metric->str);
     g_autoptr(GString) pebs_json = g_string_new(NULL);
     if (fmt == &pms_trace_json && pms_pebs_report_json(pebs_json, sim))
         sum.json_extra = pebs_json->str;
@@ -995,6 +1035,7 @@ int pms_cmd_sim(int argc, char **argv)
         /* The trace went to the file; the answer still ends stdout. */
         g_autoptr(GString) line = g_string_new(NULL);
         pms_trace_summary_line(line, &sum);
+        fputs(metric->str, stdout);
         fputs(line->str, stdout);
         if (fmt != &pms_trace_table)
             fputs(ring->str, stdout);

@@ -109,6 +109,7 @@ static void need(GPtrArray *msgs, const char *prefix, const PmsRegister *r, cons
 }
 
 enum { ONCE, PER_GP, PER_FIXED, FIXED0 };
+enum { ALWAYS, WITH_LBR, WITH_METRICS };
 enum { OWN, FIRST_CBOX, UNIT };
 
 typedef struct {
@@ -119,7 +120,7 @@ typedef struct {
     guint8 per;           /* ONCE (index 0), each general or fixed counter, FIXED0 when there are fixed counters */
     guint8 stride;        /* a per-counter layout's stride (FIXED_CTR_CTRL: 4) */
     guint8 min_version;   /* perfmon version from which it is needed (0: always) */
-    gboolean if_lbr;      /* only when the model has LBR entries */
+    guint8 only_with;     /* ALWAYS, WITH_LBR: only when the model has LBR entries, WITH_METRICS: IA32_PERF_METRICS */
     const char *what;     /* its name in messages, "%u" the counter */
     const char *names[5]; /* the candidates, as the device reads them */
 } FieldNeed;
@@ -132,80 +133,89 @@ typedef struct {
 /* sim/dev_x86_core.c resolve_fields, sim/lbr.c sim_lbr_init,
  * sim/program/program_x86_core.c prog_build */
 static const FieldNeed x86_core_needs[] = {
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "event", N("event", "event_select", "evtsel") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "umask", N("umask") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "usr", N("usr") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "os", N("os") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "edge", N("edge") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "int", N("int") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "en", N("en") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "inv", N("inv") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "cmask", N("cmask") },
-    { PMS_REG_FIXED_CTRL, OWN, NULL, 0, PER_FIXED, 4, 0, FALSE, "en%u", N("en%u") },
-    { PMS_REG_FIXED_CTRL, OWN, NULL, 0, PER_FIXED, 4, 0, FALSE, "pmi%u", N("pmi%u") },
-    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, PER_GP, 0, 0, FALSE, "pmc%u", N("pmc%u", "en_pmc%u", "ctr%u") },
-    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, PER_FIXED, 0, 0, FALSE, "fixed%u",
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "event", N("event", "event_select", "evtsel") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "umask", N("umask") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "usr", N("usr") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "os", N("os") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "edge", N("edge") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "int", N("int") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "en", N("en") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "inv", N("inv") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "cmask", N("cmask") },
+    { PMS_REG_FIXED_CTRL, OWN, NULL, 0, PER_FIXED, 4, 0, ALWAYS, "en%u", N("en%u") },
+    { PMS_REG_FIXED_CTRL, OWN, NULL, 0, PER_FIXED, 4, 0, ALWAYS, "pmi%u", N("pmi%u") },
+    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, PER_GP, 0, 0, ALWAYS, "pmc%u", N("pmc%u", "en_pmc%u", "ctr%u") },
+    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, PER_FIXED, 0, 0, ALWAYS, "fixed%u",
       N("fixed%u", "fixed_ctr%u", "en_fixed%u", "fc%u") },
-    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, PER_GP, 0, 0, FALSE, "ovf_pmc%u", N("ovf_pmc%u", "pmc%u") },
-    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, PER_FIXED, 0, 0, FALSE, "ovf_fixed%u",
+    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, PER_GP, 0, 0, ALWAYS, "ovf_pmc%u", N("ovf_pmc%u", "pmc%u") },
+    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, PER_FIXED, 0, 0, ALWAYS, "ovf_fixed%u",
       N("ovf_fixed%u", "ovf_fixed_ctr%u", "fixed%u", "fixed_ctr%u") },
-    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, ONCE, 0, 4, FALSE, "ctr_frz", N("ctr_frz") },
-    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, ONCE, 0, 4, FALSE, "lbr_frz", N("lbr_frz") },
-    { PMS_REG_DEBUGCTL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "lbr", N("lbr") },
-    { PMS_REG_DEBUGCTL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "freeze_lbrs_on_pmi",
+    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, ONCE, 0, 4, ALWAYS, "ctr_frz", N("ctr_frz") },
+    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, ONCE, 0, 4, ALWAYS, "lbr_frz", N("lbr_frz") },
+    { PMS_REG_DEBUGCTL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "lbr", N("lbr") },
+    { PMS_REG_DEBUGCTL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "freeze_lbrs_on_pmi",
       N("freeze_lbrs_on_pmi", "freeze_lbr_on_pmi") },
-    { PMS_REG_DEBUGCTL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "freeze_perfmon_on_pmi", N("freeze_perfmon_on_pmi") },
-    { PMS_REG_PEBS_LD_LAT, OWN, NULL, 0, ONCE, 0, 0, FALSE, "threshold", N("threshold", "ldlat", "lat") },
-    { PMS_REG_LBR_TOS, OWN, NULL, 0, ONCE, 0, 0, TRUE, "tos", N("tos") },
-    { PMS_REG_LBR_FROM, OWN, NULL, 0, ONCE, 0, 0, TRUE, "address", N("address") },
-    { PMS_REG_LBR_FROM, OWN, NULL, 0, ONCE, 0, 0, TRUE, "mispred", N("mispred") },
-    { PMS_REG_LBR_TO, OWN, NULL, 0, ONCE, 0, 0, TRUE, "address", N("address") },
+    { PMS_REG_DEBUGCTL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "freeze_perfmon_on_pmi", N("freeze_perfmon_on_pmi") },
+    { PMS_REG_PEBS_LD_LAT, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "threshold", N("threshold", "ldlat", "lat") },
+    { PMS_REG_LBR_TOS, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "tos", N("tos") },
+    { PMS_REG_LBR_FROM, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "address", N("address") },
+    { PMS_REG_LBR_FROM, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "mispred", N("mispred") },
+    { PMS_REG_LBR_TO, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "address", N("address") },
+    /* sim/topdown.c sim_td_init: perfmon v5's top-down fractions */
+    { PMS_REG_PERF_METRICS, OWN, NULL, 0, ONCE, 0, 0, WITH_METRICS, "retiring", N("retiring") },
+    { PMS_REG_PERF_METRICS, OWN, NULL, 0, ONCE, 0, 0, WITH_METRICS, "bad_spec", N("bad_spec") },
+    { PMS_REG_PERF_METRICS, OWN, NULL, 0, ONCE, 0, 0, WITH_METRICS, "fe_bound", N("fe_bound") },
+    { PMS_REG_PERF_METRICS, OWN, NULL, 0, ONCE, 0, 0, WITH_METRICS, "be_bound", N("be_bound") },
+    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, ONCE, 0, 0, WITH_METRICS, "perf_metrics",
+      N("perf_metrics", "en_perf_metrics") },
+    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, ONCE, 0, 0, WITH_METRICS, "perf_metrics",
+      N("perf_metrics", "perf_metrics_ovf") },
 };
 
 /* sim/dev_x86_uncore.c resolve_fields, sim/program/program_x86_uncore.c */
 static const FieldNeed x86_uncore_needs[] = {
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "event", N("event") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "umask", N("umask") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "occ_ctr_rst", N("occ_ctr_rst") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "edge", N("edge") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "int", N("int") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "en", N("en") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "inv", N("inv") },
-    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "cmask", N("cmask") },
-    { PMS_REG_FIXED_CTRL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "en", N("en") },
-    { PMS_REG_FIXED_CTRL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "pmi", N("pmi") },
-    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "pmi_core", N("pmi_core") },
-    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, ONCE, 0, 0, FALSE, "pmi_frz", N("pmi_frz") },
-    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, PER_GP, 0, 0, FALSE, "pmc%u", N("pmc%u") },
-    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, FIXED0, 0, 0, FALSE, "fixed%u", N("fixed%u") },
-    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, ONCE, 0, 0, FALSE, "ovf_pmi", N("ovf_pmi") },
-    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, ONCE, 0, 0, FALSE, "chg", N("chg") },
-    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, PER_GP, 0, 0, FALSE, "pmc%u", N("pmc%u") },
-    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, FIXED0, 0, 0, FALSE, "fixed%u", N("fixed%u") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "event", N("event") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "umask", N("umask") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "occ_ctr_rst", N("occ_ctr_rst") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "edge", N("edge") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "int", N("int") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "en", N("en") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "inv", N("inv") },
+    { PMS_REG_EVTSEL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "cmask", N("cmask") },
+    { PMS_REG_FIXED_CTRL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "en", N("en") },
+    { PMS_REG_FIXED_CTRL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "pmi", N("pmi") },
+    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "pmi_core", N("pmi_core") },
+    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "pmi_frz", N("pmi_frz") },
+    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, PER_GP, 0, 0, ALWAYS, "pmc%u", N("pmc%u") },
+    { PMS_REG_GLOBAL_CTRL, OWN, NULL, 0, FIXED0, 0, 0, ALWAYS, "fixed%u", N("fixed%u") },
+    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "ovf_pmi", N("ovf_pmi") },
+    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "chg", N("chg") },
+    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, PER_GP, 0, 0, ALWAYS, "pmc%u", N("pmc%u") },
+    { PMS_REG_GLOBAL_STATUS, OWN, NULL, 0, FIXED0, 0, 0, ALWAYS, "fixed%u", N("fixed%u") },
 };
 
 /* sim/dev_nhmex.c nx_init (the first C-Box stands for every box),
  * sim/program/program_nhmex.c (the PMU's own box, the U-Box) */
 static const FieldNeed nhmex_needs[] = {
-    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, FALSE, "event", N("event") },
-    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, FALSE, "umask", N("umask") },
-    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, FALSE, "edge", N("edge") },
-    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, FALSE, "pmi_en", N("pmi_en") },
-    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, FALSE, "en", N("en") },
-    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, FALSE, "inv", N("inv") },
-    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, FALSE, "threshold", N("threshold") },
-    { PMS_REG_BOX_CTRL, FIRST_CBOX, NULL, 0, PER_GP, 0, 0, FALSE, "ctr_en%u", N("ctr_en%u") },
-    { PMS_REG_BOX_STATUS, FIRST_CBOX, NULL, 0, PER_GP, 0, 0, FALSE, "ov%u", N("ov%u") },
-    { PMS_REG_BOX_CTRL, OWN, NULL, 0, PER_GP, 0, 0, FALSE, "ctr_en%u", N("ctr_en%u") },
-    { PMS_REG_BOX_STATUS, OWN, NULL, 0, PER_GP, 0, 0, FALSE, "ov%u", N("ov%u") },
-    { PMS_REG_GLOBAL_CTRL, UNIT, "ubox", 0, ONCE, 0, 0, FALSE, "pmi_core_sel", N("pmi_core_sel") },
-    { PMS_REG_GLOBAL_CTRL, UNIT, "ubox", 0, ONCE, 0, 0, FALSE, "en_all", N("en_all") },
-    { PMS_REG_GLOBAL_CTRL, UNIT, "ubox", 0, ONCE, 0, 0, FALSE, "rst_all", N("rst_all") },
-    { PMS_REG_GLOBAL_CTRL, UNIT, "ubox", 0, ONCE, 0, 0, FALSE, "frz_all", N("frz_all") },
-    { PMS_REG_GLOBAL_STATUS, UNIT, "ubox", 0, ONCE, 0, 0, FALSE, "ov_s0", N("ov_s0") },
-    { PMS_REG_GLOBAL_STATUS, UNIT, "ubox", 0, ONCE, 0, 0, FALSE, "ov_s1", N("ov_s1") },
-    { PMS_REG_BOX_STATUS, UNIT, "sbox", 0, ONCE, 0, 0, FALSE, "ov_c_l", N("ov_c_l") },
-    { PMS_REG_BOX_STATUS, UNIT, "sbox", 0, ONCE, 0, 0, FALSE, "ov_c_r", N("ov_c_r") },
+    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, ALWAYS, "event", N("event") },
+    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, ALWAYS, "umask", N("umask") },
+    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, ALWAYS, "edge", N("edge") },
+    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, ALWAYS, "pmi_en", N("pmi_en") },
+    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, ALWAYS, "en", N("en") },
+    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, ALWAYS, "inv", N("inv") },
+    { PMS_REG_EVTSEL, FIRST_CBOX, NULL, 0, ONCE, 0, 0, ALWAYS, "threshold", N("threshold") },
+    { PMS_REG_BOX_CTRL, FIRST_CBOX, NULL, 0, PER_GP, 0, 0, ALWAYS, "ctr_en%u", N("ctr_en%u") },
+    { PMS_REG_BOX_STATUS, FIRST_CBOX, NULL, 0, PER_GP, 0, 0, ALWAYS, "ov%u", N("ov%u") },
+    { PMS_REG_BOX_CTRL, OWN, NULL, 0, PER_GP, 0, 0, ALWAYS, "ctr_en%u", N("ctr_en%u") },
+    { PMS_REG_BOX_STATUS, OWN, NULL, 0, PER_GP, 0, 0, ALWAYS, "ov%u", N("ov%u") },
+    { PMS_REG_GLOBAL_CTRL, UNIT, "ubox", 0, ONCE, 0, 0, ALWAYS, "pmi_core_sel", N("pmi_core_sel") },
+    { PMS_REG_GLOBAL_CTRL, UNIT, "ubox", 0, ONCE, 0, 0, ALWAYS, "en_all", N("en_all") },
+    { PMS_REG_GLOBAL_CTRL, UNIT, "ubox", 0, ONCE, 0, 0, ALWAYS, "rst_all", N("rst_all") },
+    { PMS_REG_GLOBAL_CTRL, UNIT, "ubox", 0, ONCE, 0, 0, ALWAYS, "frz_all", N("frz_all") },
+    { PMS_REG_GLOBAL_STATUS, UNIT, "ubox", 0, ONCE, 0, 0, ALWAYS, "ov_s0", N("ov_s0") },
+    { PMS_REG_GLOBAL_STATUS, UNIT, "ubox", 0, ONCE, 0, 0, ALWAYS, "ov_s1", N("ov_s1") },
+    { PMS_REG_BOX_STATUS, UNIT, "sbox", 0, ONCE, 0, 0, ALWAYS, "ov_c_l", N("ov_c_l") },
+    { PMS_REG_BOX_STATUS, UNIT, "sbox", 0, ONCE, 0, 0, ALWAYS, "ov_c_r", N("ov_c_r") },
 };
 
 /* The first C-Box the Xeon 7500 device finds (the lowest with a box
@@ -222,6 +232,7 @@ static gint first_cbox(const PmsModel *m)
 static void check_needs(const PmsModel *m, const FieldNeed *needs, guint n_needs, GPtrArray *msgs)
 {
     gboolean lbr = pms_model_reg_by_kind(m, PMS_REG_LBR_FROM, 0) != NULL;
+    gboolean metrics = pms_model_reg_by_kind(m, PMS_REG_PERF_METRICS, 0) != NULL;
     gint cbox = first_cbox(m);
     /* the PMU's own unit: each instance of a file of several PMUs */
     for (guint k = 0; k < MAX(m->n_instances, 1); k++) {
@@ -229,7 +240,8 @@ static void check_needs(const PmsModel *m, const FieldNeed *needs, guint n_needs
         g_autofree char *own = m->n_instances ? g_strdup_printf("%s instance %u: ", m->unit, inst) : g_strdup("");
         for (guint i = 0; i < n_needs; i++) {
             const FieldNeed *d = &needs[i];
-            if ((d->where != OWN && k > 0) || (d->if_lbr && !lbr) || (d->min_version && m->version < d->min_version))
+            if ((d->where != OWN && k > 0) || (d->only_with == WITH_LBR && !lbr) ||
+                (d->only_with == WITH_METRICS && !metrics) || (d->min_version && m->version < d->min_version))
                 continue;
             guint n = d->per == PER_GP ? m->n_gp
                 : d->per == PER_FIXED  ? m->n_fixed

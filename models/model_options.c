@@ -31,6 +31,19 @@ const PmsModelOption pms_x86_core_options[] = {
     { "fixed2_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal FIXED_CTR2 counts" },
     { "fixed3_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal FIXED_CTR3 counts" },
     { "ldlat_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal the load-latency facility samples" },
+    /* perfmon v5 top-down (sim/topdown.c; docs/semantics.md §8c T1-T5): read on a model with IA32_PERF_METRICS */
+    { "slots_width", PMS_OPTION_UINT, NULL, 16, "5",
+      "TOPDOWN.SLOTS per unhalted cycle: the slots a stimulus cycle splits into categories (T1)" },
+    { "perf_metrics_rounding", PMS_OPTION_WORD, "sum255|floor|nearest", 0, "sum255",
+      "PERF_METRICS fractions: sum255 = largest remainder, the four add up to 0xff; floor; nearest (T2)" },
+    { "perf_metrics_width", PMS_OPTION_UINT, NULL, 63, "0",
+      "bits of the slot total whose carry sets GLOBAL_STATUS.PERF_METRICS_OVF; 0 = the fixed counters' width (T3)" },
+    { "perf_metrics_disabled", PMS_OPTION_WORD, "freeze|zero|count", 0, "freeze",
+      "GLOBAL_CTRL.EN_PERF_METRICS = 0: PERF_METRICS keeps its value, reads 0, or counts anyway (T4)" },
+    { "perf_metrics_write", PMS_OPTION_WORD, "fc3|reset", 0, "fc3",
+      "a PERF_METRICS write: its fractions stand for FIXED_CTR3's slots at the write, or it restarts from none (T5)" },
+    { "smt", PMS_OPTION_WORD, "on|off", 0, "on",
+      "hyper-threading (skl): on = counters 0-3 exist for software, off = all 8" },
     { 0 },
 };
 

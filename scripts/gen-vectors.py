@@ -47,7 +47,14 @@ PMUS = {
     "wsm_dp": ("WSM-EP-DP", "WestmereEP-DP_core.json", True, "nhm"),
     "nhm": ("NHM-EP", "NehalemEP_core.json", True, "nhm"),
     "nhm_ex": ("NHM-EX", "NehalemEX_core.json", True, "nhm"),
+    # icl: libpfm4 4.13 offers t on no event but the reference cycles
+    "skl": ("SKL", "skylake_core.json", True, "skl"),
+    "icl": ("ICL", "icelake_core.json", False, "icl"),
 }
+# TSX qualifiers IN_TX (bit 32) and IN_TXCP (bit 33), SDM 18.11.5.1; libpfm4's
+# intx/intxcp, printed after t (and ldlat) in its fstr
+TSX_PMUS = ("skl", "icl")
+IN_TX, IN_TXCP = 32, 33
 
 # ---- the documented IA32_PERFEVTSELx layout (SDM Fig 18-1/18-6) ----
 USR, OS, EDGE, INT, ANY, EN, INV = 16, 17, 18, 20, 21, 22, 23
@@ -236,7 +243,7 @@ class Gen:
             self.files[topic].append("# " + comment)
         self.files[topic].append(vector_line(string, ret, codes, src, fstr))
 
-    def fstr_for(self, ev, umask_names, k=1, u=1, e=0, i=0, c=0, t=0, ldlat=None):
+    def fstr_for(self, ev, umask_names, k=1, u=1, e=0, i=0, c=0, t=0, ldlat=None, intx=0, intxcp=0):
         """Canonical form (docs/vectors-format.md): pmu::EVENT:UMASK...:k:u:e:i:c[:t][:ldlat]."""
         parts = ["%s::%s" % (self.pmu, ev)] + list(umask_names)
         parts += ["k=%d" % k, "u=%d" % u, "e=%d" % e, "i=%d" % i, "c=%d" % c]
@@ -244,6 +251,8 @@ class Gen:
             parts.append("t=%d" % t)
         if ldlat is not None:
             parts.append("ldlat=%d" % ldlat)
+        if self.pmu in TSX_PMUS:
+            parts += ["intx=%d" % intx, "intxcp=%d" % intxcp]
         return ":".join(parts)
 
     # -- resolving a libpfm4 name to an expectation --
@@ -258,6 +267,10 @@ class Gen:
         f = dict(umask=base, edge=0, any_=0, inv=0, cmask=0)
         for um in ums:
             uf = self.umask_fields(ev, um)
+            if self.pmu in TSX_PMUS and um.ucode & 0x300 and not um.alias_parts():
+                # libpfm4's code override: the umask word is (umask << 8) | code
+                # (icl INST_RETIRED:PREC_DIST 0x100, TOPDOWN:SLOTS_P 0x1a4)
+                code, uf = um.ucode & 0xFF, dict(uf, umask=(um.ucode >> 8) & 0xFF)
             f["umask"] |= uf["umask"]
             for k in ("edge", "any_", "inv"):
                 f[k] |= uf[k]
@@ -315,7 +328,19 @@ class Gen:
         return ucode_fields(um.ucode)
 
     def is_offcore(self, ev):
-        return ev.name.startswith("OFFCORE_RESPONSE")
+        return ev.name.startswith("OFFCORE_RESPONSE") or (self.pmu == "icl" and ev.name == "OCR")
+
+    def skipped(self, ev, um=None):
+        """skl/icl strings these topics leave out (the unmapped list says why):
+        FRONTEND_RETIRED's unit masks are MSR_PEBS_FRONTEND values and the
+        load-latency unit masks need ldlat (no vectors for them yet)."""
+        if self.pmu not in TSX_PMUS:
+            return None
+        if ev.name == "FRONTEND_RETIRED":
+            return "MSR_PEBS_FRONTEND event: no vector yet"
+        if ev.name == "MEM_TRANS_RETIRED" and (um is None or um.name in ("LOAD_LATENCY", "LATENCY_ABOVE_THRESHOLD")):
+            return "load-latency unit mask (needs ldlat): no vector yet"
+        return None
 
     # -- topics --
     def gen_events(self):
@@ -323,6 +348,9 @@ class Gen:
             s = "%s::%s" % (self.pmu, ev.name)
             if self.is_offcore(ev):
                 continue  # offcore.enc covers the bare offcore events
+            if self.skipped(ev):
+                self.unmapped.append((s, self.skipped(ev)))
+                continue
             if not ev.umasks:
                 val, src = self.resolve(ev, [])
                 if val is None:
@@ -331,6 +359,8 @@ class Gen:
                 self.add("events", s, "PFM_SUCCESS", [val], src)
                 continue
             defaults = [u for u in ev.umasks if u.default]
+            if self.pmu in TSX_PMUS and len(ev.umasks) == 1:
+                defaults = ev.umasks  # the model's lone-unit-mask default (gen-models.py)
             if not defaults:
                 self.add("events", s, "PFM_ERR_UMASK", None,
                          "doc: the event has no default unit mask, one is required; "
@@ -351,6 +381,9 @@ class Gen:
                 if ev.name == "MEM_INST_RETIRED" and um.name == "LATENCY_ABOVE_THRESHOLD":
                     continue  # needs ldlat: modifiers.enc covers it
                 s = "%s::%s:%s" % (self.pmu, ev.name, um.name)
+                if self.skipped(ev, um):
+                    self.unmapped.append((s, self.skipped(ev, um)))
+                    continue
                 val, src = self.resolve(ev, [um])
                 if val is None:
                     self.unmapped.append((s, src))
@@ -370,13 +403,14 @@ class Gen:
         base = "%s::%s:%s" % (self.pmu, ev.name, um.name)
         T = "modifiers"
 
-        def ok(mods, src_extra, fstr=True, **f):
+        def ok(mods, src_extra, fstr=True, intx=0, intxcp=0, **f):
             vals = dict(usr=1, os_=1, edge=0, any_=0, inv=0, cmask=0)
             vals.update(f)
             s = base + "".join(":" + m for m in mods)
             fs = self.fstr_for(ev.name, [um.name], k=vals["os_"], u=vals["usr"], e=vals["edge"],
-                               i=vals["inv"], c=vals["cmask"], t=vals["any_"]) if fstr else None
-            self.add(T, s, "PFM_SUCCESS", [evtsel(code, umask, **vals)], "%s + %s %s" % (jsrc, LAYOUT, src_extra), fs)
+                               i=vals["inv"], c=vals["cmask"], t=vals["any_"], intx=intx, intxcp=intxcp) if fstr else None
+            val = evtsel(code, umask, **vals) | intx << IN_TX | intxcp << IN_TXCP
+            self.add(T, s, "PFM_SUCCESS", [val], "%s + %s %s" % (jsrc, LAYOUT, src_extra), fs)
 
         def bad(mods, ret, why):
             self.add(T, base + "".join(":" + m for m in mods), ret, None, why)
@@ -419,7 +453,20 @@ class Gen:
         ok(["c=0", "c=0"], "(repeats with equal values)", fstr=False)
         lower = "%s::%s:%s" % (self.pmu, ev.name.lower(), um.name.lower())
         self.add(T, lower, "PFM_SUCCESS", [evtsel(code, umask)], "%s + %s (names are case-insensitive)" % (jsrc, LAYOUT))
-        doc = "doc:libpfm_intel_%s.3" % ("glm" if self.pmu == "glm" else "wsm")
+        doc = "doc:libpfm_intel_%s.3" % ({"glm": "glm", "skl": "skl", "icl": "icl"}.get(self.pmu, "wsm"))
+        if self.pmu in TSX_PMUS:
+            tsx = "sdm:18.11.5.1 IN_TX bit 32, IN_TXCP bit 33; %s intx, intxcp" % doc
+            ok(["intx"], "(IN_TX bit 32; %s)" % tsx, intx=1)
+            ok(["intx=1"], "(IN_TX bit 32; %s)" % tsx, intx=1)
+            ok(["intx=0"], "(intx=0 leaves IN_TX clear)")
+            ok(["intxcp"], "(IN_TXCP bit 33; %s)" % tsx, intxcp=1)
+            ok(["intxcp=1"], "(IN_TXCP bit 33; %s)" % tsx, intxcp=1)
+            ok(["intx", "intxcp"], "(both TSX qualifiers; %s)" % tsx, intx=1, intxcp=1)
+            ok(["u", "intx"], "(u with IN_TX)", intx=1, os_=0)
+            bad(["intx=2"], "PFM_ERR_ATTR_VAL", "boolean modifier takes 0 or 1; class: libpfm4 convention")
+            bad(["intxcp=2"], "PFM_ERR_ATTR_VAL", "boolean modifier takes 0 or 1; class: libpfm4 convention")
+            bad(["intx=0", "intx=1"], "PFM_ERR_ATTR_SET",
+                "modifier given twice with different values; class: libpfm4 convention")
         bad(["c=256"], "PFM_ERR_ATTR_VAL", "%s c range [0:255]; class: libpfm4 convention" % doc)
         bad(["c=0x100"], "PFM_ERR_ATTR_VAL", "%s c range [0:255]; class: libpfm4 convention" % doc)
         bad(["c=-1"], "PFM_ERR_ATTR_VAL", "%s c range [0:255]; class: libpfm4 convention" % doc)
@@ -452,6 +499,11 @@ class Gen:
             bad(["t=0", "t=1"], "PFM_ERR_ATTR_SET", "modifier given twice with different values; class: libpfm4 convention")
         else:
             for m in ("t", "t=1", "t=0"):
+                if self.pmu == "icl":
+                    bad([m], "PFM_ERR_ATTR", "doc:libpfm_intel_icl.3 AnyThread is deprecated on icl, t is not a "
+                        "modifier of its events (only of the reference cycles); "
+                        "class: libpfm4 convention (unknown modifier -> PFM_ERR_ATTR)")
+                    continue
                 bad([m], "PFM_ERR_ATTR", "doc:libpfm_intel_glm.3 no HyperThreading, t is not a glm modifier; "
                     "class: libpfm4 convention (unknown modifier -> PFM_ERR_ATTR)")
         bad(["ldlat=3"], "PFM_ERR_ATTR", "ldlat only on MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD "
@@ -473,7 +525,7 @@ class Gen:
                          "the fixed-counter pseudo event takes no %s modifier (libpfm4 4.13 table lists only "
                          "k, u%s); class: libpfm4 convention" % (m[0], ", t" if self.ht else ""))
 
-        if "MEM_INST_RETIRED" in self.by_name and self.pmu != "glm":
+        if "MEM_INST_RETIRED" in self.by_name and self.pmu not in ("glm",) + TSX_PMUS:
             self.gen_ldlat()
 
     def gen_ldlat(self):
@@ -521,6 +573,10 @@ class Gen:
 
     # -- offcore --
     def gen_offcore(self):
+        if self.pmu in TSX_PMUS:
+            for ev in self.offcore_events():
+                self.unmapped.append(("%s::%s" % (self.pmu, ev.name), "skl/icl offcore: no vector yet"))
+            return
         if self.style == "glm":
             self.gen_offcore_glm()
         else:
@@ -757,6 +813,8 @@ class Gen:
         IV = "class: libpfm4 convention (malformed string -> PFM_ERR_INVAL)"
 
         def bad(string, ret, why):
+            if p == "icl" and string.startswith(b"icl::INST_RETIRED:c="):
+                string = b"icl::INST_RETIRED:ANY_P:c=" + string[len(b"icl::INST_RETIRED:c="):]
             self.add(T, string, ret, None, why)
 
         ev_um = next(e for e in self.events if e.name == "INST_RETIRED")

@@ -13,7 +13,9 @@
  * sim/pebs.c, its status bit cleared, the counter reloaded from the DS reset
  * value, OvfBuf and a PMI at the buffer's threshold; its INT PMI waits for
  * the assist; a PEBS counter's status bit set through GLOBAL_STATUS_SET arms
- * it too, SDM 18-30).
+ * it too, SDM 18-30).  Perfmon v5's top-down (docs/semantics.md §8c):
+ * FIXED_CTR3 counts the run's slots (`slots=`), IA32_PERF_METRICS reads
+ * their shares (sim/topdown.c), GLOBAL_STATUS bit 48 its overflow.
  *
  * Not modelled (docs/semantics.md §8): the sibling thread's own registers
  * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
@@ -29,6 +31,7 @@
 #include "pebs_internal.h"
 #include "sim_input.h"
 #include "stim_pebs.h"
+#include "topdown.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -55,6 +58,7 @@ typedef struct {
     SimThreadAddrs daddr; /* daddr= */
     SimOptValue dse;      /* dse= */
     SimList branch;       /* branch=: PmsSimLbrBranch */
+    SimSlots slots;       /* slots=: thread 0's slots by category (topdown.h) */
 } X86Input;
 
 #define AT(member) .offset = offsetof(X86Input, member), .size = sizeof(((X86Input *)0)->member)
@@ -69,6 +73,7 @@ static const SimRunKey x86_keys[] = {
       .elem = sizeof(PmsSimLbrBranch),
       .max = PMS_SIM_MAX_BRANCHES,
       .max_what = "branches" },
+    { .name = "slots", .parse = sim_key_slots, AT(slots) },
 };
 
 static const X86Input x86_defaults = { 0 };
@@ -120,6 +125,7 @@ typedef struct {
     SimLbr lbr;
     SimPebs *pebs; /* the DS area and PEBS records (sim/pebs.c) */
     X86Input in;   /* the current run inputs */
+    SimTopdown td; /* IA32_PERF_METRICS (topdown.c), FIXED_CTR3's slots */
 } X86Core;
 
 G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
@@ -128,11 +134,22 @@ G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
  * `fixed`), e.g. INST_RETIRED.ANY_P and the architectural INSTRUCTION_RETIRED;
  * defaults from SDM Table 18-8 (REF as Linux's pseudo-encoding 0x0300).  The
  * load-latency signal is the ldlat event's (SDM 18-39: 0x0B/0x10). */
+/* One more signal fixed counter i counts, once. */
+static void add_fixed_sig(X86Core *s, guint *nsig, guint i, guint32 key)
+{
+    if (nsig[i] == G_N_ELEMENTS(s->fixed_sig[i]))
+        return;
+    for (guint k = 0; k < nsig[i]; k++)
+        if (s->fixed_sig[i][k] == key)
+            return;
+    s->fixed_sig[i][nsig[i]++] = key;
+}
+
 static void resolve_event_signals(X86Core *s)
 {
     const PmsModel *m = s->model;
     static const guint32 fixed_default[PMS_SIM_MAX_FIXED] = { PMS_SIGNAL_KEY(0xc0, 0x00), PMS_SIGNAL_KEY(0x3c, 0x00),
-                                                              PMS_SIGNAL_KEY(0x00, 0x03), 0 };
+                                                              PMS_SIGNAL_KEY(0x00, 0x03), PMS_SIGNAL_KEY(0x00, 0x04) };
     guint nsig[PMS_SIM_MAX_FIXED] = { 0 };
     s->ldlat_sig = PMS_SIGNAL_KEY(0x0b, 0x10);
     for (guint e = 0; e < m->n_events; e++) {
@@ -145,13 +162,24 @@ static void resolve_event_signals(X86Core *s)
          * cycles are FIXED_CTR1's, not FIXED_CTR2's, SDM Table 18-8). */
         guint32 fixed_mask = def ? def->fixed : ev->fixed;
         for (guint i = 0; i < PMS_SIM_MAX_FIXED; i++) {
-            if (!(fixed_mask & (1u << i)) || nsig[i] == G_N_ELEMENTS(s->fixed_sig[i]))
+            if (!(fixed_mask & (1u << i)))
                 continue;
-            gboolean dup = FALSE;
-            for (guint k = 0; k < nsig[i]; k++)
-                dup |= s->fixed_sig[i][k] == key;
-            if (!dup)
-                s->fixed_sig[i][nsig[i]++] = key;
+            /* Without a default unit mask, the unit masks that may use the
+             * fixed counter name its signals (icl TOPDOWN.SLOTS 0x00/0x04 on
+             * FIXED_CTR3, CPU_CLK_UNHALTED.REF_TSC 0x00/0x03 on FIXED_CTR2),
+             * each with its own code where it has one. */
+            gboolean by_umask = FALSE;
+            for (guint u = 0; !def && u < ev->n_umasks; u++) {
+                const PmsUmask *um = &ev->umasks[u];
+                if (!(um->fixed & (1u << i)))
+                    continue;
+                by_umask = TRUE;
+                add_fixed_sig(
+                    s, nsig, i,
+                    PMS_SIGNAL_KEY(um->code >= 0 ? (guint)um->code : ev->code, (um->value | ev->base_umask) & 0xff));
+            }
+            if (!by_umask)
+                add_fixed_sig(s, nsig, i, key);
         }
         if (ev->flags & PMS_EVENT_LDLAT) {
             if (ev->base_umask)
@@ -442,6 +470,8 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     if (!resolve_fields(s, error))
         return FALSE;
     bind_storage(s);
+    if (!sim_td_init(&s->td, m, s->n_fixed, error))
+        return FALSE;
     s->pebs = sim_pebs_new(m);
     return sim_lbr_init(&s->lbr, sim, error);
 }
@@ -487,6 +517,19 @@ static void x86_reset(PmsSim *sim)
     if (s->pebs)
         sim_pebs_reset(s->pebs);
     sim_lbr_reset(&s->lbr);
+    sim_td_reset(&s->td);
+}
+
+/* ---- top-down (topdown.h) ------------------------------------------------ */
+
+enum { TD_FC = 3 }; /* TOPDOWN.SLOTS is fixed counter 3 (perfmon v5) */
+
+/* Bring PERF_METRICS' internal counts up to date with what FIXED_CTR3
+ * counted since the run began or it was last written. */
+static void td_settle(X86Core *s)
+{
+    if (s->td.present)
+        sim_td_settle(&s->td, *s->fixed_ctr[TD_FC] & s->fixed_mask, s->fixed_mask, s->global_status);
 }
 
 /* ---- WRMSR / RDMSR ------------------------------------------------------- */
@@ -508,6 +551,7 @@ static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GErr
         return sim_gp_error(error, r, value, value & ~r->writable, "reserved bits set:");
     guint64 *v = sim_storage(s->sim, r);
     s->cfg_valid = FALSE;
+    td_settle(s);
     switch (r->kind) {
     case PMS_REG_PMC:
         /* SDM 18-3: legacy writes take EAX and sign-extend bit 31 to the width. */
@@ -524,6 +568,14 @@ static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GErr
         if (value & ~s->fixed_mask)
             return sim_gp_error(error, r, value, value & ~s->fixed_mask, "bits above the counter width:");
         *v = value;
+        if (r->index == TD_FC)
+            sim_td_fc3_written(&s->td, value);
+        return TRUE;
+    case PMS_REG_PERF_METRICS:
+        /* semantics.md §8c T5: the fractions weigh as FIXED_CTR3 now */
+        *v = value;
+        if (s->td.present)
+            sim_td_write(&s->td, value, *s->fixed_ctr[TD_FC] & s->fixed_mask);
         return TRUE;
     case PMS_REG_EVTSEL:
         /* A4: any PERFEVTSEL write resets the edge latch. */
@@ -588,6 +640,12 @@ static guint64 x86_read(PmsSim *sim, const PmsRegister *r)
         return 0;
     case PMS_REG_GLOBAL_INUSE:
         return inuse(s);
+    case PMS_REG_GLOBAL_STATUS:
+        td_settle(s); /* a carry of the metrics' total sets PERF_METRICS_OVF */
+        return *s->global_status;
+    case PMS_REG_PERF_METRICS:
+        td_settle(s);
+        return s->td.present ? sim_td_read(&s->td, *s->global_ctrl) : *sim_storage(s->sim, r);
     default:
         return *sim_storage(s->sim, r);
     }
@@ -605,9 +663,12 @@ static gboolean x86_set_counter(PmsSim *sim, const PmsRegister *r, guint64 value
                     (guint)g_bit_nth_msf(mask, -1) + 1, r->name);
         return FALSE;
     }
-    if (r->kind == PMS_REG_FIXED_CTR)
+    if (r->kind == PMS_REG_FIXED_CTR) {
+        td_settle(s);
         *sim_storage(s->sim, r) = value;
-    else
+        if (r->index == TD_FC)
+            sim_td_fc3_written(&s->td, value);
+    } else
         *s->pmc[r->index] = value;
     return TRUE;
 }
@@ -718,6 +779,11 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
                         !(s->version >= 4 && sim_fget(s->st_lbr_frz, *s->global_status)),
                     s->in.branch.v, s->in.branch.n, run->cpl[0]);
     memset(occ, 0, sizeof(SimOcc) * (s->n_gp + s->n_fixed));
+    /* the previous run's slots reach PERF_METRICS before this one starts */
+    td_settle(s);
+    guint64 slots = 0;
+    for (guint k = 0; s->in.slots.has && k < SIM_TD_N; k++)
+        slots += s->in.slots.n[k];
     guint64 thr = sim_fget(s->ldlat_thr, *s->ld_lat);
     for (guint i = 0; i < s->n_gp; i++) {
         guint64 *gp = occ[i];
@@ -733,6 +799,12 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
                 if (oc_match(s, *s->offcore[r], &run->offcore[k]))
                     gp[run->offcore[k].thread] += run->offcore[k].count;
         }
+        /* TOPDOWN.SLOTS_P and TOPDOWN.BACKEND_BOUND_SLOTS on a general
+         * counter (perfmon v5 parts: with PERF_METRICS) */
+        if (s->td.present && selects(s, E, U, PMS_SIGNAL_KEY(0xa4, 0x01)))
+            gp[0] += slots;
+        if (s->td.present && s->in.slots.has && selects(s, E, U, PMS_SIGNAL_KEY(0xa4, 0x02)))
+            gp[0] += s->in.slots.n[SIM_TD_BE_BOUND];
         if (selects(s, E, U, s->ldlat_sig))
             for (guint k = 0; k < run->n_loads; k++)
                 if (run->loads[k].latency > thr) /* SDM 18-39: strictly greater */
@@ -746,8 +818,13 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
             for (guint j = 0; j < G_N_ELEMENTS(s->fixed_sig[i]) && s->fixed_sig[i][j]; j++)
                 if (run->counts[c].signal == s->fixed_sig[i][j])
                     fx[run->counts[c].thread] += run->counts[c].count;
+        /* FIXED_CTR3 counts thread 0's slots (the sibling's are not modelled) */
+        if (i == TD_FC)
+            fx[0] += slots;
         /* fixed counters have no edge detector */
         u[k] = (SimUnit){ s->fixed_ctr[i], s->fixed_mask, s->fixed_cfg[i], fx, NULL, TRUE, i, k, 0 };
+        if (i == TD_FC && s->td.present)
+            sim_td_run(&s->td, pms_sim_pipe(&s->fixed_cfg[i], fx, run->cpl, FALSE).inc, &s->in.slots, *s->global_ctrl);
     }
     return s->n_gp + s->n_fixed;
 }

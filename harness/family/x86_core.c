@@ -3,6 +3,39 @@
  * is the models' [perf] (perf_render.c). */
 #include "family_impl.h"
 #include "sim.h"
+#include "program.h"
+
+/* A top-down metric (Icelake's TOPDOWN_M:RETIRING ...; docs/semantics.md
+ * §8c): what PERF_METRICS' field means, and the rules for reading it. */
+static void explain_metric(GString *o, const PmsRegister *r, guint shift, guint width, const char *what, guint counter)
+{
+    g_string_append(o, "\nWhat the metric reads (docs/semantics.md §8c):\n");
+    g_string_append_printf(o,
+                           "  field: %s bits %u:%u: the share of the slots fixed counter %u counted since %s was "
+                           "last written that went to %s, an 8-bit fraction (0xff = 100 %%; the four level-1 "
+                           "fields add up to 0xff, choice T2)\n",
+                           r->name, shift + width - 1, shift, counter, r->name, what);
+    g_string_append(o,
+                    "  slots: a cycle has the model's slots_width slots (T1), each retiring, lost to bad "
+                    "speculation, left empty by the front end or blocked by the back end\n");
+    g_string_append_printf(o,
+                           "  in slots: FIXED_CTR%u x field / 0xff, rounded down (as Linux decodes it): 1/255 is "
+                           "the precision, so the error in slots grows with the slots counted, and a long "
+                           "interval averages its phases\n",
+                           counter);
+    g_string_append_printf(o,
+                           "  enable: GLOBAL_CTRL bit 48 (perf_metrics) besides the counter's own; with bit 48 "
+                           "clear %s keeps its value (T4)\n",
+                           r->name);
+    g_string_append_printf(o,
+                           "  reset: write FIXED_CTR%u = 0 first, then %s = 0: a written value weighs as the slots "
+                           "FIXED_CTR%u holds at that moment (T5); Linux reads both and resets them after every "
+                           "read, so that each reading covers one short interval; GLOBAL_STATUS bit 48 says the "
+                           "slot total overflowed (T3)\n",
+                           counter, r->name, counter);
+    g_string_append_printf(o, "\nIn short: reads which share of the slots went to %s since the last reset, in 1/255.\n",
+                           what);
+}
 
 /* The counting pipeline of docs/semantics.md §3, one line per stage, on the
  * lowest counter the event may use. */
@@ -30,6 +63,16 @@ static void explain(GString *o, const PmsEncoding *enc)
     g_autofree char *ums = pms_x86_umask_names(enc, NULL);
     g_autofree char *sig = g_strdup_printf("%s%s%s", enc->event->name, *ums ? "." : "", ums);
     g_autofree char *sigtext = pms_x86_describe_signal(enc, es, sel, sig);
+    PmsPlacement pl = { m, enc->event, counter, fixed };
+    const PmsRegister *mr = NULL;
+    guint mshift = 0, mwidth = 0;
+    gboolean metric = has_ctr && pms_program_metric(&pl, sel, &mr, &mshift, &mwidth);
+    if (metric) {
+        g_free(sigtext);
+        sigtext = g_strdup_printf("the slots of each cycle, every category (TOPDOWN.SLOTS: the stimulus's slots=), "
+                                  "the whole of which %s is a fraction",
+                                  sig);
+    }
 
     g_string_append(o, "\nWhat the counter counts (docs/semantics.md §3, one line per pipeline stage):\n");
     if (has_ctr && fixed)
@@ -78,6 +121,15 @@ static void explain(GString *o, const PmsEncoding *enc)
             g_string_append(s, ", on both threads together");
         if (f.edge && !fixed)
             g_string_append(s, "; edge: counts only the first cycle of each such run");
+    }
+    if (metric) {
+        static const char *const what[] = { "retiring", "bad speculation", "the front end (front-end bound)",
+                                            "the back end (back-end bound)" };
+        guint k = (guint)((sel >> 8) & 0x7f);
+        g_string_append_printf(o, "\nThe counter: fixed counter %u %s.\n", counter,
+                               f.en && f.rings ? "adds every cycle's slots" : "counts nothing");
+        explain_metric(o, mr, mshift, mwidth, k < G_N_ELEMENTS(what) ? what[k] : ums, counter);
+        return;
     }
     g_string_append_printf(o, "\nIn short: %s.\n", s->str);
 }

@@ -19,7 +19,7 @@ import tempfile
 
 
 def main():
-    pmusim, md = sys.argv[1], sys.argv[2]
+    pmusim, md = os.path.abspath(sys.argv[1]), sys.argv[2]
     write = "--write" in sys.argv[3:]
     docdir = os.path.dirname(os.path.abspath(md))
     srcdir = os.path.dirname(docdir)

@@ -70,6 +70,14 @@ PMS_API const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl);
 PMS_API guint64 pms_program_status_bit(const PmsPlacement *pl);
 /* The register that holds that overflow bit (NULL when there is none). */
 PMS_API const PmsRegister *pms_program_status_reg(const PmsPlacement *pl);
+/* A metrics event's reading (event flag `metrics`, Icelake's TOPDOWN_M):
+ * when codes[0] selects a field of the PMU's metrics register rather than a
+ * count (x86 core: unit mask bit 7, field umask & 0x7f of IA32_PERF_METRICS,
+ * an 8-bit fraction of the slots its placed counter holds), the register
+ * and the field's bits shift..shift+width-1, and TRUE; FALSE for every other
+ * event, whose value is its counter's. */
+PMS_API gboolean pms_program_metric(const PmsPlacement *pl, guint64 code0, const PmsRegister **reg, guint *shift,
+                                    guint *width);
 
 /* ---- a set of events counted together (x86 core and uncore PMUs) ----------
  *

@@ -215,7 +215,7 @@ PMS_API gboolean pms_sim_set_counter_at(PmsSim *sim, PmsRegSpace space, guint32 
  * stimulus run token (docs/stimulus-format.md "run"): "ip" "0x1000,-", "psr"
  * "up", "branch" "0x10:0x20:jcc".  Each device reads its own inputs (the
  * Itanium's ip, insn, daddr, mesi, psr, isa, fetch, dear, iear, br; the x86
- * core's ip, daddr, dse, branch); they hold for the following runs until
+ * core's ip, daddr, dse, branch, slots); they hold for the following runs until
  * changed, and pms_sim_new / pms_sim_reset leave each at its default (the
  * token absent).  A key given a value replaces the input (threads the value
  * does not list: none), except a repeatable one (br, branch), which appends

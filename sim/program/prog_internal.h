@@ -27,6 +27,8 @@ typedef struct {
     /* Without set_counters: where a user places a set instead, for the
      * message ("pmusim dispatch places Montecito's"); NULL: nowhere. */
     const char *sets_elsewhere;
+    /* pms_program_metric; NULL: the family has no metrics events */
+    gboolean (*metric)(const PmsPlacement *pl, guint64 code0, const PmsRegister **reg, guint *shift, guint *width);
 } ProgOps;
 
 

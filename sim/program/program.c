@@ -71,6 +71,12 @@ guint64 pms_program_status_bit(const PmsPlacement *pl)
     return p ? p->status_bit(pl) : 0;
 }
 
+gboolean pms_program_metric(const PmsPlacement *pl, guint64 code0, const PmsRegister **reg, guint *shift, guint *width)
+{
+    const ProgOps *p = program_for(pl->model, NULL);
+    return p && p->metric && p->metric(pl, code0, reg, shift, width);
+}
+
 /* ---- shared by the program steps ------------------------------------------ */
 
 /* Generic counters the event may use with these unit masks selected: the

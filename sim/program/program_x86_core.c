@@ -9,6 +9,11 @@
  *       MSR_PEBS_LD_LAT: the model's `extra` key), whole register;
  *   the counter's enable bit in IA32_PERF_GLOBAL_CTRL (bit k, 32+k), when
  *       the PMU has one (perfmon v1 counts on the local enable alone).
+ *   a metrics event's field (flags = metrics, Icelake's TOPDOWN_M:RETIRING
+ *       ...: unit mask bit 7, field umask & 0x7f of IA32_PERF_METRICS) is
+ *       placed on the event's fixed counter (3: the slots it is a fraction
+ *       of) and also sets GLOBAL_CTRL's perf_metrics bit (48), so that the
+ *       register counts (docs/semantics.md §8c).
  * Register and field positions are resolved once per model (model_cache.h).
  * Not done here: several events at once (the caller composes the masked
  * writes), PEBS_ENABLE, LBR. */
@@ -24,6 +29,10 @@ typedef struct {
     SimField *fx_en, *fx_any, *fx_pmi;             /* FIXED_CTR_CTRL, by counter */
     SimField ev_usr, ev_os, ev_any, ev_int, ev_en; /* PERFEVTSEL fields of codes[0] */
     guint64 ev_not_fixed;                          /* edge, pc, inv, cmask: no fixed-counter bit */
+    SimField ev_umask;                             /* codes[0]'s unit mask: a metric's field */
+    const PmsRegister *metrics;                    /* IA32_PERF_METRICS, NULL without */
+    SimField metric[8];                            /* its fields by index (umask & 0x7f) */
+    guint64 gc_metrics;                            /* GLOBAL_CTRL.EN_PERF_METRICS */
     const PmsRegister **extra;                     /* by event index */
     char *missing;                                 /* a field it needs and the model lacks */
 } X86Prog;
@@ -118,6 +127,19 @@ static X86Prog *prog_build(const PmsModel *m)
     static const char *const n_inv[] = { "inv", NULL }, *const n_cmask[] = { "cmask", NULL };
     x->ev_not_fixed = sim_fbit(need(x, es, n_edge, 0, 0, "edge")) | sim_fbit(sim_resolve(es, n_pc, 0, 0)) |
         sim_fbit(need(x, es, n_inv, 0, 0, "inv")) | sim_fbit(need(x, es, n_cmask, 0, 0, "cmask"));
+    static const char *const n_umask[] = { "umask", NULL };
+    x->ev_umask = need(x, es, n_umask, 0, 0, "umask");
+    /* perfmon v5: PERF_METRICS' fields in register order, and the enable */
+    x->metrics = pms_model_reg_by_kind(m, PMS_REG_PERF_METRICS, 0);
+    if (x->metrics) {
+        static const char *const n_fld[][2] = {
+            { "retiring", NULL }, { "bad_spec", NULL }, { "fe_bound", NULL }, { "be_bound", NULL }
+        };
+        for (guint k = 0; k < G_N_ELEMENTS(n_fld); k++)
+            x->metric[k] = need(x, x->metrics, n_fld[k], 0, 0, n_fld[k][0]);
+        static const char *const n_pm[] = { "perf_metrics", "en_perf_metrics", NULL };
+        x->gc_metrics = sim_fbit(need(x, x->global_ctrl, n_pm, 0, 0, "perf_metrics"));
+    }
     for (guint e = 0; e < m->n_events; e++)
         if (m->events[e].extra_reg)
             x->extra[e] = pms_model_reg_by_name(m, m->events[e].extra_reg);
@@ -132,6 +154,48 @@ static gpointer prog_make(const PmsModel *m)
 static const X86Prog *prog_get(const PmsModel *m)
 {
     return pms_model_cache(m, PMS_MODEL_CACHE_PROGRAM, prog_make, prog_free);
+}
+
+/* A metrics event with a metric unit mask selected (bit 7 of its value):
+ * its field's index (umask & 0x7f). */
+static gboolean metric_selected(const PmsEvent *ev, guint64 umask_mask, guint *field)
+{
+    if (!(ev->flags & PMS_EVENT_METRICS))
+        return FALSE;
+    for (guint64 u = umask_mask; u; u &= u - 1) {
+        guint i = (guint)__builtin_ctzll(u);
+        if (i < ev->n_umasks && (ev->umasks[i].value & 0x80)) {
+            if (field)
+                *field = (guint)(ev->umasks[i].value & 0x7f);
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
+/* Where an event may go: a metric is read through the event's fixed
+ * counter (the slots), never a general one, whatever its unit mask's own
+ * fixed mask says (the metric itself counts on no counter). */
+static void x86_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed)
+{
+    prog_place_allowed(m, ev, umask_mask, gp, fixed);
+    if (metric_selected(ev, umask_mask, NULL)) {
+        *gp = 0;
+        *fixed = ev->fixed & (m->n_fixed < 32 ? ((1u << m->n_fixed) - 1) : ~0u);
+    }
+}
+
+static gboolean x86_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
+{
+    guint64 gp;
+    guint32 fx;
+    x86_allowed(m, ev, umask_mask, &gp, &fx);
+    if (!metric_selected(ev, umask_mask, NULL))
+        return prog_place_lowest(m, ev, umask_mask, pl);
+    if (!fx)
+        return FALSE;
+    *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctz(fx), TRUE };
+    return TRUE;
 }
 
 static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
@@ -176,8 +240,27 @@ static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n
         prog_put_write(w, n, extra, codes[1], G_MAXUINT64);
     if (x->global_ctrl) {
         guint64 b = pl->fixed ? x->gc_fixed[k] : x->gc_gp[k];
+        /* a metric: PERF_METRICS counts only with EN_PERF_METRICS */
+        if (pl->fixed && (pl->event->flags & PMS_EVENT_METRICS) && (sim_fget(x->ev_umask, codes[0]) & 0x80))
+            b |= x->gc_metrics;
         prog_put_write(w, n, x->global_ctrl, b, b);
     }
+    return TRUE;
+}
+
+static gboolean x86_metric(const PmsPlacement *pl, guint64 code0, const PmsRegister **reg, guint *shift, guint *width)
+{
+    const X86Prog *x = prog_get(pl->model);
+    guint64 um = sim_fget(x->ev_umask, code0);
+    if (!(pl->event->flags & PMS_EVENT_METRICS) || !(um & 0x80) || !x->metrics ||
+        (um & 0x7f) >= G_N_ELEMENTS(x->metric))
+        return FALSE;
+    SimField f = x->metric[um & 0x7f];
+    if (!f.present)
+        return FALSE;
+    *reg = x->metrics;
+    *shift = f.shift;
+    *width = f.width;
     return TRUE;
 }
 
@@ -212,7 +295,7 @@ static const PmsRegister *x86_status_reg(const PmsPlacement *pl)
 static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
                              guint n_codes, guint64 *gp, guint32 *fixed)
 {
-    prog_place_allowed(m, ev, umask_mask, gp, fixed);
+    x86_allowed(m, ev, umask_mask, gp, fixed);
     if (!*gp)
         return; /* fixed-only: the fixed counter or nothing */
     const X86Prog *x = prog_get(m);
@@ -223,9 +306,10 @@ static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umas
 const ProgOps prog_x86_core_ops = {
     .set_counters = x86_set_counters,
     .place_on = prog_place_on_counters,
-    .place = prog_place_lowest,
+    .place = x86_place,
     .writes = x86_writes,
     .counter_reg = x86_counter_reg,
     .status_bit = x86_status_bit,
     .status_reg = x86_status_reg,
+    .metric = x86_metric,
 };

@@ -1,5 +1,7 @@
 #include "fixtures.h"
 
+#include <string.h>
+
 static GHashTable *models; /* name -> PmsModel */
 
 const PmsModel *fx_model(const char *name)
@@ -23,6 +25,11 @@ PmsModel *fx_model_with(const char *name, const char *key, const char *value)
     if (g_str_has_prefix(name, "nhmex_cbox")) {
         g_free(path);
         path = g_strdup(PMS_SRCDIR "/models/nhmex.pmu");
+    }
+    /* the test-only perfmon v5 top-down model (test_topdown.c) */
+    if (strcmp(name, "icl_td") == 0) {
+        g_free(path);
+        path = g_strdup(PMS_SRCDIR "/sim/tests/data/icl-td.pmu");
     }
     GError *e = NULL;
     PmsModel *m = pms_model_load_file(path, &e);

@@ -125,12 +125,15 @@ static void test_fields_test_models(void)
     check_file(PMS_SRCDIR "/models/tests/tinynhmex.pmu", 5);
     check_file(PMS_SRCDIR "/models/tests/toy.pmu", 6);
     check_file(PMS_SRCDIR "/models/tests/tinyamd.pmu", 12);
+    /* perfmon v5 top-down: PERF_METRICS and the bit 48 fields (sim/topdown.c) */
+    check_file(PMS_SRCDIR "/sim/tests/data/icl-td.pmu", 25);
 }
 
 static void test_fields_builtin_models(void)
 {
     check_file(PMS_SRCDIR "/models/wsm.pmu", 10);
     check_file(PMS_SRCDIR "/models/glm.pmu", 10);
+    check_file(PMS_SRCDIR "/models/icl.pmu", 10); /* with FIXED_CTR3 and IA32_PERF_METRICS */
     check_file(PMS_SRCDIR "/models/nhm_unc.pmu", 10);
     check_file(PMS_SRCDIR "/models/nhmex.pmu", 10);
     check_file(PMS_SRCDIR "/models/montecito.pmu", 10);
