@@ -284,6 +284,12 @@ class Gen:
         if len(ums) <= 1 and not (ums and ums[0].alias_parts()):
             want = ev.name + ("." + ums[0].name if ums else "")
             same = next((j for j in self.jevents if j.name == want and not j.offcore), None)
+        elif self.pmu in TSX_PMUS and len(ums) == 1:
+            # skl/icl: a composite whose expansion has no JSON entry takes
+            # Intel's entry of its own name (skl UOPS_RETIRED:STALL_CYCLES,
+            # libpfm4 ALL:c=1:i, JSON UOPS_RETIRED.STALL_CYCLES C2/02 c=1 i=1)
+            want = "%s.%s" % (ev.name, ums[0].name)
+            same = next((j for j in self.jevents if j.name == want and not j.offcore), None)
         # 1. by value; a fixed-counter pseudo-encoding is never matched by value
         #    (glm libpfm4 CPU_CLK_UNHALTED:REF is 0x00/0x01 = INST_RETIRED.ANY's).
         hits = [j for j in find_json(self.jevents, code, f["umask"], f["cmask"], f["inv"], f["edge"], f["any_"])
