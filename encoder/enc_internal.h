@@ -245,6 +245,10 @@ typedef struct {
      * fields with no modifier given (k=1 u=1, others 0) and EN|INT. */
     guint64 mods_clear, mods_default; /* fields of evtsel_mods; their default values */
     guint64 en_int_clear, en_int;     /* EN and INT fields; both set */
+    /* bits every event-select register implements (skl/icl: IN_TXCP, bit
+     * 33, only IA32_PERFEVTSEL2's): a value with others may need another
+     * counter than the plain result's */
+    guint64 evtsel_all_writable;
     guint64 event_fmask, umask_fmask; /* event and umask field masks, unshifted */
     char *uname;                      /* model name upper-cased, zero-padded words */
     guint name_len;

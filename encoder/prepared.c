@@ -220,6 +220,10 @@ static PmsPrepared *prepare(const PmsModel *m)
         if (f)
             p->decode_ignore |= field_mask(f) << f->shift;
     }
+    p->evtsel_all_writable = G_MAXUINT64;
+    for (guint i = 0; i < m->n_regs; i++)
+        if (m->regs[i].kind == PMS_REG_EVTSEL)
+            p->evtsel_all_writable &= m->regs[i].writable;
     const PmsRegister *sel0 = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     if (sel0)
         p->decode_ignore |= sel0->ignored;

@@ -521,6 +521,10 @@ PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
     /* out's fields hold the values of no modifier given (registers()) */
     guint32 changed = changed_mods(r, ms);
     out->codes[0] = pms_evtsel_put_mods(p, out->codes[0], changed & p->evtsel_mods, out->mod_val);
+    /* a bit not every event select has (IN_TXCP) may move the event to
+     * another counter: the rule path places it (encode.c) */
+    if (out->codes[0] & ~p->evtsel_all_writable)
+        return PMS_MODS_OTHER;
     if (threshold_code(ev, wants_ldlat, li))
         out->codes[1] = out->mod_val[li];
     pms_rule_out_print(pe, out, ms, changed);
