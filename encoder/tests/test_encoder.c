@@ -32,6 +32,8 @@ static const char *enct_path, *encg_path, *encu_path;
  * their own sets either way. */
 static gboolean rules_only_run;
 
+static void dec_is(const char *model, guint64 v, gboolean has_extra, guint64 x, const char *expect);
+
 /* skl (models/skl.pmu): IN_TXCP (bit 33) exists on IA32_PERFEVTSEL2 only
  * (SDM 18.11.5.1; the model's writable masks), so an event with intxcp goes
  * to counter 2, IN_TX (bit 32) stays on the lowest; FRONTEND_RETIRED's unit
@@ -56,6 +58,13 @@ static void test_skl_extras(void)
     CU_ASSERT_EQUAL_FATAL(fe->n_writes, 3);
     CU_ASSERT_EQUAL(fe->writes[1].address, 0x3f7);
     CU_ASSERT_EQUAL(fe->writes[1].value, 0x400806);
+    /* and back: the bubble length is fe_thres, a sub-event takes none */
+    dec_is("skl", 0x5301c6, TRUE, 0x400806,
+           "skl::FRONTEND_RETIRED:IDQ_4_BUBBLES:k=1:u=1:e=0:i=0:c=0:intx=0:intxcp=0:fe_thres=8");
+    dec_is("skl", 0x5301c6, TRUE, 0x11,
+           "skl::FRONTEND_RETIRED:DSB_MISS:k=1:u=1:e=0:i=0:c=0:intx=0:intxcp=0:fe_thres=0");
+    dec_is("icl", 0x5301c6, TRUE, 0x500806,
+           "icl::FRONTEND_RETIRED:LATENCY_GE_8:k=1:u=1:e=0:i=0:c=0:intx=0:intxcp=0:fe_thres=8");
 }
 
 static PmsModelSet *load_set(void)
