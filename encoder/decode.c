@@ -67,10 +67,22 @@ static gboolean try_umasks(Dec *d, const PmsEvent *ev, guint64 set)
 {
     g_autoptr(GString) s = g_string_new(d->m->name);
     g_string_append_printf(s, "::%s", ev->name);
+    guint64 own = 0;
     for (guint i = 0; i < ev->n_umasks; i++)
-        if (set & BIT(i))
+        if (set & BIT(i)) {
             g_string_append_printf(s, ":%s", ev->umasks[i].name);
+            own |= ev->umasks[i].value;
+        }
     append_mods(d, s, ev, (ev->flags & PMS_EVENT_LDLAT) != 0);
+    /* an extra-register modifier (fe_thres): its field of the extra value,
+     * where the unit masks leave it 0 */
+    const PmsPrepEvent *pe = &d->p->events[ev - d->m->events];
+    for (guint32 ms = d->has_extra ? pe->extra_mods : 0; ms; ms &= ms - 1) {
+        const PmsPrepMod *pm = &d->p->mods[pms_lsb(ms)];
+        guint64 v = pms_field_get(pm->field, d->extra);
+        if (v && !pms_field_get(pm->field, own))
+            g_string_append_printf(s, ":%s=%" G_GUINT64_FORMAT, pm->mod->name, v);
+    }
     return try_string(d, s->str);
 }
 
@@ -140,6 +152,24 @@ static gboolean decode_event(Dec *d, const PmsEvent *ev, guint64 umask)
             return FALSE;
         guint64 set = cover(ev, d->extra);
         return set && try_umasks(d, ev, set);
+    }
+    const PmsPrepEvent *pe = &d->p->events[ev - d->m->events];
+    if (pe->umask_extra) {
+        /* FRONTEND_RETIRED: one unit mask is the extra value, but for the
+         * fields of its extra-register modifiers (fe_thres) */
+        if (umask != ev->base_umask || !d->has_extra)
+            return FALSE;
+        guint64 mods = 0;
+        for (guint32 ms = pe->extra_mods; ms; ms &= ms - 1) {
+            const PmsField *f = d->p->mods[pms_lsb(ms)].field;
+            mods |= pms_field_set(f, 0, ~G_GUINT64_CONSTANT(0));
+        }
+        for (guint i = 0; i < ev->n_umasks; i++) {
+            guint64 v = ev->umasks[i].value;
+            if ((v == d->extra || v == (d->extra & ~mods)) && try_umasks(d, ev, BIT(i)))
+                return TRUE;
+        }
+        return FALSE;
     }
     if ((umask & ev->base_umask) != ev->base_umask)
         return FALSE;

@@ -81,10 +81,11 @@ CORRECTIONS = {
     # and unlike its own expansion; SDM/JSON: bits 33, 34, 36, 37.
     ("glm", "OFFCORE_RESPONSE_1", "L2_MISS_SNP_ANY"): {"value": 0x3600000000},
     ("nhm_ex", "MACRO_INSTS", "FUSIONS_DECODED"): {"code": 0xA6},
-    # skl: libpfm4 gives UOPS_RETIRED:STALL_CYCLES and TOTAL_CYCLES umask 0x01
-    # (and TOTAL_CYCLES c=10); Intel's SKL JSON: C2/02 c=1 i=1 and C2/02 c=16 i=1
-    ("skl", "UOPS_RETIRED", "STALL_CYCLES"): {"value": 0x02},
-    ("skl", "UOPS_RETIRED", "TOTAL_CYCLES"): {"value": 0x02, "c": 16},
+    # skl: libpfm4 makes UOPS_RETIRED:STALL_CYCLES and TOTAL_CYCLES aliases of
+    # ALL (umask 0x01, and TOTAL_CYCLES c=10); Intel's SKL JSON: C2/02 c=1 i=1
+    # and C2/02 c=16 i=1, i.e. RETIRE_SLOTS (02H) with the counter mask
+    ("skl", "UOPS_RETIRED", "STALL_CYCLES"): {"value": 0x02, "equiv": "RETIRE_SLOTS:c=1:i"},
+    ("skl", "UOPS_RETIRED", "TOTAL_CYCLES"): {"value": 0x02, "c": 16, "equiv": "RETIRE_SLOTS:c=16:i"},
     # icl: libpfm4 puts TOPDOWN:BACKEND_BOUND_SLOTS at the pseudo code 0x00
     # (where umask 0x02 is fixed counter 1); JSON TOPDOWN.BACKEND_BOUND_SLOTS A4/02
     ("icl", "TOPDOWN", "BACKEND_BOUND_SLOTS"): {"code": 0xA4},
@@ -178,6 +179,22 @@ def counters_of(entries):
 
 
 # ------------------------------------------------------------ static facts ---
+
+def flat_equiv(equiv, ums, depth=0):
+    """A libpfm4 alias whose parts are aliases themselves, expanded to real
+    unit masks as libpfm4 does (skl OFFCORE_RESPONSE L3_HIT = L3_HITMES =
+    L3_HITM:L3_HITE:L3_HITS; ITLB_MISSES WALK_ACTIVE = WALK_PENDING:c=1 =
+    WALK_DURATION:c=1); the encoder expands one level."""
+    by = {u["name"]: u for u in ums}
+    out = []
+    for part in equiv.split(":"):
+        u = by.get(part)
+        if u is not None and u["equiv"] and depth < 4:
+            out += flat_equiv(u["equiv"], ums, depth + 1).split(":")
+        else:
+            out.append(part)
+    return ":".join(out)
+
 
 def bits(*idx):
     v = 0
@@ -531,6 +548,12 @@ def derive_event(pmu, ev, intel, fixed_map):
                 note(pmu, "alias %s: table code 0x%04x, libpfm4 encodes its expansion %s as 0x%04x"
                      % (name, raw & 0xFFFF, ev["equiv"], c0 & 0xFFFF))
             code, base = c0 & 0xFF, (c0 >> 8) & 0xFF
+            # skl CPU_CLK_UNHALTED = CPU_CLK_THREAD_UNHALTED, which libpfm4
+            # encodes and prints with its default THREAD_P: the alias names it
+            head = r[2].split("::", 1)[-1].split(":")
+            parts = [x for x in head[1:] if "=" not in x]
+            if pmu in SKL_LIKE and head[0] == ev["equiv"] and parts:
+                ev = dict(ev, equiv=":".join([ev["equiv"]] + parts))
     fix = CORRECTIONS.get((pmu, name), {})
     if "code" in fix:
         note(pmu, "%s: event code 0x%02x from Intel's JSON (libpfm4 4.13: 0x%02x)" % (name, fix["code"], code))
@@ -744,7 +767,8 @@ def derive_event(pmu, ev, intel, fixed_map):
             if k in forced:
                 words.append("%s=%d" % (k, forced[k]))
         if u["equiv"]:
-            words.append("equiv=" + u["equiv"])
+            eq = CORRECTIONS.get((pmu, name, n), {}).get("equiv") or u["equiv"]
+            words.append("equiv=" + (flat_equiv(eq, ums) if pmu in SKL_LIKE else eq))
         ufix = dict(CORRECTIONS.get((pmu, name, n), {}))
         if n in probe_code and "code" not in ufix:
             ufix["code"] = probe_code[n]

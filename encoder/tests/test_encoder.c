@@ -32,6 +32,41 @@ static const char *enct_path, *encg_path, *encu_path;
  * their own sets either way. */
 static gboolean rules_only_run;
 
+static void dec_is(const char *model, guint64 v, gboolean has_extra, guint64 x, const char *expect);
+
+/* skl (models/skl.pmu): IN_TXCP (bit 33) exists on IA32_PERFEVTSEL2 only
+ * (SDM 18.11.5.1; the model's writable masks), so an event with intxcp goes
+ * to counter 2, IN_TX (bit 32) stays on the lowest; FRONTEND_RETIRED's unit
+ * mask and fe_thres program MSR_PEBS_FRONTEND (0x3F7, SDM Table 18-59). */
+static void test_skl_extras(void)
+{
+    g_autoptr(PmsEncoding) cp = pms_encode(set, "skl::INST_RETIRED:ANY_P:intxcp", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cp);
+    CU_ASSERT_EQUAL(cp->codes[0], G_GUINT64_CONSTANT(0x2005300c0));
+    CU_ASSERT_EQUAL(cp->place.counter, 2);
+    CU_ASSERT_EQUAL_FATAL(cp->n_writes, 2);
+    CU_ASSERT_STRING_EQUAL(cp->writes[0].name, "IA32_PERFEVTSEL2");
+    g_autoptr(PmsEncoding) tx = pms_encode(set, "skl::INST_RETIRED:ANY_P:intx", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tx);
+    CU_ASSERT_EQUAL(tx->codes[0], G_GUINT64_CONSTANT(0x1005300c0));
+    CU_ASSERT_EQUAL(tx->place.counter, 0);
+    g_autoptr(PmsEncoding) fe = pms_encode(set, "skl::FRONTEND_RETIRED:IDQ_4_BUBBLES:fe_thres=8", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fe);
+    CU_ASSERT_EQUAL_FATAL(fe->n_codes, 2);
+    CU_ASSERT_EQUAL(fe->codes[0], 0x5301c6);
+    CU_ASSERT_EQUAL(fe->codes[1], 0x400806);
+    CU_ASSERT_EQUAL_FATAL(fe->n_writes, 3);
+    CU_ASSERT_EQUAL(fe->writes[1].address, 0x3f7);
+    CU_ASSERT_EQUAL(fe->writes[1].value, 0x400806);
+    /* and back: the bubble length is fe_thres, a sub-event takes none */
+    dec_is("skl", 0x5301c6, TRUE, 0x400806,
+           "skl::FRONTEND_RETIRED:IDQ_4_BUBBLES:k=1:u=1:e=0:i=0:c=0:intx=0:intxcp=0:fe_thres=8");
+    dec_is("skl", 0x5301c6, TRUE, 0x11,
+           "skl::FRONTEND_RETIRED:DSB_MISS:k=1:u=1:e=0:i=0:c=0:intx=0:intxcp=0:fe_thres=0");
+    dec_is("icl", 0x5301c6, TRUE, 0x500806,
+           "icl::FRONTEND_RETIRED:LATENCY_GE_8:k=1:u=1:e=0:i=0:c=0:intx=0:intxcp=0:fe_thres=8");
+}
+
 static PmsModelSet *load_set(void)
 {
     g_autoptr(GError) err = NULL;
@@ -1393,6 +1428,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "uncore rules", test_uncore);
     CU_add_test(s, "default privilege mask", test_plm);
     CU_add_test(s, "string at a page's end", test_page_end);
+    CU_add_test(s, "skl: IN_TXCP on counter 2, MSR_PEBS_FRONTEND", test_skl_extras);
     CU_add_test(s, "prepared plain results", test_prepared_plain);
     CU_add_test(s, "modifiers on prepared results", test_modifier_patch);
     CU_add_test(s, "Xeon 7500 C-Box", test_nhmex_cbox);
