@@ -384,6 +384,79 @@ static JKind junit_kind(const PmsVectorOutcome *o, PmsVerdict vd)
 /* JUnit XML, one testsuite per PMU (and one "expectations" suite for stale
  * entries that matched no vector).  Test names are stable: the vector file
  * and the event string (or sim vector name), no line number. */
+/* An entry's reason without the "FILE:LINE: " the judge puts before it. */
+static const char *bare_reason(const char *r)
+{
+    const char *p = strstr(r, ": ");
+    /* FILE:LINE: -- skip it only when a line number ends the prefix */
+    if (p && p > r && g_ascii_isdigit(p[-1]))
+        return p + 2;
+    return r;
+}
+
+/* --write-expect: the run's failures as an expectations file
+ * (docs/vectors-format.md, 'Expectations'): a PMU all of whose vectors
+ * failed as one `pmu` entry, every other failing vector by file and
+ * string.  A known difference keeps its reason; a new one gets a TODO
+ * with its first failure, for the maintainer to replace with the evidence.
+ * Stale entries (vectors that pass now) are left out. */
+static gboolean write_expect(const char *path, const PmsVectorReport *r, const PmsExpectResult *x, const char *backend,
+                             GError **error)
+{
+    g_autoptr(GString) o = g_string_new(NULL);
+    g_string_append_printf(o,
+                           "# Known differences of backend %s, written by `pmusim conform --write-expect` from a "
+                           "run:\n# every vector that failed.  Replace each TODO with the evidence (format: "
+                           "docs/vectors-format.md, 'Expectations').\n\n",
+                           backend);
+    guint entries = 0;
+    for (guint i = 0; i < r->pmus->len; i++) {
+        const PmsVectorPmuSummary *s = g_ptr_array_index(r->pmus, i);
+        guint n = 0, failed = 0;
+        const char *first_reason = NULL, *first_cause = NULL;
+        for (guint j = 0; j < r->outcomes->len; j++) {
+            const PmsVectorOutcome *oc = g_ptr_array_index(r->outcomes, j);
+            if (strcmp(oc->vector->pmu, s->pmu) != 0)
+                continue;
+            n++;
+            if (!oc->passed) {
+                failed++;
+                first_reason = first_reason ? first_reason : x->reason[j];
+                first_cause = first_cause ? first_cause : oc->cause;
+            }
+        }
+        if (failed == 0)
+            continue;
+        if (failed == n && n > 1) {
+            g_string_append_printf(o, "pmu %s %s\n", s->pmu,
+                                   first_reason ? bare_reason(first_reason) : "TODO: every vector of it fails");
+            entries++;
+            continue;
+        }
+        for (guint j = 0; j < r->outcomes->len; j++) {
+            const PmsVectorOutcome *oc = g_ptr_array_index(r->outcomes, j);
+            if (oc->passed || strcmp(oc->vector->pmu, s->pmu) != 0)
+                continue;
+            const PmsVector *v = oc->vector;
+            const PmsSimVector *sv = pms_vector_sim(v);
+            g_autofree char *file = pms_vector_expect_file(v);
+            g_autofree char *key =
+                sv ? pms_vector_escape(sv->name, strlen(sv->name), 0) : pms_vector_escape(v->event, v->event_len, 0);
+            g_autofree char *todo = NULL;
+            if (!x->reason[j]) {
+                g_autofree char *cause = g_strdup(oc->cause ? oc->cause : "failed");
+                g_strdelimit(cause, "\n", ' ');
+                todo = g_strdup_printf("TODO: why? (%s)", cause);
+            }
+            g_string_append_printf(o, "%s \"%s\" %s\n", file, key, x->reason[j] ? bare_reason(x->reason[j]) : todo);
+            entries++;
+        }
+    }
+    if (entries == 0)
+        g_string_append(o, "# (nothing failed)\n");
+    return pms_cli_write_file(path, o->str, o->len, error);
+}
+
 static gboolean write_junit(const char *path, const PmsVectorReport *r, const PmsExpectResult *x, const char *backend,
                             GError **error)
 {
@@ -469,6 +542,7 @@ int pms_cmd_conform(int argc, char **argv)
     g_autofree char *kind = NULL;
     g_autofree char *vectors_dir = NULL;
     g_autofree char *expect_file = NULL;
+    g_autofree char *write_expect_file = NULL;
     gboolean strict = FALSE;
     gboolean tap = FALSE;
     gboolean mutants = FALSE;
@@ -496,6 +570,10 @@ int pms_cmd_conform(int argc, char **argv)
           "vectors/expected/BACKEND.txt, if any)",
           "FILE" },
         { "strict", 0, 0, G_OPTION_ARG_NONE, &strict, "Use no expectations: every failure fails", NULL },
+        { "write-expect", 0, 0, G_OPTION_ARG_FILENAME, &write_expect_file,
+          "Write the run's failures as an expectations file (known ones keep their reason, new ones a TODO; - is "
+          "stdout)",
+          "FILE" },
         { "max-failures", 0, 0, G_OPTION_ARG_INT, &max_failures,
           "Print at most N failure lines after the failures grouped by cause (default " G_STRINGIFY(
               DEFAULT_MAX_FAILURES) ")",
@@ -524,6 +602,7 @@ int pms_cmd_conform(int argc, char **argv)
                  "  pmusim conform wsm nhm_unc\n"
                  "  pmusim conform --backend libpfm4 --strict --junit report.xml\n"
                  "  pmusim conform --backend cmd:./my-encoder --expect my-known-differences.txt\n"
+                 "  pmusim conform --backend cmd:./my-encoder --strict --write-expect my-known-differences.txt\n"
                  "  pmusim conform --mutants\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
@@ -567,12 +646,21 @@ int pms_cmd_conform(int argc, char **argv)
         fprintf(stderr, "pmusim: conform: --mutants runs the sim vectors: --kind %s does not apply\n", kind);
         return PMS_EXIT_USAGE;
     }
-    if (!pms_cli_output_path_ok("--junit", junit))
+    if (!pms_cli_output_path_ok("--junit", junit) || !pms_cli_output_path_ok("--write-expect", write_expect_file))
         return PMS_EXIT_USAGE;
+    if (mutants && write_expect_file) {
+        fprintf(stderr, "pmusim: conform: --mutants prints its own report: --write-expect does not apply\n");
+        return PMS_EXIT_USAGE;
+    }
     /* --junit - is stdout: the table moves to stderr, as with --tap */
     gboolean junit_stdout = junit && strcmp(junit, "-") == 0;
     if (junit_stdout && tap) {
         fprintf(stderr, "pmusim: conform: --junit - and --tap both write stdout: give --junit a FILE\n");
+        return PMS_EXIT_USAGE;
+    }
+    if (write_expect_file && strcmp(write_expect_file, "-") == 0 && (tap || junit_stdout)) {
+        fprintf(stderr, "pmusim: conform: --write-expect - and %s both write stdout: give one a FILE\n",
+                tap ? "--tap" : "--junit -");
         return PMS_EXIT_USAGE;
     }
 
@@ -662,7 +750,9 @@ int pms_cmd_conform(int argc, char **argv)
 
     g_autoptr(PmsExpectResult) judged = pms_expectations_apply(expect, report, kinds);
 
-    FILE *table_out = tap || junit_stdout ? stderr : stdout;
+    /* a report on stdout (--tap, --junit -, --write-expect -) moves the table to stderr */
+    gboolean expect_stdout = write_expect_file && strcmp(write_expect_file, "-") == 0;
+    FILE *table_out = tap || junit_stdout || expect_stdout ? stderr : stdout;
     if (tap)
         print_tap(report, judged);
     print_table(table_out, report, judged, expect, spec, kinds_name);
@@ -673,6 +763,10 @@ int pms_cmd_conform(int argc, char **argv)
                                            : DEFAULT_MAX_FAILURES);
     if (junit && !write_junit(junit, report, judged, spec, &err)) {
         fprintf(stderr, "pmusim: conform: --junit %s: %s\n", junit, err->message);
+        return 1;
+    }
+    if (write_expect_file && !write_expect(write_expect_file, report, judged, spec, &err)) {
+        fprintf(stderr, "pmusim: conform: --write-expect %s: %s\n", write_expect_file, err->message);
         return 1;
     }
     if (report->vectors == 0) {

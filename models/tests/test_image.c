@@ -17,9 +17,9 @@
 static const char *tiny_path;
 static const char *models_dir;
 static const char *const builtin_names[] = {
-    "amd64_fam17h_zen2", "glm", "icl", "montecito", "nhm", "nhm_ex", "nhm_unc", "nhmex_cbox0", "nhmex_cbox1",
-    "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6", "nhmex_cbox7", "skl", "wsm", "wsm_dp",
-    "wsm_unc"
+    "amd64_fam17h_zen2", "glm",         "icl",         "montecito",   "nhm",         "nhm_ex",      "nhm_unc",
+    "nhmex_cbox0",       "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6",
+    "nhmex_cbox7",       "skl",         "wsm",         "wsm_dp",      "wsm_unc"
 };
 
 /* ---- deep equality ---- */

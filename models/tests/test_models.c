@@ -659,9 +659,9 @@ static void test_builtin_set(void)
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
     const char *names[] = {
-        "amd64_fam17h_zen2", "glm", "icl", "montecito", "nhm", "nhm_ex", "nhm_unc", "nhmex_cbox0", "nhmex_cbox1",
-        "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6", "nhmex_cbox7", "skl", "wsm", "wsm_dp",
-        "wsm_unc"
+        "amd64_fam17h_zen2", "glm",         "icl",         "montecito",   "nhm",         "nhm_ex",      "nhm_unc",
+        "nhmex_cbox0",       "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6",
+        "nhmex_cbox7",       "skl",         "wsm",         "wsm_dp",      "wsm_unc"
     };
     CU_ASSERT_EQUAL(pms_model_set_count(set), G_N_ELEMENTS(names));
     for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
