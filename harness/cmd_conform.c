@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Failure lines printed without --max-failures or --verbose: the groups by
  * cause come first, so the lines are examples, not the whole story. */
@@ -26,7 +27,22 @@ typedef struct {
     PmsBackend *backend;
     PmsConformSim *sim;
     const PmsModelSet *models; /* the field layouts a failure is told with */
+    gint64 last_shown;         /* the progress line's last redraw (monotonic us) */
+    gboolean progress;         /* stderr is a terminal: show it */
+    gboolean shown;            /* a progress line is on the screen */
 } RunCtx;
+
+static void show_progress(guint done, guint total, const char *pmu, gpointer user_data)
+{
+    RunCtx *ctx = user_data;
+    gint64 now = g_get_monotonic_time();
+    if (done < total && now - ctx->last_shown < G_USEC_PER_SEC / 10)
+        return;
+    ctx->last_shown = now;
+    ctx->shown = TRUE;
+    fprintf(stderr, "\r\033[Kconform: %u/%u vectors (%s)", done, total, pmu);
+    fflush(stderr);
+}
 
 static char *explain_codes(const PmsVector *v, const PmsVectorAnswer *a, char **cause, gpointer user_data)
 {
@@ -743,10 +759,19 @@ int pms_cmd_conform(int argc, char **argv)
         }
         return 0;
     }
-    RunCtx run_ctx = { backend, sim, models };
-    PmsVectorOps ops = { .encode = backend_encode, .sim = run_sim, .user_data = &run_ctx, .explain = explain_codes };
+    RunCtx run_ctx = { backend, sim, models, 0, FALSE, FALSE };
+    /* a progress line on a terminal (stderr), redrawn at most ten times a
+     * second, erased before the report; never in a pipe or a CI log */
+    run_ctx.progress = isatty(STDERR_FILENO) && !getenv("PMUSIM_NO_PROGRESS");
+    PmsVectorOps ops = { .encode = backend_encode,
+                         .sim = run_sim,
+                         .user_data = &run_ctx,
+                         .explain = explain_codes,
+                         .progress = run_ctx.progress ? show_progress : NULL };
     g_autoptr(PmsVectorReport) report = pms_vectors_run_pmus(set, kinds, pmus, &ops);
     pms_backend_close(backend);
+    if (run_ctx.shown)
+        fputs("\r\033[K", stderr); /* erase the progress line */
 
     g_autoptr(PmsExpectResult) judged = pms_expectations_apply(expect, report, kinds);
 

@@ -159,6 +159,11 @@ PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask,
     r->pmus = g_ptr_array_new_with_free_func(summary_free);
     g_autoptr(GHashTable) index = g_hash_table_new(g_str_hash, g_str_equal);
     gint64 start = g_get_monotonic_time();
+    guint total = 0;
+    for (guint i = 0; ops->progress && i < pms_vector_set_count(set); i++) {
+        const PmsVector *v = pms_vector_set_nth(set, i);
+        total += (kinds_mask & (1u << v->kind)) && (!pmus || g_strv_contains(pmus, v->pmu));
+    }
     for (guint i = 0; i < pms_vector_set_count(set); i++) {
         const PmsVector *v = pms_vector_set_nth(set, i);
         if (!(kinds_mask & (1u << v->kind)) || (pmus && !g_strv_contains(pmus, v->pmu)))
@@ -181,6 +186,8 @@ PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask,
             s->failed++;
             r->failed++;
         }
+        if (ops->progress)
+            ops->progress(r->vectors, total, v->pmu, ops->user_data);
     }
     r->seconds = (double)(g_get_monotonic_time() - start) / G_USEC_PER_SEC;
     return r;

@@ -76,6 +76,29 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = conform("--write-expect", "-", "--tap")
     check("--write-expect - with --tap is a usage error", rc == 2 and "both write stdout" in err, err)
 
+# the progress line: on a terminal only (stderr a pty), erased before the table
+import pty
+def on_tty(args):
+    out = b""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(PMUSIM, [PMUSIM] + args)
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    return out.decode(errors="replace")
+tty = on_tty(["conform", "--kind", "encode", "wsm"])
+check("on a terminal a progress line counts the vectors and is erased before the table",
+      "\r\033[Kconform: 1/" in tty and " vectors (wsm)" in tty and "\r\033[Kconform: backend builtin" in tty, tty[:600])
+rc, out, err = conform(backend="builtin")
+check("in a pipe there is no progress line", " vectors (wsm)" not in err and "\r" not in out + err, err[:300])
+
 # three wrong bits: the extra register's field, a bit outside every field,
 # and both registers of one code pair; groups ordered by size
 rc, out, err = conform("--max-failures", "0", backend=BACKEND + " --more")

@@ -152,6 +152,9 @@ typedef struct {
     PmsVectorSimFunc sim;
     gpointer user_data;
     PmsVectorExplainFunc explain; /* optional */
+    /* optional: after each vector, how many of how many were run and the
+     * vector's PMU (a progress line; called often: keep it cheap) */
+    void (*progress)(guint done, guint total, const char *pmu, gpointer user_data);
 } PmsVectorOps;
 
 typedef struct {
