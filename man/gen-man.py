@@ -2,10 +2,15 @@
 """Write pmusim's man pages at build time from the built CLI, so they say what
 the binary does and cannot go stale:
 
-  gen-man.py cli PMUSIM OUT DATADIR VERSION PMU...
-      pmusim(1): the top-level --help, then one section per command from its
-      own --help (bench: one subsection per benchmark); SEE ALSO names the
-      pmusim-PMU(7) pages.
+  gen-man.py cli PMUSIM OUT DATADIR VERSION COMMANDS PMU...
+      pmusim(1), the index: the top-level --help, each command with its
+      one-line summary and its page, FILES, SEE ALSO the pmusim-PMU(7) pages.
+      COMMANDS (comma-separated, man/meson.build's list) must be exactly the
+      commands `pmusim --help` lists: a command added without its page, or
+      a page without its command, fails the build.
+  gen-man.py command PMUSIM CMD OUT VERSION
+      pmusim-CMD(1): the command's own --help (bench: one subsection per
+      benchmark), as `git help` pages are one per command.
   gen-man.py check PAGE...
       groff reads the pages without a warning (the test man-pages).
   gen-man.py model PMUSIM PMU OUT VERSION
@@ -105,29 +110,35 @@ def header(name, section, version, title):
             f'.TH {esc(name.upper())} {section} "" "pmusim {esc(version)}" "{title}"']
 
 
-def cli_page(pmusim, out_path, datadir, version, pmus):
-    top = run([pmusim, "--help"])
+def top_commands(pmusim):
+    """[(command, summary)] from `pmusim --help`'s Commands section."""
     cmds = []
-    for heading, body in parse_help(top):
+    for heading, body in parse_help(run([pmusim, "--help"])):
         if heading == "Commands":
-            cmds = [l.split()[0] for l in body if l.strip()]
+            for l in body:
+                if l.strip():
+                    name, _, summary = l.strip().partition(" ")
+                    cmds.append((name, summary.strip()))
+    return cmds
+
+
+def cli_page(pmusim, out_path, datadir, version, commands, pmus):
+    top = run([pmusim, "--help"])
+    cmds = top_commands(pmusim)
+    listed = [c for c, _ in cmds]
+    if listed != commands.split(","):
+        sys.exit("gen-man.py: pmusim --help lists the commands %s, man/meson.build's man_commands %s: "
+                 "give every command its page (man/meson.build)" % (",".join(listed), commands))
     out = header("pmusim", 1, version, "pmusim manual")
     out += [".SH NAME", "pmusim \\- register\\-accurate PMU models, a libpfm4\\-compatible event encoder "
             "and a conformance harness", ".SH SYNOPSIS"]
     render_help(top, out, only=("Usage",))
     out += [".SH DESCRIPTION"]
-    render_help(top, out, skip=("Usage",))
-    out += [".PP", "Every command takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR; its sections below are its "
-            "\\fB\\-\\-help\\fR text."]
-    for cmd in cmds:
-        out += [".SH " + esc(f'"pmusim {cmd}"')]
-        text = run([pmusim, cmd, "--help"])
-        render_help(text, out)
-        for heading, body in parse_help(text):
-            if heading == "Benchmarks":  # bench: one subsection per benchmark
-                for sub in [l.split()[0] for l in body if l.strip()]:
-                    out += [".SS " + esc(f'"pmusim {cmd} {sub}"')]
-                    render_help(run([pmusim, cmd, sub, "--help"]), out)
+    render_help(top, out, skip=("Usage", "Commands"))
+    out += [".SH COMMANDS", ".PP", "Each command has its own page (\\fBman pmusim\\-\\fICOMMAND\\fR; "
+            "\\fBpmusim help \\fICOMMAND\\fR prints the same text):"]
+    for name, summary in cmds:
+        out += [".TP", f".BR pmusim\\-{esc(name)} (1)", esc(summary)]
     out += [".SH FILES",
             ".TP", ".I " + esc(f"{datadir}/models/PMU.pmu"),
             "The built-in models as text (docs/model-format.md), a file per PMU or per family of "
@@ -137,7 +148,27 @@ def cli_page(pmusim, out_path, datadir, version, pmus):
             "The golden vectors (docs/vectors-format.md), also embedded; "
             "\\fBpmusim conform \\-\\-vectors\\fR DIR runs a directory of them.",
             ".SH SEE ALSO",
-            ",\n".join(f".BR pmusim\\-{esc(p)} (7)" for p in pmus)]
+            ",\n".join([f".BR pmusim\\-{esc(c)} (1)" for c in listed] + [f".BR pmusim\\-{esc(p)} (7)" for p in pmus])]
+    with open(out_path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def command_page(pmusim, cmd, out_path, version):
+    summary = dict(top_commands(pmusim)).get(cmd)
+    if summary is None:
+        sys.exit(f"gen-man.py: pmusim --help lists no command {cmd}")
+    text = run([pmusim, cmd, "--help"])
+    out = header(f"pmusim-{cmd}", 1, version, "pmusim manual")
+    out += [".SH NAME", f"pmusim\\-{esc(cmd)} \\- {esc(summary)}", ".SH SYNOPSIS"]
+    render_help(text, out, only=("Usage",))
+    out += [".SH DESCRIPTION"]
+    render_help(text, out, skip=("Help Options", "Usage"))
+    for heading, body in parse_help(text):
+        if heading == "Benchmarks":  # bench: one subsection per benchmark
+            for sub in [l.split()[0] for l in body if l.strip()]:
+                out += [".SS " + esc(f'"pmusim {cmd} {sub}"')]
+                render_help(run([pmusim, cmd, sub, "--help"]), out)
+    out += [".SH SEE ALSO", ".BR pmusim (1)"]
     with open(out_path, "w") as f:
         f.write("\n".join(out) + "\n")
 
@@ -246,8 +277,10 @@ def check(pages):
 def main(argv):
     if len(argv) >= 3 and argv[1] == "check":
         check(argv[2:])
-    elif len(argv) >= 6 and argv[1] == "cli":
-        cli_page(argv[2], argv[3], argv[4], argv[5], argv[6:])
+    elif len(argv) >= 7 and argv[1] == "cli":
+        cli_page(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7:])
+    elif len(argv) == 6 and argv[1] == "command":
+        command_page(argv[2], argv[3], argv[4], argv[5])
     elif len(argv) == 6 and argv[1] == "model":
         model_page(argv[2], argv[3], argv[4], argv[5])
     else:
