@@ -851,6 +851,8 @@ int pms_cmd_sim(int argc, char **argv)
     if (!pms_cli_parse(ctx, &argc, &argv) || !pms_cli_output_path_ok("--output", o.output))
         return PMS_EXIT_USAGE;
     o.event = o.events ? o.events[0] : NULL;
+    if (o.output && strcmp(o.output, "-") == 0) /* -o -: stdout, as without -o */
+        g_clear_pointer(&o.output, g_free);
     if (o.stim && strcmp(o.stim, "-") == 0) { /* standard input: read once, like any pipe */
         g_free(o.stim);
         o.stim = g_strdup("/dev/stdin");

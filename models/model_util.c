@@ -396,7 +396,9 @@ void pms_model_free(PmsModel *m)
 
 gboolean pms_read_text_file(const char *path, gsize max, char **data, gsize *len, GError **error)
 {
-    FILE *f = fopen(path, "rb");
+    /* "-" is standard input, as every command's "-" argument */
+    gboolean in = strcmp(path, "-") == 0;
+    FILE *f = in ? stdin : fopen(path, "rb");
     if (!f) {
         int e = errno;
         g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path, g_strerror(e));
@@ -409,7 +411,8 @@ gboolean pms_read_text_file(const char *path, gsize max, char **data, gsize *len
         g_string_append_len(s, buf, (gssize)n);
     gboolean bad = ferror(f) != 0;
     int e = errno;
-    fclose(f);
+    if (!in)
+        fclose(f);
     if (bad || s->len > max) {
         if (bad)
             g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path, g_strerror(e));

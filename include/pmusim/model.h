@@ -294,7 +294,8 @@ typedef struct PmsModel {
 
 /* Read a whole text file of at most `max` bytes (a model, a stimulus):
  * FALSE with an error naming the file and the limit when it is larger, so a
- * device such as /dev/zero is not read without end. */
+ * device such as /dev/zero is not read without end.  A path "-" reads
+ * standard input. */
 #define PMS_TEXT_FILE_MAX (64u * 1024 * 1024)
 PMS_API gboolean pms_read_text_file(const char *path, gsize max, char **data, gsize *len, GError **error);
 /* "" or, when text starts with a UTF-8 byte-order mark, a message naming it. */
