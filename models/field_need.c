@@ -109,6 +109,7 @@ static void need(GPtrArray *msgs, const char *prefix, const PmsRegister *r, cons
 }
 
 enum { ONCE, PER_GP, PER_FIXED, FIXED0 };
+enum { LBR_ANY = 1, LBR_NO_INFO = 2 }; /* FieldNeed.if_lbr */
 enum { OWN, FIRST_CBOX, UNIT };
 
 typedef struct {
@@ -119,7 +120,7 @@ typedef struct {
     guint8 per;           /* ONCE (index 0), each general or fixed counter, FIXED0 when there are fixed counters */
     guint8 stride;        /* a per-counter layout's stride (FIXED_CTR_CTRL: 4) */
     guint8 min_version;   /* perfmon version from which it is needed (0: always) */
-    gboolean if_lbr;      /* only when the model has LBR entries */
+    guint8 if_lbr;        /* only when the model has LBR entries (LBR_ANY), and no LBR_INFO (LBR_NO_INFO) */
     const char *what;     /* its name in messages, "%u" the counter */
     const char *names[5]; /* the candidates, as the device reads them */
 } FieldNeed;
@@ -158,8 +159,17 @@ static const FieldNeed x86_core_needs[] = {
     { PMS_REG_PEBS_LD_LAT, OWN, NULL, 0, ONCE, 0, 0, FALSE, "threshold", N("threshold", "ldlat", "lat") },
     { PMS_REG_LBR_TOS, OWN, NULL, 0, ONCE, 0, 0, TRUE, "tos", N("tos") },
     { PMS_REG_LBR_FROM, OWN, NULL, 0, ONCE, 0, 0, TRUE, "address", N("address") },
-    { PMS_REG_LBR_FROM, OWN, NULL, 0, ONCE, 0, 0, TRUE, "mispred", N("mispred") },
+    /* with LBR_INFO (skl, LBR format 5) the flags are INFO's, not FROM_IP's */
+    { PMS_REG_LBR_FROM, OWN, NULL, 0, ONCE, 0, 0, LBR_NO_INFO, "mispred", N("mispred") },
     { PMS_REG_LBR_TO, OWN, NULL, 0, ONCE, 0, 0, TRUE, "address", N("address") },
+    { PMS_REG_LBR_INFO, OWN, NULL, 0, ONCE, 0, 0, TRUE, "mispred", N("mispred") },
+    { PMS_REG_LBR_INFO, OWN, NULL, 0, ONCE, 0, 0, TRUE, "in_tx", N("in_tx") },
+    { PMS_REG_LBR_INFO, OWN, NULL, 0, ONCE, 0, 0, TRUE, "tsx_abort", N("tsx_abort") },
+    { PMS_REG_LBR_INFO, OWN, NULL, 0, ONCE, 0, 0, TRUE, "cycles", N("cycles") },
+    /* sim/x86_frontend.c sim_fe_init */
+    { PMS_REG_PEBS_FRONTEND, OWN, NULL, 0, ONCE, 0, 0, FALSE, "evtsel", N("evtsel") },
+    { PMS_REG_PEBS_FRONTEND, OWN, NULL, 0, ONCE, 0, 0, FALSE, "idq_bubble_length", N("idq_bubble_length") },
+    { PMS_REG_PEBS_FRONTEND, OWN, NULL, 0, ONCE, 0, 0, FALSE, "idq_bubble_width", N("idq_bubble_width") },
 };
 
 /* sim/dev_x86_uncore.c resolve_fields, sim/program/program_x86_uncore.c */
@@ -222,6 +232,7 @@ static gint first_cbox(const PmsModel *m)
 static void check_needs(const PmsModel *m, const FieldNeed *needs, guint n_needs, GPtrArray *msgs)
 {
     gboolean lbr = pms_model_reg_by_kind(m, PMS_REG_LBR_FROM, 0) != NULL;
+    gboolean lbr_info = pms_model_reg_by_kind(m, PMS_REG_LBR_INFO, 0) != NULL;
     gint cbox = first_cbox(m);
     /* the PMU's own unit: each instance of a file of several PMUs */
     for (guint k = 0; k < MAX(m->n_instances, 1); k++) {
@@ -229,7 +240,8 @@ static void check_needs(const PmsModel *m, const FieldNeed *needs, guint n_needs
         g_autofree char *own = m->n_instances ? g_strdup_printf("%s instance %u: ", m->unit, inst) : g_strdup("");
         for (guint i = 0; i < n_needs; i++) {
             const FieldNeed *d = &needs[i];
-            if ((d->where != OWN && k > 0) || (d->if_lbr && !lbr) || (d->min_version && m->version < d->min_version))
+            if ((d->where != OWN && k > 0) || (d->if_lbr && !lbr) || (d->if_lbr == LBR_NO_INFO && lbr_info) ||
+                (d->min_version && m->version < d->min_version))
                 continue;
             guint n = d->per == PER_GP ? m->n_gp
                 : d->per == PER_FIXED  ? m->n_fixed

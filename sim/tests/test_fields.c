@@ -124,6 +124,8 @@ static void test_fields_test_models(void)
     check_file(PMS_SRCDIR "/models/tests/tinyunc.pmu", 5);
     check_file(PMS_SRCDIR "/models/tests/tinynhmex.pmu", 5);
     check_file(PMS_SRCDIR "/models/tests/toy.pmu", 6);
+    /* skl's LBR_INFO and MSR_PEBS_FRONTEND fields (and FROM_IP without mispred) */
+    check_file(PMS_SRCDIR "/sim/tests/data/skl-test.pmu", 10);
 }
 
 static void test_fields_builtin_models(void)

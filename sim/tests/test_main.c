@@ -18,6 +18,7 @@ int main(void)
     register_ia64_tests();
     register_lbr_tests();
     register_fields_tests();
+    register_skl_tests();
     int rc = pms_cu_tap_run();
     fx_free_models();
     return rc;
