@@ -14,6 +14,10 @@
  * value, OvfBuf and a PMI at the buffer's threshold; its INT PMI waits for
  * the assist; a PEBS counter's status bit set through GLOBAL_STATUS_SET arms
  * it too, SDM 18-30).
+ * Skylake (docs/semantics.md §8c): the TSX qualifiers IN_TX / IN_TXCP
+ * (x86_tsx.c: the stimulus's transactional regions), FRONTEND_RETIRED by
+ * MSR_PEBS_FRONTEND (x86_frontend.c), LBR_INFO (lbr.c) and the option smt
+ * (general counters 4-7 absent for software when on).
  *
  * Not modelled (docs/semantics.md §8): the sibling thread's own registers
  * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
