@@ -22,7 +22,7 @@ typedef struct {
 static void program_writes(const PmsResolved *r, const PmsRuleOut *out, EncWrites *ew)
 {
     ew->n = 0;
-    if (!pms_program_place(r->model, r->event, out->selected, &ew->place, NULL) ||
+    if (!pms_program_place_codes(r->model, r->event, out->selected, out->codes, out->n_codes, &ew->place, NULL) ||
         !pms_program_writes(&ew->place, out->codes, out->n_codes, ew->w, &ew->n, NULL)) {
         memset(&ew->place, 0, sizeof ew->place);
         ew->n = 0;

@@ -8,6 +8,7 @@
  * simulator's output. */
 #include <string.h>
 #include "fixtures.h"
+#include "program.h"
 
 static PmsModel *skl(const char *key, const char *value)
 {
@@ -247,6 +248,55 @@ static void test_token_errors(void)
     }
 }
 
+/* The program step: an IN_TXCP event goes to the counter whose PERFEVTSEL
+ * takes bit 33 (PERFEVTSEL2, the model's writable masks); with smt = on
+ * sets and explicit placements use PMC0-3 only. */
+static void test_program_skl(void)
+{
+    g_autoptr(PmsModel) m = skl(NULL, NULL);
+    const PmsEvent *ev = pms_model_event(m, "INST_RETIRED");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+    guint64 plain = 0x4300c0, txcp = 0x2004300c0, tx = 0x1004300c0;
+    PmsPlacement pl;
+    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, &plain, 1, &pl, NULL));
+    CU_ASSERT_EQUAL(pl.counter, 0);
+    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, &txcp, 1, &pl, NULL));
+    CU_ASSERT_FALSE(pl.fixed);
+    CU_ASSERT_EQUAL(pl.counter, 2);
+    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, &tx, 1, &pl, NULL));
+    CU_ASSERT_EQUAL(pl.counter, 0);
+    /* its writes program PERFEVTSEL2 and GLOBAL_CTRL bit 2 */
+    PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
+    guint n = 0;
+    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, &txcp, 1, &pl, NULL));
+    CU_ASSERT_TRUE_FATAL(pms_program_writes(&pl, &txcp, 1, w, &n, NULL));
+    CU_ASSERT_EQUAL(w[0].address, 0x188);
+    CU_ASSERT_EQUAL(w[0].value, txcp);
+    /* smt = on: counter 4 is not there; off: it is */
+    g_autoptr(GError) err = NULL;
+    CU_ASSERT_FALSE(pms_program_place_on(m, ev, 4, FALSE, &pl, &err));
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err->message, "smt = on") : NULL);
+    g_autoptr(PmsModel) off = skl("smt", "off");
+    CU_ASSERT_TRUE(pms_program_place_on(off, pms_model_event(off, "INST_RETIRED"), 4, FALSE, &pl, NULL));
+    /* five INST_RETIRED on general counters (cmask keeps them off the fixed
+     * counter): 4 counters with smt = on, so no placement; 8 without */
+    guint64 c = 0x14300c0;
+    PmsSetEvent set[5];
+    for (guint i = 0; i < 5; i++)
+        set[i] = (PmsSetEvent){ ev, 0, &c, 1, NULL, FALSE };
+    PmsPlacement place[5];
+    CU_ASSERT_FALSE(pms_program_place_set(m, set, 5, place, NULL));
+    for (guint i = 0; i < 5; i++)
+        set[i].event = pms_model_event(off, "INST_RETIRED");
+    CU_ASSERT_TRUE(pms_program_place_set(off, set, 5, place, NULL));
+    /* two IN_TXCP events cannot both have counter 2 */
+    guint64 cp = 0x2004300c0;
+    PmsSetEvent two[2] = { { ev, 0, &cp, 1, NULL, FALSE }, { ev, 0, &cp, 1, NULL, FALSE } };
+    CU_ASSERT_FALSE(pms_program_place_set(m, two, 2, place, NULL));
+    CU_ASSERT_TRUE(pms_program_place_set(m, two, 1, place, NULL));
+    CU_ASSERT_EQUAL(place[0].counter, 2);
+}
+
 void register_skl_tests(void)
 {
     CU_pSuite s = CU_add_suite("sim skl", NULL, NULL);
@@ -259,4 +309,5 @@ void register_skl_tests(void)
     CU_add_test(s, "skl: LBR_INFO mispred, in-TSX, abort, cycles", test_lbr_info);
     CU_add_test(s, "skl: FRONTEND_RETIRED by MSR_PEBS_FRONTEND", test_frontend);
     CU_add_test(s, "skl: tx=, fe= and branch abort token errors", test_token_errors);
+    CU_add_test(s, "skl: program step: IN_TXCP on PERFEVTSEL2, smt = on PMC0-3", test_program_skl);
 }
