@@ -177,6 +177,12 @@ typedef struct {
     guint32 *umask_piece;     /* offset of unit mask i's piece in fstr_umasks */
     guint16 *umask_len;       /* its length, ':' included */
     const PmsRegister *extra; /* ev->extra_reg resolved */
+    /* unit-mask values are the extra register's value, not the umask
+     * field's: offcore events and FRONTEND_RETIRED (MSR_PEBS_FRONTEND) */
+    gboolean umask_extra;
+    /* bit j: modifier j (allowed here) is a field of the extra register
+     * (fe_thres: MSR_PEBS_FRONTEND's idq_bubble_length) */
+    guint32 extra_mods;
     /* The plain-result cache's slots (plain_cache.c): the whole result of
      * the plain strings "EVENT" and "EVENT:UMASK" (no modifier, no unit
      * mask named three times), built by the rules the second time such a

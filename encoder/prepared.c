@@ -176,6 +176,16 @@ static void prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEven
             pe->required_groups |= 1u << g;
     if (ev->extra_reg)
         pe->extra = pms_model_reg_by_name(m, ev->extra_reg);
+    pe->umask_extra = (ev->flags & PMS_EVENT_OFFCORE) || (pe->extra && pe->extra->kind == PMS_REG_PEBS_FRONTEND);
+    /* a modifier whose register is the extra register's kind writes a field
+     * of it, found by name in the modifier's [modifier] field */
+    for (guint j = 0; pe->umask_extra && j < p->n_mods; j++) {
+        const PmsPrepMod *pm = &p->mods[j];
+        PmsRegKind kind;
+        if ((pe->allowed_mods & (1u << j)) && pm->role == PMS_ROLE_OTHER && !pm->in_evtsel && pm->field &&
+            pm->mod->reg_kind && pms_reg_kind_from_name(pm->mod->reg_kind, &kind) && kind == pe->extra->kind)
+            pe->extra_mods |= 1u << j;
+    }
     pms_nameidx_build(&pe->umask_idx, ev->umasks, sizeof *ev->umasks, G_STRUCT_OFFSET(PmsUmask, name), ev->n_umasks);
     /* ":UMASK" pieces, each starting on a word, one spare word at the end */
     pe->umask_len = g_new0(guint16, MAX(ev->n_umasks, 1));

@@ -281,6 +281,57 @@ static inline gboolean given_values(const PmsResolved *r, guint64 *mod_val)
     return combination_fault(r, mod_val) == PMS_ROLE_OTHER;
 }
 
+/* Whether an extra-register modifier (fe_thres) writes its field into the
+ * extra value the unit masks made: when they leave the field 0 and set a
+ * field above it.  MSR_PEBS_FRONTEND (SDM Table 18-59): a non-zero
+ * IDQ_Bubble_Width (22:20) selects the bubble mode, which takes a length
+ * (19:8); the sub-events of EVTSEL alone (DSB_MISS ...) take none, and a unit
+ * mask that carries its own length (icl LATENCY_GE_8) keeps it. */
+static inline gboolean extra_mod_applies(const PmsField *f, guint64 extra)
+{
+    guint top = f->shift + f->width;
+    return pms_field_get(f, extra) == 0 && top < 64 && (extra >> top) != 0;
+}
+
+/* The values of the extra-register modifiers (step 4): the one given where
+ * it applies, else its smallest value (libpfm4's default fe_thres=1); a unit
+ * mask's own length, which a different given value contradicts; the given
+ * value (or 0) where none applies, printed but not written (as libpfm4 4.13
+ * does).  Adds the ones with a value to *given. */
+static gboolean extra_mod_values(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64 sel,
+                                 guint32 *given, GError **error)
+{
+    const PmsPrepared *p = r->prep;
+    const PmsEvent *ev = r->event;
+    guint64 v = r->raw ? r->raw_val : 0;
+    for (guint64 u = sel; u; u &= u - 1)
+        v |= ev->umasks[pms_lsb(u)].value;
+    for (guint32 ms = pe->extra_mods; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        const PmsField *f = p->mods[j].field;
+        gboolean has = (r->mod_set & (1u << j)) != 0;
+        guint64 own = pms_field_get(f, v);
+        if (own) {
+            if (has && r->mod_val[j] != own) {
+                guint64 um = sel & r->user_umasks;
+                const char *uname = um ? ev->umasks[pms_lsb(um)].name : ev->name;
+                pms_enc_fail(error, PMS_ERR_ATTR_SET, r->mod_col[j],
+                             "unit mask %s sets %s=%" G_GUINT64_FORMAT "; %s=%" G_GUINT64_FORMAT " conflicts with it",
+                             uname, p->mods[j].mod->name, own, p->mods[j].mod->name, r->mod_val[j]);
+                return FALSE;
+            }
+            out->mod_val[j] = own;
+        } else if (extra_mod_applies(f, v)) {
+            out->mod_val[j] = has ? r->mod_val[j] : p->mods[j].mod->min;
+        } else {
+            out->mod_val[j] = has ? r->mod_val[j] : 0;
+        }
+        if (out->mod_val[j])
+            *given |= 1u << j;
+    }
+    return TRUE;
+}
+
 /* Step 6 of the rules: register values, codes and what fstr prints, from
  * the final unit-mask set and modifier values. */
 static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64 sel, guint32 given,
@@ -291,6 +342,7 @@ static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *
     guint64 evtsel = 0, extra = 0;
     guint64 umask = ev->base_umask;
     gboolean offcore = (ev->flags & PMS_EVENT_OFFCORE) != 0;
+    gboolean to_extra = pe->umask_extra;
     guint32 code = ev->code;
     /* a raw unit mask: the umask field ORed onto the event's own umask bits
      * (wsm::UNHALTED_REFERENCE_CYCLES:0x4 is 0x530700 in libpfm4 4.13), or
@@ -299,7 +351,7 @@ static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *
      * unit mask's bits as its own: the raw value replaces them, as it
      * replaces any named unit mask (wsm::LLC_REFERENCES:0x1 is 0x53012e) */
     if (r->raw) {
-        if (offcore)
+        if (to_extra)
             extra = r->raw_val;
         else if (ev->equiv && strchr(ev->equiv, ':'))
             umask = r->raw_val;
@@ -308,7 +360,7 @@ static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *
     }
     for (guint64 u = sel; u; u &= u - 1) {
         const PmsUmask *um = &ev->umasks[pms_lsb(u)];
-        if (offcore)
+        if (to_extra)
             extra |= um->value;
         else
             umask |= um->value;
@@ -339,9 +391,14 @@ static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *
 
     /* codes only: which registers they go to is the program step's
      * (sim/program/program_x86_core.c), applied by encode.c */
+    for (guint32 ms = pe->extra_mods; ms; ms &= ms - 1) {
+        guint j = pms_lsb(ms);
+        if (extra_mod_applies(p->mods[j].field, extra))
+            extra = pms_field_set(p->mods[j].field, extra, out->mod_val[j]);
+    }
     out->n_codes = 0;
     out->codes[out->n_codes++] = evtsel;
-    if (offcore)
+    if (offcore || to_extra)
         out->codes[out->n_codes++] = extra;
     else if (threshold_code(ev, wants_ldlat, li))
         out->codes[out->n_codes++] = out->mod_val[li];
@@ -358,8 +415,9 @@ static gboolean rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRul
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
     guint64 u = r->user_umasks;
-    if (r->mod_set || r->thrice || r->raw || (u & (u - 1)) || (u & pe->override_mask) ||
-        (pe->equiv && u && pe->equiv[pms_lsb(u)]) || (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
+    if (r->mod_set || r->thrice || r->raw || (u & (u - 1)) || (u & pe->override_mask) || pe->extra_mods ||
+        (pe->grouped_default & pe->override_mask) || (pe->equiv && u && pe->equiv[pms_lsb(u)]) ||
+        (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
         return FALSE;
     /* defaults of every group but the named unit mask's (groups are disjoint) */
     guint64 dflt = pe->grouped_default;
@@ -401,8 +459,9 @@ static gint rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut 
     const PmsEvent *ev = r->event;
     guint64 u = r->user_umasks;
     guint32 ms = r->mod_set;
-    if (!ms || r->thrice || r->raw || (u & pe->override_mask) || (ms & ~p->evtsel_mods) ||
-        (ev->flags & PMS_EVENT_LDLAT) || (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
+    if (!ms || r->thrice || r->raw || (u & pe->override_mask) || (ms & ~p->evtsel_mods) || pe->extra_mods ||
+        (pe->grouped_default & pe->override_mask) || (ev->flags & PMS_EVENT_LDLAT) ||
+        (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
         return 0;
     guint64 touched = 0; /* groups holding a named unit mask */
     for (guint64 v = u; v; v &= v - 1) {
@@ -446,7 +505,8 @@ PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
     const guint32 ms = r->mod_set;
     gint li = role_idx(r, PMS_ROLE_LDLAT);
     guint32 lbit = li >= 0 ? 1u << li : 0;
-    if (r->raw || r->thrice || r->plm != PMS_PLM_DEFAULT || (sel & pe->forced_mask) || (ms & ~(p->evtsel_mods | lbit)))
+    if (r->raw || r->thrice || r->plm != PMS_PLM_DEFAULT || (sel & pe->forced_mask) ||
+        (ms & ~(p->evtsel_mods | lbit)) || pe->extra_mods || (sel & pe->override_mask))
         return PMS_MODS_OTHER;
     for (guint64 v = pe->equiv ? r->user_umasks : 0; v; v &= v - 1)
         if (pe->equiv[pms_lsb(v)])
@@ -570,6 +630,19 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
         for (guint g = 1; g < pe->n_groups; g++)
             if (g != og)
                 skip |= pe->group_mask[g];
+        /* skl (libpfm_intel_skl(3)): ANY_RESPONSE excludes the snoop unit
+         * masks of the groups after its own, as libpfm4 4.13 refuses them */
+        guint64 later = 0;
+        for (guint g = og + 1; g < pe->n_groups; g++)
+            later |= pe->group_mask[g];
+        if (xumasks & later) {
+            guint64 ovr = xumasks & pe->override_mask;
+            pms_enc_fail(error, PMS_ERR_FEATCOMB, pms_umask_col(r, (xumasks & later) | ovr, TRUE),
+                         "%s stands for the whole response; it cannot be combined with %s in %s",
+                         ev->umasks[pms_lsb(ovr)].name,
+                         pms_umask_at_col(r, xumasks & later, pms_umask_col(r, xumasks & later, FALSE)), ev->name);
+            return FALSE;
+        }
     }
 
     /* 3. defaults, then required groups */
@@ -580,6 +653,11 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
         if ((gm & skip) || (sel & gm))
             continue;
         dflt |= gm & pe->default_mask;
+        /* an overriding default (skl ANY_RESPONSE) stands for the groups
+         * after it too: no default or requirement there (libpfm4 4.13) */
+        if ((gm & pe->default_mask & pe->override_mask) && !(p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
+            for (guint h = g + 1; h < pe->n_groups; h++)
+                skip |= pe->group_mask[h];
     }
     sel |= dflt;
     for (guint g = 0; g < ev->n_groups; g++) {
@@ -665,7 +743,9 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
         return FALSE;
     }
 
-    /* 6. register values */
+    /* 6. register values (the extra register's modifier fields first) */
+    if (pe->extra_mods && !extra_mod_values(r, pe, out, sel, &given, error))
+        return FALSE;
     registers(r, pe, out, sel, given, wants_ldlat, li, tix);
     return TRUE;
 }

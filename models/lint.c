@@ -189,7 +189,9 @@ static void lint_events(const PmsModel *m, GPtrArray *out)
                 problem(out, m, um->source_line,
                         "event %s: unit mask %s sets bits 0x%" G_GINT64_MODIFIER "x that %s does not implement",
                         e->name, um->name, um->value & ~xr->writable, xr->name);
-            if (!(e->flags & PMS_EVENT_OFFCORE) && (um->value | e->base_umask) > 0xff)
+            /* an offcore or FRONTEND_RETIRED unit mask is its extra register's value */
+            gboolean extra_value = (e->flags & PMS_EVENT_OFFCORE) || (xr && xr->kind == PMS_REG_PEBS_FRONTEND);
+            if (!extra_value && (um->value | e->base_umask) > 0xff)
                 problem(out, m, um->source_line,
                         "event %s: unit mask %s value 0x%" G_GINT64_MODIFIER "x is wider than 8 bits", e->name,
                         um->name, um->value);
@@ -318,8 +320,9 @@ static void lint_limits(const PmsModel *m, GPtrArray *out)
                 LINT_MAX_MODS);
     for (guint i = 0; i < m->n_mods; i++) {
         const PmsModifier *mod = &m->mods[i];
-        /* the fstr prints a modifier not given as 0; ldlat only when given */
-        if (mod->min > 0 && strcmp(mod->name, "ldlat") != 0)
+        /* the fstr prints a modifier not given as 0; ldlat only when given,
+         * fe_thres (MSR_PEBS_FRONTEND) as libpfm4 does: 0 where it does not apply */
+        if (mod->min > 0 && strcmp(mod->name, "ldlat") != 0 && g_strcmp0(mod->reg_kind, "pebs_frontend") != 0)
             problem(out, m, mod->source_line,
                     "modifier %s: range %" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
                     " excludes 0, the value the fstr prints when it is not given",

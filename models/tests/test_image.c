@@ -16,10 +16,10 @@
 
 static const char *tiny_path;
 static const char *models_dir;
-static const char *const builtin_names[] = { "glm",         "montecito",   "nhm",         "nhm_ex",
-                                             "nhm_unc",     "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2",
-                                             "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6",
-                                             "nhmex_cbox7", "wsm",         "wsm_dp",      "wsm_unc" };
+static const char *const builtin_names[] = { "glm",         "icl",         "montecito",   "nhm",         "nhm_ex",
+                                             "nhm_unc",     "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3",
+                                             "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6", "nhmex_cbox7", "skl",
+                                             "wsm",         "wsm_dp",      "wsm_unc" };
 
 /* ---- deep equality ---- */
 

@@ -658,9 +658,9 @@ static void test_builtin_set(void)
     g_autoptr(GError) err = NULL;
     g_autoptr(PmsModelSet) set = pms_model_set_new_builtin(&err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-    const char *names[] = { "glm",         "montecito",   "nhm",         "nhm_ex",      "nhm_unc",     "nhmex_cbox0",
-                            "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5", "nhmex_cbox6",
-                            "nhmex_cbox7", "wsm",         "wsm_dp",      "wsm_unc" };
+    const char *names[] = { "glm",         "icl",         "montecito",   "nhm",         "nhm_ex",      "nhm_unc",
+                            "nhmex_cbox0", "nhmex_cbox1", "nhmex_cbox2", "nhmex_cbox3", "nhmex_cbox4", "nhmex_cbox5",
+                            "nhmex_cbox6", "nhmex_cbox7", "skl",         "wsm",         "wsm_dp",      "wsm_unc" };
     CU_ASSERT_EQUAL(pms_model_set_count(set), G_N_ELEMENTS(names));
     for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
         const PmsModel *m = pms_model_set_nth(set, i);
