@@ -35,8 +35,6 @@ const PmsModelOption pms_x86_core_options[] = {
     { "fixed2_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal FIXED_CTR2 counts" },
     { "fixed3_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal FIXED_CTR3 counts" },
     { "ldlat_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal the load-latency facility samples" },
-    { "smt", PMS_OPTION_WORD, "on|off", 0, "on",
-      "hyper-threading (skl): on = counters 0-3 exist for software, off = all 8" },
     { 0 },
 };
 
