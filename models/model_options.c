@@ -26,8 +26,9 @@ const PmsModelOption pms_x86_core_options[] = {
       "LBR_SELECT's jump bits: nhm = they also drop calls and returns, snb = each bit its own class (A13)" },
     { "lbr_callstack", PMS_OPTION_WORD, "lifo|configured", 0, "lifo",
       "EN_CALLSTACK outside the SDM's configuration: lifo = push and pop anyway, configured = ignored (8b)" },
-    { "smt", PMS_OPTION_WORD, "on|off", 0, "on",
-      "Hyper-Threading: on = general counters 4-7 do not exist for software (#GP), off = all of them (skl)" },
+    { "smt", PMS_OPTION_WORD, "on|off", 0, "off",
+      "Hyper-Threading: on = general counters 4-7 do not exist for software (#GP), off = all of them (skl's model: "
+      "on)" },
     { "txcp_status", PMS_OPTION_WORD, "rollback|keep", 0, "rollback",
       "an IN_TXCP counter's overflow inside an aborted transaction: its GLOBAL_STATUS bit rolls back too, or stays" },
     { "fixed0_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal FIXED_CTR0 counts" },

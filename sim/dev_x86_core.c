@@ -420,7 +420,7 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     const char *gate = pms_model_option(m, "cpl_gate", "post");
     const char *comb = pms_model_option(m, "anythread_combine", "clock-or");
     const char *gres = pms_model_option(m, "global_ctrl_reset", "gp");
-    const char *smt = pms_model_option(m, "smt", "on");
+    const char *smt = pms_model_option(m, "smt", "off");
     if (strcmp(gate, "post") && strcmp(gate, "pre")) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: option cpl_gate = '%s': expected post or pre",
                     m->name, gate);

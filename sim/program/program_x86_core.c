@@ -123,7 +123,7 @@ static X86Prog *prog_build(const PmsModel *m)
     /* skl (docs/semantics.md §8c): with Hyper-Threading on (option smt, the
      * device's too) software has PMC0-3 only; IN_TXCP is writable on the
      * PERFEVTSELs whose writable mask has it (PERFEVTSEL2, SDM 18.11.5.1) */
-    guint n_sw = strcmp(pms_model_option(m, "smt", "on"), "off") ? MIN(m->n_gp, 4u) : m->n_gp;
+    guint n_sw = strcmp(pms_model_option(m, "smt", "off"), "off") ? MIN(m->n_gp, 4u) : m->n_gp;
     x->gp_sw = n_sw < 64 ? ((guint64)1 << n_sw) - 1 : G_MAXUINT64;
     static const char *const n_txcp[] = { "in_txcp", NULL };
     x->ev_in_txcp = sim_fbit(sim_resolve(es, n_txcp, 0, 0));

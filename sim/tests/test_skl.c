@@ -174,6 +174,18 @@ static void test_smt(void)
     CU_ASSERT_FALSE(pms_sim_set_counter(s, 0xc5, 5, &err));
 }
 
+/* A model without the option (icl: 8 counters per thread, facts item 1)
+ * keeps every counter: PERFEVTSEL7 takes a write, GLOBAL_CTRL's RESET value
+ * enables all eight (A25). */
+static void test_smt_absent(void)
+{
+    CU_ASSERT_TRUE(run_both(fx_model("icl"),
+                            "read IA32_PERF_GLOBAL_CTRL 0xff\n"
+                            "write IA32_PERFEVTSEL7 0x4300c0\n"
+                            "run 2 0xc0.0x00=3\n"
+                            "read IA32_PMC7 6\n"));
+}
+
 /* LBR_INFO: mispred 63, in-TSX 62, abort 61, cycles since the previous
  * entry 15:0 (saturating); TOS starts at 0, so the first entry is 1. */
 static void test_lbr_info(void)
@@ -306,6 +318,7 @@ void register_skl_tests(void)
     CU_add_test(s, "skl: IN_TXCP on PERFEVTSEL2 only (#GP elsewhere)", test_txcp_gp);
     CU_add_test(s, "skl: glm without TSX fields ignores tx=", test_tx_glm_unchanged);
     CU_add_test(s, "skl: option smt: counters 4-7 #GP when on", test_smt);
+    CU_add_test(s, "skl: option smt absent (icl): all 8 counters", test_smt_absent);
     CU_add_test(s, "skl: LBR_INFO mispred, in-TSX, abort, cycles", test_lbr_info);
     CU_add_test(s, "skl: FRONTEND_RETIRED by MSR_PEBS_FRONTEND", test_frontend);
     CU_add_test(s, "skl: tx=, fe= and branch abort token errors", test_token_errors);
