@@ -19,38 +19,11 @@ typedef struct {
     guint n;
 } EncWrites;
 
-/* Whether codes[0] fits the event-select register of a general counter: a
- * bit it does not implement would fault (skl/icl IN_TXCP, bit 33, exists on
- * IA32_PERFEVTSEL2 only: SDM 18.11.5.1).  The model's writable masks say. */
-static gboolean evtsel_takes(const PmsModel *m, guint counter, guint64 c0)
-{
-    const PmsRegister *sel = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, counter);
-    return !sel || !(c0 & ~sel->writable);
-}
-
-/* The lowest counter the event may use whose event select takes codes[0],
- * when the lowest one does not: FALSE when none does. */
-static gboolean place_where_it_fits(const PmsResolved *r, const PmsRuleOut *out, PmsPlacement *pl)
-{
-    const PmsModel *m = r->model;
-    guint64 allowed = r->event->counters;
-    for (guint64 u = out->selected; u; u &= u - 1)
-        if (pms_lsb(u) < r->event->n_umasks)
-            allowed &= r->event->umasks[pms_lsb(u)].counters;
-    for (guint k = 0; k < m->n_gp && k < 64; k++)
-        if ((allowed >> k & 1) && evtsel_takes(m, k, out->codes[0]) &&
-            pms_program_place_on(m, r->event, k, FALSE, pl, NULL))
-            return TRUE;
-    return FALSE;
-}
-
 static void program_writes(const PmsResolved *r, const PmsRuleOut *out, EncWrites *ew)
 {
     ew->n = 0;
-    gboolean placed = pms_program_place(r->model, r->event, out->selected, &ew->place, NULL);
-    if (placed && !ew->place.fixed && out->n_codes && !evtsel_takes(r->model, ew->place.counter, out->codes[0]))
-        placed = place_where_it_fits(r, out, &ew->place);
-    if (!placed || !pms_program_writes(&ew->place, out->codes, out->n_codes, ew->w, &ew->n, NULL)) {
+    if (!pms_program_place_codes(r->model, r->event, out->selected, out->codes, out->n_codes, &ew->place, NULL) ||
+        !pms_program_writes(&ew->place, out->codes, out->n_codes, ew->w, &ew->n, NULL)) {
         memset(&ew->place, 0, sizeof ew->place);
         ew->n = 0;
     }

@@ -160,6 +160,11 @@ static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *h
         *refused = v == PMS_MODS_REFUSED;
         return NULL;
     }
+    /* the modifiers may move the event (skl: intxcp to PERFEVTSEL2): the rule path places it then */
+    PmsPlacement pl;
+    if (!pms_program_place_codes(r->model, img->place.event, out.selected, out.codes, out.n_codes, &pl, NULL) ||
+        pl.counter != img->place.counter || pl.fixed != img->place.fixed)
+        return NULL;
     gsize keep = h.fstr_off + h.tail_off; /* the struct, the writes, the fstr's head and unit masks */
     /* PMS_FSTR_SLACK: fstr.c copies pieces in blocks */
     PmsEncoding *enc = pms_enc_alloc(keep + pms_fstr_mods_len(r, &out) + 1 + PMS_FSTR_SLACK);

@@ -109,7 +109,7 @@ static void need(GPtrArray *msgs, const char *prefix, const PmsRegister *r, cons
 }
 
 enum { ONCE, PER_GP, PER_FIXED, FIXED0 };
-enum { ALWAYS, WITH_LBR, WITH_METRICS };
+enum { ALWAYS, WITH_LBR, WITH_LBR_NO_INFO, WITH_METRICS };
 enum { OWN, FIRST_CBOX, UNIT };
 
 typedef struct {
@@ -120,7 +120,8 @@ typedef struct {
     guint8 per;           /* ONCE (index 0), each general or fixed counter, FIXED0 when there are fixed counters */
     guint8 stride;        /* a per-counter layout's stride (FIXED_CTR_CTRL: 4) */
     guint8 min_version;   /* perfmon version from which it is needed (0: always) */
-    guint8 only_with;     /* ALWAYS, WITH_LBR: only when the model has LBR entries, WITH_METRICS: IA32_PERF_METRICS */
+    guint8 only_with;     /* ALWAYS; WITH_LBR: only when the model has LBR entries; WITH_LBR_NO_INFO: LBR
+                           * entries and no LBR_INFO; WITH_METRICS: IA32_PERF_METRICS */
     const char *what;     /* its name in messages, "%u" the counter */
     const char *names[5]; /* the candidates, as the device reads them */
 } FieldNeed;
@@ -159,8 +160,17 @@ static const FieldNeed x86_core_needs[] = {
     { PMS_REG_PEBS_LD_LAT, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "threshold", N("threshold", "ldlat", "lat") },
     { PMS_REG_LBR_TOS, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "tos", N("tos") },
     { PMS_REG_LBR_FROM, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "address", N("address") },
-    { PMS_REG_LBR_FROM, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "mispred", N("mispred") },
+    /* with LBR_INFO (skl, LBR format 5) the flags are INFO's, not FROM_IP's */
+    { PMS_REG_LBR_FROM, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR_NO_INFO, "mispred", N("mispred") },
     { PMS_REG_LBR_TO, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "address", N("address") },
+    { PMS_REG_LBR_INFO, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "mispred", N("mispred") },
+    { PMS_REG_LBR_INFO, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "in_tx", N("in_tx") },
+    { PMS_REG_LBR_INFO, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "tsx_abort", N("tsx_abort") },
+    { PMS_REG_LBR_INFO, OWN, NULL, 0, ONCE, 0, 0, WITH_LBR, "cycles", N("cycles") },
+    /* sim/x86_frontend.c sim_fe_init */
+    { PMS_REG_PEBS_FRONTEND, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "evtsel", N("evtsel") },
+    { PMS_REG_PEBS_FRONTEND, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "idq_bubble_length", N("idq_bubble_length") },
+    { PMS_REG_PEBS_FRONTEND, OWN, NULL, 0, ONCE, 0, 0, ALWAYS, "idq_bubble_width", N("idq_bubble_width") },
     /* sim/topdown.c sim_td_init: perfmon v5's top-down fractions */
     { PMS_REG_PERF_METRICS, OWN, NULL, 0, ONCE, 0, 0, WITH_METRICS, "retiring", N("retiring") },
     { PMS_REG_PERF_METRICS, OWN, NULL, 0, ONCE, 0, 0, WITH_METRICS, "bad_spec", N("bad_spec") },
@@ -233,6 +243,7 @@ static void check_needs(const PmsModel *m, const FieldNeed *needs, guint n_needs
 {
     gboolean lbr = pms_model_reg_by_kind(m, PMS_REG_LBR_FROM, 0) != NULL;
     gboolean metrics = pms_model_reg_by_kind(m, PMS_REG_PERF_METRICS, 0) != NULL;
+    gboolean lbr_info = pms_model_reg_by_kind(m, PMS_REG_LBR_INFO, 0) != NULL;
     gint cbox = first_cbox(m);
     /* the PMU's own unit: each instance of a file of several PMUs */
     for (guint k = 0; k < MAX(m->n_instances, 1); k++) {
@@ -241,6 +252,7 @@ static void check_needs(const PmsModel *m, const FieldNeed *needs, guint n_needs
         for (guint i = 0; i < n_needs; i++) {
             const FieldNeed *d = &needs[i];
             if ((d->where != OWN && k > 0) || (d->only_with == WITH_LBR && !lbr) ||
+                (d->only_with == WITH_LBR_NO_INFO && (!lbr || lbr_info)) ||
                 (d->only_with == WITH_METRICS && !metrics) || (d->min_version && m->version < d->min_version))
                 continue;
             guint n = d->per == PER_GP ? m->n_gp

@@ -26,6 +26,11 @@ const PmsModelOption pms_x86_core_options[] = {
       "LBR_SELECT's jump bits: nhm = they also drop calls and returns, snb = each bit its own class (A13)" },
     { "lbr_callstack", PMS_OPTION_WORD, "lifo|configured", 0, "lifo",
       "EN_CALLSTACK outside the SDM's configuration: lifo = push and pop anyway, configured = ignored (8b)" },
+    { "smt", PMS_OPTION_WORD, "on|off", 0, "off",
+      "Hyper-Threading: on = general counters 4-7 do not exist for software (#GP), off = all of them (skl's model: "
+      "on)" },
+    { "txcp_status", PMS_OPTION_WORD, "rollback|keep", 0, "rollback",
+      "an IN_TXCP counter's overflow inside an aborted transaction: its GLOBAL_STATUS bit rolls back too, or stays" },
     { "fixed0_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal FIXED_CTR0 counts" },
     { "fixed1_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal FIXED_CTR1 counts" },
     { "fixed2_signal", PMS_OPTION_SIGNAL, NULL, 0, "from the events", "the signal FIXED_CTR2 counts" },
@@ -42,8 +47,6 @@ const PmsModelOption pms_x86_core_options[] = {
       "GLOBAL_CTRL.EN_PERF_METRICS = 0: PERF_METRICS keeps its value, reads 0, or counts anyway (T4)" },
     { "perf_metrics_write", PMS_OPTION_WORD, "fc3|reset", 0, "fc3",
       "a PERF_METRICS write: its fractions stand for FIXED_CTR3's slots at the write, or it restarts from none (T5)" },
-    { "smt", PMS_OPTION_WORD, "on|off", 0, "on",
-      "hyper-threading (skl): on = counters 0-3 exist for software, off = all 8" },
     { 0 },
 };
 

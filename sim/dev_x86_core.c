@@ -16,6 +16,10 @@
  * it too, SDM 18-30).  Perfmon v5's top-down (docs/semantics.md §8c):
  * FIXED_CTR3 counts the run's slots (`slots=`), IA32_PERF_METRICS reads
  * their shares (sim/topdown.c), GLOBAL_STATUS bit 48 its overflow.
+ * Skylake (docs/semantics.md §8d): the TSX qualifiers IN_TX / IN_TXCP
+ * (x86_tsx.c: the stimulus's transactional regions), FRONTEND_RETIRED by
+ * MSR_PEBS_FRONTEND (x86_frontend.c), LBR_INFO (lbr.c) and the option smt
+ * (general counters 4-7 absent for software when on).
  *
  * Not modelled (docs/semantics.md §8): the sibling thread's own registers
  * (one instance = thread 0; thread 1 only supplies occurrences and CPL);
@@ -32,6 +36,8 @@
 #include "sim_input.h"
 #include "stim_pebs.h"
 #include "topdown.h"
+#include "x86_tsx.h"
+#include "x86_frontend.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -59,6 +65,8 @@ typedef struct {
     SimOptValue dse;      /* dse= */
     SimList branch;       /* branch=: PmsSimLbrBranch */
     SimSlots slots;       /* slots=: thread 0's slots by category (topdown.h) */
+    SimList tx;           /* tx=: SimTxOp (x86_tsx.c) */
+    SimList fe;           /* fe=: SimFeInsn (x86_frontend.c) */
 } X86Input;
 
 #define AT(member) .offset = offsetof(X86Input, member), .size = sizeof(((X86Input *)0)->member)
@@ -74,6 +82,18 @@ static const SimRunKey x86_keys[] = {
       .max = PMS_SIM_MAX_BRANCHES,
       .max_what = "branches" },
     { .name = "slots", .parse = sim_key_slots, AT(slots) },
+    { .name = "tx",
+      .parse = sim_tsx_key,
+      AT(tx),
+      .elem = sizeof(SimTxOp),
+      .max = SIM_TSX_MAX_OPS,
+      .max_what = "transaction operations" },
+    { .name = "fe",
+      .parse = sim_fe_key,
+      AT(fe),
+      .elem = sizeof(SimFeInsn),
+      .max = SIM_FE_MAX_ITEMS,
+      .max_what = "front-end items" },
 };
 
 static const X86Input x86_defaults = { 0 };
@@ -85,6 +105,7 @@ typedef struct {
     PmsSim *sim;
     const PmsModel *model;
     guint n_gp, n_fixed, n_threads, version;
+    guint n_sw_gp;               /* general counters software sees (option smt) */
     guint64 gp_mask, fixed_mask; /* 2^width - 1 */
     gboolean cpl_gate_pre;       /* A3 option */
     gboolean any_or_clocks;      /* A6 option: OR for clock events */
@@ -123,9 +144,14 @@ typedef struct {
     PmsPipeCfg gp_cfg[PMS_SIM_MAX_GP], fixed_cfg[PMS_SIM_MAX_FIXED];
     gboolean cfg_valid;
     SimLbr lbr;
-    SimPebs *pebs; /* the DS area and PEBS records (sim/pebs.c) */
-    X86Input in;   /* the current run inputs */
-    SimTopdown td; /* IA32_PERF_METRICS (topdown.c), FIXED_CTR3's slots */
+    SimPebs *pebs;                  /* the DS area and PEBS records (sim/pebs.c) */
+    X86Input in;                    /* the current run inputs */
+    SimTopdown td;                  /* IA32_PERF_METRICS (topdown.c), FIXED_CTR3's slots */
+    SimTsx tsx;                     /* transactional regions, IN_TX / IN_TXCP (x86_tsx.c) */
+    SimFe fe;                       /* MSR_PEBS_FRONTEND, FRONTEND_RETIRED (x86_frontend.c) */
+    guint64 gp_sw_bits;             /* GLOBAL_CTRL/STATUS bits of the counters software sees */
+    guint64 gp_hidden_bits;         /* those of the counters it does not (smt = on) */
+    guint64 st_bit[PMS_SIM_MAX_GP]; /* GLOBAL_STATUS's bit of each general counter */
 } X86Core;
 
 G_STATIC_ASSERT(PMS_SIM_MAX_GP + PMS_SIM_MAX_FIXED <= SIM_MAX_UNITS);
@@ -422,6 +448,7 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     const char *gate = pms_model_option(m, "cpl_gate", "post");
     const char *comb = pms_model_option(m, "anythread_combine", "clock-or");
     const char *gres = pms_model_option(m, "global_ctrl_reset", "gp");
+    const char *smt = pms_model_option(m, "smt", "off");
     if (strcmp(gate, "post") && strcmp(gate, "pre")) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: option cpl_gate = '%s': expected post or pre",
                     m->name, gate);
@@ -435,6 +462,11 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     if (strcmp(gres, "gp") && strcmp(gres, "zero")) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                     "model %s: option global_ctrl_reset = '%s': expected gp or zero", m->name, gres);
+        return FALSE;
+    }
+    if (strcmp(smt, "on") && strcmp(smt, "off")) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: option smt = '%s': expected on or off",
+                    m->name, smt);
         return FALSE;
     }
     X86Core *s = g_new0(X86Core, 1);
@@ -451,6 +483,10 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     s->any_or_clocks = strcmp(comb, "clock-or") == 0;
     s->any_or_all = strcmp(comb, "or") == 0;
     s->global_ctrl_reset_gp = strcmp(gres, "gp") == 0;
+    /* skl (SDM-2016 Table 35-37, 18.9.1): with Hyper-Threading on CPUID.0AH
+     * reports 4 general counters per thread; PMC4-7 and their GLOBAL_CTRL /
+     * STATUS bits are then reserved (docs/semantics.md §8d). */
+    s->n_sw_gp = strcmp(smt, "on") == 0 ? MIN(s->n_gp, 4u) : s->n_gp;
 
     /* The AnyThread OR-combined clocks (A6: CPU_CLK_UNHALTED core and ref). */
     s->clock_sig[0] = PMS_SIGNAL_KEY(0x3c, 0x00);
@@ -470,7 +506,16 @@ static gboolean x86_init(PmsSim *sim, GError **error)
     if (!resolve_fields(s, error))
         return FALSE;
     bind_storage(s);
-    if (!sim_td_init(&s->td, m, s->n_fixed, error))
+    for (guint i = 0; i < s->n_gp; i++) {
+        s->st_bit[i] = sim_fbit(s->st_pmc[i]);
+        guint64 b = sim_fbit(s->gc_pmc[i]) | sim_fbit(s->st_pmc[i]);
+        if (i < s->n_sw_gp)
+            s->gp_sw_bits |= b;
+        else
+            s->gp_hidden_bits |= b;
+    }
+    if (!sim_td_init(&s->td, m, s->n_fixed, error) || !sim_tsx_init(&s->tsx, m, error) ||
+        !sim_fe_init(&s->fe, sim, error))
         return FALSE;
     s->pebs = sim_pebs_new(m);
     return sim_lbr_init(&s->lbr, sim, error);
@@ -509,7 +554,7 @@ static void x86_reset(PmsSim *sim)
     /* A25: newer SDM (GP enables set, fixed clear); option "zero" = 2016 SDM. */
     guint64 gc = 0;
     if (s->global_ctrl_reset_gp)
-        for (guint i = 0; i < s->n_gp; i++)
+        for (guint i = 0; i < s->n_sw_gp; i++)
             gc |= sim_fbit(s->gc_pmc[i]);
     *s->global_ctrl = gc;
     memset(s->latch, 0, sizeof s->latch);
@@ -518,6 +563,7 @@ static void x86_reset(PmsSim *sim)
         sim_pebs_reset(s->pebs);
     sim_lbr_reset(&s->lbr);
     sim_td_reset(&s->td);
+    sim_tsx_reset(&s->tsx);
 }
 
 /* ---- top-down (topdown.h) ------------------------------------------------ */
@@ -545,6 +591,21 @@ static gboolean x86_write(PmsSim *sim, const PmsRegister *r, guint64 value, GErr
                     r->address);
         return FALSE;
     }
+    /* smt = on: PMC4-7 do not exist for software; their global bits are
+     * reserved (docs/semantics.md §8d) */
+    gboolean gp_reg = r->kind == PMS_REG_EVTSEL || r->kind == PMS_REG_PMC || r->kind == PMS_REG_A_PMC;
+    if (gp_reg && r->index >= s->n_sw_gp) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
+                    "#GP: write 0x%" G_GINT64_MODIFIER "x to %s (0x%x): general counter %u does not exist with option "
+                    "smt = on (%u per thread)",
+                    value, r->name, r->address, r->index, s->n_sw_gp);
+        return FALSE;
+    }
+    gboolean global = r->kind == PMS_REG_GLOBAL_CTRL || r->kind == PMS_REG_GLOBAL_OVF_CTRL ||
+        r->kind == PMS_REG_GLOBAL_STATUS_RESET || r->kind == PMS_REG_GLOBAL_STATUS_SET;
+    if (global && (value & s->gp_hidden_bits))
+        return sim_gp_error(error, r, value, value & s->gp_hidden_bits,
+                            "reserved bits set (counters absent with option smt = on):");
     /* A10: any reserved bit set -> #GP, register unchanged.  Legacy PMC
      * writes take EAX only (SDM 18-3; KVM likewise ignores EDX). */
     if (r->kind != PMS_REG_PMC && (value & ~r->writable))
@@ -657,6 +718,11 @@ static gboolean x86_set_counter(PmsSim *sim, const PmsRegister *r, guint64 value
     if (r->kind != PMS_REG_PMC && r->kind != PMS_REG_A_PMC && r->kind != PMS_REG_FIXED_CTR)
         return FALSE;
     guint64 mask = r->kind == PMS_REG_FIXED_CTR ? s->fixed_mask : s->gp_mask;
+    if (r->kind != PMS_REG_FIXED_CTR && r->index >= s->n_sw_gp) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "%s: general counter not available with option smt = on",
+                    r->name);
+        return FALSE;
+    }
     if (value & ~mask) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_GP,
                     "value 0x%" G_GINT64_MODIFIER "x does not fit the %u-bit counter %s", value,
@@ -772,12 +838,14 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
             fixed_cfg(s, i, &s->fixed_cfg[i]);
         s->cfg_valid = TRUE;
     }
+    /* the run's transaction operations at its start (x86_tsx.c) */
+    sim_tsx_apply(&s->tsx, s->in.tx.v, s->in.tx.n, s->evtsel, s->pmc, s->n_gp, s->global_status, s->st_bit);
     /* the run's branches, in its first cycle before it counts: DEBUGCTL.LBR
      * and, on v4, not LBR_Frz (semantics.md §2.8) */
     sim_lbr_capture(&s->lbr, sim,
                     sim_fget(s->dbg_lbr, *s->debugctl) &&
                         !(s->version >= 4 && sim_fget(s->st_lbr_frz, *s->global_status)),
-                    s->in.branch.v, s->in.branch.n, run->cpl[0]);
+                    s->in.branch.v, s->in.branch.n, run->cpl[0], sim_tsx_inside(&s->tsx));
     memset(occ, 0, sizeof(SimOcc) * (s->n_gp + s->n_fixed));
     /* the previous run's slots reach PERF_METRICS before this one starts */
     td_settle(s);
@@ -809,6 +877,9 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
             for (guint k = 0; k < run->n_loads; k++)
                 if (run->loads[k].latency > thr) /* SDM 18-39: strictly greater */
                     gp[run->loads[k].thread] += run->loads[k].count;
+        /* FRONTEND_RETIRED: thread 0's retiring instructions by MSR_PEBS_FRONTEND */
+        if (sim_fe_selects(&s->fe, s->exact_code, E, U))
+            gp[0] += sim_fe_count(&s->fe, s->in.fe.v, s->in.fe.n);
         u[i] = (SimUnit){ s->pmc[i], s->gp_mask, s->gp_cfg[i], gp, &s->latch[i], FALSE, i, i, 0 };
     }
     for (guint i = 0; i < s->n_fixed; i++) {
@@ -843,7 +914,7 @@ static gboolean x86_enabled(const PmsSim *sim, const SimUnit *u)
         return sim_fget(s->fx[i].en, *s->fixed_ctrl) &&
             (!s->has_global_ctrl || sim_fget(s->gc_fixed[i], *s->global_ctrl)) && !frozen_v4(s);
     return sim_fget(s->ev.en, *s->evtsel[i]) && (!s->has_global_ctrl || sim_fget(s->gc_pmc[i], *s->global_ctrl)) &&
-        !frozen_v4(s);
+        !frozen_v4(s) && sim_tsx_counts(&s->tsx, *s->evtsel[i]);
 }
 
 /* For traces: each reason x86_enabled is FALSE. */

@@ -14,6 +14,14 @@
  * near return pops instead of being recorded: the entry at TOS is cleared
  * and TOS steps back (pms_lbr_action; the choices are semantics.md §8b's).
  *
+ * skl's MSR_LBR_INFO_n (kind lbr_info, SDM-2016 17.12 / Linux msr-index.h
+ * LBR_INFO_*): each entry written also writes its INFO register: bit 63
+ * mispredicted, 62 taken inside a transactional region (or the abort
+ * record), 61 the abort record, 15:0 the core clocks since the previous
+ * entry was written, saturating (as glm's TO_IP cycle count); a pop clears
+ * it with the entry.  A model with LBR_INFO (LBR format 5) need not have a
+ * mispred field in FROM_IP: the flags live in INFO.
+ *
  * Not modelled: glm's LBR_INFO registers; LBR_SELECT shared by the two NHM threads (the
  * instance is thread 0); far branches' CS-relative forms, interrupts and
  * exceptions as branches (a `far_branch` is one record like any other);
@@ -37,7 +45,7 @@ void pms_sim_set_lbr_branches(PmsSim *s, const PmsSimLbrBranch *br, guint n)
     }
 }
 
-/* branch=FROM:TO:TYPE[:mp][:cplN]: a taken branch of thread 0, in token
+/* branch=FROM:TO:TYPE[:mp][:abort][:cplN]: a taken branch of thread 0, in token
  * order; its CPL is the run's unless cplN says (resolved at the capture) */
 gboolean sim_lbr_key_branch(const PmsModel *m, const char *value, gpointer field, GError **error)
 {
@@ -98,9 +106,32 @@ gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error)
     l->to_addr = field(to0, "address");
     l->to_sext = field(to0, "sign_ext");
     l->to_cycles = field(to0, "cycle_count");
+    const PmsRegister *info0 = pms_model_reg_by_kind(m, PMS_REG_LBR_INFO, 0);
+    if (info0) {
+        for (guint i = 0; i < l->n; i++) {
+            const PmsRegister *ri = pms_model_reg_by_kind(m, PMS_REG_LBR_INFO, i);
+            if (!ri) {
+                g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
+                            "model %s: LBR entry %u has no MSR_LBR_INFO register (kind lbr_info, index %u) while "
+                            "entry 0 has one",
+                            m->name, i, i);
+                return FALSE;
+            }
+            l->info[i] = sim_storage(sim, ri);
+        }
+        l->info_mp = field(info0, "mispred");
+        l->info_tx = field(info0, "in_tx");
+        l->info_abort = field(info0, "tsx_abort");
+        l->info_cycles = field(info0, "cycles");
+        if (!sim_require(info0, l->info_mp, "mispred", error) || !sim_require(info0, l->info_tx, "in_tx", error) ||
+            !sim_require(info0, l->info_abort, "tsx_abort", error) ||
+            !sim_require(info0, l->info_cycles, "cycles", error))
+            return FALSE;
+    }
     l->sel = sim_storage(sim, pms_model_reg_by_kind(m, PMS_REG_LBR_SELECT, 0));
     if (!tos || !sim_require(tos, l->tos_f, "tos", error) || !sim_require(from0, l->from_addr, "address", error) ||
-        !sim_require(from0, l->from_mp, "mispred", error) || !sim_require(to0, l->to_addr, "address", error)) {
+        (!info0 && !sim_require(from0, l->from_mp, "mispred", error)) ||
+        !sim_require(to0, l->to_addr, "address", error)) {
         if (!tos)
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
                         "model %s: LBR entries but no MSR_LASTBRANCH_TOS (kind lbr_tos)", m->name);
@@ -150,7 +181,8 @@ void sim_lbr_trace(const SimLbr *l, guint64 cycle, PmsSimTrace *t)
     t->lbr_on = l->on;
 }
 
-void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on, const PmsSimLbrBranch *br, guint n, guint run_cpl)
+void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on, const PmsSimLbrBranch *br, guint n, guint run_cpl,
+                     gboolean in_tx)
 {
     l->added = 0;
     l->popped = 0;
@@ -174,6 +206,8 @@ void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on, const PmsSimLbrBranch 
             guint top = (guint)sim_fget(l->tos_f, *l->tos) % l->n;
             *l->from[top] = 0;
             *l->to[top] = 0;
+            if (l->info[top])
+                *l->info[top] = 0;
             *l->tos = sim_fset(l->tos_f, *l->tos, (top + l->n - 1) % l->n);
             l->popped++;
             continue;
@@ -187,6 +221,13 @@ void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on, const PmsSimLbrBranch 
         guint64 elapsed = sim->cycle - l->last_update;
         *l->to[tos] =
             sim_fset(l->to_cycles, entry(l->to_addr, l->to_sext, b->to), MIN(elapsed, sim_fmask(l->to_cycles)));
+        if (l->info[tos]) {
+            guint64 info = sim_fset(l->info_cycles, 0, MIN(elapsed, sim_fmask(l->info_cycles)));
+            info = sim_fset(l->info_mp, info, b->mispredicted ? 1 : 0);
+            /* the abort record is taken from inside the region it ends */
+            info = sim_fset(l->info_tx, info, in_tx || b->tsx_abort ? 1 : 0);
+            *l->info[tos] = sim_fset(l->info_abort, info, b->tsx_abort ? 1 : 0);
+        }
         l->last_update = sim->cycle;
         l->added++;
     }
@@ -206,8 +247,8 @@ gboolean pms_lbr_parse_branch(const char *text, guint cpl, PmsSimLbrBranch *br, 
     br->cpl = cpl;
     g_auto(GStrv) f = g_strsplit(text, ":", -1);
     if (g_strv_length(f) < 3) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS, "branch: expected FROM:TO:TYPE[:mp][:cplN], got '%s'",
-                    text);
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
+                    "branch: expected FROM:TO:TYPE[:mp][:abort][:cplN], got '%s'", text);
         return FALSE;
     }
     guint64 *addr[2] = { &br->from, &br->to };
@@ -234,12 +275,14 @@ gboolean pms_lbr_parse_branch(const char *text, guint cpl, PmsSimLbrBranch *br, 
     for (guint i = 3; f[i]; i++) {
         if (!g_ascii_strcasecmp(f[i], "mp"))
             br->mispredicted = TRUE;
+        else if (!g_ascii_strcasecmp(f[i], "abort"))
+            br->tsx_abort = TRUE;
         else if (!g_ascii_strncasecmp(f[i], "cpl", 3) && f[i][3] >= '0' && f[i][3] <= '3' && !f[i][4] && !had_cpl) {
             br->cpl = (guint)(f[i][3] - '0');
             had_cpl = TRUE;
         } else {
             g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_STIMULUS,
-                        "branch: flag '%s': expected mp or one of cpl0, cpl1, cpl2, cpl3", f[i]);
+                        "branch: flag '%s': expected mp, abort or one of cpl0, cpl1, cpl2, cpl3", f[i]);
             return FALSE;
         }
     }

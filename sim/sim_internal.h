@@ -158,7 +158,11 @@ typedef struct {
     guint n; /* entries; 0: the model has no LBR */
     guint64 *tos, *sel, *from[SIM_LBR_MAX], *to[SIM_LBR_MAX];
     SimField tos_f, from_addr, from_sext, from_mp, to_addr, to_sext;
-    SimField to_cycles;  /* glm: TO_IP 63:48, core clocks since the last update (saturating) */
+    SimField to_cycles; /* glm: TO_IP 63:48, core clocks since the last update (saturating) */
+    /* skl: MSR_LBR_INFO_n (kind lbr_info, layout lbr_info: mispred, in_tx,
+     * tsx_abort, cycles); info[i] NULL: the model has none */
+    guint64 *info[SIM_LBR_MAX];
+    SimField info_mp, info_tx, info_abort, info_cycles;
     guint64 last_update; /* the cycle of the last entry written (RESET: cycle 0) */
     PmsLbrJmpRule rule;
     PmsLbrCallstackRule cs_rule; /* model option lbr_callstack */
@@ -176,8 +180,9 @@ gboolean sim_lbr_init(SimLbr *l, PmsSim *sim, GError **error);
 void sim_lbr_reset(SimLbr *l);
 /* The run's branches into the ring, when `on` (DEBUGCTL.LBR and not
  * frozen); a branch of CPL PMS_SIM_LBR_CPL_RUN takes `cpl`, the run's CPL of
- * thread 0.  Records the capture for traces (at, offered, ...). */
-void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on, const PmsSimLbrBranch *br, guint n, guint cpl);
+ * thread 0; `in_tx`: thread 0 is inside a transactional region (LBR_INFO).  Records the capture for traces (at, offered, ...). */
+void sim_lbr_capture(SimLbr *l, PmsSim *sim, gboolean on, const PmsSimLbrBranch *br, guint n, guint cpl,
+                     gboolean in_tx);
 /* The LBR's fields of a trace record of `cycle`. */
 void sim_lbr_trace(const SimLbr *l, guint64 cycle, PmsSimTrace *t);
 /* The x86 core's `branch=` key (pms_lbr_parse_branch, CPL: the run's). */

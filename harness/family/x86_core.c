@@ -1,5 +1,6 @@
-/* pmusim — the x86 architectural core's CLI hooks (glm, nhm, wsm): the
- * counting pipeline of PERFEVTSEL/FIXED_CTR_CTRL in words.  perf's cpu PMU
+/* pmusim — the x86 architectural core's CLI hooks (glm, nhm, wsm, skl,
+ * icl): the counting pipeline of PERFEVTSEL/FIXED_CTR_CTRL in words, with
+ * skl's TSX qualifiers and FRONTEND_RETIRED's MSR_PEBS_FRONTEND.  perf's cpu PMU
  * is the models' [perf] (perf_render.c). */
 #include "family_impl.h"
 #include "sim.h"
@@ -37,6 +38,63 @@ static void explain_metric(GString *o, const PmsRegister *r, guint shift, guint 
                            what);
 }
 
+#include <string.h>
+
+/* skl (docs/semantics.md §8d): IN_TX / IN_TXCP, one line. */
+static void explain_tsx(GString *o, const PmsRegister *es, guint64 sel)
+{
+    guint64 tx = pms_cli_field(es, sel, "in_tx"), cp = pms_cli_field(es, sel, "in_txcp");
+    if (tx)
+        g_string_append(o,
+                        "  transactions: in_tx=1: counts only in cycles inside a transactional region, "
+                        "committed or aborted (SDM 18.11.5.1; regions from the stimulus's tx=)\n");
+    if (cp)
+        g_string_append(o,
+                        "  transactions: in_txcp=1: at a transaction abort the counter returns to its value at "
+                        "the outermost begin, and an overflow bit the region set is cleared too (SDM 18.11.5.1; "
+                        "choice txcp_status, docs/semantics.md §8d); only PERFEVTSEL2 takes this bit\n");
+}
+
+/* FRONTEND_RETIRED: what MSR_PEBS_FRONTEND (codes[1]) selects (SDM-2016
+ * Tables 18-58/18-59). */
+static void explain_frontend(GString *o, const PmsEncoding *enc)
+{
+    const PmsModel *m = enc->model;
+    const PmsRegister *x = enc->event->extra_reg ? pms_model_reg_by_name(m, enc->event->extra_reg) : NULL;
+    if (!x || x->kind != PMS_REG_PEBS_FRONTEND || enc->n_codes < 2)
+        return;
+    guint64 v = enc->codes[1];
+    guint64 sel = pms_cli_field(x, v, "evtsel"), len = pms_cli_field(x, v, "idq_bubble_length");
+    guint64 wid = pms_cli_field(x, v, "idq_bubble_width");
+    static const struct {
+        guint code;
+        const char *what;
+    } subs[] = {
+        { 0x01, "any DSB miss" },           { 0x11, "a critical DSB miss" }, { 0x12, "an L1I miss" },
+        { 0x13, "an L2 instruction miss" }, { 0x14, "an ITLB miss" },        { 0x15, "an STLB miss" },
+    };
+    const char *what = NULL;
+    for (guint i = 0; i < G_N_ELEMENTS(subs); i++)
+        if (subs[i].code == sel)
+            what = subs[i].what;
+    if (sel == 0x06)
+        g_string_append_printf(o,
+                               "  front end: %s = 0x%" G_GINT64_MODIFIER "x: retired instructions delivered after at "
+                               "least %" G_GUINT64_FORMAT " cycles with at least %" G_GUINT64_FORMAT
+                               " of the 4 issue slots empty (IDQ bubbles, SDM-2016 Table 18-59)\n",
+                               x->name, v, len, wid);
+    else if (what)
+        g_string_append_printf(o,
+                               "  front end: %s = 0x%" G_GINT64_MODIFIER "x: retired instructions that had %s "
+                               "(SDM-2016 Table 18-58; the bubble fields do not apply)\n",
+                               x->name, v, what);
+    else
+        g_string_append_printf(o,
+                               "  front end: %s = 0x%" G_GINT64_MODIFIER "x: sub-event 0x%" G_GINT64_MODIFIER
+                               "x selects nothing (Table 18-58)\n",
+                               x->name, v, sel);
+}
+
 /* The counting pipeline of docs/semantics.md §3, one line per stage, on the
  * lowest counter the event may use. */
 static void explain(GString *o, const PmsEncoding *enc)
@@ -44,7 +102,11 @@ static void explain(GString *o, const PmsEncoding *enc)
     const PmsModel *m = enc->model;
     guint counter = 0;
     gboolean fixed = FALSE;
-    gboolean has_ctr = pms_sim_event_counter(m, enc->event, enc->umask_mask, &counter, &fixed);
+    /* placed with its codes: an IN_TXCP event goes to PERFEVTSEL2 (skl) */
+    PmsPlacement pl;
+    gboolean has_ctr = pms_program_place_codes(m, enc->event, enc->umask_mask, enc->codes, enc->n_codes, &pl, NULL);
+    if (has_ctr)
+        counter = pl.counter, fixed = pl.fixed;
     const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
     guint64 sel = enc->codes[0];
     PmsFamSel f = { pms_cli_field(es, sel, "usr"),
@@ -63,7 +125,6 @@ static void explain(GString *o, const PmsEncoding *enc)
     g_autofree char *ums = pms_x86_umask_names(enc, NULL);
     g_autofree char *sig = g_strdup_printf("%s%s%s", enc->event->name, *ums ? "." : "", ums);
     g_autofree char *sigtext = pms_x86_describe_signal(enc, es, sel, sig);
-    PmsPlacement pl = { m, enc->event, counter, fixed };
     const PmsRegister *mr = NULL;
     guint mshift = 0, mwidth = 0;
     gboolean metric = has_ctr && pms_program_metric(&pl, sel, &mr, &mshift, &mwidth);
@@ -97,6 +158,8 @@ static void explain(GString *o, const PmsEncoding *enc)
         g_string_append_printf(o, "  threads: any=1 is ignored: %s has no SMT (SDM 18.7)\n", m->name);
     else
         g_string_append(o, "  threads: only this thread's occurrences\n");
+    explain_tsx(o, es, sel);
+    explain_frontend(o, enc);
     pms_x86_explain_threshold(o, &f);
     g_string_append_printf(o, "  enable: en=%d%s\n", f.en,
                            f.en ? ": counts while GLOBAL_CTRL enables the counter too (SDM 18-7)"
@@ -140,6 +203,25 @@ static const PmsCliFreezeField freeze[] = {
     { PMS_REG_DEBUGCTL, NULL, "freeze_perfmon_on_pmi", 1, TRUE },
     { 0, NULL, NULL, 0, FALSE },
 };
+/* FRONTEND_RETIRED's surviving mutants no stimulus can show: AnyThread
+ * (SDM-2016 18.13.1.4: ignored for this event) and MSR_PEBS_FRONTEND's
+ * bubble fields outside the bubble sub-event (0x06; docs/semantics.md §8d). */
+static const char *unobservable(const PmsModel *m, const PmsEvent *ev, guint counter, const guint64 *codes,
+                                guint n_codes, guint code, guint bit)
+{
+    const PmsRegister *x = ev->extra_reg ? pms_model_reg_by_name(m, ev->extra_reg) : NULL;
+    if (x && x->kind == PMS_REG_PEBS_FRONTEND && n_codes >= 2) {
+        const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+        guint64 flip = (guint64)1 << bit;
+        if (code == 0 && pms_cli_field(es, flip, "any"))
+            return "AnyThread is ignored for FRONTEND_RETIRED (SDM-2016 18.13.1.4)";
+        if (code == 1 && pms_cli_field(x, codes[1], "evtsel") != 0x06 &&
+            (pms_cli_field(x, flip, "idq_bubble_length") || pms_cli_field(x, flip, "idq_bubble_width")))
+            return "MSR_PEBS_FRONTEND's IDQ bubble fields act only in the bubble sub-event 0x06 (SDM-2016 Table "
+                   "18-59; docs/semantics.md §8d)";
+    }
+    return pms_x86_unobservable_cmask(m, ev, counter, codes, n_codes, code, bit);
+}
 
 const PmsCliFamily pms_cli_x86_core = {
     .freeze = freeze,
@@ -148,6 +230,6 @@ const PmsCliFamily pms_cli_x86_core = {
     .decode_extra_hints = TRUE,
     .list_event = pms_x86_list_event,
     .own_signal = pms_x86_own_signal,
-    .unobservable = pms_x86_unobservable_cmask,
+    .unobservable = unobservable,
     .flags = PMS_CLI_SIM_BENCH,
 };

@@ -205,6 +205,33 @@ static void test_explain_error_class(void)
     run_clear(&x);
 }
 
+/* skl's new bits in words (docs/semantics.md §8d): IN_TXCP on counter 2,
+ * IN_TX, MSR_PEBS_FRONTEND's sub-event and IDQ bubbles */
+static void test_explain_skl(void)
+{
+    Run x = run_cli("explain", "skl::INST_RETIRED:ANY_P:intxcp", NULL);
+    CU_ASSERT_EQUAL(x.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(x.out, "counter: general counter 2,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(x.out, "in_txcp=1: at a transaction abort the counter returns"));
+    run_clear(&x);
+    x = run_cli("explain", "skl::INST_RETIRED:ANY_P:intx", NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(x.out, "counter: general counter 0,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(x.out, "in_tx=1: counts only in cycles inside a transactional region"));
+    run_clear(&x);
+    x = run_cli("explain", "skl::FRONTEND_RETIRED:IDQ_2_BUBBLES:fe_thres=3", NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(x.out,
+                                  "MSR_PEBS_FRONTEND = 0x200306: retired instructions delivered after at "
+                                  "least 3 cycles with at least 2 of the 4 issue slots empty"));
+    run_clear(&x);
+    x = run_cli("explain", "skl::FRONTEND_RETIRED:STLB_MISS", NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(x.out, "MSR_PEBS_FRONTEND = 0x15: retired instructions that had an STLB miss"));
+    run_clear(&x);
+    x = run_cli("explain", "glm::INST_RETIRED:ANY_P", NULL);
+    CU_ASSERT_PTR_NULL(strstr(x.out, "transactions:"));
+    CU_ASSERT_PTR_NULL(strstr(x.out, "front end:"));
+    run_clear(&x);
+}
+
 /* ---- A: list ------------------------------------------------------------ */
 
 static void test_list_names_encode(void)
@@ -543,5 +570,6 @@ int main(int argc, char **argv)
     CU_add_test(s, "encode --format=json", test_encode_json);
     CU_add_test(s, "did you mean: commands, PMUs, events, unit masks, modifiers", test_did_you_mean);
     CU_add_test(s, "help CMD, --grep miss, --mutants with --tap, --timeout 0", test_conventions);
+    CU_add_test(s, "explain: skl's IN_TX, IN_TXCP and MSR_PEBS_FRONTEND in words", test_explain_skl);
     return pms_cu_tap_run();
 }

@@ -276,11 +276,11 @@ static void test_stim_errors(void)
     static const struct {
         const char *rec, *msg;
     } bad[] = {
-        { "run 1 branch=1:2", "t.stim:1: branch: expected FROM:TO:TYPE[:mp][:cplN], got '1:2'" },
+        { "run 1 branch=1:2", "t.stim:1: branch: expected FROM:TO:TYPE[:mp][:abort][:cplN], got '1:2'" },
         { "run 1 branch=1:2:call", "t.stim:1: branch: type 'call': expected one of jcc, near_rel_call" },
         { "run 1 branch=x:2:jcc", "t.stim:1: branch: branch address 'x': expected a 64-bit number" },
         { "run 1 branch=1:0x:jcc", "t.stim:1: branch: target address '0x'" },
-        { "run 1 branch=1:2:jcc:cpl4", "t.stim:1: branch: flag 'cpl4': expected mp or one of cpl0" },
+        { "run 1 branch=1:2:jcc:cpl4", "t.stim:1: branch: flag 'cpl4': expected mp, abort or one of cpl0" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
         g_autofree char *text = g_strdup_printf("%s\n", bad[i].rec);

@@ -84,7 +84,9 @@ typedef struct {
     PmsLbrBranchType type;
     guint cpl;             /* the privilege level it was taken at (0..3), or
                              * PMS_SIM_LBR_CPL_RUN: the run's CPL of thread 0 */
-    gboolean mispredicted; /* FROM_IP bit 63 (the mispred field) when recorded */
+    gboolean mispredicted; /* FROM_IP bit 63 (the mispred field) when recorded;
+                            * LBR_INFO's mispred bit on a model with LBR_INFO */
+    gboolean tsx_abort;    /* the transaction abort itself (LBR_INFO bit 61; also in-TSX) */
 } PmsSimLbrBranch;
 
 /* The branches of thread 0, in order, in the first cycle of each following
@@ -101,8 +103,9 @@ PMS_API void pms_sim_set_lbr_branches(PmsSim *sim, const PmsSimLbrBranch *br, gu
 /* The number of LBR entries of the instance's model (0: it has none). */
 PMS_API guint pms_sim_lbr_entries(const PmsSim *sim);
 
-/* Parse one `branch=` value of the stimulus: FROM:TO:TYPE[:mp][:cplN]
- * (TYPE a filter name, pms_lbr_filter_name; cplN overrides `cpl`, the
+/* Parse one `branch=` value of the stimulus: FROM:TO:TYPE[:mp][:abort][:cplN]
+ * (TYPE a filter name, pms_lbr_filter_name; abort: the record of a
+ * transaction abort; cplN overrides `cpl`, the
  * run's CPL of thread 0).  The error says what was expected. */
 PMS_API gboolean pms_lbr_parse_branch(const char *text, guint cpl, PmsSimLbrBranch *br, GError **error);
 

@@ -54,6 +54,11 @@ enum { PMS_PROGRAM_MAX_WRITES = 8 };
  * general counter takes, the lowest fixed counter it may use. */
 PMS_API gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl,
                                    GError **error);
+/* pms_program_place for these codes: the lowest counter that also takes
+ * them (skl: an IN_TXCP event on the counter whose PERFEVTSEL has the bit,
+ * PERFEVTSEL2); the same as pms_program_place where codes restrict nothing. */
+PMS_API gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask,
+                                         const guint64 *codes, guint n_codes, PmsPlacement *pl, GError **error);
 /* The event on a given counter (a vector's choice); FALSE when it may not use it. */
 PMS_API gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
                                       PmsPlacement *pl, GError **error);

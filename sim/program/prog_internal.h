@@ -24,6 +24,10 @@ typedef struct {
      * counters this encoding may use; NULL when the architecture places no sets. */
     void (*set_counters)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes, guint n_codes,
                          guint64 *gp, guint32 *fixed);
+    /* Optional: the general counters (bit k) software may use at all
+     * (codes NULL), or with these codes (skl: IN_TXCP only where
+     * PERFEVTSEL takes it; option smt); NULL: every one. */
+    guint64 (*gp_allowed)(const PmsModel *m, const guint64 *codes, guint n_codes);
     /* Without set_counters: where a user places a set instead, for the
      * message ("pmusim dispatch places Montecito's"); NULL: nowhere. */
     const char *sets_elsewhere;

@@ -28,6 +28,41 @@ gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_
     return FALSE;
 }
 
+gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                                 guint n_codes, PmsPlacement *pl, GError **error)
+{
+    const ProgOps *p = program_for(m, error);
+    if (!p)
+        return FALSE;
+    if (!p->gp_allowed || !n_codes)
+        return pms_program_place(m, ev, umask_mask, pl, error);
+    /* the family's own placement (a top-down metric on fixed counter 3)
+     * when the codes fit it */
+    PmsPlacement first;
+    if (pms_program_place(m, ev, umask_mask, &first, NULL) &&
+        (first.fixed || (first.counter < 64 && (p->gp_allowed(m, codes, n_codes) >> first.counter & 1)))) {
+        *pl = first;
+        return TRUE;
+    }
+    guint64 gp;
+    guint32 fx;
+    prog_place_allowed(m, ev, umask_mask, &gp, &fx);
+    guint64 ok = gp & p->gp_allowed(m, codes, n_codes);
+    if (ok) {
+        *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctzll(ok), FALSE };
+        return TRUE;
+    }
+    /* codes no general counter takes do not move to a fixed one */
+    if (!gp && fx) {
+        *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctz(fx), TRUE };
+        return TRUE;
+    }
+    g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER,
+                "%s: event %s with codes[0] = 0x%" G_GINT64_MODIFIER "x may use no counter of the model", m->name,
+                ev->name, codes[0]);
+    return FALSE;
+}
+
 gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, PmsPlacement *pl,
                               GError **error)
 {
@@ -95,6 +130,9 @@ static guint64 allowed_gp(const PmsModel *m, const PmsEvent *ev, guint64 umask_m
 void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed)
 {
     *gp = allowed_gp(m, ev, umask_mask);
+    const ProgOps *p = prog_ops_for(m);
+    if (p && p->gp_allowed)
+        *gp &= p->gp_allowed(m, NULL, 0); /* the counters software has (skl: option smt) */
     /* the fixed counters the event and every selected unit mask may use
      * (glm CPU_CLK_UNHALTED:CORE is FIXED_CTR1's alone) */
     guint32 fx = ev->fixed & (m->n_fixed < 32 ? ((1u << m->n_fixed) - 1) : ~0u);

@@ -35,6 +35,8 @@ typedef struct {
     guint64 gc_metrics;                            /* GLOBAL_CTRL.EN_PERF_METRICS */
     const PmsRegister **extra;                     /* by event index */
     char *missing;                                 /* a field it needs and the model lacks */
+    guint64 gp_sw;                                 /* counters software has (skl option smt = on: PMC0-3) */
+    guint64 ev_in_txcp, txcp_gp;                   /* PERFEVTSEL's IN_TXCP bit; the counters whose register takes it */
 } X86Prog;
 
 static void prog_free(gpointer p)
@@ -140,6 +142,16 @@ static X86Prog *prog_build(const PmsModel *m)
         static const char *const n_pm[] = { "perf_metrics", "en_perf_metrics", NULL };
         x->gc_metrics = sim_fbit(need(x, x->global_ctrl, n_pm, 0, 0, "perf_metrics"));
     }
+    /* skl (docs/semantics.md §8d): with Hyper-Threading on (option smt, the
+     * device's too) software has PMC0-3 only; IN_TXCP is writable on the
+     * PERFEVTSELs whose writable mask has it (PERFEVTSEL2, SDM 18.11.5.1) */
+    guint n_sw = strcmp(pms_model_option(m, "smt", "off"), "off") ? MIN(m->n_gp, 4u) : m->n_gp;
+    x->gp_sw = n_sw < 64 ? ((guint64)1 << n_sw) - 1 : G_MAXUINT64;
+    static const char *const n_txcp[] = { "in_txcp", NULL };
+    x->ev_in_txcp = sim_fbit(sim_resolve(es, n_txcp, 0, 0));
+    for (guint i = 0; i < m->n_gp && i < 64; i++)
+        if (x->evtsel[i] && (x->evtsel[i]->writable & x->ev_in_txcp))
+            x->txcp_gp |= (guint64)1 << i;
     for (guint e = 0; e < m->n_events; e++)
         if (m->events[e].extra_reg)
             x->extra[e] = pms_model_reg_by_name(m, m->events[e].extra_reg);
@@ -229,7 +241,7 @@ static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n
         prog_put_write(w, n, x->fixed_ctrl, set,
                        sim_fbit(x->fx_en[k]) | sim_fbit(x->fx_any[k]) | sim_fbit(x->fx_pmi[k]));
     } else {
-        if (k >= x->n_gp || !x->evtsel[k]) {
+        if (k >= x->n_gp || !x->evtsel[k] || !(x->gp_sw & ((guint64)1 << k))) {
             g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: no general counter %u to program",
                         m->name, k);
             return FALSE;
@@ -292,12 +304,37 @@ static const PmsRegister *x86_status_reg(const PmsPlacement *pl)
  * pc, inv or cmask set needs a general counter; and the fixed counter counts
  * its own event whatever the umask field says, so an event with unit masks
  * programmed with a raw one (no named unit mask selected) does too. */
+static guint64 x86_gp_allowed(const PmsModel *m, const guint64 *codes, guint n_codes)
+{
+    const X86Prog *x = prog_get(m);
+    guint64 gp = x->gp_sw;
+    if (n_codes && (codes[0] & x->ev_in_txcp))
+        gp &= x->txcp_gp;
+    return gp;
+}
+
+static gboolean x86_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error)
+{
+    const X86Prog *x = prog_get(m);
+    if (!fixed && counter < 64 && counter < m->n_gp && !(x->gp_sw & ((guint64)1 << counter))) {
+        g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER,
+                    "%s: general counter %u does not exist with option smt = on", m->name, counter);
+        return FALSE;
+    }
+    return prog_place_on_counters(m, ev, counter, fixed, error);
+}
+
 static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
                              guint n_codes, guint64 *gp, guint32 *fixed)
 {
     x86_allowed(m, ev, umask_mask, gp, fixed);
     if (!*gp)
         return; /* fixed-only: the fixed counter or nothing */
+    *gp &= x86_gp_allowed(m, codes, n_codes);
+    if (!*gp) {
+        *fixed = 0; /* codes no general counter takes (IN_TXCP) do not move to a fixed one */
+        return;
+    }
     const X86Prog *x = prog_get(m);
     if ((n_codes && (codes[0] & x->ev_not_fixed)) || (ev->n_umasks && !umask_mask))
         *fixed = 0;
@@ -305,11 +342,12 @@ static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umas
 
 const ProgOps prog_x86_core_ops = {
     .set_counters = x86_set_counters,
-    .place_on = prog_place_on_counters,
+    .place_on = x86_place_on,
     .place = x86_place,
     .writes = x86_writes,
     .counter_reg = x86_counter_reg,
     .status_bit = x86_status_bit,
     .status_reg = x86_status_reg,
     .metric = x86_metric,
+    .gp_allowed = x86_gp_allowed,
 };

@@ -127,6 +127,8 @@ static void test_fields_test_models(void)
     check_file(PMS_SRCDIR "/models/tests/tinyamd.pmu", 12);
     /* perfmon v5 top-down: PERF_METRICS and the bit 48 fields (sim/topdown.c) */
     check_file(PMS_SRCDIR "/sim/tests/data/icl-td.pmu", 25);
+    /* skl's LBR_INFO and MSR_PEBS_FRONTEND fields (and FROM_IP without mispred) */
+    check_file(PMS_SRCDIR "/sim/tests/data/skl-test.pmu", 10);
 }
 
 static void test_fields_builtin_models(void)

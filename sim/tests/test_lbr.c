@@ -16,7 +16,7 @@ enum { A_LBR_SELECT = 0x1c8, A_TOS = 0x1c9, A_FROM0 = 0x680, A_TO0 = 0x6c0, A_ST
 
 static PmsSimLbrBranch br(guint64 from, PmsLbrBranchType t, guint cpl, gboolean mp)
 {
-    return (PmsSimLbrBranch){ from, from + 0x10, t, cpl, mp };
+    return (PmsSimLbrBranch){ from, from + 0x10, t, cpl, mp, FALSE };
 }
 
 /* One cycle carrying these branches (and n occurrences of INST_RETIRED.ANY_P). */

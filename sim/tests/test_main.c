@@ -20,6 +20,7 @@ int main(void)
     register_fields_tests();
     register_amd64_tests();
     register_topdown_tests();
+    register_skl_tests();
     int rc = pms_cu_tap_run();
     fx_free_models();
     return rc;
