@@ -22,6 +22,19 @@
 #define STIM_RECORDS 1000000
 #define GOAL_STIM_RECS_PER_S 1e6
 
+/* A temporary stimulus file open for writing (its path in *path), or NULL
+ * with the message printed. */
+static FILE *tmp_stim(char **path)
+{
+    g_autoptr(GError) err = NULL;
+    int fd = g_file_open_tmp("pmusim-bench-XXXXXX.stim", path, &err);
+    if (fd < 0) {
+        fprintf(stderr, "pmusim: bench sim: %s\n", err->message);
+        return NULL;
+    }
+    return fdopen(fd, "w");
+}
+
 static int stim_file_bench(const PmsModelSet *models, const char *pmu, guint n)
 {
     const PmsModel *m = pms_model_set_get(models, pmu && pms_model_set_get(models, pmu) ? pmu : "wsm");
@@ -29,12 +42,9 @@ static int stim_file_bench(const PmsModelSet *models, const char *pmu, guint n)
         return 0;
     g_autofree char *path = NULL;
     g_autoptr(GError) err = NULL;
-    int fd = g_file_open_tmp("pmusim-bench-XXXXXX.stim", &path, &err);
-    if (fd < 0) {
-        fprintf(stderr, "pmusim: bench sim: %s\n", err->message);
+    FILE *f = tmp_stim(&path);
+    if (!f)
         return 1;
-    }
-    FILE *f = fdopen(fd, "w");
     fprintf(f, "pmu %s\n", m->name);
     for (guint i = 0; i < n; i++)
         fprintf(f, "run 1 0x3c.0x00=%u\n", i % 4);
@@ -63,13 +73,9 @@ static int stim_file_bench(const PmsModelSet *models, const char *pmu, guint n)
 static int diagram_bench(void)
 {
     g_autofree char *path = NULL;
-    g_autoptr(GError) err = NULL;
-    int fd = g_file_open_tmp("pmusim-bench-XXXXXX.stim", &path, &err);
-    if (fd < 0) {
-        fprintf(stderr, "pmusim: bench sim: %s\n", err->message);
+    FILE *f = tmp_stim(&path);
+    if (!f)
         return 1;
-    }
-    FILE *f = fdopen(fd, "w");
     fprintf(f, "pmu wsm\nrun 2^47 INST_RETIRED.ANY_P=1\n");
     if (fclose(f) != 0) {
         g_unlink(path);

@@ -3,14 +3,22 @@
 #include "json_out.h"
 #include "pebs.h"
 
+/* The run's records and DS area; FALSE when it used no PEBS (no DS area
+ * set, no record written): then nothing is reported. */
+static gboolean pebs_used(const PmsSim *sim, PmsPebsDs *ds, const PmsPebsRecord **r, guint *n, guint64 *total)
+{
+    *r = pms_sim_pebs_records(sim, n, total);
+    pms_sim_get_pebs_ds(sim, ds);
+    return *total || ds->base || ds->max;
+}
+
 void pms_pebs_report(GString *out, const PmsSim *sim)
 {
     PmsPebsDs ds;
     guint n;
     guint64 total;
-    const PmsPebsRecord *r = pms_sim_pebs_records(sim, &n, &total);
-    pms_sim_get_pebs_ds(sim, &ds);
-    if (total == 0 && ds.base == 0 && ds.max == 0)
+    const PmsPebsRecord *r;
+    if (!pebs_used(sim, &ds, &r, &n, &total))
         return;
     g_string_append_printf(out,
                            "# PEBS: %" G_GUINT64_FORMAT " record%s; DS index 0x%" G_GINT64_MODIFIER
@@ -39,9 +47,8 @@ gboolean pms_pebs_report_json(GString *out, const PmsSim *sim)
     PmsPebsDs ds;
     guint n;
     guint64 total;
-    const PmsPebsRecord *r = pms_sim_pebs_records(sim, &n, &total);
-    pms_sim_get_pebs_ds(sim, &ds);
-    if (total == 0 && ds.base == 0 && ds.max == 0)
+    const PmsPebsRecord *r;
+    if (!pebs_used(sim, &ds, &r, &n, &total))
         return FALSE;
     g_string_append_printf(out, "\"pebs\": {\"records\": %" G_GUINT64_FORMAT ", \"ds\": {\"index\": ", total);
     pms_json_hex(out, ds.index);
