@@ -166,6 +166,18 @@ static void explain(GString *o, const PmsEncoding *enc)
                                 : ": the counter is disabled and counts nothing");
     g_string_append_printf(o, "  overflow: a carry out of bit %u sets the counter's GLOBAL_STATUS bit%s (SDM 18-4)\n",
                            width ? width - 1 : 0, f.intr ? " and raises a PMI (int=1)" : "; int=0: no PMI");
+    /* what turns a PMI into a stop, named by register and bit (the
+     * encoding never sets it: a stimulus or sim --freeze does) */
+    const PmsRegister *dbg = pms_model_reg_by_kind(m, PMS_REG_DEBUGCTL, 0);
+    const PmsField *frz = dbg ? pms_layout_field(dbg->layout, "freeze_perfmon_on_pmi") : NULL;
+    if (f.intr && frz)
+        g_string_append_printf(o,
+                               "  freeze: the PMI stops every counter only when %s.freeze_perfmon_on_pmi (bit %u) "
+                               "is set: %s (SDM 18.4.7; docs/semantics.md §4); the encoding does not set it, a "
+                               "stimulus or `pmusim sim --freeze` does\n",
+                               dbg->name, frz->shift,
+                               m->version >= 4 ? "the PMI sets GLOBAL_STATUS.ctr_frz (v4 freeze)"
+                                               : "the PMI clears IA32_PERF_GLOBAL_CTRL (v3)");
 
     /* The one-sentence answer. */
     g_autoptr(GString) s = g_string_new(NULL);

@@ -531,6 +531,13 @@ static void test_freeze_option(void)
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_TRUE(g_str_has_suffix(r.out, "count=0 overflow=1\n"));
     run_clear(&r);
+    /* explain names the bit a PMI needs to freeze, and what it then does */
+    r = RUN("explain", "nhm::INST_RETIRED:ANY_P");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "freeze: the PMI stops every counter only when "
+                                  "IA32_DEBUGCTL.freeze_perfmon_on_pmi (bit 12) is set: the PMI clears "
+                                  "IA32_PERF_GLOBAL_CTRL (v3)"));
+    run_clear(&r);
     r = RUN("sim", "--pmu", "montecito", "-e", "NOPS_RETIRED:oi", "--occurrences", "1", "--freeze");
     CU_ASSERT_EQUAL(r.status, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--freeze: montecito has no freeze-on-PMI control to set"));
