@@ -249,8 +249,10 @@ static void json_event(GString *o, const PmsModel *m, const PmsEvent *ev)
     pms_json_str(o, ev->name);
     g_string_append_printf(o, ", \"code\": %u, \"base_umask\": %u, \"counters\": ", ev->code, ev->base_umask);
     pms_json_hex(o, ev->counters);
-    g_string_append_printf(o, ", \"fixed\": %u, \"pebs\": %s, \"fixed_only\": %s", ev->fixed,
-                           ev->flags & PMS_EVENT_PEBS ? "true" : "false",
+    /* a mask of fixed counters, like "counters": a hex string (README, JSON) */
+    g_string_append(o, ", \"fixed\": ");
+    pms_json_hex(o, ev->fixed);
+    g_string_append_printf(o, ", \"pebs\": %s, \"fixed_only\": %s", ev->flags & PMS_EVENT_PEBS ? "true" : "false",
                            ev->flags & PMS_EVENT_FIXED_ONLY ? "true" : "false");
     const struct {
         const char *key;

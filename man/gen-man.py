@@ -221,8 +221,8 @@ def model_page(pmusim, pmu, out_path, version):
         if ev["base_umask"]:
             facts.append(f"umask 0x{ev['base_umask']:x}")
         facts.append("counters " + mask_ranges(int(ev["counters"], 16)))
-        if ev["fixed"]:
-            facts.append("fixed counter " + mask_ranges(ev["fixed"]))
+        if int(ev["fixed"], 16):
+            facts.append("fixed counter " + mask_ranges(int(ev["fixed"], 16)))
         if ev["fixed_only"]:
             facts.append("fixed counter only")
         if ev["pebs"]:
