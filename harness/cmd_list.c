@@ -195,10 +195,17 @@ static void print_model(const PmsModel *m, const char *pat)
     }
 }
 
-/* One event in full, every fact by name (any architecture). */
+/* One event in full, every fact by name (any architecture): the facts of
+ * the full listing (the same words: counters as ranges, fixed counters by
+ * index, flags), the family's register facts, then each unit mask as the
+ * full listing shows it (value, default, group, alias, description). */
 static void print_event(const PmsModel *m, const PmsEvent *ev)
 {
     printf("%s::%s\n", m->name, ev->name);
+    if (ev->desc)
+        printf("  %s\n", ev->desc);
+    g_autofree char *ef = event_facts(ev);
+    printf("  facts       %s\n", ef);
     printf("  code        0x%02x\n", ev->code);
     g_autoptr(GString) facts = g_string_new(NULL);
     pms_cli_family(m)->list_event(facts, m, ev);
@@ -215,14 +222,15 @@ static void print_event(const PmsModel *m, const PmsEvent *ev)
             shown++;
         }
     printf("%s\n", shown ? "" : " none");
+    int umw = 5;
+    for (guint u = 0; u < ev->n_umasks; u++)
+        umw = MAX(umw, (int)strlen(ev->umasks[u].name) + 1);
     for (guint u = 0; u < ev->n_umasks; u++) {
-        const PmsUmask *um = &ev->umasks[u];
-        const char *g = group_name(ev, um->group);
-        printf("  :%-32s 0x%" G_GINT64_MODIFIER "x%s%s%s\n", um->name, um->value,
-               um->flags & PMS_UMASK_DEFAULT ? " default" : "", g ? " group " : "", g ? g : "");
+        g_autofree char *uf = umask_facts(ev, &ev->umasks[u]);
+        g_autofree char *col = g_strconcat(":", ev->umasks[u].name, NULL);
+        g_autofree char *row = g_strdup_printf("  %-*s %s", umw, col, uf);
+        printf("%s\n", g_strchomp(row));
     }
-    if (ev->desc)
-        printf("  %s\n", ev->desc);
 }
 
 /* --names for one event: the event alone when that encodes (a default unit

@@ -120,7 +120,11 @@ void pms_x86_list_event(GString *o, const PmsModel *m, const PmsEvent *ev)
         g_string_append_printf(o, "  umask       0x%x (in %s)\n", ev->base_umask, ev->extra_reg);
     else
         g_string_append_printf(o, "  umask       0x%x\n", ev->base_umask);
-    g_string_append_printf(o, "  counters    0x%" G_GINT64_MODIFIER "x\n  fixed       0x%x\n", ev->counters, ev->fixed);
+    /* by index, with the mask beside (the full listing's words) */
+    g_autofree char *gp = pms_cli_counter_ranges(ev->counters, "", "none");
+    g_autofree char *fx = pms_cli_counter_ranges(ev->fixed, "", "none");
+    g_string_append_printf(o, "  counters    %s (mask 0x%" G_GINT64_MODIFIER "x)\n  fixed       %s (mask 0x%x)\n", gp,
+                           ev->counters, fx, ev->fixed);
 }
 
 /* The event code and unit mask of the event select, by name (0 when the

@@ -299,6 +299,29 @@ static void test_list_grep(void)
     run_clear(&a);
 }
 
+/* `list PMU EVENT` says as much as the full listing, in its words: the
+ * facts line (counters 0-3, fixed counter 0 by index, PEBS), each unit mask
+ * with its alias and description (issue 18). */
+static void test_list_one_event(void)
+{
+    Run r = run_cli("list", "wsm", "INST_RETIRED", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(
+        g_str_has_prefix(r.out, "wsm::INST_RETIRED\n  facts       code 0xc0  counters 0-3  fixed 0  PEBS\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n  counters    0-3 (mask 0xf)\n  fixed       0 (mask 0x1)\n"));
+    CU_ASSERT_TRUE(g_regex_match_simple("\n  :ANY +0x1 +default = ANY_P +Instructions retired \\(Programmable "
+                                        "counter and Precise Event\\)\n",
+                                        r.out, 0, 0));
+    CU_ASSERT_TRUE(g_regex_match_simple("\n  :TOTAL_CYCLES +0x1 += ANY_P:c=16:i=1 ", r.out, 0, 0));
+    run_clear(&r);
+    /* an event's own description right under its name */
+    r = run_cli("list", "icl", "TOPDOWN_M", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_TRUE(g_regex_match_simple("^icl::TOPDOWN_M\n  [A-Z][^\n]+\n  facts       code 0x00  counters -  fixed 3",
+                                        r.out, 0, 0));
+    run_clear(&r);
+}
+
 static void test_list_details(void)
 {
     Run r = run_cli("list", "wsm", NULL);
@@ -565,6 +588,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "list --names: every string encodes", test_list_names_encode);
     CU_add_test(s, "list --grep", test_list_grep);
     CU_add_test(s, "list: counters, PEBS, aliases, ranges; --format=json", test_list_details);
+    CU_add_test(s, "list PMU EVENT: the full listing's facts", test_list_one_event);
     CU_add_test(s, "decode: missing EXTRA, reserved bits, EN/INT/PC", test_decode_says_what_is_missing);
     CU_add_test(s, "encode --format=perf refuses what perf cannot count the same", test_perf_refusals);
     CU_add_test(s, "encode --format=json", test_encode_json);
