@@ -76,6 +76,13 @@ static void backend_encode(const char *event, gsize len, PmsVectorAnswer *out, g
     pms_backend_result_clear(&r);
 }
 
+/* The failed column, 8 wide: red on a terminal when not 0 (NO_COLOR). */
+static char *failed_cell(gboolean colour, guint n)
+{
+    g_autofree char *cell = g_strdup_printf("%8u", n);
+    return pms_cli_paint(colour && n, "1;31", cell);
+}
+
 /* One row per PMU and kind (encode, sim), in the report's PMU order. */
 /* failed: failures the expectations do not excuse (stale ones included);
  * known: expected failures. */
@@ -84,6 +91,7 @@ static void print_table(FILE *out, const PmsVectorReport *r, const PmsExpectResu
 {
     fprintf(out, "conform: backend %s, kind %s, expectations %s\n", backend, kinds,
             e ? pms_expectations_file(e) : "none");
+    gboolean colour = pms_cli_colour(out);
     /* the PMU column as wide as the longest name (nhmex_cbox0 is 11) */
     int w = 10;
     for (guint i = 0; i < r->pmus->len; i++)
@@ -103,13 +111,16 @@ static void print_table(FILE *out, const PmsVectorReport *r, const PmsExpectResu
                     secs += o->seconds;
                 }
             }
-            if (n)
-                fprintf(out, "%-*s %-7s %8u %8u %8u %8u %7.2fs\n", w, s->pmu, pms_vector_kind_name(k), n, passed,
-                        n - passed - known, known, secs);
+            if (n) {
+                g_autofree char *failed = failed_cell(colour, n - passed - known);
+                fprintf(out, "%-*s %-7s %8u %8u %s %8u %7.2fs\n", w, s->pmu, pms_vector_kind_name(k), n, passed, failed,
+                        known, secs);
+            }
         }
     }
-    fprintf(out, "%-*s %-7s %8u %8u %8u %8u %7.2fs\n", w, "total", "", r->vectors, x->passed, x->failed + x->stale,
-            x->xfail, r->seconds);
+    g_autofree char *failed = failed_cell(colour, x->failed + x->stale);
+    fprintf(out, "%-*s %-7s %8u %8u %s %8u %7.2fs\n", w, "total", "", r->vectors, x->passed, failed, x->xfail,
+            r->seconds);
 }
 
 static double share(guint part, guint whole)
@@ -246,7 +257,8 @@ static void print_groups(FILE *out, const PmsVectorReport *r, const PmsExpectRes
     if (!groups->len)
         return;
     g_ptr_array_sort(groups, group_cmp);
-    fprintf(out, "\nfailures by cause (%u group(s), largest first):\n", groups->len);
+    g_autofree char *head = pms_cli_paint(pms_cli_colour(out), "1;31", "failures by cause");
+    fprintf(out, "\n%s (%u group(s), largest first):\n", head, groups->len);
     for (guint i = 0; i < groups->len; i++) {
         const Group *g = g_ptr_array_index(groups, i);
         fprintf(out, "  %u x %s: %s\n    e.g. %s\n", g->count, g->pmu, g->cause, g->example->message);

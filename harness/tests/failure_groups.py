@@ -19,9 +19,9 @@ def check(name, ok, detail=""):
     results.append((name, ok, detail))
 
 
-def conform(*args, backend=BACKEND, kind="encode"):
+def conform(*args, backend=BACKEND, kind="encode", env=None):
     p = subprocess.run([PMUSIM, "conform", "--backend", backend, "--kind", kind] + list(args) + ["wsm"],
-                       capture_output=True, timeout=300)
+                       capture_output=True, timeout=300, env=dict(os.environ, **(env or {})))
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
@@ -98,6 +98,15 @@ check("on a terminal a progress line counts the vectors and is erased before the
       "\r\033[Kconform: 1/" in tty and " vectors (wsm)" in tty and "\r\033[Kconform: backend builtin" in tty, tty[:600])
 rc, out, err = conform(backend="builtin")
 check("in a pipe there is no progress line", " vectors (wsm)" not in err and "\r" not in out + err, err[:300])
+
+# colour: only on a terminal or with CLICOLOR_FORCE=1, never with NO_COLOR
+rc, out, err = conform("--max-failures", "0")
+check("no colour in a pipe", "\033[" not in out, out[:300])
+rc, out, err = conform("--max-failures", "0", env={"CLICOLOR_FORCE": "1"})
+check("CLICOLOR_FORCE=1: the failed count and the groups' title in red",
+      "\033[1;31m       9\033[0m" in out and "\033[1;31mfailures by cause\033[0m" in out, out[:600])
+rc, out, err = conform("--max-failures", "0", env={"CLICOLOR_FORCE": "1", "NO_COLOR": "1"})
+check("NO_COLOR wins over CLICOLOR_FORCE", "\033[" not in out and "       9 " in out, out[:300])
 
 # three wrong bits: the extra register's field, a bit outside every field,
 # and both registers of one code pair; groups ordered by size

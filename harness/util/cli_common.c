@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --rules-only, an option of every command (beside --model). */
 static gboolean rules_only;
@@ -305,4 +306,20 @@ gboolean pms_cli_timeout_check(gint *ms)
         return FALSE;
     }
     return TRUE;
+}
+
+gboolean pms_cli_colour(FILE *f)
+{
+    if (g_getenv("NO_COLOR"))
+        return FALSE;
+    const char *force = g_getenv("CLICOLOR_FORCE");
+    if (force && *force && strcmp(force, "0") != 0)
+        return TRUE;
+    const char *term = g_getenv("TERM");
+    return isatty(fileno(f)) && !(term && strcmp(term, "dumb") == 0);
+}
+
+char *pms_cli_paint(gboolean on, const char *sgr, const char *s)
+{
+    return on ? g_strdup_printf("\033[%sm%s\033[0m", sgr, s) : g_strdup(s);
 }

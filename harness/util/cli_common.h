@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdio.h>
 #include "model.h"
 
 /* A subcommand: main.c's table (commands.h) and a command's own
@@ -83,3 +84,11 @@ gboolean pms_cli_levels(const char *text, guint *plm);
  * this command: `exits`, e.g. "0 ..., 1 ..., 2 ...") and "Examples:" with
  * the given lines (each "  pmusim ...\n").  Every command states both. */
 void pms_cli_help(GOptionContext *ctx, const char *exits, const char *lines);
+
+/* Colour on stream f: only on a terminal, never with NO_COLOR set (any
+ * value, no-color.org) or TERM=dumb; CLICOLOR_FORCE=1 forces it elsewhere
+ * (a pipe, a test) unless NO_COLOR is set. */
+gboolean pms_cli_colour(FILE *f);
+/* s wrapped in the SGR colour `sgr` ("31" red, "32" green, "1;31" bold red,
+ * "33" yellow) when colour is on; s itself otherwise.  g_free the result. */
+char *pms_cli_paint(gboolean on, const char *sgr, const char *s);
