@@ -161,14 +161,18 @@ int pms_cmd_diff(int argc, char **argv)
     for (guint i = 0; i < extra->len; i++)
         diff_one(models, a, b, extra->pdata[i], quiet, &counts[pmus->len]);
 
-    printf("\n%-10s %8s %8s %8s %8s %8s %8s\n", "pmu", "strings", "same", "ret", "codes", "fstr", "crash");
+    /* the PMU column as wide as the longest name (amd64_fam17h_zen2 is 17) */
+    int w = 10;
+    for (guint p = 0; p < pmus->len; p++)
+        w = MAX(w, (int)strlen(((const PmsModel *)pmus->pdata[p])->name));
+    printf("\n%-*s %8s %8s %8s %8s %8s %8s\n", w, "pmu", "strings", "same", "ret", "codes", "fstr", "crash");
     guint differ = 0;
     for (guint p = 0; p <= pmus->len; p++) {
         const DiffCount *c = &counts[p];
         if (p == pmus->len && c->strings == 0)
             break;
         const char *name = p < pmus->len ? ((const PmsModel *)pmus->pdata[p])->name : "--strings";
-        printf("%-10s %8u %8u %8u %8u %8u %8u\n", name, c->strings, c->same, c->ret, c->codes, c->fstr, c->crash);
+        printf("%-*s %8u %8u %8u %8u %8u %8u\n", w, name, c->strings, c->same, c->ret, c->codes, c->fstr, c->crash);
         differ += c->strings - c->same;
     }
     printf("%s vs %s: %u difference%s\n", pms_backend_name(a), pms_backend_name(b), differ, differ == 1 ? "" : "s");

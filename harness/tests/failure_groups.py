@@ -99,6 +99,13 @@ check("on a terminal a progress line counts the vectors and is erased before the
 rc, out, err = conform(backend="builtin")
 check("in a pipe there is no progress line", " vectors (wsm)" not in err and "\r" not in out + err, err[:300])
 
+# diff's table: the PMU column as wide as the longest PMU name
+p = subprocess.run([PMUSIM, "diff", "--backend", "builtin", "--backend", "builtin", "-q", "glm", "amd64_fam17h_zen2"],
+                   capture_output=True, text=True, timeout=300)
+rows = [l for l in p.stdout.splitlines() if l.startswith(("pmu ", "glm ", "amd64_fam17h_zen2 "))]
+check("diff's table stays aligned with a long PMU name",
+      len(rows) == 3 and len({len(l) for l in rows}) == 1, p.stdout)
+
 # colour: only on a terminal or with CLICOLOR_FORCE=1, never with NO_COLOR
 rc, out, err = conform("--max-failures", "0")
 check("no colour in a pipe", "\033[" not in out, out[:300])
