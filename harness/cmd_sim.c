@@ -50,6 +50,12 @@ static void on_trace(const PmsSimTrace *t, gpointer data)
     }
 }
 
+/* The register of a freeze field (the PMU's own, or its unit's first). */
+static const PmsRegister *freeze_reg(const PmsModel *m, const PmsCliFreezeField *f)
+{
+    return pms_model_reg_in_unit(m, f->unit, 0, f->kind, 0);
+}
+
 /* The html page's register panel: the registers the encoding and the
  * stimulus write and the counter's status register, as the simulator holds
  * them. */
@@ -70,7 +76,7 @@ static PmsRegPanel *panel_new(PmsSim *sim, const PmsEncoding *enc, const PmsStim
     const PmsCliFamily *fam = pms_cli_family(m);
     for (const PmsCliFreezeField *f = fam && fam->freeze ? fam->freeze : NULL; f && f->field; f++)
         if (f->cause)
-            pms_reg_panel_cause(p, pms_model_reg_in_unit(m, f->unit, 0, f->kind, 0), f->field, "freeze-on-PMI control");
+            pms_reg_panel_cause(p, freeze_reg(m, f), f->field, "freeze-on-PMI control");
     pms_reg_panel_start(p);
     return p;
 }
@@ -212,7 +218,7 @@ static gboolean apply_freeze(PmsSim *sim)
         return FALSE;
     }
     for (const PmsCliFreezeField *f = fam->freeze; f->field; f++) {
-        const PmsRegister *r = pms_model_reg_in_unit(m, f->unit, 0, f->kind, 0);
+        const PmsRegister *r = freeze_reg(m, f);
         const PmsField *fd = r ? pms_layout_field(r->layout, f->field) : NULL;
         g_autoptr(GError) err = NULL;
         guint64 v = 0;

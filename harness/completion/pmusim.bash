@@ -13,13 +13,6 @@ _pmusim_pmus() {
     "$1" list 2>/dev/null | awk '{ print $1 }'
 }
 
-# The word being completed as the user sees it: bash splits at ':' (its
-# COMP_WORDBREAKS), an event string is one word for us.
-_pmusim_word() {
-    local line=${COMP_LINE:0:COMP_POINT}
-    printf '%s' "${line##*[[:space:]]}"
-}
-
 # COMPREPLY from candidates $2 for the whole word $1, each cut to the part
 # after the word's last ':' (what bash replaces).
 _pmusim_reply() {
@@ -50,19 +43,22 @@ _pmusim_events() {
 _pmusim() {
     local exe=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]}
     local word prev cmd pmu="" i
-    word=$(_pmusim_word)
+    # the line split at blanks only: bash also splits at ':' (its
+    # COMP_WORDBREAKS), an event string is one word for us
+    local line=${COMP_LINE:0:COMP_POINT}
+    local -a toks
+    read -r -a toks <<<"$line"
+    word=""
+    if [[ $line != *[[:space:]] ]]; then
+        word=${toks[${#toks[@]} - 1]}
+        unset 'toks[${#toks[@]}-1]' # the words before the one being completed
+    fi
     if ((COMP_CWORD == 1)); then
         COMPREPLY=($(compgen -W "$(_pmusim_commands "$exe")" -- "$cur"))
         return
     fi
     cmd=${COMP_WORDS[1]}
-    # the option before the word (bash's split: skip ':' pieces)
-    local line=${COMP_LINE:0:COMP_POINT}
-    local -a toks
-    read -r -a toks <<<"${line% *}"
-    [[ $line == *[[:space:]] ]] && read -r -a toks <<<"$line"
-    prev=${toks[${#toks[@]}-1]}
-    [[ $line != *[[:space:]] ]] && prev=${toks[${#toks[@]}-1]}
+    prev=${toks[${#toks[@]} - 1]} # the option before the word
     for ((i = 0; i < ${#toks[@]}; i++)); do
         case ${toks[i]} in
         -p | --pmu) pmu=${toks[i + 1]} ;;

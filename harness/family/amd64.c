@@ -30,7 +30,7 @@ static void explain(GString *o, const PmsEncoding *enc)
                     FALSE,
                     pms_cli_field(ctl, v, "cmask"),
                     NULL };
-    f.rings = f.usr && f.os ? "at CPL 0 and CPL>0" : f.os ? "at CPL 0 only" : f.usr ? "at CPL>0 only" : NULL;
+    f.rings = pms_x86_rings(&f);
     guint64 ho = pms_cli_field(ctl, v, "host_only"), go = pms_cli_field(ctl, v, "guest_only");
     gboolean svme = g_ascii_strcasecmp(pms_model_option(m, "svme", "on"), "off") != 0;
     g_autofree char *ums = pms_x86_umask_names(enc, NULL);

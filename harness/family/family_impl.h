@@ -30,6 +30,8 @@ typedef struct {
 char *pms_x86_umask_names(const PmsEncoding *enc, const char *which);
 char *pms_x86_describe_signal(const PmsEncoding *enc, const PmsRegister *es, guint64 sel, const char *name);
 char *pms_x86_threshold_phrase(const PmsFamSel *f, const char *sig);
+/* f->rings from f->usr and f->os: "at CPL 0 and CPL>0", ..., NULL for none. */
+const char *pms_x86_rings(const PmsFamSel *f);
 void pms_x86_explain_threshold(GString *o, const PmsFamSel *f);
 
 const PmsRegister *pms_x86_decode_reg(const PmsModel *m);

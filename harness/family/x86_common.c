@@ -76,6 +76,11 @@ char *pms_x86_threshold_phrase(const PmsFamSel *f, const char *sig)
 }
 
 /* Threshold, invert and edge stages (general counters only). */
+const char *pms_x86_rings(const PmsFamSel *f)
+{
+    return f->usr && f->os ? "at CPL 0 and CPL>0" : f->os ? "at CPL 0 only" : f->usr ? "at CPL>0 only" : NULL;
+}
+
 void pms_x86_explain_threshold(GString *o, const PmsFamSel *f)
 {
     if (f->fixed) {

@@ -120,7 +120,7 @@ static void explain(GString *o, const PmsEncoding *enc)
                     m->smt,
                     pms_cli_field(es, sel, "cmask"),
                     NULL };
-    f.rings = f.usr && f.os ? "at CPL 0 and CPL>0" : f.os ? "at CPL 0 only" : f.usr ? "at CPL>0 only" : NULL;
+    f.rings = pms_x86_rings(&f);
     guint width = fixed ? m->fixed_width : m->gp_width;
     g_autofree char *ums = pms_x86_umask_names(enc, NULL);
     g_autofree char *sig = g_strdup_printf("%s%s%s", enc->event->name, *ums ? "." : "", ums);

@@ -50,6 +50,10 @@ gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint cou
 void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
 /* Every counter prog_place_lowest chooses from: general (bit k) and fixed (bit i). */
 void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed);
+/* ProgOps.set_counters of a family whose codes never narrow the counters
+ * (x86 uncore, amd64): prog_place_allowed's. */
+void prog_set_counters_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                               guint n_codes, guint64 *gp, guint32 *fixed);
 
 /* prog_field.c: a family's step resolves its fields once (its prog_cache)
  * and keeps the first field it cannot do without that the model lacks

@@ -127,6 +127,14 @@ static guint64 allowed_gp(const PmsModel *m, const PmsEvent *ev, guint64 umask_m
     return m->n_gp < 64 ? allowed & (((guint64)1 << m->n_gp) - 1) : allowed;
 }
 
+void prog_set_counters_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                               guint n_codes, guint64 *gp, guint32 *fixed)
+{
+    (void)codes;
+    (void)n_codes;
+    prog_place_allowed(m, ev, umask_mask, gp, fixed);
+}
+
 void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed)
 {
     *gp = allowed_gp(m, ev, umask_mask);

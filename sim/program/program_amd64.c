@@ -41,16 +41,8 @@ static guint64 amd64_status_bit(const PmsPlacement *pl)
     return 0;
 }
 
-static void amd64_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
-                               guint n_codes, guint64 *gp, guint32 *fixed)
-{
-    (void)codes;
-    (void)n_codes;
-    prog_place_allowed(m, ev, umask_mask, gp, fixed);
-}
-
 const ProgOps prog_amd64_ops = {
-    .set_counters = amd64_set_counters,
+    .set_counters = prog_set_counters_allowed,
     .place_on = prog_place_on_counters,
     .place = prog_place_lowest,
     .writes = amd64_writes,

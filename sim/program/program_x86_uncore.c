@@ -146,18 +146,10 @@ static const PmsRegister *unc_status_reg(const PmsPlacement *pl)
     return prog_get(pl->model)->global_status;
 }
 
-/* For a set: the counters pms_program_place chooses from (the fixed counter
- * is UNC_CLK_UNHALTED's alone, no other event may use it). */
-static void unc_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
-                             guint n_codes, guint64 *gp, guint32 *fixed)
-{
-    (void)codes;
-    (void)n_codes;
-    prog_place_allowed(m, ev, umask_mask, gp, fixed);
-}
-
 const ProgOps prog_x86_uncore_ops = {
-    .set_counters = unc_set_counters,
+    /* for a set: the counters pms_program_place chooses from (the fixed
+     * counter is UNC_CLK_UNHALTED's alone, no other event may use it) */
+    .set_counters = prog_set_counters_allowed,
     .place_on = prog_place_on_counters,
     .place = prog_place_lowest,
     .writes = unc_writes,
