@@ -59,6 +59,31 @@ _first = sum(r[0] for r in PATTERN[:NEIGH_RUN])
 NEIGH_CYCLES = "cycles %d-%d" % (_first, _first + PATTERN[NEIGH_RUN][0] - 1)
 
 
+def pattern_for(cfg):
+    """The pattern for one core vector.  A threshold c that no thread-0 value
+    of PATTERN equals cannot be told from c+1 (10 and 16 pass or fail both
+    alike); so, for such a c (not inverted), cycle 7 (CPL 3) has exactly c
+    (a threshold one higher fails it, user mode alone passes it), cycle 11
+    (right after the 200 cycle) also c (two passing cycles in a row: an edge
+    counts one), and cycle 12 c-1 with 1 on thread 1 (fails alone, passes
+    when AnyThread sums the threads).  Run lengths stay, so the cycle numbers
+    in the texts do."""
+    c = cfg["cmask"]
+    if c == 0 or cfg["inv"] or c in {r[1] for r in PATTERN}:
+        return PATTERN
+    p = list(PATTERN)
+    p[5] = (1, c, 0, 3, 3)
+    p[8] = (1, c, 0, 0, 3)
+    p[9] = (1, c - 1, 1, 3, 3)
+    return p
+
+
+def neigh_n(cfg):
+    """Occurrences per cycle of each neighbour signal: at least the threshold,
+    so that a neighbour a mutant selects would pass it."""
+    return max(NEIGH_N, cfg["cmask"])
+
+
 def num(s):
     return int(s, 0)
 
@@ -304,7 +329,8 @@ def derive_words(cfg, smt):
 
 
 def make_vector(m, name, events_str, counter, fixed, cfg, own_tokens, extra_tokens, neighbours_text, own_text):
-    cycles = expand(PATTERN)
+    pattern = pattern_for(cfg)
+    cycles = expand(pattern)
     total, _, incs = count(cfg, cycles, m.smt, 0)
     if total == 0:
         raise SystemExit("%s %s: the pattern gives a zero count" % (m.name, name))
@@ -329,7 +355,7 @@ def make_vector(m, name, events_str, counter, fixed, cfg, own_tokens, extra_toke
                (32 + counter) if fixed else counter, total, K, final))
     lines.append("src " + src)
     lines.append("write %s 2^48-%d" % (reg, K))
-    lines += stim_runs(PATTERN, m.smt, own_tokens, extra_tokens)
+    lines += stim_runs(pattern, m.smt, own_tokens, extra_tokens)
     lines.append("read %s %d" % (reg, final))
     lines.append("read IA32_PERF_GLOBAL_STATUS 0x%x" % status)
     lines.append("expect-pmi %s" % (str(pmi_cycle) if pmi_on else "none"))
@@ -402,7 +428,12 @@ def plain_vector(m, ev):
     # another event code.
     neigh = []
     match_exact = ev.match == "exact"
-    if match_exact:
+    # A unit mask with a code of its own (icl CPU_CLK_UNHALTED:DISTRIBUTED,
+    # 0xec) shares no umask values with its event's others: its neighbours are
+    # then the single bits outside it, which neither rule selects and which a
+    # mutant adding one of them is caught by under either rule.
+    own_code = any(u.code is not None and u.code != ev.code for u in umasks)
+    if match_exact and not own_code:
         others = sorted({u.value | ev.base_umask for u in ev.umasks} - {umask})
         neigh += [(code, others[0] if others else umask ^ 0x01)]
     else:
@@ -410,7 +441,7 @@ def plain_vector(m, ev):
     ne = neighbour_event(m, ev, code)
     if ne:
         neigh.append((ne[1], ne[2]))
-    neigh_toks = ["%s=%d" % (tok_signal(c, u), NEIGH_N) for c, u in neigh]
+    neigh_toks = ["%s=%d" % (tok_signal(c, u), neigh_n(cfg)) for c, u in neigh]
 
     def own_tokens(n0, n1):
         if n0 == 0 and n1 == 0:
@@ -419,11 +450,12 @@ def plain_vector(m, ev):
 
     def extra_tokens(i):
         return neigh_toks if i == NEIGH_RUN else []
-    ntext = ("Neighbours %s occur 16 times per cycle in %s (thread 0) and are not selected "
+    ntext = ("Neighbours %s occur %d times per cycle in %s (thread 0) and are not selected "
              "(semantics.md §2: %s; another code never) -> add 0." % (
-                 ", ".join(tok_signal(c, u) for c, u in neigh), NEIGH_CYCLES,
-                 "exact umask match" if match_exact else "a signal counts when its umask bits lie inside the "
-                 "evtsel umask, these lie outside"))
+                 ", ".join(tok_signal(c, u) for c, u in neigh), neigh_n(cfg), NEIGH_CYCLES,
+                 "exact umask match" if match_exact and not own_code else
+                 "bits outside the evtsel umask, selected neither by exact match nor by inclusion" if own_code else
+                 "a signal counts when its umask bits lie inside the evtsel umask, these lie outside"))
     return make_vector(m, "ev_" + ev.name.lower(), estr, counter, False, cfg, own_tokens, extra_tokens, ntext,
                        own + (" (code %s)" % hex(code)))
 
@@ -515,6 +547,10 @@ def ldlat_vector(m, ev):
     for k, v in u.forced.items():
         cfg[{"c": "cmask", "i": "inv", "e": "edge", "t": "any"}[k]] = v
     others = sorted({x.value for x in ev.umasks} - {u.value})
+    if not others and ev.match != "exact":
+        # The only unit mask (skl/icl MEM_TRANS_RETIRED): the single bits outside
+        # it, which the inclusion rule (semantics.md §2) never selects.
+        others = [1 << b for b in range(8) if not (umask >> b) & 1]
 
     def own_tokens(n0, n1):
         t = []
