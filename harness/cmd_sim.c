@@ -12,6 +12,7 @@
  * the run fails.  Exit status: 0, 1 (event, stimulus or simulation error),
  * 2 (bad option). */
 #include "pebs.h"
+#include "pmusim_config.h"
 #include "pebs_report.h"
 #include "suggest.h"
 #include "cli_common.h"
@@ -847,12 +848,14 @@ int pms_cmd_sim(int argc, char **argv)
         "  pmusim sim --pmu wsm -e 'INST_RETIRED:ANY_P:u:c=2' --occurrences 3,3,3 --cpl 0,3,0\n"
         "  pmusim sim --pmu nhm_unc -e 'UNC_LLC_MISS:ANY:c=2:i' --occurrences 3,0,1,2\n"
         "  pmusim sim --pmu nhm_unc -e UNC_CLK_UNHALTED --occurrences 1,1,1 --preload 0xfffffffffffe\n"
-        "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-freeze.stim --format vcd -o t.vcd\n"
-        "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-lbr.stim --explain   (the LBR ring last)\n"
+        "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim " PMUSIM_EXAMPLES_DIR "/nhm-freeze.stim --format vcd -o t.vcd\n"
+        "  pmusim sim -e nhm::INST_RETIRED:ANY_P --stim " PMUSIM_EXAMPLES_DIR
+        "/nhm-lbr.stim --explain   (the LBR ring last)\n"
         "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n"
         "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n"
         "  pmusim sim --pmu nhmex_cbox0 -e 'LLC_MISSES:ALL:pmi' --occurrences 1,1,1 --preload 0xfffffffffffe --freeze\n"
-        "  pmusim sim --pebs -e nhm::INST_RETIRED:ANY_P --stim sim/tests/data/nhm-pebs.stim   PEBS records after the "
+        "  pmusim sim --pebs -e nhm::INST_RETIRED:ANY_P --stim " PMUSIM_EXAMPLES_DIR
+        "/nhm-pebs.stim   PEBS records after the "
         "counts\n");
     if (!pms_cli_parse(ctx, &argc, &argv) || !pms_cli_output_path_ok("--output", o.output))
         return PMS_EXIT_USAGE;
