@@ -16,7 +16,25 @@ typedef struct {
     GKeyFile *kf;
     PmsModel *m;
     const char **event_keys; /* event_keys(): made once per file */
+    GPtrArray *problems;     /* every "FILE:LINE: ..." found so far (keep()) */
+    gint first_code;         /* the PmsModelError of the first */
 } Ctx;
+
+/* Problems of one file reported in one run (a what-if edit with three typos
+ * takes one lint run, not three): the loader goes on past a group that fails
+ * to the next group of the same kind, and stops after a kind with problems
+ * that later kinds name (layouts, registers, modifiers; load_groups()).
+ * Past this many it only counts them. */
+#define MAX_PROBLEMS 100
+
+/* Moves *err (set) into c's problems. */
+static void keep(Ctx *c, GError **err)
+{
+    if (!c->problems->len)
+        c->first_code = (*err)->code;
+    g_ptr_array_add(c->problems, g_strdup((*err)->message));
+    g_clear_error(err);
+}
 
 static gboolean fail(Ctx *c, GError **error, PmsModelError code, const char *group, const char *key, const char *fmt,
                      ...) G_GNUC_PRINTF(6, 7);
@@ -1086,14 +1104,100 @@ static gboolean parse_options(Ctx *c, const char *g, GError **error)
                 g_ptr_array_add(known, (gpointer)o->key);
             const char *close = pms_suggest(keys[k], (const char *const *)known->pdata, known->len);
             g_autofree char *hint = close ? g_strdup_printf(" (did you mean '%s'?)", close) : g_strdup("");
-            return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[k],
-                        "unknown option%s; `pmusim list PMU --options` lists the %s family's", hint, f->name);
+            GError *e = NULL;
+            fail(c, &e, PMS_MODEL_ERROR_KEY, g, keys[k],
+                 "unknown option%s; `pmusim list PMU --options` lists the %s family's", hint, f->name);
+            keep(c, &e);
+            continue;
         }
         if (!pms_model_option_valid(o, value)) {
             g_autofree char *allowed = pms_model_option_allowed(o);
-            return fail(c, error, PMS_MODEL_ERROR_KEY, g, keys[k], "expected %s, got '%s'", allowed, value);
+            GError *e = NULL;
+            fail(c, &e, PMS_MODEL_ERROR_KEY, g, keys[k], "expected %s, got '%s'", allowed, value);
+            keep(c, &e);
+            continue;
         }
         g_hash_table_insert(pms_model_ix(c->m)->options, g_strdup(keys[k]), g_steal_pointer(&value));
+    }
+    (void)error; /* each bad key is kept (keep()), not returned */
+    return TRUE;
+}
+
+/* One group's parse: its GError kept (keep()) rather than returned. */
+#define KEEP(c, call)                                                                                                  \
+    do {                                                                                                               \
+        GError *e_ = NULL;                                                                                             \
+        if (!(call))                                                                                                   \
+            keep((c), &e_);                                                                                            \
+    } while (0)
+
+/* FALSE when a problem stops the file short (a kind others name). */
+static gboolean load_groups(Ctx *c, gsize n_groups, char **groups, const GroupKind *kinds, const char **names)
+{
+    PmsModel *m = c->m;
+    /* Layouts before registers (registers name them); the rest in file order. */
+    static const GroupKind order[] = { G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT, G_PERF };
+    for (guint o = 0; o < G_N_ELEMENTS(order); o++) {
+        /* Registers name layouts, events and [perf] name registers and
+         * modifiers: past a problem in those, what follows would only echo
+         * it.  Options and events name nothing a later kind needs. */
+        guint before = c->problems->len;
+        for (gsize i = 0; i < n_groups; i++) {
+            if (kinds[i] != order[o])
+                continue;
+            const char *g = groups[i];
+            switch (kinds[i]) {
+            case G_OPTIONS:
+                KEEP(c, parse_options(c, g, &e_));
+                break;
+            case G_LAYOUT: {
+                PmsLayout *l = &m->layouts[m->n_layouts++];
+                KEEP(c,
+                     parse_layout(c, g, names[i], l, &e_) &&
+                         index_add(c, pms_model_ix(m)->layout_index, l->name, m->n_layouts, g, "layout", "", &e_));
+                break;
+            }
+            case G_REGISTER: {
+                PmsRegister *r = &m->regs[m->n_regs++];
+                GError *e = NULL;
+                gboolean ok = name_ok(names[i])
+                    ? parse_register(c, g, names[i], r, &e)
+                    : fail(c, &e, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i]);
+                ok = ok && index_add(c, pms_model_ix(m)->reg_name_index, r->name, m->n_regs, g, "register", "", &e);
+                if (!ok)
+                    keep(c, &e);
+                /* A repeated address keeps the first register; the lint reports it. */
+                if (ok && r->space == PMS_SPACE_MSR &&
+                    !g_hash_table_contains(pms_model_ix(m)->reg_index, GUINT_TO_POINTER(r->address)))
+                    g_hash_table_insert(pms_model_ix(m)->reg_index, GUINT_TO_POINTER(r->address),
+                                        GUINT_TO_POINTER(m->n_regs));
+                break;
+            }
+            case G_MODIFIER: {
+                PmsModifier *mod = &m->mods[m->n_mods++];
+                KEEP(c,
+                     parse_modifier(c, g, names[i], mod, &e_) &&
+                         index_add(c, pms_model_ix(m)->mod_index, mod->name, m->n_mods, g, "modifier", "", &e_));
+                break;
+            }
+            case G_EVENT: {
+                PmsEvent *e = &m->events[m->n_events++];
+                KEEP(c,
+                     parse_event(c, g, names[i], e, &e_) &&
+                         index_add(c, pms_model_ix(m)->event_index, e->name, m->n_events, g, "event",
+                                   " (names are case-insensitive)", &e_) &&
+                         facts_consistent(c, g, e, &e_));
+                break;
+            }
+            case G_PERF:
+                KEEP(c, parse_perf(c, g, &e_));
+                break;
+            default:
+                break;
+            }
+        }
+        if (c->problems->len > before && (order[o] == G_LAYOUT || order[o] == G_REGISTER || order[o] == G_MODIFIER))
+            return FALSE;
     }
     return TRUE;
 }
@@ -1106,92 +1210,58 @@ static gboolean load(Ctx *c, GError **error)
     const char **names = g_new0(const char *, n_groups + 1);
     GroupKind *kinds = g_new0(GroupKind, n_groups + 1);
     guint count[G_N] = { 0 };
-    gboolean ok = TRUE;
-    for (gsize i = 0; i < n_groups && ok; i++) {
-        if (!classify(groups[i], &kinds[i], &names[i]))
-            ok = fail(c, error, PMS_MODEL_ERROR_KEY, groups[i], NULL,
-                      "unknown group; expected [pmu], [options], [layout NAME], [register NAME], "
-                      "[modifier NAME], [event NAME] or [perf]");
-        else
+    for (gsize i = 0; i < n_groups; i++) {
+        if (!classify(groups[i], &kinds[i], &names[i])) {
+            kinds[i] = G_N; /* none: skipped below */
+            GError *e = NULL;
+            fail(c, &e, PMS_MODEL_ERROR_KEY, groups[i], NULL,
+                 "unknown group; expected [pmu], [options], [layout NAME], [register NAME], "
+                 "[modifier NAME], [event NAME] or [perf]");
+            keep(c, &e);
+        } else {
             count[kinds[i]]++;
+        }
     }
-    if (ok)
-        ok = parse_header(c, error);
+    if (!c->problems->len)
+        KEEP(c, parse_header(c, &e_));
 
     m->layouts = g_new0(PmsLayout, count[G_LAYOUT]);
     m->regs = g_new0(PmsRegister, count[G_REGISTER]);
     m->mods = g_new0(PmsModifier, count[G_MODIFIER]);
     m->events = g_new0(PmsEvent, count[G_EVENT]);
-    if (ok)
+    if (!c->problems->len)
         pms_model_facts_alloc(m, count[G_EVENT]);
     pms_model_ix(m)->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 
-    /* Layouts before registers (registers name them); the rest in file order. */
-    static const GroupKind order[] = { G_OPTIONS, G_LAYOUT, G_REGISTER, G_MODIFIER, G_EVENT, G_PERF };
-    for (guint o = 0; o < G_N_ELEMENTS(order) && ok; o++) {
-        for (gsize i = 0; i < n_groups && ok; i++) {
-            if (kinds[i] != order[o])
-                continue;
-            const char *g = groups[i];
-            switch (kinds[i]) {
-            case G_OPTIONS:
-                ok = parse_options(c, g, error);
-                break;
-            case G_LAYOUT: {
-                PmsLayout *l = &m->layouts[m->n_layouts++];
-                ok = parse_layout(c, g, names[i], l, error) &&
-                    index_add(c, pms_model_ix(m)->layout_index, l->name, m->n_layouts, g, "layout", "", error);
-                break;
-            }
-            case G_REGISTER: {
-                PmsRegister *r = &m->regs[m->n_regs++];
-                ok = (name_ok(names[i])
-                          ? parse_register(c, g, names[i], r, error)
-                          : fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i])) &&
-                    index_add(c, pms_model_ix(m)->reg_name_index, r->name, m->n_regs, g, "register", "", error);
-                /* A repeated address keeps the first register; the lint reports it. */
-                if (ok && r->space == PMS_SPACE_MSR &&
-                    !g_hash_table_contains(pms_model_ix(m)->reg_index, GUINT_TO_POINTER(r->address)))
-                    g_hash_table_insert(pms_model_ix(m)->reg_index, GUINT_TO_POINTER(r->address),
-                                        GUINT_TO_POINTER(m->n_regs));
-                break;
-            }
-            case G_MODIFIER: {
-                PmsModifier *mod = &m->mods[m->n_mods++];
-                ok = parse_modifier(c, g, names[i], mod, error) &&
-                    index_add(c, pms_model_ix(m)->mod_index, mod->name, m->n_mods, g, "modifier", "", error);
-                break;
-            }
-            case G_EVENT: {
-                PmsEvent *e = &m->events[m->n_events++];
-                ok = parse_event(c, g, names[i], e, error) &&
-                    index_add(c, pms_model_ix(m)->event_index, e->name, m->n_events, g, "event",
-                              " (names are case-insensitive)", error) &&
-                    facts_consistent(c, g, e, error);
-                break;
-            }
-            case G_PERF:
-                ok = parse_perf(c, g, error);
-                break;
-            default:
-                break;
-            }
-        }
-    }
-    if (ok)
-        ok = instances_have_registers(c, error);
-    if (ok)
-        ok = lbr_consistent(c, error);
-    if (ok) {
+    /* The whole-model checks need every register and event read. */
+    gboolean whole = !c->problems->len && load_groups(c, n_groups, groups, kinds, names);
+    if (whole)
+        KEEP(c, instances_have_registers(c, &e_));
+    if (whole)
+        KEEP(c, lbr_consistent(c, &e_));
+    if (whole && m->family->check_model) {
         g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
-        if (m->family->check_model)
-            m->family->check_model(m, FALSE, msgs);
-        if (msgs->len)
-            ok = fail(c, error, PMS_MODEL_ERROR_CONFLICT, "pmu", NULL, "%s", (const char *)msgs->pdata[0]);
+        m->family->check_model(m, FALSE, msgs);
+        for (guint i = 0; i < msgs->len; i++) {
+            GError *e = NULL;
+            fail(c, &e, PMS_MODEL_ERROR_CONFLICT, "pmu", NULL, "%s", (const char *)msgs->pdata[i]);
+            keep(c, &e);
+        }
     }
     g_free(names);
     g_free(kinds);
-    return ok;
+    if (!c->problems->len)
+        return TRUE;
+    /* One error, a line per problem, the first's code. */
+    GString *all = g_string_new(NULL);
+    for (guint i = 0; i < c->problems->len && i < MAX_PROBLEMS; i++)
+        g_string_append_printf(all, "%s%s", i ? "\n" : "", (const char *)c->problems->pdata[i]);
+    if (c->problems->len > MAX_PROBLEMS)
+        g_string_append_printf(all, "\n%s: %u more problems not shown", c->scan.source,
+                               c->problems->len - MAX_PROBLEMS);
+    g_set_error_literal(error, PMS_MODEL_ERROR, c->first_code, all->str);
+    g_string_free(all, TRUE);
+    return FALSE;
 }
 
 PmsModel *pms_model_load_data(const char *data, gsize len, const char *source, GError **error)
@@ -1225,7 +1295,9 @@ PmsModel *pms_model_load_data(const char *data, gsize len, const char *source, G
     pms_model_ix(c.m)->mod_index = pms_ci_index_new();
     pms_model_ix(c.m)->layout_index = pms_ci_index_new();
     pms_model_ix(c.m)->reg_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    c.problems = g_ptr_array_new_with_free_func(g_free);
     gboolean ok = load(&c, error);
+    g_ptr_array_unref(c.problems);
     g_free(c.event_keys);
     g_key_file_free(c.kf);
     pms_keyscan_clear(&c.scan);

@@ -880,6 +880,32 @@ static void test_lint_option_typo(void)
     }
 }
 
+/* Every problem of a model file in one lint run, a line each with its own
+ * FILE:LINE, each line led by "pmusim: " (issue 18: three typos, one run). */
+static void test_lint_all_problems(void)
+{
+    static const char model[] = "[pmu]\nname = whatif\narch = nhmex_cbox\ngp_counters = 6\ngp_width = 48\n"
+                                "[options]\ninvert = documentd\npmi_freez_delay = 3\npmi_skid = soon\n";
+    g_autofree char *path = NULL;
+    int fd = g_file_open_tmp("pmusim-all-XXXXXX.pmu", &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_FATAL(g_file_set_contents(path, model, -1, NULL));
+    Run r = run_cli(NULL, 0, "lint", "--model", path, NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    const char *etext = r.err ? r.err : "";
+    static const char *const want[] = { ":7: [options] key 'invert'", ":8: [options] key 'pmi_freez_delay'",
+                                        ":9: [options] key 'pmi_skid'" };
+    for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+        g_autofree char *line = g_strconcat("pmusim: ", path, want[i], NULL);
+        if (!strstr(etext, line))
+            printf("# want %s\n# got %s", line, etext);
+        CU_ASSERT_PTR_NOT_NULL(strstr(etext, line));
+    }
+    run_clear(&r);
+    g_unlink(path);
+}
+
 /* list PMU --options: every option of the family with the model's value,
  * the default, the allowed values and the meaning; a value the file sets
  * shows in VALUE, not in DEFAULT. */
@@ -1219,6 +1245,7 @@ int main(int argc, char **argv)
     CU_add_test(cli, "list montecito: facts table, one event", test_list_montecito);
     CU_add_test(cli, "lint: what the simulator refuses", test_lint_simulator);
     CU_add_test(cli, "lint: an option typo at its line", test_lint_option_typo);
+    CU_add_test(cli, "lint: every problem of a file in one run", test_lint_all_problems);
     CU_add_test(cli, "list PMU --options", test_list_options);
     CU_add_test(cli, "encode: an event string's non-text bytes are shown as \\xHH", test_encode_error_printable);
     CU_add_test(cli, "several -e: one timing diagram per counter (svg, html)", test_set_diagrams);

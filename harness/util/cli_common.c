@@ -29,7 +29,10 @@ PmsModelSet *pms_cli_load_models(char **model_files)
     }
     for (char **f = model_files; f && *f; f++) {
         if (!pms_model_set_add_file(set, *f, &err)) {
-            fprintf(stderr, "pmusim: %s\n", err->message);
+            /* a line per problem of the file (models/loader.c keeps them all) */
+            g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
+            for (char **l = lines; *l; l++)
+                fprintf(stderr, "pmusim: %s\n", *l);
             return NULL;
         }
     }

@@ -85,7 +85,7 @@ struct PmsFamily {
     const char *name; /* the model file's `arch` value: "x86_core" */
     const char *desc; /* one line, for `pmusim list --families` and messages */
     /* Consistency of the family's own facts, each optional.  The loader
-     * (complete FALSE) refuses a model with the first message, so an accepted
+     * (complete FALSE) refuses a model with every check_model message and the first check_event message of each event, so an accepted
      * model never makes a later layer guess; the lint (complete TRUE) lists
      * every message and also the facts that are missing.  Messages carry no
      * FILE:LINE (the caller adds the model's or the event's line). */

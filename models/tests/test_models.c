@@ -518,6 +518,46 @@ static void test_counter_width(void)
     CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "S")->width, 64);
 }
 
+/* Every problem of a file in one run (issue 18), each at its own line and in
+ * file order; a problem in a kind later kinds name (a register) stops there,
+ * one in options or events does not. */
+static void test_all_problems_one_run(void)
+{
+    g_autoptr(GError) err = NULL;
+    PmsModel *m = load_text(CLEAN "[options]\ncpl_gate = postt\npmi_freez_delay = 3\n"
+                                  "[event A]\ncode = 0x3c\nbogus = 1\n"
+                                  "[event B]\ncode = 0x3d\n"
+                                  "[event C]\ncode = 0xzz\n",
+                            &err);
+    CU_ASSERT_PTR_NULL(m);
+    pms_model_free(m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
+    CU_ASSERT_EQUAL_FATAL(g_strv_length(lines), 4);
+    CU_ASSERT_PTR_NOT_NULL(strstr(lines[0], "key 'cpl_gate'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(lines[1], "pmi_freez_delay"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(lines[2], "[event A]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(lines[3], "[event C]"));
+    for (guint i = 0; i < 4; i++) /* each names its own line */
+        CU_ASSERT_TRUE(g_str_has_prefix(lines[i], "snippet.pmu:"));
+    CU_ASSERT_STRING_NOT_EQUAL(strchr(lines[0], ':'), strchr(lines[1], ':'));
+
+    /* a bad register stops before the events, which name registers */
+    g_clear_error(&err);
+    m = load_text(CLEAN "[register R1]\naddress = 0x1\nkind = nonsense\n"
+                        "[register R2]\naddress = 0x2\nkind = evtsel\nwidth = 0\n"
+                        "[event A]\ncode = 0x3c\nbogus = 1\n",
+                  &err);
+    CU_ASSERT_PTR_NULL(m);
+    pms_model_free(m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    g_auto(GStrv) two = g_strsplit(err->message, "\n", -1);
+    CU_ASSERT_EQUAL(g_strv_length(two), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "[register R1]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->message, "[register R2]"));
+    CU_ASSERT_PTR_NULL(strstr(err->message, "[event A]"));
+}
+
 static void test_modifier_errors(void)
 {
     EXPECT_ERROR(HDR "[modifier m]\nregister = evtsel\nfield = f\n", PMS_MODEL_ERROR_KEY, "snippet.pmu:6:", "'type'");
@@ -1367,6 +1407,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "built-in uncore models", test_builtin_uncore);
     CU_add_test(s, "per-event modifiers and group_excl", test_event_modifiers_key);
     CU_add_test(s, "--model FILE", test_set_add_file);
+    CU_add_test(s, "every problem of a file in one run", test_all_problems_one_run);
     CU_add_test(s, "Xeon 7500 C-Box models", test_builtin_nhmex);
     CU_add_test(s, "a file of several PMUs", test_instances);
     CU_add_test(s, "instances, name_pattern, desc_pattern errors", test_instances_errors);
