@@ -22,7 +22,7 @@ static const PmsFamily families[] = {
     { "nhmex_cbox", "Xeon 7500 uncore: C-Box counters under the U-Box global control", pms_nhmex_model_check,
       pms_x86_event_check, NULL, pms_nhmex_options },
     { "ia64", "Itanium 2 9000 (Montecito): PMC/PMD/IBR/DBR register files", pms_ia64_model_check, pms_ia64_event_check,
-      &pms_ia64_event_facts, pms_ia64_options },
+      &pms_ia64_event_facts, pms_ia64_options, TRUE },
     { "toy", "test-only family (models/tests/toy.pmu): two counters and a status register, no hardware",
       pms_toy_model_check, NULL, NULL, NULL },
     { "amd64", "AMD core PMU before PerfMonV2: PERF_CTL/PERF_CTR pairs, no global control or status",

@@ -1065,9 +1065,12 @@ def write_model(pmu, dump, intel, outdir):
         L += ["", "[register %s]" % name, "address = 0x%x" % addr, "kind = %s" % kind]
         if index is not None:
             L.append("index = %d" % index)
-        if width is not None:
+        # A counter's width is [pmu] gp_width / fixed_width's (the one place a
+        # what-if edits it); the loader derives its writable bits from it.
+        counter = kind in ("pmc", "a_pmc", "fixed_ctr")
+        if width is not None and not counter:
             L.append("width = %d" % width)
-        if writable is not None:
+        if writable is not None and not (counter and width is not None and writable == (1 << width) - 1):
             L.append("writable = 0x%x" % writable)
         if reset:
             L.append("reset = 0x%x" % reset)

@@ -161,11 +161,11 @@ def registers():
         "IP-EAR configuration [registers.md 11]; mode 4 is what libpfm writes, other modes",
         "are UNCONFIRMED.  Cannot be used with the ETB."]))
     for n in range(4, 16):
-        r.append(reg("PMD%d" % n, "pmd", n, "ia64_pmd", None, writable=(1 << 47) - 1, ignored=ALL & ~((1 << 47) - 1),
-                     width=47, note=[
-            "Counters: 47 bits, overflow = carry out of bit 46 [registers.md 2].  Writes to",
-            "bits 63:47 are ignored; reads copy bit 46 there (libpfm's layout; UNCONFIRMED",
-            "for Montecito: [options] pmd_read_upper)."] if n == 4 else None))
+        # width, writable and ignored bits: the loader's, from [pmu] gp_width
+        r.append(reg("PMD%d" % n, "pmd", n, "ia64_pmd", None, writable=None, ignored=0, note=[
+            "Counters: gp_width (47) bits, overflow = carry out of the top bit [registers.md 2].",
+            "Writes to the bits above are ignored; reads copy the top bit there (libpfm's layout;",
+            "UNCONFIRMED for Montecito: [options] pmd_read_upper)."] if n == 4 else None))
     data = [(32, "dear_addr", "D-EAR data address"), (33, "dear_lat", "D-EAR latency and status"),
             (34, "iear_addr", "I-EAR instruction cache-line address"), (35, "iear_lat", "I-EAR latency"),
             (36, "dear_iaddr", "D-EAR instruction address")]
@@ -343,7 +343,7 @@ def emit(events):
             w("width = %d" % r["width"])
         if r["layout"]:
             w("layout = %s" % r["layout"])
-        if r["writable"] != ALL:
+        if r["writable"] is not None and r["writable"] != ALL:
             w("writable = 0x%x" % r["writable"])
         if r["ignored"]:
             w("ignored = 0x%x" % r["ignored"])

@@ -123,8 +123,8 @@ def registers():
                                                     layout="ubox_global_status", unit="ubox", instance=0)))
     regs.append(("U_MSR_PMON_EVNT_SEL", dict(address=0xC10, kind="evtsel", writable=0x5400FF,
                                               layout="ubox_evtsel", unit="ubox", instance=0)))
-    regs.append(("U_MSR_PMON_CTR", dict(address=0xC11, kind="pmc", width=48, writable=CTR_WRITABLE,
-                                         unit="ubox", instance=0)))
+    # counters: width and writable bits from [pmu] gp_width (the loader's)
+    regs.append(("U_MSR_PMON_CTR", dict(address=0xC11, kind="pmc", unit="ubox", instance=0)))
     for s, addr in ((0, 0xC43), (1, 0xCC3)):
         regs.append(("S%d_MSR_PMON_SUMMARY" % s, dict(address=addr, kind="box_status", readonly=True,
                                                       layout="sbox_summary", unit="sbox", instance=s)))
@@ -141,8 +141,7 @@ def registers():
                          dict(address=b + 0x10 + 2 * k, kind="evtsel", index=k, writable=EVTSEL_WRITABLE,
                               ignored=EVTSEL_IGNORED, layout="cbox_evtsel", unit="cbox", instance=n)))
             regs.append(("C%d_MSR_PMON_CTR%d" % (n, k),
-                         dict(address=b + 0x11 + 2 * k, kind="pmc", index=k, width=48, writable=CTR_WRITABLE,
-                              unit="cbox", instance=n)))
+                         dict(address=b + 0x11 + 2 * k, kind="pmc", index=k, unit="cbox", instance=n)))
     return regs
 
 

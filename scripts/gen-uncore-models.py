@@ -65,8 +65,8 @@ def registers():
                                            ("readonly", "true"), ("layout", "unc_global_status")]),
         ("MSR_UNCORE_PERF_GLOBAL_OVF_CTRL", [("address", "0x393"), ("kind", "global_ovf_ctrl"),
                                              ("writable", "0xa0000001000000ff"), ("layout", "unc_global_status")]),
-        ("MSR_UNCORE_FIXED_CTR0", [("address", "0x394"), ("kind", "fixed_ctr"), ("index", "0"),
-                                   ("width", "48"), ("writable", "0xffffffffffff")]),
+        # counters: width and writable bits from [pmu] gp_width / fixed_width
+        ("MSR_UNCORE_FIXED_CTR0", [("address", "0x394"), ("kind", "fixed_ctr"), ("index", "0")]),
         ("MSR_UNCORE_FIXED_CTR_CTRL", [("address", "0x395"), ("kind", "fixed_ctrl"), ("writable", "0x5"),
                                        ("layout", "unc_fixed_ctrl")]),
         ("MSR_UNCORE_ADDR_OPCODE_MATCH", [("address", "0x396"), ("kind", "match"),
@@ -74,7 +74,7 @@ def registers():
     ]
     for i in range(8):
         regs.append(("MSR_UNCORE_PMC%d" % i, [("address", "0x%x" % (0x3b0 + i)), ("kind", "pmc"),
-                                              ("index", str(i)), ("width", "48"), ("writable", "0xffffffffffff")]))
+                                              ("index", str(i))]))
     for i in range(8):
         regs.append(("MSR_UNCORE_PERFEVTSEL%d" % i, [("address", "0x%x" % (0x3c0 + i)), ("kind", "evtsel"),
                                                     ("index", str(i)), ("writable", "0xffd6ffff"),

@@ -96,6 +96,11 @@ struct PmsFamily {
     /* The family's own `[options]` keys (NULL-key-terminated), or NULL; the
      * options every family takes (pmi_skid) are added by pms_family_option_nth. */
     const PmsModelOption *options;
+    /* A write to a counter's bits above its width: ignored (TRUE: Itanium's
+     * PMDs) or reserved (FALSE: a #GP on x86).  The loader derives a counter
+     * register's writable and ignored masks from its width with it, so that
+     * [pmu] gp_width / fixed_width is the one place a width is set. */
+    gboolean counter_upper_ignored;
 };
 
 /* The registry: families in registration order. */

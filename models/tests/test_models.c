@@ -516,6 +516,15 @@ static void test_counter_width(void)
     CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "Q")->width, 40);
     CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "F")->width, 36);
     CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "S")->width, 64);
+    /* writable bits follow the width (one place to edit: gp_width), unless given */
+    CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "P")->writable, (G_GUINT64_CONSTANT(1) << 40) - 1);
+    CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "F")->writable, (G_GUINT64_CONSTANT(1) << 36) - 1);
+    CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "F")->ignored, 0); /* x86: bits above are reserved */
+    CU_ASSERT_EQUAL(pms_model_reg_by_name(m, "S")->writable, G_MAXUINT64);
+    g_autoptr(PmsModel) w =
+        load_text(HDR "gp_width = 40\n[register P]\naddress = 1\nkind = pmc\nwritable = 0xff\n", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(pms_model_reg_by_name(w, "P")->writable, 0xff);
 }
 
 /* Every problem of a file in one run (issue 18), each at its own line and in

@@ -235,6 +235,9 @@ static void test_registers(void)
         CU_ASSERT_EQUAL(c->address, n);
         CU_ASSERT_EQUAL(d->space, PMS_SPACE_PMD);
         CU_ASSERT_EQUAL(d->width, 47);
+        /* from [pmu] gp_width alone: bits above the width are ignored on write */
+        CU_ASSERT_EQUAL(d->writable, (G_GUINT64_CONSTANT(1) << 47) - 1);
+        CU_ASSERT_EQUAL(d->ignored, ~((G_GUINT64_CONSTANT(1) << 47) - 1));
         /* registers.md 3: ES 15:8, umask 19:16, thres 22:20, MESI 27-30 */
         CU_ASSERT_EQUAL(pms_layout_field(c->layout, "es")->shift, 8);
         CU_ASSERT_EQUAL(pms_layout_field(c->layout, "es")->width, 8);
