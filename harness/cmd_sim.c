@@ -196,6 +196,7 @@ static gboolean write_output(const char *path, const GString *text)
 
 typedef struct {
     char *pmu, *event, *stim, *occurrences, *cpl, *preload, *format, *engine, *output;
+    char *compare; /* --compare FILE: cmd_sim_compare.c */
     char **events; /* every -e; event is the first */
     gint64 max_cycles;
     gboolean explain;
@@ -272,6 +273,7 @@ static void opts_clear(SimOpts *o)
     g_free(o->format);
     g_free(o->engine);
     g_free(o->output);
+    g_free(o->compare);
     g_strfreev(o->model_files);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SimOpts, opts_clear)
@@ -832,6 +834,10 @@ int pms_cmd_sim(int argc, char **argv)
           NULL },
         { "sentences", 0, 0, G_OPTION_ARG_NONE, &o.sentences,
           "svg: print each span's sentence under the diagram (html always lists them)", NULL },
+        { "compare", 0, 0, G_OPTION_ARG_FILENAME, &o.compare,
+          "Run the same experiment on the built-in model and on the variant FILE; print what FILE changes, both "
+          "outputs and the lines that differ (exit 1 when they do)",
+          "FILE" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     g_autoptr(GOptionContext) ctx = pms_cli_context(
@@ -854,9 +860,15 @@ int pms_cmd_sim(int argc, char **argv)
         "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P -e UOPS_ISSUED:ANY --occurrences 1,2 --preload 0xffffffffffff\n"
         "  pmusim sim --pmu glm -e 'INST_RETIRED:ANY_P:c=2:e' --occurrences 3,3,0,2 -f html -o t.html\n"
         "  pmusim sim --pmu nhmex_cbox0 -e 'LLC_MISSES:ALL:pmi' --occurrences 1,1,1 --preload 0xfffffffffffe --freeze\n"
+        "  pmusim sim --pmu wsm -e INST_RETIRED:ANY_P --occurrences 5,5 --preload 0xfffffffff8 --compare "
+        "my-wsm.pmu\n"
         "  pmusim sim --pebs -e nhm::INST_RETIRED:ANY_P --stim " PMUSIM_EXAMPLES_DIR
         "/nhm-pebs.stim   PEBS records after the "
         "counts\n");
+    /* --compare runs these arguments again, twice (GOption takes out what it parses) */
+    g_autofree char **given = g_new0(char *, argc + 1);
+    memcpy(given, argv, sizeof(char *) * (gsize)argc);
+    const int n_given = argc;
     if (!pms_cli_parse(ctx, &argc, &argv) || !pms_cli_output_path_ok("--output", o.output))
         return PMS_EXIT_USAGE;
     o.event = o.events ? o.events[0] : NULL;
@@ -869,6 +881,18 @@ int pms_cmd_sim(int argc, char **argv)
     if (argc > 1) {
         fprintf(stderr, "pmusim: sim: unexpected argument '%s' (the event goes after -e)\n", argv[1]);
         return PMS_EXIT_USAGE;
+    }
+    if (o.compare) {
+        const char *why = o.output ? "-o (both outputs go to stdout)"
+            : o.format && (strcmp(o.format, "svg") == 0 || strcmp(o.format, "html") == 0)
+            ? "-f svg or html (compare text: table, csv, json, vcd)"
+            : o.stim && strcmp(o.stim, "/dev/stdin") == 0 ? "--stim - (the stimulus is read twice: give a file)"
+                                                          : NULL;
+        if (why) {
+            fprintf(stderr, "pmusim: sim: --compare does not take %s\n", why);
+            return PMS_EXIT_USAGE;
+        }
+        return pms_sim_compare(o.compare, o.model_files, n_given, given);
     }
     if (o.pebs && !o.event) {
         fprintf(stderr,

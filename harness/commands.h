@@ -20,6 +20,10 @@ int pms_cmd_conform(int argc, char **argv); /* cmd_conform.c */
 int pms_cmd_lint(int argc, char **argv);    /* cmd_lint.c */
 int pms_cmd_sim(int argc, char **argv);     /* cmd_sim.c: per-cycle trace of one event */
 int pms_cmd_explain(int argc, char **argv); /* cmd_explain.c: register fields in plain words */
+/* cmd_sim_compare.c: `sim --compare FILE`: argv (argv[0] "sim") run twice,
+ * on the built-in models (with model_files) and with FILE added; prints
+ * what FILE changes, both outputs and their differences.  Exit status. */
+int pms_sim_compare(const char *file, char **model_files, int argc, char **argv);
 /* cmd_sim.c: the worked example `explain --occurrences` prints: the
  * encoding programmed, occ/cpl (the options' text, cpl may be NULL) run
  * from preload, the table with its sentences appended to out.  Returns an
