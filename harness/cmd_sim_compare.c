@@ -79,10 +79,9 @@ static gboolean run_caught(GPtrArray *argv, Caught *c)
  * loader derives them): a [pmu] line already says what changed. */
 static gboolean derived(const PmsModel *m, const PmsRegister *r)
 {
-    guint w = r->kind == PMS_REG_FIXED_CTR ? m->fixed_width
-        : r->kind == PMS_REG_PMC || r->kind == PMS_REG_A_PMC || r->kind == PMS_REG_IA64_PMD
-        ? m->gp_width
-        : 0;
+    guint w = r->kind == PMS_REG_FIXED_CTR                                                  ? m->fixed_width
+        : r->kind == PMS_REG_PMC || r->kind == PMS_REG_A_PMC || r->kind == PMS_REG_IA64_PMD ? m->gp_width
+                                                                                            : 0;
     return w && r->width == w && r->writable == (w >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << w) - 1);
 }
 
@@ -126,7 +125,7 @@ static void describe(const PmsModel *b, const PmsModel *v, GPtrArray *lines, GHa
         const struct {
             const char *key;
             guint64 bv, vv;
-        } f[] = { { "address", o->address, r->address }, { "width", o->width, r->width },
+        } f[] = { { "address", o->address, r->address },    { "width", o->width, r->width },
                   { "writable", o->writable, r->writable }, { "ignored", o->ignored, r->ignored },
                   { "reset", o->reset, r->reset },          { "readonly", o->readonly, r->readonly } };
         gboolean both_derived = derived(v, r) && derived(b, o);

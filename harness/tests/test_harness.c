@@ -603,6 +603,18 @@ static void test_libpfm4_absent(void)
 
 /* ---- list, diff, decode, perf output through the CLI ---------------- */
 
+/* A temporary file (name from template) holding text; its path, or a
+ * failed assertion. */
+static char *temp_file(const char *template, const char *text)
+{
+    char *path = NULL;
+    int fd = g_file_open_tmp(template, &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_FATAL(g_file_set_contents(path, text, -1, NULL));
+    return path;
+}
+
 static char *out_text(const Run *r)
 {
     gsize n;
@@ -767,11 +779,7 @@ static void test_sim_stim_without_event(void)
     static const char stim[] = "pmu wsm\nwrite IA32_PERFEVTSEL0 0x4301c0\nwrite IA32_PERFEVTSEL1 0x53010e\n"
                                "write IA32_PMC1 0xfffffffffffe\nwrite IA32_PERF_GLOBAL_CTRL 3\n"
                                "run 3 INST_RETIRED.ANY_P=2 UOPS_ISSUED.ANY=1\n";
-    g_autofree char *path = NULL;
-    int fd = g_file_open_tmp("pmusim-raw-XXXXXX.stim", &path, NULL);
-    CU_ASSERT_FATAL(fd >= 0);
-    close(fd);
-    CU_ASSERT_FATAL(g_file_set_contents(path, stim, -1, NULL));
+    g_autofree char *path = temp_file("pmusim-raw-XXXXXX.stim", stim);
     Run r = run_cli(NULL, 0, "sim", "--stim", path, NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     g_autofree char *out = out_text(&r);
@@ -830,11 +838,7 @@ static void test_lint_simulator(void)
         "[register PERFEVTSEL0]\naddress = 0x186\nkind = evtsel\nindex = 0\nlayout = evtsel\n"
         "[register PMC0]\naddress = 0xc1\nkind = pmc\nindex = 0\nwidth = 48\n"
         "[event E]\ncode = 0x3c\n";
-    g_autofree char *path = NULL;
-    int fd = g_file_open_tmp("pmusim-lint-XXXXXX.pmu", &path, NULL);
-    CU_ASSERT_FATAL(fd >= 0);
-    close(fd);
-    CU_ASSERT_FATAL(g_file_set_contents(path, model, -1, NULL));
+    g_autofree char *path = temp_file("pmusim-lint-XXXXXX.pmu", model);
     Run r = run_cli(NULL, 0, "lint", "--model", path, "whatif", NULL);
     CU_ASSERT_EQUAL(r.status, 1);
     g_autofree char *text = out_text(&r);
@@ -863,11 +867,7 @@ static void test_lint_option_typo(void)
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *model = g_strdup_printf("%s%s\n", head, cases[i].line);
-        g_autofree char *path = NULL;
-        int fd = g_file_open_tmp("pmusim-opt-XXXXXX.pmu", &path, NULL);
-        CU_ASSERT_FATAL(fd >= 0);
-        close(fd);
-        CU_ASSERT_FATAL(g_file_set_contents(path, model, -1, NULL));
+        g_autofree char *path = temp_file("pmusim-opt-XXXXXX.pmu", model);
         Run r = run_cli(NULL, 0, "lint", "--model", path, NULL);
         CU_ASSERT_EQUAL(r.status, 1);
         const char *etext = r.err ? r.err : "";
@@ -886,11 +886,7 @@ static void test_lint_all_problems(void)
 {
     static const char model[] = "[pmu]\nname = whatif\narch = nhmex_cbox\ngp_counters = 6\ngp_width = 48\n"
                                 "[options]\ninvert = documentd\npmi_freez_delay = 3\npmi_skid = soon\n";
-    g_autofree char *path = NULL;
-    int fd = g_file_open_tmp("pmusim-all-XXXXXX.pmu", &path, NULL);
-    CU_ASSERT_FATAL(fd >= 0);
-    close(fd);
-    CU_ASSERT_FATAL(g_file_set_contents(path, model, -1, NULL));
+    g_autofree char *path = temp_file("pmusim-all-XXXXXX.pmu", model);
     Run r = run_cli(NULL, 0, "lint", "--model", path, NULL);
     CU_ASSERT_EQUAL(r.status, 1);
     const char *etext = r.err ? r.err : "";
@@ -912,12 +908,7 @@ static void test_lint_all_problems(void)
  * file that does not load or an option it does not take (issue 18). */
 static void test_sim_compare(void)
 {
-    /* wsm with 40-bit counters: 2^40-8 + 10 wraps to 2 with a PMI */
-    g_autofree char *path = NULL;
-    int fd = g_file_open_tmp("pmusim-cmp-XXXXXX.pmu", &path, NULL);
-    CU_ASSERT_FATAL(fd >= 0);
-    close(fd);
-    /* the shipped wsm.pmu (meson sets PMS_SOURCE_ROOT) */
+    /* wsm with 40-bit counters: 2^40-8 + 10 wraps to 2 with a PMI; the shipped wsm.pmu (meson sets PMS_SOURCE_ROOT) */
     g_autofree char *src =
         g_build_filename(g_getenv("PMS_SOURCE_ROOT") ? g_getenv("PMS_SOURCE_ROOT") : ".", "models", "wsm.pmu", NULL);
     g_autofree char *text = NULL;
@@ -927,7 +918,7 @@ static void test_sim_compare(void)
     }
     g_autoptr(GString) variant = g_string_new(text);
     CU_ASSERT_FATAL(g_string_replace(variant, "\ngp_width = 48\n", "\ngp_width = 40\n", 1) == 1);
-    CU_ASSERT_FATAL(g_file_set_contents(path, variant->str, -1, NULL));
+    g_autofree char *path = temp_file("pmusim-cmp-XXXXXX.pmu", variant->str);
     Run r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "--occurrences", "5,5", "--preload",
                     "0xfffffffff8", "--compare", path, NULL);
     CU_ASSERT_EQUAL(r.status, 1);
@@ -993,11 +984,7 @@ static void test_list_options(void)
                                 "[register PERFEVTSEL0]\naddress = 0x186\nkind = evtsel\nindex = 0\nlayout = evtsel\n"
                                 "[register PMC0]\naddress = 0xc1\nkind = pmc\nindex = 0\nwidth = 48\n"
                                 "[event E]\ncode = 0x3c\n";
-    g_autofree char *path = NULL;
-    int fd = g_file_open_tmp("pmusim-listopt-XXXXXX.pmu", &path, NULL);
-    CU_ASSERT_FATAL(fd >= 0);
-    close(fd);
-    CU_ASSERT_FATAL(g_file_set_contents(path, model, -1, NULL));
+    g_autofree char *path = temp_file("pmusim-listopt-XXXXXX.pmu", model);
     r = run_cli(NULL, 0, "list", "--model", path, "whatif", "--options", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     g_autofree char *t2 = out_text(&r);
