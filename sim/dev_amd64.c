@@ -66,25 +66,17 @@ static const SimRunInputs amd64_inputs = { sizeof(Amd64Input), &amd64_defaults, 
 static gboolean amd64_init(PmsSim *sim, GError **error)
 {
     const PmsModel *m = sim->model;
-    if (m->n_gp < 1 || m->n_gp > AMD64_MAX || m->gp_width < 1 || m->gp_width > 63) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                    "model %s: an amd64 PMU has 1..%d counters of width 1..63 (has %u of width %u)", m->name, AMD64_MAX,
-                    m->n_gp, m->gp_width);
+    const PmsRegister *ctl[AMD64_MAX], *ctr[AMD64_MAX];
+    guint64 mask;
+    if (!sim_counter_pairs(sim, AMD64_MAX, "an amd64 PMU", ctl, ctr, &mask, error))
         return FALSE;
-    }
     Amd64 *s = g_new0(Amd64, 1);
     sim->dev = s;
     s->n = m->n_gp;
-    s->mask = ((guint64)1 << m->gp_width) - 1;
+    s->mask = mask;
     s->svme = g_ascii_strcasecmp(pms_model_option(m, "svme", "on"), "off") != 0;
     for (guint k = 0; k < s->n; k++) {
-        const PmsRegister *c = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, k);
-        const PmsRegister *d = pms_model_reg_by_kind(m, PMS_REG_PMC, k);
-        if (!c || !d) {
-            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no %s register for counter %u", m->name,
-                        c ? "pmc" : "evtsel", k);
-            return FALSE;
-        }
+        const PmsRegister *c = ctl[k], *d = ctr[k];
         s->ctl_reg[k] = c;
         s->ctr_reg[k] = d;
         s->ctl[k] = sim_storage(sim, c);

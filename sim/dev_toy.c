@@ -31,26 +31,18 @@ typedef struct {
 static gboolean toy_init(PmsSim *sim, GError **error)
 {
     const PmsModel *m = sim->model;
-    if (m->n_gp < 1 || m->n_gp > TOY_MAX || m->gp_width < 1 || m->gp_width > 63) {
-        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL,
-                    "model %s: a toy PMU has 1..%d counters of width 1..63 (has %u of width %u)", m->name, TOY_MAX,
-                    m->n_gp, m->gp_width);
+    const PmsRegister *ctl[TOY_MAX], *ctr[TOY_MAX];
+    guint64 mask;
+    if (!sim_counter_pairs(sim, TOY_MAX, "a toy PMU", ctl, ctr, &mask, error))
         return FALSE;
-    }
     Toy *s = g_new0(Toy, 1);
     sim->dev = s;
     s->n = m->n_gp;
-    s->mask = ((guint64)1 << m->gp_width) - 1;
-    const PmsRegister *ctl0 = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, 0);
+    s->mask = mask;
+    const PmsRegister *ctl0 = ctl[0];
     const PmsRegister *st = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_STATUS, 0);
     for (guint k = 0; k < s->n; k++) {
-        const PmsRegister *c = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, k);
-        const PmsRegister *d = pms_model_reg_by_kind(m, PMS_REG_PMC, k);
-        if (!c || !d) {
-            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_MODEL, "model %s: no %s register for counter %u", m->name,
-                        c ? "pmc" : "evtsel", k);
-            return FALSE;
-        }
+        const PmsRegister *c = ctl[k], *d = ctr[k];
         s->ctl[k] = sim_storage(sim, c);
         s->ctr[k] = sim_storage(sim, d);
         static const char *const n_ovf[] = { "ovf%u", NULL }; /* bit k of the vector field ovf */

@@ -209,6 +209,11 @@ void sim_pmi_record(PmsSim *s, guint64 cycle);
  * counted). */
 void sim_ext_record(PmsSim *s, guint64 cycle);
 gboolean sim_gp_error(GError **error, const PmsRegister *r, guint64 value, guint64 bad, const char *why);
+/* dev_pairs.c: a PMU of gp_counters event-select (evtsel k) / counter (pmc
+ * k) pairs, at most max (amd64, toy): each pair's registers and 2^gp_width
+ * - 1; FALSE with the model refused ("model M: WHO has 1..max counters"). */
+gboolean sim_counter_pairs(PmsSim *sim, guint max, const char *who, const PmsRegister **ctl, const PmsRegister **ctr,
+                           guint64 *mask, GError **error);
 /* Does signal key `sig` feed an event select with event code E and unit mask
  * U?  BITS (default): the umask bits of the signal all lie inside U (a signal
  * of umask 0 only under umask 0); EXACT (exact_code[E], from the model's

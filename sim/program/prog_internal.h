@@ -48,6 +48,11 @@ gboolean prog_table_check(GPtrArray *problems);
 gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
 gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
 void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
+/* ProgOps.writes of a family whose counter k takes codes[0] whole in its
+ * event select (kind evtsel, index k) and that has no extra register
+ * (amd64, toy): no_extra is the message for a second code. */
+gboolean prog_writes_ctl_only(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                              const char *no_extra, GError **error);
 /* Every counter prog_place_lowest chooses from: general (bit k) and fixed (bit i). */
 void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed);
 /* ProgOps.set_counters of a family whose codes never narrow the counters

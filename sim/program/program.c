@@ -185,3 +185,17 @@ void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 valu
     w[*n] = (PmsRegWrite){ r->name, r->address, value & mask, mask, r };
     (*n)++;
 }
+
+gboolean prog_writes_ctl_only(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                              const char *no_extra, GError **error)
+{
+    const PmsModel *m = pl->model;
+    const PmsRegister *ctl = pl->fixed ? NULL : pms_model_reg_by_kind(m, PMS_REG_EVTSEL, pl->counter);
+    if (n_codes > 1 || !ctl) {
+        g_set_error(error, PMS_PROGRAM_ERROR, n_codes > 1 ? PMS_PROGRAM_ERROR_CODES : PMS_PROGRAM_ERROR_COUNTER,
+                    "%s: %s", m->name, n_codes > 1 ? no_extra : "no such counter");
+        return FALSE;
+    }
+    prog_put_write(w, n, ctl, codes[0], G_MAXUINT64);
+    return TRUE;
+}

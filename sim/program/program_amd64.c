@@ -12,15 +12,7 @@
 static gboolean amd64_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
                              GError **error)
 {
-    const PmsModel *m = pl->model;
-    const PmsRegister *ctl = pl->fixed ? NULL : pms_model_reg_by_kind(m, PMS_REG_EVTSEL, pl->counter);
-    if (n_codes > 1 || !ctl) {
-        g_set_error(error, PMS_PROGRAM_ERROR, n_codes > 1 ? PMS_PROGRAM_ERROR_CODES : PMS_PROGRAM_ERROR_COUNTER,
-                    "%s: %s", m->name, n_codes > 1 ? "an amd64 PMU has no extra register" : "no such counter");
-        return FALSE;
-    }
-    prog_put_write(w, n, ctl, codes[0], G_MAXUINT64);
-    return TRUE;
+    return prog_writes_ctl_only(pl, codes, n_codes, w, n, "an amd64 PMU has no extra register", error);
 }
 
 static const PmsRegister *amd64_counter_reg(const PmsPlacement *pl)
