@@ -252,43 +252,199 @@ static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext,
         s->ext[s->n_ext++] = hits[i].cycle;
 }
 
-/* The PMIs of a steady segment's one interrupting unit: one per carry, at
- * the carries' cycles (the first PMS_SIM_PMI_LISTED walked, the rest counted
- * from the sum).  The device's PMI action changes nothing in a steady run,
- * so it runs once, for the last carry, and says whether PMIs reach a
- * processor at all. */
-static void segment_pmis(PmsSim *s, const Unit *u, guint64 ctr0, guint64 f, guint64 r, guint64 c0, guint64 K)
+/* The PMIs of a steady segment.  The device's PMI action changes nothing in
+ * a steady run (the last PMI changed no unit's enabled or interrupt state),
+ * so every carry of an interrupting unit is a PMI and the PMI cycles are
+ * the union of the units' carry cycles.  After its first cycle (increment f)
+ * a unit adds r each cycle, so with b its value after the first cycle (mod
+ * M = 2^W) it carries in the segment's (j+1)-th cycle, j >= 1, exactly when
+ * (b + j*r) mod M < r (0 < r < M; in every cycle when r >= M, in none when
+ * r = 0).  When r divides M (r a power of two, 1 included) those j are the
+ * arithmetic progression j = o (mod M/r); two progressions whose steps are
+ * powers of two are nested or disjoint, so the union of the units'
+ * progressions is the disjoint union of the ones no other contains: counted
+ * with no inclusion-exclusion, its first members found by merging.  Units
+ * with identical (M, r, b) carry in identical cycles whatever r is, and one
+ * set alone is counted from its sum.  Those cases take time independent of
+ * the segment's length.  Other unions (distinct rates that are not powers of
+ * two) are walked carry by carry, a step each, under the work bound. */
+typedef struct {
+    guint64 mask, r, b;
+    gboolean ap;     /* j = o (mod step), j >= 1 */
+    guint64 step, o; /* o in [0, step) */
+    gboolean dead;   /* empty, or inside another set */
+} TailSet;
+
+typedef struct {
+    TailSet set[SIM_MAX_UNITS];
+    guint n;
+    gboolean first;  /* an interrupting unit carries in the segment's first cycle */
+    gboolean closed; /* the union is counted in closed form (else walked) */
+} PmiPlan;
+
+/* What a segment's PMIs are: the first `n` tail members (j) in at[], how
+ * many in all (the first cycle's included) and the last one's j (0: the
+ * first cycle). */
+typedef struct {
+    guint64 *at;
+    guint n;
+    guint64 total, last;
+} PmiCount;
+
+/* Members j in [1, L] of j = o (mod step): the first (G_MAXUINT64: none), how many. */
+static guint64 ap_first(const TailSet *t, guint64 L)
 {
-    guint room = PMS_SIM_PMI_LISTED - MIN(s->pmis->len, PMS_SIM_PMI_LISTED);
-    g_autofree guint64 *at = g_new(guint64, MAX(room, 1u));
-    guint64 carries;
-    guint n = segment_carries(u, ctr0, f, r, c0, K, room, at, &carries);
-    if (carries == 0)
+    guint64 first = t->o ? t->o : t->step;
+    return first > L ? G_MAXUINT64 : first;
+}
+
+static guint64 ap_count(const TailSet *t, guint64 L)
+{
+    guint64 first = ap_first(t, L);
+    return first == G_MAXUINT64 ? 0 : (L - first) / t->step + 1;
+}
+
+static void tail_set(TailSet *t, const Unit *u, guint64 ctr0, guint64 f, guint64 r)
+{
+    *t = (TailSet){ u->mask, r, (ctr0 + f) & u->mask, TRUE, 1, 0, r == 0 };
+    if (r == 0 || (u->mask != G_MAXUINT64 && r > u->mask))
+        return; /* never, or every cycle: step 1 */
+    if (u->mask == G_MAXUINT64 || (r & (r - 1)) != 0) {
+        t->ap = FALSE;
         return;
-    /* the last carry's cycle: the segment's last cycle minus the cycles
-     * since the counter last passed a multiple of 2^W (r = 0: only the
-     * first cycle carries) */
-    unsigned __int128 sum = (unsigned __int128)ctr0 + f + (unsigned __int128)(K - 1) * r;
-    guint64 after = (guint64)(sum % ((unsigned __int128)u->mask + 1));
-    guint64 last = r ? c0 + K - 1 - MIN(after / r, K - 1) : c0;
-    if (!s->ops->pmi(s, last))
+    }
+    t->step = (u->mask + 1) / r;
+    t->o = (t->step - (t->b / r) % t->step) % t->step;
+}
+
+/* A steady segment's interrupting units as distinct carry sets. */
+static void pmi_plan(PmiPlan *pl, const Unit *u, guint nu, const gboolean *en, const gboolean *pmi_en, const guint64 *f,
+                     const guint64 *r, const guint64 *kc)
+{
+    pl->n = 0;
+    pl->first = FALSE;
+    for (guint k = 0; k < nu; k++) {
+        if (!en[k] || !pmi_en[k])
+            continue;
+        pl->first |= kc[k] == 1;
+        tail_set(&pl->set[pl->n++], &u[k], *u[k].ctr, f[k], r[k]);
+    }
+    guint live = 0, non_ap = 0;
+    for (guint a = 0; a < pl->n; a++) {
+        TailSet *x = &pl->set[a];
+        for (guint c = 0; c < pl->n && !x->dead; c++) {
+            const TailSet *y = &pl->set[c];
+            if (c == a || y->dead)
+                continue;
+            if (x->ap && y->ap)
+                x->dead = y->step <= x->step && x->o % y->step == y->o && (y->step < x->step || x->o != y->o || c < a);
+            else if (!x->ap && !y->ap)
+                x->dead = x->mask == y->mask && x->r == y->r && x->b == y->b && c < a;
+        }
+        if (!x->dead)
+            live++, non_ap += !x->ap;
+    }
+    pl->closed = live <= 1 || non_ap == 0;
+}
+
+/* The next member after j of a set whose value after cycle j is *v. */
+static guint64 set_next(const TailSet *t, guint64 j, guint64 *v)
+{
+    guint64 k = overflow_cycle(*v, t->mask, t->r, t->r);
+    *v = (*v + k * t->r) & t->mask;
+    return k > G_MAXUINT64 - j ? G_MAXUINT64 : j + k;
+}
+
+/* The PMIs of a steady segment of K cycles, nothing changed yet; FALSE when
+ * walking them would take more than `budget` steps (*used: the steps). */
+static gboolean pmi_count(const PmiPlan *pl, guint64 K, guint room, PmiCount *pc, guint64 budget, guint64 *used)
+{
+    guint64 L = K - 1;
+    guint64 next[SIM_MAX_UNITS], val[SIM_MAX_UNITS];
+    pc->n = 0;
+    pc->total = pl->first;
+    pc->last = 0;
+    *used = 0;
+    for (guint a = 0; a < pl->n; a++) {
+        const TailSet *t = &pl->set[a];
+        next[a] = G_MAXUINT64;
+        if (t->dead)
+            continue;
+        if (!pl->closed) {
+            val[a] = t->b;
+            next[a] = set_next(t, 0, &val[a]);
+            next[a] = next[a] > L ? G_MAXUINT64 : next[a];
+        } else if (!t->ap) {
+            /* the one live set: how many from the sum, the last, the first walked */
+            unsigned __int128 M = (unsigned __int128)t->mask + 1;
+            guint64 count = (guint64)(((unsigned __int128)t->b + (unsigned __int128)L * t->r) / M);
+            pc->total += count;
+            if (count)
+                pc->last = (guint64)(((unsigned __int128)count * M - t->b + t->r - 1) / t->r);
+            guint64 v = t->b, j = 0;
+            for (; pc->n < count && pc->n < room; pc->n++)
+                pc->at[pc->n] = j = set_next(t, j, &v);
+            return TRUE;
+        } else {
+            guint64 cnt = ap_count(t, L);
+            pc->total += cnt;
+            if (cnt) {
+                next[a] = ap_first(t, L);
+                pc->last = MAX(pc->last, next[a] + (cnt - 1) * t->step);
+            }
+        }
+    }
+    /* merge: the first `room` members of disjoint progressions, or (walked)
+     * every member of the union, one step each */
+    while (pl->closed ? pc->n < room : TRUE) {
+        guint64 j = G_MAXUINT64;
+        for (guint a = 0; a < pl->n; a++)
+            j = MIN(j, next[a]);
+        if (j == G_MAXUINT64)
+            break;
+        if (!pl->closed && ++*used > budget)
+            return FALSE;
+        if (pc->n < room)
+            pc->at[pc->n++] = j;
+        if (!pl->closed)
+            pc->total++, pc->last = j;
+        for (guint a = 0; a < pl->n; a++) {
+            if (next[a] != j)
+                continue;
+            guint64 nx = pl->closed ? j + pl->set[a].step : set_next(&pl->set[a], j, &val[a]);
+            next[a] = nx > L || nx < j ? G_MAXUINT64 : nx;
+        }
+    }
+    return TRUE;
+}
+
+/* Record a counted segment's PMIs from cycle c0: the device's action once,
+ * for the last PMI. */
+static void pmi_apply(PmsSim *s, const PmiPlan *pl, const PmiCount *pc, guint64 c0)
+{
+    if (pc->total == 0)
         return;
-    for (guint j = 0; j < n; j++)
-        sim_pmi_record(s, at[j] + s->pmi_skid);
-    s->pmi_total += carries - n;
+    if (!s->ops->pmi(s, c0 + pc->last))
+        return;
+    if (pl->first)
+        sim_pmi_record(s, c0 + s->pmi_skid);
+    for (guint i = 0; i < pc->n; i++)
+        sim_pmi_record(s, c0 + pc->at[i] + s->pmi_skid);
+    s->pmi_total += pc->total - pc->n - pl->first;
 }
 
 /* The trace of a fast-engine segment of K cycles that ended at s->cycle:
  * per unit its first cycle (o1) and the K - 1 steady ones (o2), with the
  * counter after each part and the carries and PMIs in it.  PMIs: at the
- * segment's last cycle, or (counted, unit pk) one per carry of pk. */
+ * segment's last cycle, or (counted) at the carries of the interrupting
+ * units, one of them in the first cycle when `pmi_first`. */
 static void trace_segment(PmsSim *s, const PmsSimRun *run, const Unit *u, guint nu, const gboolean *en,
                           const PmsPipeOut *o1, const PmsPipeOut *o2, const gboolean *latch0, const guint64 *status0,
                           const guint64 *ctr0, const guint64 *f, const guint64 *r, const guint64 *kc, guint64 K,
-                          guint64 pmis, guint pk)
+                          guint64 pmis, gboolean pmi_first)
 {
     guint64 c0 = s->cycle - K;
-    guint64 pmis_first = K == 1 ? pmis : pk != G_MAXUINT && kc[pk] == 1 && pmis ? 1 : 0;
+    guint64 pmis_first = K == 1 ? pmis : pmi_first && pmis ? 1 : 0;
     for (guint k = 0; k < nu; k++) {
         guint64 st = s->ops->status(s, &u[k]);
         if (!en[k]) {
@@ -308,7 +464,7 @@ static void trace_segment(PmsSim *s, const PmsSimRun *run, const Unit *u, guint 
     }
 }
 
-static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
+static gboolean run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GError **error)
 {
     gboolean first[SIM_MAX_UNITS];
     guint64 f[SIM_MAX_UNITS], r[SIM_MAX_UNITS];
@@ -327,8 +483,17 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
      * freeze), so the following ones change nothing either and one counter's
      * PMIs can be counted from a segment's sum instead of one segment each */
     gboolean steady = FALSE;
-    guint64 rem = run->cycles;
+    guint64 rem = run->cycles, steps = 0;
     while (rem > 0) {
+        if (s->max_steps && ++steps > s->max_steps) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,
+                        "cycle %" G_GUINT64_FORMAT ": a run of %" G_GUINT64_FORMAT
+                        " cycles needs more than %" G_GUINT64_FORMAT
+                        " steps (the fast engine steps PMI by PMI where it cannot count them in closed form); "
+                        "stopped %" G_GUINT64_FORMAT " cycles before its end",
+                        s->cycle, run->cycles, s->max_steps, rem);
+            return FALSE;
+        }
         guint64 K = rem;
         /* a segment ends where the device acts on its own */
         guint64 next = device_events(s);
@@ -355,13 +520,13 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             pmi_en[k] = unit_pmi(s, &u[k]);
             ext[k] = unit_ext(s, &u[k]);
         }
-        /* the one interrupting counter of a steady run takes the whole
-         * segment; otherwise the segment ends at the first PMI */
-        guint n_int = 0, pk = 0;
-        for (guint k = 0; k < nu; k++)
-            if (en[k] && pmi_en[k])
-                n_int++, pk = k;
-        gboolean counted = steady && n_int == 1;
+        /* the interrupting counters of a steady run take the whole segment
+         * when their PMIs can be counted (segment_pmis); otherwise the
+         * segment ends at the first PMI */
+        PmiPlan plan;
+        gboolean counted = steady;
+        if (counted)
+            pmi_plan(&plan, u, nu, en, pmi_en, f, r, kc);
         for (guint k = 0; k < nu; k++)
             if (en[k] && pmi_en[k] && kc[k] < K && !counted)
                 K = kc[k];
@@ -373,6 +538,25 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             s->cycle += K;
             rem -= K;
             continue;
+        }
+        /* a counted segment's PMIs, before anything changes: walking them may
+         * pass the work bound */
+        PmiCount pc = { 0 };
+        g_autofree guint64 *at = NULL;
+        if (counted) {
+            guint room = PMS_SIM_PMI_LISTED - MIN(s->pmis->len, PMS_SIM_PMI_LISTED);
+            pc.at = at = g_new(guint64, room + 1);
+            guint64 used, budget = s->max_steps ? s->max_steps - MIN(steps, s->max_steps) : G_MAXUINT64;
+            if (!pmi_count(&plan, K, room, &pc, budget, &used)) {
+                g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,
+                            "cycle %" G_GUINT64_FORMAT ": a run of %" G_GUINT64_FORMAT
+                            " cycles needs more than %" G_GUINT64_FORMAT
+                            " steps (the fast engine walks PMI by PMI the ones it cannot count in closed form: "
+                            "several interrupting counters at distinct rates that are not powers of two)",
+                            s->cycle, run->cycles, s->max_steps);
+                return FALSE;
+            }
+            steps += used;
         }
         guint64 pmi_total0 = s->pmi_total;
         if (s->trace)
@@ -396,8 +580,8 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             first[k] = FALSE;
         }
         segment_ext(s, u, nu, ext, ctr0, f, r, s->cycle, K);
-        if (counted && kc[pk] <= K)
-            segment_pmis(s, &u[pk], ctr0[pk], f[pk], r[pk], s->cycle, K);
+        if (counted)
+            pmi_apply(s, &plan, &pc, s->cycle);
         s->cycle += K;
         rem -= K;
         if (pmi) {
@@ -411,8 +595,9 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         }
         if (s->trace)
             trace_segment(s, run, u, nu, en, o1s, o2s, latch0, status0, ctr0, f, r, kc, K, s->pmi_total - pmi_total0,
-                          counted ? pk : G_MAXUINT);
+                          counted && plan.first);
     }
+    return TRUE;
 }
 
 gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
@@ -422,10 +607,21 @@ gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
     SimOcc occ[SIM_MAX_UNITS];
     Unit u[SIM_MAX_UNITS];
     guint nu = s->ops->units(s, run, occ, u);
-    if (s->engine == PMS_SIM_REFERENCE || (s->trace && !s->trace_spans) || (s->ops->per_cycle && s->ops->per_cycle(s)))
+    const char *why = s->engine == PMS_SIM_REFERENCE ? "the reference engine"
+        : s->trace && !s->trace_spans                ? "a per-cycle trace"
+        : s->ops->per_cycle && s->ops->per_cycle(s)  ? "the device needs every cycle: PEBS armed"
+                                                     : NULL;
+    if (why && s->max_steps && run->cycles > s->max_steps) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,
+                    "cycle %" G_GUINT64_FORMAT ": a run of %" G_GUINT64_FORMAT
+                    " cycles stepped cycle by cycle (%s) needs more than %" G_GUINT64_FORMAT " steps",
+                    s->cycle, run->cycles, why, s->max_steps);
+        return FALSE;
+    }
+    if (why)
         run_reference(s, run, u, nu);
-    else
-        run_fast(s, run, u, nu);
+    else if (!run_fast(s, run, u, nu, error))
+        return FALSE;
     /* A device action due at the cycle after the run (a delayed freeze) takes
      * effect now, at the end of the run's last cycle: a write made between
      * runs comes after it and is not undone by it. */

@@ -91,6 +91,7 @@ struct PmsSim {
     PmsSimTraceFn trace;
     gpointer trace_data;
     gboolean trace_spans; /* pms_sim_set_trace_spans */
+    guint64 max_steps;    /* pms_sim_set_max_steps (0: none) */
 };
 
 struct SimDeviceOps {
