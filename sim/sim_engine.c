@@ -133,51 +133,62 @@ static void emit_trace(PmsSim *s, const PmsSimRun *run, const Unit *u, guint64 c
     s->trace(&t, s->trace_data);
 }
 
-static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
+/* One cycle as the reference engine runs it; returns whether a PMI was
+ * raised (*assists: the units whose PEBS assist ran, one bit each). */
+static gboolean ref_cycle(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, guint64 *assists)
 {
     PmsPipeOut out[SIM_MAX_UNITS];
     gboolean en[SIM_MAX_UNITS], ovf[SIM_MAX_UNITS], latch_before[SIM_MAX_UNITS], assist[SIM_MAX_UNITS];
-    for (guint64 c = 0; c < run->cycles; c++) {
-        gboolean pmi = FALSE;
-        device_events(s);
-        for (guint k = 0; k < nu; k++) {
-            en[k] = unit_enabled(s, &u[k]);
-            ovf[k] = FALSE;
-            assist[k] = FALSE;
-            latch_before[k] = u[k].latch && *u[k].latch;
-            memset(&out[k], 0, sizeof out[k]);
-            if (!en[k])
-                continue; /* A4: the latch changes only on enabled cycles */
-            out[k] = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
-            if (u[k].latch)
-                *u[k].latch = out[k].latch;
-            guint64 sum = *u[k].ctr + out[k].inc;
-            /* SDM 18-4 / §3.5: overflow is the carry out of the top bit. */
-            if (sum > u[k].mask) {
-                ovf[k] = TRUE;
-                s->ops->overflow(s, &u[k]); /* status: always, INT or not */
-                pmi |= unit_pmi(s, &u[k]);
-                if (unit_ext(s, &u[k]))
-                    sim_ext_record(s, s->cycle);
-            }
-            *u[k].ctr = sum & u[k].mask;
-            /* PEBS (dev_x86_core.c): arming at the wrap, the assist on the next event */
-            if (s->ops->after_count) {
-                guint a = s->ops->after_count(s, &u[k], out[k].inc, ovf[k], run);
-                assist[k] = (a & SIM_AFTER_ASSIST) != 0;
-                pmi |= (a & SIM_AFTER_PMI) != 0;
-            }
+    gboolean pmi = FALSE;
+    *assists = 0;
+    device_events(s);
+    for (guint k = 0; k < nu; k++) {
+        en[k] = unit_enabled(s, &u[k]);
+        ovf[k] = FALSE;
+        assist[k] = FALSE;
+        latch_before[k] = u[k].latch && *u[k].latch;
+        memset(&out[k], 0, sizeof out[k]);
+        if (!en[k])
+            continue; /* A4: the latch changes only on enabled cycles */
+        out[k] = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
+        if (u[k].latch)
+            *u[k].latch = out[k].latch;
+        guint64 sum = *u[k].ctr + out[k].inc;
+        /* SDM 18-4 / §3.5: overflow is the carry out of the top bit. */
+        if (sum > u[k].mask) {
+            ovf[k] = TRUE;
+            s->ops->overflow(s, &u[k]); /* status: always, INT or not */
+            pmi |= unit_pmi(s, &u[k]);
+            if (unit_ext(s, &u[k]))
+                sim_ext_record(s, s->cycle);
         }
-        /* One PMI however many counters overflowed (SDM 18-39); A8: freeze now. */
-        if (pmi)
-            pmi = raise_pmi(s, s->cycle);
-        if (s->trace) {
-            for (guint k = 0; k < nu; k++)
-                emit_trace(s, run, &u[k], s->cycle, 1, en[k] ? &out[k] : NULL, latch_before[k], *u[k].ctr,
-                           s->ops->status(s, &u[k]), ovf[k], pmi, assist[k]);
+        *u[k].ctr = sum & u[k].mask;
+        /* PEBS (dev_x86_core.c): arming at the wrap, the assist on the next event */
+        if (s->ops->after_count) {
+            guint a = s->ops->after_count(s, &u[k], out[k].inc, ovf[k], run);
+            assist[k] = (a & SIM_AFTER_ASSIST) != 0;
+            pmi |= (a & SIM_AFTER_PMI) != 0;
+            *assists |= (guint64)assist[k] << k;
         }
-        s->cycle++;
     }
+    /* One PMI however many counters overflowed (SDM 18-39); A8: freeze now. */
+    gboolean raised = pmi;
+    if (pmi)
+        pmi = raise_pmi(s, s->cycle);
+    if (s->trace) {
+        for (guint k = 0; k < nu; k++)
+            emit_trace(s, run, &u[k], s->cycle, 1, en[k] ? &out[k] : NULL, latch_before[k], *u[k].ctr,
+                       s->ops->status(s, &u[k]), ovf[k], pmi, assist[k]);
+    }
+    s->cycle++;
+    return raised;
+}
+
+static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
+{
+    guint64 assists;
+    for (guint64 c = 0; c < run->cycles; c++)
+        ref_cycle(s, run, u, nu, &assists);
 }
 
 /* ---- fast engine ----------------------------------------------------------- */
@@ -600,6 +611,123 @@ static gboolean run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
     return TRUE;
 }
 
+/* ---- PEBS armed, fast engine ------------------------------------------------ */
+
+static gboolean over_bound(PmsSim *s, const PmsSimRun *run, guint64 steps, guint64 rem, GError **error)
+{
+    if (!s->max_steps || steps <= s->max_steps)
+        return FALSE;
+    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,
+                "cycle %" G_GUINT64_FORMAT ": a run of %" G_GUINT64_FORMAT
+                " cycles with PEBS armed needs more than %" G_GUINT64_FORMAT
+                " steps (the fast engine steps event by event where PEBS periods do not repeat alone: several PEBS "
+                "counters, other counters wrapping between assists); stopped %" G_GUINT64_FORMAT
+                " cycles before its end",
+                s->cycle, run->cycles, s->max_steps, rem);
+    return TRUE;
+}
+
+/* A run with PEBS on (dev_x86_core.c: the wrap arms, the next counted cycle
+ * assists) in the fast engine.  The cycles where something happens (an
+ * overflow, an assist, a device action) run one by one as the reference
+ * engine runs them; the cycles between are jumped.  After an assist of the
+ * one PEBS counter, its next periods (from the reset value to the wrap, then
+ * the assist: P cycles) repeat the same way as long as no other counter
+ * wraps, no device action falls due and the buffer treats them alike
+ * (pebs_uniform: every one writes below the threshold, or past it, or none
+ * writes); those n periods are one step (pebs_repeat), the PMIs they raise
+ * an arithmetic progression.  So a long run takes time independent of its
+ * length once the buffer fills or stops mattering; work beyond that (several
+ * PEBS counters, counters wrapping between assists) is bounded by the work
+ * bound. */
+static gboolean run_pebs(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GError **error)
+{
+    guint64 rem = run->cycles, steps = 0;
+    while (rem > 0) {
+        if (over_bound(s, run, ++steps, rem, error))
+            return FALSE;
+        guint64 next = device_events(s);
+        guint64 K = MIN(rem, next - s->cycle);
+        /* d: the first cycle (from now) where something happens */
+        guint64 d = K, f[SIM_MAX_UNITS], r[SIM_MAX_UNITS];
+        gboolean en[SIM_MAX_UNITS], latch1[SIM_MAX_UNITS];
+        for (guint k = 0; k < nu; k++) {
+            en[k] = unit_enabled(s, &u[k]);
+            if (!en[k])
+                continue;
+            PmsPipeOut o1 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
+            PmsPipeOut o2 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, o1.latch);
+            f[k] = o1.inc, r[k] = o2.inc, latch1[k] = o1.latch;
+            d = MIN(d, overflow_cycle(*u[k].ctr, u[k].mask, f[k], r[k]) - 1);
+            if (s->ops->pebs_state(s, &u[k]) == SIM_PEBS_ARMED && (f[k] || r[k]))
+                d = MIN(d, f[k] ? 0 : 1);
+        }
+        if (d > 0) {
+            for (guint k = 0; k < nu; k++) {
+                if (!en[k])
+                    continue;
+                *u[k].ctr = (*u[k].ctr + f[k] + (d - 1) * r[k]) & u[k].mask;
+                if (u[k].latch)
+                    *u[k].latch = latch1[k]; /* the steady latch after one cycle */
+            }
+            s->cycle += d;
+            rem -= d;
+            continue;
+        }
+        gboolean en_before[SIM_MAX_UNITS], int_before[SIM_MAX_UNITS];
+        for (guint k = 0; k < nu; k++)
+            en_before[k] = unit_enabled(s, &u[k]), int_before[k] = unit_pmi(s, &u[k]);
+        guint64 assists;
+        gboolean pmi = ref_cycle(s, run, u, nu, &assists);
+        rem--;
+        /* the one PEBS counter just assisted: repeat its period? */
+        guint n_pebs = 0, pk = 0;
+        for (guint k = 0; k < nu; k++)
+            if (unit_enabled(s, &u[k]) && s->ops->pebs_state(s, &u[k]) != SIM_PEBS_OFF)
+                n_pebs++, pk = k;
+        if (rem == 0 || n_pebs != 1 || !(assists >> pk & 1))
+            continue;
+        gboolean steady = TRUE; /* its PMI (if any) changed no unit's enable or INT */
+        for (guint k = 0; k < nu; k++)
+            steady &= en_before[k] == unit_enabled(s, &u[k]) && int_before[k] == unit_pmi(s, &u[k]);
+        if (!steady)
+            continue;
+        /* every latch is steady after a cycle: the rates from now on */
+        for (guint k = 0; k < nu; k++)
+            if ((en[k] = unit_enabled(s, &u[k])))
+                r[k] = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch).inc;
+        if (r[pk] == 0)
+            continue;
+        guint64 P = overflow_cycle(*u[pk].ctr, u[pk].mask, r[pk], r[pk]) + 1;
+        guint64 n = rem / P;
+        if (s->ops->next_event)
+            n = MIN(n, (s->ops->next_event(s) - s->cycle) / P);
+        for (guint k = 0; k < nu; k++)
+            if (en[k] && k != pk)
+                n = MIN(n, (overflow_cycle(*u[k].ctr, u[k].mask, r[k], r[k]) - 1) / P);
+        gboolean upmi = FALSE;
+        if (n)
+            n = s->ops->pebs_uniform(s, &u[pk], n, &upmi);
+        if (n == 0 || upmi != pmi)
+            continue;
+        /* n periods: the j-th assist (j = 0..n-1) in cycle first + j * P */
+        guint64 first = s->cycle - 1 + P;
+        for (guint k = 0; k < nu; k++)
+            if (en[k] && k != pk)
+                *u[k].ctr = (*u[k].ctr + n * P * r[k]) & u[k].mask; /* mod 2^64 is exact mod 2^W */
+        s->ops->pebs_repeat(s, &u[pk], first, P, n, run);
+        if (upmi && s->ops->pmi(s, first + (n - 1) * P)) {
+            guint64 j = 0;
+            for (; j < n && s->pmis->len < PMS_SIM_PMI_LISTED; j++)
+                sim_pmi_record(s, first + j * P + s->pmi_skid);
+            s->pmi_total += n - j;
+        }
+        s->cycle += n * P;
+        rem -= n * P;
+    }
+    return TRUE;
+}
+
 gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
 {
     if (!validate(s, run, error))
@@ -607,9 +735,10 @@ gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
     SimOcc occ[SIM_MAX_UNITS];
     Unit u[SIM_MAX_UNITS];
     guint nu = s->ops->units(s, run, occ, u);
+    gboolean pebs = s->ops->per_cycle && s->ops->per_cycle(s);
     const char *why = s->engine == PMS_SIM_REFERENCE ? "the reference engine"
         : s->trace && !s->trace_spans                ? "a per-cycle trace"
-        : s->ops->per_cycle && s->ops->per_cycle(s)  ? "the device needs every cycle: PEBS armed"
+        : pebs && s->trace                           ? "a trace with PEBS armed"
                                                      : NULL;
     if (why && s->max_steps && run->cycles > s->max_steps) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,
@@ -620,7 +749,7 @@ gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
     }
     if (why)
         run_reference(s, run, u, nu);
-    else if (!run_fast(s, run, u, nu, error))
+    else if (pebs ? !run_pebs(s, run, u, nu, error) : !run_fast(s, run, u, nu, error))
         return FALSE;
     /* A device action due at the cycle after the run (a delayed freeze) takes
      * effect now, at the end of the run's last cycle: a write made between

@@ -403,6 +403,59 @@ static void long_two_counters(void)
     CU_ASSERT_EQUAL(p[0], 0);
 }
 
+/* PEBS armed over 2^40 cycles on nhm (record format 1, 0xB0 bytes; 48-bit
+ * counters), PMC0 counting 1 a cycle with INT, preload -3, reset value -4:
+ *   the first wrap is in cycle 2 (-3, -2, -1, then 0), the assist in cycle
+ *   3 reloads -4; from then on 4 cycles to the wrap and one to the assist:
+ *   an assist every 5 cycles, in cycles 3 + 5j, j <= (2^40 - 4) / 5, so
+ *   floor((2^40 - 4) / 5) + 1 = 219902325555 assists, each with a PMI (INT).
+ *   The buffer (base 0x1000, maximum 0x1400) holds 0x400 / 0xB0 = 5
+ *   records (cycles 3, 8, 13, 18, 23); the threshold 0x1160 is reached by
+ *   the second, so OvfBuf (bit 62) is set and the records from the third
+ *   on carry it.  The last assist is in cycle 3 + 5 * 219902325554 =
+ *   2^40 - 3; the two cycles after it count -4 up to -2 = 2^48 - 2. */
+static void long_pebs(void)
+{
+    const PmsModel *m = fx_model("nhm");
+    g_autoptr(PmsSim) s = fx_sim(m, PMS_SIM_FAST);
+    guint64 top = (guint64)1 << 48;
+    PmsPebsDs ds = { 0x1000, 0x1000, 0x1400, 0x1160, { top - 4 } };
+    CU_ASSERT_TRUE_FATAL(pms_sim_set_pebs_ds(s, &ds, NULL));
+    fx_write(s, 0x3f1, 0x1); /* IA32_PEBS_ENABLE: PMC0 */
+    fx_write(s, A_EVTSEL0, EVTSEL(0xc0, 0x00, EV_USR | EV_INT | EV_EN));
+    fx_write(s, A_GCTRL, 0x1);
+    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0, top - 3, NULL));
+    PmsSimCount c = { PMS_SIGNAL_KEY(0xc0, 0x00), 0, 1, 0 };
+    PmsSimRun run = { (guint64)1 << 40, { 3, 3 }, &c, 1, NULL, 0, NULL, 0 };
+    pms_sim_set_max_steps(s, 10000); /* the period repeats: a handful of steps */
+    GError *e = NULL;
+    if (!pms_sim_run(s, &run, &e)) {
+        fprintf(stderr, "# %s\n", e->message);
+        g_error_free(e);
+        CU_FAIL_FATAL("the 2^40-cycle PEBS run failed");
+    }
+    CU_ASSERT_EQUAL(pms_sim_pmi_total(s), 219902325555u);
+    CU_ASSERT_EQUAL(fx_read(s, A_PMC0), top - 2);
+    CU_ASSERT_EQUAL(fx_read(s, A_STATUS), (guint64)1 << 62);
+    guint n;
+    guint64 total;
+    const PmsPebsRecord *rec = pms_sim_pebs_records(s, &n, &total);
+    CU_ASSERT_EQUAL(n, 5);
+    CU_ASSERT_EQUAL(total, 5);
+    for (guint i = 0; i < n && i < 5; i++) {
+        CU_ASSERT_EQUAL(rec[i].cycle, 3 + 5 * i);
+        CU_ASSERT_EQUAL(rec[i].address, 0x1000 + 0xb0 * i);
+        CU_ASSERT_EQUAL(rec[i].field[18], i < 2 ? 0x1 : 0x1 | (guint64)1 << 62); /* status, at 0x90 */
+    }
+    const guint64 *p = pms_sim_pmis(s, &n);
+    CU_ASSERT_EQUAL(n, PMS_SIM_PMI_LISTED);
+    CU_ASSERT_EQUAL(p[0], 3);
+    CU_ASSERT_EQUAL(p[n - 1], 3 + 5 * (guint64)(n - 1));
+    PmsPebsDs after;
+    pms_sim_get_pebs_ds(s, &after);
+    CU_ASSERT_EQUAL(after.index, 0x1000 + 5 * 0xb0);
+}
+
 /* The work bound: a run the engine steps cycle by cycle fails before it
  * counts; the fast engine's walk of PMIs it cannot count in closed form
  * fails when it passes the bound (two counters at 3 and 5 a cycle, narrow). */
@@ -445,5 +498,6 @@ void register_closed_form_tests(void)
     CU_pSuite s = CU_add_suite("closed form", NULL, NULL);
     CU_add_test(s, "reference == fast: interrupting counters and PEBS over steady runs", diff_closed_form);
     CU_add_test(s, "fast: two interrupting counters over 2^62 cycles, counts by hand", long_two_counters);
+    CU_add_test(s, "fast: PEBS armed over 2^40 cycles, counts by hand", long_pebs);
     CU_add_test(s, "work bound: every engine, a clear error", work_bound);
 }
