@@ -620,8 +620,7 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         g_string_append(out, "# the fast engine advances whole runs: no per-cycle trace\n");
     }
     if (stream ? !pms_stim_run_file(m, o->stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
-        fprintf(stderr, "pmusim: %s\n", err->message);
-        pms_sim_bound_hint(err, o->max_steps);
+        pms_sim_run_error(err, o->max_steps);
         for (guint i = 0; diagram && i < n; i++)
             pms_trace_reporter_free(dia.rep[i]);
         return stim_status(err);
@@ -1018,8 +1017,7 @@ int pms_cmd_sim(int argc, char **argv)
     pms_sim_set_trace(sim, on_trace, &sink);
     pms_sim_set_trace_spans(sim, spans);
     if (stream ? !pms_stim_run_file(m, o.stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
-        fprintf(stderr, "pmusim: %s\n", err->message);
-        pms_sim_bound_hint(err, o.max_steps);
+        pms_sim_run_error(err, o.max_steps);
         return stim_status(err);
     }
     if (panel)

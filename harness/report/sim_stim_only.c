@@ -81,8 +81,7 @@ int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, con
     pms_sim_set_engine(sim, reference ? PMS_SIM_REFERENCE : PMS_SIM_FAST);
     pms_sim_set_max_steps(sim, (guint64)max_steps);
     if (!pms_stim_reader_run(rd, m, sim, &err)) {
-        fprintf(stderr, "pmusim: %s\n", err->message);
-        pms_sim_bound_hint(err, max_steps);
+        pms_sim_run_error(err, max_steps);
         /* not a text stimulus (a NUL byte, a line over 16 MiB): unusable input */
         return g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_INPUT) ? PMS_EXIT_USAGE : 1;
     }

@@ -100,13 +100,15 @@ void pms_sim_own_input(const PmsModel *m, const PmsEvent *ev, const guint64 *cod
     in->run.n_counts = 1;
 }
 
-void pms_sim_bound_hint(const GError *err, gint64 max_steps)
+void pms_sim_run_error(const GError *err, gint64 max_steps)
 {
-    if (!g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND))
+    if (!g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
         return;
+    }
     fprintf(stderr,
-            "pmusim: the run is over --max-steps %" G_GINT64_FORMAT
-            ": raise --max-steps to let it finish, or split the run (a shorter run of identical cycles, PEBS "
-            "disarmed, counters that interrupt at rates the fast engine counts in closed form: docs/sim-cli.md)\n",
-            max_steps);
+            "pmusim: %s: over --max-steps %" G_GINT64_FORMAT
+            ": raise --max-steps to let it finish, or split the run (shorter runs of identical cycles; PEBS on one "
+            "counter; interrupting counters at equal rates or rates that are powers of two: docs/sim-cli.md)\n",
+            err->message, max_steps);
 }

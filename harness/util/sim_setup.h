@@ -26,10 +26,10 @@ char *pms_sim_qualify_event(const char *pmu, const char *event, GError **err);
 G_END_DECLS
 
 G_BEGIN_DECLS
-/* After a run failed with PMS_SIM_ERROR_BOUND (pms_sim_set_max_steps): one
- * line on stderr naming --max-steps and what to do; nothing for another
- * error. */
-void pms_sim_bound_hint(const GError *err, gint64 max_steps);
+/* A stimulus run that failed, as one line on stderr; a run over the work
+ * bound (PMS_SIM_ERROR_BOUND, pms_sim_set_max_steps) also names --max-steps
+ * and what to do. */
+void pms_sim_run_error(const GError *err, gint64 max_steps);
 G_END_DECLS
 
 G_BEGIN_DECLS
