@@ -651,6 +651,7 @@ static gboolean run_pebs(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
         /* d: the first cycle (from now) where something happens */
         guint64 d = K, f[SIM_MAX_UNITS], r[SIM_MAX_UNITS];
         gboolean en[SIM_MAX_UNITS], latch1[SIM_MAX_UNITS];
+        PmsPipeOut o1s[SIM_MAX_UNITS], o2s[SIM_MAX_UNITS]; /* spans (pms_sim_set_trace_spans) */
         for (guint k = 0; k < nu; k++) {
             en[k] = unit_enabled(s, &u[k]);
             if (!en[k])
@@ -658,17 +659,31 @@ static gboolean run_pebs(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
             PmsPipeOut o1 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
             PmsPipeOut o2 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, o1.latch);
             f[k] = o1.inc, r[k] = o2.inc, latch1[k] = o1.latch;
+            o1s[k] = o1, o2s[k] = o2;
             d = MIN(d, overflow_cycle(*u[k].ctr, u[k].mask, f[k], r[k]) - 1);
             if (s->ops->pebs_state(s, &u[k]) == SIM_PEBS_ARMED && (f[k] || r[k]))
                 d = MIN(d, f[k] ? 0 : 1);
         }
         if (d > 0) {
             for (guint k = 0; k < nu; k++) {
-                if (!en[k])
+                if (!en[k]) {
+                    if (s->trace)
+                        emit_trace(s, run, &u[k], s->cycle, d, NULL, FALSE, *u[k].ctr, s->ops->status(s, &u[k]), 0, 0,
+                                   FALSE);
                     continue;
+                }
+                guint64 ctr0 = *u[k].ctr;
+                gboolean latch0 = u[k].latch && *u[k].latch;
                 *u[k].ctr = (*u[k].ctr + f[k] + (d - 1) * r[k]) & u[k].mask;
                 if (u[k].latch)
                     *u[k].latch = latch1[k]; /* the steady latch after one cycle */
+                if (s->trace) {
+                    /* its first cycle, then the steady ones (as trace_segment) */
+                    guint64 st = s->ops->status(s, &u[k]);
+                    emit_trace(s, run, &u[k], s->cycle, 1, &o1s[k], latch0, (ctr0 + f[k]) & u[k].mask, st, 0, 0, FALSE);
+                    if (d > 1)
+                        emit_trace(s, run, &u[k], s->cycle + 1, d - 1, &o2s[k], latch1[k], *u[k].ctr, st, 0, 0, FALSE);
+                }
             }
             s->cycle += d;
             rem -= d;
@@ -694,8 +709,10 @@ static gboolean run_pebs(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
             continue;
         /* every latch is steady after a cycle: the rates from now on */
         for (guint k = 0; k < nu; k++)
-            if ((en[k] = unit_enabled(s, &u[k])))
-                r[k] = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch).inc;
+            if ((en[k] = unit_enabled(s, &u[k]))) {
+                o2s[k] = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
+                r[k] = o2s[k].inc;
+            }
         if (r[pk] == 0)
             continue;
         guint64 P = overflow_cycle(*u[pk].ctr, u[pk].mask, r[pk], r[pk]) + 1;
@@ -722,6 +739,11 @@ static gboolean run_pebs(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
                 sim_pmi_record(s, first + j * P + s->pmi_skid);
             s->pmi_total += n - j;
         }
+        if (s->trace)
+            /* one span of the n periods per counter: its wraps, the PMIs, the assists */
+            for (guint k = 0; k < nu; k++)
+                emit_trace(s, run, &u[k], s->cycle, n * P, en[k] ? &o2s[k] : NULL, u[k].latch && *u[k].latch, *u[k].ctr,
+                           s->ops->status(s, &u[k]), k == pk ? n : 0, upmi ? n : 0, k == pk);
         s->cycle += n * P;
         rem -= n * P;
     }
@@ -738,7 +760,6 @@ gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
     gboolean pebs = s->ops->per_cycle && s->ops->per_cycle(s);
     const char *why = s->engine == PMS_SIM_REFERENCE ? "the reference engine"
         : s->trace && !s->trace_spans                ? "a per-cycle trace"
-        : pebs && s->trace                           ? "a trace with PEBS armed"
                                                      : NULL;
     if (why && s->max_steps && run->cycles > s->max_steps) {
         g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,

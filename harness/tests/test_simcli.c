@@ -238,6 +238,22 @@ static void test_closed_form(void)
     expect_fail(1, "over --max-steps 1000: raise --max-steps",
                 run_cli("sim", "-e", "wsm::INST_RETIRED:ANY_P", "--stim", walked, "--engine", "fast", "--max-steps",
                         "1000", NULL));
+    /* PEBS armed over 2^28 cycles, drawn as spans (14.6 s cycle by cycle
+     * before the closed form): preload -3, reset -4, 1 a cycle, INT from the
+     * encoding's programming: an assist (and its PMI) in cycles 3 + 5j,
+     * j <= (2^28 - 4) / 5, so 53687091 of them; the 5-record buffer fills */
+    g_autofree char *pebs = write_tmp("pebs.stim",
+                                      "pmu nhm\n"
+                                      "ds base=0x1000 max=0x1400 threshold=0x1160 reset0=-4\n"
+                                      "write IA32_PMC0 -3\n"
+                                      "run 2^28 INST_RETIRED.ANY_P=1 ip=0x400a10\n");
+    r = run_cli("sim", "--pebs", "-e", "nhm::INST_RETIRED:ANY_P", "--stim", pebs, "--engine", "fast", "--max-steps",
+                "1000", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(53687091 PMIs in all)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "# PEBS: 5 records; DS index 0x1370"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "count=281474976710654 overflow=0"));
+    run_clear(&r);
     /* with the default bound it finishes: the answer of the engine before
      * the closed form, which stepped from PMI to PMI (13 s) */
     r = run_cli("sim", "--stim", walked, NULL);
