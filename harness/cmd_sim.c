@@ -32,6 +32,9 @@
 
 /* Per-cycle trace of more cycles than this is refused (it would be printed). */
 #define DEFAULT_MAX_CYCLES 1000000
+/* a few seconds of the slowest step (a reference-engine cycle, a PMI the
+ * fast engine cannot count in closed form) */
+#define DEFAULT_MAX_STEPS 100000000
 
 typedef struct {
     gboolean fixed;
@@ -198,7 +201,7 @@ typedef struct {
     char *pmu, *event, *stim, *occurrences, *cpl, *preload, *format, *engine, *output;
     char *compare; /* --compare FILE: cmd_sim_compare.c */
     char **events; /* every -e; event is the first */
-    gint64 max_cycles;
+    gint64 max_cycles, max_steps;
     gboolean explain;
     gboolean pebs;      /* --pebs: PEBS for every -e event on its counter */
     gboolean sentences; /* --sentences: svg diagrams print each span's sentence */
@@ -528,6 +531,7 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     if (o->freeze && !apply_freeze(sim))
         return 1;
     pms_sim_set_engine(sim, engine);
+    pms_sim_set_max_steps(sim, (guint64)o->max_steps);
     for (guint i = 0; i < n; i++) {
         ctr[i] = pms_program_counter_reg(&pl[i]);
         guint width = pl[i].fixed ? m->fixed_width : m->gp_width;
@@ -619,7 +623,7 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
         g_string_append(out, "# the fast engine advances whole runs: no per-cycle trace\n");
     }
     if (stream ? !pms_stim_run_file(m, o->stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
-        fprintf(stderr, "pmusim: %s\n", err->message);
+        pms_sim_run_error(err, o->max_steps);
         for (guint i = 0; diagram && i < n; i++)
             pms_trace_reporter_free(dia.rep[i]);
         return stim_status(err);
@@ -805,7 +809,7 @@ int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const c
 
 int pms_cmd_sim(int argc, char **argv)
 {
-    g_auto(SimOpts) o = { .max_cycles = DEFAULT_MAX_CYCLES };
+    g_auto(SimOpts) o = { .max_cycles = DEFAULT_MAX_CYCLES, .max_steps = DEFAULT_MAX_STEPS };
     const GOptionEntry entries[] = {
         { "pmu", 'p', 0, G_OPTION_ARG_STRING, &o.pmu, "PMU of an event written without PMU:: (glm, wsm, ...)", "PMU" },
         { "event", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &o.events,
@@ -825,6 +829,11 @@ int pms_cmd_sim(int argc, char **argv)
           "ENGINE" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Write the trace to FILE (atomically)", "FILE" },
         { "max-cycles", 0, 0, G_OPTION_ARG_INT64, &o.max_cycles, "Longest per-cycle trace accepted (default 1000000)",
+          "N" },
+        { "max-steps", 0, 0, G_OPTION_ARG_INT64, &o.max_steps,
+          "Most steps one run may take, on every engine: a cycle stepped one by one (reference engine, per-cycle "
+          "trace, PEBS armed) or a PMI the fast engine cannot count in closed form; more is a failure (default "
+          "100000000)",
           "N" },
         { "explain", 0, 0, G_OPTION_ARG_NONE, &o.explain,
           "After the table, one sentence per cycle where something changes", NULL },
@@ -900,9 +909,13 @@ int pms_cmd_sim(int argc, char **argv)
                 "in the stimulus)\n");
         return PMS_EXIT_USAGE;
     }
+    if (o.max_steps < 1) {
+        fprintf(stderr, "pmusim: --max-steps: expected a positive number of steps\n");
+        return PMS_EXIT_USAGE;
+    }
     /* a stimulus that programs the registers itself: no event to encode */
     if (!o.event && o.stim && !o.occurrences && !o.preload && !o.output)
-        return pms_sim_stim_only(o.pmu, o.stim, o.model_files, o.engine, o.format);
+        return pms_sim_stim_only(o.pmu, o.stim, o.model_files, o.engine, o.format, o.max_steps);
     const PmsTraceFormat *fmt;
     PmsSimEngine engine;
     if (!check_opts(&o, &fmt, &engine))
@@ -948,6 +961,7 @@ int pms_cmd_sim(int argc, char **argv)
         return 1;
     }
     pms_sim_set_engine(sim, engine);
+    pms_sim_set_max_steps(sim, (guint64)o.max_steps);
     guint counter;
     gboolean fixed;
     if (!pms_sim_program_encoding(sim, enc, &counter, &fixed, &err)) {
@@ -1030,7 +1044,7 @@ int pms_cmd_sim(int argc, char **argv)
     pms_sim_set_trace(sim, on_trace, &sink);
     pms_sim_set_trace_spans(sim, spans);
     if (stream ? !pms_stim_run_file(m, o.stim, sim, &err) : !pms_stim_execute(st, sim, &err)) {
-        fprintf(stderr, "pmusim: %s\n", err->message);
+        pms_sim_run_error(err, o.max_steps);
         return stim_status(err);
     }
     if (panel)

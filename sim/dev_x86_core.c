@@ -975,18 +975,10 @@ static gboolean x86_per_cycle(const PmsSim *sim)
  * DS reset value (that cycle's increment is absorbed).  At the buffer's
  * threshold OvfBuf is set and a PMI raised; the counter's INT PMI is raised
  * in the same cycle (one PMI per cycle, as for simultaneous overflows). */
-static guint x86_after_count(PmsSim *sim, const SimUnit *u, guint64 inc, gboolean carry, const PmsSimRun *run)
+/* What PMCi's assist samples in this run: the run's inputs, GLOBAL_STATUS as
+ * it stands. */
+static SimPebsSample pebs_sample(const X86Core *s, guint i, const PmsSimRun *run)
 {
-    X86Core *s = sim->dev;
-    guint i = u->index;
-    if (u->fixed || i >= PMS_PEBS_MAX_COUNTERS || !pebs_on(sim, s, i))
-        return 0;
-    SimPebs *p = s->pebs;
-    if (!p->armed[i] || inc == 0) {
-        if (carry)
-            p->armed[i] = TRUE;
-        return 0;
-    }
     SimPebsSample smp = { 0 };
     smp.ip = s->in.ip.has[0] ? s->in.ip.a[0] : 0;
     smp.status = *s->global_status;
@@ -1005,14 +997,68 @@ static guint x86_after_count(PmsSim *sim, const SimUnit *u, guint64 inc, gboolea
                 break;
             }
     }
+    return smp;
+}
+
+static guint x86_after_count(PmsSim *sim, const SimUnit *u, guint64 inc, gboolean carry, const PmsSimRun *run)
+{
+    X86Core *s = sim->dev;
+    guint i = u->index;
+    if (u->fixed || i >= PMS_PEBS_MAX_COUNTERS || !pebs_on(sim, s, i))
+        return 0;
+    SimPebs *p = s->pebs;
+    if (!p->armed[i] || inc == 0) {
+        if (carry)
+            p->armed[i] = TRUE;
+        return 0;
+    }
+    SimPebsSample smp = pebs_sample(s, i, run);
     gboolean at_threshold = sim_pebs_assist(p, sim->cycle, i, &smp);
     *s->global_status &= ~sim_fbit(s->st_pmc[i]);
     *s->pmc[i] = p->ds.reset[i] & s->gp_mask;
     p->armed[i] = FALSE;
     if (at_threshold)
         *s->global_status |= sim_fbit(s->st_ovf_buf);
-    gboolean intr = sim_fget(s->ev.intr, v) != 0;
+    gboolean intr = sim_fget(s->ev.intr, *s->evtsel[i]) != 0;
     return SIM_AFTER_ASSIST | (at_threshold || intr ? SIM_AFTER_PMI : 0);
+}
+
+static guint x86_pebs_state(const PmsSim *sim, const SimUnit *u)
+{
+    const X86Core *s = sim->dev;
+    if (u->fixed || u->index >= PMS_PEBS_MAX_COUNTERS || !pebs_on(sim, s, u->index))
+        return SIM_PEBS_OFF;
+    return s->pebs->armed[u->index] ? SIM_PEBS_ARMED : SIM_PEBS_WAITING;
+}
+
+/* PEBS in closed form (sim_engine.c): of unit u's next `want` assists, how
+ * many in a row behave alike — each writes a record and none reaches the
+ * threshold, each writes and is past it, or none writes — and whether they
+ * raise a PMI (INT, or the threshold). */
+static guint64 x86_pebs_uniform(const PmsSim *sim, const SimUnit *u, guint64 want, gboolean *pmi)
+{
+    const X86Core *s = sim->dev;
+    gboolean thr;
+    guint64 n = sim_pebs_uniform(s->pebs, want, &thr);
+    *pmi = thr || sim_fget(s->ev.intr, *s->evtsel[u->index]) != 0;
+    return n;
+}
+
+/* n assists of unit u like the one just made, the first at `first`, one
+ * every `period` cycles, nothing else happening between them: each wrap set
+ * the counter's status bit and the assist sampled it (sim_pebs_assist_many);
+ * after the last the counter holds its reset value again, the bit clear. */
+static void x86_pebs_repeat(PmsSim *sim, const SimUnit *u, guint64 first, guint64 period, guint64 n,
+                            const PmsSimRun *run)
+{
+    X86Core *s = sim->dev;
+    guint i = u->index;
+    SimPebsSample smp = pebs_sample(s, i, run);
+    smp.status |= sim_fbit(s->st_pmc[i]); /* set by the wrap before each assist */
+    if (sim_pebs_assist_many(s->pebs, first, period, n, i, &smp))
+        *s->global_status |= sim_fbit(s->st_ovf_buf);
+    *s->pmc[i] = s->pebs->ds.reset[i] & s->gp_mask;
+    s->pebs->armed[i] = FALSE;
 }
 
 static gboolean x86_edge_latch(const PmsSim *sim, guint i)
@@ -1045,6 +1091,9 @@ const SimDeviceOps sim_x86_core_ops = {
     .edge_latch = x86_edge_latch,
     .per_cycle = x86_per_cycle,
     .after_count = x86_after_count,
+    .pebs_state = x86_pebs_state,
+    .pebs_uniform = x86_pebs_uniform,
+    .pebs_repeat = x86_pebs_repeat,
     .inputs = &x86_inputs,
     .input = x86_input,
     .records = sim_stim_pebs_records,

@@ -191,6 +191,50 @@ gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebs
     return p->ds.threshold != 0 && p->ds.index >= p->ds.threshold;
 }
 
+/* Records that still fit below the absolute maximum. */
+static guint64 pebs_room(const SimPebs *p)
+{
+    return p->ds.index >= p->ds.max || !p->size ? 0 : (p->ds.max - p->ds.index) / p->size;
+}
+
+guint64 sim_pebs_uniform(const SimPebs *p, guint64 want, gboolean *threshold)
+{
+    guint64 room = pebs_room(p);
+    *threshold = FALSE;
+    if (room == 0)
+        return want; /* none writes: no record, no threshold */
+    guint64 n = MIN(want, room);
+    if (p->ds.threshold == 0)
+        return n;
+    if (p->ds.index >= p->ds.threshold) {
+        *threshold = TRUE; /* every write leaves the index past it */
+        return n;
+    }
+    /* the j-th write reaches it when index + j * size >= threshold */
+    guint64 below = (p->ds.threshold - p->ds.index - 1) / p->size;
+    return MIN(n, below);
+}
+
+gboolean sim_pebs_assist_many(SimPebs *p, guint64 first, guint64 period, guint64 n, guint counter,
+                              const SimPebsSample *smp)
+{
+    guint64 writes = MIN(n, pebs_room(p));
+    if (writes == 0)
+        return FALSE;
+    /* the first ones listed, one by one (at most PMS_PEBS_RECORDS_LISTED in
+     * all); the rest counted and the index moved past them */
+    guint64 j = 0;
+    gboolean thr = FALSE;
+    for (; j < writes && p->records->len < PMS_PEBS_RECORDS_LISTED; j++)
+        thr = sim_pebs_assist(p, first + j * period, counter, smp);
+    if (j < writes) {
+        p->total += writes - j;
+        p->ds.index += (writes - j) * p->size;
+        thr = p->ds.threshold != 0 && p->ds.index >= p->ds.threshold;
+    }
+    return thr;
+}
+
 /* ---- public API ---- */
 
 gboolean pms_sim_set_pebs_ds(PmsSim *sim, const PmsPebsDs *ds, GError **error)

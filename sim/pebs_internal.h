@@ -38,3 +38,13 @@ void sim_pebs_reset(SimPebs *p);
  * that passes ds.max (then dropped, docs/semantics.md §8a).  Returns TRUE when
  * the index (after the write) has reached ds.threshold: OvfBuf and a PMI. */
 gboolean sim_pebs_assist(SimPebs *p, guint64 cycle, guint counter, const SimPebsSample *smp);
+/* Of the next `want` assists, how many in a row behave alike (each writes
+ * a record below the threshold, each writes one at or past it, or none
+ * writes: the buffer is full); *threshold: they raise the threshold's PMI. */
+guint64 sim_pebs_uniform(const SimPebs *p, guint64 want, gboolean *threshold);
+/* n such assists for `counter`, the first at cycle `first`, one every
+ * `period` cycles, all sampling *smp: records (the first
+ * PMS_PEBS_RECORDS_LISTED kept), the index moved; TRUE when they reach the
+ * threshold. */
+gboolean sim_pebs_assist_many(SimPebs *p, guint64 first, guint64 period, guint64 n, guint counter,
+                              const SimPebsSample *smp);

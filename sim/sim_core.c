@@ -187,6 +187,11 @@ void pms_sim_set_trace_spans(PmsSim *s, gboolean spans)
     s->trace_spans = spans;
 }
 
+void pms_sim_set_max_steps(PmsSim *s, guint64 steps)
+{
+    s->max_steps = steps;
+}
+
 void pms_sim_set_trace(PmsSim *s, PmsSimTraceFn fn, gpointer data)
 {
     s->trace = fn;

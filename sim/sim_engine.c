@@ -133,51 +133,62 @@ static void emit_trace(PmsSim *s, const PmsSimRun *run, const Unit *u, guint64 c
     s->trace(&t, s->trace_data);
 }
 
-static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
+/* One cycle as the reference engine runs it; returns whether a PMI was
+ * raised (*assists: the units whose PEBS assist ran, one bit each). */
+static gboolean ref_cycle(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, guint64 *assists)
 {
     PmsPipeOut out[SIM_MAX_UNITS];
     gboolean en[SIM_MAX_UNITS], ovf[SIM_MAX_UNITS], latch_before[SIM_MAX_UNITS], assist[SIM_MAX_UNITS];
-    for (guint64 c = 0; c < run->cycles; c++) {
-        gboolean pmi = FALSE;
-        device_events(s);
-        for (guint k = 0; k < nu; k++) {
-            en[k] = unit_enabled(s, &u[k]);
-            ovf[k] = FALSE;
-            assist[k] = FALSE;
-            latch_before[k] = u[k].latch && *u[k].latch;
-            memset(&out[k], 0, sizeof out[k]);
-            if (!en[k])
-                continue; /* A4: the latch changes only on enabled cycles */
-            out[k] = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
-            if (u[k].latch)
-                *u[k].latch = out[k].latch;
-            guint64 sum = *u[k].ctr + out[k].inc;
-            /* SDM 18-4 / §3.5: overflow is the carry out of the top bit. */
-            if (sum > u[k].mask) {
-                ovf[k] = TRUE;
-                s->ops->overflow(s, &u[k]); /* status: always, INT or not */
-                pmi |= unit_pmi(s, &u[k]);
-                if (unit_ext(s, &u[k]))
-                    sim_ext_record(s, s->cycle);
-            }
-            *u[k].ctr = sum & u[k].mask;
-            /* PEBS (dev_x86_core.c): arming at the wrap, the assist on the next event */
-            if (s->ops->after_count) {
-                guint a = s->ops->after_count(s, &u[k], out[k].inc, ovf[k], run);
-                assist[k] = (a & SIM_AFTER_ASSIST) != 0;
-                pmi |= (a & SIM_AFTER_PMI) != 0;
-            }
+    gboolean pmi = FALSE;
+    *assists = 0;
+    device_events(s);
+    for (guint k = 0; k < nu; k++) {
+        en[k] = unit_enabled(s, &u[k]);
+        ovf[k] = FALSE;
+        assist[k] = FALSE;
+        latch_before[k] = u[k].latch && *u[k].latch;
+        memset(&out[k], 0, sizeof out[k]);
+        if (!en[k])
+            continue; /* A4: the latch changes only on enabled cycles */
+        out[k] = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
+        if (u[k].latch)
+            *u[k].latch = out[k].latch;
+        guint64 sum = *u[k].ctr + out[k].inc;
+        /* SDM 18-4 / §3.5: overflow is the carry out of the top bit. */
+        if (sum > u[k].mask) {
+            ovf[k] = TRUE;
+            s->ops->overflow(s, &u[k]); /* status: always, INT or not */
+            pmi |= unit_pmi(s, &u[k]);
+            if (unit_ext(s, &u[k]))
+                sim_ext_record(s, s->cycle);
         }
-        /* One PMI however many counters overflowed (SDM 18-39); A8: freeze now. */
-        if (pmi)
-            pmi = raise_pmi(s, s->cycle);
-        if (s->trace) {
-            for (guint k = 0; k < nu; k++)
-                emit_trace(s, run, &u[k], s->cycle, 1, en[k] ? &out[k] : NULL, latch_before[k], *u[k].ctr,
-                           s->ops->status(s, &u[k]), ovf[k], pmi, assist[k]);
+        *u[k].ctr = sum & u[k].mask;
+        /* PEBS (dev_x86_core.c): arming at the wrap, the assist on the next event */
+        if (s->ops->after_count) {
+            guint a = s->ops->after_count(s, &u[k], out[k].inc, ovf[k], run);
+            assist[k] = (a & SIM_AFTER_ASSIST) != 0;
+            pmi |= (a & SIM_AFTER_PMI) != 0;
+            *assists |= (guint64)assist[k] << k;
         }
-        s->cycle++;
     }
+    /* One PMI however many counters overflowed (SDM 18-39); A8: freeze now. */
+    gboolean raised = pmi;
+    if (pmi)
+        pmi = raise_pmi(s, s->cycle);
+    if (s->trace) {
+        for (guint k = 0; k < nu; k++)
+            emit_trace(s, run, &u[k], s->cycle, 1, en[k] ? &out[k] : NULL, latch_before[k], *u[k].ctr,
+                       s->ops->status(s, &u[k]), ovf[k], pmi, assist[k]);
+    }
+    s->cycle++;
+    return raised;
+}
+
+static void run_reference(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
+{
+    guint64 assists;
+    for (guint64 c = 0; c < run->cycles; c++)
+        ref_cycle(s, run, u, nu, &assists);
 }
 
 /* ---- fast engine ----------------------------------------------------------- */
@@ -252,43 +263,199 @@ static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext,
         s->ext[s->n_ext++] = hits[i].cycle;
 }
 
-/* The PMIs of a steady segment's one interrupting unit: one per carry, at
- * the carries' cycles (the first PMS_SIM_PMI_LISTED walked, the rest counted
- * from the sum).  The device's PMI action changes nothing in a steady run,
- * so it runs once, for the last carry, and says whether PMIs reach a
- * processor at all. */
-static void segment_pmis(PmsSim *s, const Unit *u, guint64 ctr0, guint64 f, guint64 r, guint64 c0, guint64 K)
+/* The PMIs of a steady segment.  The device's PMI action changes nothing in
+ * a steady run (the last PMI changed no unit's enabled or interrupt state),
+ * so every carry of an interrupting unit is a PMI and the PMI cycles are
+ * the union of the units' carry cycles.  After its first cycle (increment f)
+ * a unit adds r each cycle, so with b its value after the first cycle (mod
+ * M = 2^W) it carries in the segment's (j+1)-th cycle, j >= 1, exactly when
+ * (b + j*r) mod M < r (0 < r < M; in every cycle when r >= M, in none when
+ * r = 0).  When r divides M (r a power of two, 1 included) those j are the
+ * arithmetic progression j = o (mod M/r); two progressions whose steps are
+ * powers of two are nested or disjoint, so the union of the units'
+ * progressions is the disjoint union of the ones no other contains: counted
+ * with no inclusion-exclusion, its first members found by merging.  Units
+ * with identical (M, r, b) carry in identical cycles whatever r is, and one
+ * set alone is counted from its sum.  Those cases take time independent of
+ * the segment's length.  Other unions (distinct rates that are not powers of
+ * two) are walked carry by carry, a step each, under the work bound. */
+typedef struct {
+    guint64 mask, r, b;
+    gboolean ap;     /* j = o (mod step), j >= 1 */
+    guint64 step, o; /* o in [0, step) */
+    gboolean dead;   /* empty, or inside another set */
+} TailSet;
+
+typedef struct {
+    TailSet set[SIM_MAX_UNITS];
+    guint n;
+    gboolean first;  /* an interrupting unit carries in the segment's first cycle */
+    gboolean closed; /* the union is counted in closed form (else walked) */
+} PmiPlan;
+
+/* What a segment's PMIs are: the first `n` tail members (j) in at[], how
+ * many in all (the first cycle's included) and the last one's j (0: the
+ * first cycle). */
+typedef struct {
+    guint64 *at;
+    guint n;
+    guint64 total, last;
+} PmiCount;
+
+/* Members j in [1, L] of j = o (mod step): the first (G_MAXUINT64: none), how many. */
+static guint64 ap_first(const TailSet *t, guint64 L)
 {
-    guint room = PMS_SIM_PMI_LISTED - MIN(s->pmis->len, PMS_SIM_PMI_LISTED);
-    g_autofree guint64 *at = g_new(guint64, MAX(room, 1u));
-    guint64 carries;
-    guint n = segment_carries(u, ctr0, f, r, c0, K, room, at, &carries);
-    if (carries == 0)
+    guint64 first = t->o ? t->o : t->step;
+    return first > L ? G_MAXUINT64 : first;
+}
+
+static guint64 ap_count(const TailSet *t, guint64 L)
+{
+    guint64 first = ap_first(t, L);
+    return first == G_MAXUINT64 ? 0 : (L - first) / t->step + 1;
+}
+
+static void tail_set(TailSet *t, const Unit *u, guint64 ctr0, guint64 f, guint64 r)
+{
+    *t = (TailSet){ u->mask, r, (ctr0 + f) & u->mask, TRUE, 1, 0, r == 0 };
+    if (r == 0 || (u->mask != G_MAXUINT64 && r > u->mask))
+        return; /* never, or every cycle: step 1 */
+    if (u->mask == G_MAXUINT64 || (r & (r - 1)) != 0) {
+        t->ap = FALSE;
         return;
-    /* the last carry's cycle: the segment's last cycle minus the cycles
-     * since the counter last passed a multiple of 2^W (r = 0: only the
-     * first cycle carries) */
-    unsigned __int128 sum = (unsigned __int128)ctr0 + f + (unsigned __int128)(K - 1) * r;
-    guint64 after = (guint64)(sum % ((unsigned __int128)u->mask + 1));
-    guint64 last = r ? c0 + K - 1 - MIN(after / r, K - 1) : c0;
-    if (!s->ops->pmi(s, last))
+    }
+    t->step = (u->mask + 1) / r;
+    t->o = (t->step - (t->b / r) % t->step) % t->step;
+}
+
+/* A steady segment's interrupting units as distinct carry sets. */
+static void pmi_plan(PmiPlan *pl, const Unit *u, guint nu, const gboolean *en, const gboolean *pmi_en, const guint64 *f,
+                     const guint64 *r, const guint64 *kc)
+{
+    pl->n = 0;
+    pl->first = FALSE;
+    for (guint k = 0; k < nu; k++) {
+        if (!en[k] || !pmi_en[k])
+            continue;
+        pl->first |= kc[k] == 1;
+        tail_set(&pl->set[pl->n++], &u[k], *u[k].ctr, f[k], r[k]);
+    }
+    guint live = 0, non_ap = 0;
+    for (guint a = 0; a < pl->n; a++) {
+        TailSet *x = &pl->set[a];
+        for (guint c = 0; c < pl->n && !x->dead; c++) {
+            const TailSet *y = &pl->set[c];
+            if (c == a || y->dead)
+                continue;
+            if (x->ap && y->ap)
+                x->dead = y->step <= x->step && x->o % y->step == y->o && (y->step < x->step || x->o != y->o || c < a);
+            else if (!x->ap && !y->ap)
+                x->dead = x->mask == y->mask && x->r == y->r && x->b == y->b && c < a;
+        }
+        if (!x->dead)
+            live++, non_ap += !x->ap;
+    }
+    pl->closed = live <= 1 || non_ap == 0;
+}
+
+/* The next member after j of a set whose value after cycle j is *v. */
+static guint64 set_next(const TailSet *t, guint64 j, guint64 *v)
+{
+    guint64 k = overflow_cycle(*v, t->mask, t->r, t->r);
+    *v = (*v + k * t->r) & t->mask;
+    return k > G_MAXUINT64 - j ? G_MAXUINT64 : j + k;
+}
+
+/* The PMIs of a steady segment of K cycles, nothing changed yet; FALSE when
+ * walking them would take more than `budget` steps (*used: the steps). */
+static gboolean pmi_count(const PmiPlan *pl, guint64 K, guint room, PmiCount *pc, guint64 budget, guint64 *used)
+{
+    guint64 L = K - 1;
+    guint64 next[SIM_MAX_UNITS], val[SIM_MAX_UNITS];
+    pc->n = 0;
+    pc->total = pl->first;
+    pc->last = 0;
+    *used = 0;
+    for (guint a = 0; a < pl->n; a++) {
+        const TailSet *t = &pl->set[a];
+        next[a] = G_MAXUINT64;
+        if (t->dead)
+            continue;
+        if (!pl->closed) {
+            val[a] = t->b;
+            next[a] = set_next(t, 0, &val[a]);
+            next[a] = next[a] > L ? G_MAXUINT64 : next[a];
+        } else if (!t->ap) {
+            /* the one live set: how many from the sum, the last, the first walked */
+            unsigned __int128 M = (unsigned __int128)t->mask + 1;
+            guint64 count = (guint64)(((unsigned __int128)t->b + (unsigned __int128)L * t->r) / M);
+            pc->total += count;
+            if (count)
+                pc->last = (guint64)(((unsigned __int128)count * M - t->b + t->r - 1) / t->r);
+            guint64 v = t->b, j = 0;
+            for (; pc->n < count && pc->n < room; pc->n++)
+                pc->at[pc->n] = j = set_next(t, j, &v);
+            return TRUE;
+        } else {
+            guint64 cnt = ap_count(t, L);
+            pc->total += cnt;
+            if (cnt) {
+                next[a] = ap_first(t, L);
+                pc->last = MAX(pc->last, next[a] + (cnt - 1) * t->step);
+            }
+        }
+    }
+    /* merge: the first `room` members of disjoint progressions, or (walked)
+     * every member of the union, one step each */
+    while (pl->closed ? pc->n < room : TRUE) {
+        guint64 j = G_MAXUINT64;
+        for (guint a = 0; a < pl->n; a++)
+            j = MIN(j, next[a]);
+        if (j == G_MAXUINT64)
+            break;
+        if (!pl->closed && ++*used > budget)
+            return FALSE;
+        if (pc->n < room)
+            pc->at[pc->n++] = j;
+        if (!pl->closed)
+            pc->total++, pc->last = j;
+        for (guint a = 0; a < pl->n; a++) {
+            if (next[a] != j)
+                continue;
+            guint64 nx = pl->closed ? j + pl->set[a].step : set_next(&pl->set[a], j, &val[a]);
+            next[a] = nx > L || nx < j ? G_MAXUINT64 : nx;
+        }
+    }
+    return TRUE;
+}
+
+/* Record a counted segment's PMIs from cycle c0: the device's action once,
+ * for the last PMI. */
+static void pmi_apply(PmsSim *s, const PmiPlan *pl, const PmiCount *pc, guint64 c0)
+{
+    if (pc->total == 0)
         return;
-    for (guint j = 0; j < n; j++)
-        sim_pmi_record(s, at[j] + s->pmi_skid);
-    s->pmi_total += carries - n;
+    if (!s->ops->pmi(s, c0 + pc->last))
+        return;
+    if (pl->first)
+        sim_pmi_record(s, c0 + s->pmi_skid);
+    for (guint i = 0; i < pc->n; i++)
+        sim_pmi_record(s, c0 + pc->at[i] + s->pmi_skid);
+    s->pmi_total += pc->total - pc->n - pl->first;
 }
 
 /* The trace of a fast-engine segment of K cycles that ended at s->cycle:
  * per unit its first cycle (o1) and the K - 1 steady ones (o2), with the
  * counter after each part and the carries and PMIs in it.  PMIs: at the
- * segment's last cycle, or (counted, unit pk) one per carry of pk. */
+ * segment's last cycle, or (counted) at the carries of the interrupting
+ * units, one of them in the first cycle when `pmi_first`. */
 static void trace_segment(PmsSim *s, const PmsSimRun *run, const Unit *u, guint nu, const gboolean *en,
                           const PmsPipeOut *o1, const PmsPipeOut *o2, const gboolean *latch0, const guint64 *status0,
                           const guint64 *ctr0, const guint64 *f, const guint64 *r, const guint64 *kc, guint64 K,
-                          guint64 pmis, guint pk)
+                          guint64 pmis, gboolean pmi_first)
 {
     guint64 c0 = s->cycle - K;
-    guint64 pmis_first = K == 1 ? pmis : pk != G_MAXUINT && kc[pk] == 1 && pmis ? 1 : 0;
+    guint64 pmis_first = K == 1 ? pmis : pmi_first && pmis ? 1 : 0;
     for (guint k = 0; k < nu; k++) {
         guint64 st = s->ops->status(s, &u[k]);
         if (!en[k]) {
@@ -308,7 +475,7 @@ static void trace_segment(PmsSim *s, const PmsSimRun *run, const Unit *u, guint 
     }
 }
 
-static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
+static gboolean run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GError **error)
 {
     gboolean first[SIM_MAX_UNITS];
     guint64 f[SIM_MAX_UNITS], r[SIM_MAX_UNITS];
@@ -327,8 +494,17 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
      * freeze), so the following ones change nothing either and one counter's
      * PMIs can be counted from a segment's sum instead of one segment each */
     gboolean steady = FALSE;
-    guint64 rem = run->cycles;
+    guint64 rem = run->cycles, steps = 0;
     while (rem > 0) {
+        if (s->max_steps && ++steps > s->max_steps) {
+            g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,
+                        "cycle %" G_GUINT64_FORMAT ": a run of %" G_GUINT64_FORMAT
+                        " cycles needs more than %" G_GUINT64_FORMAT
+                        " steps (the fast engine steps PMI by PMI where it cannot count them in closed form); "
+                        "stopped %" G_GUINT64_FORMAT " cycles before its end",
+                        s->cycle, run->cycles, s->max_steps, rem);
+            return FALSE;
+        }
         guint64 K = rem;
         /* a segment ends where the device acts on its own */
         guint64 next = device_events(s);
@@ -355,13 +531,13 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             pmi_en[k] = unit_pmi(s, &u[k]);
             ext[k] = unit_ext(s, &u[k]);
         }
-        /* the one interrupting counter of a steady run takes the whole
-         * segment; otherwise the segment ends at the first PMI */
-        guint n_int = 0, pk = 0;
-        for (guint k = 0; k < nu; k++)
-            if (en[k] && pmi_en[k])
-                n_int++, pk = k;
-        gboolean counted = steady && n_int == 1;
+        /* the interrupting counters of a steady run take the whole segment
+         * when their PMIs can be counted (segment_pmis); otherwise the
+         * segment ends at the first PMI */
+        PmiPlan plan;
+        gboolean counted = steady;
+        if (counted)
+            pmi_plan(&plan, u, nu, en, pmi_en, f, r, kc);
         for (guint k = 0; k < nu; k++)
             if (en[k] && pmi_en[k] && kc[k] < K && !counted)
                 K = kc[k];
@@ -373,6 +549,25 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             s->cycle += K;
             rem -= K;
             continue;
+        }
+        /* a counted segment's PMIs, before anything changes: walking them may
+         * pass the work bound */
+        PmiCount pc = { 0 };
+        g_autofree guint64 *at = NULL;
+        if (counted) {
+            guint room = PMS_SIM_PMI_LISTED - MIN(s->pmis->len, PMS_SIM_PMI_LISTED);
+            pc.at = at = g_new(guint64, room + 1);
+            guint64 used, budget = s->max_steps ? s->max_steps - MIN(steps, s->max_steps) : G_MAXUINT64;
+            if (!pmi_count(&plan, K, room, &pc, budget, &used)) {
+                g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,
+                            "cycle %" G_GUINT64_FORMAT ": a run of %" G_GUINT64_FORMAT
+                            " cycles needs more than %" G_GUINT64_FORMAT
+                            " steps (the fast engine walks PMI by PMI the ones it cannot count in closed form: "
+                            "several interrupting counters at distinct rates that are not powers of two)",
+                            s->cycle, run->cycles, s->max_steps);
+                return FALSE;
+            }
+            steps += used;
         }
         guint64 pmi_total0 = s->pmi_total;
         if (s->trace)
@@ -396,8 +591,8 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
             first[k] = FALSE;
         }
         segment_ext(s, u, nu, ext, ctr0, f, r, s->cycle, K);
-        if (counted && kc[pk] <= K)
-            segment_pmis(s, &u[pk], ctr0[pk], f[pk], r[pk], s->cycle, K);
+        if (counted)
+            pmi_apply(s, &plan, &pc, s->cycle);
         s->cycle += K;
         rem -= K;
         if (pmi) {
@@ -411,8 +606,148 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
         }
         if (s->trace)
             trace_segment(s, run, u, nu, en, o1s, o2s, latch0, status0, ctr0, f, r, kc, K, s->pmi_total - pmi_total0,
-                          counted ? pk : G_MAXUINT);
+                          counted && plan.first);
     }
+    return TRUE;
+}
+
+/* ---- PEBS armed, fast engine ------------------------------------------------ */
+
+static gboolean over_bound(PmsSim *s, const PmsSimRun *run, guint64 steps, guint64 rem, GError **error)
+{
+    if (!s->max_steps || steps <= s->max_steps)
+        return FALSE;
+    g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,
+                "cycle %" G_GUINT64_FORMAT ": a run of %" G_GUINT64_FORMAT
+                " cycles with PEBS armed needs more than %" G_GUINT64_FORMAT
+                " steps (the fast engine steps event by event where PEBS periods do not repeat alone: several PEBS "
+                "counters, other counters wrapping between assists); stopped %" G_GUINT64_FORMAT
+                " cycles before its end",
+                s->cycle, run->cycles, s->max_steps, rem);
+    return TRUE;
+}
+
+/* A run with PEBS on (dev_x86_core.c: the wrap arms, the next counted cycle
+ * assists) in the fast engine.  The cycles where something happens (an
+ * overflow, an assist, a device action) run one by one as the reference
+ * engine runs them; the cycles between are jumped.  After an assist of the
+ * one PEBS counter, its next periods (from the reset value to the wrap, then
+ * the assist: P cycles) repeat the same way as long as no other counter
+ * wraps, no device action falls due and the buffer treats them alike
+ * (pebs_uniform: every one writes below the threshold, or past it, or none
+ * writes); those n periods are one step (pebs_repeat), the PMIs they raise
+ * an arithmetic progression.  So a long run takes time independent of its
+ * length once the buffer fills or stops mattering; work beyond that (several
+ * PEBS counters, counters wrapping between assists) is bounded by the work
+ * bound. */
+static gboolean run_pebs(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GError **error)
+{
+    guint64 rem = run->cycles, steps = 0;
+    while (rem > 0) {
+        if (over_bound(s, run, ++steps, rem, error))
+            return FALSE;
+        guint64 next = device_events(s);
+        guint64 K = MIN(rem, next - s->cycle);
+        /* d: the first cycle (from now) where something happens */
+        guint64 d = K, f[SIM_MAX_UNITS], r[SIM_MAX_UNITS];
+        gboolean en[SIM_MAX_UNITS], latch1[SIM_MAX_UNITS];
+        PmsPipeOut o1s[SIM_MAX_UNITS], o2s[SIM_MAX_UNITS]; /* spans (pms_sim_set_trace_spans) */
+        for (guint k = 0; k < nu; k++) {
+            en[k] = unit_enabled(s, &u[k]);
+            if (!en[k])
+                continue;
+            PmsPipeOut o1 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
+            PmsPipeOut o2 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, o1.latch);
+            f[k] = o1.inc, r[k] = o2.inc, latch1[k] = o1.latch;
+            o1s[k] = o1, o2s[k] = o2;
+            d = MIN(d, overflow_cycle(*u[k].ctr, u[k].mask, f[k], r[k]) - 1);
+            if (s->ops->pebs_state(s, &u[k]) == SIM_PEBS_ARMED && (f[k] || r[k]))
+                d = MIN(d, f[k] ? 0 : 1);
+        }
+        if (d > 0) {
+            for (guint k = 0; k < nu; k++) {
+                if (!en[k]) {
+                    if (s->trace)
+                        emit_trace(s, run, &u[k], s->cycle, d, NULL, FALSE, *u[k].ctr, s->ops->status(s, &u[k]), 0, 0,
+                                   FALSE);
+                    continue;
+                }
+                guint64 ctr0 = *u[k].ctr;
+                gboolean latch0 = u[k].latch && *u[k].latch;
+                *u[k].ctr = (*u[k].ctr + f[k] + (d - 1) * r[k]) & u[k].mask;
+                if (u[k].latch)
+                    *u[k].latch = latch1[k]; /* the steady latch after one cycle */
+                if (s->trace) {
+                    /* its first cycle, then the steady ones (as trace_segment) */
+                    guint64 st = s->ops->status(s, &u[k]);
+                    emit_trace(s, run, &u[k], s->cycle, 1, &o1s[k], latch0, (ctr0 + f[k]) & u[k].mask, st, 0, 0, FALSE);
+                    if (d > 1)
+                        emit_trace(s, run, &u[k], s->cycle + 1, d - 1, &o2s[k], latch1[k], *u[k].ctr, st, 0, 0, FALSE);
+                }
+            }
+            s->cycle += d;
+            rem -= d;
+            continue;
+        }
+        gboolean en_before[SIM_MAX_UNITS], int_before[SIM_MAX_UNITS];
+        for (guint k = 0; k < nu; k++)
+            en_before[k] = unit_enabled(s, &u[k]), int_before[k] = unit_pmi(s, &u[k]);
+        guint64 assists;
+        gboolean pmi = ref_cycle(s, run, u, nu, &assists);
+        rem--;
+        /* the one PEBS counter just assisted: repeat its period? */
+        guint n_pebs = 0, pk = 0;
+        for (guint k = 0; k < nu; k++)
+            if (unit_enabled(s, &u[k]) && s->ops->pebs_state(s, &u[k]) != SIM_PEBS_OFF)
+                n_pebs++, pk = k;
+        if (rem == 0 || n_pebs != 1 || !(assists >> pk & 1))
+            continue;
+        gboolean steady = TRUE; /* its PMI (if any) changed no unit's enable or INT */
+        for (guint k = 0; k < nu; k++)
+            steady &= en_before[k] == unit_enabled(s, &u[k]) && int_before[k] == unit_pmi(s, &u[k]);
+        if (!steady)
+            continue;
+        /* every latch is steady after a cycle: the rates from now on */
+        for (guint k = 0; k < nu; k++)
+            if ((en[k] = unit_enabled(s, &u[k]))) {
+                o2s[k] = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
+                r[k] = o2s[k].inc;
+            }
+        if (r[pk] == 0)
+            continue;
+        guint64 P = overflow_cycle(*u[pk].ctr, u[pk].mask, r[pk], r[pk]) + 1;
+        guint64 n = rem / P;
+        if (s->ops->next_event)
+            n = MIN(n, (s->ops->next_event(s) - s->cycle) / P);
+        for (guint k = 0; k < nu; k++)
+            if (en[k] && k != pk)
+                n = MIN(n, (overflow_cycle(*u[k].ctr, u[k].mask, r[k], r[k]) - 1) / P);
+        gboolean upmi = FALSE;
+        if (n)
+            n = s->ops->pebs_uniform(s, &u[pk], n, &upmi);
+        if (n == 0 || upmi != pmi)
+            continue;
+        /* n periods: the j-th assist (j = 0..n-1) in cycle first + j * P */
+        guint64 first = s->cycle - 1 + P;
+        for (guint k = 0; k < nu; k++)
+            if (en[k] && k != pk)
+                *u[k].ctr = (*u[k].ctr + n * P * r[k]) & u[k].mask; /* mod 2^64 is exact mod 2^W */
+        s->ops->pebs_repeat(s, &u[pk], first, P, n, run);
+        if (upmi && s->ops->pmi(s, first + (n - 1) * P)) {
+            guint64 j = 0;
+            for (; j < n && s->pmis->len < PMS_SIM_PMI_LISTED; j++)
+                sim_pmi_record(s, first + j * P + s->pmi_skid);
+            s->pmi_total += n - j;
+        }
+        if (s->trace)
+            /* one span of the n periods per counter: its wraps, the PMIs, the assists */
+            for (guint k = 0; k < nu; k++)
+                emit_trace(s, run, &u[k], s->cycle, n * P, en[k] ? &o2s[k] : NULL, u[k].latch && *u[k].latch, *u[k].ctr,
+                           s->ops->status(s, &u[k]), k == pk ? n : 0, upmi ? n : 0, k == pk);
+        s->cycle += n * P;
+        rem -= n * P;
+    }
+    return TRUE;
 }
 
 gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
@@ -422,10 +757,21 @@ gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
     SimOcc occ[SIM_MAX_UNITS];
     Unit u[SIM_MAX_UNITS];
     guint nu = s->ops->units(s, run, occ, u);
-    if (s->engine == PMS_SIM_REFERENCE || (s->trace && !s->trace_spans) || (s->ops->per_cycle && s->ops->per_cycle(s)))
+    gboolean pebs = s->ops->per_cycle && s->ops->per_cycle(s);
+    const char *why = s->engine == PMS_SIM_REFERENCE ? "the reference engine"
+        : s->trace && !s->trace_spans                ? "a per-cycle trace"
+                                                     : NULL;
+    if (why && s->max_steps && run->cycles > s->max_steps) {
+        g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,
+                    "cycle %" G_GUINT64_FORMAT ": a run of %" G_GUINT64_FORMAT
+                    " cycles stepped cycle by cycle (%s) needs more than %" G_GUINT64_FORMAT " steps",
+                    s->cycle, run->cycles, why, s->max_steps);
+        return FALSE;
+    }
+    if (why)
         run_reference(s, run, u, nu);
-    else
-        run_fast(s, run, u, nu);
+    else if (pebs ? !run_pebs(s, run, u, nu, error) : !run_fast(s, run, u, nu, error))
+        return FALSE;
     /* A device action due at the cycle after the run (a delayed freeze) takes
      * effect now, at the end of the run's last cycle: a write made between
      * runs comes after it and is not undone by it. */

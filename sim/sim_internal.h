@@ -91,6 +91,7 @@ struct PmsSim {
     PmsSimTraceFn trace;
     gpointer trace_data;
     gboolean trace_spans; /* pms_sim_set_trace_spans */
+    guint64 max_steps;    /* pms_sim_set_max_steps (0: none) */
 };
 
 struct SimDeviceOps {
@@ -136,6 +137,14 @@ struct SimDeviceOps {
     /* Optional: after unit u's counter took `inc` this cycle (carry: it
      * wrapped); SIM_AFTER_* bits: an assist rewrote the counter, a PMI is due. */
     guint (*after_count)(PmsSim *s, const SimUnit *u, guint64 inc, gboolean carry, const PmsSimRun *run);
+    /* Optional, PEBS in closed form (the fast engine, sim_engine.c): unit
+     * u's PEBS state (SIM_PEBS_*); of its next `want` assists how many in a
+     * row behave alike, and whether they raise a PMI; run n such assists at
+     * once, the first at cycle `first`, one every `period` cycles, with
+     * nothing else happening between them (the counter ends reloaded). */
+    guint (*pebs_state)(const PmsSim *s, const SimUnit *u);
+    guint64 (*pebs_uniform)(const PmsSim *s, const SimUnit *u, guint64 want, gboolean *pmi);
+    void (*pebs_repeat)(PmsSim *s, const SimUnit *u, guint64 first, guint64 period, guint64 n, const PmsSimRun *run);
     /* Optional: the device's own run inputs (sim_input.h: its run keys and
      * input block) and its current inputs, a block in its state that the
      * runs read (pms_sim_set_input, a stimulus run's tokens). */
@@ -149,6 +158,7 @@ struct SimDeviceOps {
 };
 
 enum { SIM_AFTER_ASSIST = 1, SIM_AFTER_PMI = 2 };
+enum { SIM_PEBS_OFF, SIM_PEBS_WAITING, SIM_PEBS_ARMED };
 
 /* ---- the LBR of the x86 core device (lbr.c) ------------------------------- */
 

@@ -7,6 +7,7 @@
 #include "cli_common.h"
 #include "lbr_report.h"
 #include "program.h"
+#include "sim_setup.h"
 #include "pebs_report.h"
 #include "sim_stim_only.h"
 #include "stimulus.h"
@@ -36,7 +37,8 @@ static void print_counters(PmsSim *sim, const PmsModel *m)
     }
 }
 
-int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, const char *engine, const char *format)
+int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, const char *engine, const char *format,
+                      gint64 max_steps)
 {
     if (format && strcmp(format, "table") != 0) {
         fprintf(stderr, "pmusim: sim: without -e there is no per-cycle trace: --format %s does not apply\n", format);
@@ -77,8 +79,9 @@ int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, con
     }
     gboolean reference = engine && strcmp(engine, "reference") == 0;
     pms_sim_set_engine(sim, reference ? PMS_SIM_REFERENCE : PMS_SIM_FAST);
+    pms_sim_set_max_steps(sim, (guint64)max_steps);
     if (!pms_stim_reader_run(rd, m, sim, &err)) {
-        fprintf(stderr, "pmusim: %s\n", err->message);
+        pms_sim_run_error(err, max_steps);
         /* not a text stimulus (a NUL byte, a line over 16 MiB): unusable input */
         return g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_INPUT) ? PMS_EXIT_USAGE : 1;
     }

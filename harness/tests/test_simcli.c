@@ -188,6 +188,8 @@ static void test_bad_options(void)
     expect_fail(
         2, "more than --max-cycles 3",
         run_cli("sim", "-e", e, "--occurrences", "1,1,1,1", "--max-cycles", "3", "--engine", "reference", NULL));
+    expect_fail(2, "--max-steps: expected a positive number of steps",
+                run_cli("sim", "-e", e, "--occurrences", "1", "--max-steps", "0", NULL));
     expect_fail(1, "NO_SUCH_EVENT", run_cli("sim", "-e", "glm::NO_SUCH_EVENT", "--occurrences", "1", NULL));
     expect_fail(1, "column", run_cli("sim", "-e", "glm::INST_RETIRED:ANY_P:c=256", "--occurrences", "1", NULL));
     expect_fail(2, "expected one EVENT", run_cli("explain", NULL));
@@ -199,6 +201,65 @@ static char *write_tmp(const char *name, const char *text)
     char *path = g_build_filename(tmpdir, name, NULL);
     CU_ASSERT_FATAL(g_file_set_contents(path, text, -1, NULL));
     return path;
+}
+
+/* Issue 21: two interrupting counters over 2^63 - 1 cycles (the issue's
+ * command) finish, their PMIs counted: both count 2^32 - 1 a cycle from
+ * 2^48 - 100, so each wraps floor((2^48 - 100 + (2^63 - 1)(2^32 - 1)) / 2^48)
+ * = 2^47 - 2^15 = 140737488322560 times, in the same cycles.  Distinct rates
+ * that are not powers of two are walked PMI by PMI: over --max-steps, exit 1
+ * with one line naming the option. */
+static void test_closed_form(void)
+{
+    g_autofree char *two = write_tmp("two.stim",
+                                     "pmu wsm\n"
+                                     "write IA32_FIXED_CTR_CTRL 0xb\n"
+                                     "write IA32_PERFEVTSEL0 0x53010e\n"
+                                     "write IA32_FIXED_CTR0 0xffffffffff9c\n"
+                                     "write IA32_PMC0 0xffffffffff9c\n"
+                                     "run 9223372036854775807 INST_RETIRED.ANY_P=4294967295 "
+                                     "UOPS_ISSUED.ANY=4294967295\n");
+    Run r = run_cli("sim", "-e", "wsm::INST_RETIRED:ANY_P", "-e", "wsm::UOPS_ISSUED:ANY", "--engine", "fast", "--stim",
+                    two, "--max-steps", "100", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "PMI at 0, 65536, 131072, "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(140737488322560 PMIs in all)"));
+    run_clear(&r);
+    g_autofree char *walked = write_tmp("walked.stim",
+                                        "pmu wsm\n"
+                                        "write IA32_PERFEVTSEL0 0x5300c0\n"
+                                        "write IA32_PERFEVTSEL1 0x53010e\n"
+                                        "write IA32_PMC0 0xffffff\n"
+                                        "write IA32_PMC1 0xffffff\n"
+                                        "write IA32_PERF_GLOBAL_CTRL 0x3\n"
+                                        "run 2^40 0xc0.0x00=4294967295 UOPS_ISSUED.ANY=4294967293\n");
+    expect_fail(1, "over --max-steps 1000: raise --max-steps",
+                run_cli("sim", "--stim", walked, "--max-steps", "1000", NULL));
+    expect_fail(1, "over --max-steps 1000: raise --max-steps",
+                run_cli("sim", "-e", "wsm::INST_RETIRED:ANY_P", "--stim", walked, "--engine", "fast", "--max-steps",
+                        "1000", NULL));
+    /* PEBS armed over 2^28 cycles, drawn as spans (14.6 s cycle by cycle
+     * before the closed form): preload -3, reset -4, 1 a cycle, INT from the
+     * encoding's programming: an assist (and its PMI) in cycles 3 + 5j,
+     * j <= (2^28 - 4) / 5, so 53687091 of them; the 5-record buffer fills */
+    g_autofree char *pebs = write_tmp("pebs.stim",
+                                      "pmu nhm\n"
+                                      "ds base=0x1000 max=0x1400 threshold=0x1160 reset0=-4\n"
+                                      "write IA32_PMC0 -3\n"
+                                      "run 2^28 INST_RETIRED.ANY_P=1 ip=0x400a10\n");
+    r = run_cli("sim", "--pebs", "-e", "nhm::INST_RETIRED:ANY_P", "--stim", pebs, "--engine", "fast", "--max-steps",
+                "1000", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(53687091 PMIs in all)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "# PEBS: 5 records; DS index 0x1370"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "count=281474976710654 overflow=0"));
+    run_clear(&r);
+    /* with the default bound it finishes: the answer of the engine before
+     * the closed form, which stepped from PMI to PMI (13 s) */
+    r = run_cli("sim", "--stim", walked, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(33532670 PMIs in all)"));
+    run_clear(&r);
 }
 
 /* A stimulus file: cycles 0-1 n=3, 2 n=0, idle 3-4 (n=0), 5-6 n=2 at CPL 0.
@@ -816,6 +877,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "uncore_gp", test_uncore_gp);
     CU_add_test(s, "cbox_one_liners", test_cbox_one_liners);
     CU_add_test(s, "montecito_one_liners", test_montecito_one_liners);
+    CU_add_test(s, "closed_form", test_closed_form);
     int status = pms_cu_tap_run();
     /* remove the scratch directory (only files this test wrote) */
     pms_cu_remove_scratch(tmpdir);

@@ -1,5 +1,7 @@
 /* pmusim — the harness's side of programming the simulator (see sim_setup.h). */
 #include "sim_setup.h"
+
+#include <stdio.h>
 #include "cli_family.h"
 
 #include <string.h>
@@ -96,4 +98,17 @@ void pms_sim_own_input(const PmsModel *m, const PmsEvent *ev, const guint64 *cod
     in->count = (PmsSimCount){ pms_cli_family(m)->own_signal(m, codes, n_codes), 0, n, 0 };
     in->run.counts = &in->count;
     in->run.n_counts = 1;
+}
+
+void pms_sim_run_error(const GError *err, gint64 max_steps)
+{
+    if (!g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND)) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return;
+    }
+    fprintf(stderr,
+            "pmusim: %s: over --max-steps %" G_GINT64_FORMAT
+            ": raise --max-steps to let it finish, or split the run (shorter runs of identical cycles; PEBS on one "
+            "counter; interrupting counters at equal rates or rates that are powers of two: docs/sim-cli.md)\n",
+            err->message, max_steps);
 }

@@ -26,6 +26,13 @@ char *pms_sim_qualify_event(const char *pmu, const char *event, GError **err);
 G_END_DECLS
 
 G_BEGIN_DECLS
+/* A stimulus run that failed, as one line on stderr; a run over the work
+ * bound (PMS_SIM_ERROR_BOUND, pms_sim_set_max_steps) also names --max-steps
+ * and what to do. */
+void pms_sim_run_error(const GError *err, gint64 max_steps);
+G_END_DECLS
+
+G_BEGIN_DECLS
 /* One run of the event's OWN signal, as the codes select it: the signal of
  * codes[0]'s event code and unit mask; for an offcore event, a transaction
  * whose request and response bits are those of codes[1] (an in-flight sample

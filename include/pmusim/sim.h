@@ -34,6 +34,7 @@ typedef enum {
     PMS_SIM_ERROR_STIMULUS, /* malformed stimulus (file:line named) */
     PMS_SIM_ERROR_MISMATCH, /* a stimulus read/expectation did not hold */
     PMS_SIM_ERROR_INPUT, /* a stimulus that is not text its reader takes: a NUL byte, a line or file over its limit */
+    PMS_SIM_ERROR_BOUND, /* a run needs more steps than pms_sim_set_max_steps allows */
 } PmsSimError;
 
 enum {
@@ -165,6 +166,14 @@ PMS_API void pms_sim_set_trace(PmsSim *sim, PmsSimTraceFn fn, gpointer user_data
  * cycle, then the rest, PmsSimTrace.cycles long), so a 2^47-cycle run is a
  * handful of records.  The reference engine still reports single cycles. */
 PMS_API void pms_sim_set_trace_spans(PmsSim *sim, gboolean spans);
+/* Bound each run's work: at most `steps` steps, where a step is a cycle of a
+ * run stepped cycle by cycle (the reference engine, a per-cycle trace, PEBS
+ * armed) or a segment of the fast engine (one per PMI it cannot count in
+ * closed form).  A run beyond the bound fails with PMS_SIM_ERROR_BOUND: a
+ * cycle-by-cycle run before its first cycle counts, a fast one where the
+ * bound is reached (the instance is then part-way through the run).  0 (the
+ * default): no bound. */
+PMS_API void pms_sim_set_max_steps(PmsSim *sim, guint64 steps);
 PMS_API const PmsModel *pms_sim_model(const PmsSim *sim);
 PMS_API guint pms_sim_threads(const PmsSim *sim);
 

@@ -64,6 +64,7 @@ void register_lbr_tests(void);
 void register_fields_tests(void);
 void register_topdown_tests(void);
 void register_skl_tests(void);
+void register_closed_form_tests(void);
 
 /* How many random cases a differential test runs: n, or a quarter of it
  * under PMS_TEST_QUICK (scripts/test's sanitizer run, where each case costs

@@ -11,6 +11,7 @@ int main(void)
     register_scenario_tests();
     register_stimulus_tests();
     register_diff_tests();
+    register_closed_form_tests();
     register_program_tests();
     register_uncore_tests();
     register_nhmex_tests();
