@@ -459,12 +459,16 @@ G_GNUC_INTERNAL PmsEncoding *pms_enc_result(const PmsResolved *r, const PmsRuleO
 /* A kept result (a slot of PmsPrepEvent.plain): `size` bytes of a
  * PmsEncoding follow, its writes right after the struct, its fstr at
  * fstr_off, the fstr's modifier tail at fstr_off + tail_off; the two
- * pointers are set when it is copied out. */
+ * pointers are set when it is copied out.  first: the program step's
+ * placement of its event and unit masks, codes aside (first_ok: it has
+ * one), which placing the same with a modifier's codes starts from
+ * (pms_program_place_codes_from). */
 typedef struct {
     guint32 size;
     guint32 fstr_off;
     guint32 tail_off;
-    guint32 spare; /* keeps the PmsEncoding after it 8-byte aligned */
+    gboolean first_ok;
+    PmsPlacement first; /* pointers: the PmsEncoding after it stays 8-byte aligned */
 } PmsPlainImage;
 /* The slot of a string the rules refuse, and of one asked for once. */
 G_GNUC_INTERNAL extern const PmsPlainImage pms_plain_refused, pms_plain_seen;
