@@ -378,6 +378,12 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
             if (++r->umask_count[ui] == 3) /* at most 64 attributes: no overflow */
                 r->thrice |= G_GUINT64_CONSTANT(1) << ui;
             r->user_umasks |= G_GUINT64_CONSTANT(1) << ui;
+            /* the plain-result cache reads this unit mask's kept result
+             * next (its slot, encode.c): a batch of distinct strings finds
+             * it out of the cache, so its load starts here, under the
+             * modifiers' parsing */
+            if (pe->plain)
+                __builtin_prefetch(g_atomic_pointer_get(&pe->plain[ui + 1]));
             continue;
         }
         if (G_UNLIKELY(s[a->off] == '0') && nlen >= 2 && (s[a->off + 1] | 0x20) == 'x' && r->prep->fam &&
