@@ -232,16 +232,6 @@ static inline guint64 recent_hash(const PmsTokens *t)
     return (w0 ^ (w1 * 0x9e3779b97f4a7c15ull) ^ len) * 0xff51afd7ed558ccdull;
 }
 
-static inline guint recent_pair(const PmsTokens *t)
-{
-    return (guint)(recent_hash(t) >> 58) * 2u; /* 64 pairs */
-}
-
-static inline guint recent_pick(const PmsTokens *t)
-{
-    return (guint)(recent_hash(t) >> 57);
-}
-
 gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error)
 {
     char buf[PMS_ENC_NAME_MAX];
@@ -268,7 +258,8 @@ gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r,
         gsize len = t->pmu_len;
         /* two slots per name (a pair chosen by its hash), so two names of
          * one pair both stay */
-        guint k = recent_pair(t);
+        guint64 h = recent_hash(t);
+        guint k = (guint)(h >> 58) * 2u; /* 64 pairs */
         for (guint j = 0; j < 2; j++) {
             __typeof__(&recent[0]) e = &recent[k + j];
             if (e->set == set && pms_model_set_nth(set, e->idx) == e->m &&
@@ -279,7 +270,7 @@ gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r,
             /* the pair's slot of another set (or none) first, else the one the hash picks */
             __typeof__(&recent[0]) last = recent[k].set != set ? &recent[k]
                 : recent[k + 1].set != set                     ? &recent[k + 1]
-                                                               : &recent[k + (recent_pick(t) & 1)];
+                                                               : &recent[k + (guint)(h >> 57 & 1)];
             /* by name: pms_model_set_nth would read every built-in model before it */
             for (guint i = 0; i < pms_model_set_count(set); i++)
                 if (g_ascii_strcasecmp(pms_model_set_nth_name(set, i), m->name) == 0) {
