@@ -459,12 +459,16 @@ G_GNUC_INTERNAL PmsEncoding *pms_enc_result(const PmsResolved *r, const PmsRuleO
 /* A kept result (a slot of PmsPrepEvent.plain): `size` bytes of a
  * PmsEncoding follow, its writes right after the struct, its fstr at
  * fstr_off, the fstr's modifier tail at fstr_off + tail_off; the two
- * pointers are set when it is copied out. */
+ * pointers are set when it is copied out.  first: the program step's
+ * placement of its event and unit masks, codes aside (first_ok: it has
+ * one), which placing the same with a modifier's codes starts from
+ * (pms_program_place_codes_from). */
 typedef struct {
     guint32 size;
     guint32 fstr_off;
     guint32 tail_off;
-    guint32 spare; /* keeps the PmsEncoding after it 8-byte aligned */
+    gboolean first_ok;
+    PmsPlacement first; /* pointers: the PmsEncoding after it stays 8-byte aligned */
 } PmsPlainImage;
 /* The slot of a string the rules refuse, and of one asked for once. */
 G_GNUC_INTERNAL extern const PmsPlainImage pms_plain_refused, pms_plain_seen;
@@ -561,11 +565,13 @@ G_GNUC_INTERNAL void pms_fstr_build(GString *s, const PmsResolved *r, const PmsR
 
 /* The class-only target of pms_encode_class: while it runs, its error
  * pointer is `target`, and a failure reported there records its class in
- * `code` (the first one, as a GError keeps the first) and formats no
- * message.  Thread-local: each thread's encodings have their own. */
+ * `code` and its column in `col` (the first one, as a GError keeps the
+ * first) and formats no message.  Thread-local: each thread's encodings
+ * have their own. */
 typedef struct {
     GError **target;
     int code;
+    guint col;
     guint formatted; /* messages pms_enc_fail formatted on this thread (tests count them) */
 } PmsEncQuiet;
 G_GNUC_INTERNAL extern _Thread_local PmsEncQuiet pms_enc_quiet
@@ -576,16 +582,20 @@ G_GNUC_INTERNAL extern _Thread_local PmsEncQuiet pms_enc_quiet
     ;
 
 /* Whether a failure reported to error needs no message: error is NULL
- * (nobody reads it), or pms_encode_class's target (then code is recorded).
- * Code that builds a message's parts before pms_enc_fail asks this first. */
-static inline gboolean pms_enc_no_message(GError **error, PmsEncodeError code)
+ * (nobody reads it), or pms_encode_class's target (then code and col, the
+ * column the message would name, 0 none, are recorded).  Code that builds
+ * a message's parts before pms_enc_fail asks this first, with the class
+ * and column pms_enc_fail would be given. */
+static inline gboolean pms_enc_no_message(GError **error, PmsEncodeError code, guint col)
 {
     if (!error)
         return TRUE;
     if (G_LIKELY(error != pms_enc_quiet.target))
         return FALSE;
-    if (!pms_enc_quiet.code)
+    if (!pms_enc_quiet.code) {
         pms_enc_quiet.code = (int)code;
+        pms_enc_quiet.col = col;
+    }
     return TRUE;
 }
 

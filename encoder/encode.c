@@ -6,6 +6,7 @@
  * Before the rules, the plain-result cache (plain_cache.c) is asked: it
  * answers the strings it holds a rule result for, unless the model set
  * turned it off (pms_model_set_set_encoder_cache). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "enc_internal.h"
@@ -123,31 +124,50 @@ PmsEncoding *pms_encode_plm(const PmsModelSet *models, const char *str, guint pl
     return encode(models, str, plm, error);
 }
 
-PmsEncoding *pms_encode_class(const PmsModelSet *models, const char *str, guint plm, int *code)
+/* The column a message names ("column N: ..."), 0 when none. */
+static guint message_column(const GError *err)
 {
+    guint col = 0;
+    if (err && sscanf(err->message, "column %u: ", &col) != 1)
+        col = 0;
+    return col;
+}
+
+PmsEncoding *pms_encode_class(const PmsModelSet *models, const char *str, guint plm, int *code, guint *column)
+{
+    guint col_slot;
+    if (!column)
+        column = &col_slot;
     GError *slot = NULL; /* the target: a GError lands here only from a path that does not ask */
     PmsEncQuiet saved = pms_enc_quiet;
     pms_enc_quiet.target = &slot;
     pms_enc_quiet.code = 0;
+    pms_enc_quiet.col = 0;
     PmsEncoding *enc =
         plm == PMS_PLM_DEFAULT ? encode(models, str, PMS_PLM_DEFAULT, &slot) : pms_encode_plm(models, str, plm, &slot);
     int quiet = pms_enc_quiet.code;
+    guint quiet_col = pms_enc_quiet.col;
     pms_enc_quiet.target = saved.target;
     pms_enc_quiet.code = saved.code;
+    pms_enc_quiet.col = saved.col;
     *code = 0;
+    *column = 0;
     if (enc)
         return enc;
     if (slot) {
         *code = slot->domain == PMS_ENCODE_ERROR ? slot->code : PMS_ERR_INVAL;
+        *column = message_column(slot);
         g_error_free(slot);
     } else if (quiet) {
         *code = quiet;
+        *column = quiet_col;
     } else {
         /* a failure that reported no class (none is known to): the
          * error of the full path, message and all */
         g_autoptr(GError) err = NULL;
         enc = pms_encode_plm(models, str, plm, &err);
         *code = err && err->domain == PMS_ENCODE_ERROR ? err->code : PMS_ERR_INVAL;
+        *column = message_column(err);
     }
     return enc;
 }

@@ -40,7 +40,7 @@ _Thread_local PmsEncQuiet pms_enc_quiet;
 
 gboolean pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
 {
-    if (pms_enc_no_message(error, code))
+    if (pms_enc_no_message(error, code, col))
         return FALSE;
     pms_enc_quiet.formatted++;
     va_list ap;
@@ -184,9 +184,9 @@ const char *pms_umask_at_col(const PmsResolved *r, guint64 set, guint col)
 
 void pms_enc_mod_range_fail(GError **error, PmsEncodeError code, const PmsResolved *r, guint j, const PmsModifier *mod)
 {
-    if (pms_enc_no_message(error, code))
-        return;
     guint col = r->mod_vcol[j];
+    if (pms_enc_no_message(error, code, col))
+        return;
     const char *v = col > 0 && col <= r->tok->len ? r->tok->str + col - 1 : "";
     if (*v == '-') {
         char q[PMS_ENC_QUOTE_MAX];

@@ -40,9 +40,12 @@
 #include <string.h>
 #include "enc_internal.h"
 
+/* the PmsEncoding after a header must be aligned as malloc aligns one */
+G_STATIC_ASSERT(sizeof(PmsPlainImage) % 8 == 0);
+
 /* Two marks told apart by address; their contents differ too, so that no
  * identical-constant folding can give them one. */
-const PmsPlainImage pms_plain_refused = { 0, 0, 0, 0 }, pms_plain_seen = { 0, 1, 0, 0 };
+const PmsPlainImage pms_plain_refused = { 0, 0, 0, 0, { 0 } }, pms_plain_seen = { 0, 1, 0, 0, { 0 } };
 
 /* Column c's plain string (0: "EVENT", i + 1: "EVENT:UMASK_i"; with lat,
  * the same with ldlat=MIN) through the same rules and assembly as any other
@@ -82,7 +85,7 @@ static gpointer plain_build(const PmsResolved *from, guint c, gboolean lat)
     h->size = (guint32)(fstr_off + flen + 1); /* copies need not carry the block-copy slack */
     h->fstr_off = (guint32)fstr_off;
     h->tail_off = (guint32)(flen - pms_fstr_mods_len(&r, &out));
-    h->spare = 0;
+    h->first_ok = pms_program_place(r.model, r.event, enc->umask_mask, &h->first, NULL);
     PmsEncoding *img = memcpy(h + 1, enc, h->size);
     img->writes = NULL; /* set in each copy */
     img->fstr = NULL;
@@ -162,7 +165,8 @@ static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *h
     }
     /* the modifiers may move the event (skl: intxcp to PERFEVTSEL2): the rule path places it then */
     PmsPlacement pl;
-    if (!pms_program_place_codes(r->model, img->place.event, out.selected, out.codes, out.n_codes, &pl, NULL) ||
+    if (!pms_program_place_codes_from(&hp->first, hp->first_ok, r->model, img->place.event, out.selected, out.codes,
+                                      out.n_codes, &pl, NULL) ||
         pl.counter != img->place.counter || pl.fixed != img->place.fixed)
         return NULL;
     gsize keep = h.fstr_off + h.tail_off; /* the struct, the writes, the fstr's head and unit masks */

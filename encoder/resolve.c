@@ -96,7 +96,7 @@ static void list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
 
 static gboolean fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
 {
-    if (pms_enc_no_message(error, PMS_ERR_NOTFOUND))
+    if (pms_enc_no_message(error, PMS_ERR_NOTFOUND, 1))
         return FALSE;
     g_autoptr(GString) s = g_string_new(NULL);
     if (!t->has_pmu) {
@@ -142,7 +142,7 @@ static gboolean parse_mod(const PmsResolved *r, const PmsTok *a, gint mi, guint6
         (r->prep->fam->flags & PMS_ENC_SATURATE))
         ok = TRUE;
     if (!ok) {
-        if (pms_enc_no_message(error, PMS_ERR_ATTR_VAL))
+        if (pms_enc_no_message(error, PMS_ERR_ATTR_VAL, col + (guint)a->eq + 1))
             return FALSE; /* nobody reads the message: skip quoting */
         char q[PMS_ENC_QUOTE_MAX];
         pms_enc_fail(error, PMS_ERR_ATTR_VAL, col + (guint)a->eq + 1,
@@ -188,7 +188,7 @@ static gboolean parse_raw(PmsResolved *r, const PmsTok *a, gsize nlen, GError **
         v = v << 4 | (guint)d;
     }
     if (nlen <= 2) {
-        if (!pms_enc_no_message(error, PMS_ERR_ATTR))
+        if (!pms_enc_no_message(error, PMS_ERR_ATTR, col))
             pms_enc_fail(error, PMS_ERR_ATTR, col,
                          "raw unit mask '%s' is not a hexadecimal number (write 0x followed by hex digits)",
                          pms_enc_quote_buf(q, p, a->eq < 0 ? a->len : (gsize)a->eq));
@@ -217,6 +217,21 @@ static gboolean same_name(const PmsPrepared *p, const PmsTokens *t)
     return pms_name_eq(p->uname, t->up, len);
 }
 
+/* The PMU slots of pms_resolve: pairs of slots, by a hash of the name's
+ * first 16 upper-cased bytes and its length (the built-in names spread
+ * over distinct pairs). */
+#define RECENT_SLOTS 128
+
+static inline guint64 recent_hash(const PmsTokens *t)
+{
+    gsize len = t->pmu_len;
+    if (!len || len + 8 > PMS_ENC_FOLD_MAX)
+        return 0;
+    guint64 w0 = pms_word_head(pms_load8(t->up), MIN(len, 8));
+    guint64 w1 = len > 8 ? pms_word_head(pms_load8(t->up + 8), MIN(len - 8, 8)) : 0;
+    return (w0 ^ (w1 * 0x9e3779b97f4a7c15ull) ^ len) * 0xff51afd7ed558ccdull;
+}
+
 gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error)
 {
     char buf[PMS_ENC_NAME_MAX];
@@ -234,22 +249,28 @@ gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r,
             const PmsModel *m;
             const PmsPrepared *prep;
             guint idx;
-        } recent[32]
+        } recent[RECENT_SLOTS]
 #ifdef __GNUC__
             /* one small block in the static TLS area: no __tls_get_addr call per encoding */
             __attribute__((tls_model("initial-exec")))
 #endif
             ;
         gsize len = t->pmu_len;
-        guint k = len && len + 8 <= PMS_ENC_FOLD_MAX
-            /* the built-in PMUs' names each have a slot of their own */
-            ? (guint)(len + (guchar)t->up[0] + (guchar)t->up[len - 1] * 10 + (guchar)t->up[len / 2] * 6) & 31u
-            : 0;
-        __typeof__(&recent[0]) last = &recent[k];
-        if (last->set == set && pms_model_set_nth(set, last->idx) == last->m &&
-            pms_model_cache_peek(last->m, PMS_MODEL_CACHE_ENCODER) == last->prep && same_name(last->prep, t)) {
-            return resolve_prepared(last->m, last->prep, t, r, error);
-        } else if (pms_enc_name(buf, s, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
+        /* two slots per name (a pair chosen by its hash), so two names of
+         * one pair both stay */
+        guint64 h = recent_hash(t);
+        guint k = (guint)(h >> 58) * 2u; /* 64 pairs */
+        for (guint j = 0; j < 2; j++) {
+            __typeof__(&recent[0]) e = &recent[k + j];
+            if (e->set == set && pms_model_set_nth(set, e->idx) == e->m &&
+                pms_model_cache_peek(e->m, PMS_MODEL_CACHE_ENCODER) == e->prep && same_name(e->prep, t))
+                return resolve_prepared(e->m, e->prep, t, r, error);
+        }
+        if (pms_enc_name(buf, s, len) && (m = pms_model_set_get(set, buf))) {
+            /* the pair's slot of another set (or none) first, else the one the hash picks */
+            __typeof__(&recent[0]) last = recent[k].set != set ? &recent[k]
+                : recent[k + 1].set != set                     ? &recent[k + 1]
+                                                               : &recent[k + (guint)(h >> 57 & 1)];
             /* by name: pms_model_set_nth would read every built-in model before it */
             for (guint i = 0; i < pms_model_set_count(set); i++)
                 if (g_ascii_strcasecmp(pms_model_set_nth_name(set, i), m->name) == 0) {
@@ -296,7 +317,7 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
     }
     gint ei = pms_tok_find(&r->prep->event_idx, t, t->ev_off, t->ev_len);
     if (ei < 0) {
-        if (pms_enc_no_message(error, PMS_ERR_NOTFOUND))
+        if (pms_enc_no_message(error, PMS_ERR_NOTFOUND, t->ev_off + 1))
             return FALSE;
         pms_enc_fail(error, PMS_ERR_NOTFOUND, t->ev_off + 1, "unknown event '%s' for PMU %s",
                      pms_enc_quote_buf(q, s + t->ev_off, t->ev_len), m->name);
@@ -348,6 +369,12 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
             if (++r->umask_count[ui] == 3) /* at most 64 attributes: no overflow */
                 r->thrice |= G_GUINT64_CONSTANT(1) << ui;
             r->user_umasks |= G_GUINT64_CONSTANT(1) << ui;
+            /* the plain-result cache reads this unit mask's kept result
+             * next (its slot, encode.c): a batch of distinct strings finds
+             * it out of the cache, so its load starts here, under the
+             * modifiers' parsing */
+            if (pe->plain)
+                __builtin_prefetch(g_atomic_pointer_get(&pe->plain[ui + 1]));
             continue;
         }
         if (G_UNLIKELY(s[a->off] == '0') && nlen >= 2 && (s[a->off + 1] | 0x20) == 'x' && r->prep->fam &&
@@ -387,7 +414,7 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
             pms_enc_fail(error, PMS_ERR_ATTR, col, "unit mask '%s' takes no value", ev->umasks[ui].name);
             return FALSE;
         }
-        if (pms_enc_no_message(error, PMS_ERR_ATTR))
+        if (pms_enc_no_message(error, PMS_ERR_ATTR, col))
             return FALSE; /* nobody reads the message: skip building it */
         if (r->prep->fam && (r->prep->fam->flags & PMS_ENC_NO_PLM) && nlen == 1 &&
             (s[a->off] == 'u' || s[a->off] == 'k' || s[a->off] == 'U' || s[a->off] == 'K')) {

@@ -19,7 +19,7 @@ static gboolean toy_rules(const PmsResolved *r, PmsRuleOut *out, GError **error)
         return FALSE;
     guint64 sel = r->user_umasks ? r->user_umasks : r->pe->default_mask;
     if (ev->n_umasks && !sel) {
-        if (pms_enc_no_message(error, PMS_ERR_UMASK))
+        if (pms_enc_no_message(error, PMS_ERR_UMASK, r->tok->ev_off + 1))
             return FALSE;
         g_autoptr(GString) s = g_string_new(NULL);
         pms_append_umask_names(s, ev, ~(guint64)0);

@@ -668,7 +668,7 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
         guint64 gm = pe->group_mask[g];
         if (!ev->groups[g].required || (gm & skip) || (sel & gm) || !gm)
             continue;
-        if (pms_enc_no_message(error, PMS_ERR_UMASK))
+        if (pms_enc_no_message(error, PMS_ERR_UMASK, evcol))
             return FALSE;
         g_autoptr(GString) s = g_string_new(NULL);
         pms_append_umask_names(s, ev, gm);

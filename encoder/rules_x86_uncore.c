@@ -138,7 +138,7 @@ gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **er
         guint g = pms_lsb(gs);
         if (sel & pe->group_mask[g])
             continue;
-        if (pms_enc_no_message(error, PMS_ERR_UMASK))
+        if (pms_enc_no_message(error, PMS_ERR_UMASK, evcol))
             return FALSE;
         g_autoptr(GString) s = g_string_new(NULL);
         pms_append_umask_names(s, ev, pe->group_mask[g]);

@@ -142,9 +142,11 @@ static void ok2(const char *str, guint n, guint64 c0, guint64 c1, const char *fs
     CU_ASSERT_EQUAL(q->codes[0], e->codes[0]);
     /* and when only an error's class is asked for */
     int code = -1;
-    g_autoptr(PmsEncoding) c = pms_encode_class(set, str, PMS_PLM_DEFAULT, &code);
+    guint column = 99;
+    g_autoptr(PmsEncoding) c = pms_encode_class(set, str, PMS_PLM_DEFAULT, &code, &column);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_EQUAL(code, 0);
+    CU_ASSERT_EQUAL(column, 0);
     CU_ASSERT_STRING_EQUAL(c->fstr, e->fstr);
     CU_ASSERT_EQUAL(c->codes[0], e->codes[0]);
 }
@@ -182,13 +184,20 @@ static void bad(const char *str, PmsEncodeError code, guint col, const char *nee
     CU_ASSERT_PTR_NULL(q);
     /* the batch protocol's call: the same class, and no message formatted */
     int cls = -1;
+    guint column = 999, msg_col = 0;
     guint formatted = pms_enc_quiet.formatted;
-    g_autoptr(PmsEncoding) c = pms_encode_class(set, str, PMS_PLM_DEFAULT, &cls);
+    g_autoptr(PmsEncoding) c = pms_encode_class(set, str, PMS_PLM_DEFAULT, &cls, &column);
     CU_ASSERT_PTR_NULL(c);
     if (cls != err->code)
         fprintf(stderr, "# %.60s: class-only %s, expected %s\n", str, pms_encode_error_name(cls),
                 pms_encode_error_name(err->code));
     CU_ASSERT_EQUAL(cls, err->code);
+    /* and the column the message names (0: none) */
+    if (sscanf(err->message, "column %u: ", &msg_col) != 1)
+        msg_col = 0;
+    if (column != msg_col)
+        fprintf(stderr, "# %.60s: class-only column %u, the message's %u\n", str, column, msg_col);
+    CU_ASSERT_EQUAL(column, msg_col);
     if (pms_enc_quiet.formatted != formatted)
         fprintf(stderr, "# %.60s: class-only call formatted %u message(s)\n", str, pms_enc_quiet.formatted - formatted);
     CU_ASSERT_EQUAL(pms_enc_quiet.formatted, formatted);

@@ -32,6 +32,7 @@ struct PmsAnswerMemo {
     gboolean resting;
     guint64 *sample;
     guint sample_used, window, repeats;
+    guint transitions; /* rests and wakes so far (pms_answer_memo_transitions) */
 };
 
 #define SAMPLE_SLOTS 1024 /* at most half full: cleared then */
@@ -109,6 +110,7 @@ PmsAnswerMemo *pms_answer_memo_new(guint max_entries, gsize max_line)
 
 static void wake(PmsAnswerMemo *m)
 {
+    m->transitions += m->resting;
     m->resting = FALSE;
     m->miss_run = 0;
 }
@@ -126,8 +128,14 @@ gboolean pms_answer_memo_resting(const PmsAnswerMemo *m)
     return m->resting;
 }
 
+guint pms_answer_memo_transitions(const PmsAnswerMemo *m)
+{
+    return m->transitions;
+}
+
 static void rest(PmsAnswerMemo *m)
 {
+    m->transitions++;
     m->resting = TRUE;
     if (!m->sample)
         m->sample = g_new0(guint64, SAMPLE_SLOTS);

@@ -40,3 +40,6 @@ void pms_answer_memo_put(PmsAnswerMemo *m, const char *line, gsize len, const ch
 guint pms_answer_memo_size(const PmsAnswerMemo *m);
 /* Whether the memo rests (see above). */
 gboolean pms_answer_memo_resting(const PmsAnswerMemo *m);
+/* How many times the memo went to rest or woke (a clear that wakes it
+ * included): a stream that makes it flip back and forth shows here. */
+guint pms_answer_memo_transitions(const PmsAnswerMemo *m);

@@ -48,7 +48,7 @@ static PmsEncoding *builtin_run(const Builtin *b, const char *line, const char *
 {
     /* the answer names the class only: no message is formatted */
     int code;
-    PmsEncoding *enc = pms_encode_class(b->models, line, b->plm, &code);
+    PmsEncoding *enc = pms_encode_class(b->models, line, b->plm, &code, NULL);
     if (enc == NULL)
         *ret = pms_encode_error_name(code);
     return enc;

@@ -6,16 +6,41 @@
 
 #include <string.h>
 
+/* "00" .. "ff": two digits a step (a line's codes and register values are
+ * a fifth of its formatting when written a nibble at a time) */
+static const char hex_pairs[513] = "000102030405060708090a0b0c0d0e0f"
+                                   "101112131415161718191a1b1c1d1e1f"
+                                   "202122232425262728292a2b2c2d2e2f"
+                                   "303132333435363738393a3b3c3d3e3f"
+                                   "404142434445464748494a4b4c4d4e4f"
+                                   "505152535455565758595a5b5c5d5e5f"
+                                   "606162636465666768696a6b6c6d6e6f"
+                                   "707172737475767778797a7b7c7d7e7f"
+                                   "808182838485868788898a8b8c8d8e8f"
+                                   "909192939495969798999a9b9c9d9e9f"
+                                   "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"
+                                   "b0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+                                   "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf"
+                                   "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+                                   "e0e1e2e3e4e5e6e7e8e9eaebecedeeef"
+                                   "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
 char *pms_proto_put_hex(char *d, guint64 v)
 {
-    static const char digits[] = "0123456789abcdef";
     /* nibbles below the highest set one (v | 1: "0x0" for zero) */
     guint n = (67 - (guint)__builtin_clzll(v | 1)) / 4;
     d[0] = '0';
     d[1] = 'x';
-    for (guint i = n; i > 0; i--, v >>= 4)
-        d[1 + i] = digits[v & 15];
-    return d + 2 + n;
+    char *end = d + 2 + n, *p = end;
+    for (; v >= 0x100; v >>= 8) {
+        p -= 2;
+        memcpy(p, hex_pairs + 2 * (v & 0xff), 2);
+    }
+    if (v >= 0x10)
+        memcpy(p - 2, hex_pairs + 2 * v, 2);
+    else
+        p[-1] = hex_pairs[2 * v + 1];
+    return end;
 }
 
 void pms_proto_format_codes(GString *out, const guint64 *codes, guint n)

@@ -457,7 +457,7 @@ int pms_bench_encode(int argc, char **argv)
     double ratio = ((double)rb.encodings / rb.seconds) / ((double)ro.encodings / ro.seconds);
     /* The goal compares loading every model with pfm_initialize alone. */
     double other_load = strcmp(other, "libpfm4") == 0 ? ro.load_ms - ro.extra_ms : ro.load_ms;
-    printf("ratio builtin/%s: %.1fx encodings per second (goal >= 25x)\n", other, ratio);
+    printf("ratio builtin/%s: %.1fx encodings per second\n", other, ratio);
     printf("load: builtin %.3f ms vs %s %.3f ms: %.1fx (%s)\n", rb.load_ms,
            strcmp(other, "libpfm4") == 0 ? "pfm_initialize" : other, other_load, other_load / rb.load_ms,
            rb.load_ms < other_load ? "builtin faster" : "builtin slower");
@@ -484,18 +484,21 @@ int pms_bench_encode(int argc, char **argv)
         }
     }
     g_autofree char *uncore_name = g_strdup_printf("uncore (%s)", uncore_pmus->str);
+    /* issue 21's goals: each sample >= 30x, on the rule path >= 20x */
     const struct {
         const char *name;
         GPtrArray *strs;
         gboolean rules_only;
+        double goal;
     } samples[] = {
-        { "whole set", strs, FALSE },       { "whole set, rule path", strs, TRUE },
-        { "modifier sample", mods, FALSE }, { "modifier sample, rule path", mods, TRUE },
-        { uncore_name, uncore, FALSE },     { "uncore, rule path", uncore, TRUE },
+        { "whole set", strs, FALSE, 30 },       { "whole set, rule path", strs, TRUE, 20 },
+        { "modifier sample", mods, FALSE, 30 }, { "modifier sample, rule path", mods, TRUE, 20 },
+        { uncore_name, uncore, FALSE, 30 },     { "uncore, rule path", uncore, TRUE, 20 },
     };
-    printf("samples, in process, builtin and %s in alternating slices (goals: >= 30x each, >= 20x on the rule path):\n",
+    printf("samples, in process, builtin and %s in alternating slices; the rule path: the kept results off\n"
+           "(--rules-only), every string through its rule set:\n",
            other);
-    printf("  %-34s %8s %14s %14s %8s\n", "sample", "strings", "builtin enc/s", "libpfm4 enc/s", "ratio");
+    printf("  %-34s %8s %14s %14s %8s %6s\n", "sample", "strings", "builtin enc/s", "libpfm4 enc/s", "ratio", "goal");
     for (guint k = 0; k < G_N_ELEMENTS(samples); k++) {
         if (samples[k].strs->len == 0)
             continue;
@@ -505,7 +508,8 @@ int pms_bench_encode(int argc, char **argv)
             return 1;
         }
         double bs = sb.encodings / sb.seconds, os = so.encodings / so.seconds;
-        printf("  %-34s %8u %14.0f %14.0f %7.1fx\n", samples[k].name, samples[k].strs->len, bs, os, bs / os);
+        printf("  %-34s %8u %14.0f %14.0f %7.1fx %3s%2.0fx %s\n", samples[k].name, samples[k].strs->len, bs, os,
+               bs / os, ">=", samples[k].goal, bs / os >= samples[k].goal ? "PASS" : "MISS");
     }
     return 0;
 }

@@ -112,10 +112,12 @@ static void test_rest_and_wake(void)
         CU_ASSERT_FALSE(batch_line(m, l));
     }
     CU_ASSERT_FALSE(pms_answer_memo_resting(m));
+    CU_ASSERT_EQUAL(pms_answer_memo_transitions(m), 0);
     CU_ASSERT_EQUAL(pms_answer_memo_size(m), PMS_MEMO_REST_AFTER - 1);
     g_autofree char *last = line_n("d", PMS_MEMO_REST_AFTER - 1);
     CU_ASSERT_FALSE(batch_line(m, last));
     CU_ASSERT_TRUE(pms_answer_memo_resting(m));
+    CU_ASSERT_EQUAL(pms_answer_memo_transitions(m), 1);
     /* resting: nothing kept, nothing answered (a remembered line included) */
     guint size = pms_answer_memo_size(m);
     for (guint i = PMS_MEMO_REST_AFTER; i < 3 * PMS_MEMO_REST_AFTER; i++) {
@@ -123,6 +125,7 @@ static void test_rest_and_wake(void)
         CU_ASSERT_FALSE(batch_line(m, l));
     }
     CU_ASSERT_TRUE(pms_answer_memo_resting(m));
+    CU_ASSERT_EQUAL(pms_answer_memo_transitions(m), 1); /* distinct lines never wake it */
     CU_ASSERT_EQUAL(pms_answer_memo_size(m), size);
     g_autofree char *first = line_n("d", 0);
     CU_ASSERT_FALSE(batch_line(m, first));
@@ -149,6 +152,14 @@ static void test_rest_and_wake(void)
     }
     CU_ASSERT_EQUAL(hits, 500);
     CU_ASSERT_FALSE(pms_answer_memo_resting(m));
+    CU_ASSERT_EQUAL(pms_answer_memo_transitions(m), 2); /* rested once, woke once */
+    /* distinct lines again: it rests again, once */
+    for (guint i = 0; i < 3 * PMS_MEMO_REST_AFTER; i++) {
+        g_autofree char *l = line_n("f", i);
+        CU_ASSERT_FALSE(batch_line(m, l));
+    }
+    CU_ASSERT_TRUE(pms_answer_memo_resting(m));
+    CU_ASSERT_EQUAL(pms_answer_memo_transitions(m), 3);
     pms_answer_memo_free(m);
 }
 
@@ -165,15 +176,20 @@ static void test_hits_keep_awake(void)
         CU_ASSERT_TRUE(batch_line(m, "h"));
     }
     CU_ASSERT_FALSE(pms_answer_memo_resting(m));
+    CU_ASSERT_EQUAL(pms_answer_memo_transitions(m), 0); /* never rested */
     /* distinct lines never wake it: no sample repeats */
     for (guint i = 0; i < PMS_MEMO_REST_AFTER + 20000; i++) {
         g_autofree char *l = line_n("e", i);
         batch_line(m, l);
     }
     CU_ASSERT_TRUE(pms_answer_memo_resting(m));
+    CU_ASSERT_EQUAL(pms_answer_memo_transitions(m), 1);
     /* clearing (another privilege mask) starts awake */
     pms_answer_memo_clear(m);
     CU_ASSERT_FALSE(pms_answer_memo_resting(m));
+    CU_ASSERT_EQUAL(pms_answer_memo_transitions(m), 2);
+    pms_answer_memo_clear(m); /* awake already: no transition */
+    CU_ASSERT_EQUAL(pms_answer_memo_transitions(m), 2);
     pms_answer_memo_free(m);
 }
 

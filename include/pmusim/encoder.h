@@ -90,10 +90,13 @@ enum {
 PMS_API PmsEncoding *pms_encode_plm(const PmsModelSet *models, const char *str, guint plm, GError **error);
 /* pms_encode_plm for a caller that needs only the class of an error (the
  * batch protocol answers with the class alone): on failure *code is the
- * PmsEncodeError pms_encode_plm's error would carry, and no message is
- * formatted (on a bad string that costs more than the rest of the
- * encoding).  On success *code is 0. */
-PMS_API PmsEncoding *pms_encode_class(const PmsModelSet *models, const char *str, guint plm, int *code);
+ * PmsEncodeError pms_encode_plm's error would carry and *column (unless
+ * column is NULL) the column its message names ("column N: ", 0 when it
+ * names none), and no message is formatted (on a bad string that costs
+ * more than the rest of the encoding).  The message is made only when it
+ * is printed: pms_encode_plm of the same string and mask gives it, with
+ * the same class and column.  On success *code and *column are 0. */
+PMS_API PmsEncoding *pms_encode_class(const PmsModelSet *models, const char *str, guint plm, int *code, guint *column);
 PMS_API void pms_encoding_free(PmsEncoding *enc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsEncoding, pms_encoding_free)
 

@@ -59,6 +59,13 @@ PMS_API gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint6
  * PERFEVTSEL2); the same as pms_program_place where codes restrict nothing. */
 PMS_API gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask,
                                          const guint64 *codes, guint n_codes, PmsPlacement *pl, GError **error);
+/* pms_program_place_codes for a caller that places one event and unit
+ * masks with many codes: first is pms_program_place's placement of them,
+ * found once (first_ok: whether it found one); the same answer, without
+ * placing the event anew each time. */
+PMS_API gboolean pms_program_place_codes_from(const PmsPlacement *first, gboolean first_ok, const PmsModel *m,
+                                              const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                                              guint n_codes, PmsPlacement *pl, GError **error);
 /* The event on a given counter (a vector's choice); FALSE when it may not use it. */
 PMS_API gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
                                       PmsPlacement *pl, GError **error);

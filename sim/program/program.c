@@ -16,6 +16,13 @@ static const ProgOps *program_for(const PmsModel *m, GError **error)
     return NULL;
 }
 
+static gboolean no_counter(const PmsModel *m, const PmsEvent *ev, GError **error)
+{
+    g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: event %s may use no counter of the model",
+                m->name, ev->name);
+    return FALSE;
+}
+
 gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl, GError **error)
 {
     const ProgOps *p = program_for(m, error);
@@ -23,25 +30,26 @@ gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_
         return FALSE;
     if (p->place(m, ev, umask_mask, pl))
         return TRUE;
-    g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: event %s may use no counter of the model",
-                m->name, ev->name);
-    return FALSE;
+    return no_counter(m, ev, error);
 }
 
-gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
-                                 guint n_codes, PmsPlacement *pl, GError **error)
+/* pms_program_place_codes after the family's placement (first, when
+ * first_ok) of the event and unit masks is known. */
+static gboolean place_codes(const ProgOps *p, const PmsModel *m, const PmsEvent *ev, guint64 umask_mask,
+                            const PmsPlacement *first, gboolean first_ok, const guint64 *codes, guint n_codes,
+                            PmsPlacement *pl, GError **error)
 {
-    const ProgOps *p = program_for(m, error);
-    if (!p)
-        return FALSE;
-    if (!p->gp_allowed || !n_codes)
-        return pms_program_place(m, ev, umask_mask, pl, error);
+    if (!p->gp_allowed || !n_codes) {
+        if (!first_ok)
+            return no_counter(m, ev, error);
+        *pl = *first;
+        return TRUE;
+    }
     /* the family's own placement (a top-down metric on fixed counter 3)
      * when the codes fit it */
-    PmsPlacement first;
-    if (pms_program_place(m, ev, umask_mask, &first, NULL) &&
-        (first.fixed || (first.counter < 64 && (p->gp_allowed(m, codes, n_codes) >> first.counter & 1)))) {
-        *pl = first;
+    if (first_ok &&
+        (first->fixed || (first->counter < 64 && (p->gp_allowed(m, codes, n_codes) >> first->counter & 1)))) {
+        *pl = *first;
         return TRUE;
     }
     guint64 gp;
@@ -61,6 +69,27 @@ gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, guint64 
                 "%s: event %s with codes[0] = 0x%" G_GINT64_MODIFIER "x may use no counter of the model", m->name,
                 ev->name, codes[0]);
     return FALSE;
+}
+
+gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                                 guint n_codes, PmsPlacement *pl, GError **error)
+{
+    const ProgOps *p = program_for(m, error);
+    if (!p)
+        return FALSE;
+    PmsPlacement first;
+    gboolean first_ok = p->place(m, ev, umask_mask, &first);
+    return place_codes(p, m, ev, umask_mask, &first, first_ok, codes, n_codes, pl, error);
+}
+
+gboolean pms_program_place_codes_from(const PmsPlacement *first, gboolean first_ok, const PmsModel *m,
+                                      const PmsEvent *ev, guint64 umask_mask, const guint64 *codes, guint n_codes,
+                                      PmsPlacement *pl, GError **error)
+{
+    const ProgOps *p = program_for(m, error);
+    if (!p)
+        return FALSE;
+    return place_codes(p, m, ev, umask_mask, first, first_ok, codes, n_codes, pl, error);
 }
 
 gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, PmsPlacement *pl,

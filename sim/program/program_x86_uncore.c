@@ -17,6 +17,9 @@ typedef struct {
     /* counter_bit's answers for GLOBAL_CTRL and GLOBAL_STATUS, per general
      * counter and for fixed counter 0 (each a name lookup otherwise) */
     guint64 ctrl_gp[UNC_CACHED_COUNTERS], status_gp[UNC_CACHED_COUNTERS], ctrl_fixed0, status_fixed0;
+    /* general counter k's event select (a search of the registers otherwise,
+     * on every encoding's writes) */
+    const PmsRegister *evtsel[UNC_CACHED_COUNTERS];
     char *missing; /* a field it needs and the model lacks */
 } UncProg;
 
@@ -57,6 +60,7 @@ static gpointer prog_make(const PmsModel *m)
         prog_need(&x->missing, x->global_status, sim_resolve(x->global_status, n_fix, 0, 0), "fixed0");
     }
     for (guint k = 0; k < UNC_CACHED_COUNTERS; k++) {
+        x->evtsel[k] = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, k);
         PmsPlacement pk = { m, NULL, k, FALSE };
         x->ctrl_gp[k] = x->global_ctrl ? counter_bit(x->global_ctrl, &pk) : 0;
         x->status_gp[k] = x->global_status ? counter_bit(x->global_status, &pk) : 0;
@@ -115,7 +119,9 @@ static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n
             (sim_fget(x->ev_int, codes[0]) ? sim_fbit(x->fc_pmi) : 0);
         prog_put_write(w, n, x->fixed_ctrl, set, sim_fbit(x->fc_en) | sim_fbit(x->fc_pmi));
     } else {
-        const PmsRegister *es = pms_model_reg_by_kind(m, PMS_REG_EVTSEL, pl->counter);
+        const PmsRegister *es = pl->counter < UNC_CACHED_COUNTERS
+            ? x->evtsel[pl->counter]
+            : pms_model_reg_by_kind(m, PMS_REG_EVTSEL, pl->counter);
         if (!es) {
             g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: no general counter %u to program",
                         m->name, pl->counter);

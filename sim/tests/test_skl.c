@@ -277,6 +277,17 @@ static void test_program_skl(void)
     CU_ASSERT_EQUAL(pl.counter, 2);
     CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, &tx, 1, &pl, NULL));
     CU_ASSERT_EQUAL(pl.counter, 0);
+    /* the same from the event's placement found once (the encoder's kept
+     * results): IN_TXCP still moves it to PERFEVTSEL2 */
+    PmsPlacement first, from;
+    gboolean first_ok = pms_program_place(m, ev, 0, &first, NULL);
+    const guint64 *codes[] = { &plain, &txcp, &tx };
+    for (guint i = 0; i < G_N_ELEMENTS(codes); i++) {
+        CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, codes[i], 1, &pl, NULL));
+        CU_ASSERT_TRUE(pms_program_place_codes_from(&first, first_ok, m, ev, 0, codes[i], 1, &from, NULL));
+        CU_ASSERT_EQUAL(from.counter, pl.counter);
+        CU_ASSERT_EQUAL(from.fixed, pl.fixed);
+    }
     /* its writes program PERFEVTSEL2 and GLOBAL_CTRL bit 2 */
     PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
     guint n = 0;
