@@ -751,6 +751,11 @@ static void test_bench_conform(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "built-in suite: "));
     CU_ASSERT_TRUE(g_regex_match_simple("synthetic corpus: (\\d+) encoding vectors \\(\\1 passed\\)", out, 0, 0));
     CU_ASSERT_TRUE(g_regex_match_simple("built-in suite: (\\d+) vectors \\(\\1 passed\\)", out, 0, 0));
+    /* the corpus streams (issue 21): its own process's peak memory with the
+     * goal, and one vector alive at a time */
+    CU_ASSERT_TRUE(g_regex_match_simple("peak RSS [0-9.]+ MB (PASS|MISS) \\(goal < 100 MB, a process of its own; "
+                                        "at most 1 vector\\(s\\) alive\\)",
+                                        out, 0, 0));
     run_clear(&r);
 }
 
