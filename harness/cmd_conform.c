@@ -578,11 +578,14 @@ int pms_cmd_conform(int argc, char **argv)
     gint max_failures = -1;
     gint timeout_ms = PMS_CLI_TIMEOUT_UNSET;
     double goal = 95.0;
+    gint jobs = G_MININT; /* unset: one worker per core */
     const GOptionEntry entries[] = {
         { "mutants", 0, 0, G_OPTION_ARG_NONE, &mutants,
           "Flip each bit of each code of every sim vector, one at a time, and report the share caught", NULL },
         { "goal", 0, 0, G_OPTION_ARG_DOUBLE, &goal,
           "With --mutants: exit 1 when less than PCT of the observable mutants are caught (default 95)", "PCT" },
+        { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
+          "With --mutants: run them on N workers (default: one per core); the report is the same with any N", "N" },
         { "backend", 'B', 0, G_OPTION_ARG_STRING, &backend_spec,
           "Encoder backend: builtin (default), libpfm4 or cmd:PROGRAM", "B" },
         { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
@@ -638,6 +641,10 @@ int pms_cmd_conform(int argc, char **argv)
         return PMS_EXIT_USAGE;
     if (max_failures < -1) {
         fprintf(stderr, "pmusim: conform: --max-failures %d: expected a count 0 or more\n", max_failures);
+        return PMS_EXIT_USAGE;
+    }
+    if (jobs != G_MININT && jobs < 1) {
+        fprintf(stderr, "pmusim: conform: --jobs %d: expected a number of workers 1 or more\n", jobs);
         return PMS_EXIT_USAGE;
     }
     if (!(goal >= 0 && goal <= 100)) {
@@ -749,7 +756,8 @@ int pms_cmd_conform(int argc, char **argv)
         return 1;
     }
     if (mutants) {
-        g_autoptr(PmsMutantReport) mr = pms_conform_mutants(sim, set, pmus);
+        g_autoptr(PmsMutantReport) mr =
+            pms_conform_mutants(sim, set, pmus, jobs > 0 ? (guint)jobs : pms_conform_jobs_default());
         pms_backend_close(backend);
         print_mutants(stdout, mr, spec);
         if (mr->mutants == 0 && mr->lbr_mutants == 0) {

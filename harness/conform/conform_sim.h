@@ -78,8 +78,12 @@ typedef struct {
 } PmsMutantReport;
 
 /* Run the mutants of every sim vector in `set` whose PMU is one of `pmus`
- * (NULL-terminated; NULL: every PMU). */
-PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set, const char *const *pmus);
+ * (NULL-terminated; NULL: every PMU), on `jobs` workers (threads; 1: this
+ * thread alone).  The report is the same with any number of workers: each
+ * vector's mutants are a job whose results are merged in vector order. */
+PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set, const char *const *pmus, guint jobs);
+/* One worker per core (g_get_num_processors). */
+guint pms_conform_jobs_default(void);
 void pms_mutant_report_free(PmsMutantReport *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsMutantReport, pms_mutant_report_free)
 
