@@ -302,26 +302,36 @@ gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_d
     return FALSE;
 }
 
-gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error)
+gboolean pms_conform_sim_check_one(PmsConformSim *cs, const PmsVector *v, GError **error)
 {
-    for (guint i = 0; i < pms_vector_set_count(set); i++) {
-        const PmsVector *v = pms_vector_set_nth(set, i);
-        if (v->kind != PMS_VECTOR_SIM)
-            continue;
-        const PmsModel *m = vector_model(cs, v, error);
-        if (!m || !vector_stims(cs, v, m, error))
+    if (v->kind != PMS_VECTOR_SIM)
+        return TRUE;
+    const PmsModel *m = vector_model(cs, v, error);
+    if (!m || !vector_stims(cs, v, m, error))
+        return FALSE;
+    const PmsSimVector *sv = pms_vector_sim(v);
+    for (guint k = 0; k < sv->n_events; k++) {
+        GError *local = NULL;
+        if (!string_event(m, sv->events[k].event, &local)) {
+            g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "%s:%u: %s", v->file, sv->events[k].line,
+                        local->message);
+            g_error_free(local);
             return FALSE;
-        const PmsSimVector *sv = pms_vector_sim(v);
-        for (guint k = 0; k < sv->n_events; k++) {
-            GError *local = NULL;
-            if (!string_event(m, sv->events[k].event, &local)) {
-                g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "%s:%u: %s", v->file, sv->events[k].line,
-                            local->message);
-                g_error_free(local);
-                return FALSE;
-            }
         }
     }
+    return TRUE;
+}
+
+void pms_conform_sim_forget(PmsConformSim *cs, const PmsVector *v)
+{
+    g_hash_table_remove(cs->stims, v);
+}
+
+gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error)
+{
+    for (guint i = 0; i < pms_vector_set_count(set); i++)
+        if (!pms_conform_sim_check_one(cs, pms_vector_set_nth(set, i), error))
+            return FALSE;
     return TRUE;
 }
 

@@ -34,6 +34,10 @@ char *pms_conform_sim_take_cause(PmsConformSim *cs);
 /* Parse every sim vector's stimulus against its PMU's model, so a malformed
  * one stops `pmusim conform` before anything runs (message: file:line). */
 gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error);
+/* The same for one vector (TRUE for other kinds), as a stream parses it. */
+gboolean pms_conform_sim_check_one(PmsConformSim *cs, const PmsVector *v, GError **error);
+/* Drop what was kept of a vector (its parsed stimulus) before it is freed. */
+void pms_conform_sim_forget(PmsConformSim *cs, const PmsVector *v);
 
 typedef enum {
     PMS_MUTANT_CAUGHT,       /* the vector failed */

@@ -226,7 +226,8 @@ PMS_API gboolean pms_vector_stream_data(PmsVectorStream *s, PmsVectorKind kind, 
 /* The PMUs that had a vector (run or not), in order of first appearance. */
 PMS_API const char *const *pms_vector_stream_pmus(const PmsVectorStream *s);
 /* The report of the vectors run so far: counts and per-PMU summaries, no
- * outcomes (each went to ops->outcome); owned by the caller. */
+ * outcomes (each went to ops->outcome), seconds the vectors' run time (not
+ * the parsing); owned by the caller. */
 PMS_API PmsVectorReport *pms_vector_stream_report(PmsVectorStream *s);
 /* Vectors alive (parsed and not yet freed) in the stream now and at most
  * since it was made: a check that it streams. */
