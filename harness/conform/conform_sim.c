@@ -8,6 +8,9 @@
 #include "stimulus.h"
 #include "lbr.h"
 #include "encoder.h"
+#include "ia64_dispatch.h"
+#include "ia64_range.h"
+#include "program.h"
 
 #include <string.h>
 
@@ -661,6 +664,25 @@ static void merge(PmsMutantReport *r, Job *j)
     g_free(j->unready);
 }
 
+/* What the workers would otherwise make on first use, made here first, in
+ * one thread: the error domains (G_DEFINE_QUARK sets its static without a
+ * lock), glib's error-domain lock (allocated lazily), and per model the
+ * family tables and caches a simulation fills (pms_family_table_get,
+ * pms_model_cache: made once with g_once, whose release side is glib's own,
+ * uninstrumented code, so ThreadSanitizer would not see it). */
+static void warm_up(GPtrArray *models)
+{
+    volatile GQuark q = PMS_SIM_ERROR + PMS_ENCODE_ERROR + PMS_PROGRAM_ERROR + PMS_MODEL_ERROR + PMS_VECTOR_ERROR +
+        PMS_IA64_DISPATCH_ERROR + PMS_IA64_RANGE_ERROR;
+    (void)q;
+    g_autoptr(GError) e = g_error_new_literal(PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "warm-up");
+    for (guint i = 0; i < models->len; i++) {
+        const PmsModel *m = g_ptr_array_index(models, i);
+        (void)pms_cli_family(m);
+        g_autoptr(PmsSim) sim = pms_sim_new(m, NULL);
+    }
+}
+
 guint pms_conform_jobs_default(void)
 {
     return MAX(g_get_num_processors(), 1u);
@@ -676,6 +698,7 @@ PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set,
      * process or one encoder, asked in order) and each vector's model and
      * parsed stimulus */
     g_autoptr(GArray) jobs_arr = g_array_new(FALSE, TRUE, sizeof(Job));
+    g_autoptr(GPtrArray) models = g_ptr_array_new();
     for (guint i = 0; i < pms_vector_set_count(set); i++) {
         const PmsVector *v = pms_vector_set_nth(set, i);
         if (v->kind != PMS_VECTOR_SIM || !pmu_selected(v->pmu, pmus))
@@ -688,8 +711,11 @@ PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set,
         j.st = st;
         if (!j.ready)
             j.m = pms_model_set_get(cs->models, v->pmu);
+        if (j.m && !g_ptr_array_find(models, j.m, NULL))
+            g_ptr_array_add(models, (gpointer)j.m);
         g_array_append_val(jobs_arr, j);
     }
+    warm_up(models);
     Queue q = { (Job *)(void *)jobs_arr->data, jobs_arr->len, 0 };
     guint n_workers = MIN(MAX(jobs, 1u), MAX(q.n, 1u));
     if (n_workers <= 1) {
