@@ -675,11 +675,13 @@ static void warm_up(GPtrArray *models)
     volatile GQuark q = PMS_SIM_ERROR + PMS_ENCODE_ERROR + PMS_PROGRAM_ERROR + PMS_MODEL_ERROR + PMS_VECTOR_ERROR +
         PMS_IA64_DISPATCH_ERROR + PMS_IA64_RANGE_ERROR;
     (void)q;
-    g_autoptr(GError) e = g_error_new_literal(PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "warm-up");
+    g_error_free(g_error_new_literal(PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "warm-up"));
     for (guint i = 0; i < models->len; i++) {
         const PmsModel *m = g_ptr_array_index(models, i);
         (void)pms_cli_family(m);
-        g_autoptr(PmsSim) sim = pms_sim_new(m, NULL);
+        PmsSim *sim = pms_sim_new(m, NULL);
+        if (sim)
+            pms_sim_free(sim);
     }
 }
 
