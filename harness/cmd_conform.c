@@ -30,6 +30,8 @@ typedef struct {
     gint64 last_shown;         /* the progress line's last redraw (monotonic us) */
     gboolean progress;         /* stderr is a terminal: show it */
     gboolean shown;            /* a progress line is on the screen */
+    struct Tally *tally;       /* the outcomes as the reports need them */
+    gboolean check_sim;        /* sim vectors run: each is checked as it is parsed */
 } RunCtx;
 
 static void show_progress(guint done, guint total, const char *pmu, gpointer user_data)
@@ -83,10 +85,136 @@ static char *failed_cell(gboolean colour, guint n)
     return pms_cli_paint(colour && n, "1;31", cell);
 }
 
+/* What the reports need of one PMU, gathered as its vectors run (issue 21:
+ * the vectors stream, nothing else of them is kept). */
+typedef struct {
+    char *pmu;
+    guint n[2], passed[2], known[2]; /* per kind: vectors, passed, expected failures */
+    double secs[2];
+    /* --write-expect: every vector failed -> a pmu entry, else one a vector */
+    guint vectors, failed;
+    const char *first_reason; /* the first failure's entry, if any (owned by the expectations) */
+    char *first_cause;
+    GString *expect_lines;
+    /* --junit: outcomes per JUnit class, the testcases */
+    guint jn[4];
+    GString *junit;
+} PmuTally;
+
+static void pmu_tally_free(gpointer p)
+{
+    PmuTally *t = p;
+    g_free(t->pmu);
+    g_free(t->first_cause);
+    if (t->expect_lines)
+        g_string_free(t->expect_lines, TRUE);
+    if (t->junit)
+        g_string_free(t->junit, TRUE);
+    g_free(t);
+}
+
+/* Failures of one cause: the same PMU and the same cause (the differing
+ * fields, the pair of error classes, ...), its first failure the example. */
+typedef struct {
+    char *pmu, *cause;
+    guint count, seq;
+    char *example;
+} Group;
+
+static void group_free(gpointer p)
+{
+    Group *g = p;
+    g_free(g->pmu);
+    g_free(g->cause);
+    g_free(g->example);
+    g_free(g);
+}
+
+/* The judged outcomes as the reports need them: counts, the failures by
+ * cause, the failure lines printed (at most max), the stale ones, and the
+ * text of --tap, --junit and --write-expect when asked for. */
+typedef struct Tally {
+    PmsExpectJudge *judge;
+    guint passed, failed, xfail, stale;
+    GPtrArray *pmus; /* PmuTally*, in order of first appearance */
+    GHashTable *pmu_index;
+    GPtrArray *groups; /* Group*, in order of first failure */
+    GHashTable *group_index;
+    guint max;
+    GPtrArray *fail_lines;  /* char*: the first max failure messages */
+    GPtrArray *stale_lines; /* char*: "file:line: \"event\" passes, but REASON" */
+    GString *tap;           /* --tap: the lines after the plan */
+    guint tap_n;
+    gboolean junit, expect;
+    guint jtot[4];
+} Tally;
+
+static void tally_add(Tally *t, const PmsVectorOutcome *o);
+
+/* A stream's callbacks: a sim vector's stimulus parsed (a malformed one or
+ * an unknown event stops the run with file:line), each outcome tallied, and
+ * the parsed stimulus dropped with its vector. */
+static gboolean check_vector(const PmsVector *v, gpointer user_data, GError **error)
+{
+    RunCtx *ctx = user_data;
+    return !ctx->check_sim || pms_conform_sim_check_one(ctx->sim, v, error);
+}
+
+static void take_outcome(const PmsVectorOutcome *o, gpointer user_data)
+{
+    tally_add(((RunCtx *)user_data)->tally, o);
+}
+
+static void release_vector(const PmsVector *v, gpointer user_data)
+{
+    pms_conform_sim_forget(((RunCtx *)user_data)->sim, v);
+}
+
+/* The vectors: a directory's, or the built-in ones (every kind's files: a
+ * malformed one fails whatever --kind says, as a loaded set did). */
+static gboolean stream_source(PmsVectorStream *st, const char *dir, GError **error)
+{
+    return dir ? pms_vector_stream_dir(st, dir, error) : pms_vector_stream_builtin(st, ~0u, error);
+}
+
+static Tally *tally_new(const PmsExpectations *e, guint max, gboolean tap, gboolean junit, gboolean expect)
+{
+    Tally *t = g_new0(Tally, 1);
+    t->judge = pms_expect_judge_new(e);
+    t->pmus = g_ptr_array_new_with_free_func(pmu_tally_free);
+    t->pmu_index = g_hash_table_new(g_str_hash, g_str_equal);
+    t->groups = g_ptr_array_new_with_free_func(group_free);
+    t->group_index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    t->max = max;
+    t->fail_lines = g_ptr_array_new_with_free_func(g_free);
+    t->stale_lines = g_ptr_array_new_with_free_func(g_free);
+    t->tap = tap ? g_string_new(NULL) : NULL;
+    t->junit = junit;
+    t->expect = expect;
+    return t;
+}
+
+static void tally_free(Tally *t)
+{
+    if (!t)
+        return;
+    pms_expect_judge_free(t->judge);
+    g_ptr_array_unref(t->pmus);
+    g_hash_table_destroy(t->pmu_index);
+    g_ptr_array_unref(t->groups);
+    g_hash_table_destroy(t->group_index);
+    g_ptr_array_unref(t->fail_lines);
+    g_ptr_array_unref(t->stale_lines);
+    if (t->tap)
+        g_string_free(t->tap, TRUE);
+    g_free(t);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Tally, tally_free)
+
 /* One row per PMU and kind (encode, sim), in the report's PMU order. */
 /* failed: failures the expectations do not excuse (stale ones included);
  * known: expected failures. */
-static void print_table(FILE *out, const PmsVectorReport *r, const PmsExpectResult *x, const PmsExpectations *e,
+static void print_table(FILE *out, const PmsVectorReport *r, const Tally *x, const PmsExpectations *e,
                         const char *backend, const char *kinds)
 {
     fprintf(out, "conform: backend %s, kind %s, expectations %s\n", backend, kinds,
@@ -94,27 +222,17 @@ static void print_table(FILE *out, const PmsVectorReport *r, const PmsExpectResu
     gboolean colour = pms_cli_colour(out);
     /* the PMU column as wide as the longest name (nhmex_cbox0 is 11) */
     int w = 10;
-    for (guint i = 0; i < r->pmus->len; i++)
-        w = MAX(w, (int)strlen(((const PmsVectorPmuSummary *)g_ptr_array_index(r->pmus, i))->pmu));
+    for (guint i = 0; i < x->pmus->len; i++)
+        w = MAX(w, (int)strlen(((const PmuTally *)g_ptr_array_index(x->pmus, i))->pmu));
     fprintf(out, "%-*s %-7s %8s %8s %8s %8s %8s\n", w, "PMU", "kind", "vectors", "passed", "failed", "known", "time");
-    for (guint i = 0; i < r->pmus->len; i++) {
-        const PmsVectorPmuSummary *s = g_ptr_array_index(r->pmus, i);
+    for (guint i = 0; i < x->pmus->len; i++) {
+        const PmuTally *s = g_ptr_array_index(x->pmus, i);
         for (guint k = PMS_VECTOR_ENCODE; k <= PMS_VECTOR_SIM; k++) {
-            guint n = 0, passed = 0, known = 0;
-            double secs = 0;
-            for (guint j = 0; j < r->outcomes->len; j++) {
-                const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, j);
-                if (o->vector->kind == k && strcmp(o->vector->pmu, s->pmu) == 0) {
-                    n++;
-                    passed += x->verdict[j] == PMS_VERDICT_PASS;
-                    known += x->verdict[j] == PMS_VERDICT_XFAIL;
-                    secs += o->seconds;
-                }
-            }
+            guint n = s->n[k];
             if (n) {
-                g_autofree char *failed = failed_cell(colour, n - passed - known);
-                fprintf(out, "%-*s %-7s %8u %8u %s %8u %7.2fs\n", w, s->pmu, pms_vector_kind_name(k), n, passed, failed,
-                        known, secs);
+                g_autofree char *failed = failed_cell(colour, n - s->passed[k] - s->known[k]);
+                fprintf(out, "%-*s %-7s %8u %8u %s %8u %7.2fs\n", w, s->pmu, pms_vector_kind_name(k), n, s->passed[k],
+                        failed, s->known[k], s->secs[k]);
             }
         }
     }
@@ -212,88 +330,69 @@ static void print_mutants(FILE *out, const PmsMutantReport *r, const char *backe
         fprintf(out, "  %s\n", (const char *)g_ptr_array_index(r->lbr_missed, i));
 }
 
-/* Failures of one cause: the same PMU and the same cause (the differing
- * fields, the pair of error classes, ...). */
-typedef struct {
-    const char *pmu, *cause;
-    guint count;
-    const PmsVectorOutcome *example;
-} Group;
-
 static gint group_cmp(gconstpointer a, gconstpointer b)
 {
     const Group *ga = *(Group *const *)a, *gb = *(Group *const *)b;
     if (ga->count != gb->count)
         return ga->count > gb->count ? -1 : 1;
     /* equal counts: the one seen first first (g_ptr_array_sort is not stable) */
-    return ga->example < gb->example ? -1 : ga->example > gb->example;
+    return ga->seq < gb->seq ? -1 : ga->seq > gb->seq;
+}
+
+/* A failure (no entry excuses it) into its group. */
+static void group_add(Tally *t, const PmsVectorOutcome *o)
+{
+    const char *cause = o->cause ? o->cause : "failed";
+    char *key = g_strdup_printf("%s\n%s", o->vector->pmu, cause);
+    Group *g = g_hash_table_lookup(t->group_index, key);
+    if (!g) {
+        g = g_new0(Group, 1);
+        g->pmu = g_strdup(o->vector->pmu);
+        g->cause = g_strdup(cause);
+        g->example = g_strdup(o->message);
+        g->seq = t->groups->len;
+        g_ptr_array_add(t->groups, g);
+        g_hash_table_insert(t->group_index, key, g);
+    } else {
+        g_free(key);
+    }
+    g->count++;
 }
 
 /* The failures grouped by cause, largest group first, each with its count
  * and one example: the bug behind hundreds of failures on one line. */
-static void print_groups(FILE *out, const PmsVectorReport *r, const PmsExpectResult *x)
+static void print_groups(FILE *out, Tally *x)
 {
-    g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GHashTable) index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    for (guint i = 0; i < r->outcomes->len; i++) {
-        const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
-        if (x->verdict[i] != PMS_VERDICT_FAIL)
-            continue;
-        const char *cause = o->cause ? o->cause : "failed";
-        char *key = g_strdup_printf("%s\n%s", o->vector->pmu, cause);
-        Group *g = g_hash_table_lookup(index, key);
-        if (!g) {
-            g = g_new0(Group, 1);
-            g->pmu = o->vector->pmu;
-            g->cause = cause;
-            g->example = o;
-            g_ptr_array_add(groups, g);
-            g_hash_table_insert(index, key, g);
-        } else {
-            g_free(key);
-        }
-        g->count++;
-    }
-    if (!groups->len)
+    if (!x->groups->len)
         return;
-    g_ptr_array_sort(groups, group_cmp);
+    g_ptr_array_sort(x->groups, group_cmp);
     g_autofree char *head = pms_cli_paint(pms_cli_colour(out), "1;31", "failures by cause");
-    fprintf(out, "\n%s (%u group(s), largest first):\n", head, groups->len);
-    for (guint i = 0; i < groups->len; i++) {
-        const Group *g = g_ptr_array_index(groups, i);
-        fprintf(out, "  %u x %s: %s\n    e.g. %s\n", g->count, g->pmu, g->cause, g->example->message);
+    fprintf(out, "\n%s (%u group(s), largest first):\n", head, x->groups->len);
+    for (guint i = 0; i < x->groups->len; i++) {
+        const Group *g = g_ptr_array_index(x->groups, i);
+        fprintf(out, "  %u x %s: %s\n    e.g. %s\n", g->count, g->pmu, g->cause, g->example);
     }
 }
 
-/* max: how many failure lines to print (G_MAXUINT: all); the rest are
- * counted, and are in the TAP and JUnit reports. */
-static void print_failures(FILE *out, const PmsVectorReport *r, const PmsExpectResult *x, guint max)
+/* The first x->max failure lines (G_MAXUINT: all); the rest are counted,
+ * and are in the TAP and JUnit reports. */
+static void print_failures(FILE *out, const Tally *x, const GPtrArray *unmatched)
 {
     if (x->failed) {
         fprintf(out, "\nfailures (%u):\n", x->failed);
-        guint shown = 0;
-        for (guint i = 0; i < r->outcomes->len; i++) {
-            const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
-            if (x->verdict[i] == PMS_VERDICT_FAIL && shown++ < max)
-                fprintf(out, "  %s\n", o->message);
-        }
-        if (shown > max)
+        for (guint i = 0; i < x->fail_lines->len; i++)
+            fprintf(out, "  %s\n", (const char *)g_ptr_array_index(x->fail_lines, i));
+        if (x->failed > x->max)
             fprintf(out,
                     "  ... and %u more (--verbose or --max-failures N to print them; --tap and --junit list all)\n",
-                    shown - max);
+                    x->failed - x->max);
     }
-    if (x->stale || x->unmatched->len) {
-        fprintf(out, "\nstale expectations (%u): known differences that no longer happen\n",
-                x->stale + x->unmatched->len);
-        for (guint i = 0; i < r->outcomes->len; i++) {
-            const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
-            if (x->verdict[i] == PMS_VERDICT_STALE) {
-                g_autofree char *ev = pms_vector_escape(o->vector->event, o->vector->event_len, 80);
-                fprintf(out, "  %s:%u: \"%s\" passes, but %s\n", o->vector->file, o->vector->line, ev, x->reason[i]);
-            }
-        }
-        for (guint i = 0; i < x->unmatched->len; i++)
-            fprintf(out, "  %s\n", (const char *)g_ptr_array_index(x->unmatched, i));
+    if (x->stale || unmatched->len) {
+        fprintf(out, "\nstale expectations (%u): known differences that no longer happen\n", x->stale + unmatched->len);
+        for (guint i = 0; i < x->stale_lines->len; i++)
+            fprintf(out, "  %s\n", (const char *)g_ptr_array_index(x->stale_lines, i));
+        for (guint i = 0; i < unmatched->len; i++)
+            fprintf(out, "  %s\n", (const char *)g_ptr_array_index(unmatched, i));
     }
     if (x->xfail)
         fprintf(out, "\nknown differences: %u expected failure(s), each listed with its reason in the expectations\n",
@@ -350,35 +449,37 @@ static char *yaml_scalar(const char *s)
 /* Expected failures are TAP TODO tests ("not ok ... # TODO known difference:
  * REASON"); a stale one is a plain failure, and so is each stale entry that
  * matched no vector (numbered after the vectors). */
-static void print_tap(const PmsVectorReport *r, const PmsExpectResult *x)
+static void tap_add(Tally *t, const PmsVectorOutcome *o, PmsVerdict vd, const char *reason)
 {
-    printf("TAP version 13\n1..%u\n", r->vectors + x->unmatched->len);
-    for (guint i = 0; i < r->outcomes->len; i++) {
-        const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
-        g_autofree char *title = vector_title(o->vector);
-        /* '#' starts a TAP directive: keep it out of the description. */
-        g_strdelimit(title, "#", '_');
-        PmsVerdict vd = x->verdict[i];
-        printf("%s %u - %s %s", vd == PMS_VERDICT_PASS ? "ok" : "not ok", i + 1, o->vector->pmu, title);
-        if (vd == PMS_VERDICT_XFAIL) {
-            g_autofree char *why = tap_text(x->reason[i]);
-            printf(" # TODO known difference: %s\n", why);
-        } else if (vd == PMS_VERDICT_STALE) {
-            g_autofree char *text = g_strdup_printf(
-                "passes, but the expectations list it as a known difference (stale entry, remove it): %s",
-                x->reason[i]);
-            g_autofree char *msg = yaml_scalar(text);
-            printf("\n  ---\n  message: %s\n  ...\n", msg);
-        } else {
-            printf("\n");
-        }
-        if (vd == PMS_VERDICT_FAIL) {
-            g_autofree char *msg = yaml_scalar(o->message);
-            printf("  ---\n  message: %s\n  ...\n", msg);
-        }
+    GString *s = t->tap;
+    g_autofree char *title = vector_title(o->vector);
+    /* '#' starts a TAP directive: keep it out of the description. */
+    g_strdelimit(title, "#", '_');
+    g_string_append_printf(s, "%s %u - %s %s", vd == PMS_VERDICT_PASS ? "ok" : "not ok", ++t->tap_n, o->vector->pmu,
+                           title);
+    if (vd == PMS_VERDICT_XFAIL) {
+        g_autofree char *why = tap_text(reason);
+        g_string_append_printf(s, " # TODO known difference: %s\n", why);
+    } else if (vd == PMS_VERDICT_STALE) {
+        g_autofree char *text = g_strdup_printf(
+            "passes, but the expectations list it as a known difference (stale entry, remove it): %s", reason);
+        g_autofree char *msg = yaml_scalar(text);
+        g_string_append_printf(s, "\n  ---\n  message: %s\n  ...\n", msg);
+    } else {
+        g_string_append(s, "\n");
     }
-    for (guint i = 0; i < x->unmatched->len; i++) {
-        g_autofree char *msg = tap_text(g_ptr_array_index(x->unmatched, i));
+    if (vd == PMS_VERDICT_FAIL) {
+        g_autofree char *msg = yaml_scalar(o->message);
+        g_string_append_printf(s, "  ---\n  message: %s\n  ...\n", msg);
+    }
+}
+
+static void print_tap(const PmsVectorReport *r, const Tally *x, const GPtrArray *unmatched)
+{
+    printf("TAP version 13\n1..%u\n", r->vectors + unmatched->len);
+    fwrite(x->tap->str, 1, x->tap->len, stdout);
+    for (guint i = 0; i < unmatched->len; i++) {
+        g_autofree char *msg = tap_text(g_ptr_array_index(unmatched, i));
         printf("not ok %u - stale expectation %s\n", r->vectors + i + 1, msg);
     }
 }
@@ -395,7 +496,7 @@ static char *xml(const char *text)
  * failure (crash or not) <skipped> with its reason, a stale one a <failure>. */
 typedef enum { J_PASS, J_FAIL, J_ERROR, J_SKIP } JKind;
 
-static JKind junit_kind(const PmsVectorOutcome *o, PmsVerdict vd)
+static JKind junit_kind(gboolean crashed, PmsVerdict vd)
 {
     switch (vd) {
     case PMS_VERDICT_PASS:
@@ -405,7 +506,7 @@ static JKind junit_kind(const PmsVectorOutcome *o, PmsVerdict vd)
     case PMS_VERDICT_STALE:
         return J_FAIL;
     default:
-        return o->crashed ? J_ERROR : J_FAIL;
+        return crashed ? J_ERROR : J_FAIL;
     }
 }
 
@@ -422,14 +523,39 @@ static const char *bare_reason(const char *r)
     return r;
 }
 
+/* --write-expect: a failing vector's entry, by file and string.  A known
+ * difference keeps its reason; a new one gets a TODO with its first
+ * failure, for the maintainer to replace with the evidence. */
+static void expect_add(PmuTally *p, const PmsVectorOutcome *oc, const char *reason)
+{
+    p->vectors++;
+    if (oc->passed)
+        return;
+    p->failed++;
+    p->first_reason = p->first_reason ? p->first_reason : reason;
+    if (!p->first_cause && oc->cause)
+        p->first_cause = g_strdup(oc->cause);
+    const PmsVector *v = oc->vector;
+    const PmsSimVector *sv = pms_vector_sim(v);
+    g_autofree char *file = pms_vector_expect_file(v);
+    g_autofree char *key =
+        sv ? pms_vector_escape(sv->name, strlen(sv->name), 0) : pms_vector_escape(v->event, v->event_len, 0);
+    g_autofree char *todo = NULL;
+    if (!reason) {
+        g_autofree char *cause = g_strdup(oc->cause ? oc->cause : "failed");
+        g_strdelimit(cause, "\n", ' ');
+        todo = g_strdup_printf("TODO: why? (%s)", cause);
+    }
+    if (!p->expect_lines)
+        p->expect_lines = g_string_new(NULL);
+    g_string_append_printf(p->expect_lines, "%s \"%s\" %s\n", file, key, reason ? bare_reason(reason) : todo);
+}
+
 /* --write-expect: the run's failures as an expectations file
  * (docs/vectors-format.md, 'Expectations'): a PMU all of whose vectors
  * failed as one `pmu` entry, every other failing vector by file and
- * string.  A known difference keeps its reason; a new one gets a TODO
- * with its first failure, for the maintainer to replace with the evidence.
- * Stale entries (vectors that pass now) are left out. */
-static gboolean write_expect(const char *path, const PmsVectorReport *r, const PmsExpectResult *x, const char *backend,
-                             GError **error)
+ * string.  Stale entries (vectors that pass now) are left out. */
+static gboolean write_expect(const char *path, const Tally *x, const char *backend, GError **error)
 {
     g_autoptr(GString) o = g_string_new(NULL);
     g_string_append_printf(o,
@@ -438,119 +564,88 @@ static gboolean write_expect(const char *path, const PmsVectorReport *r, const P
                            "docs/vectors-format.md, 'Expectations').\n\n",
                            backend);
     guint entries = 0;
-    for (guint i = 0; i < r->pmus->len; i++) {
-        const PmsVectorPmuSummary *s = g_ptr_array_index(r->pmus, i);
-        guint n = 0, failed = 0;
-        const char *first_reason = NULL, *first_cause = NULL;
-        for (guint j = 0; j < r->outcomes->len; j++) {
-            const PmsVectorOutcome *oc = g_ptr_array_index(r->outcomes, j);
-            if (strcmp(oc->vector->pmu, s->pmu) != 0)
-                continue;
-            n++;
-            if (!oc->passed) {
-                failed++;
-                first_reason = first_reason ? first_reason : x->reason[j];
-                first_cause = first_cause ? first_cause : oc->cause;
-            }
-        }
-        if (failed == 0)
+    for (guint i = 0; i < x->pmus->len; i++) {
+        const PmuTally *s = g_ptr_array_index(x->pmus, i);
+        if (s->failed == 0)
             continue;
-        if (failed == n && n > 1) {
+        if (s->failed == s->vectors && s->vectors > 1) {
             g_string_append_printf(o, "pmu %s %s\n", s->pmu,
-                                   first_reason ? bare_reason(first_reason) : "TODO: every vector of it fails");
+                                   s->first_reason ? bare_reason(s->first_reason) : "TODO: every vector of it fails");
             entries++;
             continue;
         }
-        for (guint j = 0; j < r->outcomes->len; j++) {
-            const PmsVectorOutcome *oc = g_ptr_array_index(r->outcomes, j);
-            if (oc->passed || strcmp(oc->vector->pmu, s->pmu) != 0)
-                continue;
-            const PmsVector *v = oc->vector;
-            const PmsSimVector *sv = pms_vector_sim(v);
-            g_autofree char *file = pms_vector_expect_file(v);
-            g_autofree char *key =
-                sv ? pms_vector_escape(sv->name, strlen(sv->name), 0) : pms_vector_escape(v->event, v->event_len, 0);
-            g_autofree char *todo = NULL;
-            if (!x->reason[j]) {
-                g_autofree char *cause = g_strdup(oc->cause ? oc->cause : "failed");
-                g_strdelimit(cause, "\n", ' ');
-                todo = g_strdup_printf("TODO: why? (%s)", cause);
-            }
-            g_string_append_printf(o, "%s \"%s\" %s\n", file, key, x->reason[j] ? bare_reason(x->reason[j]) : todo);
-            entries++;
-        }
+        g_string_append_len(o, s->expect_lines->str, (gssize)s->expect_lines->len);
+        entries += s->failed;
     }
     if (entries == 0)
         g_string_append(o, "# (nothing failed)\n");
     return pms_cli_write_file(path, o->str, o->len, error);
 }
 
-static gboolean write_junit(const char *path, const PmsVectorReport *r, const PmsExpectResult *x, const char *backend,
-                            GError **error)
+/* --junit: one vector's testcase, in its PMU's suite. */
+static void junit_add(Tally *t, PmuTally *p, const PmsVectorOutcome *o, PmsVerdict vd, const char *reason)
+{
+    JKind jk = junit_kind(o->crashed, vd);
+    p->jn[jk]++;
+    t->jtot[jk]++;
+    if (!p->junit)
+        p->junit = g_string_new(NULL);
+    GString *s = p->junit;
+    g_autofree char *pmu = xml(p->pmu);
+    g_autofree char *title = vector_title(o->vector);
+    g_autofree char *name = xml(title);
+    g_autofree char *kind = xml(pms_vector_kind_name(o->vector->kind));
+    g_string_append_printf(s, "    <testcase classname=\"conform.%s.%s\" name=\"%s\" time=\"%.6f\"", pmu, kind, name,
+                           o->seconds);
+    if (jk == J_PASS) {
+        g_string_append(s, "/>\n");
+        return;
+    }
+    g_autofree char *msg = xml(o->message ? o->message : "");
+    g_autofree char *why = xml(reason ? reason : "");
+    if (jk == J_SKIP)
+        g_string_append_printf(s, ">\n      <skipped message=\"known difference: %s\">%s</skipped>\n", why, msg);
+    else if (jk == J_ERROR)
+        g_string_append_printf(s, ">\n      <error type=\"BACKEND_CRASH\" message=\"%s\">%s</error>\n", msg, msg);
+    else if (vd == PMS_VERDICT_STALE)
+        g_string_append_printf(s,
+                               ">\n      <failure type=\"stale expectation\" message=\"passes, but the "
+                               "expectations list it: %s\"/>\n",
+                               why);
+    else
+        g_string_append_printf(s, ">\n      <failure message=\"%s\">%s</failure>\n", msg, msg);
+    g_string_append(s, "    </testcase>\n");
+}
+
+static gboolean write_junit(const char *path, const PmsVectorReport *r, const Tally *x, const GPtrArray *unmatched,
+                            const char *backend, GError **error)
 {
     g_autoptr(GString) s = g_string_new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     g_autofree char *b = xml(backend);
-    guint tot[4] = { 0 };
-    for (guint i = 0; i < r->outcomes->len; i++)
-        tot[junit_kind(g_ptr_array_index(r->outcomes, i), x->verdict[i])]++;
-    tot[J_FAIL] += x->unmatched->len;
     g_string_append_printf(s,
                            "<testsuites name=\"pmusim conform %s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
                            "skipped=\"%u\" time=\"%.6f\">\n",
-                           b, r->vectors + x->unmatched->len, tot[J_FAIL], tot[J_ERROR], tot[J_SKIP], r->seconds);
-    for (guint p = 0; p < r->pmus->len; p++) {
+                           b, r->vectors + unmatched->len, x->jtot[J_FAIL] + unmatched->len, x->jtot[J_ERROR],
+                           x->jtot[J_SKIP], r->seconds);
+    for (guint p = 0; p < x->pmus->len; p++) {
+        const PmuTally *t = g_ptr_array_index(x->pmus, p);
         const PmsVectorPmuSummary *sum = g_ptr_array_index(r->pmus, p);
-        g_autofree char *pmu = xml(sum->pmu);
-        guint n[4] = { 0 };
-        for (guint i = 0; i < r->outcomes->len; i++) {
-            const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
-            if (strcmp(o->vector->pmu, sum->pmu) == 0)
-                n[junit_kind(o, x->verdict[i])]++;
-        }
+        g_autofree char *pmu = xml(t->pmu);
         g_string_append_printf(s,
                                "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" "
                                "time=\"%.6f\">\n",
-                               pmu, sum->vectors, n[J_FAIL], n[J_ERROR], n[J_SKIP], sum->seconds);
-        for (guint i = 0; i < r->outcomes->len; i++) {
-            const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
-            if (strcmp(o->vector->pmu, sum->pmu) != 0)
-                continue;
-            g_autofree char *title = vector_title(o->vector);
-            g_autofree char *name = xml(title);
-            g_autofree char *kind = xml(pms_vector_kind_name(o->vector->kind));
-            g_string_append_printf(s, "    <testcase classname=\"conform.%s.%s\" name=\"%s\" time=\"%.6f\"", pmu, kind,
-                                   name, o->seconds);
-            JKind jk = junit_kind(o, x->verdict[i]);
-            if (jk == J_PASS) {
-                g_string_append(s, "/>\n");
-                continue;
-            }
-            g_autofree char *msg = xml(o->message ? o->message : "");
-            g_autofree char *why = xml(x->reason[i] ? x->reason[i] : "");
-            if (jk == J_SKIP)
-                g_string_append_printf(s, ">\n      <skipped message=\"known difference: %s\">%s</skipped>\n", why,
-                                       msg);
-            else if (jk == J_ERROR)
-                g_string_append_printf(s, ">\n      <error type=\"BACKEND_CRASH\" message=\"%s\">%s</error>\n", msg,
-                                       msg);
-            else if (x->verdict[i] == PMS_VERDICT_STALE)
-                g_string_append_printf(s,
-                                       ">\n      <failure type=\"stale expectation\" message=\"passes, but the "
-                                       "expectations list it: %s\"/>\n",
-                                       why);
-            else
-                g_string_append_printf(s, ">\n      <failure message=\"%s\">%s</failure>\n", msg, msg);
-            g_string_append(s, "    </testcase>\n");
-        }
+                               pmu, sum->vectors, t->jn[J_FAIL], t->jn[J_ERROR], t->jn[J_SKIP], sum->seconds);
+        if (t->junit)
+            g_string_append_len(s, t->junit->str, (gssize)t->junit->len);
         g_string_append(s, "  </testsuite>\n");
     }
-    if (x->unmatched->len) {
+    if (unmatched->len) {
         g_string_append_printf(s,
                                "  <testsuite name=\"expectations\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
                                "skipped=\"0\" time=\"0\">\n",
-                               x->unmatched->len, x->unmatched->len);
-        for (guint i = 0; i < x->unmatched->len; i++) {
-            g_autofree char *msg = xml(g_ptr_array_index(x->unmatched, i));
+                               unmatched->len, unmatched->len);
+        for (guint i = 0; i < unmatched->len; i++) {
+            g_autofree char *msg = xml(g_ptr_array_index(unmatched, i));
             g_string_append_printf(s,
                                    "    <testcase classname=\"conform.expectations\" name=\"%s\" time=\"0\">\n"
                                    "      <failure type=\"stale expectation\" message=\"%s\"/>\n    </testcase>\n",
@@ -560,6 +655,51 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Pm
     }
     g_string_append(s, "</testsuites>\n");
     return pms_cli_write_file(path, s->str, s->len, error);
+}
+
+/* One outcome judged and kept as the reports need it. */
+static void tally_add(Tally *t, const PmsVectorOutcome *o)
+{
+    const PmsVector *v = o->vector;
+    const char *reason = NULL;
+    PmsVerdict vd = pms_expect_judge_one(t->judge, v, o->passed, &reason);
+    PmuTally *p = g_hash_table_lookup(t->pmu_index, v->pmu);
+    if (!p) {
+        p = g_new0(PmuTally, 1);
+        p->pmu = g_strdup(v->pmu);
+        g_ptr_array_add(t->pmus, p);
+        g_hash_table_insert(t->pmu_index, p->pmu, p);
+    }
+    p->n[v->kind]++;
+    p->passed[v->kind] += vd == PMS_VERDICT_PASS;
+    p->known[v->kind] += vd == PMS_VERDICT_XFAIL;
+    p->secs[v->kind] += o->seconds;
+    switch (vd) {
+    case PMS_VERDICT_PASS:
+        t->passed++;
+        break;
+    case PMS_VERDICT_XFAIL:
+        t->xfail++;
+        break;
+    case PMS_VERDICT_STALE: {
+        t->stale++;
+        g_autofree char *ev = pms_vector_escape(v->event, v->event_len, 80);
+        g_ptr_array_add(t->stale_lines, g_strdup_printf("%s:%u: \"%s\" passes, but %s", v->file, v->line, ev, reason));
+        break;
+    }
+    default:
+        t->failed++;
+        group_add(t, o);
+        if (t->fail_lines->len < t->max)
+            g_ptr_array_add(t->fail_lines, g_strdup(o->message));
+        break;
+    }
+    if (t->tap)
+        tap_add(t, o, vd, reason);
+    if (t->junit)
+        junit_add(t, p, o, vd, reason);
+    if (t->expect)
+        expect_add(p, o, reason);
 }
 
 int pms_cmd_conform(int argc, char **argv)
@@ -578,11 +718,14 @@ int pms_cmd_conform(int argc, char **argv)
     gint max_failures = -1;
     gint timeout_ms = PMS_CLI_TIMEOUT_UNSET;
     double goal = 95.0;
+    gint jobs = G_MININT; /* unset: one worker per core */
     const GOptionEntry entries[] = {
         { "mutants", 0, 0, G_OPTION_ARG_NONE, &mutants,
           "Flip each bit of each code of every sim vector, one at a time, and report the share caught", NULL },
         { "goal", 0, 0, G_OPTION_ARG_DOUBLE, &goal,
           "With --mutants: exit 1 when less than PCT of the observable mutants are caught (default 95)", "PCT" },
+        { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
+          "With --mutants: run them on N workers (default: one per core); the report is the same with any N", "N" },
         { "backend", 'B', 0, G_OPTION_ARG_STRING, &backend_spec,
           "Encoder backend: builtin (default), libpfm4 or cmd:PROGRAM", "B" },
         { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms,
@@ -640,6 +783,10 @@ int pms_cmd_conform(int argc, char **argv)
         fprintf(stderr, "pmusim: conform: --max-failures %d: expected a count 0 or more\n", max_failures);
         return PMS_EXIT_USAGE;
     }
+    if (jobs != G_MININT && jobs < 1) {
+        fprintf(stderr, "pmusim: conform: --jobs %d: expected a number of workers 1 or more\n", jobs);
+        return PMS_EXIT_USAGE;
+    }
     if (!(goal >= 0 && goal <= 100)) {
         /* a goal above 100% fails every run only after all the mutants ran */
         fprintf(stderr, "pmusim: conform: --goal %g: expected a percentage 0..100\n", goal);
@@ -693,27 +840,33 @@ int pms_cmd_conform(int argc, char **argv)
     }
 
     g_autoptr(GError) err = NULL;
-    g_autoptr(PmsVectorSet) set = pms_vector_set_new();
-    gboolean loaded =
-        vectors_dir ? pms_vector_set_load_dir(set, vectors_dir, &err) : pms_vector_set_load_builtin(set, &err);
-    if (!loaded) {
-        fprintf(stderr, "pmusim: conform: %s\n", err->message);
-        return 1;
-    }
-    for (guint i = 0; pmus && pmus[i]; i++) {
-        gboolean found = FALSE;
-        for (guint k = 0; k < pms_vector_set_count(set) && !found; k++)
-            found = strcmp(pms_vector_set_nth(set, k)->pmu, pmus[i]) == 0;
-        if (!found) {
-            fprintf(stderr, "pmusim: conform: no vectors for PMU '%s'\n", pmus[i]);
-            return PMS_EXIT_USAGE;
+    /* --mutants runs over the whole set of sim vectors; a plain run streams
+     * its vectors (issue 21): each is parsed, run and reported, then freed */
+    g_autoptr(PmsVectorSet) set = NULL;
+    if (mutants) {
+        set = pms_vector_set_new();
+        gboolean loaded =
+            vectors_dir ? pms_vector_set_load_dir(set, vectors_dir, &err) : pms_vector_set_load_builtin(set, &err);
+        if (!loaded) {
+            fprintf(stderr, "pmusim: conform: %s\n", err->message);
+            return 1;
+        }
+        for (guint i = 0; pmus && pmus[i]; i++) {
+            gboolean found = FALSE;
+            for (guint k = 0; k < pms_vector_set_count(set) && !found; k++)
+                found = strcmp(pms_vector_set_nth(set, k)->pmu, pmus[i]) == 0;
+            if (!found) {
+                fprintf(stderr, "pmusim: conform: no vectors for PMU '%s'\n", pmus[i]);
+                return PMS_EXIT_USAGE;
+            }
         }
     }
     g_autoptr(PmsModelSet) models = pms_cli_load_models(model_files);
     if (models == NULL)
         return PMS_EXIT_USAGE;
     const char *spec = backend_spec ? backend_spec : "builtin";
-    /* the expectations: read and checked before anything runs */
+    /* the expectations: read and checked before anything runs (a streamed
+     * run checks their PMUs when it has seen every vector) */
     g_autoptr(PmsExpectations) expect = NULL;
     if (expect_file) {
         g_autofree char *text = NULL;
@@ -725,7 +878,7 @@ int pms_cmd_conform(int argc, char **argv)
         }
         expect = pms_expectations_parse(text, len, expect_file, &err);
         /* an entry of a PMU without vectors (a typo) would expect nothing, silently */
-        if (expect && !pms_expectations_check_pmus(expect, set, &err))
+        if (expect && set && !pms_expectations_check_pmus(expect, set, &err))
             g_clear_pointer(&expect, pms_expectations_free);
     } else if (!strict && !vectors_dir && !mutants) {
         expect = pms_expectations_builtin(spec, &err);
@@ -742,14 +895,15 @@ int pms_cmd_conform(int argc, char **argv)
         return g_error_matches(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE) ? PMS_EXIT_USAGE : 1;
     }
     g_autoptr(PmsConformSim) sim = pms_conform_sim_new(backend, models);
-    /* A malformed stimulus or unknown event stops everything before a run. */
-    if ((mutants || (kinds & (1u << PMS_VECTOR_SIM))) && !pms_conform_sim_check(sim, set, &err)) {
-        fprintf(stderr, "pmusim: conform: %s\n", err->message);
-        pms_backend_close(backend);
-        return 1;
-    }
     if (mutants) {
-        g_autoptr(PmsMutantReport) mr = pms_conform_mutants(sim, set, pmus);
+        /* A malformed stimulus or unknown event stops everything before a run. */
+        if (!pms_conform_sim_check(sim, set, &err)) {
+            fprintf(stderr, "pmusim: conform: %s\n", err->message);
+            pms_backend_close(backend);
+            return 1;
+        }
+        g_autoptr(PmsMutantReport) mr =
+            pms_conform_mutants(sim, set, pmus, jobs > 0 ? (guint)jobs : pms_conform_jobs_default());
         pms_backend_close(backend);
         print_mutants(stdout, mr, spec);
         if (mr->mutants == 0 && mr->lbr_mutants == 0) {
@@ -771,7 +925,9 @@ int pms_cmd_conform(int argc, char **argv)
         }
         return 0;
     }
-    RunCtx run_ctx = { backend, sim, models, 0, FALSE, FALSE };
+    guint max = verbose ? G_MAXUINT : max_failures >= 0 ? (guint)max_failures : DEFAULT_MAX_FAILURES;
+    g_autoptr(Tally) tally = tally_new(expect, max, tap, junit != NULL, write_expect_file != NULL);
+    RunCtx run_ctx = { backend, sim, models, 0, FALSE, FALSE, tally, (kinds & (1u << PMS_VECTOR_SIM)) != 0 };
     /* a progress line on a terminal (stderr), redrawn at most ten times a
      * second, erased before the report; never in a pipe or a CI log */
     run_ctx.progress = isatty(STDERR_FILENO) && !getenv("PMUSIM_NO_PROGRESS");
@@ -779,30 +935,56 @@ int pms_cmd_conform(int argc, char **argv)
                          .sim = run_sim,
                          .user_data = &run_ctx,
                          .explain = explain_codes,
-                         .progress = run_ctx.progress ? show_progress : NULL };
-    g_autoptr(PmsVectorReport) report = pms_vectors_run_pmus(set, kinds, pmus, &ops);
+                         .progress = run_ctx.progress ? show_progress : NULL,
+                         .check = check_vector,
+                         .outcome = take_outcome,
+                         .release = release_vector };
+    g_autoptr(PmsVectorStream) stream = pms_vector_stream_new(kinds, pmus, &ops);
+    gboolean ok = TRUE;
+    if (run_ctx.progress) {
+        /* the progress line's total: the vectors counted (parsed, not run) first */
+        g_autoptr(PmsVectorStream) count = pms_vector_stream_new(kinds, pmus, NULL);
+        ok = stream_source(count, vectors_dir, &err);
+        g_autoptr(PmsVectorReport) counted = pms_vector_stream_report(count);
+        pms_vector_stream_set_total(stream, counted->vectors);
+    }
+    ok = ok && stream_source(stream, vectors_dir, &err);
     pms_backend_close(backend);
     if (run_ctx.shown)
         fputs("\r\033[K", stderr); /* erase the progress line */
-
-    g_autoptr(PmsExpectResult) judged = pms_expectations_apply(expect, report, kinds);
+    if (!ok) {
+        /* a malformed file, stimulus or event: nothing is reported */
+        fprintf(stderr, "pmusim: conform: %s\n", err->message);
+        return 1;
+    }
+    const char *const *seen = pms_vector_stream_pmus(stream);
+    for (guint i = 0; pmus && pmus[i]; i++) {
+        if (!g_strv_contains(seen, pmus[i])) {
+            fprintf(stderr, "pmusim: conform: no vectors for PMU '%s'\n", pmus[i]);
+            return PMS_EXIT_USAGE;
+        }
+    }
+    /* an entry of a PMU without vectors (a typo) would expect nothing, silently */
+    if (expect_file && !pms_expectations_check_pmu_names(expect, seen, &err)) {
+        fprintf(stderr, "pmusim: conform: %s\n", err->message);
+        return PMS_EXIT_USAGE;
+    }
+    g_autoptr(PmsVectorReport) report = pms_vector_stream_report(stream);
+    g_autoptr(GPtrArray) unmatched = pms_expect_judge_unmatched(tally->judge, kinds);
 
     /* a report on stdout (--tap, --junit -, --write-expect -) moves the table to stderr */
     gboolean expect_stdout = write_expect_file && strcmp(write_expect_file, "-") == 0;
     FILE *table_out = tap || junit_stdout || expect_stdout ? stderr : stdout;
     if (tap)
-        print_tap(report, judged);
-    print_table(table_out, report, judged, expect, spec, kinds_name);
-    print_groups(table_out, report, judged);
-    print_failures(table_out, report, judged,
-                   verbose                 ? G_MAXUINT
-                       : max_failures >= 0 ? (guint)max_failures
-                                           : DEFAULT_MAX_FAILURES);
-    if (junit && !write_junit(junit, report, judged, spec, &err)) {
+        print_tap(report, tally, unmatched);
+    print_table(table_out, report, tally, expect, spec, kinds_name);
+    print_groups(table_out, tally);
+    print_failures(table_out, tally, unmatched);
+    if (junit && !write_junit(junit, report, tally, unmatched, spec, &err)) {
         fprintf(stderr, "pmusim: conform: --junit %s: %s\n", junit, err->message);
         return 1;
     }
-    if (write_expect_file && !write_expect(write_expect_file, report, judged, spec, &err)) {
+    if (write_expect_file && !write_expect(write_expect_file, tally, spec, &err)) {
         fprintf(stderr, "pmusim: conform: --write-expect %s: %s\n", write_expect_file, err->message);
         return 1;
     }
@@ -810,5 +992,5 @@ int pms_cmd_conform(int argc, char **argv)
         fprintf(stderr, "pmusim: conform: no vector of kind %s to run\n", kinds_name);
         return 1;
     }
-    return judged->failed || judged->stale || judged->unmatched->len ? 1 : 0;
+    return tally->failed || tally->stale || unmatched->len ? 1 : 0;
 }

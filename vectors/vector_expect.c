@@ -180,68 +180,109 @@ void pms_expect_result_free(PmsExpectResult *res)
     g_free(res);
 }
 
+struct PmsExpectJudge {
+    const PmsExpectations *e;
+    GHashTable *hit;      /* exact Entry* matched */
+    GHashTable *pmu_fail; /* pmu Entry* with a failure */
+    GHashTable *pmus_run; /* PMU names (owned) with a vector judged */
+};
+
+PmsExpectJudge *pms_expect_judge_new(const PmsExpectations *e)
+{
+    PmsExpectJudge *j = g_new0(PmsExpectJudge, 1);
+    j->e = e;
+    j->hit = g_hash_table_new(NULL, NULL);
+    j->pmu_fail = g_hash_table_new(NULL, NULL);
+    j->pmus_run = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    return j;
+}
+
+void pms_expect_judge_free(PmsExpectJudge *j)
+{
+    if (!j)
+        return;
+    g_hash_table_destroy(j->hit);
+    g_hash_table_destroy(j->pmu_fail);
+    g_hash_table_destroy(j->pmus_run);
+    g_free(j);
+}
+
+PmsVerdict pms_expect_judge_one(PmsExpectJudge *j, const PmsVector *v, gboolean passed, const char **reason)
+{
+    const PmsExpectations *e = j->e;
+    if (!g_hash_table_contains(j->pmus_run, v->pmu))
+        g_hash_table_add(j->pmus_run, g_strdup(v->pmu));
+    Entry *en = NULL;
+    if (e) {
+        g_autofree char *file = pms_vector_expect_file(v);
+        const PmsSimVector *sv = pms_vector_sim(v);
+        const char *key = sv ? sv->name : v->event;
+        gsize klen = sv ? strlen(sv->name) : v->event_len;
+        g_autofree char *k = exact_key(file, key, klen);
+        en = g_hash_table_lookup(e->exact, k);
+        if (en)
+            g_hash_table_add(j->hit, en);
+        else if ((en = g_hash_table_lookup(e->pmus, v->pmu)) && !passed)
+            g_hash_table_add(j->pmu_fail, en);
+    }
+    *reason = en ? en->where : NULL;
+    if (passed)
+        return en && en->file ? PMS_VERDICT_STALE : PMS_VERDICT_PASS;
+    return en ? PMS_VERDICT_XFAIL : PMS_VERDICT_FAIL;
+}
+
+GPtrArray *pms_expect_judge_unmatched(PmsExpectJudge *j, guint kinds_mask)
+{
+    const PmsExpectations *e = j->e;
+    GPtrArray *unmatched = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; e && i < e->entries->len; i++) {
+        const Entry *en = g_ptr_array_index(e->entries, i);
+        if (!g_hash_table_contains(j->pmus_run, en->pmu))
+            continue; /* that PMU was not run */
+        if (en->file) {
+            PmsVectorKind kind;
+            pms_vector_kind_for_name(strchr(en->file, '/') + 1, &kind);
+            if ((kinds_mask & (1u << kind)) && !g_hash_table_contains(j->hit, en)) {
+                g_autofree char *k = pms_vector_escape(en->key, en->key_len, 80);
+                g_ptr_array_add(unmatched,
+                                g_strdup_printf("%s:%u: no vector %s \"%s\" was run: remove the entry", e->file,
+                                                en->line, en->file, k));
+            }
+        } else if (!g_hash_table_contains(j->pmu_fail, en)) {
+            g_ptr_array_add(
+                unmatched,
+                g_strdup_printf("%s:%u: no vector of PMU %s failed: remove the entry", e->file, en->line, en->pmu));
+        }
+    }
+    return unmatched;
+}
+
 PmsExpectResult *pms_expectations_apply(const PmsExpectations *e, const PmsVectorReport *r, guint kinds_mask)
 {
     PmsExpectResult *res = g_new0(PmsExpectResult, 1);
     guint n = r->outcomes->len;
     res->verdict = g_new0(PmsVerdict, MAX(n, 1));
     res->reason = g_new0(const char *, MAX(n, 1));
-    res->unmatched = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GHashTable) hit = g_hash_table_new(NULL, NULL);      /* exact Entry* matched */
-    g_autoptr(GHashTable) pmu_fail = g_hash_table_new(NULL, NULL); /* pmu Entry* with a failure */
-    g_autoptr(GHashTable) pmus_run = g_hash_table_new(g_str_hash, g_str_equal);
+    g_autoptr(PmsExpectJudge) j = pms_expect_judge_new(e);
     for (guint i = 0; i < n; i++) {
         const PmsVectorOutcome *o = g_ptr_array_index(r->outcomes, i);
-        const PmsVector *v = o->vector;
-        g_hash_table_add(pmus_run, v->pmu);
-        Entry *en = NULL;
-        if (e) {
-            g_autofree char *file = pms_vector_expect_file(v);
-            const PmsSimVector *sv = pms_vector_sim(v);
-            const char *key = sv ? sv->name : v->event;
-            gsize klen = sv ? strlen(sv->name) : v->event_len;
-            g_autofree char *k = exact_key(file, key, klen);
-            en = g_hash_table_lookup(e->exact, k);
-            if (en)
-                g_hash_table_add(hit, en);
-            else if ((en = g_hash_table_lookup(e->pmus, v->pmu)) && !o->passed)
-                g_hash_table_add(pmu_fail, en);
-        }
-        res->reason[i] = en ? en->where : NULL;
-        if (o->passed) {
-            gboolean stale = en && en->file;
-            res->verdict[i] = stale ? PMS_VERDICT_STALE : PMS_VERDICT_PASS;
-            if (stale)
-                res->stale++;
-            else
-                res->passed++;
-        } else {
-            res->verdict[i] = en ? PMS_VERDICT_XFAIL : PMS_VERDICT_FAIL;
-            if (en)
-                res->xfail++;
-            else
-                res->failed++;
+        res->verdict[i] = pms_expect_judge_one(j, o->vector, o->passed, &res->reason[i]);
+        switch (res->verdict[i]) {
+        case PMS_VERDICT_PASS:
+            res->passed++;
+            break;
+        case PMS_VERDICT_STALE:
+            res->stale++;
+            break;
+        case PMS_VERDICT_XFAIL:
+            res->xfail++;
+            break;
+        default:
+            res->failed++;
+            break;
         }
     }
-    for (guint i = 0; e && i < e->entries->len; i++) {
-        const Entry *en = g_ptr_array_index(e->entries, i);
-        if (!g_hash_table_contains(pmus_run, en->pmu))
-            continue; /* that PMU was not run */
-        if (en->file) {
-            PmsVectorKind kind;
-            pms_vector_kind_for_name(strchr(en->file, '/') + 1, &kind);
-            if ((kinds_mask & (1u << kind)) && !g_hash_table_contains(hit, en)) {
-                g_autofree char *k = pms_vector_escape(en->key, en->key_len, 80);
-                g_ptr_array_add(res->unmatched,
-                                g_strdup_printf("%s:%u: no vector %s \"%s\" was run: remove the entry", e->file,
-                                                en->line, en->file, k));
-            }
-        } else if (!g_hash_table_contains(pmu_fail, en)) {
-            g_ptr_array_add(
-                res->unmatched,
-                g_strdup_printf("%s:%u: no vector of PMU %s failed: remove the entry", e->file, en->line, en->pmu));
-        }
-    }
+    res->unmatched = pms_expect_judge_unmatched(j, kinds_mask);
     return res;
 }
 
@@ -254,13 +295,19 @@ gboolean pms_expectations_check_pmus(const PmsExpectations *e, const PmsVectorSe
         if (g_hash_table_add(pmus, (gpointer)p))
             g_ptr_array_add(names, (gpointer)p);
     }
+    g_ptr_array_add(names, NULL);
+    return pms_expectations_check_pmu_names(e, (const char *const *)names->pdata, error);
+}
+
+gboolean pms_expectations_check_pmu_names(const PmsExpectations *e, const char *const *pmus, GError **error)
+{
     for (guint i = 0; i < e->entries->len; i++) {
         const Entry *en = g_ptr_array_index(e->entries, i);
-        if (g_hash_table_contains(pmus, en->pmu))
+        if (g_strv_contains(pmus, en->pmu))
             continue;
         g_autoptr(GString) known = g_string_new(NULL);
-        for (guint k = 0; k < names->len; k++)
-            g_string_append_printf(known, "%s%s", k ? ", " : "", (const char *)names->pdata[k]);
+        for (guint k = 0; pmus[k]; k++)
+            g_string_append_printf(known, "%s%s", k ? ", " : "", pmus[k]);
         g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE,
                     "%s:%u: no vector of PMU '%s' exists (the vectors are of %s)", e->file, en->line, en->pmu,
                     known->len ? known->str : "no PMU");

@@ -33,6 +33,13 @@ char *pms_vlex_word(PmsVecLexer *lx);
 /* STRING: one or more ["N*"]"..." pieces (docs/vectors-format.md). */
 gboolean pms_vlex_string(PmsVecLexer *lx, const char *what, GString *out, GError **error);
 
+/* Takes one parsed vector (owned from then on); FALSE with an error stops the parse. */
+typedef gboolean (*PmsVecEachFunc)(PmsVector *v, gpointer user_data, GError **error);
+/* Parse a .enc file vector by vector: each is handed to `each` as soon as its
+ * line is parsed, so a file is never held as vectors (the streaming runner). */
+gboolean pms_vector_enc_parse_each(PmsVectorKind kind, const char *data, gsize len, const char *file, const char *pmu,
+                                   PmsVecEachFunc each, gpointer user_data, GError **error);
+
 /* Frees a PmsVector (and its payload). */
 void pms_vector_free_one(gpointer v);
 
@@ -45,6 +52,8 @@ gboolean pms_vector_sim_parse(GPtrArray *out, const char *data, gsize len, const
  * or `expect-pmi`)?  A vector without one could never fail. */
 gboolean pms_vector_sim_text_has_expectation(const char *text);
 
+/* Move every vector of set to the end of out (set ends empty). */
+void pms_vector_set_steal_all(PmsVectorSet *set, GPtrArray *out);
 /* Move every vector of src to the end of dst (src ends empty). */
 void pms_vector_set_take(PmsVectorSet *dst, PmsVectorSet *src);
 
@@ -52,3 +61,18 @@ void pms_vector_set_take(PmsVectorSet *dst, PmsVectorSet *src);
  * the text of NAME (from the vector file's folder) or NULL with an error. */
 typedef char *(*PmsVecFetchFunc)(const char *name, char **path, gpointer user_data, GError **error);
 gboolean pms_vector_sim_resolve(PmsVectorSet *set, PmsVecFetchFunc fetch, gpointer user_data, GError **error);
+
+/* What is done with each vector file the loader finds: its text, its name
+ * in messages, its PMU, and where the stimulus files it references are read
+ * from (fetch, with `dir`). */
+typedef gboolean (*PmsVecFileFunc)(PmsVectorKind kind, const char *data, gsize len, const char *name, const char *pmu,
+                                   PmsVecFetchFunc fetch, const char *dir, gpointer user_data, GError **error);
+/* Every built-in vector file of the given kinds, in report order (sorted by
+ * PMU, then file), one at a time. */
+gboolean pms_vector_each_builtin_file(guint kinds_mask, PmsVecFileFunc fn, gpointer user_data, GError **error);
+/* Every vector file of a directory laid out like vectors/ (pms_vector_set_load_dir). */
+gboolean pms_vector_each_dir_file(const char *dir, PmsVecFileFunc fn, gpointer user_data, GError **error);
+
+/* Run one vector: NULL when it passed, else the failure message (*crashed,
+ * *cause set as in PmsVectorOutcome). */
+char *pms_vector_run_one(const PmsVector *v, const PmsVectorOps *ops, gboolean *crashed, char **cause);

@@ -51,9 +51,10 @@ static char *fetch_file(const char *name, char **path, gpointer user_data, GErro
 
 /* Parse one file into a scratch set, read the stimulus files its sim vectors
  * reference, and only then add its vectors: a file with an error adds none. */
-static gboolean parse_and_add(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len, const char *name,
-                              const char *pmu, PmsVecFetchFunc fetch, const char *dir, GError **error)
+static gboolean parse_and_add(PmsVectorKind kind, const char *data, gsize len, const char *name, const char *pmu,
+                              PmsVecFetchFunc fetch, const char *dir, gpointer user_data, GError **error)
 {
+    PmsVectorSet *set = user_data;
     g_autoptr(PmsVectorSet) scratch = pms_vector_set_new();
     if (!pms_vector_set_parse(scratch, kind, data, len, name, pmu, error))
         return FALSE;
@@ -69,6 +70,11 @@ gboolean pms_vector_set_load_builtin(PmsVectorSet *set, GError **error)
 }
 
 gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, GError **error)
+{
+    return pms_vector_each_builtin_file(kinds_mask, parse_and_add, set, error);
+}
+
+gboolean pms_vector_each_builtin_file(guint kinds_mask, PmsVecFileFunc fn, gpointer user_data, GError **error)
 {
     const PmsEmbedded *res = &pms_vectors_embedded;
     g_auto(GStrv) pmus = pms_embedded_children(res, RES_ROOT, error);
@@ -95,14 +101,15 @@ gboolean pms_vector_set_load_builtin_kinds(PmsVectorSet *set, guint kinds_mask, 
             gsize len = 0;
             const char *data = g_bytes_get_data(bytes, &len);
             g_autofree char *name = g_strdup_printf("vectors/%s/%s", pmu, files[j]);
-            if (!parse_and_add(set, kind, data, len, name, pmu, fetch_resource, dir, error))
+            if (!fn(kind, data, len, name, pmu, fetch_resource, dir, user_data, error))
                 return FALSE;
         }
     }
     return TRUE;
 }
 
-static gboolean load_file(PmsVectorSet *set, const char *path, const char *pmu, PmsVectorKind kind, GError **error)
+static gboolean load_file(const char *path, const char *pmu, PmsVectorKind kind, PmsVecFileFunc fn, gpointer user_data,
+                          GError **error)
 {
     g_autofree char *data = NULL;
     gsize len = 0;
@@ -113,7 +120,7 @@ static gboolean load_file(PmsVectorSet *set, const char *path, const char *pmu, 
         return FALSE;
     }
     g_autofree char *dir = g_path_get_dirname(path);
-    return parse_and_add(set, kind, data, len, path, pmu, fetch_file, dir, error);
+    return fn(kind, data, len, path, pmu, fetch_file, dir, user_data, error);
 }
 
 /* Sorted entries of one directory. */
@@ -138,6 +145,11 @@ static GStrv list_dir(const char *dir, GError **error)
 
 gboolean pms_vector_set_load_dir(PmsVectorSet *set, const char *dir, GError **error)
 {
+    return pms_vector_each_dir_file(dir, parse_and_add, set, error);
+}
+
+gboolean pms_vector_each_dir_file(const char *dir, PmsVecFileFunc fn, gpointer user_data, GError **error)
+{
     g_auto(GStrv) top = list_dir(dir, error);
     if (!top)
         return FALSE;
@@ -155,12 +167,12 @@ gboolean pms_vector_set_load_dir(PmsVectorSet *set, const char *dir, GError **er
                     continue;
                 g_autofree char *fpath = g_build_filename(path, sub[j], NULL);
                 files_seen++;
-                if (!load_file(set, fpath, top[i], kind, error))
+                if (!load_file(fpath, top[i], kind, fn, user_data, error))
                     return FALSE;
             }
         } else if (pms_vector_kind_for_name(top[i], &kind)) {
             files_seen++;
-            if (!load_file(set, path, own, kind, error))
+            if (!load_file(path, own, kind, fn, user_data, error))
                 return FALSE;
         }
     }

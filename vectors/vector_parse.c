@@ -55,6 +55,13 @@ void pms_vector_set_take(PmsVectorSet *dst, PmsVectorSet *src)
     g_ptr_array_set_size(src->vectors, 0);
 }
 
+void pms_vector_set_steal_all(PmsVectorSet *set, GPtrArray *out)
+{
+    for (guint i = 0; i < set->vectors->len; i++)
+        g_ptr_array_add(out, g_steal_pointer(&g_ptr_array_index(set->vectors, i)));
+    g_ptr_array_set_size(set->vectors, 0);
+}
+
 guint pms_vector_set_count(const PmsVectorSet *set)
 {
     return set->vectors->len;
@@ -371,9 +378,8 @@ static gboolean parse_line(PmsVecLexer *lx, PmsVector *v, GError **error)
     return TRUE;
 }
 
-/* The vectors of a .enc file, one a line, into `parsed`. */
-static gboolean parse_enc(GPtrArray *parsed, PmsVectorKind kind, const char *data, gsize len, const char *file,
-                          const char *pmu, GError **error)
+gboolean pms_vector_enc_parse_each(PmsVectorKind kind, const char *data, gsize len, const char *file, const char *pmu,
+                                   PmsVecEachFunc each, gpointer user_data, GError **error)
 {
     PmsVecLines it = { .file = file, .data = data, .len = len };
     PmsVecLexer lx;
@@ -383,19 +389,30 @@ static gboolean parse_enc(GPtrArray *parsed, PmsVectorKind kind, const char *dat
         v->pmu = g_strdup(pmu);
         v->file = g_strdup(file);
         v->line = lx.line;
-        g_ptr_array_add(parsed, v);
-        if (!parse_line(&lx, v, error))
+        if (!parse_line(&lx, v, error)) {
+            pms_vector_free_one(v);
+            return FALSE;
+        }
+        if (!each(v, user_data, error))
             return FALSE;
     }
     return !it.failed;
+}
+
+static gboolean add_parsed(PmsVector *v, gpointer parsed, GError **error)
+{
+    (void)error;
+    g_ptr_array_add(parsed, v);
+    return TRUE;
 }
 
 gboolean pms_vector_set_parse(PmsVectorSet *set, PmsVectorKind kind, const char *data, gsize len, const char *file,
                               const char *pmu, GError **error)
 {
     g_autoptr(GPtrArray) parsed = g_ptr_array_new_with_free_func(pms_vector_free_one);
-    gboolean ok = kind == PMS_VECTOR_SIM ? pms_vector_sim_parse(parsed, data, len, file, pmu, error)
-                                         : parse_enc(parsed, kind, data, len, file, pmu, error);
+    gboolean ok = kind == PMS_VECTOR_SIM
+        ? pms_vector_sim_parse(parsed, data, len, file, pmu, error)
+        : pms_vector_enc_parse_each(kind, data, len, file, pmu, add_parsed, parsed, error);
     /* A file with an error adds no vector. */
     if (ok)
         g_ptr_array_extend_and_steal(set->vectors, g_steal_pointer(&parsed));

@@ -1,7 +1,7 @@
 /* pmusim — the vector runner: asks an encoder (any backend, through a
  * callback) for every vector and counts passes and failures per PMU.  Every
  * vector of a selected kind ends as passed or failed; none is skipped. */
-#include "vectors.h"
+#include "vector_internal.h"
 
 #include <string.h>
 
@@ -111,7 +111,7 @@ static char *encode_cause(const PmsVector *v, const PmsVectorAnswer *a, const Pm
     return g_strdup("the fstr differs");
 }
 
-static char *run_one(const PmsVector *v, const PmsVectorOps *ops, gboolean *crashed, char **cause)
+char *pms_vector_run_one(const PmsVector *v, const PmsVectorOps *ops, gboolean *crashed, char **cause)
 {
     if (v->kind == PMS_VECTOR_SIM) {
         if (!ops->sim) {
@@ -171,7 +171,7 @@ PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kinds_mask,
         PmsVectorOutcome *o = g_new0(PmsVectorOutcome, 1);
         o->vector = v;
         gint64 t0 = g_get_monotonic_time();
-        o->message = run_one(v, ops, &o->crashed, &o->cause);
+        o->message = pms_vector_run_one(v, ops, &o->crashed, &o->cause);
         o->seconds = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
         o->passed = o->message == NULL;
         g_ptr_array_add(r->outcomes, o);

@@ -8,6 +8,9 @@
 #include "stimulus.h"
 #include "lbr.h"
 #include "encoder.h"
+#include "ia64_dispatch.h"
+#include "ia64_range.h"
+#include "program.h"
 
 #include <string.h>
 
@@ -190,18 +193,12 @@ static gboolean program_lbr(PmsSim *sim, const PmsModel *m, const PmsVector *v, 
  * the LBR configuration's LBR_SELECT XOR lbr_flip) into a fresh simulator
  * and run the stimulus.  *gp is set when the simulator refused a code write
  * with #GP. */
-static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes *codes, guint pebs_flip,
-                              guint64 lbr_flip, char **message, gboolean *gp)
+static gboolean simulate_on(const PmsModel *m, const Stims *st, const PmsVector *v, const Codes *codes, guint pebs_flip,
+                            guint64 lbr_flip, char **message, gboolean *gp)
 {
     const PmsSimVector *sv = pms_vector_sim(v);
     g_autoptr(GError) err = NULL;
     *gp = FALSE;
-    const PmsModel *m = vector_model(cs, v, &err);
-    Stims *st = m ? vector_stims(cs, v, m, &err) : NULL;
-    if (!st) {
-        *message = g_strdup(err->message);
-        return FALSE;
-    }
     g_autoptr(PmsSim) sim = pms_sim_new(m, &err);
     if (!sim) {
         *message = g_strdup_printf("%s:%u: vector '%s': %s", v->file, v->line, sv->name, err->message);
@@ -232,10 +229,25 @@ static gboolean simulate_flip(PmsConformSim *cs, const PmsVector *v, const Codes
     return TRUE;
 }
 
+/* The model and parsed stimulus a vector runs with: FALSE and *message
+ * when there are none. */
+static gboolean vector_setup(PmsConformSim *cs, const PmsVector *v, const PmsModel **m, Stims **st, char **message)
+{
+    g_autoptr(GError) err = NULL;
+    *m = vector_model(cs, v, &err);
+    *st = *m ? vector_stims(cs, v, *m, &err) : NULL;
+    if (!*st)
+        *message = g_strdup(err->message);
+    return *st != NULL;
+}
+
 /* The codes as they are: no flip. */
 static gboolean simulate(PmsConformSim *cs, const PmsVector *v, const Codes *codes, char **message, gboolean *gp)
 {
-    return simulate_flip(cs, v, codes, G_MAXUINT, 0, message, gp);
+    const PmsModel *m;
+    Stims *st;
+    *gp = FALSE;
+    return vector_setup(cs, v, &m, &st, message) && simulate_on(m, st, v, codes, G_MAXUINT, 0, message, gp);
 }
 
 /* A failing vector's message, followed by each event whose codes differ from
@@ -293,26 +305,36 @@ gboolean pms_conform_sim_run(const PmsVector *v, char **message, gpointer user_d
     return FALSE;
 }
 
-gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error)
+gboolean pms_conform_sim_check_one(PmsConformSim *cs, const PmsVector *v, GError **error)
 {
-    for (guint i = 0; i < pms_vector_set_count(set); i++) {
-        const PmsVector *v = pms_vector_set_nth(set, i);
-        if (v->kind != PMS_VECTOR_SIM)
-            continue;
-        const PmsModel *m = vector_model(cs, v, error);
-        if (!m || !vector_stims(cs, v, m, error))
+    if (v->kind != PMS_VECTOR_SIM)
+        return TRUE;
+    const PmsModel *m = vector_model(cs, v, error);
+    if (!m || !vector_stims(cs, v, m, error))
+        return FALSE;
+    const PmsSimVector *sv = pms_vector_sim(v);
+    for (guint k = 0; k < sv->n_events; k++) {
+        GError *local = NULL;
+        if (!string_event(m, sv->events[k].event, &local)) {
+            g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "%s:%u: %s", v->file, sv->events[k].line,
+                        local->message);
+            g_error_free(local);
             return FALSE;
-        const PmsSimVector *sv = pms_vector_sim(v);
-        for (guint k = 0; k < sv->n_events; k++) {
-            GError *local = NULL;
-            if (!string_event(m, sv->events[k].event, &local)) {
-                g_set_error(error, PMS_VECTOR_ERROR, PMS_VECTOR_ERROR_PARSE, "%s:%u: %s", v->file, sv->events[k].line,
-                            local->message);
-                g_error_free(local);
-                return FALSE;
-            }
         }
     }
+    return TRUE;
+}
+
+void pms_conform_sim_forget(PmsConformSim *cs, const PmsVector *v)
+{
+    g_hash_table_remove(cs->stims, v);
+}
+
+gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error)
+{
+    for (guint i = 0; i < pms_vector_set_count(set); i++)
+        if (!pms_conform_sim_check_one(cs, pms_vector_set_nth(set, i), error))
+            return FALSE;
     return TRUE;
 }
 
@@ -416,14 +438,34 @@ static void count_mutant(PmsMutantReport *r, PmsMutantPmu *row, PmsMutant mu, gb
         g_array_append_val(r->survivors, mu);
 }
 
-static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport *r, PmsMutantPmu *row)
-{
-    const PmsSimVector *sv = pms_vector_sim(v);
+/* One vector's mutants, a job of its own (issue 21: the jobs run on every
+ * core).  Everything a job reads is set before the workers start (the
+ * codes from the backend, the model, the parsed stimulus); everything it
+ * writes is its own (part, row), merged in vector order afterwards, so the
+ * report is the same with any number of workers. */
+typedef struct {
+    const PmsVector *v;
+    PmsMutantPmu *row; /* the report's row of its PMU (merged into) */
+    gboolean ready;    /* encoded, model and stimulus found */
+    char *unready;     /* else: why (the vector fails unmutated) */
+    const PmsModel *m;
+    const Stims *st;
     Codes codes[PMS_SIM_VECTOR_MAX_EVENTS];
-    memset(codes, 0, sizeof codes);
-    char *msg = NULL;
+    PmsMutantReport part; /* this vector's counts, survivors, baseline failure, LBR misses */
+    PmsMutantPmu prow;    /* this vector's counts for its row */
+} Job;
+
+static void mutate_vector(Job *j)
+{
+    const PmsVector *v = j->v;
+    PmsMutantReport *r = &j->part;
+    PmsMutantPmu *row = &j->prow;
+    const PmsSimVector *sv = pms_vector_sim(v);
+    const Codes *codes = j->codes;
+    const PmsModel *m = j->m;
+    char *msg = j->unready ? g_strdup(j->unready) : NULL;
     gboolean gp = FALSE;
-    if (!encode_all(cs, v, codes, &msg) || !simulate(cs, v, codes, &msg, &gp)) {
+    if (!j->ready || !simulate_on(m, j->st, v, codes, G_MAXUINT, 0, &msg, &gp)) {
         row->baseline_failed++;
         g_ptr_array_add(r->baseline, msg);
         return;
@@ -433,7 +475,6 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
      * LBR_SELECT mutants mutate_lbr's */
     if (sv->has_lbr)
         return;
-    const PmsModel *m = pms_model_set_get(cs->models, v->pmu);
     for (guint e = 0; e < sv->n_events; e++) {
         const PmsEvent *ev = string_event(m, sv->events[e].event, NULL);
         for (guint k = 0; k < MIN(codes[e].n, 2u); k++) {
@@ -447,7 +488,7 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
                     continue;
                 }
                 msg = NULL;
-                gboolean ok = simulate(cs, v, mut, &msg, &gp);
+                gboolean ok = simulate_on(m, j->st, v, mut, G_MAXUINT, 0, &msg, &gp);
                 g_free(msg);
                 PmsMutant mu = { v, e, k, bit, PMS_MUTANT_CAUGHT, NULL };
                 const char *why = ok
@@ -464,7 +505,7 @@ static void mutate_vector(PmsConformSim *cs, const PmsVector *v, PmsMutantReport
         has_pebs |= sv->events[e].pebs;
     for (guint bit = 0; has_pebs && bit < 64; bit++) {
         msg = NULL;
-        gboolean ok = simulate_flip(cs, v, codes, bit, 0, &msg, &gp);
+        gboolean ok = simulate_on(m, j->st, v, codes, bit, 0, &msg, &gp);
         g_free(msg);
         PmsMutant mu = { v, 0, PMS_MUTANT_CODE_PEBS_ENABLE, bit, PMS_MUTANT_CAUGHT, NULL };
         count_mutant(r, row, mu, ok, gp, ok ? unobservable_ll_en(m, sv, bit) : NULL);
@@ -508,18 +549,19 @@ static gboolean same_capture(const PmsModel *m, guint64 sel, guint64 flip)
 
 /* The LBR mutants of a vector with an `lbr` configuration: each writable bit
  * of MSR_LBR_SELECT flipped in turn (the event codes unchanged). */
-static void mutate_lbr(PmsConformSim *cs, const PmsVector *v, PmsMutantReport *r)
+static void mutate_lbr(Job *j)
 {
+    const PmsVector *v = j->v;
+    PmsMutantReport *r = &j->part;
     const PmsSimVector *sv = pms_vector_sim(v);
-    const PmsModel *m = pms_model_set_get(cs->models, v->pmu);
+    const PmsModel *m = j->m;
     const PmsRegister *sel = m ? pms_model_reg_by_kind(m, PMS_REG_LBR_SELECT, 0) : NULL;
-    if (!sv->has_lbr || !sel)
+    if (!sv->has_lbr || !sel || !j->ready)
         return;
-    Codes codes[PMS_SIM_VECTOR_MAX_EVENTS];
-    memset(codes, 0, sizeof codes);
+    const Codes *codes = j->codes;
     char *msg = NULL;
     gboolean gp = FALSE;
-    if (!encode_all(cs, v, codes, &msg) || !simulate(cs, v, codes, &msg, &gp)) {
+    if (!simulate_on(m, j->st, v, codes, G_MAXUINT, 0, &msg, &gp)) {
         g_free(msg); /* counted by mutate_vector's baseline */
         return;
     }
@@ -527,7 +569,7 @@ static void mutate_lbr(PmsConformSim *cs, const PmsVector *v, PmsMutantReport *r
         if (!((sel->writable >> bit) & 1))
             continue;
         msg = NULL;
-        gboolean ok = simulate_flip(cs, v, codes, G_MAXUINT, (guint64)1 << bit, &msg, &gp);
+        gboolean ok = simulate_on(m, j->st, v, codes, G_MAXUINT, (guint64)1 << bit, &msg, &gp);
         g_free(msg);
         r->lbr_mutants++;
         if (!ok) {
@@ -559,23 +601,136 @@ static gboolean pmu_selected(const char *pmu, const char *const *pmus)
     return FALSE;
 }
 
-PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set, const char *const *pmus)
+static void part_init(PmsMutantReport *r)
 {
-    PmsMutantReport *r = g_new0(PmsMutantReport, 1);
-    r->pmus = g_ptr_array_new_with_free_func(pmu_row_free);
     r->survivors = g_array_new(FALSE, TRUE, sizeof(PmsMutant));
     r->baseline = g_ptr_array_new_with_free_func(g_free);
     r->lbr_missed = g_ptr_array_new_with_free_func(g_free);
+}
+
+static void run_job(Job *j)
+{
+    mutate_vector(j);
+    mutate_lbr(j);
+}
+
+typedef struct {
+    Job *jobs;
+    guint n;
+    gint next; /* the next job to take (atomic) */
+} Queue;
+
+/* A worker: jobs taken in turn until none is left. */
+static gpointer worker(gpointer data)
+{
+    Queue *q = data;
+    for (;;) {
+        guint i = (guint)g_atomic_int_add(&q->next, 1);
+        if (i >= q->n)
+            return NULL;
+        run_job(&q->jobs[i]);
+    }
+}
+
+/* A job's results into the report, in vector order. */
+static void merge(PmsMutantReport *r, Job *j)
+{
+    PmsMutantReport *p = &j->part;
+    PmsMutantPmu *row = j->row, *pr = &j->prow;
+    row->baseline_failed += pr->baseline_failed;
+    row->mutants += pr->mutants;
+    row->caught += pr->caught;
+    row->caught_gp += pr->caught_gp;
+    row->unobservable += pr->unobservable;
+    row->missed += pr->missed;
+    row->equivalent += pr->equivalent;
+    r->mutants += p->mutants;
+    r->caught += p->caught;
+    r->caught_gp += p->caught_gp;
+    r->unobservable += p->unobservable;
+    r->missed += p->missed;
+    r->equivalent += p->equivalent;
+    r->lbr_mutants += p->lbr_mutants;
+    r->lbr_caught += p->lbr_caught;
+    r->lbr_unobservable += p->lbr_unobservable;
+    g_array_append_vals(r->survivors, p->survivors->data, p->survivors->len);
+    for (guint i = 0; i < p->baseline->len; i++)
+        g_ptr_array_add(r->baseline, g_steal_pointer(&g_ptr_array_index(p->baseline, i)));
+    for (guint i = 0; i < p->lbr_missed->len; i++)
+        g_ptr_array_add(r->lbr_missed, g_steal_pointer(&g_ptr_array_index(p->lbr_missed, i)));
+    g_array_unref(p->survivors);
+    g_ptr_array_unref(p->baseline);
+    g_ptr_array_unref(p->lbr_missed);
+    g_free(j->unready);
+}
+
+/* What the workers would otherwise make on first use, made here first, in
+ * one thread: the error domains (G_DEFINE_QUARK sets its static without a
+ * lock), glib's error-domain lock (allocated lazily), and per model the
+ * family tables and caches a simulation fills (pms_family_table_get,
+ * pms_model_cache: made once with g_once, whose release side is glib's own,
+ * uninstrumented code, so ThreadSanitizer would not see it). */
+static void warm_up(GPtrArray *models)
+{
+    volatile GQuark q = PMS_SIM_ERROR + PMS_ENCODE_ERROR + PMS_PROGRAM_ERROR + PMS_MODEL_ERROR + PMS_VECTOR_ERROR +
+        PMS_IA64_DISPATCH_ERROR + PMS_IA64_RANGE_ERROR;
+    (void)q;
+    g_error_free(g_error_new_literal(PMS_SIM_ERROR, PMS_SIM_ERROR_GP, "warm-up"));
+    for (guint i = 0; i < models->len; i++) {
+        const PmsModel *m = g_ptr_array_index(models, i);
+        (void)pms_cli_family(m);
+        PmsSim *sim = pms_sim_new(m, NULL);
+        if (sim)
+            pms_sim_free(sim);
+    }
+}
+
+guint pms_conform_jobs_default(void)
+{
+    return MAX(g_get_num_processors(), 1u);
+}
+
+PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set, const char *const *pmus, guint jobs)
+{
+    PmsMutantReport *r = g_new0(PmsMutantReport, 1);
+    r->pmus = g_ptr_array_new_with_free_func(pmu_row_free);
+    part_init(r);
     g_autoptr(GHashTable) index = g_hash_table_new(g_str_hash, g_str_equal);
+    /* in this thread: the rows, the backend's codes (a backend is one
+     * process or one encoder, asked in order) and each vector's model and
+     * parsed stimulus */
+    g_autoptr(GArray) jobs_arr = g_array_new(FALSE, TRUE, sizeof(Job));
+    g_autoptr(GPtrArray) models = g_ptr_array_new();
     for (guint i = 0; i < pms_vector_set_count(set); i++) {
         const PmsVector *v = pms_vector_set_nth(set, i);
         if (v->kind != PMS_VECTOR_SIM || !pmu_selected(v->pmu, pmus))
             continue;
-        PmsMutantPmu *row = pmu_row(r, index, v->pmu);
-        row->vectors++;
-        mutate_vector(cs, v, r, row);
-        mutate_lbr(cs, v, r);
+        Job j = { .v = v, .row = pmu_row(r, index, v->pmu) };
+        j.row->vectors++;
+        part_init(&j.part);
+        Stims *st = NULL;
+        j.ready = encode_all(cs, v, j.codes, &j.unready) && vector_setup(cs, v, &j.m, &st, &j.unready);
+        j.st = st;
+        if (!j.ready)
+            j.m = pms_model_set_get(cs->models, v->pmu);
+        if (j.m && !g_ptr_array_find(models, j.m, NULL))
+            g_ptr_array_add(models, (gpointer)j.m);
+        g_array_append_val(jobs_arr, j);
     }
+    warm_up(models);
+    Queue q = { (Job *)(void *)jobs_arr->data, jobs_arr->len, 0 };
+    guint n_workers = MIN(MAX(jobs, 1u), MAX(q.n, 1u));
+    if (n_workers <= 1) {
+        worker(&q);
+    } else {
+        g_autoptr(GPtrArray) threads = g_ptr_array_new();
+        for (guint w = 0; w < n_workers; w++)
+            g_ptr_array_add(threads, g_thread_new("pmusim-mutants", worker, &q));
+        for (guint w = 0; w < threads->len; w++)
+            g_thread_join(g_ptr_array_index(threads, w));
+    }
+    for (guint i = 0; i < q.n; i++)
+        merge(r, &q.jobs[i]);
     return r;
 }
 

@@ -34,6 +34,10 @@ char *pms_conform_sim_take_cause(PmsConformSim *cs);
 /* Parse every sim vector's stimulus against its PMU's model, so a malformed
  * one stops `pmusim conform` before anything runs (message: file:line). */
 gboolean pms_conform_sim_check(PmsConformSim *cs, const PmsVectorSet *set, GError **error);
+/* The same for one vector (TRUE for other kinds), as a stream parses it. */
+gboolean pms_conform_sim_check_one(PmsConformSim *cs, const PmsVector *v, GError **error);
+/* Drop what was kept of a vector (its parsed stimulus) before it is freed. */
+void pms_conform_sim_forget(PmsConformSim *cs, const PmsVector *v);
 
 typedef enum {
     PMS_MUTANT_CAUGHT,       /* the vector failed */
@@ -78,8 +82,12 @@ typedef struct {
 } PmsMutantReport;
 
 /* Run the mutants of every sim vector in `set` whose PMU is one of `pmus`
- * (NULL-terminated; NULL: every PMU). */
-PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set, const char *const *pmus);
+ * (NULL-terminated; NULL: every PMU), on `jobs` workers (threads; 1: this
+ * thread alone).  The report is the same with any number of workers: each
+ * vector's mutants are a job whose results are merged in vector order. */
+PmsMutantReport *pms_conform_mutants(PmsConformSim *cs, const PmsVectorSet *set, const char *const *pmus, guint jobs);
+/* One worker per core (g_get_num_processors). */
+guint pms_conform_jobs_default(void);
 void pms_mutant_report_free(PmsMutantReport *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsMutantReport, pms_mutant_report_free)
 

@@ -181,6 +181,29 @@ static void test_mutants_of_named_pmus(void)
     untree(dir);
 }
 
+/* conform --mutants on several workers (issue 21): each vector's mutants are
+ * a job, merged in vector order, so the report of every built-in vector is
+ * byte for byte the single worker's; --jobs 0 is a usage error. */
+static void test_mutants_jobs_same_report(void)
+{
+    const char *one[] = { "conform", "--mutants", "--jobs", "1", NULL };
+    Run r1 = run_cli(one);
+    const char *four[] = { "conform", "--mutants", "-j", "4", NULL };
+    Run r4 = run_cli(four);
+    CU_ASSERT_EQUAL(r1.status, 0);
+    CU_ASSERT_EQUAL(r4.status, r1.status);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r1.out, "\nsurvivors, missed"));
+    CU_ASSERT_STRING_EQUAL(r4.out, r1.out);
+    run_clear(&r1);
+    run_clear(&r4);
+
+    const char *zero[] = { "conform", "--mutants", "--jobs", "0", NULL };
+    Run r0 = run_cli(zero);
+    CU_ASSERT_EQUAL(r0.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r0.err, "--jobs 0: expected a number of workers 1 or more"));
+    run_clear(&r0);
+}
+
 /* libpfm4 4.13 adds the snoop default to L2_HIT on glm (docs/libpfm4-differences.md):
  * through the simulator that is a wrong count or a #GP, not only a different number. */
 static void test_libpfm4_wrong_bits_count_wrong(void)
@@ -207,6 +230,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "bad files stop before anything runs", test_bad_files_stop_before_running);
     CU_add_test(s, "mutant counts on a tiny case", test_mutants_tiny);
     CU_add_test(s, "mutants of the named PMUs only", test_mutants_of_named_pmus);
+    CU_add_test(s, "mutants on 1 and 4 workers: the same report", test_mutants_jobs_same_report);
     void *pfm = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
     if (pfm) {
         dlclose(pfm);

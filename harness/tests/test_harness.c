@@ -752,17 +752,29 @@ static void test_set_diagrams(void)
     g_rmdir(dir);
 }
 
-/* `bench conform` runs the built-in suite and a synthetic corpus (the .enc
- * files parsed again until there are N): every vector passes in both; the
- * figures are the bench's business, not a test's. */
+/* `bench conform` runs the built-in suite, a synthetic corpus (the .enc
+ * files parsed again until there are N) and the mutants on 1 and on every
+ * worker: every vector passes, the mutant reports agree; the figures are
+ * the bench's business, not a test's. */
 static void test_bench_conform(void)
 {
-    Run r = run_cli(NULL, 0, "bench", "conform", "--vectors", "20000", NULL);
+    Run r = run_cli(NULL, 0, "bench", "conform", "--vectors", "20000", "--runs", "1", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     g_autofree char *out = out_text(&r);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "built-in suite: "));
     CU_ASSERT_TRUE(g_regex_match_simple("synthetic corpus: (\\d+) encoding vectors \\(\\1 passed\\)", out, 0, 0));
     CU_ASSERT_TRUE(g_regex_match_simple("built-in suite: (\\d+) vectors \\(\\1 passed\\)", out, 0, 0));
+    /* the corpus streams (issue 21): its own process's peak memory with the
+     * goal, and one vector alive at a time */
+    CU_ASSERT_TRUE(g_regex_match_simple("peak RSS [0-9.]+ MB (PASS|MISS) \\(goal < 100 MB, a process of its own; "
+                                        "at most 1 vector\\(s\\) alive\\)",
+                                        out, 0, 0));
+    /* the mutants on one worker and on one per core: the ratio, its goal,
+     * and the same report */
+    CU_ASSERT_TRUE(g_regex_match_simple(
+        "mutants: [0-9]+ \\(and [0-9]+ of LBR_SELECT\\), 1 worker [0-9.]+ s, [0-9]+ workers [0-9.]+ s \\(medians of 1, "
+        "alternated\\): speed-up [0-9.]+x .*; the same report: yes\n",
+        out, 0, 0));
     run_clear(&r);
 }
 

@@ -147,6 +147,8 @@ typedef gboolean (*PmsVectorSimFunc)(const PmsVector *v, char **message, gpointe
  * fields its codes got wrong, when the sim callback knows them). */
 typedef char *(*PmsVectorExplainFunc)(const PmsVector *v, const PmsVectorAnswer *a, char **cause, gpointer user_data);
 
+typedef struct PmsVectorOutcome PmsVectorOutcome;
+
 typedef struct {
     PmsVectorEncodeFunc encode;
     PmsVectorSimFunc sim;
@@ -155,9 +157,17 @@ typedef struct {
     /* optional: after each vector, how many of how many were run and the
      * vector's PMU (a progress line; called often: keep it cheap) */
     void (*progress)(guint done, guint total, const char *pmu, gpointer user_data);
+    /* optional, streaming only (pms_vector_stream_*): each vector parsed, of
+     * any kind or PMU, before it runs; FALSE with an error stops the stream */
+    gboolean (*check)(const PmsVector *v, gpointer user_data, GError **error);
+    /* optional, streaming only: each outcome as soon as its vector ran; the
+     * outcome and its vector are freed after the call */
+    void (*outcome)(const PmsVectorOutcome *o, gpointer user_data);
+    /* optional, streaming only: each vector just before it is freed (run or not) */
+    void (*release)(const PmsVector *v, gpointer user_data);
 } PmsVectorOps;
 
-typedef struct {
+struct PmsVectorOutcome {
     const PmsVector *vector;
     gboolean passed;
     char *message;    /* on failure: "file:line: \"event\": expected ..., got ..." */
@@ -167,7 +177,7 @@ typedef struct {
      * failures of one cause share it: "expected PFM_ERR_UMASK, got
      * PFM_SUCCESS", the differing fields, "fstr differs", ... */
     char *cause;
-} PmsVectorOutcome;
+};
 
 typedef struct {
     char *pmu;
@@ -190,6 +200,38 @@ PMS_API PmsVectorReport *pms_vectors_run_pmus(const PmsVectorSet *set, guint kin
                                               const PmsVectorOps *ops);
 PMS_API void pms_vector_report_free(PmsVectorReport *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsVectorReport, pms_vector_report_free)
+
+/* ---- streaming: parsed, run and reported one vector at a time ----
+ *
+ * A corpus of any size in bounded memory: each vector is handed to
+ * ops->check (when set) as soon as it is parsed, run when its kind and PMU
+ * are selected, its outcome handed to ops->outcome, and freed (ops->release
+ * first).  A .enc file is parsed vector by vector, a .sim file whole (with
+ * the stimulus files it references).  An error (a malformed file, a check
+ * that fails) stops the stream; the vectors before it have run.  With ops
+ * NULL the stream only counts the selected vectors (a progress total). */
+typedef struct PmsVectorStream PmsVectorStream;
+
+PMS_API PmsVectorStream *pms_vector_stream_new(guint kinds_mask, const char *const *pmus, const PmsVectorOps *ops);
+PMS_API void pms_vector_stream_free(PmsVectorStream *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsVectorStream, pms_vector_stream_free)
+/* The total ops->progress is given (default 0: unknown). */
+PMS_API void pms_vector_stream_set_total(PmsVectorStream *s, guint total);
+/* The built-in files of the kinds in files_mask, a directory laid out like
+ * vectors/ (as pms_vector_set_load_dir), or one file's text. */
+PMS_API gboolean pms_vector_stream_builtin(PmsVectorStream *s, guint files_mask, GError **error);
+PMS_API gboolean pms_vector_stream_dir(PmsVectorStream *s, const char *dir, GError **error);
+PMS_API gboolean pms_vector_stream_data(PmsVectorStream *s, PmsVectorKind kind, const char *data, gsize len,
+                                        const char *file, const char *pmu, GError **error);
+/* The PMUs that had a vector (run or not), in order of first appearance. */
+PMS_API const char *const *pms_vector_stream_pmus(const PmsVectorStream *s);
+/* The report of the vectors run so far: counts and per-PMU summaries, no
+ * outcomes (each went to ops->outcome), seconds the vectors' run time (not
+ * the parsing); owned by the caller. */
+PMS_API PmsVectorReport *pms_vector_stream_report(PmsVectorStream *s);
+/* Vectors alive (parsed and not yet freed) in the stream now and at most
+ * since it was made: a check that it streams. */
+PMS_API guint pms_vector_stream_peak_live(const PmsVectorStream *s);
 
 /* Compare one answer with a vector: NULL when it matches, else a message. */
 PMS_API char *pms_vector_check_answer(const PmsVector *v, const PmsVectorAnswer *a);
@@ -233,6 +275,19 @@ typedef struct {
     GPtrArray *unmatched;               /* char*: stale entries that matched no failing vector ("FILE:LINE: ...") */
     guint passed, failed, xfail, stale; /* stale: outcomes; unmatched->len counts apart */
 } PmsExpectResult;
+
+/* Judge outcomes one at a time (a stream): the verdict of one and, in
+ * *reason, the entry's "FILE:LINE: reason" or NULL; the stale entries that
+ * matched nothing when every outcome was judged (as pms_expectations_apply). */
+typedef struct PmsExpectJudge PmsExpectJudge;
+PMS_API PmsExpectJudge *pms_expect_judge_new(const PmsExpectations *e);
+PMS_API PmsVerdict pms_expect_judge_one(PmsExpectJudge *j, const PmsVector *v, gboolean passed, const char **reason);
+/* char*: "FILE:LINE: ..." of each stale entry that matched no failing vector */
+PMS_API GPtrArray *pms_expect_judge_unmatched(PmsExpectJudge *j, guint kinds_mask);
+PMS_API void pms_expect_judge_free(PmsExpectJudge *j);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsExpectJudge, pms_expect_judge_free)
+/* pms_expectations_check_pmus over PMU names (NULL-terminated, in order). */
+PMS_API gboolean pms_expectations_check_pmu_names(const PmsExpectations *e, const char *const *pmus, GError **error);
 
 /* Judge a report.  kinds_mask says which kinds were run: an exact entry of a
  * kind not run, or of a PMU with no vector in the report, is not stale.
