@@ -13,6 +13,7 @@
  * file's header (dev_*.c).
  */
 #include "sim_internal.h"
+#include "sim_pipe_eval.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -344,11 +345,11 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
                 continue;
             any_en = TRUE;
             gboolean latch = u[k].latch && *u[k].latch;
-            PmsPipeOut o1 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, latch);
+            PmsPipeOut o1 = sim_pipe_eval(&u[k].cfg, u[k].n, run->cpl, latch);
             /* the pipeline is pure: with the latch it was given back (no edge
              * detector, or the condition as latched) the steady cycles are
              * the first one's */
-            PmsPipeOut o2 = o1.latch == latch ? o1 : pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, o1.latch);
+            PmsPipeOut o2 = o1.latch == latch ? o1 : sim_pipe_eval(&u[k].cfg, u[k].n, run->cpl, o1.latch);
             o1s[k] = o1;
             o2s[k] = o2;
             /* The steady state: the latch equals the (constant) condition. */

@@ -304,13 +304,19 @@ typedef struct {
     GError **error;
     /* scratch reused by every run line (no allocation per record), and the
      * signal names resolved so far (a long stimulus repeats a few) */
-    GArray *counts, *oc, *loads;
+    /* at most a line's fields: one offcore or load, or a count per thread,
+     * a token */
+    PmsSimCount *counts;
+    PmsSimOffcore *oc;
+    PmsSimLoad *loads;
+    guint n_counts, n_oc, n_loads;
     /* streaming (pms_stim_reader_run): a run's arrays are the scratch
      * above, executed before the next line is parsed (no copy per run) */
     gboolean borrow;
     /* the run tokens' keys seen so far (TokCache, below): one lookup a token */
     struct TokCache *tokens;
-    guint dev_index; /* the model's device in sim_devices() (its run keys); past the end: none */
+    const struct StimRecordKw *last_kw; /* the last line's record keyword */
+    guint dev_index;                    /* the model's device in sim_devices() (its run keys); past the end: none */
     /* the device keys given in the current run: key_count[slot] counts
      * for run run_gen when key_gen[slot] is run_gen (no clearing per run) */
     guint run_gen;
@@ -329,9 +335,9 @@ static void parser_init(Parser *p, PmsStim *st, guint threads, GError **error)
     p->source = st->source;
     p->threads = threads;
     p->error = error;
-    p->counts = g_array_new(FALSE, FALSE, sizeof(PmsSimCount));
-    p->oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
-    p->loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
+    p->counts = g_new(PmsSimCount, PMS_STIM_MAX_FIELDS * PMS_SIM_MAX_THREADS);
+    p->oc = g_new(PmsSimOffcore, PMS_STIM_MAX_FIELDS);
+    p->loads = g_new(PmsSimLoad, PMS_STIM_MAX_FIELDS);
     p->tokens = tok_cache_new();
     guint n_dev;
     const SimDeviceOps *const *dev = sim_devices(&n_dev);
@@ -346,9 +352,9 @@ static void parser_init(Parser *p, PmsStim *st, guint threads, GError **error)
 
 static void parser_clear(Parser *p)
 {
-    g_array_free(p->counts, TRUE);
-    g_array_free(p->oc, TRUE);
-    g_array_free(p->loads, TRUE);
+    g_free(p->counts);
+    g_free(p->oc);
+    g_free(p->loads);
     tok_cache_free(p->tokens);
     g_free(p->key_gen);
     g_free(p->key_count);
@@ -509,7 +515,7 @@ struct StimKey {
 /* A record keyword: a generic one (run, write ...) or a device's. */
 typedef gboolean (*StimRecordFn)(Parser *p, char **tok, guint n);
 
-typedef struct {
+typedef struct StimRecordKw {
     const char *name;
     StimRecordFn generic;
     const SimStimRecordType *type;
@@ -562,7 +568,7 @@ static gboolean key_offcore(Parser *p, char *key, const char *val)
     if (!parse_oc_bits(p, key, item, &t.req) || (slash && !parse_oc_bits(p, key, slash, &t.resp)))
         return FALSE;
     t.inflight = infl;
-    g_array_append_val(p->oc, t);
+    p->oc[p->n_oc++] = t;
     return TRUE;
 }
 
@@ -577,7 +583,7 @@ static gboolean key_load(Parser *p, char *key, const char *val)
     if (!sim_parse_u64(item, &lat) || lat > G_MAXUINT32)
         return fail(p, "load: expected LATENCY[*COUNT][@THREAD] with a latency below 2^32, got '%s'", val);
     l.latency = (guint32)lat;
-    g_array_append_val(p->loads, l);
+    p->loads[p->n_loads++] = l;
     return TRUE;
 }
 
@@ -667,8 +673,7 @@ static gboolean key_signal(Parser *p, const char *name, const TokEntry *e, const
     for (guint t = 0; t < p->threads; t++) {
         if (!v[t])
             continue;
-        PmsSimCount c = { e->sig, t, v[t], e->box };
-        g_array_append_val(p->counts, c);
+        p->counts[p->n_counts++] = (PmsSimCount){ e->sig, t, v[t], e->box };
     }
     return TRUE;
 }
@@ -748,9 +753,7 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
         return fail(p, "run: expected a number of cycles >= 1, got '%s'", ntok > 1 ? tok[1] : "");
     if (cycles > G_MAXINT64 || p->st->end > G_MAXINT64 - cycles)
         return fail(p, "run: the stimulus would exceed 2^63 cycles");
-    g_array_set_size(p->counts, 0);
-    g_array_set_size(p->oc, 0);
-    g_array_set_size(p->loads, 0);
+    p->n_counts = p->n_oc = p->n_loads = 0;
     p->run_gen++;
     gpointer input = NULL;
     if (!run_tokens(p, tok, ntok, &input)) {
@@ -760,12 +763,12 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     }
     PmsSimRun run = { cycles,
                       { 0 },
-                      (PmsSimCount *)(void *)p->counts->data,
-                      p->counts->len,
-                      (PmsSimOffcore *)(void *)p->oc->data,
-                      p->oc->len,
-                      (PmsSimLoad *)(void *)p->loads->data,
-                      p->loads->len };
+                      p->n_counts ? p->counts : NULL,
+                      p->n_counts,
+                      p->n_oc ? p->oc : NULL,
+                      p->n_oc,
+                      p->n_loads ? p->loads : NULL,
+                      p->n_loads };
     memcpy(run.cpl, p->st->cpl, sizeof run.cpl);
     Rec *r = add_run(p->st, &run, p->line, p->borrow);
     if (input) {
@@ -949,29 +952,35 @@ static guint stim_key_slots(void)
     return stim_tables()->n_slots;
 }
 
+/* A line's bytes for split_fields: a blank, the end of the line (NUL, or a
+ * '#' and its comment), or a field's. */
+enum { CH_FIELD, CH_BLANK, CH_END };
+static const guint8 ch_class[256] = {
+    [0] = CH_END, ['#'] = CH_END, [' '] = CH_BLANK, ['\t'] = CH_BLANK, ['\r'] = CH_BLANK
+};
+
 /* A line's fields, split in place at blanks (space, tab, CR), up to a '#';
  * FALSE when there are more than `max`.  One pass over the line. */
 static gboolean split_fields(char *text, char **tok, guint max, guint *n)
 {
     *n = 0;
     for (char *q = text;;) {
-        while (*q == ' ' || *q == '\t' || *q == '\r')
+        while (ch_class[(guchar)*q] == CH_BLANK)
             q++;
-        if (!*q || *q == '#') {
+        if (ch_class[(guchar)*q] == CH_END) {
             *q = 0;
             return TRUE;
         }
         if (*n == max)
             return FALSE;
         tok[(*n)++] = q;
-        while (*q && *q != ' ' && *q != '\t' && *q != '\r' && *q != '#')
+        while (ch_class[(guchar)*q] == CH_FIELD)
             q++;
-        if (*q == '#') {
+        if (ch_class[(guchar)*q] == CH_END) {
             *q = 0;
             return TRUE;
         }
-        if (*q)
-            *q++ = 0;
+        *q++ = 0;
     }
 }
 
@@ -1006,9 +1015,13 @@ static gboolean parse_line(Parser *p, char *text)
         n--;
     }
     const StimTables *tab = stim_tables();
-    const StimRecordKw *kw = g_hash_table_lookup(tab->records, tok[0]);
+    /* a stimulus is mostly one record after another of one kind: the last
+     * one's keyword first, then the table */
+    const StimRecordKw *kw =
+        p->last_kw && strcmp(tok[0], p->last_kw->name) == 0 ? p->last_kw : g_hash_table_lookup(tab->records, tok[0]);
     if (!kw)
         return fail(p, "unknown record '%s': expected %s or @CYCLE", tok[0], tab->records_list);
+    p->last_kw = kw;
     return kw->generic ? kw->generic(p, tok, n) : rec_device(p, kw->type, tok, n);
 }
 
@@ -1111,8 +1124,12 @@ static char *cycles_mismatch(const char *what, const char *one, const guint64 *g
                            d + 1, d < n ? a->str : "none", d < m ? b->str : "none");
 }
 
-/* Records [from, to) on sim. */
-static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint to, GError **error)
+/* Records [from, to) on sim.  *at_defaults: the device's run inputs are
+ * known to be at their defaults (the last record run was a run without
+ * inputs, and a run never changes them): a run without inputs need not
+ * reset them again. */
+static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint to, gboolean *at_defaults,
+                             GError **error)
 {
     for (guint i = from; i < to; i++) {
         const Rec *r = &g_array_index(st->recs, Rec, i);
@@ -1123,10 +1140,13 @@ static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint t
         case PMS_STIM_RUN:
             /* the device's inputs hold for this run only: those it does
              * not give are back at their defaults */
-            sim_run_input(sim, r->in, r->input);
+            if (r->input || !*at_defaults)
+                sim_run_input(sim, r->in, r->input);
+            *at_defaults = !r->input;
             ok = pms_sim_run(sim, &r->run, &e);
             break;
         case PMS_STIM_PEBS:
+            *at_defaults = FALSE; /* a device's record: whatever it does */
             ok = r->type->exec(r->data, sim, &e);
             break;
         case PMS_STIM_WRITE:
@@ -1205,7 +1225,8 @@ static gboolean check_expectations(const PmsStim *st, PmsSim *sim, GError **erro
 
 gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
 {
-    return exec_records(st, sim, 0, st->recs->len, error) && check_expectations(st, sim, error);
+    gboolean at_defaults = FALSE; /* the caller may have set inputs (pms_sim_set_input) */
+    return exec_records(st, sim, 0, st->recs->len, &at_defaults, error) && check_expectations(st, sim, error);
 }
 
 /* A stimulus file run as it is read: each line is parsed and its record
@@ -1221,7 +1242,7 @@ gboolean pms_stim_reader_run(PmsStimReader *r, const PmsModel *m, PmsSim *sim, G
     Parser p;
     parser_init(&p, st, m->smt ? 2 : 1, error);
     p.borrow = TRUE; /* each line's records run before the next is parsed */
-    gboolean ok = TRUE;
+    gboolean ok = TRUE, at_defaults = FALSE;
     guint done = 0;
     char *line;
     while (ok && (ok = stim_reader_next(r, &line, error)) && line) {
@@ -1230,7 +1251,7 @@ gboolean pms_stim_reader_run(PmsStimReader *r, const PmsModel *m, PmsSim *sim, G
             ok = fail(&p, "%s", pms_text_bom_message(line, strlen(line)));
             break;
         }
-        ok = parse_line(&p, line) && exec_records(st, sim, done, st->recs->len, error);
+        ok = parse_line(&p, line) && exec_records(st, sim, done, st->recs->len, &at_defaults, error);
         done = st->recs->len;
         if (done >= 1024) { /* executed: drop them (their run arrays too) */
             g_array_set_size(st->recs, 0);
