@@ -977,6 +977,8 @@ static guint64 x86_status(const PmsSim *sim, const SimUnit *u)
 static gboolean x86_per_cycle(const PmsSim *sim)
 {
     const X86Core *s = sim->dev;
+    if (!s->pebs || !s->pebs->size)
+        return FALSE; /* no PEBS counter without a DS area (pebs_on): the common case, asked every run */
     for (guint i = 0; i < s->n_gp; i++)
         if (pebs_on(sim, s, i))
             return TRUE;

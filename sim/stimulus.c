@@ -264,9 +264,18 @@ static void tok_cache_free(TokCache *c)
     g_free(c);
 }
 
-/* FNV-1a, one byte at a time as the token is scanned */
-#define TOK_HASH0 2166136261u
-#define TOK_HASH(h, c) (((h) ^ (guchar)(c)) * 16777619u)
+/* A key's hash from its length and its first and last 8 bytes (a byte
+ * loop is a chain of multiplies as long as the key: the parser's most
+ * expensive step); keys that share them only share a probe sequence. */
+static guint32 tok_hash(const char *text, guint len)
+{
+    guint64 a = 0, b = 0;
+    memcpy(&a, text, MIN(len, 8u));
+    if (len > 8)
+        memcpy(&b, text + len - 8, 8);
+    guint64 h = (a * 0x9e3779b97f4a7c15u) ^ (b * 0xc2b2ae3d27d4eb4fu) ^ len;
+    return (guint32)(h ^ h >> 29 ^ h >> 47);
+}
 
 static const TokEntry *tok_cache_get(const TokCache *c, const char *text, guint len, guint32 hash)
 {
@@ -716,15 +725,13 @@ static gboolean key_device(Parser *p, const StimKey *k, const char *key, const c
 static gboolean run_tokens(Parser *p, char **tok, guint ntok, gpointer *input)
 {
     for (guint i = 2; i < ntok; i++) {
-        char *key = tok[i], *eq = key;
-        guint32 h = TOK_HASH0;
-        for (; *eq && *eq != '='; eq++)
-            h = TOK_HASH(h, *eq);
-        if (!*eq || eq == key || !eq[1])
+        char *key = tok[i], *eq = strchr(key, '=');
+        if (!eq || eq == key || !eq[1])
             return fail(p, "run: expected NAME=VALUE, got '%s'", key);
         *eq = 0; /* the token is the line's own copy: split in place */
         const char *val = eq + 1;
         guint len = (guint)(eq - key);
+        guint32 h = tok_hash(key, len);
         const TokEntry *e = tok_cache_get(p->tokens, key, len, h);
         TokEntry fresh = { key, len, h, NULL, 0, 0, 0 };
         if (!e) {
@@ -984,6 +991,14 @@ static gboolean split_fields(char *text, char **tok, guint max, guint *n)
     }
 }
 
+/* strcmp() == 0 for a short word, without a call */
+static inline gboolean same_word(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
 static gboolean parse_line(Parser *p, char *text)
 {
     char *tok[PMS_STIM_MAX_FIELDS];
@@ -1018,7 +1033,7 @@ static gboolean parse_line(Parser *p, char *text)
     /* a stimulus is mostly one record after another of one kind: the last
      * one's keyword first, then the table */
     const StimRecordKw *kw =
-        p->last_kw && strcmp(tok[0], p->last_kw->name) == 0 ? p->last_kw : g_hash_table_lookup(tab->records, tok[0]);
+        p->last_kw && same_word(tok[0], p->last_kw->name) ? p->last_kw : g_hash_table_lookup(tab->records, tok[0]);
     if (!kw)
         return fail(p, "unknown record '%s': expected %s or @CYCLE", tok[0], tab->records_list);
     p->last_kw = kw;
