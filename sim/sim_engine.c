@@ -350,8 +350,10 @@ static void run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu)
              * detector, or the condition as latched) the steady cycles are
              * the first one's */
             PmsPipeOut o2 = o1.latch == latch ? o1 : sim_pipe_eval(&u[k].cfg, u[k].n, run->cpl, o1.latch);
-            o1s[k] = o1;
-            o2s[k] = o2;
+            if (s->trace) { /* only spans show the stage outputs */
+                o1s[k] = o1;
+                o2s[k] = o2;
+            }
             /* The steady state: the latch equals the (constant) condition. */
             f[k] = first[k] ? o1.inc : o2.inc;
             r[k] = o2.inc;
