@@ -142,6 +142,12 @@ typedef struct {
     /* Pipeline configurations derived from EVTSELx / FIXED_CTR_CTRL, rebuilt
      * after any register write (the fast engine's per-run cost). */
     PmsPipeCfg gp_cfg[PMS_SIM_MAX_GP], fixed_cfg[PMS_SIM_MAX_FIXED];
+    /* and what each general counter's EVTSEL selects besides the run's
+     * signals (the same rebuild): a run only adds its occurrences */
+    struct {
+        guint64 E, U;
+        gboolean oc[PMS_SIM_MAX_OFFCORE], td_slots, td_be, ldlat, fe;
+    } gp_sel[PMS_SIM_MAX_GP];
     gboolean cfg_valid;
     SimLbr lbr;
     SimPebs *pebs;                  /* the DS area and PEBS records (sim/pebs.c) */
@@ -832,8 +838,19 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
 {
     X86Core *s = sim->dev;
     if (!s->cfg_valid) {
-        for (guint i = 0; i < s->n_gp; i++)
+        for (guint i = 0; i < s->n_gp; i++) {
             gp_cfg(s, i, &s->gp_cfg[i]);
+            guint64 v = *s->evtsel[i];
+            guint64 E = sim_fget(s->ev.event, v), U = sim_fget(s->ev.umask, v);
+            s->gp_sel[i].E = E;
+            s->gp_sel[i].U = U;
+            for (guint r = 0; r < PMS_SIM_MAX_OFFCORE; r++)
+                s->gp_sel[i].oc[r] = s->oc_sig[r] && selects(s, E, U, s->oc_sig[r]);
+            s->gp_sel[i].td_slots = s->td.present && selects(s, E, U, PMS_SIGNAL_KEY(0xa4, 0x01));
+            s->gp_sel[i].td_be = s->td.present && selects(s, E, U, PMS_SIGNAL_KEY(0xa4, 0x02));
+            s->gp_sel[i].ldlat = selects(s, E, U, s->ldlat_sig);
+            s->gp_sel[i].fe = sim_fe_selects(&s->fe, s->exact_code, E, U);
+        }
         for (guint i = 0; i < s->n_fixed; i++)
             fixed_cfg(s, i, &s->fixed_cfg[i]);
         s->cfg_valid = TRUE;
@@ -855,13 +872,12 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
     guint64 thr = sim_fget(s->ldlat_thr, *s->ld_lat);
     for (guint i = 0; i < s->n_gp; i++) {
         guint64 *gp = occ[i];
-        guint64 v = *s->evtsel[i];
-        guint64 E = sim_fget(s->ev.event, v), U = sim_fget(s->ev.umask, v);
+        guint64 E = s->gp_sel[i].E, U = s->gp_sel[i].U;
         for (guint k = 0; k < run->n_counts; k++)
-            if (selects(s, E, U, run->counts[k].signal))
+            if (run->counts[k].signal >> 8 == E && selects(s, E, U, run->counts[k].signal))
                 gp[run->counts[k].thread] += run->counts[k].count;
         for (guint r = 0; r < PMS_SIM_MAX_OFFCORE; r++) {
-            if (!s->oc_sig[r] || !selects(s, E, U, s->oc_sig[r]))
+            if (!s->gp_sel[i].oc[r])
                 continue;
             for (guint k = 0; k < run->n_offcore; k++)
                 if (oc_match(s, *s->offcore[r], &run->offcore[k]))
@@ -869,16 +885,16 @@ static guint x86_units(PmsSim *sim, const PmsSimRun *run, SimOcc *occ, SimUnit *
         }
         /* TOPDOWN.SLOTS_P and TOPDOWN.BACKEND_BOUND_SLOTS on a general
          * counter (perfmon v5 parts: with PERF_METRICS) */
-        if (s->td.present && selects(s, E, U, PMS_SIGNAL_KEY(0xa4, 0x01)))
+        if (s->gp_sel[i].td_slots)
             gp[0] += slots;
-        if (s->td.present && s->in.slots.has && selects(s, E, U, PMS_SIGNAL_KEY(0xa4, 0x02)))
+        if (s->in.slots.has && s->gp_sel[i].td_be)
             gp[0] += s->in.slots.n[SIM_TD_BE_BOUND];
-        if (selects(s, E, U, s->ldlat_sig))
+        if (s->gp_sel[i].ldlat)
             for (guint k = 0; k < run->n_loads; k++)
                 if (run->loads[k].latency > thr) /* SDM 18-39: strictly greater */
                     gp[run->loads[k].thread] += run->loads[k].count;
         /* FRONTEND_RETIRED: thread 0's retiring instructions by MSR_PEBS_FRONTEND */
-        if (sim_fe_selects(&s->fe, s->exact_code, E, U))
+        if (s->gp_sel[i].fe)
             gp[0] += sim_fe_count(&s->fe, s->in.fe.v, s->in.fe.n);
         u[i] = (SimUnit){ s->pmc[i], s->gp_mask, s->gp_cfg[i], gp, &s->latch[i], FALSE, i, i, 0 };
     }
@@ -961,6 +977,8 @@ static guint64 x86_status(const PmsSim *sim, const SimUnit *u)
 static gboolean x86_per_cycle(const PmsSim *sim)
 {
     const X86Core *s = sim->dev;
+    if (!s->pebs || !s->pebs->size)
+        return FALSE; /* no PEBS counter without a DS area (pebs_on): the common case, asked every run */
     for (guint i = 0; i < s->n_gp; i++)
         if (pebs_on(sim, s, i))
             return TRUE;

@@ -5,14 +5,15 @@
  * with the pure pms_sim_pipe() and ask the device whether a unit counts this
  * cycle, whether its overflow interrupts, and hand it every overflow (status
  * bits) and every PMI (freeze).  The reference engine calls the pipeline once
- * per unit per cycle.  The fast engine calls it twice per unit per segment
- * (the run's first cycle may differ from the rest only through the edge
- * latch) and jumps to the exact cycle of the next PMI-raising overflow, where
+ * per unit per cycle.  The fast engine calls it once per unit per segment,
+ * twice when the edge latch changes in the first cycle (the run's first
+ * cycle may differ from the rest only through it), and jumps to the exact cycle of the next PMI-raising overflow, where
  * the device's freeze may change what counts afterwards; without a PMI a
  * whole run is one segment.  What each device does not model is said in its
  * file's header (dev_*.c).
  */
 #include "sim_internal.h"
+#include "sim_pipe_eval.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -519,10 +520,16 @@ static gboolean run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
             if (!en[k])
                 continue;
             any_en = TRUE;
-            PmsPipeOut o1 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, u[k].latch && *u[k].latch);
-            PmsPipeOut o2 = pms_sim_pipe(&u[k].cfg, u[k].n, run->cpl, o1.latch);
-            o1s[k] = o1;
-            o2s[k] = o2;
+            gboolean latch = u[k].latch && *u[k].latch;
+            PmsPipeOut o1 = sim_pipe_eval(&u[k].cfg, u[k].n, run->cpl, latch);
+            /* the pipeline is pure: with the latch it was given back (no edge
+             * detector, or the condition as latched) the steady cycles are
+             * the first one's */
+            PmsPipeOut o2 = o1.latch == latch ? o1 : sim_pipe_eval(&u[k].cfg, u[k].n, run->cpl, o1.latch);
+            if (s->trace) { /* only spans show the stage outputs */
+                o1s[k] = o1;
+                o2s[k] = o2;
+            }
             /* The steady state: the latch equals the (constant) condition. */
             f[k] = first[k] ? o1.inc : o2.inc;
             r[k] = o2.inc;

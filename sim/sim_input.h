@@ -86,6 +86,8 @@ struct SimStimRecordType {
  * 0 is not octal); sim_parse_value also -N (two's complement), 2^K and
  * 2^K+-N (K < 64). */
 gboolean sim_parse_u64(const char *s, guint64 *out);
+/* The same for the n bytes at s (a part of a token: no NUL needed). */
+gboolean sim_parse_u64_n(const char *s, gsize n, guint64 *out);
 gboolean sim_parse_value(const char *s, guint64 *out);
 /* Threads of the model's processor (2 with SMT). */
 guint sim_input_threads(const PmsModel *m);

@@ -5,7 +5,8 @@
  *                     trace hook; the device is the model family's (families.c);
  *                     sim_require (a field a device cannot do without).
  *   sim_engine.c      the reference and fast engines, generic over units.
- *   sim_pipe.c        the pure threshold/invert/edge pipeline.
+ *   sim_pipe.c        the pure threshold/invert/edge pipeline (its stages
+ *                     inline in sim_pipe_eval.h, for the engines).
  *   dev_x86_core.c    PERFEVTSEL/PMC/FIXED, GLOBAL_*, DEBUGCTL freeze.
  *   lbr.c             the x86 core's LBR ring (called from its units()).
  *   sim_input.c       run inputs generic over the keys each device

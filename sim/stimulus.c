@@ -18,7 +18,8 @@ typedef struct {
     guint32 address;
     guint64 value;
     gboolean check;
-    PmsSimRun run; /* arrays owned */
+    PmsSimRun run;     /* arrays owned, unless borrowed */
+    gboolean borrowed; /* run's arrays are the parser's scratch (the streaming reader) */
     /* run: the model's device's inputs (sim_input.h: ip=, psr=, branch= ...),
      * NULL when the run gives none (every input at its default) */
     const SimRunInputs *in;
@@ -46,9 +47,11 @@ struct PmsStim {
 static void rec_clear(gpointer p)
 {
     Rec *r = p;
-    g_free((gpointer)r->run.counts);
-    g_free((gpointer)r->run.offcore);
-    g_free((gpointer)r->run.loads);
+    if (!r->borrowed) {
+        g_free((gpointer)r->run.counts);
+        g_free((gpointer)r->run.offcore);
+        g_free((gpointer)r->run.loads);
+    }
     if (r->input)
         sim_input_free(r->in, r->input);
     if (r->data)
@@ -118,20 +121,26 @@ void pms_stim_add_read(PmsStim *st, guint32 address, gboolean check, guint64 exp
     pms_stim_add_read_at(st, PMS_SPACE_MSR, address, check, expected);
 }
 
-static Rec *add_run(PmsStim *st, const PmsSimRun *run, guint line)
+/* borrow: keep run's arrays (the streaming parser's scratch, executed
+ * before they change) instead of copies */
+static Rec *add_run(PmsStim *st, const PmsSimRun *run, guint line, gboolean borrow)
 {
     Rec *r = append(st, PMS_STIM_RUN, line);
     r->run = *run;
+    st->end += run->cycles;
+    if (borrow) {
+        r->borrowed = TRUE;
+        return r;
+    }
     r->run.counts = run->n_counts ? g_memdup2(run->counts, sizeof(PmsSimCount) * run->n_counts) : NULL;
     r->run.offcore = run->n_offcore ? g_memdup2(run->offcore, sizeof(PmsSimOffcore) * run->n_offcore) : NULL;
     r->run.loads = run->n_loads ? g_memdup2(run->loads, sizeof(PmsSimLoad) * run->n_loads) : NULL;
-    st->end += run->cycles;
     return r;
 }
 
 void pms_stim_add_run(PmsStim *st, const PmsSimRun *run)
 {
-    add_run(st, run, 0);
+    add_run(st, run, 0, FALSE);
 }
 
 void pms_stim_expect_pmis(PmsStim *st, const guint64 *cycles, guint n)
@@ -213,6 +222,86 @@ gboolean pms_stim_signal_key(const PmsModel *m, const char *name, guint32 *key, 
 /* ---- parser ---------------------------------------------------------------- */
 
 typedef struct StimTables StimTables; /* the run keys and record keywords (below) */
+typedef struct StimKey StimKey;
+
+/* ---- the run tokens' keys, resolved once ------------------------------------- */
+
+/* A run token's key (its text before '='), as the first token that gave it
+ * resolved it: a run key (generic or a device's), or a signal of the model,
+ * [UNITn/]NAME.  A stimulus repeats a few keys millions of times: each token
+ * costs one hash, computed while its '=' is searched, and one probe. */
+typedef struct {
+    char *text;
+    guint len;
+    guint32 hash;
+    const StimKey *key; /* NULL: a signal */
+    guint32 sig;        /* a signal: its key, */
+    guint box;          /* its box + 1 (0: the model's own), */
+    guint name_off;     /* and where NAME starts, after any UNITn/ */
+} TokEntry;
+
+/* Open addressing, at most TOK_MAX keys (a stimulus of distinct names
+ * keeps its memory bounded: the others are resolved each time). */
+enum { TOK_MAX = 4096, TOK_SLOTS = 2 * TOK_MAX };
+
+typedef struct TokCache {
+    guint n;
+    TokEntry *slot[TOK_SLOTS];
+} TokCache;
+
+static TokCache *tok_cache_new(void)
+{
+    return g_new0(TokCache, 1);
+}
+
+static void tok_cache_free(TokCache *c)
+{
+    for (guint i = 0; i < TOK_SLOTS; i++)
+        if (c->slot[i]) {
+            g_free(c->slot[i]->text);
+            g_free(c->slot[i]);
+        }
+    g_free(c);
+}
+
+/* A key's hash from its length and its first and last 8 bytes (a byte
+ * loop is a chain of multiplies as long as the key: the parser's most
+ * expensive step); keys that share them only share a probe sequence. */
+static guint32 tok_hash(const char *text, guint len)
+{
+    guint64 a = 0, b = 0;
+    memcpy(&a, text, MIN(len, 8u));
+    if (len > 8)
+        memcpy(&b, text + len - 8, 8);
+    guint64 h = (a * 0x9e3779b97f4a7c15u) ^ (b * 0xc2b2ae3d27d4eb4fu) ^ len;
+    return (guint32)(h ^ h >> 29 ^ h >> 47);
+}
+
+static const TokEntry *tok_cache_get(const TokCache *c, const char *text, guint len, guint32 hash)
+{
+    for (guint i = hash & (TOK_SLOTS - 1);; i = (i + 1) & (TOK_SLOTS - 1)) {
+        const TokEntry *e = c->slot[i];
+        if (!e)
+            return NULL;
+        if (e->hash == hash && e->len == len && memcmp(e->text, text, len) == 0)
+            return e;
+    }
+}
+
+/* e (text and len set) kept; the kept copy, or e itself when the cache is full */
+static const TokEntry *tok_cache_put(TokCache *c, const TokEntry *e)
+{
+    if (c->n >= TOK_MAX)
+        return e;
+    guint i = e->hash & (TOK_SLOTS - 1);
+    while (c->slot[i])
+        i = (i + 1) & (TOK_SLOTS - 1);
+    TokEntry *k = g_memdup2(e, sizeof *e);
+    k->text = g_strndup(e->text, e->len);
+    c->slot[i] = k;
+    c->n++;
+    return k;
+}
 static const StimTables *stim_tables(void);
 static guint stim_key_slots(void);
 
@@ -224,9 +313,19 @@ typedef struct {
     GError **error;
     /* scratch reused by every run line (no allocation per record), and the
      * signal names resolved so far (a long stimulus repeats a few) */
-    GArray *counts, *oc, *loads;
-    GHashTable *sig_cache; /* name -> signal key + 1 */
-    guint dev_index;       /* the model's device in sim_devices() (its run keys); past the end: none */
+    /* at most a line's fields: one offcore or load, or a count per thread,
+     * a token */
+    PmsSimCount *counts;
+    PmsSimOffcore *oc;
+    PmsSimLoad *loads;
+    guint n_counts, n_oc, n_loads;
+    /* streaming (pms_stim_reader_run): a run's arrays are the scratch
+     * above, executed before the next line is parsed (no copy per run) */
+    gboolean borrow;
+    /* the run tokens' keys seen so far (TokCache, below): one lookup a token */
+    struct TokCache *tokens;
+    const struct StimRecordKw *last_kw; /* the last line's record keyword */
+    guint dev_index;                    /* the model's device in sim_devices() (its run keys); past the end: none */
     /* the device keys given in the current run: key_count[slot] counts
      * for run run_gen when key_gen[slot] is run_gen (no clearing per run) */
     guint run_gen;
@@ -245,10 +344,10 @@ static void parser_init(Parser *p, PmsStim *st, guint threads, GError **error)
     p->source = st->source;
     p->threads = threads;
     p->error = error;
-    p->counts = g_array_new(FALSE, FALSE, sizeof(PmsSimCount));
-    p->oc = g_array_new(FALSE, FALSE, sizeof(PmsSimOffcore));
-    p->loads = g_array_new(FALSE, FALSE, sizeof(PmsSimLoad));
-    p->sig_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    p->counts = g_new(PmsSimCount, PMS_STIM_MAX_FIELDS * PMS_SIM_MAX_THREADS);
+    p->oc = g_new(PmsSimOffcore, PMS_STIM_MAX_FIELDS);
+    p->loads = g_new(PmsSimLoad, PMS_STIM_MAX_FIELDS);
+    p->tokens = tok_cache_new();
     guint n_dev;
     const SimDeviceOps *const *dev = sim_devices(&n_dev);
     p->dev_index = G_MAXUINT;
@@ -262,10 +361,10 @@ static void parser_init(Parser *p, PmsStim *st, guint threads, GError **error)
 
 static void parser_clear(Parser *p)
 {
-    g_array_free(p->counts, TRUE);
-    g_array_free(p->oc, TRUE);
-    g_array_free(p->loads, TRUE);
-    g_hash_table_destroy(p->sig_cache);
+    g_free(p->counts);
+    g_free(p->oc);
+    g_free(p->loads);
+    tok_cache_free(p->tokens);
     g_free(p->key_gen);
     g_free(p->key_count);
 }
@@ -313,15 +412,26 @@ static gboolean parse_reg(Parser *p, const char *s, PmsRegSpace *space, guint32 
                 token, m->name);
 }
 
-static gboolean parse_thread_list(Parser *p, const char *what, const char *s, guint64 max, guint64 *vals)
+/* V0[,V1]: *n values, one per thread, each 0..max; read in place (the
+ * token is not cut, the messages quote it whole or the bad value). */
+static gboolean parse_thread_list(Parser *p, const char *what, const char *s, guint64 max, guint64 *vals, guint *n_out)
 {
-    g_auto(GStrv) v = g_strsplit(s, ",", -1);
-    guint n = g_strv_length(v);
+    guint n = *s ? 1 : 0;
+    for (const char *q = s; *q; q++)
+        n += *q == ',';
     if (n == 0 || n > p->threads)
         return fail(p, "%s: expected 1..%u comma-separated values (one per thread), got '%s'", what, p->threads, s);
-    for (guint t = 0; t < n; t++)
-        if (!sim_parse_u64(v[t], &vals[t]) || vals[t] > max)
-            return fail(p, "%s: value '%s' for thread %u: expected a number 0..%" G_GUINT64_FORMAT, what, v[t], t, max);
+    const char *a = s;
+    for (guint t = 0; t < n; t++) {
+        const char *b = a;
+        while (*b && *b != ',')
+            b++;
+        if (!sim_parse_u64_n(a, (gsize)(b - a), &vals[t]) || vals[t] > max)
+            return fail(p, "%s: value '%.*s' for thread %u: expected a number 0..%" G_GUINT64_FORMAT, what,
+                        (int)(b - a), a, t, max);
+        a = b + 1;
+    }
+    *n_out = n;
     return TRUE;
 }
 
@@ -402,19 +512,19 @@ enum { STIM_MAX_DEVICES = 8 };
 
 typedef gboolean (*StimKeyFn)(Parser *p, char *key, const char *val);
 
-typedef struct {
+struct StimKey {
     const char *name;
     StimKeyFn generic;                      /* a generic key; NULL: a device's */
     guint slot;                             /* its count in the run (the once and max rules) */
     const SimRunKey *dev[STIM_MAX_DEVICES]; /* each device's entry (sim_devices order), NULL */
     const SimRunKey *any;                   /* the first one: the rules, and the others' syntax */
     const SimRunInputs *any_in;
-} StimKey;
+};
 
 /* A record keyword: a generic one (run, write ...) or a device's. */
 typedef gboolean (*StimRecordFn)(Parser *p, char **tok, guint n);
 
-typedef struct {
+typedef struct StimRecordKw {
     const char *name;
     StimRecordFn generic;
     const SimStimRecordType *type;
@@ -435,10 +545,9 @@ static gboolean key_cpl(Parser *p, char *key, const char *val)
         return fail(p, "cpl: given twice in one run");
     p->cpl_gen = p->run_gen;
     guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
-    g_auto(GStrv) parts = g_strsplit(val, ",", -1);
-    if (!parse_thread_list(p, "cpl", val, 3, v))
+    guint n, last = 0;
+    if (!parse_thread_list(p, "cpl", val, 3, v, &n))
         return FALSE;
-    guint n = g_strv_length(parts), last = 0;
     for (guint t = 0; t < PMS_SIM_MAX_THREADS; t++) {
         if (t < n)
             last = t;
@@ -468,7 +577,7 @@ static gboolean key_offcore(Parser *p, char *key, const char *val)
     if (!parse_oc_bits(p, key, item, &t.req) || (slash && !parse_oc_bits(p, key, slash, &t.resp)))
         return FALSE;
     t.inflight = infl;
-    g_array_append_val(p->oc, t);
+    p->oc[p->n_oc++] = t;
     return TRUE;
 }
 
@@ -483,7 +592,7 @@ static gboolean key_load(Parser *p, char *key, const char *val)
     if (!sim_parse_u64(item, &lat) || lat > G_MAXUINT32)
         return fail(p, "load: expected LATENCY[*COUNT][@THREAD] with a latency below 2^32, got '%s'", val);
     l.latency = (guint32)lat;
-    g_array_append_val(p->loads, l);
+    p->loads[p->n_loads++] = l;
     return TRUE;
 }
 
@@ -524,12 +633,12 @@ static char *box_list(Parser *p)
     return g_string_free(s, FALSE);
 }
 
-/* Any other key: a signal, [UNITn/]NAME=N0[,N1] (occurrences per cycle per
- * thread; UNITn/: the signal of another box of the model's unit). */
-static gboolean key_signal(Parser *p, char *key, const char *val)
+/* Any other key: a signal, [UNITn/]NAME (UNITn/: the signal of another box
+ * of the model's unit), resolved into e (sig, box, name_off); the key's
+ * text is as it was on success. */
+static gboolean resolve_signal(Parser *p, char *key, TokEntry *e)
 {
-    GError *e = NULL;
-    guint32 sig;
+    GError *err = NULL;
     guint box = 0;
     const char *name = key; /* the signal's name, after any UNITn/ */
     char *slash = strchr(key, '/');
@@ -550,24 +659,30 @@ static gboolean key_signal(Parser *p, char *key, const char *val)
         box = (guint)inst + 1;
         name = slash + 1;
     }
-    gpointer cached = g_hash_table_lookup(p->sig_cache, name);
-    if (cached) {
-        sig = GPOINTER_TO_UINT(cached) - 1;
-    } else if (!pms_stim_signal_key(p->st->model, name, &sig, &e)) {
-        fail(p, "%s", e->message);
-        g_error_free(e);
+    if (!pms_stim_signal_key(p->st->model, name, &e->sig, &err)) {
+        fail(p, "%s", err->message);
+        g_error_free(err);
         return FALSE;
-    } else if (g_hash_table_size(p->sig_cache) < 4096) {
-        g_hash_table_insert(p->sig_cache, g_strdup(name), GUINT_TO_POINTER(sig + 1));
     }
+    if (slash)
+        *slash = '/';
+    e->key = NULL;
+    e->box = box;
+    e->name_off = (guint)(name - key);
+    return TRUE;
+}
+
+/* A signal's value, N0[,N1]: occurrences per cycle per thread. */
+static gboolean key_signal(Parser *p, const char *name, const TokEntry *e, const char *val)
+{
     guint64 v[PMS_SIM_MAX_THREADS] = { 0 };
-    if (!parse_thread_list(p, name, val, G_MAXUINT32, v))
+    guint n;
+    if (!parse_thread_list(p, name, val, G_MAXUINT32, v, &n))
         return FALSE;
     for (guint t = 0; t < p->threads; t++) {
         if (!v[t])
             continue;
-        PmsSimCount c = { sig, t, v[t], box };
-        g_array_append_val(p->counts, c);
+        p->counts[p->n_counts++] = (PmsSimCount){ e->sig, t, v[t], e->box };
     }
     return TRUE;
 }
@@ -609,16 +724,25 @@ static gboolean key_device(Parser *p, const StimKey *k, const char *key, const c
 
 static gboolean run_tokens(Parser *p, char **tok, guint ntok, gpointer *input)
 {
-    const StimTables *tab = stim_tables();
     for (guint i = 2; i < ntok; i++) {
-        char *eq = strchr(tok[i], '=');
-        if (!eq || eq == tok[i] || !eq[1])
-            return fail(p, "run: expected NAME=VALUE, got '%s'", tok[i]);
+        char *key = tok[i], *eq = strchr(key, '=');
+        if (!eq || eq == key || !eq[1])
+            return fail(p, "run: expected NAME=VALUE, got '%s'", key);
         *eq = 0; /* the token is the line's own copy: split in place */
-        char *key = tok[i];
         const char *val = eq + 1;
-        const StimKey *k = g_hash_table_lookup(tab->keys, key);
-        gboolean ok = !k ? key_signal(p, key, val)
+        guint len = (guint)(eq - key);
+        guint32 h = tok_hash(key, len);
+        const TokEntry *e = tok_cache_get(p->tokens, key, len, h);
+        TokEntry fresh = { key, len, h, NULL, 0, 0, 0 };
+        if (!e) {
+            /* first sight: a run key, else a signal of the model */
+            fresh.key = g_hash_table_lookup(stim_tables()->keys, key);
+            if (!fresh.key && !resolve_signal(p, key, &fresh))
+                return FALSE;
+            e = tok_cache_put(p->tokens, &fresh);
+        }
+        const StimKey *k = e->key;
+        gboolean ok = !k ? key_signal(p, key + e->name_off, e, val)
             : k->generic ? k->generic(p, key, val)
                          : key_device(p, k, key, val, input);
         if (!ok)
@@ -636,9 +760,7 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
         return fail(p, "run: expected a number of cycles >= 1, got '%s'", ntok > 1 ? tok[1] : "");
     if (cycles > G_MAXINT64 || p->st->end > G_MAXINT64 - cycles)
         return fail(p, "run: the stimulus would exceed 2^63 cycles");
-    g_array_set_size(p->counts, 0);
-    g_array_set_size(p->oc, 0);
-    g_array_set_size(p->loads, 0);
+    p->n_counts = p->n_oc = p->n_loads = 0;
     p->run_gen++;
     gpointer input = NULL;
     if (!run_tokens(p, tok, ntok, &input)) {
@@ -648,14 +770,14 @@ static gboolean parse_run(Parser *p, char **tok, guint ntok)
     }
     PmsSimRun run = { cycles,
                       { 0 },
-                      (PmsSimCount *)(void *)p->counts->data,
-                      p->counts->len,
-                      (PmsSimOffcore *)(void *)p->oc->data,
-                      p->oc->len,
-                      (PmsSimLoad *)(void *)p->loads->data,
-                      p->loads->len };
+                      p->n_counts ? p->counts : NULL,
+                      p->n_counts,
+                      p->n_oc ? p->oc : NULL,
+                      p->n_oc,
+                      p->n_loads ? p->loads : NULL,
+                      p->n_loads };
     memcpy(run.cpl, p->st->cpl, sizeof run.cpl);
-    Rec *r = add_run(p->st, &run, p->line);
+    Rec *r = add_run(p->st, &run, p->line, p->borrow);
     if (input) {
         r->in = p->st->dev->inputs;
         r->input = input;
@@ -837,27 +959,44 @@ static guint stim_key_slots(void)
     return stim_tables()->n_slots;
 }
 
+/* A line's bytes for split_fields: a blank, the end of the line (NUL, or a
+ * '#' and its comment), or a field's. */
+enum { CH_FIELD, CH_BLANK, CH_END };
+static const guint8 ch_class[256] = {
+    [0] = CH_END, ['#'] = CH_END, [' '] = CH_BLANK, ['\t'] = CH_BLANK, ['\r'] = CH_BLANK
+};
+
 /* A line's fields, split in place at blanks (space, tab, CR), up to a '#';
- * FALSE when there are more than `max`. */
+ * FALSE when there are more than `max`.  One pass over the line. */
 static gboolean split_fields(char *text, char **tok, guint max, guint *n)
 {
-    char *hash = strchr(text, '#');
-    if (hash)
-        *hash = 0;
     *n = 0;
     for (char *q = text;;) {
-        while (*q == ' ' || *q == '\t' || *q == '\r')
+        while (ch_class[(guchar)*q] == CH_BLANK)
             q++;
-        if (!*q)
+        if (ch_class[(guchar)*q] == CH_END) {
+            *q = 0;
             return TRUE;
+        }
         if (*n == max)
             return FALSE;
         tok[(*n)++] = q;
-        while (*q && *q != ' ' && *q != '\t' && *q != '\r')
+        while (ch_class[(guchar)*q] == CH_FIELD)
             q++;
-        if (*q)
-            *q++ = 0;
+        if (ch_class[(guchar)*q] == CH_END) {
+            *q = 0;
+            return TRUE;
+        }
+        *q++ = 0;
     }
+}
+
+/* strcmp() == 0 for a short word, without a call */
+static inline gboolean same_word(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
 }
 
 static gboolean parse_line(Parser *p, char *text)
@@ -883,7 +1022,7 @@ static gboolean parse_line(Parser *p, char *text)
             /* the gap runs idle: no occurrences, the current CPL */
             PmsSimRun idle = { at - p->st->end, { 0 }, NULL, 0, NULL, 0, NULL, 0 };
             memcpy(idle.cpl, p->st->cpl, sizeof idle.cpl);
-            add_run(p->st, &idle, p->line);
+            add_run(p->st, &idle, p->line, FALSE);
         }
         if (n == 1)
             return fail(p, "expected a record (run, write, read) after '%s'", tok[0]);
@@ -891,9 +1030,13 @@ static gboolean parse_line(Parser *p, char *text)
         n--;
     }
     const StimTables *tab = stim_tables();
-    const StimRecordKw *kw = g_hash_table_lookup(tab->records, tok[0]);
+    /* a stimulus is mostly one record after another of one kind: the last
+     * one's keyword first, then the table */
+    const StimRecordKw *kw =
+        p->last_kw && same_word(tok[0], p->last_kw->name) ? p->last_kw : g_hash_table_lookup(tab->records, tok[0]);
     if (!kw)
         return fail(p, "unknown record '%s': expected %s or @CYCLE", tok[0], tab->records_list);
+    p->last_kw = kw;
     return kw->generic ? kw->generic(p, tok, n) : rec_device(p, kw->type, tok, n);
 }
 
@@ -996,8 +1139,12 @@ static char *cycles_mismatch(const char *what, const char *one, const guint64 *g
                            d + 1, d < n ? a->str : "none", d < m ? b->str : "none");
 }
 
-/* Records [from, to) on sim. */
-static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint to, GError **error)
+/* Records [from, to) on sim.  *at_defaults: the device's run inputs are
+ * known to be at their defaults (the last record run was a run without
+ * inputs, and a run never changes them): a run without inputs need not
+ * reset them again. */
+static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint to, gboolean *at_defaults,
+                             GError **error)
 {
     for (guint i = from; i < to; i++) {
         const Rec *r = &g_array_index(st->recs, Rec, i);
@@ -1008,10 +1155,13 @@ static gboolean exec_records(const PmsStim *st, PmsSim *sim, guint from, guint t
         case PMS_STIM_RUN:
             /* the device's inputs hold for this run only: those it does
              * not give are back at their defaults */
-            sim_run_input(sim, r->in, r->input);
+            if (r->input || !*at_defaults)
+                sim_run_input(sim, r->in, r->input);
+            *at_defaults = !r->input;
             ok = pms_sim_run(sim, &r->run, &e);
             break;
         case PMS_STIM_PEBS:
+            *at_defaults = FALSE; /* a device's record: whatever it does */
             ok = r->type->exec(r->data, sim, &e);
             break;
         case PMS_STIM_WRITE:
@@ -1090,7 +1240,8 @@ static gboolean check_expectations(const PmsStim *st, PmsSim *sim, GError **erro
 
 gboolean pms_stim_execute(const PmsStim *st, PmsSim *sim, GError **error)
 {
-    return exec_records(st, sim, 0, st->recs->len, error) && check_expectations(st, sim, error);
+    gboolean at_defaults = FALSE; /* the caller may have set inputs (pms_sim_set_input) */
+    return exec_records(st, sim, 0, st->recs->len, &at_defaults, error) && check_expectations(st, sim, error);
 }
 
 /* A stimulus file run as it is read: each line is parsed and its record
@@ -1105,7 +1256,8 @@ gboolean pms_stim_reader_run(PmsStimReader *r, const PmsModel *m, PmsSim *sim, G
     st->source = g_strdup(r->path);
     Parser p;
     parser_init(&p, st, m->smt ? 2 : 1, error);
-    gboolean ok = TRUE;
+    p.borrow = TRUE; /* each line's records run before the next is parsed */
+    gboolean ok = TRUE, at_defaults = FALSE;
     guint done = 0;
     char *line;
     while (ok && (ok = stim_reader_next(r, &line, error)) && line) {
@@ -1114,7 +1266,7 @@ gboolean pms_stim_reader_run(PmsStimReader *r, const PmsModel *m, PmsSim *sim, G
             ok = fail(&p, "%s", pms_text_bom_message(line, strlen(line)));
             break;
         }
-        ok = parse_line(&p, line) && exec_records(st, sim, done, st->recs->len, error);
+        ok = parse_line(&p, line) && exec_records(st, sim, done, st->recs->len, &at_defaults, error);
         done = st->recs->len;
         if (done >= 1024) { /* executed: drop them (their run arrays too) */
             g_array_set_size(st->recs, 0);

@@ -82,11 +82,6 @@ void sim_tsx_apply(SimTsx *t, const SimTxOp *ops, guint n, guint64 *const *evtse
     }
 }
 
-gboolean sim_tsx_counts(const SimTsx *t, guint64 evtsel)
-{
-    return t->depth > 0 || !sim_fget(t->in_tx, evtsel);
-}
-
 gboolean sim_tsx_key(const PmsModel *m, const char *value, gpointer field, GError **error)
 {
     (void)m;

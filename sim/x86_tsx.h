@@ -32,7 +32,11 @@ void sim_tsx_apply(SimTsx *t, const SimTxOp *ops, guint n, guint64 *const *evtse
                    guint64 *status, const guint64 *st_bit);
 /* Whether a general counter programmed with `evtsel` counts now: not when
  * IN_TX is set outside a region. */
-gboolean sim_tsx_counts(const SimTsx *t, guint64 evtsel);
+static inline gboolean sim_tsx_counts(const SimTsx *t, guint64 evtsel)
+{
+    /* inline: the engines ask it of every general counter every run */
+    return t->depth > 0 || !sim_fget(t->in_tx, evtsel);
+}
 /* Inside a region now (the LBR's in-TSX bit). */
 static inline gboolean sim_tsx_inside(const SimTsx *t)
 {

@@ -536,15 +536,21 @@ static void test_bench_smoke(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nglm "));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "goals:"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "stimulus file on glm: 500 records read and run"));
+    /* issue 21: the realistic records against the reader floor, with the ratio and its goal */
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(r.out, "realistic stimulus on glm (4-5 tokens a record, CPU time, medians of 3): 500 records"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "x the reader (goal <= 3x) "));
     run_clear(&r);
     /* 0 leaves the stimulus-file bench out (valgrind-check: 10^6 records took minutes) */
     r = run_cli("bench", "sim", "--pmu", "glm", "--seconds", "0.01", "--stim-records", "0", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "goals:"));
     CU_ASSERT_PTR_NULL(strstr(r.out, "stimulus file"));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "realistic stimulus"));
     run_clear(&r);
     expect_fail(2, "--seconds", run_cli("bench", "sim", "--seconds", "-1", NULL));
     expect_fail(2, "--stim-records", run_cli("bench", "sim", "--stim-records", "-1", NULL));
+    expect_fail(2, "--stim-rounds", run_cli("bench", "sim", "--stim-rounds", "0", NULL));
 }
 
 /* `pmusim sim --pmu PMU -e STRING --occurrences ... [--cpl ...] [--preload V]`

@@ -1,6 +1,7 @@
 /* Stimulus: the text format, the builder API, execution checks and every
  * class of bad input (each error names source:line and what was expected). */
 #include "fixtures.h"
+#include "sim_input.h"
 
 #include <glib/gstdio.h>
 #include <unistd.h>
@@ -488,6 +489,226 @@ static void test_reader(void)
     g_unlink(path);
 }
 
+
+/* A stimulus's text run both ways on wsm (PMC0 on INST_RETIRED.ANY_P
+ * 0xc0.0x01, PMC1 on 0x3c.0x01, usr|os|en, both global enables, written
+ * first): parsed whole (pms_stim_parse, copied runs) and streamed from a
+ * file (pms_stim_run_file, runs executed from the parser's scratch).  Both
+ * must agree; PMC0 and PMC1 (the whole text's) in *c0, *c1; FALSE with the message in *msg
+ * (g_free) when either fails, the two messages compared (the file's name
+ * stands for t.stim). */
+static gboolean both_ways(const char *body, guint64 *c0, guint64 *c1, char **msg)
+{
+    g_autofree char *text =
+        g_strconcat("write IA32_PERFEVTSEL0 0x4301c0\nwrite IA32_PERFEVTSEL1 0x43013c\nwrite IA32_PERF_GLOBAL_CTRL 3\n",
+                    body, NULL);
+    const PmsModel *m = fx_model("wsm");
+    GError *e = NULL, *fe = NULL;
+    *msg = NULL;
+    g_autoptr(PmsSim) s = fx_sim(m, PMS_SIM_FAST);
+    g_autoptr(PmsStim) st = pms_stim_parse(m, text, -1, "t.stim", &e);
+    gboolean ok = st && pms_stim_execute(st, s, &e);
+    g_autofree char *path = NULL;
+    int fd = g_file_open_tmp("pmusim-tok-XXXXXX.stim", &path, NULL);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_TRUE(g_file_set_contents(path, text, -1, NULL));
+    g_autoptr(PmsSim) fs = fx_sim(m, PMS_SIM_FAST);
+    gboolean fok = pms_stim_run_file(m, path, fs, &fe);
+    g_unlink(path);
+    CU_ASSERT_EQUAL(ok, fok);
+    guint64 a = 0, b = 0, fa = 0, fb = 0;
+    CU_ASSERT_TRUE(pms_sim_read(s, 0xc1, &a, NULL) && pms_sim_read(s, 0xc2, &b, NULL));
+    CU_ASSERT_TRUE(pms_sim_read(fs, 0xc1, &fa, NULL) && pms_sim_read(fs, 0xc2, &fb, NULL));
+    /* a streamed file runs the lines above an error: the counters agree when both ran it all */
+    CU_ASSERT_TRUE(!ok || (a == fa && b == fb));
+    *c0 = a;
+    *c1 = b;
+    if (e || fe) {
+        CU_ASSERT_TRUE_FATAL(e && fe);
+        const char *rest = g_str_has_prefix(fe->message, path) ? fe->message + strlen(path) : "";
+        if (!g_str_has_prefix(e->message, "t.stim") || strcmp(e->message + 6, rest) != 0)
+            fprintf(stderr, "# both ways: '%s' vs '%s'\n", e->message, fe->message);
+        CU_ASSERT_TRUE(g_str_has_prefix(e->message, "t.stim") && strcmp(e->message + 6, rest) == 0);
+        *msg = g_strdup(e->message);
+    }
+    g_clear_error(&e);
+    g_clear_error(&fe);
+    return ok;
+}
+
+/* issue 21: the in-place tokenizer and the run keys resolved once.  Blanks
+ * of every kind, comments glued to a field, CRLF; thread lists with an
+ * empty value; keys that share their length and both end words (the same
+ * hash: only the bytes tell them apart); a key seen again after an error
+ * elsewhere; more distinct keys than the cache holds; a field of 1 MiB. */
+static void test_tokenizer_edges(void)
+{
+    guint64 c0, c1;
+    char *msg;
+    /* blanks, empty fields, tabs, trailing blanks, CRLF, a comment glued on */
+    CU_ASSERT_TRUE(both_ways("run 2 0xc0.0x01=1 0x3c.0x01=2\n"
+                             "  run\t2   0xc0.0x01=1\t\t0x3c.0x01=2   \n"
+                             "run 2 0xc0.0x01=1 0x3c.0x01=2\r\n"
+                             "\t\r\n"
+                             "   \n"
+                             "run 2 0xc0.0x01=1 0x3c.0x01=2#no blank before the comment\n"
+                             "run 2 0xc0.0x01=1#0x3c.0x01=2\n"
+                             "# a whole line\n"
+                             "\r\n"
+                             "run 2 0xc0.0x01=1 0x3c.0x01=2 \t\r",
+                             &c0, &c1, &msg));
+    CU_ASSERT_EQUAL(c0, 12); /* six runs of 2 cycles, one without its 0x3c.0x01 (commented out) */
+    CU_ASSERT_EQUAL(c1, 20);
+    g_free(msg);
+    /* thread lists: an empty value names its thread; too many values */
+    static const char *bad[][2] = {
+        { "run 1 0xc0.0x01=1,", "t.stim:4: 0xc0.0x01: value '' for thread 1: expected a number 0..4294967295" },
+        { "run 1 0xc0.0x01=,1", "t.stim:4: 0xc0.0x01: value '' for thread 0: expected a number 0..4294967295" },
+        { "run 1 0xc0.0x01=1,,2",
+          "t.stim:4: 0xc0.0x01: expected 1..2 comma-separated values (one per thread), got "
+          "'1,,2'" },
+        { "run 1 0xc0.0x01=1,x", "t.stim:4: 0xc0.0x01: value 'x' for thread 1: expected a number 0..4294967295" },
+        { "run 1 0xc0.0x01=", "t.stim:4: run: expected NAME=VALUE, got '0xc0.0x01='" },
+        { "run 1 =1", "t.stim:4: run: expected NAME=VALUE, got '=1'" },
+        { "run 1 cpl=0,", "t.stim:4: cpl: value '' for thread 1: expected a number 0..3" },
+        { "run 1 cpl=,", "t.stim:4: cpl: value '' for thread 0: expected a number 0..3" },
+        /* the key seen on a line before, its value bad now: the name is still the message's */
+        { "run 1 0xc0.0x01=1\nrun 1 0xc0.0x01=18446744073709551616",
+          "t.stim:5: 0xc0.0x01: value '18446744073709551616' for thread 0" },
+        { "run 1 0xc0.0x01=1\nrun 1 0xc0.0x01=4294967296", "t.stim:5: 0xc0.0x01: value '4294967296' for thread 0" },
+        /* a NUL byte: line and column */
+        { "run 1\nrun 1 0xc0.0x01=1\0x", "t.stim:5: column 18: a NUL byte in the text" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+        if (strchr(bad[i][0], '=') && strstr(bad[i][1], "NUL")) {
+            /* with its NUL: the text's length says where it ends */
+            const char *t = bad[i][0];
+            gsize n = strlen(t) + 2; /* the NUL and the 'x' after it */
+            GError *e = NULL;
+            GString *g = g_string_new("pmu wsm\nrun 1\nrun 1\n");
+            g_string_append_len(g, t, (gssize)n);
+            CU_ASSERT_PTR_NULL(pms_stim_parse(fx_model("wsm"), g->str, (gssize)g->len, "t.stim", &e));
+            CU_ASSERT_TRUE(e && strcmp(e->message, bad[i][1]) == 0);
+            if (e && strcmp(e->message, bad[i][1]) != 0)
+                fprintf(stderr, "# NUL: got '%s'\n", e->message);
+            g_clear_error(&e);
+            g_autofree char *path = NULL;
+            int fd = g_file_open_tmp("pmusim-nul-XXXXXX.stim", &path, NULL);
+            CU_ASSERT_FATAL(fd >= 0);
+            close(fd);
+            CU_ASSERT_TRUE(g_file_set_contents(path, g->str, (gssize)g->len, NULL));
+            g_autoptr(PmsSim) s = fx_sim(fx_model("wsm"), PMS_SIM_FAST);
+            CU_ASSERT_FALSE(pms_stim_run_file(fx_model("wsm"), path, s, &e));
+            g_autofree char *want = g_strdup_printf("%s%s", path, bad[i][1] + 6);
+            CU_ASSERT_TRUE(e && strcmp(e->message, want) == 0);
+            g_clear_error(&e);
+            g_unlink(path);
+            g_string_free(g, TRUE);
+            continue;
+        }
+        msg = NULL;
+        CU_ASSERT_FALSE(both_ways(bad[i][0], &c0, &c1, &msg));
+        if (!msg || !g_str_has_prefix(msg, bad[i][1]))
+            fprintf(stderr, "# case %u: got '%s'\n", i, msg ? msg : "(none)");
+        CU_ASSERT_TRUE(msg && g_str_has_prefix(msg, bad[i][1]));
+        g_free(msg);
+    }
+    /* two keys of one length and the same first and last 8 bytes: one hash,
+     * two signals (0xc0.0x01 and 0x3c.0x01, leading zeros) */
+    GString *t = g_string_new(NULL);
+    for (guint i = 0; i < 100; i++)
+        g_string_append(t, "run 1 0x000000c0.0x00000001=1 0x0000003c.0x00000001=2\n");
+    CU_ASSERT_TRUE(both_ways(t->str, &c0, &c1, &msg));
+    CU_ASSERT_EQUAL(c0, 100);
+    CU_ASSERT_EQUAL(c1, 200);
+    g_free(msg);
+    /* 5,000 distinct keys, more than the cache keeps (4,096): those past it
+     * are resolved each time, and still counted */
+    g_string_truncate(t, 0);
+    for (guint line = 0; line < 25; line++) {
+        g_string_append(t, "run 1");
+        for (guint k = 0; k < 200; k++)
+            g_string_append_printf(t, " 0x%x.0x02=1", 0x1000 + line * 200 + k);
+        g_string_append(t, "\n");
+    }
+    for (guint i = 0; i < 3; i++)
+        g_string_append(t, "run 1 0x3c.0x01=1 0x1001.0x02=1 0xc0.0x01=2 0x2387.0x02=1\n");
+    CU_ASSERT_TRUE(both_ways(t->str, &c0, &c1, &msg));
+    CU_ASSERT_EQUAL(c0, 6);
+    CU_ASSERT_EQUAL(c1, 3);
+    g_free(msg);
+    /* a field of 1 MiB: its key is hashed and refused whole */
+    g_string_truncate(t, 0);
+    g_string_append(t, "run 1 ");
+    for (guint i = 0; i < 1024 * 1024; i++)
+        g_string_append_c(t, "AB"[i % 2]);
+    g_string_append(t, "=1");
+    CU_ASSERT_FALSE(both_ways(t->str, &c0, &c1, &msg));
+    CU_ASSERT_TRUE(msg && g_str_has_prefix(msg, "t.stim:4: unknown signal 'ABABAB"));
+    g_free(msg);
+    g_string_free(t, TRUE);
+    /* the record keyword: runs, another record, runs again; a word that
+     * starts like the last one is not it */
+    CU_ASSERT_TRUE(
+        both_ways("run 1 0xc0.0x01=1\nread IA32_PMC0 1\nrun 1 0xc0.0x01=1\nread IA32_PMC0 2", &c0, &c1, &msg));
+    CU_ASSERT_EQUAL(c0, 2);
+    g_free(msg);
+    CU_ASSERT_FALSE(both_ways("run 1\nrunx 1", &c0, &c1, &msg));
+    CU_ASSERT_TRUE(msg && g_str_has_prefix(msg, "t.stim:5: unknown record 'runx': expected run, write"));
+    g_free(msg);
+    CU_ASSERT_FALSE(both_ways("run 1\nru 1", &c0, &c1, &msg));
+    CU_ASSERT_TRUE(msg && g_str_has_prefix(msg, "t.stim:5: unknown record 'ru': expected run, write"));
+    g_free(msg);
+}
+
+/* sim_parse_u64 (issue 21: a hand loop, as g_ascii_strtoull took them):
+ * decimal or 0x hex, digits only, within 64 bits; sim_parse_u64_n reads n
+ * bytes without a NUL. */
+static void test_parse_u64(void)
+{
+    static const struct {
+        const char *s;
+        gboolean ok;
+        guint64 v;
+    } cases[] = {
+        { "0", TRUE, 0 },
+        { "007", TRUE, 7 },
+        { "18446744073709551615", TRUE, G_MAXUINT64 },
+        { "18446744073709551616", FALSE, 0 },
+        { "99999999999999999999", FALSE, 0 },
+        { "0xffffffffffffffff", TRUE, G_MAXUINT64 },
+        { "0XFFFFFFFFFFFFFFFF", TRUE, G_MAXUINT64 },
+        { "0x00000000000000000001", TRUE, 1 },
+        { "0x10000000000000000", FALSE, 0 },
+        { "0X1f", TRUE, 31 },
+        { "0x", FALSE, 0 },
+        { "0xg", FALSE, 0 },
+        { "0x0x1", FALSE, 0 },
+        { "", FALSE, 0 },
+        { "+1", FALSE, 0 },
+        { "-1", FALSE, 0 },
+        { " 1", FALSE, 0 },
+        { "1 ", FALSE, 0 },
+        { "1a", FALSE, 0 },
+        { "12", TRUE, 12 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        guint64 v = 4711;
+        gboolean ok = sim_parse_u64(cases[i].s, &v);
+        if (ok != cases[i].ok)
+            fprintf(stderr, "# '%s': %d\n", cases[i].s, ok);
+        CU_ASSERT_EQUAL(ok, cases[i].ok);
+        CU_ASSERT_EQUAL(v, cases[i].ok ? cases[i].v : 4711); /* untouched on failure */
+    }
+    guint64 v = 0;
+    CU_ASSERT_TRUE(sim_parse_u64_n("12,34", 2, &v) && v == 12);
+    CU_ASSERT_TRUE(sim_parse_u64_n("0x1f,", 4, &v) && v == 31);
+    CU_ASSERT_FALSE(sim_parse_u64_n("0x1f,", 2, &v));
+    CU_ASSERT_FALSE(sim_parse_u64_n(",1", 0, &v));
+    CU_ASSERT_FALSE(sim_parse_u64(NULL, &v));
+}
+
 void register_stimulus_tests(void)
 {
     CU_pSuite s = CU_add_suite("sim stimulus", NULL, NULL);
@@ -502,4 +723,6 @@ void register_stimulus_tests(void)
     CU_add_test(s, "a PMI mismatch over many cycles is bounded", test_pmi_mismatch_bounded);
     CU_add_test(s, "a stimulus file run as it is read", test_run_file_streaming);
     CU_add_test(s, "the reader: a pipe read once, its limits and NUL bytes (issue 20)", test_reader);
+    CU_add_test(s, "the tokenizer's edges and the run keys resolved once (issue 21)", test_tokenizer_edges);
+    CU_add_test(s, "numbers: digits only, within 64 bits (issue 21)", test_parse_u64);
 }
