@@ -55,15 +55,9 @@ static double now_s(void)
 /* the mutants on every core: at least 3/4 of a perfect speed-up */
 #define GOAL_MUTANT_EFFICIENCY 0.75
 
-static int cmp_double(gconstpointer a, gconstpointer b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static double median(GArray *a)
 {
-    g_array_sort(a, cmp_double);
+    g_array_sort(a, pms_bench_cmp_double);
     return a->len ? g_array_index(a, double, a->len / 2) : 0;
 }
 

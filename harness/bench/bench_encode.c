@@ -41,12 +41,6 @@ static double now_s(void)
     return (double)g_get_monotonic_time() / 1e6;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Load time of every model: median of several loads. */
 static gboolean builtin_load(char **model_files, const GPtrArray *compared, BenchResult *r)
 {
@@ -70,8 +64,8 @@ static gboolean builtin_load(char **model_files, const GPtrArray *compared, Benc
         }
         readies[n] = (now_s() - t0) * 1e3;
     }
-    qsort(loads, n, sizeof loads[0], cmp_double);
-    qsort(readies, n, sizeof readies[0], cmp_double);
+    qsort(loads, n, sizeof loads[0], pms_bench_cmp_double);
+    qsort(readies, n, sizeof readies[0], pms_bench_cmp_double);
     r->load_ms = loads[n / 2];
     r->ready_ms = readies[n / 2];
     g_strlcpy(r->mode, "in-process", sizeof r->mode);
@@ -252,8 +246,8 @@ static gboolean libpfm4_load(GPtrArray *strs, BenchResult *r)
         loads[i] = one.load_ms;
         dl[i] = one.extra_ms;
     }
-    qsort(loads, G_N_ELEMENTS(loads), sizeof loads[0], cmp_double);
-    qsort(dl, G_N_ELEMENTS(dl), sizeof dl[0], cmp_double);
+    qsort(loads, G_N_ELEMENTS(loads), sizeof loads[0], pms_bench_cmp_double);
+    qsort(dl, G_N_ELEMENTS(dl), sizeof dl[0], pms_bench_cmp_double);
     r->load_ms = loads[2];
     r->extra_ms = dl[2];
     return TRUE;

@@ -204,12 +204,6 @@ static double stim_path(const PmsModel *m, const char *path)
     return s;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 enum { STIM_ROUNDS_MAX = 101 };
 
 static int stim_floor_bench(const PmsModelSet *models, const char *pmu, guint n, guint rounds)
@@ -240,8 +234,8 @@ static int stim_floor_bench(const PmsModelSet *models, const char *pmu, guint n,
         }
     }
     g_unlink(path);
-    qsort(rd, rounds, sizeof rd[0], cmp_double);
-    qsort(st, rounds, sizeof st[0], cmp_double);
+    qsort(rd, rounds, sizeof rd[0], pms_bench_cmp_double);
+    qsort(st, rounds, sizeof st[0], pms_bench_cmp_double);
     double r = rd[rounds / 2], s = st[rounds / 2], ratio = s / MAX(r, 1e-9);
     printf("realistic stimulus on %s (4-5 tokens a record, CPU time, medians of %u): %u records in %.3f s, %.3g "
            "records/s, "
@@ -348,12 +342,6 @@ static double cf_once(PmsSim *sim, const CfWorkload *w, guint lg, guint64 *pmis,
     return ok ? (double)(g_get_monotonic_time() - t0) / 1e6 : -1;
 }
 
-static int cmp_double(gconstpointer a, gconstpointer b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int closed_form_bench(const PmsModelSet *models)
 {
     printf("closed form (fast engine, one run of identical cycles; medians of %d, alternated):\n", CF_ROUNDS);
@@ -378,8 +366,8 @@ static int closed_form_bench(const PmsModelSet *models)
                 return 1;
             }
         }
-        qsort(ts, CF_ROUNDS, sizeof ts[0], cmp_double);
-        qsort(tl, CF_ROUNDS, sizeof tl[0], cmp_double);
+        qsort(ts, CF_ROUNDS, sizeof ts[0], pms_bench_cmp_double);
+        qsort(tl, CF_ROUNDS, sizeof tl[0], pms_bench_cmp_double);
         double a = ts[CF_ROUNDS / 2], b = tl[CF_ROUNDS / 2], ratio = b / MAX(a, 1e-9);
         printf("  %s on %s: 2^%u cycles %.1f us (%" G_GUINT64_FORMAT " PMIs), 2^%u cycles %.1f us (%" G_GUINT64_FORMAT
                " PMIs): ratio %.2f %s\n",

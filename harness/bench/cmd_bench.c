@@ -36,3 +36,9 @@ int pms_cmd_bench(int argc, char **argv)
     fprintf(stderr, "pmusim: bench: unknown benchmark '%s' (try pmusim bench --help)\n", argv[1]);
     return PMS_EXIT_USAGE;
 }
+
+int pms_bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
