@@ -18,11 +18,7 @@ import tempfile
 
 PMUSIM, SOURCE = sys.argv[1], sys.argv[2]
 VECTORS, FILES, LIMIT_MB = 400000, 8, 100
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append((name, ok, detail))
+from taplib import check, finish
 
 
 lines = [l for l in open(SOURCE, encoding="latin-1").read().splitlines(True)
@@ -65,10 +61,4 @@ try:
 finally:
     shutil.rmtree(top)
 
-print("TAP version 13\n1..%d" % len(results))
-for i, (name, ok, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        for l in detail.splitlines()[:40]:
-            print("#   " + l)
-sys.exit(0 if all(ok for _, ok, _ in results) else 1)
+finish()

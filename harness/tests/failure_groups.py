@@ -12,11 +12,7 @@ PMUSIM = sys.argv[1]
 BACKEND = "cmd:%s %s %s" % (sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                          "wrong_edge_backend.py"), PMUSIM)
 DIFF = "IA32_PERFEVTSEL0 differs: edge (bit 18): expected 1, got 0; pc (bit 19): expected 0, got 1"
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append((name, ok, detail))
+from taplib import check, finish
 
 
 def conform(*args, backend=BACKEND, kind="encode", env=None):
@@ -154,10 +150,4 @@ at = [i for i, l in enumerate(dout) if l == "wsm::INST_RETIRED:ANY_P:c=1:e [code
 check("diff names the fields of a codes difference",
       p.returncode == 1 and len(at) == 1 and dout[at[0] + 3] == "  fields     " + DIFF, "\n".join(dout[:20]))
 
-print("TAP version 13\n1..%d" % len(results))
-for i, (name, ok, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok:
-        for l in detail.splitlines()[:40]:
-            print("#   " + l)
-sys.exit(0 if all(ok for _, ok, _ in results) else 1)
+finish()

@@ -24,11 +24,7 @@ if not shutil.which("xmllint"):
     print("1..0 # SKIP xmllint not installed (Debian: libxml2-utils)")
     sys.exit(77)
 
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append((name, ok, detail))
+from taplib import check, finish
 
 
 def validate(path):
@@ -77,10 +73,4 @@ with tempfile.TemporaryDirectory() as work:
         ok, _ = validate(path)
         check("a report with a %s is rejected" % what, bad != text and not ok)
 
-print("1..%d" % len(results))
-for i, (name, ok, detail) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
-    if not ok and detail:
-        for line in str(detail).splitlines():
-            print("# " + line)
-sys.exit(0 if all(ok for _, ok, _ in results) else 1)
+finish()
