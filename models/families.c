@@ -16,17 +16,17 @@ extern const PmsModelOption pms_x86_core_options[], pms_nhmex_options[], pms_ia6
 
 static const PmsFamily families[] = {
     { "x86_core", "Intel architectural core PMU: PERFEVTSEL/PMC/FIXED, GLOBAL_* (perfmon v2..v4)",
-      pms_x86_core_model_check, pms_x86_event_check, NULL, pms_x86_core_options },
+      pms_x86_core_model_check, pms_x86_event_check, NULL, pms_x86_core_options, FALSE },
     { "x86_uncore", "Nehalem/Westmere uncore: UNCORE_PERFEVTSEL/PMC with its own global control",
-      pms_x86_uncore_model_check, pms_x86_event_check, NULL, NULL },
+      pms_x86_uncore_model_check, pms_x86_event_check, NULL, NULL, FALSE },
     { "nhmex_cbox", "Xeon 7500 uncore: C-Box counters under the U-Box global control", pms_nhmex_model_check,
-      pms_x86_event_check, NULL, pms_nhmex_options },
+      pms_x86_event_check, NULL, pms_nhmex_options, FALSE },
     { "ia64", "Itanium 2 9000 (Montecito): PMC/PMD/IBR/DBR register files", pms_ia64_model_check, pms_ia64_event_check,
       &pms_ia64_event_facts, pms_ia64_options, TRUE },
     { "toy", "test-only family (models/tests/toy.pmu): two counters and a status register, no hardware",
-      pms_toy_model_check, NULL, NULL, NULL },
+      pms_toy_model_check, NULL, NULL, NULL, FALSE },
     { "amd64", "AMD core PMU before PerfMonV2: PERF_CTL/PERF_CTR pairs, no global control or status",
-      pms_amd64_model_check, pms_x86_event_check, NULL, pms_amd64_options },
+      pms_amd64_model_check, pms_x86_event_check, NULL, pms_amd64_options, FALSE },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(families) <= PMS_FAMILY_MAX);
 
