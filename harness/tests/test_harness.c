@@ -961,12 +961,12 @@ static void test_sim_compare(void)
     r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "--occurrences", "5", "--compare",
                 "/nonexistent.pmu", NULL);
     CU_ASSERT_EQUAL(r.status, 2);
-    CU_ASSERT_PTR_NOT_NULL(r.err && strstr(r.err, "/nonexistent.pmu"));
+    CU_ASSERT_TRUE(r.err && strstr(r.err, "/nonexistent.pmu"));
     run_clear(&r);
     r = run_cli(NULL, 0, "sim", "--pmu", "wsm", "-e", "INST_RETIRED:ANY_P", "--occurrences", "5", "--compare", path,
                 "-f", "svg", NULL);
     CU_ASSERT_EQUAL(r.status, 2);
-    CU_ASSERT_PTR_NOT_NULL(r.err && strstr(r.err, "--compare does not take -f svg"));
+    CU_ASSERT_TRUE(r.err && strstr(r.err, "--compare does not take -f svg"));
     run_clear(&r);
     g_unlink(path);
 }
