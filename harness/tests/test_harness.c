@@ -776,6 +776,14 @@ static void test_bench_conform(void)
         "alternated\\): speed-up [0-9.]+x .*; the same report: yes\n",
         out, 0, 0));
     run_clear(&r);
+    /* --runs 0 leaves the mutants out (valgrind-check) */
+    r = run_cli(NULL, 0, "bench", "conform", "--vectors", "1000", "--runs", "0", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    g_free(out);
+    out = out_text(&r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "synthetic corpus: "));
+    CU_ASSERT_PTR_NULL(strstr(out, "mutants:"));
+    run_clear(&r);
 }
 
 /* `sim --stim FILE` without -e: the stimulus programs the registers itself
