@@ -1100,8 +1100,9 @@ static gboolean lbr_consistent(Ctx *c, GError **error)
 
 /* [options]: each key one the family's simulator reads (family.h
  * PmsModelOption), each value one it takes, so that a typo is refused at its
- * own line rather than silently ignored or refused later at [pmu]'s. */
-static gboolean parse_options(Ctx *c, const char *g, GError **error)
+ * own line rather than silently ignored or refused later at [pmu]'s; each
+ * bad key is kept (keep()), so every one is reported. */
+static void parse_options(Ctx *c, const char *g)
 {
     const PmsFamily *f = c->m->family;
     g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
@@ -1129,17 +1130,7 @@ static gboolean parse_options(Ctx *c, const char *g, GError **error)
         }
         g_hash_table_insert(pms_model_ix(c->m)->options, g_strdup(keys[k]), g_steal_pointer(&value));
     }
-    (void)error; /* each bad key is kept (keep()), not returned */
-    return TRUE;
 }
-
-/* One group's parse: its GError kept (keep()) rather than returned. */
-#define KEEP(c, call)                                                                                                  \
-    do {                                                                                                               \
-        GError *e_ = NULL;                                                                                             \
-        if (!(call))                                                                                                   \
-            keep((c), &e_);                                                                                            \
-    } while (0)
 
 /* FALSE when a problem stops the file short (a kind others name). */
 static gboolean load_groups(Ctx *c, gsize n_groups, char **groups, const GroupKind *kinds, const char **names)
@@ -1156,26 +1147,24 @@ static gboolean load_groups(Ctx *c, gsize n_groups, char **groups, const GroupKi
             if (kinds[i] != order[o])
                 continue;
             const char *g = groups[i];
+            GError *e = NULL; /* the group's problem, kept (keep()) rather than returned */
+            gboolean ok = TRUE;
             switch (kinds[i]) {
             case G_OPTIONS:
-                KEEP(c, parse_options(c, g, &e_));
+                parse_options(c, g); /* keeps each bad key itself */
                 break;
             case G_LAYOUT: {
                 PmsLayout *l = &m->layouts[m->n_layouts++];
-                KEEP(c,
-                     parse_layout(c, g, names[i], l, &e_) &&
-                         index_add(c, pms_model_ix(m)->layout_index, l->name, m->n_layouts, g, "layout", "", &e_));
+                ok = parse_layout(c, g, names[i], l, &e) &&
+                    index_add(c, pms_model_ix(m)->layout_index, l->name, m->n_layouts, g, "layout", "", &e);
                 break;
             }
             case G_REGISTER: {
                 PmsRegister *r = &m->regs[m->n_regs++];
-                GError *e = NULL;
-                gboolean ok = name_ok(names[i])
-                    ? parse_register(c, g, names[i], r, &e)
-                    : fail(c, &e, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i]);
-                ok = ok && index_add(c, pms_model_ix(m)->reg_name_index, r->name, m->n_regs, g, "register", "", &e);
-                if (!ok)
-                    keep(c, &e);
+                ok = (name_ok(names[i])
+                          ? parse_register(c, g, names[i], r, &e)
+                          : fail(c, &e, PMS_MODEL_ERROR_KEY, g, NULL, "bad register name '%s'", names[i])) &&
+                    index_add(c, pms_model_ix(m)->reg_name_index, r->name, m->n_regs, g, "register", "", &e);
                 /* A repeated address keeps the first register; the lint reports it. */
                 if (ok && r->space == PMS_SPACE_MSR &&
                     !g_hash_table_contains(pms_model_ix(m)->reg_index, GUINT_TO_POINTER(r->address)))
@@ -1185,26 +1174,26 @@ static gboolean load_groups(Ctx *c, gsize n_groups, char **groups, const GroupKi
             }
             case G_MODIFIER: {
                 PmsModifier *mod = &m->mods[m->n_mods++];
-                KEEP(c,
-                     parse_modifier(c, g, names[i], mod, &e_) &&
-                         index_add(c, pms_model_ix(m)->mod_index, mod->name, m->n_mods, g, "modifier", "", &e_));
+                ok = parse_modifier(c, g, names[i], mod, &e) &&
+                    index_add(c, pms_model_ix(m)->mod_index, mod->name, m->n_mods, g, "modifier", "", &e);
                 break;
             }
             case G_EVENT: {
-                PmsEvent *e = &m->events[m->n_events++];
-                KEEP(c,
-                     parse_event(c, g, names[i], e, &e_) &&
-                         index_add(c, pms_model_ix(m)->event_index, e->name, m->n_events, g, "event",
-                                   " (names are case-insensitive)", &e_) &&
-                         facts_consistent(c, g, e, &e_));
+                PmsEvent *ev = &m->events[m->n_events++];
+                ok = parse_event(c, g, names[i], ev, &e) &&
+                    index_add(c, pms_model_ix(m)->event_index, ev->name, m->n_events, g, "event",
+                              " (names are case-insensitive)", &e) &&
+                    facts_consistent(c, g, ev, &e);
                 break;
             }
             case G_PERF:
-                KEEP(c, parse_perf(c, g, &e_));
+                ok = parse_perf(c, g, &e);
                 break;
             default:
                 break;
             }
+            if (!ok)
+                keep(c, &e);
         }
         if (c->problems->len > before && (order[o] == G_LAYOUT || order[o] == G_REGISTER || order[o] == G_MODIFIER))
             return FALSE;
@@ -1232,8 +1221,9 @@ static gboolean load(Ctx *c, GError **error)
             count[kinds[i]]++;
         }
     }
-    if (!c->problems->len)
-        KEEP(c, parse_header(c, &e_));
+    GError *e = NULL;
+    if (!c->problems->len && !parse_header(c, &e))
+        keep(c, &e);
 
     m->layouts = g_new0(PmsLayout, count[G_LAYOUT]);
     m->regs = g_new0(PmsRegister, count[G_REGISTER]);
@@ -1245,15 +1235,14 @@ static gboolean load(Ctx *c, GError **error)
 
     /* The whole-model checks need every register and event read. */
     gboolean whole = !c->problems->len && load_groups(c, n_groups, groups, kinds, names);
-    if (whole)
-        KEEP(c, instances_have_registers(c, &e_));
-    if (whole)
-        KEEP(c, lbr_consistent(c, &e_));
+    if (whole && !instances_have_registers(c, &e))
+        keep(c, &e);
+    if (whole && !lbr_consistent(c, &e))
+        keep(c, &e);
     if (whole && m->family->check_model) {
         g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
         m->family->check_model(m, FALSE, msgs);
         for (guint i = 0; i < msgs->len; i++) {
-            GError *e = NULL;
             fail(c, &e, PMS_MODEL_ERROR_CONFLICT, "pmu", NULL, "%s", (const char *)msgs->pdata[i]);
             keep(c, &e);
         }
