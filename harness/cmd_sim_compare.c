@@ -79,9 +79,7 @@ static gboolean run_caught(GPtrArray *argv, Caught *c)
  * loader derives them): a [pmu] line already says what changed. */
 static gboolean derived(const PmsModel *m, const PmsRegister *r)
 {
-    guint w = r->kind == PMS_REG_FIXED_CTR                                                  ? m->fixed_width
-        : r->kind == PMS_REG_PMC || r->kind == PMS_REG_A_PMC || r->kind == PMS_REG_IA64_PMD ? m->gp_width
-                                                                                            : 0;
+    guint w = pms_model_counter_width(m, r->kind, r->index);
     return w && r->width == w && r->writable == (w >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << w) - 1);
 }
 
@@ -172,9 +170,7 @@ static gboolean header(const char *file, char **model_files)
     g_autoptr(PmsModelSet) variant = pms_model_set_new_empty();
     g_autoptr(GError) err = NULL;
     if (!pms_model_set_add_file(variant, file, &err)) {
-        g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
-        for (char **l = lines; *l; l++)
-            fprintf(stderr, "pmusim: %s\n", *l);
+        pms_cli_print_lines(err->message);
         return FALSE;
     }
     g_autoptr(GPtrArray) lines = g_ptr_array_new();

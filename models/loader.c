@@ -456,25 +456,21 @@ static gboolean parse_register(Ctx *c, const char *g, const char *name, PmsRegis
      * the simulator counts with: a counter register takes it when it gives
      * none, and one that gives another is refused (an edit there would
      * otherwise change nothing); its writable and ignored masks, when not
-     * given, follow from the width (family.h counter_upper_ignored).  A
-     * counter: pmc, a_pmc, fixed_ctr, and Itanium's counting PMDs (indices
-     * counter_base .. counter_base + gp_counters - 1). */
-    const PmsModel *m = c->m;
-    gboolean gp_ctr = r->kind == PMS_REG_PMC || r->kind == PMS_REG_A_PMC ||
-        (r->kind == PMS_REG_IA64_PMD && r->index >= m->counter_base && r->index < m->counter_base + m->n_gp);
-    if ((gp_ctr && m->gp_width) || (r->kind == PMS_REG_FIXED_CTR && m->fixed_width)) {
-        guint want = gp_ctr ? m->gp_width : m->fixed_width;
+     * given, follow from the width (family.h counter_upper_ignored).  Which
+     * registers are counters: pms_model_counter_width. */
+    guint want = pms_model_counter_width(c->m, r->kind, r->index);
+    if (want) {
         g_autofree char *given = get_raw(c, g, "width");
         if (!given)
             r->width = want;
         else if (r->width != want)
             return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, "width",
                         "%u, but [pmu] %s = %u: a counter's width is set there (or leave this key out)", r->width,
-                        gp_ctr ? "gp_width" : "fixed_width", want);
+                        r->kind == PMS_REG_FIXED_CTR ? "fixed_width" : "gp_width", want);
         guint64 bits = want >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT(1) << want) - 1;
         if (!g_key_file_has_key(c->kf, g, "writable", NULL))
             r->writable = bits;
-        if (!g_key_file_has_key(c->kf, g, "ignored", NULL) && m->family->counter_upper_ignored)
+        if (!g_key_file_has_key(c->kf, g, "ignored", NULL) && c->m->family->counter_upper_ignored)
             r->ignored = ~bits;
     }
     if (r->ignored & r->writable)

@@ -104,6 +104,15 @@ gboolean pms_reg_kind_from_name(const char *name, PmsRegKind *kind)
     return FALSE;
 }
 
+guint pms_model_counter_width(const PmsModel *m, PmsRegKind kind, guint index)
+{
+    if (kind == PMS_REG_FIXED_CTR)
+        return m->fixed_width;
+    gboolean gp = kind == PMS_REG_PMC || kind == PMS_REG_A_PMC ||
+        (kind == PMS_REG_IA64_PMD && index >= m->counter_base && index < m->counter_base + m->n_gp);
+    return gp ? m->gp_width : 0;
+}
+
 guint64 pms_model_counters_mask(const PmsModel *m)
 {
     if (m->counter_base >= 64)

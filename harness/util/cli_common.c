@@ -19,6 +19,13 @@ void pms_cli_set_rules_only(gboolean on)
     rules_only = on;
 }
 
+void pms_cli_print_lines(const char *message)
+{
+    g_auto(GStrv) lines = g_strsplit(message, "\n", -1);
+    for (char **l = lines; *l; l++)
+        fprintf(stderr, "pmusim: %s\n", *l);
+}
+
 PmsModelSet *pms_cli_load_models(char **model_files)
 {
     g_autoptr(GError) err = NULL;
@@ -29,10 +36,7 @@ PmsModelSet *pms_cli_load_models(char **model_files)
     }
     for (char **f = model_files; f && *f; f++) {
         if (!pms_model_set_add_file(set, *f, &err)) {
-            /* a line per problem of the file (models/loader.c keeps them all) */
-            g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
-            for (char **l = lines; *l; l++)
-                fprintf(stderr, "pmusim: %s\n", *l);
+            pms_cli_print_lines(err->message); /* a line per problem (models/loader.c keeps them all) */
             return NULL;
         }
     }

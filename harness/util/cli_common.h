@@ -13,10 +13,14 @@ typedef struct {
     int (*run)(int argc, char **argv);
 } PmsCommand;
 
+/* A message of several lines (a model file's problems, one a line) on
+ * stderr, each line led by "pmusim: ". */
+void pms_cli_print_lines(const char *message);
+
 /* Shared option handling (cli_common.c): every subcommand accepts
  * --model FILE (repeatable) and --rules-only (the encoder's plain-result
  * cache off in the set).  Returns the model set, or NULL after printing
- * one line on stderr. */
+ * the problem on stderr (a line for each, pms_cli_print_lines). */
 PmsModelSet *pms_cli_load_models(char **model_files);
 
 /* Exit status for usage errors (bad option, missing argument). */

@@ -367,6 +367,11 @@ PMS_API const char *pms_reg_space_name(PmsRegSpace space);
 PMS_API gboolean pms_reg_space_from_name(const char *name, PmsRegSpace *space);
 /* The generic counters as a mask over counter numbers (bits counter_base ..). */
 PMS_API guint64 pms_model_counters_mask(const PmsModel *m);
+/* The width [pmu] gives a counter register of this kind and index: gp_width
+ * for pmc, a_pmc and Itanium's counting PMDs (counter_base ..), fixed_width
+ * for fixed_ctr; 0 for any other register, or when the header gives none.
+ * The loader derives such a register's width and writable bits from it. */
+PMS_API guint pms_model_counter_width(const PmsModel *m, PmsRegKind kind, guint index);
 /* The general counters PEBS can sample (bit i: IA32_PMCi): those
  * IA32_PEBS_ENABLE's pebs_en field has a bit for; 0 without PEBS. */
 PMS_API guint64 pms_model_pebs_counters(const PmsModel *m);
