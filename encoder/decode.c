@@ -12,8 +12,6 @@
 #include <string.h>
 #include "enc_internal.h"
 
-#define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
-
 typedef struct {
     const PmsModel *m;
     const PmsPrepared *p;
@@ -63,13 +61,13 @@ static void append_mods(Dec *d, GString *s, const PmsEvent *ev, gboolean ldlat)
     }
 }
 
-static gboolean try_umasks(Dec *d, const PmsEvent *ev, guint64 set)
+static gboolean try_umasks(Dec *d, const PmsEvent *ev, PmsUmaskSet set)
 {
     g_autoptr(GString) s = g_string_new(d->m->name);
     g_string_append_printf(s, "::%s", ev->name);
     guint64 own = 0;
     for (guint i = 0; i < ev->n_umasks; i++)
-        if (set & BIT(i)) {
+        if (pms_uset_has(set, i)) {
             g_string_append_printf(s, ":%s", ev->umasks[i].name);
             own |= ev->umasks[i].value;
         }
@@ -119,7 +117,7 @@ static gint cand_cmp(gconstpointer a, gconstpointer b)
 }
 
 /* Greedy cover of `bits` by plain unit masks (no alias, no forced modifier). */
-static guint64 cover(const PmsEvent *ev, guint64 bits)
+static PmsUmaskSet cover(const PmsEvent *ev, guint64 bits)
 {
     Cand c[PMS_ENC_MAX_UMASKS];
     guint n = 0;
@@ -131,15 +129,15 @@ static guint64 cover(const PmsEvent *ev, guint64 bits)
         c[n++].idx = i;
     }
     qsort(c, n, sizeof c[0], cand_cmp);
-    guint64 set = 0;
+    PmsUmaskSet set = PMS_UMASK_SET_EMPTY;
     for (guint k = 0; k < n && bits; k++) {
         guint64 v = ev->umasks[c[k].idx].value;
         if ((v & bits) == v) {
-            set |= BIT(c[k].idx);
+            pms_uset_add(&set, c[k].idx);
             bits &= ~v;
         }
     }
-    return bits ? 0 : set;
+    return bits ? PMS_UMASK_SET_EMPTY : set;
 }
 
 static gboolean decode_event(Dec *d, const PmsEvent *ev, guint64 umask)
@@ -150,8 +148,8 @@ static gboolean decode_event(Dec *d, const PmsEvent *ev, guint64 umask)
     if (offcore) {
         if (umask != ev->base_umask || !d->has_extra)
             return FALSE;
-        guint64 set = cover(ev, d->extra);
-        return set && try_umasks(d, ev, set);
+        PmsUmaskSet set = cover(ev, d->extra);
+        return !pms_uset_empty(set) && try_umasks(d, ev, set);
     }
     const PmsPrepEvent *pe = &d->p->events[ev - d->m->events];
     if (pe->umask_extra) {
@@ -166,7 +164,7 @@ static gboolean decode_event(Dec *d, const PmsEvent *ev, guint64 umask)
         }
         for (guint i = 0; i < ev->n_umasks; i++) {
             guint64 v = ev->umasks[i].value;
-            if ((v == d->extra || v == (d->extra & ~mods)) && try_umasks(d, ev, BIT(i)))
+            if ((v == d->extra || v == (d->extra & ~mods)) && try_umasks(d, ev, pms_uset_bit(i)))
                 return TRUE;
         }
         return FALSE;
@@ -180,13 +178,13 @@ static gboolean decode_event(Dec *d, const PmsEvent *ev, guint64 umask)
         for (guint i = 0; i < ev->n_umasks; i++) {
             const PmsUmask *u = &ev->umasks[i];
             gboolean plain = !u->equiv && u->cmask < 0 && u->inv < 0 && u->edge < 0 && u->any < 0;
-            if (plain == (pass == 0) && u->value == rest && try_umasks(d, ev, BIT(i)))
+            if (plain == (pass == 0) && u->value == rest && try_umasks(d, ev, pms_uset_bit(i)))
                 return TRUE;
         }
-    guint64 set = cover(ev, rest);
-    if (set && try_umasks(d, ev, set))
+    PmsUmaskSet set = cover(ev, rest);
+    if (!pms_uset_empty(set) && try_umasks(d, ev, set))
         return TRUE;
-    return try_umasks(d, ev, 0);
+    return try_umasks(d, ev, PMS_UMASK_SET_EMPTY);
 }
 
 char *pms_decode(const PmsModel *m, guint64 value, gboolean has_extra, guint64 extra, GError **error)

@@ -26,8 +26,8 @@
 /* libpfm4 4.13 refuses more than 64 unit masks and modifiers in one string
  * (PFM_ERR_TOOMANY; with 65 unit masks it overruns its array instead). */
 #define PMS_ENC_MAX_ATTRS 64
-/* Unit masks per event the encoder can track (PmsEncoding.umask_mask is 64 bits). */
-#define PMS_ENC_MAX_UMASKS 64
+/* Unit masks per event the encoder can track (a PmsUmaskSet each). */
+#define PMS_ENC_MAX_UMASKS PMS_UMASK_SET_MAX
 /* Modifiers per model the encoder can track. */
 #define PMS_ENC_MAX_MODS 16
 /* Generic counters whose event-select register is cached. */
@@ -158,11 +158,11 @@ typedef struct {
     guint n_groups;
     guint32 required_groups; /* bit g: group g is required and has unit masks */
     guint32 allowed_mods;    /* bit j: the event takes modifier j (fstr prints it) */
-    guint64 default_mask, override_mask, ldlat_mask;
-    guint64 grouped_default; /* defaults of groups 0 .. n_groups-1 */
-    guint64 forced_mask;     /* umasks that hard-wire a modifier */
-    guint64 *equiv;          /* per umask: the umasks its libpfm4 alias names, 0 if none */
-    PmsNameIdx umask_idx;    /* unit-mask names */
+    PmsUmaskSet default_mask, override_mask, ldlat_mask;
+    PmsUmaskSet grouped_default; /* defaults of groups 0 .. n_groups-1 */
+    PmsUmaskSet forced_mask;     /* umasks that hard-wire a modifier */
+    PmsUmaskSet *equiv;          /* per umask: the umasks its libpfm4 alias names, empty if none */
+    PmsNameIdx umask_idx;        /* unit-mask names */
     /* fstr pieces, each followed by PMS_FSTR_SLACK readable bytes:
      * "glm::INST_RETIRED" and ":ANY_P" per unit mask */
     char *fstr_head;
@@ -198,10 +198,10 @@ typedef struct {
     guint n_plain; /* slots */
     gboolean plain_lat;
     /* read by the general path only */
-    guint64 group_mask[PMS_ENC_MAX_GROUPS];
+    PmsUmaskSet group_mask[PMS_ENC_MAX_GROUPS];
     guint8 group_kind[PMS_ENC_MAX_GROUPS];
-    guint64 excl_mask;
-    guint64 equiv_mods; /* umasks whose alias also sets modifiers ("ANY:c=1:i=1") */
+    PmsUmaskSet excl_mask;
+    PmsUmaskSet equiv_mods; /* umasks whose alias also sets modifiers ("ANY:c=1:i=1") */
     guint32 mod_digit[PMS_ENC_MAX_MODS];
 } PmsPrepEvent;
 
@@ -276,10 +276,10 @@ typedef struct PmsResolved {
     const PmsEvent *event;
     const PmsPrepEvent *pe; /* the event's prepared facts */
     const PmsTokens *tok;
-    guint64 user_umasks;                    /* bit i: the user named event->umasks[i] */
+    PmsUmaskSet user_umasks;                /* bit i: the user named event->umasks[i] */
     guint umask_col[PMS_ENC_MAX_UMASKS];    /* column of its first mention */
     guint8 umask_count[PMS_ENC_MAX_UMASKS]; /* how many times it was named */
-    guint64 thrice;                         /* umasks named three times or more */
+    PmsUmaskSet thrice;                     /* umasks named three times or more */
     guint32 mod_set;                        /* bit j: prep->mods[j] given */
     guint64 mod_val[PMS_ENC_MAX_MODS];
     guint mod_col[PMS_ENC_MAX_MODS];
@@ -315,7 +315,7 @@ G_GNUC_INTERNAL gboolean pms_resolve_model(const PmsModel *m, const PmsTokens *t
 
 /* "A, B, C" of the unit masks in mask (bit i = ev->umasks[i]), the first
  * eight and ", ..." after them: the list an error message names. */
-void pms_append_umask_names(GString *s, const PmsEvent *ev, guint64 mask);
+void pms_append_umask_names(GString *s, const PmsEvent *ev, PmsUmaskSet mask);
 /* Rules every rule set shares (errors.c).  An event with more unit masks or
  * groups than the encoder tracks is PFM_ERR_NOTSUPP; an uncore event (no
  * privilege filter, libpfm_nehalem(3)) takes only the default privilege mask
@@ -324,14 +324,14 @@ gboolean pms_rules_supported(const PmsResolved *r, GError **error);
 gboolean pms_rules_uncore_plm(const PmsResolved *r, GError **error);
 /* The column of the first-named (last: the last-named) unit mask of a
  * non-empty set: where an error about the set points. */
-guint pms_umask_col(const PmsResolved *r, guint64 set, gboolean last);
+guint pms_umask_col(const PmsResolved *r, PmsUmaskSet set, gboolean last);
 /* The name of the unit mask of the set named at that column ("?" if none). */
-const char *pms_umask_at_col(const PmsResolved *r, guint64 set, guint col);
+const char *pms_umask_at_col(const PmsResolved *r, PmsUmaskSet set, guint col);
 
 /* What a rule set produces; encode.c turns it into a PmsEncoding. */
 typedef struct PmsRuleOut {
-    guint64 selected;                  /* umasks in effect (user + defaults) */
-    guint64 printed;                   /* umasks fstr lists (aliases expanded) */
+    PmsUmaskSet selected;              /* umasks in effect (user + defaults) */
+    PmsUmaskSet printed;               /* umasks fstr lists (aliases expanded) */
     guint64 mod_val[PMS_ENC_MAX_MODS]; /* final value of every modifier */
     guint32 mod_print;                 /* bit j: fstr prints modifier j */
     guint32 mod_big;                   /* bit j: printed, and its value has two digits or more */
@@ -347,7 +347,7 @@ typedef struct PmsRuleOut {
  * field in the event select, into out->mod_val; then the output of one
  * event-select value `code` with the unit masks `sel`. */
 gboolean pms_rules_evtsel_mods(const PmsResolved *r, PmsRuleOut *out, GError **error);
-void pms_rules_out_single(const PmsResolved *r, PmsRuleOut *out, guint64 sel, guint64 code);
+void pms_rules_out_single(const PmsResolved *r, PmsRuleOut *out, PmsUmaskSet sel, guint64 code);
 
 typedef gboolean (*PmsRuleFn)(const PmsResolved *r, PmsRuleOut *out, GError **error);
 
@@ -496,12 +496,12 @@ G_GNUC_INTERNAL gboolean pms_plain_answer_mods(const PmsResolved *r, gboolean wa
  * costs little more than a call. */
 static inline gboolean pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
 {
-    guint64 u = r->user_umasks;
-    if (r->plm != PMS_PLM_DEFAULT || r->raw || r->thrice || (u & (u - 1)))
+    PmsUmaskSet u = r->user_umasks;
+    if (r->plm != PMS_PLM_DEFAULT || r->raw || !pms_uset_empty(r->thrice) || pms_uset_several(u))
         return FALSE; /* not a key of the cache (plain_cache.c) */
     if (r->mod_set)
         return pms_plain_answer_mods(r, want_error, enc);
-    guint c = u ? pms_lsb(u) + 1 : 0;
+    guint c = pms_uset_empty(u) ? 0 : pms_uset_lowest(u) + 1;
     const PmsPlainImage *h = g_atomic_pointer_get(&r->pe->plain[c]);
     if (G_UNLIKELY(!h || h == &pms_plain_seen))
         h = pms_plain_image(r, c, FALSE);

@@ -98,11 +98,11 @@ gboolean pms_enc_name(char *buf, const char *p, gsize len)
     return TRUE;
 }
 
-void pms_append_umask_names(GString *s, const PmsEvent *ev, guint64 mask)
+void pms_append_umask_names(GString *s, const PmsEvent *ev, PmsUmaskSet mask)
 {
     guint n = 0;
-    for (guint i = 0; i < ev->n_umasks && i < 64; i++) {
-        if (!(mask & (G_GUINT64_CONSTANT(1) << i)))
+    for (guint i = 0; i < ev->n_umasks && i < PMS_ENC_MAX_UMASKS; i++) {
+        if (!pms_uset_has(mask, i))
             continue;
         if (n == 8) {
             g_string_append(s, ", ...");
@@ -153,7 +153,7 @@ gboolean pms_rules_evtsel_mods(const PmsResolved *r, PmsRuleOut *out, GError **e
     return TRUE;
 }
 
-void pms_rules_out_single(const PmsResolved *r, PmsRuleOut *out, guint64 sel, guint64 code)
+void pms_rules_out_single(const PmsResolved *r, PmsRuleOut *out, PmsUmaskSet sel, guint64 code)
 {
     out->selected = sel;
     out->printed = sel;
@@ -163,22 +163,24 @@ void pms_rules_out_single(const PmsResolved *r, PmsRuleOut *out, guint64 sel, gu
     out->codes[0] = code;
 }
 
-guint pms_umask_col(const PmsResolved *r, guint64 set, gboolean last)
+guint pms_umask_col(const PmsResolved *r, PmsUmaskSet set, gboolean last)
 {
     guint col = 0;
-    for (; set; set &= set - 1) {
-        guint c = r->umask_col[pms_lsb(set)];
+    while (!pms_uset_empty(set)) {
+        guint c = r->umask_col[pms_uset_pop(&set)];
         if (!col || (last ? c > col : c < col))
             col = c;
     }
     return col;
 }
 
-const char *pms_umask_at_col(const PmsResolved *r, guint64 set, guint col)
+const char *pms_umask_at_col(const PmsResolved *r, PmsUmaskSet set, guint col)
 {
-    for (; set; set &= set - 1)
-        if (r->umask_col[pms_lsb(set)] == col)
-            return r->event->umasks[pms_lsb(set)].name;
+    while (!pms_uset_empty(set)) {
+        guint i = pms_uset_pop(&set);
+        if (r->umask_col[i] == col)
+            return r->event->umasks[i].name;
+    }
     return "?";
 }
 

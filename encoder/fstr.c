@@ -85,8 +85,8 @@ gsize pms_fstr_len(const PmsResolved *r, const PmsRuleOut *out)
     gsize n = pe->head_len;
     if (G_UNLIKELY(r->raw))
         n += 3 + hex_digits(r->raw_val);
-    for (guint64 u = out->printed; u; u &= u - 1)
-        n += pe->umask_len[pms_lsb(u)];
+    for (PmsUmaskSet u = out->printed; !pms_uset_empty(u);)
+        n += pe->umask_len[pms_uset_pop(&u)];
     return n + pms_fstr_mods_len(r, out);
 }
 
@@ -109,8 +109,8 @@ char *pms_fstr_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
             d[3 + k] = "0123456789abcdef"[(r->raw_val >> (4 * (n - 1 - k))) & 15];
         d += 3 + n;
     }
-    for (guint64 u = out->printed; u; u &= u - 1) {
-        guint i = pms_lsb(u);
+    for (PmsUmaskSet u = out->printed; !pms_uset_empty(u);) {
+        guint i = pms_uset_pop(&u);
         d = put(d, pe->fstr_umasks + pe->umask_piece[i], pe->umask_len[i]);
     }
     return mods_write(d, r, out);

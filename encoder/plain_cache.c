@@ -66,7 +66,7 @@ static gpointer plain_build(const PmsResolved *from, guint c, gboolean lat)
     r.tok = &no_tokens;
     r.plm = PMS_PLM_DEFAULT; /* the kept results serve the default privilege only */
     if (c) {
-        r.user_umasks = G_GUINT64_CONSTANT(1) << (c - 1);
+        r.user_umasks = pms_uset_bit(c - 1);
         r.umask_col[c - 1] = 1;
         r.umask_count[c - 1] = 1;
     }
@@ -189,8 +189,8 @@ static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *h
  * (enc_internal.h), which copies a kept plain result out itself. */
 gboolean pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
 {
-    guint64 u = r->user_umasks;
-    guint c = u ? pms_lsb(u) + 1 : 0;
+    PmsUmaskSet u = r->user_umasks;
+    guint c = pms_uset_empty(u) ? 0 : pms_uset_lowest(u) + 1;
     gint li = r->prep->role_mod[PMS_ROLE_LDLAT];
     gboolean lat = li >= 0 && (r->mod_set & (1u << li));
     const PmsPlainImage *h = !lat || r->pe->plain_lat ? plain_image(r, c, lat) : &pms_plain_refused;

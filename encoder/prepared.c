@@ -98,14 +98,14 @@ static PmsGroupKind group_kind(const char *name)
 
 /* The umasks a libpfm4 alias ("A:B", "ANY:c=1:i=1") names; modifier parts are
  * the umask's forced values, which the model already carries. */
-static guint64 equiv_mask(const PmsEvent *ev, const char *equiv, gboolean *has_mods)
+static PmsUmaskSet equiv_mask(const PmsEvent *ev, const char *equiv, gboolean *has_mods)
 {
-    guint64 mask = 0;
+    PmsUmaskSet mask = PMS_UMASK_SET_EMPTY;
     g_auto(GStrv) parts = g_strsplit(equiv, ":", -1);
     for (guint i = 0; parts[i]; i++) {
         const PmsUmask *u = pms_event_umask(ev, parts[i]);
         if (u)
-            mask |= G_GUINT64_CONSTANT(1) << (u - ev->umasks);
+            pms_uset_add(&mask, (guint)(u - ev->umasks));
         else if (*parts[i])
             *has_mods = TRUE;
     }
@@ -147,32 +147,31 @@ static void prepare_event(const PmsModel *m, const PmsPrepared *p, const PmsEven
         pe->group_kind[g] = (ev->flags & PMS_EVENT_OFFCORE) ? group_kind(ev->groups[g].name) : PMS_GRP_PLAIN;
     for (guint i = 0; i < ev->n_umasks; i++) {
         const PmsUmask *u = &ev->umasks[i];
-        guint64 bit = G_GUINT64_CONSTANT(1) << i;
         if (u->group < PMS_ENC_MAX_GROUPS)
-            pe->group_mask[u->group] |= bit;
+            pms_uset_add(&pe->group_mask[u->group], i);
         if (u->flags & PMS_UMASK_DEFAULT)
-            pe->default_mask |= bit;
+            pms_uset_add(&pe->default_mask, i);
         if (u->flags & PMS_UMASK_EXCL)
-            pe->excl_mask |= bit;
+            pms_uset_add(&pe->excl_mask, i);
         if (u->flags & PMS_UMASK_OVERRIDE)
-            pe->override_mask |= bit;
+            pms_uset_add(&pe->override_mask, i);
         if (u->flags & PMS_UMASK_LDLAT)
-            pe->ldlat_mask |= bit;
+            pms_uset_add(&pe->ldlat_mask, i);
         if (u->cmask >= 0 || u->inv >= 0 || u->edge >= 0 || u->any >= 0)
-            pe->forced_mask |= bit;
+            pms_uset_add(&pe->forced_mask, i);
         if (u->equiv) {
             if (!pe->equiv)
-                pe->equiv = g_new0(guint64, ev->n_umasks);
+                pe->equiv = g_new0(PmsUmaskSet, ev->n_umasks);
             gboolean mods = FALSE;
             pe->equiv[i] = equiv_mask(ev, u->equiv, &mods);
             if (mods)
-                pe->equiv_mods |= bit;
+                pms_uset_add(&pe->equiv_mods, i);
         }
     }
     for (guint g = 0; g < pe->n_groups; g++)
-        pe->grouped_default |= pe->group_mask[g] & pe->default_mask;
+        pe->grouped_default = pms_uset_or(pe->grouped_default, pms_uset_and(pe->group_mask[g], pe->default_mask));
     for (guint g = 0; g < ev->n_groups; g++)
-        if (ev->groups[g].required && pe->group_mask[g])
+        if (ev->groups[g].required && !pms_uset_empty(pe->group_mask[g]))
             pe->required_groups |= 1u << g;
     if (ev->extra_reg)
         pe->extra = pms_model_reg_by_name(m, ev->extra_reg);

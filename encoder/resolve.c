@@ -168,10 +168,10 @@ static gboolean parse_raw(PmsResolved *r, const PmsTok *a, gsize nlen, GError **
                      pms_enc_quote_buf(q, p, nlen), r->raw_col);
         return FALSE;
     }
-    if (r->user_umasks) {
+    if (!pms_uset_empty(r->user_umasks)) {
+        guint first = pms_uset_lowest(r->user_umasks);
         pms_enc_fail(error, PMS_ERR_ATTR, col, "raw unit mask '%s' cannot be combined with unit mask %s (column %u)",
-                     pms_enc_quote_buf(q, p, nlen), r->event->umasks[pms_lsb(r->user_umasks)].name,
-                     r->umask_col[pms_lsb(r->user_umasks)]);
+                     pms_enc_quote_buf(q, p, nlen), r->event->umasks[first].name, r->umask_col[first]);
         return FALSE;
     }
     guint64 v = 0;
@@ -300,8 +300,8 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
 
     r->tok = t;
     r->plm = PMS_PLM_DEFAULT;
-    r->user_umasks = 0;
-    r->thrice = 0;
+    r->user_umasks = PMS_UMASK_SET_EMPTY;
+    r->thrice = PMS_UMASK_SET_EMPTY;
     r->mod_set = 0;
     r->raw = FALSE;
     r->model = m;
@@ -362,13 +362,13 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
                              ev->umasks[ui].name, r->raw_col);
                 return FALSE;
             }
-            if (!(r->user_umasks & (G_GUINT64_CONSTANT(1) << ui))) {
+            if (!pms_uset_has(r->user_umasks, (guint)ui)) {
                 r->umask_col[ui] = col;
                 r->umask_count[ui] = 0;
             }
             if (++r->umask_count[ui] == 3) /* at most 64 attributes: no overflow */
-                r->thrice |= G_GUINT64_CONSTANT(1) << ui;
-            r->user_umasks |= G_GUINT64_CONSTANT(1) << ui;
+                pms_uset_add(&r->thrice, (guint)ui);
+            pms_uset_add(&r->user_umasks, (guint)ui);
             /* the plain-result cache reads this unit mask's kept result
              * next (its slot, encode.c): a batch of distinct strings finds
              * it out of the cache, so its load starts here, under the

@@ -202,8 +202,8 @@ gboolean pms_rules_ia64(const PmsResolved *r, PmsRuleOut *out, GError **error)
     for (guint32 g = out->mod_print; g; g &= g - 1)
         if (out->mod_val[pms_lsb(g)] >= 10)
             out->mod_big |= 1u << pms_lsb(g);
-    out->selected = 0;
-    out->printed = 0;
+    out->selected = PMS_UMASK_SET_EMPTY;
+    out->printed = PMS_UMASK_SET_EMPTY;
     out->codes[0] = v;
     out->n_codes = 1;
     if (fx->ear) {

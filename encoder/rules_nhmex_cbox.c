@@ -27,8 +27,6 @@
 #include <string.h>
 #include "enc_internal.h"
 
-#define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
-
 
 gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
@@ -39,26 +37,26 @@ gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **er
 
     if (!pms_rules_supported(r, error) || !pms_rules_uncore_plm(r, error))
         return FALSE;
-    guint64 user = r->user_umasks;
+    PmsUmaskSet user = r->user_umasks;
 
     /* 1. unit masks: exclusive groups, then defaults, then required groups */
     for (guint g = 0; g < pe->n_groups; g++) {
-        guint64 in = user & pe->group_mask[g];
-        gboolean excl = (in & pe->excl_mask) || (g < ev->n_groups && ev->groups[g].exclusive);
-        if (excl && (in & (in - 1))) {
+        PmsUmaskSet in = pms_uset_and(user, pe->group_mask[g]);
+        gboolean excl = pms_uset_meets(in, pe->excl_mask) || (g < ev->n_groups && ev->groups[g].exclusive);
+        if (excl && pms_uset_several(in)) {
             guint c2 = pms_umask_col(r, in, TRUE), c1 = pms_umask_col(r, in, FALSE);
             pms_enc_fail(error, PMS_ERR_FEATCOMB, c2, "unit mask %s cannot be combined with %s in event %s",
                          pms_umask_at_col(r, in, c2), pms_umask_at_col(r, in, c1), ev->name);
             return FALSE;
         }
     }
-    guint64 sel = user;
+    PmsUmaskSet sel = user;
     for (guint g = 0; g < pe->n_groups; g++)
-        if (!(user & pe->group_mask[g]))
-            sel |= pe->group_mask[g] & pe->default_mask;
+        if (!pms_uset_meets(user, pe->group_mask[g]))
+            sel = pms_uset_or(sel, pms_uset_and(pe->group_mask[g], pe->default_mask));
     for (guint32 gs = pe->required_groups; gs; gs &= gs - 1) {
         guint g = pms_lsb(gs);
-        if (sel & pe->group_mask[g])
+        if (pms_uset_meets(sel, pe->group_mask[g]))
             continue;
         if (pms_enc_no_message(error, PMS_ERR_UMASK, evcol))
             return FALSE;
@@ -71,9 +69,10 @@ gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **er
     /* libpfm4-style hard-wired modifiers belong to the x86 core tables: a
      * C-Box model that declared one would mean something these rules do
      * not implement, so say so instead of ignoring it */
-    if (sel & (pe->forced_mask | pe->ldlat_mask)) {
-        guint i = pms_lsb(sel & (pe->forced_mask | pe->ldlat_mask));
-        pms_enc_fail(error, PMS_ERR_NOTSUPP, (user & BIT(i)) ? r->umask_col[i] : evcol,
+    PmsUmaskSet wired = pms_uset_and(sel, pms_uset_or(pe->forced_mask, pe->ldlat_mask));
+    if (!pms_uset_empty(wired)) {
+        guint i = pms_uset_lowest(wired);
+        pms_enc_fail(error, PMS_ERR_NOTSUPP, pms_uset_has(user, i) ? r->umask_col[i] : evcol,
                      "unit mask %s of %s hard-wires a modifier, which the C-Box rules do not support",
                      ev->umasks[i].name, ev->name);
         return FALSE;
@@ -86,8 +85,8 @@ gboolean pms_rules_nhmex_cbox(const PmsResolved *r, PmsRuleOut *out, GError **er
     /* 3. the event-select value */
     guint32 code = ev->code;
     guint64 umask = ev->base_umask;
-    for (guint64 u = sel; u; u &= u - 1) {
-        const PmsUmask *um = &ev->umasks[pms_lsb(u)];
+    for (PmsUmaskSet u = sel; !pms_uset_empty(u);) {
+        const PmsUmask *um = &ev->umasks[pms_uset_pop(&u)];
         umask |= um->value;
         if (um->code >= 0)
             code = (guint32)um->code;

@@ -17,12 +17,12 @@ static gboolean toy_rules(const PmsResolved *r, PmsRuleOut *out, GError **error)
     const PmsEvent *ev = r->event;
     if (!pms_rules_supported(r, error) || !pms_rules_uncore_plm(r, error))
         return FALSE;
-    guint64 sel = r->user_umasks ? r->user_umasks : r->pe->default_mask;
-    if (ev->n_umasks && !sel) {
+    PmsUmaskSet sel = pms_uset_empty(r->user_umasks) ? r->pe->default_mask : r->user_umasks;
+    if (ev->n_umasks && pms_uset_empty(sel)) {
         if (pms_enc_no_message(error, PMS_ERR_UMASK, r->tok->ev_off + 1))
             return FALSE;
         g_autoptr(GString) s = g_string_new(NULL);
-        pms_append_umask_names(s, ev, ~(guint64)0);
+        pms_append_umask_names(s, ev, pms_uset_first_n(PMS_UMASK_SET_MAX));
         pms_enc_fail(error, PMS_ERR_UMASK, r->tok->ev_off + 1, "event %s needs a unit mask (one or more of %s)",
                      ev->name, s->str);
         return FALSE;
@@ -30,8 +30,8 @@ static gboolean toy_rules(const PmsResolved *r, PmsRuleOut *out, GError **error)
     if (!pms_rules_evtsel_mods(r, out, error))
         return FALSE;
     guint64 umask = ev->base_umask;
-    for (guint64 u = sel; u; u &= u - 1)
-        umask |= ev->umasks[pms_lsb(u)].value;
+    for (PmsUmaskSet u = sel; !pms_uset_empty(u);)
+        umask |= ev->umasks[pms_uset_pop(&u)].value;
     guint64 v = pms_fset(&p->event, 0, ev->code);
     v = pms_fset(&p->umask, v, umask);
     v = pms_fset(&p->en, v, 1);

@@ -8,8 +8,6 @@
 #include <string.h>
 #include "enc_internal.h"
 
-#define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
-
 /* libpfm4's NCOMBO: in a group where any named umask (or the group itself)
  * is exclusive, at most one umask may be named.  Repetition counts the way
  * libpfm4 4.13's duplicate removal leaves it: it skips the entry after each
@@ -20,14 +18,14 @@ static gboolean check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, co
 {
     const PmsEvent *ev = r->event;
     for (guint g = 0; g < pe->n_groups; g++) {
-        guint64 in = r->user_umasks & pe->group_mask[g];
-        if (!in)
+        PmsUmaskSet in = pms_uset_and(r->user_umasks, pe->group_mask[g]);
+        if (pms_uset_empty(in))
             continue;
-        gboolean excl = (in & pe->excl_mask) || (g < ev->n_groups && ev->groups[g].exclusive);
+        gboolean excl = pms_uset_meets(in, pe->excl_mask) || (g < ev->n_groups && ev->groups[g].exclusive);
         if (!excl)
             continue;
-        if (!(in & (in - 1))) {
-            guint i = pms_lsb(in);
+        if (!pms_uset_several(in)) {
+            guint i = pms_uset_lowest(in);
             if (!twice || !twice[i])
                 continue;
             pms_enc_fail(error, PMS_ERR_FEATCOMB, r->umask_col[i],
@@ -89,12 +87,12 @@ gboolean pms_x86_check_exclusive(const PmsResolved *r, const PmsPrepEvent *pe, c
     return check_exclusive(r, pe, twice, error);
 }
 
-static guint64 group_of_kind(const PmsPrepEvent *pe, PmsGroupKind k)
+static PmsUmaskSet group_of_kind(const PmsPrepEvent *pe, PmsGroupKind k)
 {
-    guint64 m = 0;
+    PmsUmaskSet m = PMS_UMASK_SET_EMPTY;
     for (guint g = 0; g < pe->n_groups; g++)
         if (pe->group_kind[g] == k)
-            m |= pe->group_mask[g];
+            m = pms_uset_or(m, pe->group_mask[g]);
     return m;
 }
 
@@ -102,43 +100,44 @@ static guint64 group_of_kind(const PmsPrepEvent *pe, PmsGroupKind k)
  * plus either ANY_RESPONSE, or supplier/snoop umasks, or OUTSTANDING (average
  * latency, OFFCORE_RESPONSE_0 only, request umasks only).  Returns the groups
  * whose defaults and requirement no longer apply. */
-static gboolean glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint64 *skip, GError **error)
+static gboolean glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, PmsUmaskSet *skip, GError **error)
 {
     const PmsEvent *ev = r->event;
-    guint64 u = r->user_umasks;
-    guint64 sup = group_of_kind(pe, PMS_GRP_SUPPLIER) | group_of_kind(pe, PMS_GRP_RESPONSE);
-    guint64 snp = group_of_kind(pe, PMS_GRP_SNOOP);
-    guint64 avg = group_of_kind(pe, PMS_GRP_AVG);
-    guint64 ovr = u & pe->override_mask;
+    PmsUmaskSet u = r->user_umasks;
+    PmsUmaskSet sup = pms_uset_or(group_of_kind(pe, PMS_GRP_SUPPLIER), group_of_kind(pe, PMS_GRP_RESPONSE));
+    PmsUmaskSet snp = group_of_kind(pe, PMS_GRP_SNOOP);
+    PmsUmaskSet sup_snp = pms_uset_or(sup, snp);
+    PmsUmaskSet u_avg = pms_uset_and(u, group_of_kind(pe, PMS_GRP_AVG));
+    PmsUmaskSet ovr = pms_uset_and(u, pe->override_mask);
 
-    if (u & avg) {
-        guint64 bad = u & (sup | snp);
-        if (bad) {
+    if (!pms_uset_empty(u_avg)) {
+        PmsUmaskSet bad = pms_uset_and(u, sup_snp);
+        if (!pms_uset_empty(bad)) {
             guint c = pms_umask_col(r, bad, FALSE);
             pms_enc_fail(error, PMS_ERR_FEATCOMB, c, "%s (average latency) takes request unit masks only, not %s",
-                         pms_umask_at_col(r, u & avg, pms_umask_col(r, u & avg, FALSE)), pms_umask_at_col(r, bad, c));
+                         pms_umask_at_col(r, u_avg, pms_umask_col(r, u_avg, FALSE)), pms_umask_at_col(r, bad, c));
             return FALSE;
         }
         if (pe->extra && pe->extra->index != 0) {
-            guint c = pms_umask_col(r, u & avg, FALSE);
+            guint c = pms_umask_col(r, u_avg, FALSE);
             pms_enc_fail(error, PMS_ERR_FEATCOMB, c, "%s exists on OFFCORE_RESPONSE_0 only",
-                         pms_umask_at_col(r, u & avg, c));
+                         pms_umask_at_col(r, u_avg, c));
             return FALSE;
         }
-        *skip |= sup | snp;
+        *skip = pms_uset_or(*skip, sup_snp);
         return TRUE;
     }
-    *skip |= avg;
-    if (ovr) {
-        guint64 bad = u & (sup | snp) & ~ovr;
-        if (bad) {
-            const char *oname = ev->umasks[pms_lsb(ovr)].name;
-            pms_enc_fail(error, PMS_ERR_FEATCOMB, pms_umask_col(r, bad | ovr, TRUE),
+    *skip = pms_uset_or(*skip, group_of_kind(pe, PMS_GRP_AVG));
+    if (!pms_uset_empty(ovr)) {
+        PmsUmaskSet bad = pms_uset_andnot(pms_uset_and(u, sup_snp), ovr);
+        if (!pms_uset_empty(bad)) {
+            const char *oname = ev->umasks[pms_uset_lowest(ovr)].name;
+            pms_enc_fail(error, PMS_ERR_FEATCOMB, pms_umask_col(r, pms_uset_or(bad, ovr), TRUE),
                          "%s overrides supplier and snoop unit masks; it cannot be combined with %s in %s", oname,
                          pms_umask_at_col(r, bad, pms_umask_col(r, bad, FALSE)), ev->name);
             return FALSE;
         }
-        *skip |= (sup | snp);
+        *skip = pms_uset_or(*skip, sup_snp);
         return TRUE;
     }
     /* The response part is one of: a supplier (ANY_RESPONSE, the default
@@ -150,9 +149,9 @@ static gboolean glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, guint6
      * do not have.  Snoop umasks alone get no supplier: libpfm4 adds
      * ANY_RESPONSE, which by its own manual overrides the snoop umasks just
      * given; Intel's L2_MISS events have no supplier bit. */
-    *skip |= snp;
-    if ((u & snp) && !(u & sup))
-        *skip |= sup;
+    *skip = pms_uset_or(*skip, snp);
+    if (pms_uset_meets(u, snp) && !pms_uset_meets(u, sup))
+        *skip = pms_uset_or(*skip, sup);
     return TRUE;
 }
 
@@ -188,14 +187,14 @@ static gboolean force_mod(const PmsResolved *r, PmsRuleOut *out, guint32 *forced
     return TRUE;
 }
 
-static gboolean force_all(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint32 *forced, guint64 set,
-                          GError **error)
+static gboolean force_all(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint32 *forced,
+                          PmsUmaskSet set, GError **error)
 {
     const PmsEvent *ev = r->event;
-    for (guint64 u = set & pe->forced_mask; u; u &= u - 1) {
-        guint i = pms_lsb(u);
+    for (PmsUmaskSet u = pms_uset_and(set, pe->forced_mask); !pms_uset_empty(u);) {
+        guint i = pms_uset_pop(&u);
         const PmsUmask *um = &ev->umasks[i];
-        guint ucol = (r->user_umasks & BIT(i)) ? r->umask_col[i] : r->tok->ev_off + 1;
+        guint ucol = pms_uset_has(r->user_umasks, i) ? r->umask_col[i] : r->tok->ev_off + 1;
         if (!force_mod(r, out, forced, PMS_ROLE_C, um->cmask, um, ucol, error) ||
             !force_mod(r, out, forced, PMS_ROLE_I, um->inv, um, ucol, error) ||
             !force_mod(r, out, forced, PMS_ROLE_E, um->edge, um, ucol, error) ||
@@ -212,9 +211,9 @@ static gboolean force_all(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleO
 /* Whether the string takes the load-latency threshold: the ldlat unit mask
  * is in effect, or the load-latency event has no unit mask for it (the
  * general path adds: not with a raw unit mask). */
-static inline gboolean wants_threshold(const PmsEvent *ev, const PmsPrepEvent *pe, guint64 sel)
+static inline gboolean wants_threshold(const PmsEvent *ev, const PmsPrepEvent *pe, PmsUmaskSet sel)
 {
-    return (sel & pe->ldlat_mask) || ((ev->flags & PMS_EVENT_LDLAT) && !pe->ldlat_mask);
+    return pms_uset_meets(sel, pe->ldlat_mask) || ((ev->flags & PMS_EVENT_LDLAT) && pms_uset_empty(pe->ldlat_mask));
 }
 
 /* Whether the threshold is a code of its own, the one after the event
@@ -298,14 +297,14 @@ static inline gboolean extra_mod_applies(const PmsField *f, guint64 extra)
  * mask's own length, which a different given value contradicts; the given
  * value (or 0) where none applies, printed but not written (as libpfm4 4.13
  * does).  Adds the ones with a value to *given. */
-static gboolean extra_mod_values(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64 sel,
+static gboolean extra_mod_values(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, PmsUmaskSet sel,
                                  guint32 *given, GError **error)
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
     guint64 v = r->raw ? r->raw_val : 0;
-    for (guint64 u = sel; u; u &= u - 1)
-        v |= ev->umasks[pms_lsb(u)].value;
+    for (PmsUmaskSet u = sel; !pms_uset_empty(u);)
+        v |= ev->umasks[pms_uset_pop(&u)].value;
     for (guint32 ms = pe->extra_mods; ms; ms &= ms - 1) {
         guint j = pms_lsb(ms);
         const PmsField *f = p->mods[j].field;
@@ -313,8 +312,8 @@ static gboolean extra_mod_values(const PmsResolved *r, const PmsPrepEvent *pe, P
         guint64 own = pms_field_get(f, v);
         if (own) {
             if (has && r->mod_val[j] != own) {
-                guint64 um = sel & r->user_umasks;
-                const char *uname = um ? ev->umasks[pms_lsb(um)].name : ev->name;
+                PmsUmaskSet um = pms_uset_and(sel, r->user_umasks);
+                const char *uname = pms_uset_empty(um) ? ev->name : ev->umasks[pms_uset_lowest(um)].name;
                 pms_enc_fail(error, PMS_ERR_ATTR_SET, r->mod_col[j],
                              "unit mask %s sets %s=%" G_GUINT64_FORMAT "; %s=%" G_GUINT64_FORMAT " conflicts with it",
                              uname, p->mods[j].mod->name, own, p->mods[j].mod->name, r->mod_val[j]);
@@ -334,7 +333,7 @@ static gboolean extra_mod_values(const PmsResolved *r, const PmsPrepEvent *pe, P
 
 /* Step 6 of the rules: register values, codes and what fstr prints, from
  * the final unit-mask set and modifier values. */
-static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, guint64 sel, guint32 given,
+static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, PmsUmaskSet sel, guint32 given,
                       gboolean wants_ldlat, gint li, gint tix)
 {
     const PmsPrepared *p = r->prep;
@@ -358,8 +357,8 @@ static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *
         else
             umask |= r->raw_val;
     }
-    for (guint64 u = sel; u; u &= u - 1) {
-        const PmsUmask *um = &ev->umasks[pms_lsb(u)];
+    for (PmsUmaskSet u = sel; !pms_uset_empty(u);) {
+        const PmsUmask *um = &ev->umasks[pms_uset_pop(&u)];
         if (to_extra)
             extra |= um->value;
         else
@@ -379,8 +378,8 @@ static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *
         evtsel = pms_evtsel_put_mods(p, evtsel, p->evtsel_mods, out->mod_val);
     }
     /* forced values for modifiers the model does not expose (t on a model without it) */
-    for (guint64 u = tix < 0 ? sel : 0; u; u &= u - 1) {
-        const PmsUmask *um = &ev->umasks[pms_lsb(u)];
+    for (PmsUmaskSet u = tix < 0 ? sel : PMS_UMASK_SET_EMPTY; !pms_uset_empty(u);) {
+        const PmsUmask *um = &ev->umasks[pms_uset_pop(&u)];
         if (um->any > 0)
             evtsel = pms_fset(&p->any, evtsel, 1);
     }
@@ -414,23 +413,25 @@ static gboolean rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRul
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
-    guint64 u = r->user_umasks;
-    if (r->mod_set || r->thrice || r->raw || (u & (u - 1)) || (u & pe->override_mask) || pe->extra_mods ||
-        (pe->grouped_default & pe->override_mask) || (pe->equiv && u && pe->equiv[pms_lsb(u)]) ||
+    PmsUmaskSet u = r->user_umasks;
+    if (r->mod_set || !pms_uset_empty(r->thrice) || r->raw || pms_uset_several(u) ||
+        pms_uset_meets(u, pe->override_mask) || pe->extra_mods ||
+        pms_uset_meets(pe->grouped_default, pe->override_mask) ||
+        (pe->equiv && !pms_uset_empty(u) && !pms_uset_empty(pe->equiv[pms_uset_lowest(u)])) ||
         (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
         return FALSE;
     /* defaults of every group but the named unit mask's (groups are disjoint) */
-    guint64 dflt = pe->grouped_default;
-    if (u) {
-        guint g = ev->umasks[pms_lsb(u)].group;
+    PmsUmaskSet dflt = pe->grouped_default;
+    if (!pms_uset_empty(u)) {
+        guint g = ev->umasks[pms_uset_lowest(u)].group;
         if (g < pe->n_groups)
-            dflt &= ~pe->group_mask[g];
+            dflt = pms_uset_andnot(dflt, pe->group_mask[g]);
     }
-    guint64 sel = u | dflt;
+    PmsUmaskSet sel = pms_uset_or(u, dflt);
     for (guint32 gs = pe->required_groups; gs; gs &= gs - 1)
-        if (!(sel & pe->group_mask[pms_lsb(gs)]))
+        if (!pms_uset_meets(sel, pe->group_mask[pms_lsb(gs)]))
             return FALSE;
-    if (sel & pe->forced_mask)
+    if (pms_uset_meets(sel, pe->forced_mask))
         return FALSE;
     gint li = role_idx(r, PMS_ROLE_LDLAT);
     gboolean wants_ldlat = wants_threshold(ev, pe, sel);
@@ -457,28 +458,27 @@ static gint rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut 
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
-    guint64 u = r->user_umasks;
+    PmsUmaskSet u = r->user_umasks;
     guint32 ms = r->mod_set;
-    if (!ms || r->thrice || r->raw || (u & pe->override_mask) || (ms & ~p->evtsel_mods) || pe->extra_mods ||
-        (pe->grouped_default & pe->override_mask) || (ev->flags & PMS_EVENT_LDLAT) ||
+    if (!ms || !pms_uset_empty(r->thrice) || r->raw || pms_uset_meets(u, pe->override_mask) || (ms & ~p->evtsel_mods) ||
+        pe->extra_mods || pms_uset_meets(pe->grouped_default, pe->override_mask) || (ev->flags & PMS_EVENT_LDLAT) ||
         (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
         return 0;
-    guint64 touched = 0; /* groups holding a named unit mask */
-    for (guint64 v = u; v; v &= v - 1) {
-        guint i = pms_lsb(v);
+    PmsUmaskSet touched = PMS_UMASK_SET_EMPTY; /* groups holding a named unit mask */
+    for (PmsUmaskSet v = u; !pms_uset_empty(v);) {
+        guint i = pms_uset_pop(&v);
         guint g = ev->umasks[i].group;
-        if ((pe->equiv && pe->equiv[i]) || g >= pe->n_groups)
+        if ((pe->equiv && !pms_uset_empty(pe->equiv[i])) || g >= pe->n_groups)
             return 0;
-        touched |= pe->group_mask[g];
+        touched = pms_uset_or(touched, pe->group_mask[g]);
     }
-    if ((u & (u - 1)) && !check_exclusive(r, pe, NULL, NULL))
+    if (pms_uset_several(u) && !check_exclusive(r, pe, NULL, NULL))
         return 0;
-    guint64 dflt = pe->grouped_default & ~touched;
-    guint64 sel = u | dflt;
+    PmsUmaskSet sel = pms_uset_or(u, pms_uset_andnot(pe->grouped_default, touched));
     for (guint32 gs = pe->required_groups; gs; gs &= gs - 1)
-        if (!(sel & pe->group_mask[pms_lsb(gs)]))
+        if (!pms_uset_meets(sel, pe->group_mask[pms_lsb(gs)]))
             return 0;
-    if (sel & (pe->forced_mask | pe->ldlat_mask))
+    if (pms_uset_meets(sel, pms_uset_or(pe->forced_mask, pe->ldlat_mask)))
         return 0;
     if (!given_values(r, out->mod_val))
         return -1;
@@ -501,15 +501,15 @@ PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
     const PmsEvent *ev = r->event;
-    const guint64 sel = out->selected;
+    const PmsUmaskSet sel = out->selected;
     const guint32 ms = r->mod_set;
     gint li = role_idx(r, PMS_ROLE_LDLAT);
     guint32 lbit = li >= 0 ? 1u << li : 0;
-    if (r->raw || r->thrice || r->plm != PMS_PLM_DEFAULT || (sel & pe->forced_mask) ||
-        (ms & ~(p->evtsel_mods | lbit)) || pe->extra_mods || (sel & pe->override_mask))
+    if (r->raw || !pms_uset_empty(r->thrice) || r->plm != PMS_PLM_DEFAULT || pms_uset_meets(sel, pe->forced_mask) ||
+        (ms & ~(p->evtsel_mods | lbit)) || pe->extra_mods || pms_uset_meets(sel, pe->override_mask))
         return PMS_MODS_OTHER;
-    for (guint64 v = pe->equiv ? r->user_umasks : 0; v; v &= v - 1)
-        if (pe->equiv[pms_lsb(v)])
+    for (PmsUmaskSet v = pe->equiv ? r->user_umasks : PMS_UMASK_SET_EMPTY; !pms_uset_empty(v);)
+        if (!pms_uset_empty(pe->equiv[pms_uset_pop(&v)]))
             return PMS_MODS_OTHER;
     gboolean wants_ldlat = wants_threshold(ev, pe, sel);
     if (li >= 0 && !(ms & lbit) != !wants_ldlat)
@@ -561,11 +561,13 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
     for (guint32 ms = r->mod_set; ms; ms &= ms - 1)
         out->mod_val[pms_lsb(ms)] = r->mod_val[pms_lsb(ms)];
     guint32 forced = 0;
-    guint64 aliases = 0;
-    for (guint64 u = r->user_umasks; pe->equiv && u; u &= u - 1)
-        if (pe->equiv[pms_lsb(u)])
-            aliases |= BIT(pms_lsb(u));
-    if (aliases && !force_all(r, pe, out, &forced, aliases, error))
+    PmsUmaskSet aliases = PMS_UMASK_SET_EMPTY;
+    for (PmsUmaskSet u = pe->equiv ? r->user_umasks : PMS_UMASK_SET_EMPTY; !pms_uset_empty(u);) {
+        guint i = pms_uset_pop(&u);
+        if (!pms_uset_empty(pe->equiv[i]))
+            pms_uset_add(&aliases, i);
+    }
+    if (!pms_uset_empty(aliases) && !force_all(r, pe, out, &forced, aliases, error))
         return FALSE;
 
     /* 2. unit-mask combinations, on the set with aliases expanded (an alias
@@ -576,7 +578,7 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
     guint8 direct[PMS_ENC_MAX_UMASKS]; /* mentions by its own name or a plain alias */
     guint8 twice[PMS_ENC_MAX_UMASKS];  /* libpfm4 keeps two copies of it */
     const guint8 *twice_p = twice;
-    if (!aliases && !r->thrice) {
+    if (pms_uset_empty(aliases) && pms_uset_empty(r->thrice)) {
         /* The usual string: no alias, nothing named three times.  The
          * expanded set is the user's, and no unit mask stays twice. */
         xr = r;
@@ -587,86 +589,88 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
         x.event = r->event;
         x.pe = r->pe;
         x.tok = r->tok;
-        x.user_umasks = 0;
-        for (guint64 u = r->user_umasks; u; u &= u - 1) {
-            guint i = pms_lsb(u);
-            gboolean alias = pe->equiv && pe->equiv[i];
-            guint64 e = alias ? pe->equiv[i] : BIT(i);
-            for (guint64 v = e; v; v &= v - 1) {
-                guint k = pms_lsb(v);
-                if (!(x.user_umasks & BIT(k))) {
+        x.user_umasks = PMS_UMASK_SET_EMPTY;
+        for (PmsUmaskSet u = r->user_umasks; !pms_uset_empty(u);) {
+            guint i = pms_uset_pop(&u);
+            gboolean alias = pms_uset_has(aliases, i);
+            PmsUmaskSet e = alias ? pe->equiv[i] : pms_uset_bit(i);
+            for (PmsUmaskSet v = e; !pms_uset_empty(v);) {
+                guint k = pms_uset_pop(&v);
+                if (!pms_uset_has(x.user_umasks, k)) {
                     x.umask_col[k] = r->umask_col[i];
                     names[k] = direct[k] = twice[k] = 0;
                 } else if (r->umask_col[i] < x.umask_col[k]) {
                     x.umask_col[k] = r->umask_col[i];
                 }
                 names[k]++;
-                x.user_umasks |= BIT(k);
+                pms_uset_add(&x.user_umasks, k);
             }
             /* libpfm4 substitutes an alias in place: one that sets modifiers
              * interleaves them and escapes the duplicate bug; a plain one acts
              * like its unit masks named there, the last of them adjacent */
-            if (!alias || !(pe->equiv_mods & BIT(i))) {
-                guint k = pms_msb(e);
+            if (!alias || !pms_uset_has(pe->equiv_mods, i)) {
+                guint k = pms_uset_highest(e);
                 direct[k] = (guint8)MIN(direct[k] + r->umask_count[i], 64);
             }
         }
-        for (guint64 v = x.user_umasks; v; v &= v - 1) {
-            guint k = pms_lsb(v);
+        for (PmsUmaskSet v = x.user_umasks; !pms_uset_empty(v);) {
+            guint k = pms_uset_pop(&v);
             twice[k] = names[k] >= 3 || direct[k] >= 3;
         }
     }
     /* one unit mask named once cannot break a combination rule */
-    if (((xr->user_umasks & (xr->user_umasks - 1)) || twice_p) && !check_exclusive(xr, pe, twice_p, error))
+    if ((pms_uset_several(xr->user_umasks) || twice_p) && !check_exclusive(xr, pe, twice_p, error))
         return FALSE;
-    const guint64 xumasks = xr->user_umasks;
-    guint64 skip = 0; /* groups exempt from defaults and requirement */
+    const PmsUmaskSet xumasks = xr->user_umasks;
+    PmsUmaskSet skip = PMS_UMASK_SET_EMPTY; /* groups exempt from defaults and requirement */
     if (r->raw) {
         /* a raw unit mask stands for every group: no defaults, nothing
          * required (libpfm4 4.13 sets ugrpmsk = grpmsk) */
-        skip = ~G_GUINT64_CONSTANT(0);
+        skip = pms_uset_first_n(PMS_UMASK_SET_MAX);
     } else if (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)) {
         if (!glm_offcore(xr, pe, &skip, error))
             return FALSE;
-    } else if (xumasks & pe->override_mask) {
+    } else if (pms_uset_meets(xumasks, pe->override_mask)) {
         /* An overriding umask stands for the whole response part. */
-        guint og = ev->umasks[pms_lsb(xumasks & pe->override_mask)].group;
+        PmsUmaskSet ovr = pms_uset_and(xumasks, pe->override_mask);
+        guint og = ev->umasks[pms_uset_lowest(ovr)].group;
         for (guint g = 1; g < pe->n_groups; g++)
             if (g != og)
-                skip |= pe->group_mask[g];
+                skip = pms_uset_or(skip, pe->group_mask[g]);
         /* skl (libpfm_intel_skl(3)): ANY_RESPONSE excludes the snoop unit
          * masks of the groups after its own, as libpfm4 4.13 refuses them */
-        guint64 later = 0;
+        PmsUmaskSet later = PMS_UMASK_SET_EMPTY;
         for (guint g = og + 1; g < pe->n_groups; g++)
-            later |= pe->group_mask[g];
-        if (xumasks & later) {
-            guint64 ovr = xumasks & pe->override_mask;
-            pms_enc_fail(error, PMS_ERR_FEATCOMB, pms_umask_col(r, (xumasks & later) | ovr, TRUE),
+            later = pms_uset_or(later, pe->group_mask[g]);
+        PmsUmaskSet bad = pms_uset_and(xumasks, later);
+        if (!pms_uset_empty(bad)) {
+            pms_enc_fail(error, PMS_ERR_FEATCOMB, pms_umask_col(r, pms_uset_or(bad, ovr), TRUE),
                          "%s stands for the whole response; it cannot be combined with %s in %s",
-                         ev->umasks[pms_lsb(ovr)].name,
-                         pms_umask_at_col(r, xumasks & later, pms_umask_col(r, xumasks & later, FALSE)), ev->name);
+                         ev->umasks[pms_uset_lowest(ovr)].name, pms_umask_at_col(r, bad, pms_umask_col(r, bad, FALSE)),
+                         ev->name);
             return FALSE;
         }
     }
 
     /* 3. defaults, then required groups */
-    guint64 sel = xumasks;
-    guint64 dflt = 0;
+    PmsUmaskSet sel = xumasks;
+    PmsUmaskSet dflt = PMS_UMASK_SET_EMPTY;
     for (guint g = 0; g < pe->n_groups; g++) {
-        guint64 gm = pe->group_mask[g];
-        if ((gm & skip) || (sel & gm))
+        PmsUmaskSet gm = pe->group_mask[g];
+        if (pms_uset_meets(gm, skip) || pms_uset_meets(sel, gm))
             continue;
-        dflt |= gm & pe->default_mask;
+        PmsUmaskSet gd = pms_uset_and(gm, pe->default_mask);
+        dflt = pms_uset_or(dflt, gd);
         /* an overriding default (skl ANY_RESPONSE) stands for the groups
          * after it too: no default or requirement there (libpfm4 4.13) */
-        if ((gm & pe->default_mask & pe->override_mask) && !(p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
+        if (pms_uset_meets(gd, pe->override_mask) && !(p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
             for (guint h = g + 1; h < pe->n_groups; h++)
-                skip |= pe->group_mask[h];
+                skip = pms_uset_or(skip, pe->group_mask[h]);
     }
-    sel |= dflt;
+    sel = pms_uset_or(sel, dflt);
     for (guint g = 0; g < ev->n_groups; g++) {
-        guint64 gm = pe->group_mask[g];
-        if (!ev->groups[g].required || (gm & skip) || (sel & gm) || !gm)
+        PmsUmaskSet gm = pe->group_mask[g];
+        if (!ev->groups[g].required || pms_uset_meets(gm, skip) || pms_uset_meets(sel, gm) || pms_uset_empty(gm))
             continue;
         if (pms_enc_no_message(error, PMS_ERR_UMASK, evcol))
             return FALSE;
@@ -681,7 +685,7 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
     }
     out->selected = sel;
     /* fstr lists an alias the user named by what it stands for, defaults by name */
-    out->printed = xumasks | dflt;
+    out->printed = pms_uset_or(xumasks, dflt);
 
     /* libpfm4 prints ldlat=0 on the load-latency event's other unit masks;
      * ldlat=0 is accepted there (meaning "none") so that string re-encodes */
@@ -705,7 +709,8 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
     }
     /* modifiers the other unit masks hard-wire (libpfm4 checks those while
      * encoding, after the combination checks) */
-    if ((sel & ~aliases & pe->forced_mask) && !force_all(r, pe, out, &forced, sel & ~aliases, error))
+    PmsUmaskSet plain_sel = pms_uset_andnot(sel, aliases);
+    if (pms_uset_meets(plain_sel, pe->forced_mask) && !force_all(r, pe, out, &forced, plain_sel, error))
         return FALSE;
     guint32 given = r->mod_set | forced;
 
@@ -719,8 +724,8 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
         if (has && !wants_ldlat) {
             pms_enc_fail(error, PMS_ERR_ATTR, r->mod_col[li],
                          "modifier 'ldlat' applies only to the load-latency event%s%s",
-                         pe->ldlat_mask ? ", with unit mask " : "",
-                         pe->ldlat_mask ? ev->umasks[pms_lsb(pe->ldlat_mask)].name : "");
+                         pms_uset_empty(pe->ldlat_mask) ? "" : ", with unit mask ",
+                         pms_uset_empty(pe->ldlat_mask) ? "" : ev->umasks[pms_uset_lowest(pe->ldlat_mask)].name);
             return FALSE;
         }
         if (!has && wants_ldlat) {

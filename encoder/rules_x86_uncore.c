@@ -20,8 +20,6 @@
 #include <string.h>
 #include "enc_internal.h"
 
-#define BIT(i) (G_GUINT64_CONSTANT(1) << (i))
-
 
 static const char *group_label(const PmsEvent *ev, guint g)
 {
@@ -58,7 +56,7 @@ static inline guint64 put_mods(const PmsResolved *r, guint64 evtsel, const guint
  * so only the ranges can refuse. */
 PmsModsVerdict pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out)
 {
-    if (r->raw || r->thrice || r->plm != PMS_PLM_DEFAULT || (r->mod_set & ~r->prep->evtsel_mods))
+    if (r->raw || !pms_uset_empty(r->thrice) || r->plm != PMS_PLM_DEFAULT || (r->mod_set & ~r->prep->evtsel_mods))
         return PMS_MODS_OTHER;
     if (!given_values(r, out->mod_val, NULL))
         return PMS_MODS_REFUSED;
@@ -79,38 +77,44 @@ gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **er
 
     /* 1. combinations: NCOMBO unit masks; a unit mask named three times is
      * kept twice by libpfm4 4.13 (rules_x86_core.c), a combination with itself */
-    guint64 u = r->user_umasks;
+    PmsUmaskSet u = r->user_umasks;
     guint8 twice[PMS_ENC_MAX_UMASKS];
     const guint8 *twice_p = NULL;
-    if (r->thrice) {
-        for (guint64 v = u; v; v &= v - 1)
-            twice[pms_lsb(v)] = (r->thrice & BIT(pms_lsb(v))) != 0;
+    if (!pms_uset_empty(r->thrice)) {
+        for (PmsUmaskSet v = u; !pms_uset_empty(v);) {
+            guint i = pms_uset_pop(&v);
+            twice[i] = pms_uset_has(r->thrice, i);
+        }
         twice_p = twice;
     }
-    if (((u & (u - 1)) || twice_p) && !pms_x86_check_exclusive(r, pe, twice_p, error))
+    if ((pms_uset_several(u) || twice_p) && !pms_x86_check_exclusive(r, pe, twice_p, error))
         return FALSE;
 
     /* the groups in use; GRP_EXCL events take unit masks of one group only */
     guint32 used = 0;
     for (guint g = 0; g < pe->n_groups; g++)
-        if (u & pe->group_mask[g])
+        if (pms_uset_meets(u, pe->group_mask[g]))
             used |= 1u << g;
     /* groups that get defaults and must be satisfied: none with a raw unit mask */
     guint32 active = r->raw ? 0 : (1u << pe->n_groups) - 1;
     if (ev->flags & PMS_EVENT_GROUP_EXCL) {
         if (used & (used - 1)) {
             guint g1 = pms_lsb(used), g2 = pms_lsb(used & (used - 1));
-            guint64 a = u & pe->group_mask[g1], b = u & pe->group_mask[g2];
+            PmsUmaskSet a = pms_uset_and(u, pe->group_mask[g1]), b = pms_uset_and(u, pe->group_mask[g2]);
             /* the later of the two groups' first mentions is the offending one */
             guint ca = pms_umask_col(r, a, FALSE), cb = pms_umask_col(r, b, FALSE);
-            guint64 bad = ca > cb ? a : b, ok = ca > cb ? b : a;
-            guint bi = pms_lsb(bad), oi = pms_lsb(ok);
-            for (guint64 v = bad; v; v &= v - 1)
-                if (r->umask_col[pms_lsb(v)] == MAX(ca, cb))
-                    bi = pms_lsb(v);
-            for (guint64 v = ok; v; v &= v - 1)
-                if (r->umask_col[pms_lsb(v)] == MIN(ca, cb))
-                    oi = pms_lsb(v);
+            PmsUmaskSet bad = ca > cb ? a : b, ok = ca > cb ? b : a;
+            guint bi = pms_uset_lowest(bad), oi = pms_uset_lowest(ok);
+            for (PmsUmaskSet v = bad; !pms_uset_empty(v);) {
+                guint i = pms_uset_pop(&v);
+                if (r->umask_col[i] == MAX(ca, cb))
+                    bi = i;
+            }
+            for (PmsUmaskSet v = ok; !pms_uset_empty(v);) {
+                guint i = pms_uset_pop(&v);
+                if (r->umask_col[i] == MIN(ca, cb))
+                    oi = i;
+            }
             pms_enc_fail(error, PMS_ERR_FEATCOMB, MAX(ca, cb),
                          "unit mask %s (group %s) cannot be combined with %s (group %s): event %s takes unit masks "
                          "of one group only",
@@ -128,15 +132,15 @@ gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **er
         return FALSE;
 
     /* 3. defaults, then required groups */
-    guint64 sel = u;
+    PmsUmaskSet sel = u;
     for (guint32 gs = active; gs; gs &= gs - 1) {
         guint g = pms_lsb(gs);
-        if (!(sel & pe->group_mask[g]))
-            sel |= pe->group_mask[g] & pe->default_mask;
+        if (!pms_uset_meets(sel, pe->group_mask[g]))
+            sel = pms_uset_or(sel, pms_uset_and(pe->group_mask[g], pe->default_mask));
     }
     for (guint32 gs = active & pe->required_groups; gs; gs &= gs - 1) {
         guint g = pms_lsb(gs);
-        if (sel & pe->group_mask[g])
+        if (pms_uset_meets(sel, pe->group_mask[g]))
             continue;
         if (pms_enc_no_message(error, PMS_ERR_UMASK, evcol))
             return FALSE;
@@ -149,8 +153,8 @@ gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **er
     /* 4. the event select */
     guint64 umask = ev->base_umask | (r->raw ? r->raw_val : 0); /* ORed, as libpfm4 4.13 does */
     guint32 code = ev->code;
-    for (guint64 v = sel; v; v &= v - 1) {
-        const PmsUmask *um = &ev->umasks[pms_lsb(v)];
+    for (PmsUmaskSet v = sel; !pms_uset_empty(v);) {
+        const PmsUmask *um = &ev->umasks[pms_uset_pop(&v)];
         umask |= um->value;
         if (um->code >= 0)
             code = (guint32)um->code;

@@ -279,7 +279,7 @@ static void lint_family(const PmsModel *m, GPtrArray *out)
 /* The encoder's limits (encoder/enc_internal.h PMS_ENC_MAX_*): a model past
  * them loads, and every event of it is then refused. */
 #define LINT_MAX_MODS 16
-#define LINT_MAX_UMASKS 63
+#define LINT_MAX_UMASKS PMS_UMASK_SET_MAX
 #define LINT_MAX_GROUPS 7
 
 /* Names an equiv string uses must exist: the target event (an event's

@@ -352,7 +352,7 @@ gboolean pms_sim_program(PmsSim *s, const PmsModel *m, const PmsEvent *ev, guint
         pms_program_writes(&pl, codes, n_codes, w, &n, error) && pms_sim_apply(s, w, n, error);
 }
 
-gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint *counter,
+gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, guint *counter,
                                gboolean *fixed)
 {
     PmsPlacement pl;

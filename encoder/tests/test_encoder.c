@@ -454,12 +454,62 @@ static void test_writes(void)
     CU_ASSERT_STRING_EQUAL(e->writes[0].name, "IA32_PERFEVTSEL1");
     CU_ASSERT_EQUAL(e->writes[0].address, 0x187);
     CU_ASSERT_EQUAL(e->writes[0].value, 0x53003c);
-    CU_ASSERT_EQUAL(e->umask_mask, 0);
+    CU_ASSERT_TRUE(pms_uset_empty(e->umask_mask));
     g_autoptr(PmsEncoding) u = pms_encode(set, "enct::UOPS:B", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(u);
-    CU_ASSERT_EQUAL(u->umask_mask, 1u << 1); /* B is the second umask */
+    CU_ASSERT_TRUE(pms_uset_eq(u->umask_mask, pms_uset_bit(1))); /* B is the second umask */
     CU_ASSERT_PTR_EQUAL(u->model, pms_model_set_get(set, "enct"));
     CU_ASSERT_STRING_EQUAL(u->event->name, "UOPS");
+}
+
+/* enct WIDE: 128 unit masks, U<i> = i + 1 (enct.pmu).  Event select:
+ * 0x99 | umask << 8 | USR (16) | OS (17) | INT (20) | EN (22) = 0x530099 +
+ * umask << 8 (Intel SDM 18.2.1.1's IA32_PERFEVTSELx layout). */
+static void test_wide_event(void)
+{
+    ok1("enct::WIDE:U127", 0x538099, "enct::WIDE:U127:k=1:u=1:e=0:i=0:c=0:t=0");
+    ok1("enct::WIDE:U127", 0x538099, NULL); /* the kept result, the second time */
+    ok1("enct::WIDE:U127:c=5", 0x05538099, "enct::WIDE:U127:k=1:u=1:e=0:i=0:c=5:t=0");
+    /* the default is U70 (0x47) */
+    ok1("enct::WIDE", 0x534799, "enct::WIDE:U70:k=1:u=1:e=0:i=0:c=0:t=0");
+    /* U100 (0x65) hard-wires c=2 (cmask, bits 31:24) */
+    ok1("enct::WIDE:U100", 0x02536599, "enct::WIDE:U100:k=1:u=1:e=0:i=0:c=2:t=0");
+    bad("enct::WIDE:U100:c=3", PMS_ERR_ATTR_SET, 0, "sets c=2");
+    /* U120 is an alias of U110 (0x6f): fstr names U110 */
+    ok1("enct::WIDE:U120", 0x536f99, "enct::WIDE:U110:k=1:u=1:e=0:i=0:c=0:t=0");
+    /* one group, exclusive: the second unit mask named, at column 16 */
+    bad("enct::WIDE:U65:U127", PMS_ERR_FEATCOMB, 16, "U127 cannot be combined with U65");
+    bad("enct::WIDE:U3:U127", PMS_ERR_FEATCOMB, 15, "U127 cannot be combined with U3");
+    g_autoptr(PmsEncoding) e = pms_encode(set, "enct::WIDE:U127", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_TRUE(pms_uset_eq(e->umask_mask, pms_uset_bit(127)));
+    CU_ASSERT_EQUAL(pms_uset_count(e->umask_mask), 1);
+    dec_is("enct", 0x538099, FALSE, 0, "enct::WIDE:U127:k=1:u=1:e=0:i=0:c=0:t=0");
+
+    /* one unit mask more than a set holds: the event is refused, the rest of the model works */
+    g_autofree char *text = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(enct_path, &text, NULL, NULL));
+    GString *t = g_string_new(text);
+    g_string_append(t, "\n[event WIDER]\ncode = 0x9a\ngroup = optional\n");
+    for (guint i = 0; i <= PMS_UMASK_SET_MAX; i++)
+        g_string_append_printf(t, "umask.V%u = 0x%02x\n", i, i & 0xff);
+    g_autofree char *path = NULL;
+    gint fd = g_file_open_tmp("wider-XXXXXX.pmu", &path, NULL);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, t->str, (gssize)t->len, NULL));
+    g_string_free(t, TRUE);
+    g_autoptr(GError) err = NULL;
+    PmsModelSet *s = pms_model_set_new_builtin(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_TRUE_FATAL(pms_model_set_add_file(s, path, &err));
+    unlink(path);
+    g_autoptr(PmsEncoding) w = pms_encode(s, "enct::WIDER:V1", &err);
+    CU_ASSERT_PTR_NULL(w);
+    CU_ASSERT_TRUE(g_error_matches(err, PMS_ENCODE_ERROR, PMS_ERR_NOTSUPP));
+    g_autoptr(PmsEncoding) k = pms_encode(s, "enct::WIDE:U127", NULL);
+    CU_ASSERT_PTR_NOT_NULL(k);
+    pms_model_set_free(s);
 }
 
 static void test_offcore_nhm(void)
@@ -1013,7 +1063,7 @@ static void test_nhmex_cbox(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(e9);
     CU_ASSERT_EQUAL(e9->codes[0], v);
     CU_ASSERT_PTR_EQUAL(e9->model, m);
-    CU_ASSERT_EQUAL(e9->umask_mask, 1u << 3); /* ALL, the fourth unit mask */
+    CU_ASSERT_TRUE(pms_uset_eq(e9->umask_mask, pms_uset_bit(3))); /* ALL, the fourth unit mask */
     /* where the codes go is the program step's (sim/program/program_nhmex.c): the
      * own box's event select of the lowest counter, that counter's ctr_en
      * bit in the box's GLOBAL_CTL, and the U-Box's en_all */
@@ -1119,7 +1169,7 @@ static void same_result(const PmsEncoding *a, const PmsEncoding *b, const char *
     }
     gboolean same = a->model == b->model && a->event == b->event && a->n_codes == b->n_codes &&
         memcmp(a->codes, b->codes, sizeof a->codes) == 0 && a->n_writes == b->n_writes &&
-        strcmp(a->fstr, b->fstr) == 0 && a->umask_mask == b->umask_mask;
+        strcmp(a->fstr, b->fstr) == 0 && pms_uset_eq(a->umask_mask, b->umask_mask);
     for (guint i = 0; same && i < a->n_writes; i++)
         same = strcmp(a->writes[i].name, b->writes[i].name) == 0 && a->writes[i].address == b->writes[i].address &&
             a->writes[i].value == b->writes[i].value;
@@ -1188,7 +1238,7 @@ static void same_result_across(const PmsEncoding *a, const PmsEncoding *b, const
     }
     gboolean same = strcmp(a->model->name, b->model->name) == 0 && strcmp(a->event->name, b->event->name) == 0 &&
         a->n_codes == b->n_codes && memcmp(a->codes, b->codes, sizeof a->codes) == 0 && a->n_writes == b->n_writes &&
-        strcmp(a->fstr, b->fstr) == 0 && a->umask_mask == b->umask_mask;
+        strcmp(a->fstr, b->fstr) == 0 && pms_uset_eq(a->umask_mask, b->umask_mask);
     for (guint i = 0; same && i < a->n_writes; i++)
         same = strcmp(a->writes[i].name, b->writes[i].name) == 0 && a->writes[i].address == b->writes[i].address &&
             a->writes[i].value == b->writes[i].value && a->writes[i].mask == b->writes[i].mask;
@@ -1428,6 +1478,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "plain slots, threads", test_plain_slots_threads);
     CU_add_test(s, "register writes", test_writes);
     CU_add_test(s, "offcore nhm", test_offcore_nhm);
+    CU_add_test(s, "more unit masks than 64", test_wide_event);
     CU_add_test(s, "offcore glm", test_offcore_glm);
     CU_add_test(s, "errors", test_errors);
     CU_add_test(s, "hostile input", test_hostile);

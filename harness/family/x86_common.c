@@ -14,8 +14,8 @@ char *pms_x86_umask_names(const PmsEncoding *enc, const char *which)
 {
     const PmsEvent *ev = enc->event;
     GString *s = g_string_new(NULL);
-    for (guint i = 0; i < ev->n_umasks && i < 64; i++) {
-        if (!(enc->umask_mask & ((guint64)1 << i)))
+    for (guint i = 0; i < ev->n_umasks && i < PMS_UMASK_SET_MAX; i++) {
+        if (!pms_uset_has(enc->umask_mask, i))
             continue;
         const PmsUmask *u = &ev->umasks[i];
         gboolean req = u->group < ev->n_groups && g_ascii_strcasecmp(ev->groups[u->group].name, "request") == 0;

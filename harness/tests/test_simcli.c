@@ -788,7 +788,7 @@ static void test_program_api(void)
     /* offcore: codes[1] lands in MSR_OFFCORE_RSP_0 */
     guint counter;
     gboolean fixed;
-    CU_ASSERT_TRUE(pms_sim_event_counter(nhm, oc, 0, &counter, &fixed));
+    CU_ASSERT_TRUE(pms_sim_event_counter(nhm, oc, PMS_UMASK_SET_EMPTY, &counter, &fixed));
     CU_ASSERT_FALSE(fixed);
     guint64 occ[2] = { 0x5301b7, 0x4001 };
     CU_ASSERT_TRUE(pms_sim_program(sim, nhm, oc, counter, occ, 2, &err));

@@ -52,8 +52,8 @@ typedef struct {
     PmsPlacement place;
     PmsRegWrite *writes;
     guint n_writes;
-    char *fstr;         /* "glm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0" */
-    guint64 umask_mask; /* which umasks (bit i = event->umasks[i]) ended up selected */
+    char *fstr;             /* "glm::INST_RETIRED:ANY_P:k=1:u=1:e=0:i=0:c=0" */
+    PmsUmaskSet umask_mask; /* which umasks (bit i = event->umasks[i]) ended up selected */
 } PmsEncoding;
 
 /* Encode one event string.  Errors carry a PmsEncodeError code and a message

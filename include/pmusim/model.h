@@ -12,6 +12,7 @@
 
 #include <glib.h>
 #include "pms_api.h"
+#include "umask_set.h"
 
 G_BEGIN_DECLS
 

@@ -12,6 +12,7 @@
 
 #include "pms_api.h"
 #include "model.h"
+#include "umask_set.h"
 #include "family.h"
 #include "model_ia64.h"
 #include "encoder.h"

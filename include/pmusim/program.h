@@ -52,19 +52,19 @@ enum { PMS_PROGRAM_MAX_WRITES = 8 };
 /* The lowest counter the event (with the unit masks of umask_mask selected,
  * bit i = ev->umasks[i]) may use: a general counter, or for an event no
  * general counter takes, the lowest fixed counter it may use. */
-PMS_API gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl,
+PMS_API gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl,
                                    GError **error);
 /* pms_program_place for these codes: the lowest counter that also takes
  * them (skl: an IN_TXCP event on the counter whose PERFEVTSEL has the bit,
  * PERFEVTSEL2); the same as pms_program_place where codes restrict nothing. */
-PMS_API gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask,
+PMS_API gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask,
                                          const guint64 *codes, guint n_codes, PmsPlacement *pl, GError **error);
 /* pms_program_place_codes for a caller that places one event and unit
  * masks with many codes: first is pms_program_place's placement of them,
  * found once (first_ok: whether it found one); the same answer, without
  * placing the event anew each time. */
 PMS_API gboolean pms_program_place_codes_from(const PmsPlacement *first, gboolean first_ok, const PmsModel *m,
-                                              const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+                                              const PmsEvent *ev, PmsUmaskSet umask_mask, const guint64 *codes,
                                               guint n_codes, PmsPlacement *pl, GError **error);
 /* The event on a given counter (a vector's choice); FALSE when it may not use it. */
 PMS_API gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed,
@@ -118,9 +118,9 @@ PMS_API gboolean pms_program_metric(const PmsPlacement *pl, guint64 code0, const
 enum { PMS_PROGRAM_MAX_SET = 32 };
 
 typedef struct {
-    const PmsEvent *event; /* an event of the set's model */
-    guint64 umask_mask;    /* its selected unit masks (bit i = event->umasks[i]) */
-    const guint64 *codes;  /* as for pms_program_writes */
+    const PmsEvent *event;  /* an event of the set's model */
+    PmsUmaskSet umask_mask; /* its selected unit masks (bit i = event->umasks[i]) */
+    const guint64 *codes;   /* as for pms_program_writes */
     guint n_codes;
     const char *name; /* for messages (the fstr, the user's string); NULL: the event's name */
     gboolean pebs;    /* sampled with PEBS: only a general counter PEBS can sample

@@ -206,7 +206,7 @@ PMS_API gboolean pms_sim_program(PmsSim *sim, const PmsModel *m, const PmsEvent 
 
 /* The lowest counter the event (with the unit masks of umask_mask) may use
  * (pms_program_place). */
-PMS_API gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint *counter,
+PMS_API gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, guint *counter,
                                        gboolean *fixed);
 /* The address of counter `counter` (PMCx / FIXED_CTRx), 0 when absent, and its
  * overflow bit in the global status register. */

@@ -916,9 +916,9 @@ static void test_lint_problems(void)
             g_string_append_printf(t, "[modifier m%u]\ntype = bool\nregister = evtsel\nfield = umask\n", i);
         EXPECT_LINT(t->str, "17 modifiers: the encoder takes at most 16");
         g_string_assign(t, HDR "[event E]\ncode = 1\ngroup = optional\n");
-        for (guint i = 0; i < 64; i++)
+        for (guint i = 0; i < 129; i++)
             g_string_append_printf(t, "umask.U%u = %u\n", i, i);
-        EXPECT_LINT(t->str, "snippet.pmu:6:", "event E: 64 unit masks: the encoder takes at most 63");
+        EXPECT_LINT(t->str, "snippet.pmu:6:", "event E: 129 unit masks: the encoder takes at most 128");
         g_string_assign(t, HDR "[event E]\ncode = 1\n");
         for (guint i = 0; i < 8; i++)
             g_string_append_printf(t, "group.g%u = optional\numask.U%u = %u group=g%u\n", i, i, i, i);

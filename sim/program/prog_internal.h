@@ -14,7 +14,7 @@
 /* A family's program step (program.h). */
 typedef struct {
     gboolean (*place_on)(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
-    gboolean (*place)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
+    gboolean (*place)(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl);
     gboolean (*writes)(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
                        GError **error);
     const PmsRegister *(*counter_reg)(const PmsPlacement *pl);
@@ -22,8 +22,8 @@ typedef struct {
     const PmsRegister *(*status_reg)(const PmsPlacement *pl);
     /* For a set (pms_program_place_set): the general (bit k) and fixed (bit i)
      * counters this encoding may use; NULL when the architecture places no sets. */
-    void (*set_counters)(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes, guint n_codes,
-                         guint64 *gp, guint32 *fixed);
+    void (*set_counters)(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, const guint64 *codes,
+                         guint n_codes, guint64 *gp, guint32 *fixed);
     /* Optional: the general counters (bit k) software may use at all
      * (codes NULL), or with these codes (skl: IN_TXCP only where
      * PERFEVTSEL takes it; option smt); NULL: every one. */
@@ -45,7 +45,7 @@ gboolean prog_table_check(GPtrArray *problems);
 /* program.c: what every program step shares.  The lowest general counter
  * the event and its selected unit masks may use, else the lowest such fixed
  * counter; whether the event may use a given counter; one write appended. */
-gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl);
+gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl);
 gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
 void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
 /* ProgOps.writes of a family whose counter k takes codes[0] whole in its
@@ -54,10 +54,10 @@ void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 valu
 gboolean prog_writes_ctl_only(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
                               const char *no_extra, GError **error);
 /* Every counter prog_place_lowest chooses from: general (bit k) and fixed (bit i). */
-void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed);
+void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, guint64 *gp, guint32 *fixed);
 /* ProgOps.set_counters of a family whose codes never narrow the counters
  * (x86 uncore, amd64): prog_place_allowed's. */
-void prog_set_counters_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+void prog_set_counters_allowed(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, const guint64 *codes,
                                guint n_codes, guint64 *gp, guint32 *fixed);
 
 /* prog_field.c: a family's step resolves its fields once (its prog_cache)

@@ -23,7 +23,8 @@ static gboolean no_counter(const PmsModel *m, const PmsEvent *ev, GError **error
     return FALSE;
 }
 
-gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl, GError **error)
+gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl,
+                           GError **error)
 {
     const ProgOps *p = program_for(m, error);
     if (!p)
@@ -35,7 +36,7 @@ gboolean pms_program_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_
 
 /* pms_program_place_codes after the family's placement (first, when
  * first_ok) of the event and unit masks is known. */
-static gboolean place_codes(const ProgOps *p, const PmsModel *m, const PmsEvent *ev, guint64 umask_mask,
+static gboolean place_codes(const ProgOps *p, const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask,
                             const PmsPlacement *first, gboolean first_ok, const guint64 *codes, guint n_codes,
                             PmsPlacement *pl, GError **error)
 {
@@ -71,7 +72,7 @@ static gboolean place_codes(const ProgOps *p, const PmsModel *m, const PmsEvent 
     return FALSE;
 }
 
-gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, const guint64 *codes,
                                  guint n_codes, PmsPlacement *pl, GError **error)
 {
     const ProgOps *p = program_for(m, error);
@@ -83,7 +84,7 @@ gboolean pms_program_place_codes(const PmsModel *m, const PmsEvent *ev, guint64 
 }
 
 gboolean pms_program_place_codes_from(const PmsPlacement *first, gboolean first_ok, const PmsModel *m,
-                                      const PmsEvent *ev, guint64 umask_mask, const guint64 *codes, guint n_codes,
+                                      const PmsEvent *ev, PmsUmaskSet umask_mask, const guint64 *codes, guint n_codes,
                                       PmsPlacement *pl, GError **error)
 {
     const ProgOps *p = program_for(m, error);
@@ -145,18 +146,18 @@ gboolean pms_program_metric(const PmsPlacement *pl, guint64 code0, const PmsRegi
 
 /* Generic counters the event may use with these unit masks selected: the
  * intersection of the selected umasks' own sets (each defaults to the event's). */
-static guint64 allowed_gp(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask)
+static guint64 allowed_gp(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask)
 {
     guint64 allowed = ev->counters;
-    for (guint64 u = umask_mask; u; u &= u - 1) {
-        guint i = (guint)__builtin_ctzll(u);
+    for (PmsUmaskSet u = umask_mask; !pms_uset_empty(u);) {
+        guint i = pms_uset_pop(&u);
         if (i < ev->n_umasks)
             allowed &= ev->umasks[i].counters;
     }
     return m->n_gp < 64 ? allowed & (((guint64)1 << m->n_gp) - 1) : allowed;
 }
 
-void prog_set_counters_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+void prog_set_counters_allowed(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, const guint64 *codes,
                                guint n_codes, guint64 *gp, guint32 *fixed)
 {
     (void)codes;
@@ -164,7 +165,7 @@ void prog_set_counters_allowed(const PmsModel *m, const PmsEvent *ev, guint64 um
     prog_place_allowed(m, ev, umask_mask, gp, fixed);
 }
 
-void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed)
+void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, guint64 *gp, guint32 *fixed)
 {
     *gp = allowed_gp(m, ev, umask_mask);
     const ProgOps *p = prog_ops_for(m);
@@ -173,15 +174,15 @@ void prog_place_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mas
     /* the fixed counters the event and every selected unit mask may use
      * (glm CPU_CLK_UNHALTED:CORE is FIXED_CTR1's alone) */
     guint32 fx = ev->fixed & (m->n_fixed < 32 ? ((1u << m->n_fixed) - 1) : ~0u);
-    for (guint64 u = umask_mask; u; u &= u - 1) {
-        guint i = (guint)__builtin_ctzll(u);
+    for (PmsUmaskSet u = umask_mask; !pms_uset_empty(u);) {
+        guint i = pms_uset_pop(&u);
         if (i < ev->n_umasks)
             fx &= ev->umasks[i].fixed;
     }
     *fixed = fx;
 }
 
-gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
+gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl)
 {
     guint64 gp;
     guint32 fx;

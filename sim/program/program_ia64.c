@@ -18,7 +18,7 @@ static guint64 ia64_allowed(const PmsModel *m, const PmsEvent *ev)
     return (ev->counters ? ev->counters : all) & all;
 }
 
-static gboolean ia64_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
+static gboolean ia64_place(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl)
 {
     (void)umask_mask; /* Itanium events have no unit masks to choose */
     for (guint64 c = ia64_allowed(m, ev); c; c &= c - 1) {

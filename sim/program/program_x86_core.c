@@ -170,12 +170,12 @@ static const X86Prog *prog_get(const PmsModel *m)
 
 /* A metrics event with a metric unit mask selected (bit 7 of its value):
  * its field's index (umask & 0x7f). */
-static gboolean metric_selected(const PmsEvent *ev, guint64 umask_mask, guint *field)
+static gboolean metric_selected(const PmsEvent *ev, PmsUmaskSet umask_mask, guint *field)
 {
     if (!(ev->flags & PMS_EVENT_METRICS))
         return FALSE;
-    for (guint64 u = umask_mask; u; u &= u - 1) {
-        guint i = (guint)__builtin_ctzll(u);
+    for (PmsUmaskSet u = umask_mask; !pms_uset_empty(u);) {
+        guint i = pms_uset_pop(&u);
         if (i < ev->n_umasks && (ev->umasks[i].value & 0x80)) {
             if (field)
                 *field = (guint)(ev->umasks[i].value & 0x7f);
@@ -188,7 +188,7 @@ static gboolean metric_selected(const PmsEvent *ev, guint64 umask_mask, guint *f
 /* Where an event may go: a metric is read through the event's fixed
  * counter (the slots), never a general one, whatever its unit mask's own
  * fixed mask says (the metric itself counts on no counter). */
-static void x86_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, guint64 *gp, guint32 *fixed)
+static void x86_allowed(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, guint64 *gp, guint32 *fixed)
 {
     prog_place_allowed(m, ev, umask_mask, gp, fixed);
     if (metric_selected(ev, umask_mask, NULL)) {
@@ -197,7 +197,7 @@ static void x86_allowed(const PmsModel *m, const PmsEvent *ev, guint64 umask_mas
     }
 }
 
-static gboolean x86_place(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, PmsPlacement *pl)
+static gboolean x86_place(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl)
 {
     guint64 gp;
     guint32 fx;
@@ -324,7 +324,7 @@ static gboolean x86_place_on(const PmsModel *m, const PmsEvent *ev, guint counte
     return prog_place_on_counters(m, ev, counter, fixed, error);
 }
 
-static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umask_mask, const guint64 *codes,
+static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, const guint64 *codes,
                              guint n_codes, guint64 *gp, guint32 *fixed)
 {
     x86_allowed(m, ev, umask_mask, gp, fixed);
@@ -336,7 +336,7 @@ static void x86_set_counters(const PmsModel *m, const PmsEvent *ev, guint64 umas
         return;
     }
     const X86Prog *x = prog_get(m);
-    if ((n_codes && (codes[0] & x->ev_not_fixed)) || (ev->n_umasks && !umask_mask))
+    if ((n_codes && (codes[0] & x->ev_not_fixed)) || (ev->n_umasks && pms_uset_empty(umask_mask)))
         *fixed = 0;
 }
 

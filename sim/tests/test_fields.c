@@ -27,7 +27,7 @@ static gboolean program_accepts(const PmsModel *m, char **why)
 {
     for (guint e = 0; e < m->n_events; e++) {
         PmsPlacement pl;
-        if (!pms_program_place(m, &m->events[e], 0, &pl, NULL))
+        if (!pms_program_place(m, &m->events[e], PMS_UMASK_SET_EMPTY, &pl, NULL))
             continue;
         guint64 codes[2] = { m->events[e].code, 0 };
         PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];

@@ -283,7 +283,7 @@ static void test_program(void)
     const PmsEvent *ev = pms_model_event(m, "LLC_MISSES");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
     PmsPlacement pl;
-    CU_ASSERT_TRUE_FATAL(pms_program_place(m, ev, 0, &pl, NULL));
+    CU_ASSERT_TRUE_FATAL(pms_program_place(m, ev, PMS_UMASK_SET_EMPTY, &pl, NULL));
     CU_ASSERT_EQUAL(pl.counter, 0);
     guint64 code = 0x0714 | X_EN | X_THR(2) | X_INV;
     PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];

@@ -23,7 +23,7 @@ static void test_general(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(oc);
     PmsPlacement pl;
     g_autoptr(GError) err = NULL;
-    CU_ASSERT_TRUE_FATAL(pms_program_place(m, oc, 0, &pl, &err));
+    CU_ASSERT_TRUE_FATAL(pms_program_place(m, oc, PMS_UMASK_SET_EMPTY, &pl, &err));
     CU_ASSERT_FALSE(pl.fixed);
     CU_ASSERT_EQUAL(pl.counter, 2); /* Intel's JSON: PMC2 only on NHM */
     guint64 codes[2] = { EVTSEL(0xb7, 0x01, EV_USR | EV_EN), 0x4001 };
@@ -57,7 +57,7 @@ static void test_fixed_partial(void)
     const PmsEvent *ref = pms_model_event(m, "UNHALTED_REFERENCE_CYCLES");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
     PmsPlacement pl;
-    CU_ASSERT_TRUE_FATAL(pms_program_place(m, ref, 0, &pl, NULL));
+    CU_ASSERT_TRUE_FATAL(pms_program_place(m, ref, PMS_UMASK_SET_EMPTY, &pl, NULL));
     CU_ASSERT_TRUE(pl.fixed);
     CU_ASSERT_EQUAL(pl.counter, 2);
     /* usr only, INT: FIXED_CTR2's EN = 10b (CPL > 0), PMI; SDM 18-7 */
@@ -94,7 +94,7 @@ static void test_fixed_umask(void)
         if (strcmp(clk->umasks[i].name, "CORE") == 0)
             core = i;
     PmsPlacement pl;
-    CU_ASSERT_TRUE_FATAL(pms_program_place(m, clk, (guint64)1 << core, &pl, NULL));
+    CU_ASSERT_TRUE_FATAL(pms_program_place(m, clk, pms_uset_bit(core), &pl, NULL));
     CU_ASSERT_TRUE(pl.fixed);
     CU_ASSERT_EQUAL(pl.counter, 1);
     const PmsRegister *ctr = pms_program_counter_reg(&pl);
@@ -126,7 +126,7 @@ static void test_unsupported_arch(void)
     m->family = &stranger;
     PmsPlacement pl;
     g_autoptr(GError) err = NULL;
-    CU_ASSERT_FALSE(pms_program_place(m, &m->events[0], 0, &pl, &err));
+    CU_ASSERT_FALSE(pms_program_place(m, &m->events[0], PMS_UMASK_SET_EMPTY, &pl, &err));
     CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_NOTSUPP));
     g_clear_error(&err);
     CU_ASSERT_PTR_NULL(pms_sim_new(m, &err));
@@ -186,10 +186,10 @@ static PmsSetEvent set_ev(const PmsModel *m, const char *name, const guint64 *co
     const PmsEvent *ev = pms_model_event(m, name);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
     /* the default unit mask (first one flagged default), else none */
-    guint64 um = 0;
+    PmsUmaskSet um = PMS_UMASK_SET_EMPTY;
     for (guint i = 0; i < ev->n_umasks; i++)
         if (ev->umasks[i].flags & PMS_UMASK_DEFAULT) {
-            um = (guint64)1 << i;
+            um = pms_uset_bit(i);
             break;
         }
     return (PmsSetEvent){ ev, um, codes, n_codes, NULL, FALSE };
@@ -207,7 +207,7 @@ static void test_set_matching(void)
             c2 = EVTSEL(0x43, 0x01, EV_OS | EV_EN);
     PmsSetEvent evs[3] = { set_ev(m, "UOPS_ISSUED", &c0, 1), set_ev(m, "L1D", &c1, 1),
                            set_ev(m, "L1D_ALL_REF", &c2, 1) };
-    evs[1].umask_mask = 2; /* M_REPL */
+    evs[1].umask_mask = pms_uset_bit(1); /* M_REPL */
     PmsPlacement pl[3];
     g_autoptr(GError) err = NULL;
     CU_ASSERT_TRUE_FATAL(pms_program_place_set(m, evs, 3, pl, &err));
@@ -339,7 +339,7 @@ static void test_set_pebs(void)
     const PmsModel *u = fx_model("nhm_unc");
     CU_ASSERT_EQUAL(pms_model_pebs_counters(u), 0);
     CU_ASSERT_EQUAL(pms_model_pebs_format(u), 0); /* no IA32_PERF_CAPABILITIES */
-    PmsSetEvent ue = { &u->events[0], 0, &gir, 1, NULL, TRUE };
+    PmsSetEvent ue = { &u->events[0], PMS_UMASK_SET_EMPTY, &gir, 1, NULL, TRUE };
     CU_ASSERT_FALSE(pms_program_place_set(u, &ue, 1, pl, &err));
     CU_ASSERT_TRUE(err && strstr(err->message, "which nhm_unc does not have"));
 }
@@ -348,7 +348,7 @@ static void test_set_unsupported(void)
 {
     const PmsModel *m = fx_model("montecito");
     guint64 c = 0;
-    PmsSetEvent e = { &m->events[0], 0, &c, 1, NULL, FALSE };
+    PmsSetEvent e = { &m->events[0], PMS_UMASK_SET_EMPTY, &c, 1, NULL, FALSE };
     PmsPlacement pl;
     g_autoptr(GError) err = NULL;
     CU_ASSERT_FALSE(pms_program_place_set(m, &e, 1, &pl, &err));

@@ -270,28 +270,29 @@ static void test_program_skl(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
     guint64 plain = 0x4300c0, txcp = 0x2004300c0, tx = 0x1004300c0;
     PmsPlacement pl;
-    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, &plain, 1, &pl, NULL));
+    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, PMS_UMASK_SET_EMPTY, &plain, 1, &pl, NULL));
     CU_ASSERT_EQUAL(pl.counter, 0);
-    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, &txcp, 1, &pl, NULL));
+    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, PMS_UMASK_SET_EMPTY, &txcp, 1, &pl, NULL));
     CU_ASSERT_FALSE(pl.fixed);
     CU_ASSERT_EQUAL(pl.counter, 2);
-    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, &tx, 1, &pl, NULL));
+    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, PMS_UMASK_SET_EMPTY, &tx, 1, &pl, NULL));
     CU_ASSERT_EQUAL(pl.counter, 0);
     /* the same from the event's placement found once (the encoder's kept
      * results): IN_TXCP still moves it to PERFEVTSEL2 */
     PmsPlacement first, from;
-    gboolean first_ok = pms_program_place(m, ev, 0, &first, NULL);
+    gboolean first_ok = pms_program_place(m, ev, PMS_UMASK_SET_EMPTY, &first, NULL);
     const guint64 *codes[] = { &plain, &txcp, &tx };
     for (guint i = 0; i < G_N_ELEMENTS(codes); i++) {
-        CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, codes[i], 1, &pl, NULL));
-        CU_ASSERT_TRUE(pms_program_place_codes_from(&first, first_ok, m, ev, 0, codes[i], 1, &from, NULL));
+        CU_ASSERT_TRUE(pms_program_place_codes(m, ev, PMS_UMASK_SET_EMPTY, codes[i], 1, &pl, NULL));
+        CU_ASSERT_TRUE(
+            pms_program_place_codes_from(&first, first_ok, m, ev, PMS_UMASK_SET_EMPTY, codes[i], 1, &from, NULL));
         CU_ASSERT_EQUAL(from.counter, pl.counter);
         CU_ASSERT_EQUAL(from.fixed, pl.fixed);
     }
     /* its writes program PERFEVTSEL2 and GLOBAL_CTRL bit 2 */
     PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
     guint n = 0;
-    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, 0, &txcp, 1, &pl, NULL));
+    CU_ASSERT_TRUE(pms_program_place_codes(m, ev, PMS_UMASK_SET_EMPTY, &txcp, 1, &pl, NULL));
     CU_ASSERT_TRUE_FATAL(pms_program_writes(&pl, &txcp, 1, w, &n, NULL));
     CU_ASSERT_EQUAL(w[0].address, 0x188);
     CU_ASSERT_EQUAL(w[0].value, txcp);
@@ -306,7 +307,7 @@ static void test_program_skl(void)
     guint64 c = 0x14300c0;
     PmsSetEvent set[5];
     for (guint i = 0; i < 5; i++)
-        set[i] = (PmsSetEvent){ ev, 0, &c, 1, NULL, FALSE };
+        set[i] = (PmsSetEvent){ ev, PMS_UMASK_SET_EMPTY, &c, 1, NULL, FALSE };
     PmsPlacement place[5];
     CU_ASSERT_FALSE(pms_program_place_set(m, set, 5, place, NULL));
     for (guint i = 0; i < 5; i++)
@@ -314,7 +315,8 @@ static void test_program_skl(void)
     CU_ASSERT_TRUE(pms_program_place_set(off, set, 5, place, NULL));
     /* two IN_TXCP events cannot both have counter 2 */
     guint64 cp = 0x2004300c0;
-    PmsSetEvent two[2] = { { ev, 0, &cp, 1, NULL, FALSE }, { ev, 0, &cp, 1, NULL, FALSE } };
+    PmsSetEvent two[2] = { { ev, PMS_UMASK_SET_EMPTY, &cp, 1, NULL, FALSE },
+                           { ev, PMS_UMASK_SET_EMPTY, &cp, 1, NULL, FALSE } };
     CU_ASSERT_FALSE(pms_program_place_set(m, two, 2, place, NULL));
     CU_ASSERT_TRUE(pms_program_place_set(m, two, 1, place, NULL));
     CU_ASSERT_EQUAL(place[0].counter, 2);

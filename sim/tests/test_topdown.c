@@ -275,11 +275,11 @@ static void test_td_program(void)
         { "BACKEND_BOUND", 0x518300, GC_FC3 | GC_METRICS, TRUE, 24 },
     };
     for (guint i = 0; i < G_N_ELEMENTS(c); i++) {
-        guint64 umask_mask = 0;
+        PmsUmaskSet umask_mask = PMS_UMASK_SET_EMPTY;
         for (guint u = 0; u < ev->n_umasks; u++)
             if (strcmp(ev->umasks[u].name, c[i].um) == 0)
-                umask_mask = (guint64)1 << u;
-        CU_ASSERT_NOT_EQUAL_FATAL(umask_mask, 0);
+                umask_mask = pms_uset_bit(u);
+        CU_ASSERT_FALSE_FATAL(pms_uset_empty(umask_mask));
         PmsPlacement pl;
         g_autoptr(GError) e = NULL;
         CU_ASSERT_TRUE_FATAL(pms_program_place(m, ev, umask_mask, &pl, &e));

@@ -194,7 +194,7 @@ static void test_program(void)
     PmsPlacement pl;
     PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
     guint n = 0;
-    CU_ASSERT_TRUE_FATAL(pms_program_place(m, clk, 0, &pl, NULL));
+    CU_ASSERT_TRUE_FATAL(pms_program_place(m, clk, PMS_UMASK_SET_EMPTY, &pl, NULL));
     CU_ASSERT_TRUE(pl.fixed);
     guint64 code = EVTSEL(0xff, 0, U_EN | U_INT);
     CU_ASSERT_TRUE_FATAL(pms_program_writes(&pl, &code, 1, w, &n, NULL));
@@ -204,7 +204,7 @@ static void test_program(void)
     CU_ASSERT_EQUAL(w[1].address, U_GCTRL);
     CU_ASSERT_EQUAL(w[1].value, GC_FC0);
     CU_ASSERT_EQUAL(pms_program_status_bit(&pl), (guint64)1 << 32);
-    CU_ASSERT_TRUE_FATAL(pms_program_place(m, miss, 0, &pl, NULL));
+    CU_ASSERT_TRUE_FATAL(pms_program_place(m, miss, PMS_UMASK_SET_EMPTY, &pl, NULL));
     CU_ASSERT_FALSE(pl.fixed);
     CU_ASSERT_EQUAL(pl.counter, 0);
     code = EVTSEL(0x09, 0x03, U_EN | U_INT);
