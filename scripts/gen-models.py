@@ -154,12 +154,14 @@ def load_intel(refdir, pmu):
     evs = d["Events"] if isinstance(d, dict) else d
     by_code = {}
     for e in evs:
+        # "0xB7, 0xBB": the offcore events, one entry for both codes
         try:
-            code = int(e["EventCode"].split(",")[0], 16)
+            codes = [int(c, 16) for c in e["EventCode"].split(",")]
             umask = int(e["UMask"], 16)
         except (KeyError, ValueError):
             continue
-        by_code.setdefault((code, umask), []).append(e)
+        for code in codes:
+            by_code.setdefault((code, umask), []).append(e)
     return by_code
 
 
@@ -562,7 +564,8 @@ def derive_event(pmu, ev, intel, fixed_map):
     mods = [a["name"] for a in ev["attrs"] if a["type"] != PFM_ATTR_UMASK]
     MOD_CODE.update((a["name"], int(a["code"], 16)) for a in ev["attrs"] if a["type"] != PFM_ATTR_UMASK)
     names = [u["name"] for u in ums]
-    offcore = name.startswith("OFFCORE_RESPONSE")
+    # icl OCR is OFFCORE_RESPONSE_0 under another name, unit masks and all
+    offcore = name.startswith("OFFCORE_RESPONSE") or (ev["equiv"] or "").startswith("OFFCORE_RESPONSE")
     # FRONTEND_RETIRED: its unit masks are MSR_PEBS_FRONTEND values (SDM
     # 18.13.1.4), like an offcore event's are its RSP register's
     frontend = "fe_thres" in mods
@@ -573,7 +576,7 @@ def derive_event(pmu, ev, intel, fixed_map):
         out["flags"].append("pebs")
     if offcore:
         out["flags"].append("offcore")
-        out["extra"] = "MSR_OFFCORE_RSP_%s" % name[-1]
+        out["extra"] = "MSR_OFFCORE_RSP_%s" % (ev["equiv"] or name)[-1]
     if "ldlat" in mods:
         out["flags"].append("ldlat")
         out["extra"] = "MSR_PEBS_LD_LAT"
@@ -870,8 +873,8 @@ NOT_MODELLED = {
         "# Not modelled: adaptive PEBS (record format 4 is reported, MSR_PEBS_DATA_CFG",
         "# and PEBS on fixed counters are absent), AnyThread (deprecated on v5: the",
         "# bit stays writable), TSX, the uncore.  8 counters per thread whatever",
-        "# hyper-threading says (libpfm4 says 16).  OFFCORE_RESPONSE_0/1 and OCR are left",
-        "# out: libpfm4 gives them 71 unit masks each, more than the encoder's 63.",
+        "# hyper-threading says (libpfm4 says 16).  OFFCORE_RESPONSE_0/1 and OCR take",
+        "# libpfm4's 71 unit masks, each a whole MSR_OFFCORE_RSP_x value, one at a time.",
     ],
 }
 
@@ -1016,12 +1019,6 @@ def write_model(pmu, dump, intel, outdir):
         if pmu == "icl":
             fixed_map[(0x00, 0x04)] = 0x8
     evs = d["events"]
-    if pmu == "icl":
-        # libpfm4's icl OFFCORE_RESPONSE_0/1 (and their alias OCR) have 71
-        # unit masks, more than the encoder's 63: left out for now (header)
-        big = [e["name"] for e in evs if sum(1 for a in e["attrs"] if a["type"] == PFM_ATTR_UMASK) > 63]
-        note(pmu, "left out, more than 63 unit masks: %s" % " ".join(big))
-        evs = [e for e in evs if e["name"] not in big]
     events = [derive_event(pmu, ev, intel, fixed_map) for ev in evs]
     check_codes(pmu, events, intel)
     check_by_name(pmu, events, intel)

@@ -681,9 +681,8 @@ class Gen:
         if self.pmu == "skl":
             self.gen_offcore_skl()
             return
-        if self.pmu in TSX_PMUS:
-            for ev in self.offcore_events():
-                self.unmapped.append(("%s::%s" % (self.pmu, ev.name), "left out of the icl model (71 unit masks)"))
+        if self.pmu == "icl":
+            self.gen_offcore_icl()
             return
         if self.style == "glm":
             self.gen_offcore_glm()
@@ -725,6 +724,45 @@ class Gen:
             self.add(T, "%s::%s:DMND_DATA_RD:ANY_RESPONSE:SNP_HITM" % (self.pmu, ev.name), "PFM_ERR_FEATCOMB", None,
                      "doc:libpfm_intel_skl.3 ANY_RESPONSE excludes supplier and snoop unit masks; class: libpfm4 "
                      "convention (unit masks that cannot be combined -> PFM_ERR_FEATCOMB)")
+
+    def gen_offcore_icl(self):
+        """icl: libpfm4 4.13's OFFCORE_RESPONSE_0/1, and OCR (its alias of
+        OFFCORE_RESPONSE_0), have one unit mask per Intel OCR.* entry, named
+        after it (OCR.A.B.C is A_B_C), each a whole MSR_OFFCORE_RSP value.  The
+        string with that unit mask: the entry's EventCode (0xB7 for _0 and
+        OCR, 0xBB for _1) and UMask in the event select, its MSRValue in the
+        offcore register (MSRIndex 0x1a6,0x1a7)."""
+        T = "offcore"
+        for ev in self.offcore_events():
+            target = "OFFCORE_RESPONSE_0" if ev.name == "OCR" else ev.name
+            code = 0xB7 if target.endswith("_0") else 0xBB
+            names = {u.name for u in ev.umasks}
+            first = None
+            for j in sorted((j for j in self.jevents if j.offcore and code in j.codes), key=lambda j: j.name):
+                uname = j.name.split(".", 1)[1].replace(".", "_")
+                if uname not in names:
+                    self.unmapped.append(("%s::%s (%s)" % (self.pmu, ev.name, j.name), "no libpfm4 4.13 unit mask %s" % uname))
+                    continue
+                first = first or (uname, j)
+                self.add(T, "%s::%s:%s" % (self.pmu, ev.name, uname), "PFM_SUCCESS",
+                         [evtsel(code, j.umasks[0]), j.msr_value],
+                         "%s (EventCode 0x%02x UMask 0x%02x; MSR_OFFCORE_RSP = MSRValue 0x%x)"
+                         % (j.src, code, j.umasks[0], j.msr_value),
+                         fstr=None if ev.name == "OCR" else self.fstr_for(target, [uname]))
+            if not first:
+                continue
+            uname, j = first
+            # modifiers land in the event select alone (sdm:18.2.1.1 layout)
+            self.add(T, "%s::%s:%s:u:c=2" % (self.pmu, ev.name, uname), "PFM_SUCCESS",
+                     [evtsel(code, j.umasks[0], os_=0, cmask=2), j.msr_value],
+                     "derived: %s; u clears OS (bit 17), c=2 in CMASK 31:24 (sdm:18.2.1.1 layout)" % j.src)
+            other = next(u.name for u in ev.umasks if u.name != uname)
+            self.add(T, "%s::%s" % (self.pmu, ev.name), "PFM_ERR_UMASK", None,
+                     "libpfm4 4.13 (pfm-dump.json probe of the bare event): no unit mask is a default; class: "
+                     "libpfm4 convention (a required unit mask missing -> PFM_ERR_UMASK)")
+            self.add(T, "%s::%s:%s:%s" % (self.pmu, ev.name, uname, other), "PFM_ERR_FEATCOMB", None,
+                     "libpfm4 4.13 (pfm-dump.json pair probes, every pair PFM_ERR_FEATCOMB): each unit mask is a "
+                     "whole MSR value, one at a time; class: libpfm4 convention")
 
     def offcore_events(self):
         return [e for e in self.events if self.is_offcore(e)]
