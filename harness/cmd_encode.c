@@ -598,13 +598,13 @@ int pms_cmd_encode(int argc, char **argv)
         "  printf 'glm::INST_RETIRED\\n' | pmusim encode --batch --backend libpfm4\n"
         "  pmusim encode montecito::IA64_INST_RETIRED_THIS --irange 0x4000a0-0x400200   (as pmusim dispatch)\n"
         "  pmusim encode --pmu nhm --lbr --lbr-plm 3 --lbr-filter jcc,far_branch   user-level LBR without jcc/far\n");
-    if (!pms_cli_parse(ctx, &argc, &argv))
-        return PMS_EXIT_USAGE;
-    int fwd_status = -1;
+    gboolean parsed = pms_cli_parse(ctx, &argc, &argv);
+    int fwd_status = parsed ? -1 : PMS_EXIT_USAGE;
     for (guint f = 0; fwd_status < 0 && (fam = pms_cli_family_nth(f)); f++)
         if (fam->encode_forward)
             fwd_status = forward_measurement(fam->encode_forward, g_ptr_array_index(fwd_opts, f), argc, argv,
                                              model_files, plm_text, pmu, batch || format || set);
+    /* the forwarded options' storage, on every way out (a usage error too) */
     for (guint f = 0; (fam = pms_cli_family_nth(f)); f++)
         if (fam->encode_forward)
             fam->encode_forward->opts_free(g_ptr_array_index(fwd_opts, f));

@@ -60,16 +60,9 @@ static gboolean program(PmsSim *s, GError **error)
     }
     if (fc && !pms_sim_write(s, fc->address, f, error))
         return FALSE;
-    /* every enable: the bench measures counting */
+    /* the enables of the counters programmed above: the bench measures counting */
     const PmsRegister *gc = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
-    if (!gc || pms_sim_write(s, gc->address, gc->writable, NULL))
-        return TRUE;
-    /* a device that hides counters of the model (skl, smt = on: PMC4-7)
-     * refuses their bits: then the bits of the counters programmed above */
-    guint64 bits = pms_sim_status_bit(m, 0, FALSE) | (m->n_gp > 1 ? pms_sim_status_bit(m, 1, FALSE) : 0);
-    for (guint i = 0; fc && i < m->n_fixed; i++)
-        bits |= pms_sim_status_bit(m, i, TRUE);
-    return pms_sim_write(s, gc->address, bits & gc->writable, error);
+    return !gc || pms_sim_write(s, gc->address, pms_sim_enable_bits(m, MIN(m->n_gp, 2), fc != NULL), error);
 }
 
 static double time_engine(PmsSim *s, const PmsSimRun *runs, double min_seconds, guint64 *cycles, guint64 *records,

@@ -375,3 +375,16 @@ guint64 pms_sim_status_bit(const PmsModel *m, guint counter, gboolean fixed)
     PmsPlacement pl = { m, NULL, counter, fixed };
     return pms_program_status_bit(&pl);
 }
+
+guint64 pms_sim_enable_bits(const PmsModel *m, guint n_gp, gboolean fixed)
+{
+    const PmsRegister *gc = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
+    if (!gc)
+        return 0;
+    guint64 bits = 0;
+    for (guint i = 0; i < n_gp && i < m->n_gp; i++)
+        bits |= pms_sim_status_bit(m, i, FALSE);
+    for (guint i = 0; fixed && i < m->n_fixed; i++)
+        bits |= pms_sim_status_bit(m, i, TRUE);
+    return bits & gc->writable;
+}

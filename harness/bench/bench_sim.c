@@ -126,13 +126,8 @@ static void write_program(FILE *f, const PmsModel *m, const char *const *sig)
     /* the global enables of the counters programmed (not every writable
      * bit: skl with smt = on refuses PMC4-7's) */
     const PmsRegister *gc = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
-    guint64 g = 0;
-    for (guint i = 0; i < 2 && i < m->n_gp; i++)
-        g |= pms_sim_status_bit(m, i, FALSE);
-    for (guint i = 0; fc && i < m->n_fixed; i++)
-        g |= pms_sim_status_bit(m, i, TRUE);
     if (gc)
-        fprintf(f, "write %s 0x%" G_GINT64_MODIFIER "x\n", gc->name, g & gc->writable);
+        fprintf(f, "write %s 0x%" G_GINT64_MODIFIER "x\n", gc->name, pms_sim_enable_bits(m, 2, fc != NULL));
 }
 
 static gboolean write_realistic(FILE *f, const PmsModel *m, guint n)

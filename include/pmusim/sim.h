@@ -212,6 +212,12 @@ PMS_API gboolean pms_sim_event_counter(const PmsModel *m, const PmsEvent *ev, Pm
  * overflow bit in the global status register. */
 PMS_API guint32 pms_sim_counter_address(const PmsModel *m, guint counter, gboolean fixed);
 PMS_API guint64 pms_sim_status_bit(const PmsModel *m, guint counter, gboolean fixed);
+/* The global-control bits that enable general counters 0 .. n_gp-1 and, when
+ * `fixed`, every fixed counter, within the register's writable bits (0 when
+ * the model has no global control): what software writes to count on just
+ * those, where enabling every writable bit may be refused (skl, smt = on,
+ * hides PMC4-7). */
+PMS_API guint64 pms_sim_enable_bits(const PmsModel *m, guint n_gp, gboolean fixed);
 
 /* Set a counter (PMC, A_PMC or FIXED_CTR address) to any value that fits its
  * width, bypassing the legacy sign extension: an experiment's preload, not a
