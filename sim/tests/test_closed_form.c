@@ -126,6 +126,8 @@ static guint64 rate(GRand *r, guint64 mask)
     return pal[k];
 }
 
+static guint counted_cases, busy_runs, total_pmis, pebs_records, tail_pmis;
+
 static gboolean same(const PmsModel *m, PmsSim *a, PmsSim *b, guint seed, guint op)
 {
     for (guint i = 0; i < m->n_regs; i++) {
@@ -159,6 +161,32 @@ static gboolean same(const PmsModel *m, PmsSim *a, PmsSim *b, guint seed, guint 
                 i < nb ? pb[i] : 0);
         return FALSE;
     }
+    /* each listed PMI's cause, the last PMIs and theirs */
+    const guint64 *ca = pms_sim_pmi_causes(a, &na), *cb = pms_sim_pmi_causes(b, &nb);
+    if (na != nb || (na && memcmp(ca, cb, na * sizeof *ca))) {
+        guint i = 0;
+        while (i < MIN(na, nb) && ca[i] == cb[i])
+            i++;
+        fprintf(stderr,
+                "# %s seed %u op %u: PMI #%u (cycle %" G_GUINT64_FORMAT ") cause 0x%" G_GINT64_MODIFIER
+                "x vs 0x%" G_GINT64_MODIFIER "x\n",
+                m->name, seed, op, i, i < na ? pa[i] : 0, i < na ? ca[i] : 0, i < nb ? cb[i] : 0);
+        return FALSE;
+    }
+    guint64 la[PMS_SIM_PMI_TAIL], lb[PMS_SIM_PMI_TAIL], lca[PMS_SIM_PMI_TAIL], lcb[PMS_SIM_PMI_TAIL];
+    guint nla = pms_sim_pmi_tail(a, la, lca), nlb = pms_sim_pmi_tail(b, lb, lcb);
+    if (nla != nlb || (nla && (memcmp(la, lb, nla * sizeof *la) || memcmp(lca, lcb, nla * sizeof *lca)))) {
+        guint i = 0;
+        while (i < MIN(nla, nlb) && la[i] == lb[i] && lca[i] == lcb[i])
+            i++;
+        fprintf(stderr,
+                "# %s seed %u op %u: last PMIs %u vs %u, first difference #%u: %" G_GUINT64_FORMAT
+                " (0x%" G_GINT64_MODIFIER "x) vs %" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x)\n",
+                m->name, seed, op, nla, nlb, i, i < nla ? la[i] : 0, i < nla ? lca[i] : 0, i < nlb ? lb[i] : 0,
+                i < nlb ? lcb[i] : 0);
+        return FALSE;
+    }
+    tail_pmis += nla;
     guint ra, rb;
     guint64 ta, tb;
     const PmsPebsRecord *qa = pms_sim_pebs_records(a, &ra, &ta), *qb = pms_sim_pebs_records(b, &rb, &tb);
@@ -193,7 +221,6 @@ static void both_preload(PmsSim *a, PmsSim *b, const PmsRegister *reg, guint64 v
                     pms_sim_set_counter_at(b, reg->space, reg->address, v, NULL));
 }
 
-static guint counted_cases, busy_runs, total_pmis, pebs_records;
 
 /* One case: program, then N_OPS steps (runs mostly; writes that restart the
  * counters between them). */
@@ -303,9 +330,19 @@ static void diff_closed_form(void)
         guint width; /* 0: as the model says */
         const char *key, *value;
     } models[] = {
-        { "nhm", 16, NULL, NULL },     { "wsm", 16, NULL, NULL },      { "glm", 16, NULL, NULL },
-        { "skl", 16, NULL, NULL },     { "nhm", 16, "pmi_skid", "2" }, { "tinyunc", 16, NULL, NULL },
-        { "tinyamd", 16, NULL, NULL }, { "toy", 0, NULL, NULL },
+        { "nhm", 16, NULL, NULL },
+        { "wsm", 16, NULL, NULL },
+        { "glm", 16, NULL, NULL },
+        { "skl", 16, NULL, NULL },
+        { "nhm", 16, "pmi_skid", "2" },
+        { "tinyunc", 16, NULL, NULL },
+        { "tinyamd", 16, NULL, NULL },
+        { "toy", 0, NULL, NULL },
+        /* 8 and 10 bits: runs of thousands of cycles span many periods of
+         * the union of rates that are not powers of two (folded) */
+        { "wsm", 8, NULL, NULL },
+        { "skl", 10, NULL, NULL },
+        { "tinyunc", 8, NULL, NULL },
     };
     guint failures = 0;
     for (guint i = 0; i < G_N_ELEMENTS(models); i++) {
@@ -323,11 +360,12 @@ static void diff_closed_form(void)
         }
         pms_model_free(m);
     }
-    printf("# closed form: %u cases, %u runs with 3 PMIs or more, %u PMIs, %u PEBS records compared\n", counted_cases,
-           busy_runs, total_pmis, pebs_records);
+    printf("# closed form: %u cases, %u runs with 3 PMIs or more, %u PMIs, %u PEBS records, %u last PMIs compared\n",
+           counted_cases, busy_runs, total_pmis, pebs_records, tail_pmis);
     /* the suite exercises many PMIs per run (steady states) and PEBS */
     CU_ASSERT_TRUE(busy_runs > counted_cases);
     CU_ASSERT_TRUE(pebs_records > counted_cases / 4);
+    CU_ASSERT_TRUE(tail_pmis > counted_cases);
 }
 
 /* Two interrupting counters over 2^62 cycles, no freeze, on wsm (48-bit
