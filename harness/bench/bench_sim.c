@@ -323,6 +323,8 @@ typedef struct {
 static const CfWorkload cf_workloads[] = {
     { "2 interrupting counters, equal rates 2^32-1 (issue 21)", "wsm", { G_MAXUINT32, G_MAXUINT32 }, FALSE, 30, 62 },
     { "2 interrupting counters, rates 2^31 and 2^29", "wsm", { (guint64)1 << 31, (guint64)1 << 29 }, FALSE, 30, 62 },
+    /* not powers of two: counted over one period of the union (2^48 cycles, 8 wraps) */
+    { "2 interrupting counters, rates 3 and 5", "wsm", { 3, 5 }, FALSE, 30, 62 },
     { "PEBS armed, INT, buffer filling, reset -4", "nhm", { 1, 0 }, TRUE, 30, 60 },
 };
 
