@@ -301,6 +301,7 @@ typedef struct {
     guint64 step, o; /* o in [0, step) */
     gboolean dead;   /* empty, or inside another set */
     guint unit;      /* its cause bit */
+    guint64 bits;    /* a live set's cause bits: its unit's and its identical sets' */
 } TailSet;
 
 typedef struct {
@@ -348,30 +349,32 @@ static guint64 set_count(const TailSet *t, guint64 L)
     return (guint64)(((U128)t->b + (U128)L * t->r) / set_m(t));
 }
 
-/* Does set t carry in cycle j >= 1? */
-static gboolean set_has(const TailSet *t, guint64 j)
+/* Does progression t (its step a power of two) hold j >= 1? */
+static gboolean ap_has(const TailSet *t, guint64 j)
 {
-    if (t->r == 0)
-        return FALSE;
-    if (t->ap)
-        return j % t->step == t->o;
-    return ((U128)t->b + (U128)j * t->r) % set_m(t) < t->r;
+    return t->r != 0 && (j & (t->step - 1)) == t->o;
 }
 
-static guint64 cause_at(const PmiPlan *pl, guint64 j)
+/* The cause of PMI j >= 1, met while walking the live sets: at[a] is live
+ * set a's carry at hand (j when it carries in j).  A dead set is a
+ * duplicate (its bit in its live twin's) or a progression inside a live
+ * one, tested. */
+static guint64 cause_at(const PmiPlan *pl, guint64 j, const guint64 *at)
 {
-    if (j == 0)
-        return pl->first;
     guint64 c = 0;
-    for (guint a = 0; a < pl->n; a++)
-        if (set_has(&pl->set[a], j))
-            c |= (guint64)1 << pl->set[a].unit;
+    for (guint a = 0; a < pl->n; a++) {
+        const TailSet *t = &pl->set[a];
+        if (!t->dead)
+            c |= at[a] == j ? t->bits : 0;
+        else if (t->ap && ap_has(t, j))
+            c |= (guint64)1 << t->unit;
+    }
     return c;
 }
 
 static void tail_set(TailSet *t, const Unit *u, guint unit, guint64 ctr0, guint64 f, guint64 r)
 {
-    *t = (TailSet){ u->mask, r, (ctr0 + f) & u->mask, TRUE, 1, 0, r == 0, unit };
+    *t = (TailSet){ u->mask, r, (ctr0 + f) & u->mask, TRUE, 1, 0, r == 0, unit, (guint64)1 << unit };
     if (r == 0 || (u->mask != G_MAXUINT64 && r > u->mask))
         return; /* never, or every cycle: step 1 */
     if (u->mask == G_MAXUINT64 || (r & (r - 1)) != 0) {
@@ -403,8 +406,8 @@ static void pmi_plan(PmiPlan *pl, const Unit *u, guint nu, const gboolean *en, c
                 continue;
             if (x->ap && y->ap)
                 x->dead = y->step <= x->step && x->o % y->step == y->o && (y->step < x->step || x->o != y->o || c < a);
-            else if (!x->ap && !y->ap)
-                x->dead = x->mask == y->mask && x->r == y->r && x->b == y->b && c < a;
+            else if (!x->ap && !y->ap && x->mask == y->mask && x->r == y->r && x->b == y->b && c < a)
+                x->dead = TRUE, pl->set[c].bits |= x->bits; /* y, the first of the identical ones, lives */
         }
     }
 }
@@ -482,7 +485,7 @@ static void pmi_head(const PmiPlan *pl, guint64 L, guint room, PmiCount *pc)
         if (j == G_MAXUINT64)
             break;
         pc->head[pc->n_head] = j;
-        pc->head_cause[pc->n_head++] = cause_at(pl, j);
+        pc->head_cause[pc->n_head++] = cause_at(pl, j, next);
         for (guint a = 0; a < pl->n; a++)
             if (next[a] == j)
                 next[a] = set_after(&pl->set[a], j, &val[a], L);
@@ -508,7 +511,7 @@ static void pmi_tail(const PmiPlan *pl, guint64 L, PmiCount *pc)
             break;
         }
         pc->tail[n] = j;
-        pc->tail_cause[n++] = cause_at(pl, j);
+        pc->tail_cause[n++] = cause_at(pl, j, cur);
         for (guint a = 0; a < pl->n; a++)
             if (cur[a] == j)
                 cur[a] = set_before(&pl->set[a], j, &val[a]);
@@ -540,7 +543,7 @@ static guint64 walk_others(const PmiPlan *pl, guint64 L, guint64 R, guint64 *wit
             return n;
         gboolean held = FALSE;
         for (guint a = 0; a < pl->n && !held; a++)
-            held = pl->set[a].ap && !pl->set[a].dead && set_has(&pl->set[a], j);
+            held = pl->set[a].ap && !pl->set[a].dead && ap_has(&pl->set[a], j);
         n += !held;
         *within += !held && j <= R;
         for (guint a = 0; a < pl->n; a++)
