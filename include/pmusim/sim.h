@@ -168,8 +168,10 @@ PMS_API void pms_sim_set_trace(PmsSim *sim, PmsSimTraceFn fn, gpointer user_data
 PMS_API void pms_sim_set_trace_spans(PmsSim *sim, gboolean spans);
 /* Bound each run's work: at most `steps` steps, where a step is a cycle of a
  * run stepped cycle by cycle (the reference engine, a per-cycle trace, PEBS
- * armed) or a segment of the fast engine (one per PMI it cannot count in
- * closed form).  A run beyond the bound fails with PMS_SIM_ERROR_BOUND: a
+ * armed), a segment of the fast engine, or a wrap it walks (interrupting
+ * counters at distinct rates that are not powers of two: their wraps over
+ * the segment or over one period of their union, whichever are fewer).  A
+ * run beyond the bound fails with PMS_SIM_ERROR_BOUND: a
  * cycle-by-cycle run before its first cycle counts, a fast one where the
  * bound is reached (the instance is then part-way through the run).  0 (the
  * default): no bound. */
