@@ -74,10 +74,11 @@ static gboolean unit_ext(const PmsSim *s, const Unit *u)
  * LKML-frz) and says whether a PMI reaches a processor; the PMI is recorded
  * `pmi_skid` cycles later, with its cause (the units that raised it, a bit
  * each).  Returns whether one was recorded. */
-static gboolean raise_pmi(PmsSim *s, guint64 cycle, guint64 cause)
+static gboolean raise_pmi(PmsSim *s, guint64 cycle, guint64 cause, const SimUnit *u, guint nu)
 {
     if (!s->ops->pmi(s, cycle))
         return FALSE;
+    sim_note_units(s, u, nu);
     sim_pmi_record(s, cycle + s->pmi_skid, cause);
     return TRUE;
 }
@@ -179,7 +180,7 @@ static gboolean ref_cycle(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, gu
     /* One PMI however many counters overflowed (SDM 18-39); A8: freeze now. */
     gboolean raised = pmi;
     if (pmi)
-        pmi = raise_pmi(s, s->cycle, cause);
+        pmi = raise_pmi(s, s->cycle, cause, u, nu);
     if (s->trace) {
         for (guint k = 0; k < nu; k++)
             emit_trace(s, run, &u[k], s->cycle, 1, en[k] ? &out[k] : NULL, latch_before[k], *u[k].ctr,
@@ -615,12 +616,13 @@ static gboolean pmi_count(const PmiPlan *pl, guint64 K, guint room, PmiCount *pc
 
 /* Record a counted segment's PMIs from cycle c0: the device's action once,
  * for the last PMI. */
-static void pmi_apply(PmsSim *s, PmiCount *pc, guint64 c0)
+static void pmi_apply(PmsSim *s, PmiCount *pc, guint64 c0, const SimUnit *u, guint nu)
 {
     if (pc->total == 0)
         return;
     if (!s->ops->pmi(s, c0 + pc->last))
         return;
+    sim_note_units(s, u, nu);
     for (guint i = 0; i < pc->n_head; i++)
         pc->head[i] += c0 + s->pmi_skid;
     for (guint i = 0; i < pc->n_tail; i++)
@@ -770,14 +772,12 @@ static gboolean run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
                 status0[k] = s->ops->status(s, &u[k]);
             }
         gboolean pmi = FALSE;
-        guint64 cause = 0;
         for (guint k = 0; k < nu; k++) {
             if (!en[k])
                 continue;
             if (kc[k] <= K) {
                 s->ops->overflow(s, &u[k]);
-                if (kc[k] == K && pmi_en[k] && !counted)
-                    pmi = TRUE, cause |= (guint64)1 << k;
+                pmi |= kc[k] == K && pmi_en[k] && !counted;
             }
             ctr0[k] = *u[k].ctr;
             /* mod 2^64 arithmetic is exact mod 2^W since 2^W divides 2^64 */
@@ -788,14 +788,18 @@ static gboolean run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
         }
         segment_ext(s, u, nu, ext, ctr0, f, r, s->cycle, K);
         if (counted)
-            pmi_apply(s, &pc, s->cycle);
+            pmi_apply(s, &pc, s->cycle, u, nu);
         s->cycle += K;
         rem -= K;
         if (pmi) {
             gboolean en_before[SIM_MAX_UNITS], int_before[SIM_MAX_UNITS];
             for (guint k = 0; k < nu; k++)
                 en_before[k] = unit_enabled(s, &u[k]), int_before[k] = unit_pmi(s, &u[k]);
-            raise_pmi(s, s->cycle - 1, cause);
+            guint64 cause = 0; /* the interrupting units that carried in the last cycle */
+            for (guint k = 0; k < nu; k++)
+                if (en[k] && pmi_en[k] && kc[k] == K)
+                    cause |= (guint64)1 << k;
+            raise_pmi(s, s->cycle - 1, cause, u, nu);
             steady = TRUE;
             for (guint k = 0; k < nu; k++)
                 steady &= en_before[k] == unit_enabled(s, &u[k]) && int_before[k] == unit_pmi(s, &u[k]);
@@ -931,6 +935,7 @@ static gboolean run_pebs(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
         s->ops->pebs_repeat(s, &u[pk], first, P, n, run);
         if (upmi && s->ops->pmi(s, first + (n - 1) * P)) {
             /* each raised by the PEBS counter's assist: the first and last ones kept */
+            sim_note_units(s, u, nu);
             guint64 head[PMS_SIM_PMI_TAIL], tail[PMS_SIM_PMI_TAIL], cause[PMS_SIM_PMI_TAIL];
             guint64 at0 = first + s->pmi_skid, nt = MIN(n, PMS_SIM_PMI_TAIL);
             for (guint64 j = 0, room = sim_pmi_room(s); j < MIN(n, room); j += PMS_SIM_PMI_TAIL) {
@@ -961,9 +966,6 @@ gboolean pms_sim_run(PmsSim *s, const PmsSimRun *run, GError **error)
     SimOcc occ[SIM_MAX_UNITS];
     Unit u[SIM_MAX_UNITS];
     guint nu = s->ops->units(s, run, occ, u);
-    for (guint k = 0; k < nu; k++)
-        s->unit_ctr[k] = u[k].ctr; /* a PMI's cause bit k names unit k's counter */
-    s->n_unit_ctr = nu;
     gboolean pebs = s->ops->per_cycle && s->ops->per_cycle(s);
     const char *why = s->engine == PMS_SIM_REFERENCE ? "the reference engine"
         : s->trace && !s->trace_spans                ? "a per-cycle trace"

@@ -90,7 +90,7 @@ struct PmsSim {
     /* the last PMS_SIM_PMI_TAIL PMIs, a ring: the next slot, how many */
     guint64 tail_cycle[PMS_SIM_PMI_TAIL], tail_cause[PMS_SIM_PMI_TAIL];
     guint tail_pos, tail_n;
-    guint64 *unit_ctr[SIM_MAX_UNITS]; /* the last run's units' counters (cause bits -> registers) */
+    guint64 *unit_ctr[SIM_MAX_UNITS]; /* the units' counters of the last run with a PMI (cause bits) */
     guint n_unit_ctr;
     guint64 ext_total; /* external notifications (PMC.ev) */
     guint n_ext;       /* the first ones' cycles */
@@ -228,6 +228,16 @@ void sim_pmi_record(PmsSim *s, guint64 cycle, guint64 cause);
  * min(total, PMS_SIM_PMI_TAIL) in tail, each with its cause. */
 void sim_pmi_record_many(PmsSim *s, const guint64 *head, const guint64 *head_cause, guint n_head, const guint64 *tail,
                          const guint64 *tail_cause, guint n_tail, guint64 total);
+/* The units of a run that records a PMI: cause bit k names unit k's
+ * counter (pms_sim_pmi_cause_counter).  Copied only when they changed. */
+static inline void sim_note_units(PmsSim *s, const SimUnit *u, guint nu)
+{
+    if (s->n_unit_ctr == nu && (nu == 0 || (s->unit_ctr[0] == u[0].ctr && s->unit_ctr[nu - 1] == u[nu - 1].ctr)))
+        return;
+    for (guint k = 0; k < nu; k++)
+        s->unit_ctr[k] = u[k].ctr;
+    s->n_unit_ctr = nu;
+}
 static inline guint sim_pmi_room(const PmsSim *s)
 {
     return PMS_SIM_PMI_LISTED - MIN(s->pmis->len, PMS_SIM_PMI_LISTED);
