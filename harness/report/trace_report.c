@@ -78,7 +78,7 @@ static void pmi_item(GString *out, const PmsTracePmis *p, guint i, gboolean comm
 
 void pms_trace_pmi_list(GString *out, const PmsTracePmis *p)
 {
-    enum { SHOWN = 16 };
+    enum { SHOWN = PMS_TRACE_PMI_SHOWN };
     if (p->total == 0)
         g_string_append(out, " no cycle");
     if (p->total <= SHOWN) {

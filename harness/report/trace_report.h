@@ -150,6 +150,7 @@ void pms_trace_summary_line(GString *out, const PmsTraceSummary *s);
  * raise 2^47): the first 16 and the last 16, each with its cause in
  * brackets, the ones between as a count, and the total:
  * " 0 [IA32_PMC0], ..., ... 40 more ..., 96 [IA32_PMC1] (72 PMIs in all)". */
+enum { PMS_TRACE_PMI_SHOWN = 16 };
 void pms_trace_pmi_list(GString *out, const PmsTracePmis *p);
 /* The list of a summary (s->list, else its first PMIs alone). */
 void pms_trace_summary_pmis(GString *out, const PmsTraceSummary *s);

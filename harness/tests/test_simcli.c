@@ -257,6 +257,14 @@ static void test_closed_form(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"pmi_last\": [\"4608139433720833638\", \"4608195728716175769\", "));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"4611686018427387903\"],\n  \"pmi_last_causes\": [[\"IA32_PMC0\"], "));
     run_clear(&r);
+    /* the svg diagram: the same list under its legend (up to 16 PMIs it
+     * shows only their count, as before) */
+    r = run_cli("sim", "-e", "wsm::UOPS_ISSUED:ANY", "--engine", "fast", "--stim", mixed, "-f", "svg", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "<g class=\"said\">\n<text class=\"desc\" x=\"4.0\" y=\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, ">PMI at 56294995342131 [IA32_PMC0], 112589990684262 [IA32_PMC0], "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(81920 PMIs in all)</text>"));
+    run_clear(&r);
     /* the stimulus alone (no -e): the same list */
     g_autofree char *alone = write_tmp("alone.stim",
                                        "pmu wsm\n"
