@@ -639,12 +639,16 @@ static int sim_set_run(const SimOpts *o, const PmsTraceFormat *fmt, PmsEncoding 
     const guint64 *pmis = pms_sim_pmis(sim, &n_pmis);
     g_string_append_printf(out, "# %" G_GUINT64_FORMAT " cycles; %s 0x%" G_GINT64_MODIFIER "x; PMI at",
                            pms_sim_cycle(sim), gs ? gs->name : "GLOBAL_STATUS", status);
-    pms_trace_pmi_list(out, pmis, n_pmis, pms_sim_pmi_total(sim));
+    PmsTracePmis list;
+    pms_trace_pmis_get(&list, sim);
+    pms_trace_pmi_list(out, &list);
     g_string_append_c(out, '\n');
     /* the answer: each counter's last line, prefixed by its name */
     g_autoptr(GString) lines = g_string_new(NULL);
     for (guint i = 0; i < n; i++) {
-        PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, status, pmis, n_pmis, pms_sim_pmi_total(sim), NULL };
+        PmsTraceSummary sum = {
+            pms_sim_cycle(sim), 0, FALSE, status, pmis, n_pmis, pms_sim_pmi_total(sim), NULL, &list
+        };
         if (!pms_sim_read_at(sim, ctr[i]->space, ctr[i]->address, &sum.count, &err)) {
             fprintf(stderr, "pmusim: %s\n", err->message);
             return 1;
@@ -792,7 +796,7 @@ int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const c
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
-    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0, NULL };
+    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0, NULL, NULL };
     if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
         (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
         fprintf(stderr, "pmusim: %s\n", err->message);
@@ -802,6 +806,9 @@ int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const c
     sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
     sum.pmi_total = pms_sim_pmi_total(sim);
+    PmsTracePmis list;
+    pms_trace_pmis_get(&list, sim);
+    sum.list = &list;
     pms_trace_end(rep, &sum);
     g_string_append(out, rep->out->str);
     return 0;
@@ -1050,7 +1057,7 @@ int pms_cmd_sim(int argc, char **argv)
     if (panel)
         pms_reg_panel_finish(panel, pms_sim_cycle(sim));
 
-    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0, NULL };
+    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0, NULL, NULL };
     if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
         (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
         fprintf(stderr, "pmusim: %s\n", err->message);
@@ -1060,6 +1067,9 @@ int pms_cmd_sim(int argc, char **argv)
     sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
     sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
     sum.pmi_total = pms_sim_pmi_total(sim);
+    PmsTracePmis list;
+    pms_trace_pmis_get(&list, sim);
+    sum.list = &list;
     /* a metric's line before the answer, which stays the last line */
     g_autoptr(GString) metric = g_string_new(NULL);
     if (!metric_line(metric, sim, &pl, enc->codes[0], sum.count, "# metric: "))

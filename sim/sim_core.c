@@ -105,6 +105,7 @@ static PmsSim *sim_new(const PmsModel *m, GError **error)
     for (guint sp = 0; sp < SIM_N_SPACES; sp++)
         s->by_addr[sp] = g_hash_table_new(g_direct_hash, g_direct_equal);
     s->pmis = g_array_new(FALSE, FALSE, sizeof(guint64));
+    s->pmi_causes = g_array_new(FALSE, FALSE, sizeof(guint64));
     /* one index per register space (RDMSR/WRMSR reach the MSR space; the
      * Itanium's PMC, PMD, IBR and DBR numbers are spaces of their own); the
      * first register of an address wins (v4's OVF_CTRL and STATUS_RESET
@@ -137,6 +138,8 @@ void pms_sim_free(PmsSim *s)
             g_hash_table_destroy(s->by_addr[sp]);
     if (s->pmis)
         g_array_free(s->pmis, TRUE);
+    if (s->pmi_causes)
+        g_array_free(s->pmi_causes, TRUE);
     g_free(s);
 }
 
@@ -149,7 +152,9 @@ void pms_sim_reset(PmsSim *s)
     s->ops->reset(s);
     s->cycle = 0;
     g_array_set_size(s->pmis, 0);
+    g_array_set_size(s->pmi_causes, 0);
     s->pmi_total = 0;
+    s->tail_pos = s->tail_n = 0;
     s->ext_total = 0;
     s->n_ext = 0;
     /* every run input back to its default (the device's own, sim_input.h) */
@@ -198,11 +203,60 @@ void pms_sim_set_trace(PmsSim *s, PmsSimTraceFn fn, gpointer data)
     s->trace_data = data;
 }
 
-void sim_pmi_record(PmsSim *s, guint64 cycle)
+static void tail_put(PmsSim *s, guint64 cycle, guint64 cause)
+{
+    s->tail_cycle[s->tail_pos] = cycle;
+    s->tail_cause[s->tail_pos] = cause;
+    s->tail_pos = (s->tail_pos + 1) % PMS_SIM_PMI_TAIL;
+    s->tail_n = MIN(s->tail_n + 1, PMS_SIM_PMI_TAIL);
+}
+
+void sim_pmi_record(PmsSim *s, guint64 cycle, guint64 cause)
 {
     s->pmi_total++;
-    if (s->pmis->len < PMS_SIM_PMI_LISTED)
+    if (s->pmis->len < PMS_SIM_PMI_LISTED) {
         g_array_append_val(s->pmis, cycle);
+        g_array_append_val(s->pmi_causes, cause);
+    }
+    tail_put(s, cycle, cause);
+}
+
+void sim_pmi_record_many(PmsSim *s, const guint64 *head, const guint64 *head_cause, guint n_head, const guint64 *tail,
+                         const guint64 *tail_cause, guint n_tail, guint64 total)
+{
+    guint nh = MIN(n_head, sim_pmi_room(s));
+    g_array_append_vals(s->pmis, head, nh);
+    g_array_append_vals(s->pmi_causes, head_cause, nh);
+    for (guint i = 0; i < n_tail; i++)
+        tail_put(s, tail[i], tail_cause[i]);
+    s->pmi_total += total;
+}
+
+const guint64 *pms_sim_pmi_causes(const PmsSim *s, guint *n)
+{
+    *n = s->pmi_causes->len;
+    return (const guint64 *)(void *)s->pmi_causes->data;
+}
+
+guint pms_sim_pmi_tail(const PmsSim *s, guint64 *cycles, guint64 *causes)
+{
+    guint n = (guint)MIN((guint64)s->tail_n, s->pmi_total - s->pmis->len);
+    for (guint i = 0; i < n; i++) {
+        guint at = (s->tail_pos + PMS_SIM_PMI_TAIL - n + i) % PMS_SIM_PMI_TAIL;
+        cycles[i] = s->tail_cycle[at];
+        causes[i] = s->tail_cause[at];
+    }
+    return n;
+}
+
+const PmsRegister *pms_sim_pmi_cause_counter(const PmsSim *s, guint bit)
+{
+    if (bit >= s->n_unit_ctr)
+        return NULL;
+    const guint64 *c = s->unit_ctr[bit];
+    if (c < s->val || c >= s->val + s->model->n_regs)
+        return NULL;
+    return &s->model->regs[c - s->val];
 }
 
 guint64 pms_sim_pmi_total(const PmsSim *s)

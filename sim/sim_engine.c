@@ -72,12 +72,14 @@ static gboolean unit_ext(const PmsSim *s, const Unit *u)
 /* An interrupt-enabled counter overflowed in this cycle: the device applies
  * its side effects (status, freeze) in the overflow cycle itself (A8,
  * LKML-frz) and says whether a PMI reaches a processor; the PMI is recorded
- * `pmi_skid` cycles later.  Returns whether one was recorded. */
-static gboolean raise_pmi(PmsSim *s, guint64 cycle)
+ * `pmi_skid` cycles later, with its cause (the units that raised it, a bit
+ * each).  Returns whether one was recorded. */
+static gboolean raise_pmi(PmsSim *s, guint64 cycle, guint64 cause, const SimUnit *u, guint nu)
 {
     if (!s->ops->pmi(s, cycle))
         return FALSE;
-    sim_pmi_record(s, cycle + s->pmi_skid);
+    sim_note_units(s, u, nu);
+    sim_pmi_record(s, cycle + s->pmi_skid, cause);
     return TRUE;
 }
 
@@ -141,6 +143,7 @@ static gboolean ref_cycle(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, gu
     PmsPipeOut out[SIM_MAX_UNITS];
     gboolean en[SIM_MAX_UNITS], ovf[SIM_MAX_UNITS], latch_before[SIM_MAX_UNITS], assist[SIM_MAX_UNITS];
     gboolean pmi = FALSE;
+    guint64 cause = 0; /* the units that raise it */
     *assists = 0;
     device_events(s);
     for (guint k = 0; k < nu; k++) {
@@ -159,7 +162,8 @@ static gboolean ref_cycle(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, gu
         if (sum > u[k].mask) {
             ovf[k] = TRUE;
             s->ops->overflow(s, &u[k]); /* status: always, INT or not */
-            pmi |= unit_pmi(s, &u[k]);
+            if (unit_pmi(s, &u[k]))
+                pmi = TRUE, cause |= (guint64)1 << k;
             if (unit_ext(s, &u[k]))
                 sim_ext_record(s, s->cycle);
         }
@@ -168,14 +172,15 @@ static gboolean ref_cycle(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, gu
         if (s->ops->after_count) {
             guint a = s->ops->after_count(s, &u[k], out[k].inc, ovf[k], run);
             assist[k] = (a & SIM_AFTER_ASSIST) != 0;
-            pmi |= (a & SIM_AFTER_PMI) != 0;
+            if (a & SIM_AFTER_PMI)
+                pmi = TRUE, cause |= (guint64)1 << k;
             *assists |= (guint64)assist[k] << k;
         }
     }
     /* One PMI however many counters overflowed (SDM 18-39); A8: freeze now. */
     gboolean raised = pmi;
     if (pmi)
-        pmi = raise_pmi(s, s->cycle);
+        pmi = raise_pmi(s, s->cycle, cause, u, nu);
     if (s->trace) {
         for (guint k = 0; k < nu; k++)
             emit_trace(s, run, &u[k], s->cycle, 1, en[k] ? &out[k] : NULL, latch_before[k], *u[k].ctr,
@@ -268,40 +273,59 @@ static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext,
  * a steady run (the last PMI changed no unit's enabled or interrupt state),
  * so every carry of an interrupting unit is a PMI and the PMI cycles are
  * the union of the units' carry cycles.  After its first cycle (increment f)
- * a unit adds r each cycle, so with b its value after the first cycle (mod
- * M = 2^W) it carries in the segment's (j+1)-th cycle, j >= 1, exactly when
+ * a unit adds r each cycle and runs on from the wrapped value (nothing
+ * reloads it), so with b its value after the first cycle (mod M = 2^W) it
+ * carries in the segment's (j+1)-th cycle, j >= 1, exactly when
  * (b + j*r) mod M < r (0 < r < M; in every cycle when r >= M, in none when
- * r = 0).  When r divides M (r a power of two, 1 included) those j are the
- * arithmetic progression j = o (mod M/r); two progressions whose steps are
- * powers of two are nested or disjoint, so the union of the units'
- * progressions is the disjoint union of the ones no other contains: counted
- * with no inclusion-exclusion, its first members found by merging.  Units
- * with identical (M, r, b) carry in identical cycles whatever r is, and one
- * set alone is counted from its sum.  Those cases take time independent of
- * the segment's length.  Other unions (distinct rates that are not powers of
- * two) are walked carry by carry, a step each, under the work bound. */
+ * r = 0).  That depends on j*r mod M only: with r = q 2^s (q odd) a unit's
+ * carries repeat every M / 2^s cycles, q of them in each period.  When r is
+ * a power of two (q = 1) they are the arithmetic progression
+ * j = o (mod M/r); two progressions whose steps are powers of two are
+ * nested or disjoint, so the union of the progressions is the disjoint
+ * union of the ones no other contains: counted with no inclusion-exclusion.
+ * Other rates carry at intervals of floor(M/r) or ceil(M/r), not a
+ * progression (and units with identical (M, r, b) carry in identical
+ * cycles: one of them stands for all).  Their carries that no progression
+ * holds are counted by walking them, a step each: over the segment, or,
+ * when that is more, over one period P of the union (the largest of the
+ * units' periods: all are powers of two, so every unit's carries repeat
+ * after P), and a segment of F*P + R cycles holds F times the period's
+ * carries and those of its first R cycles.  So the work is at most one
+ * period's carries, whatever the segment's length (rates 3 and 5 on 48-bit
+ * counters: 8 steps).  The first PMIs are found by merging the units'
+ * carries forward, the last ones by walking each unit's carries back from
+ * the segment's end; a PMI's cause is every interrupting unit that carries
+ * in its cycle. */
 typedef struct {
     guint64 mask, r, b;
     gboolean ap;     /* j = o (mod step), j >= 1 */
     guint64 step, o; /* o in [0, step) */
     gboolean dead;   /* empty, or inside another set */
+    guint unit;      /* its cause bit */
+    guint64 bits;    /* a live set's cause bits: its unit's and its identical sets' */
 } TailSet;
 
 typedef struct {
     TailSet set[SIM_MAX_UNITS];
     guint n;
-    gboolean first;  /* an interrupting unit carries in the segment's first cycle */
-    gboolean closed; /* the union is counted in closed form (else walked) */
+    guint64 first; /* the interrupting units that carry in the segment's first cycle (cause bits) */
 } PmiPlan;
 
-/* What a segment's PMIs are: the first `n` tail members (j) in at[], how
- * many in all (the first cycle's included) and the last one's j (0: the
- * first cycle). */
+/* What a segment's PMIs are: how many in all (the first cycle's included),
+ * the first n_head and the last n_tail of them (j, cause), in order, and
+ * the last one's j (0: the first cycle). */
 typedef struct {
-    guint64 *at;
-    guint n;
+    guint64 *head, *head_cause, *tail, *tail_cause;
+    guint n_head, n_tail;
     guint64 total, last;
 } PmiCount;
+
+typedef unsigned __int128 U128;
+
+static U128 set_m(const TailSet *t)
+{
+    return (U128)t->mask + 1;
+}
 
 /* Members j in [1, L] of j = o (mod step): the first (G_MAXUINT64: none), how many. */
 static guint64 ap_first(const TailSet *t, guint64 L)
@@ -316,9 +340,42 @@ static guint64 ap_count(const TailSet *t, guint64 L)
     return first == G_MAXUINT64 ? 0 : (L - first) / t->step + 1;
 }
 
-static void tail_set(TailSet *t, const Unit *u, guint64 ctr0, guint64 f, guint64 r)
+/* The carries of set t in cycles j = 1..L. */
+static guint64 set_count(const TailSet *t, guint64 L)
 {
-    *t = (TailSet){ u->mask, r, (ctr0 + f) & u->mask, TRUE, 1, 0, r == 0 };
+    if (t->r == 0 || L == 0)
+        return 0;
+    if (t->ap)
+        return ap_count(t, L);
+    return (guint64)(((U128)t->b + (U128)L * t->r) / set_m(t));
+}
+
+/* Does progression t (its step a power of two) hold j >= 1? */
+static gboolean ap_has(const TailSet *t, guint64 j)
+{
+    return t->r != 0 && (j & (t->step - 1)) == t->o;
+}
+
+/* The cause of PMI j >= 1, met while walking the live sets: at[a] is live
+ * set a's carry at hand (j when it carries in j).  A dead set is a
+ * duplicate (its bit in its live twin's) or a progression inside a live
+ * one, tested. */
+static guint64 cause_at(const PmiPlan *pl, guint64 j, const guint64 *at)
+{
+    guint64 c = 0;
+    for (guint a = 0; a < pl->n; a++) {
+        const TailSet *t = &pl->set[a];
+        if (!t->dead)
+            c |= at[a] == j ? t->bits : 0;
+        else if (t->ap && ap_has(t, j))
+            c |= (guint64)1 << t->unit;
+    }
+    return c;
+}
+
+static void tail_set(TailSet *t, const Unit *u, guint unit, guint64 ctr0, guint64 f, guint64 r)
+{
+    *t = (TailSet){ u->mask, r, (ctr0 + f) & u->mask, TRUE, 1, 0, r == 0, unit, (guint64)1 << unit };
     if (r == 0 || (u->mask != G_MAXUINT64 && r > u->mask))
         return; /* never, or every cycle: step 1 */
     if (u->mask == G_MAXUINT64 || (r & (r - 1)) != 0) {
@@ -334,14 +391,14 @@ static void pmi_plan(PmiPlan *pl, const Unit *u, guint nu, const gboolean *en, c
                      const guint64 *r, const guint64 *kc)
 {
     pl->n = 0;
-    pl->first = FALSE;
+    pl->first = 0;
     for (guint k = 0; k < nu; k++) {
         if (!en[k] || !pmi_en[k])
             continue;
-        pl->first |= kc[k] == 1;
-        tail_set(&pl->set[pl->n++], &u[k], *u[k].ctr, f[k], r[k]);
+        if (kc[k] == 1)
+            pl->first |= (guint64)1 << k;
+        tail_set(&pl->set[pl->n++], &u[k], k, *u[k].ctr, f[k], r[k]);
     }
-    guint live = 0, non_ap = 0;
     for (guint a = 0; a < pl->n; a++) {
         TailSet *x = &pl->set[a];
         for (guint c = 0; c < pl->n && !x->dead; c++) {
@@ -350,13 +407,10 @@ static void pmi_plan(PmiPlan *pl, const Unit *u, guint nu, const gboolean *en, c
                 continue;
             if (x->ap && y->ap)
                 x->dead = y->step <= x->step && x->o % y->step == y->o && (y->step < x->step || x->o != y->o || c < a);
-            else if (!x->ap && !y->ap)
-                x->dead = x->mask == y->mask && x->r == y->r && x->b == y->b && c < a;
+            else if (!x->ap && !y->ap && x->mask == y->mask && x->r == y->r && x->b == y->b && c < a)
+                x->dead = TRUE, pl->set[c].bits |= x->bits; /* y, the first of the identical ones, lives */
         }
-        if (!x->dead)
-            live++, non_ap += !x->ap;
     }
-    pl->closed = live <= 1 || non_ap == 0;
 }
 
 /* The next member after j of a set whose value after cycle j is *v. */
@@ -367,82 +421,213 @@ static guint64 set_next(const TailSet *t, guint64 j, guint64 *v)
     return k > G_MAXUINT64 - j ? G_MAXUINT64 : j + k;
 }
 
-/* The PMIs of a steady segment of K cycles, nothing changed yet; FALSE when
- * walking them would take more than `budget` steps (*used: the steps). */
-static gboolean pmi_count(const PmiPlan *pl, guint64 K, guint room, PmiCount *pc, guint64 budget, guint64 *used)
+/* The first carry of live set t after cycle j (a carry of t, or 0; *v:
+ * its value after cycle j), G_MAXUINT64 past L. */
+static guint64 set_after(const TailSet *t, guint64 j, guint64 *v, guint64 L)
 {
-    guint64 L = K - 1;
+    U128 nx;
+    if (t->r == 0)
+        return G_MAXUINT64;
+    if (t->ap)
+        nx = j ? (U128)j + t->step : ap_first(t, L);
+    else
+        nx = set_next(t, j, v);
+    return nx > L ? G_MAXUINT64 : (guint64)nx;
+}
+
+/* The last carry of set t in 1..L, 0 when none; *v its value after it. */
+static guint64 set_last(const TailSet *t, guint64 L, guint64 *v)
+{
+    guint64 count = set_count(t, L);
+    if (count == 0)
+        return 0;
+    if (t->ap)
+        return ap_first(t, L) + (count - 1) * t->step;
+    /* the count-th carry: the first j with b + j*r >= count*M */
+    U128 need = (U128)count * set_m(t) - t->b;
+    guint64 j = (guint64)((need + t->r - 1) / t->r);
+    *v = (guint64)(((U128)t->b + (U128)j * t->r) % set_m(t));
+    return j;
+}
+
+/* The carry of set t before its carry j (value *v after it), 0 when none
+ * is left in 1..j-1.  Back one cycle the value is v + M - r (v < r: it
+ * carried); each cycle further back takes r off until it is below r, where
+ * the carry before was. */
+static guint64 set_before(const TailSet *t, guint64 j, guint64 *v)
+{
+    if (t->ap)
+        return j > t->step ? j - t->step : 0;
+    U128 w = (U128)*v + set_m(t) - t->r;
+    U128 d = w / t->r;
+    if ((U128)j < d + 2)
+        return 0;
+    *v = (guint64)(w % t->r);
+    return j - 1 - (guint64)d;
+}
+
+/* The first `room` PMIs of the segment (j = 0..L), merged forward. */
+static void pmi_head(const PmiPlan *pl, guint64 L, guint room, PmiCount *pc)
+{
     guint64 next[SIM_MAX_UNITS], val[SIM_MAX_UNITS];
-    pc->n = 0;
-    pc->total = pl->first;
-    pc->last = 0;
-    *used = 0;
-    for (guint a = 0; a < pl->n; a++) {
-        const TailSet *t = &pl->set[a];
-        next[a] = G_MAXUINT64;
-        if (t->dead)
-            continue;
-        if (!pl->closed) {
-            val[a] = t->b;
-            next[a] = set_next(t, 0, &val[a]);
-            next[a] = next[a] > L ? G_MAXUINT64 : next[a];
-        } else if (!t->ap) {
-            /* the one live set: how many from the sum, the last, the first walked */
-            unsigned __int128 M = (unsigned __int128)t->mask + 1;
-            guint64 count = (guint64)(((unsigned __int128)t->b + (unsigned __int128)L * t->r) / M);
-            pc->total += count;
-            if (count)
-                pc->last = (guint64)(((unsigned __int128)count * M - t->b + t->r - 1) / t->r);
-            guint64 v = t->b, j = 0;
-            for (; pc->n < count && pc->n < room; pc->n++)
-                pc->at[pc->n] = j = set_next(t, j, &v);
-            return TRUE;
-        } else {
-            guint64 cnt = ap_count(t, L);
-            pc->total += cnt;
-            if (cnt) {
-                next[a] = ap_first(t, L);
-                pc->last = MAX(pc->last, next[a] + (cnt - 1) * t->step);
-            }
-        }
+    pc->n_head = 0;
+    if (room && pl->first) {
+        pc->head[0] = 0;
+        pc->head_cause[pc->n_head++] = pl->first;
     }
-    /* merge: the first `room` members of disjoint progressions, or (walked)
-     * every member of the union, one step each */
-    while (pl->closed ? pc->n < room : TRUE) {
+    for (guint a = 0; a < pl->n; a++) {
+        val[a] = pl->set[a].b;
+        next[a] = pl->set[a].dead ? G_MAXUINT64 : set_after(&pl->set[a], 0, &val[a], L);
+    }
+    while (pc->n_head < room) {
         guint64 j = G_MAXUINT64;
         for (guint a = 0; a < pl->n; a++)
             j = MIN(j, next[a]);
         if (j == G_MAXUINT64)
             break;
-        if (!pl->closed && ++*used > budget)
-            return FALSE;
-        if (pc->n < room)
-            pc->at[pc->n++] = j;
-        if (!pl->closed)
-            pc->total++, pc->last = j;
-        for (guint a = 0; a < pl->n; a++) {
-            if (next[a] != j)
-                continue;
-            guint64 nx = pl->closed ? j + pl->set[a].step : set_next(&pl->set[a], j, &val[a]);
-            next[a] = nx > L || nx < j ? G_MAXUINT64 : nx;
-        }
+        pc->head[pc->n_head] = j;
+        pc->head_cause[pc->n_head++] = cause_at(pl, j, next);
+        for (guint a = 0; a < pl->n; a++)
+            if (next[a] == j)
+                next[a] = set_after(&pl->set[a], j, &val[a], L);
     }
+}
+
+/* The last PMS_SIM_PMI_TAIL PMIs of the segment, merged back from its end. */
+static void pmi_tail(const PmiPlan *pl, guint64 L, PmiCount *pc)
+{
+    guint64 cur[SIM_MAX_UNITS], val[SIM_MAX_UNITS];
+    guint n = 0;
+    for (guint a = 0; a < pl->n; a++)
+        cur[a] = pl->set[a].dead ? 0 : set_last(&pl->set[a], L, &val[a]);
+    while (n < PMS_SIM_PMI_TAIL) {
+        guint64 j = 0;
+        for (guint a = 0; a < pl->n; a++)
+            j = MAX(j, cur[a]);
+        if (j == 0) {
+            if (pl->first) {
+                pc->tail[n] = 0;
+                pc->tail_cause[n++] = pl->first;
+            }
+            break;
+        }
+        pc->tail[n] = j;
+        pc->tail_cause[n++] = cause_at(pl, j, cur);
+        for (guint a = 0; a < pl->n; a++)
+            if (cur[a] == j)
+                cur[a] = set_before(&pl->set[a], j, &val[a]);
+    }
+    for (guint i = 0; i < n / 2; i++) {
+        guint64 x = pc->tail[i], y = pc->tail_cause[i];
+        pc->tail[i] = pc->tail[n - 1 - i], pc->tail_cause[i] = pc->tail_cause[n - 1 - i];
+        pc->tail[n - 1 - i] = x, pc->tail_cause[n - 1 - i] = y;
+    }
+    pc->n_tail = n;
+}
+
+/* The carries in 1..L of the live sets that are not progressions and that
+ * no live progression holds, walked (see above); *within: those in 1..R. */
+static guint64 walk_others(const PmiPlan *pl, guint64 L, guint64 R, guint64 *within)
+{
+    guint64 next[SIM_MAX_UNITS], val[SIM_MAX_UNITS], n = 0;
+    *within = 0;
+    for (guint a = 0; a < pl->n; a++) {
+        const TailSet *t = &pl->set[a];
+        val[a] = t->b;
+        next[a] = t->dead || t->ap ? G_MAXUINT64 : set_after(t, 0, &val[a], L);
+    }
+    for (;;) {
+        guint64 j = G_MAXUINT64;
+        for (guint a = 0; a < pl->n; a++)
+            j = MIN(j, next[a]);
+        if (j == G_MAXUINT64)
+            return n;
+        gboolean held = FALSE;
+        for (guint a = 0; a < pl->n && !held; a++)
+            held = pl->set[a].ap && !pl->set[a].dead && ap_has(&pl->set[a], j);
+        n += !held;
+        *within += !held && j <= R;
+        for (guint a = 0; a < pl->n; a++)
+            if (next[a] == j)
+                next[a] = set_after(&pl->set[a], j, &val[a], L);
+    }
+}
+
+static guint64 sat_add(guint64 a, guint64 b)
+{
+    return a > G_MAXUINT64 - b ? G_MAXUINT64 : a + b;
+}
+
+/* The PMIs of a steady segment of K cycles, nothing changed yet; FALSE when
+ * counting them would take more than `budget` steps (*used: the steps). */
+static gboolean pmi_count(const PmiPlan *pl, guint64 K, guint room, PmiCount *pc, guint64 budget, guint64 *used)
+{
+    guint64 L = K - 1, total = 0, direct = 0, per_period = 0, P = 1;
+    guint live = 0, others = 0;
+    gboolean periodic = TRUE;
+    *used = 0;
+    for (guint a = 0; a < pl->n; a++) {
+        const TailSet *t = &pl->set[a];
+        if (t->dead)
+            continue;
+        live++;
+        if (t->ap) {
+            total += ap_count(t, L); /* disjoint */
+            P = MAX(P, t->step);
+            continue;
+        }
+        others++;
+        direct = sat_add(direct, set_count(t, L));
+        if (t->mask == G_MAXUINT64)
+            periodic = FALSE; /* a period of 2^64 */
+        else
+            P = MAX(P, (t->mask + 1) >> __builtin_ctzll(t->r));
+    }
+    if (others && live == 1) {
+        total = direct; /* one set alone: from its sum */
+    } else if (others) {
+        /* every non-progression set's period divides P: its carries per P */
+        for (guint a = 0; periodic && a < pl->n; a++) {
+            const TailSet *t = &pl->set[a];
+            if (!t->dead && !t->ap)
+                per_period = sat_add(per_period, (guint64)(((U128)P * t->r) / set_m(t)));
+        }
+        gboolean fold = periodic && per_period < direct;
+        *used = fold ? per_period : direct;
+        if (*used > budget)
+            return FALSE;
+        guint64 within;
+        if (fold) {
+            guint64 full = walk_others(pl, P, L % P, &within);
+            total += (L / P) * full + within;
+        } else
+            total += walk_others(pl, L, L, &within);
+    }
+    pc->total = total + (pl->first != 0);
+    pc->n_head = pc->n_tail = 0;
+    pc->last = 0;
+    if (!pc->total)
+        return TRUE;
+    pmi_head(pl, L, room, pc);
+    pmi_tail(pl, L, pc);
+    pc->last = pc->tail[pc->n_tail - 1];
     return TRUE;
 }
 
 /* Record a counted segment's PMIs from cycle c0: the device's action once,
  * for the last PMI. */
-static void pmi_apply(PmsSim *s, const PmiPlan *pl, const PmiCount *pc, guint64 c0)
+static void pmi_apply(PmsSim *s, PmiCount *pc, guint64 c0, const SimUnit *u, guint nu)
 {
     if (pc->total == 0)
         return;
     if (!s->ops->pmi(s, c0 + pc->last))
         return;
-    if (pl->first)
-        sim_pmi_record(s, c0 + s->pmi_skid);
-    for (guint i = 0; i < pc->n; i++)
-        sim_pmi_record(s, c0 + pc->at[i] + s->pmi_skid);
-    s->pmi_total += pc->total - pc->n - pl->first;
+    sim_note_units(s, u, nu);
+    for (guint i = 0; i < pc->n_head; i++)
+        pc->head[i] += c0 + s->pmi_skid;
+    for (guint i = 0; i < pc->n_tail; i++)
+        pc->tail[i] += c0 + s->pmi_skid;
+    sim_pmi_record_many(s, pc->head, pc->head_cause, pc->n_head, pc->tail, pc->tail_cause, pc->n_tail, pc->total);
 }
 
 /* The trace of a fast-engine segment of K cycles that ended at s->cycle:
@@ -562,15 +747,19 @@ static gboolean run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
         PmiCount pc = { 0 };
         g_autofree guint64 *at = NULL;
         if (counted) {
-            guint room = PMS_SIM_PMI_LISTED - MIN(s->pmis->len, PMS_SIM_PMI_LISTED);
-            pc.at = at = g_new(guint64, room + 1);
+            guint room = sim_pmi_room(s);
+            pc.head = at = g_new(guint64, 2 * (room + PMS_SIM_PMI_TAIL));
+            pc.head_cause = pc.head + room;
+            pc.tail = pc.head_cause + room;
+            pc.tail_cause = pc.tail + PMS_SIM_PMI_TAIL;
             guint64 used, budget = s->max_steps ? s->max_steps - MIN(steps, s->max_steps) : G_MAXUINT64;
             if (!pmi_count(&plan, K, room, &pc, budget, &used)) {
                 g_set_error(error, PMS_SIM_ERROR, PMS_SIM_ERROR_BOUND,
                             "cycle %" G_GUINT64_FORMAT ": a run of %" G_GUINT64_FORMAT
                             " cycles needs more than %" G_GUINT64_FORMAT
-                            " steps (the fast engine walks PMI by PMI the ones it cannot count in closed form: "
-                            "several interrupting counters at distinct rates that are not powers of two)",
+                            " steps (the fast engine walks the carries of interrupting counters at distinct rates "
+                            "that are not powers of two, over the run or over one period of their union, "
+                            "whichever is shorter)",
                             s->cycle, run->cycles, s->max_steps);
                 return FALSE;
             }
@@ -599,21 +788,25 @@ static gboolean run_fast(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
         }
         segment_ext(s, u, nu, ext, ctr0, f, r, s->cycle, K);
         if (counted)
-            pmi_apply(s, &plan, &pc, s->cycle);
+            pmi_apply(s, &pc, s->cycle, u, nu);
         s->cycle += K;
         rem -= K;
         if (pmi) {
             gboolean en_before[SIM_MAX_UNITS], int_before[SIM_MAX_UNITS];
             for (guint k = 0; k < nu; k++)
                 en_before[k] = unit_enabled(s, &u[k]), int_before[k] = unit_pmi(s, &u[k]);
-            raise_pmi(s, s->cycle - 1);
+            guint64 cause = 0; /* the interrupting units that carried in the last cycle */
+            for (guint k = 0; k < nu; k++)
+                if (en[k] && pmi_en[k] && kc[k] == K)
+                    cause |= (guint64)1 << k;
+            raise_pmi(s, s->cycle - 1, cause, u, nu);
             steady = TRUE;
             for (guint k = 0; k < nu; k++)
                 steady &= en_before[k] == unit_enabled(s, &u[k]) && int_before[k] == unit_pmi(s, &u[k]);
         }
         if (s->trace)
             trace_segment(s, run, u, nu, en, o1s, o2s, latch0, status0, ctr0, f, r, kc, K, s->pmi_total - pmi_total0,
-                          counted && plan.first);
+                          counted && plan.first != 0);
     }
     return TRUE;
 }
@@ -741,10 +934,19 @@ static gboolean run_pebs(PmsSim *s, const PmsSimRun *run, Unit *u, guint nu, GEr
                 *u[k].ctr = (*u[k].ctr + n * P * r[k]) & u[k].mask; /* mod 2^64 is exact mod 2^W */
         s->ops->pebs_repeat(s, &u[pk], first, P, n, run);
         if (upmi && s->ops->pmi(s, first + (n - 1) * P)) {
-            guint64 j = 0;
-            for (; j < n && s->pmis->len < PMS_SIM_PMI_LISTED; j++)
-                sim_pmi_record(s, first + j * P + s->pmi_skid);
-            s->pmi_total += n - j;
+            /* each raised by the PEBS counter's assist: the first and last ones kept */
+            sim_note_units(s, u, nu);
+            guint64 head[PMS_SIM_PMI_TAIL], tail[PMS_SIM_PMI_TAIL], cause[PMS_SIM_PMI_TAIL];
+            guint64 at0 = first + s->pmi_skid, nt = MIN(n, PMS_SIM_PMI_TAIL);
+            for (guint64 j = 0, room = sim_pmi_room(s); j < MIN(n, room); j += PMS_SIM_PMI_TAIL) {
+                guint c = (guint)MIN(PMS_SIM_PMI_TAIL, MIN(n, room) - j);
+                for (guint i = 0; i < c; i++)
+                    head[i] = at0 + (j + i) * P, cause[i] = (guint64)1 << pk;
+                sim_pmi_record_many(s, head, cause, c, NULL, NULL, 0, 0);
+            }
+            for (guint i = 0; i < nt; i++)
+                tail[i] = at0 + (n - nt + i) * P, cause[i] = (guint64)1 << pk;
+            sim_pmi_record_many(s, NULL, NULL, 0, tail, cause, (guint)nt, n);
         }
         if (s->trace)
             /* one span of the n periods per counter: its wraps, the PMIs, the assists */

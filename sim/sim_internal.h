@@ -84,8 +84,14 @@ struct PmsSim {
     guint64 zero;                      /* backing store for absent registers */
 
     guint64 cycle;
-    GArray *pmis;      /* guint64 cycles: the first PMS_SIM_PMI_LISTED */
-    guint64 pmi_total; /* every PMI */
+    GArray *pmis;       /* guint64 cycles: the first PMS_SIM_PMI_LISTED */
+    GArray *pmi_causes; /* guint64 unit bits, parallel to pmis */
+    guint64 pmi_total;  /* every PMI */
+    /* the last PMS_SIM_PMI_TAIL PMIs, a ring: the next slot, how many */
+    guint64 tail_cycle[PMS_SIM_PMI_TAIL], tail_cause[PMS_SIM_PMI_TAIL];
+    guint tail_pos, tail_n;
+    guint64 *unit_ctr[SIM_MAX_UNITS]; /* the units' counters of the last run with a PMI (cause bits) */
+    guint n_unit_ctr;
     guint64 ext_total; /* external notifications (PMC.ev) */
     guint n_ext;       /* the first ones' cycles */
     guint64 ext[PMS_SIM_EXT_LISTED];
@@ -213,9 +219,29 @@ static inline guint64 *sim_storage(PmsSim *s, const PmsRegister *r)
 {
     return r ? &s->val[r - s->model->regs] : &s->zero;
 }
-/* One PMI recorded in `cycle` (the first PMS_SIM_PMI_LISTED kept, all
- * counted). */
-void sim_pmi_record(PmsSim *s, guint64 cycle);
+/* One PMI recorded in `cycle`, raised by the units of `cause` (bit k: unit
+ * k); the first PMS_SIM_PMI_LISTED and the last PMS_SIM_PMI_TAIL kept, all
+ * counted. */
+void sim_pmi_record(PmsSim *s, guint64 cycle, guint64 cause);
+/* `total` PMIs at once, in order: the first min(total, room) of them in
+ * head (room: PMS_SIM_PMI_LISTED less those listed), the last
+ * min(total, PMS_SIM_PMI_TAIL) in tail, each with its cause. */
+void sim_pmi_record_many(PmsSim *s, const guint64 *head, const guint64 *head_cause, guint n_head, const guint64 *tail,
+                         const guint64 *tail_cause, guint n_tail, guint64 total);
+/* The units of a run that records a PMI: cause bit k names unit k's
+ * counter (pms_sim_pmi_cause_counter).  Copied only when they changed. */
+static inline void sim_note_units(PmsSim *s, const SimUnit *u, guint nu)
+{
+    if (s->n_unit_ctr == nu && (nu == 0 || (s->unit_ctr[0] == u[0].ctr && s->unit_ctr[nu - 1] == u[nu - 1].ctr)))
+        return;
+    for (guint k = 0; k < nu; k++)
+        s->unit_ctr[k] = u[k].ctr;
+    s->n_unit_ctr = nu;
+}
+static inline guint sim_pmi_room(const PmsSim *s)
+{
+    return PMS_SIM_PMI_LISTED - MIN(s->pmis->len, PMS_SIM_PMI_LISTED);
+}
 /* One external notification in `cycle` (PMS_SIM_EXT_LISTED kept, all
  * counted). */
 void sim_ext_record(PmsSim *s, guint64 cycle);

@@ -318,6 +318,19 @@ typedef struct {
 static const CfWorkload cf_workloads[] = {
     { "2 interrupting counters, equal rates 2^32-1 (issue 21)", "wsm", { G_MAXUINT32, G_MAXUINT32 }, FALSE, 30, 62 },
     { "2 interrupting counters, rates 2^31 and 2^29", "wsm", { (guint64)1 << 31, (guint64)1 << 29 }, FALSE, 30, 62 },
+    /* rates that are not powers of two: counted over one period of their
+     * union (3 and 5: 2^48 cycles, 8 wraps).  The short run must list the
+     * first 4096 PMIs too (a cost paid once per instance, not per cycle):
+     * 3 and 5 raise only 7 PMIs in 2^48 cycles (they meet once), so it is
+     * 2^58 (7168 PMIs); 3 2^28 and 5 2^28 repeat every 2^20 cycles, 7168
+     * PMIs in 2^30 */
+    { "2 interrupting counters, rates 3 and 5", "wsm", { 3, 5 }, FALSE, 58, 62 },
+    { "2 interrupting counters, rates 3*2^28 and 5*2^28",
+      "wsm",
+      { (guint64)3 << 28, (guint64)5 << 28 },
+      FALSE,
+      30,
+      62 },
     { "PEBS armed, INT, buffer filling, reset -4", "nhm", { 1, 0 }, TRUE, 30, 60 },
 };
 

@@ -85,12 +85,12 @@ int pms_sim_stim_only(const char *pmu, const char *stim, char **model_files, con
         /* not a text stimulus (a NUL byte, a line over 16 MiB): unusable input */
         return g_error_matches(err, PMS_SIM_ERROR, PMS_SIM_ERROR_INPUT) ? PMS_EXIT_USAGE : 1;
     }
-    guint n;
-    const guint64 *pmis = pms_sim_pmis(sim, &n);
+    PmsTracePmis pmis;
+    pms_trace_pmis_get(&pmis, sim);
     g_autoptr(GString) head = g_string_new(NULL);
     g_string_append_printf(head, "# %s on %s, %s engine: %" G_GUINT64_FORMAT " cycles; PMI at", stim, m->name,
                            reference ? "reference" : "fast", pms_sim_cycle(sim));
-    pms_trace_pmi_list(head, pmis, n, pms_sim_pmi_total(sim));
+    pms_trace_pmi_list(head, &pmis);
     printf("%s\n", head->str);
     print_counters(sim, m);
     g_autoptr(GString) pebs = g_string_new(NULL);

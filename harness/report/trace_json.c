@@ -105,6 +105,22 @@ static void record(PmsTraceReporter *r, const PmsSimTrace *t)
     st->any = TRUE;
 }
 
+/* Causes as arrays of counter names: [["IA32_PMC0"], ["IA32_PMC0", "IA32_PMC1"]]. */
+static void causes(GString *out, const PmsTracePmis *p, const guint64 *cause, guint n)
+{
+    for (guint i = 0; i < n; i++) {
+        g_string_append(out, i ? ", [" : "[");
+        g_autoptr(GString) words = g_string_new(NULL);
+        pms_trace_cause_words(words, p, cause[i]);
+        g_auto(GStrv) names = g_strsplit(words->str, "+", -1);
+        for (guint k = 0; words->len && names[k]; k++) {
+            g_string_append(out, k ? ", " : "");
+            append_str(out, names[k]);
+        }
+        g_string_append_c(out, ']');
+    }
+}
+
 static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
 {
     JsonState *st = r->priv;
@@ -118,6 +134,19 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
         g_string_append_printf(r->out, "%s%s", i ? ", " : "", num(b[0], s->pmis[i]));
     /* pmis lists the first PMS_SIM_PMI_LISTED; pmi_total counts them all */
     g_string_append_printf(r->out, "],\n  \"pmi_total\": %s", num(b[0], s->pmi_total));
+    if (s->list) {
+        /* each listed PMI's cause; the last PMIs pmis does not hold, and
+         * theirs (the ones between are only counted) */
+        const PmsTracePmis *p = s->list;
+        g_string_append(r->out, ",\n  \"pmi_causes\": [");
+        causes(r->out, p, p->head_cause, MIN(p->n_head, s->n_pmis));
+        g_string_append(r->out, "],\n  \"pmi_last\": [");
+        for (guint i = 0; i < p->n_tail; i++)
+            g_string_append_printf(r->out, "%s%s", i ? ", " : "", num(b[0], p->tail[i]));
+        g_string_append(r->out, "],\n  \"pmi_last_causes\": [");
+        causes(r->out, p, p->tail_cause, p->n_tail);
+        g_string_append_c(r->out, ']');
+    }
     if (s->json_extra)
         g_string_append_printf(r->out, ",\n  %s", s->json_extra);
     g_string_append(r->out, "\n}\n");

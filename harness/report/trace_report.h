@@ -41,6 +41,22 @@ static inline const char *pms_trace_thr(const PmsTraceMeta *m)
     return m->thr_name ? m->thr_name : "c";
 }
 
+/* The PMIs a report lists: the first ones, the last ones the first do not
+ * hold, each with its cause (pms_sim_pmi_causes), and how many in all. */
+typedef struct {
+    const guint64 *head, *head_cause;
+    guint n_head;
+    guint64 tail[PMS_SIM_PMI_TAIL], tail_cause[PMS_SIM_PMI_TAIL];
+    guint n_tail;
+    guint64 total;
+    const PmsSim *sim; /* names the causes (NULL: "counter k") */
+} PmsTracePmis;
+
+/* The simulator's PMIs after a run. */
+void pms_trace_pmis_get(PmsTracePmis *p, const PmsSim *sim);
+/* A cause as counter names joined by '+' ("IA32_PMC0+IA32_FIXED_CTR0"). */
+void pms_trace_cause_words(GString *out, const PmsTracePmis *p, guint64 cause);
+
 /* The final state, after the last cycle. */
 typedef struct {
     guint64 cycles;      /* cycles simulated */
@@ -52,6 +68,8 @@ typedef struct {
     guint64 pmi_total; /* every PMI (pms_sim_pmi_total) */
     /* json: more members of the top-level object ("pebs": {...}), NULL: none */
     const char *json_extra;
+    /* the first and last PMIs with their causes; NULL: pmis alone */
+    const PmsTracePmis *list;
 } PmsTraceSummary;
 
 typedef struct PmsTraceReporter PmsTraceReporter;
@@ -128,8 +146,13 @@ static inline void pms_trace_end(PmsTraceReporter *r, const PmsTraceSummary *s)
 
 /* The last line every human-facing output ends with. */
 void pms_trace_summary_line(GString *out, const PmsTraceSummary *s);
-/* " no cycle" or " C1, C2, ..." with at most 16 cycles, then the total when
- * there are more: a run may raise 2^47 PMIs. */
-void pms_trace_pmi_list(GString *out, const guint64 *pmis, guint n, guint64 total);
+/* " no cycle" or " C1, C2, ..." when there are at most 16; more (a run may
+ * raise 2^47): the first 16 and the last 16, each with its cause in
+ * brackets, the ones between as a count, and the total:
+ * " 0 [IA32_PMC0], ..., ... 40 more ..., 96 [IA32_PMC1] (72 PMIs in all)". */
+enum { PMS_TRACE_PMI_SHOWN = 16 };
+void pms_trace_pmi_list(GString *out, const PmsTracePmis *p);
+/* The list of a summary (s->list, else its first PMIs alone). */
+void pms_trace_summary_pmis(GString *out, const PmsTraceSummary *s);
 
 G_END_DECLS

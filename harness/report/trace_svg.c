@@ -284,6 +284,14 @@ static void draw(GString *o, const PmsTraceMeta *m, const GArray *spans, const P
         said_n += wrap_text(NULL, 0, 0, NULL, b->str, cols);
         g_ptr_array_add(said, g_string_free(b, FALSE));
     }
+    /* more PMIs than the footer's count tells: the first and the last with
+     * their causes (as the table lists them), wrapped under the legend */
+    if (sum->list && sum->list->total > PMS_TRACE_PMI_SHOWN) {
+        GString *b = g_string_new("PMI at");
+        pms_trace_pmi_list(b, sum->list);
+        said_n += wrap_text(NULL, 0, 0, NULL, b->str, cols);
+        g_ptr_array_add(said, g_string_free(b, FALSE));
+    }
     double body_h = nr * ROW_H;
     double foot_y = top + body_h + 24;
     double legend_y = foot_y + 24;

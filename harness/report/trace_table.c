@@ -127,7 +127,7 @@ static void end(PmsTraceReporter *r, const PmsTraceSummary *s)
     else /* AMD before PerfMonV2: an overflow is only the wrap and the interrupt */
         g_string_append_printf(r->out, "# %" G_GUINT64_FORMAT " cycles; no overflow status register; PMI at",
                                s->cycles);
-    pms_trace_pmi_list(r->out, s->pmis, s->n_pmis, s->pmi_total);
+    pms_trace_summary_pmis(r->out, s);
     g_string_append_c(r->out, '\n');
     pms_trace_summary_line(r->out, s);
 }

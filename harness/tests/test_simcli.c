@@ -207,8 +207,9 @@ static char *write_tmp(const char *name, const char *text)
  * command) finish, their PMIs counted: both count 2^32 - 1 a cycle from
  * 2^48 - 100, so each wraps floor((2^48 - 100 + (2^63 - 1)(2^32 - 1)) / 2^48)
  * = 2^47 - 2^15 = 140737488322560 times, in the same cycles.  Distinct rates
- * that are not powers of two are walked PMI by PMI: over --max-steps, exit 1
- * with one line naming the option. */
+ * that are not powers of two whose union repeats only after more carries
+ * than the bound (2^32 - 1 and 2^32 - 3: 2^33 a period) are walked: over
+ * --max-steps, exit 1 with one line naming the option. */
 static void test_closed_form(void)
 {
     g_autofree char *two = write_tmp("two.stim",
@@ -222,8 +223,60 @@ static void test_closed_form(void)
     Run r = run_cli("sim", "-e", "wsm::INST_RETIRED:ANY_P", "-e", "wsm::UOPS_ISSUED:ANY", "--engine", "fast", "--stim",
                     two, "--max-steps", "100", NULL);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "PMI at 0, 65536, 131072, "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "PMI at 0 [IA32_PMC0+IA32_FIXED_CTR0], 65536 [IA32_PMC0+IA32_FIXED_CTR0], "));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(140737488322560 PMIs in all)"));
+    run_clear(&r);
+    /* rates 3 and 5 (not powers of two) over 2^62 cycles from 0: the
+     * union of their wraps repeats every 2^48 cycles (7 PMIs, both at
+     * its end), counted over one period within a bound of 100 steps.
+     * The table lists the first 16 and the last 16, each with the
+     * counters that raised it, and the 114656 between as a count (the
+     * cycles checked by brute force: cycle c wraps a counter at r a cycle
+     * when floor(r (c + 1) / 2^48) grows) */
+    g_autofree char *mixed = write_tmp("mixed.stim", "run 2^62 INST_RETIRED.ANY_P=3 UOPS_ISSUED.ANY=5\n");
+    r = run_cli("sim", "-e", "wsm::INST_RETIRED:ANY_P", "-e", "wsm::UOPS_ISSUED:ANY", "--engine", "fast", "--stim",
+                mixed, "--max-steps", "100", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "PMI at 56294995342131 [IA32_PMC0], 93824992236885 [IA32_FIXED_CTR0], "
+                                  "112589990684262 [IA32_PMC0], "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "281474976710655 [IA32_PMC0+IA32_FIXED_CTR0], "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  "656774945658197 [IA32_FIXED_CTR0], ... 114656 more ..., "
+                                  "4611066773478624460 [IA32_PMC0], "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+                                  ", 4611629723432045772 [IA32_PMC0], 4611686018427387903 "
+                                  "[IA32_PMC0+IA32_FIXED_CTR0] (114688 PMIs in all)\n"));
+    run_clear(&r);
+    /* one of them through json: each listed PMI's cause, the last 64 with
+     * theirs (cycles beyond 2^53 are strings); 5 wraps a period: 5 * 2^14 */
+    r = run_cli("sim", "-e", "wsm::UOPS_ISSUED:ANY", "--engine", "fast", "--stim", mixed, "-f", "json", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(r.out, "\"pmi_total\": 81920,\n  \"pmi_causes\": [[\"IA32_PMC0\"], [\"IA32_PMC0\"], "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"pmi_last\": [\"4608139433720833638\", \"4608195728716175769\", "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"4611686018427387903\"],\n  \"pmi_last_causes\": [[\"IA32_PMC0\"], "));
+    run_clear(&r);
+    /* the svg diagram: the same list under its legend (up to 16 PMIs it
+     * shows only their count, as before) */
+    r = run_cli("sim", "-e", "wsm::UOPS_ISSUED:ANY", "--engine", "fast", "--stim", mixed, "-f", "svg", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "<g class=\"said\">\n<text class=\"desc\" x=\"4.0\" y=\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, ">PMI at 56294995342131 [IA32_PMC0], 112589990684262 [IA32_PMC0], "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(81920 PMIs in all)</text>"));
+    run_clear(&r);
+    /* the stimulus alone (no -e): the same list */
+    g_autofree char *alone = write_tmp("alone.stim",
+                                       "pmu wsm\n"
+                                       "write IA32_PERFEVTSEL0 0x5300c0\n"
+                                       "write IA32_PERFEVTSEL1 0x53010e\n"
+                                       "write IA32_PERF_GLOBAL_CTRL 0x3\n"
+                                       "run 2^62 0xc0.0x00=3 UOPS_ISSUED.ANY=5\n");
+    r = run_cli("sim", "--stim", alone, "--max-steps", "100", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "PMI at 56294995342131 [IA32_PMC1], 93824992236885 [IA32_PMC0], "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "... 114656 more ..., "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "4611686018427387903 [IA32_PMC0+IA32_PMC1] (114688 PMIs in all)\n"));
     run_clear(&r);
     g_autofree char *walked = write_tmp("walked.stim",
                                         "pmu wsm\n"

@@ -168,8 +168,10 @@ PMS_API void pms_sim_set_trace(PmsSim *sim, PmsSimTraceFn fn, gpointer user_data
 PMS_API void pms_sim_set_trace_spans(PmsSim *sim, gboolean spans);
 /* Bound each run's work: at most `steps` steps, where a step is a cycle of a
  * run stepped cycle by cycle (the reference engine, a per-cycle trace, PEBS
- * armed) or a segment of the fast engine (one per PMI it cannot count in
- * closed form).  A run beyond the bound fails with PMS_SIM_ERROR_BOUND: a
+ * armed), a segment of the fast engine, or a wrap it walks (interrupting
+ * counters at distinct rates that are not powers of two: their wraps over
+ * the segment or over one period of their union, whichever are fewer).  A
+ * run beyond the bound fails with PMS_SIM_ERROR_BOUND: a
  * cycle-by-cycle run before its first cycle counts, a fast one where the
  * bound is reached (the instance is then part-way through the run).  0 (the
  * default): no bound. */
@@ -251,11 +253,27 @@ PMS_API guint64 pms_sim_cycle(const PmsSim *sim);
 /* Cycles in which a PMI was raised, in order (one per cycle however many
  * counters overflowed in it; model option pmi_skid = k records it k cycles
  * after the overflow, while status and freeze stay in the overflow cycle):
- * the first PMS_SIM_PMI_LISTED of them; pms_sim_pmi_total counts them all
- * (a run may raise 2^47, and the simulator's memory stays bounded). */
+ * the first PMS_SIM_PMI_LISTED of them and the last PMS_SIM_PMI_TAIL;
+ * pms_sim_pmi_total counts them all (a run may raise 2^47, and the
+ * simulator's memory stays bounded).  The tail is smaller than the head:
+ * the fast engine walks it back from the end of every segment that raises
+ * many PMIs, so its length is work paid per segment, while the first ones
+ * are found once per instance; 64 covers every report (they show 16). */
 #define PMS_SIM_PMI_LISTED 4096u
+#define PMS_SIM_PMI_TAIL 64u
 PMS_API const guint64 *pms_sim_pmis(const PmsSim *sim, guint *n);
 PMS_API guint64 pms_sim_pmi_total(const PmsSim *sim);
+/* Each listed PMI's cause, parallel to pms_sim_pmis: the counters whose
+ * interrupt-enabled overflow (or PEBS assist) raised it, bit k for the
+ * device's counter k (pms_sim_pmi_cause_counter names it). */
+PMS_API const guint64 *pms_sim_pmi_causes(const PmsSim *sim, guint *n);
+/* The last PMIs that pms_sim_pmis does not list (none while the total is at
+ * most PMS_SIM_PMI_LISTED; at most PMS_SIM_PMI_TAIL), in order: their cycles
+ * and causes into arrays of PMS_SIM_PMI_TAIL; returns how many.  The PMIs
+ * between the two lists are only counted. */
+PMS_API guint pms_sim_pmi_tail(const PmsSim *sim, guint64 *cycles, guint64 *causes);
+/* The counter register of cause bit `bit` (NULL when no run has had it). */
+PMS_API const PmsRegister *pms_sim_pmi_cause_counter(const PmsSim *sim, guint bit);
 
 /* External notifications (Itanium's PMC.ev, "external visibility": one on
  * every overflow of a counter with ev set, whatever its oi; IA64 Table 7-4,

@@ -126,6 +126,8 @@ static guint64 rate(GRand *r, guint64 mask)
     return pal[k];
 }
 
+static guint counted_cases, busy_runs, total_pmis, pebs_records, tail_pmis;
+
 static gboolean same(const PmsModel *m, PmsSim *a, PmsSim *b, guint seed, guint op)
 {
     for (guint i = 0; i < m->n_regs; i++) {
@@ -159,6 +161,32 @@ static gboolean same(const PmsModel *m, PmsSim *a, PmsSim *b, guint seed, guint 
                 i < nb ? pb[i] : 0);
         return FALSE;
     }
+    /* each listed PMI's cause, the last PMIs and theirs */
+    const guint64 *ca = pms_sim_pmi_causes(a, &na), *cb = pms_sim_pmi_causes(b, &nb);
+    if (na != nb || (na && memcmp(ca, cb, na * sizeof *ca))) {
+        guint i = 0;
+        while (i < MIN(na, nb) && ca[i] == cb[i])
+            i++;
+        fprintf(stderr,
+                "# %s seed %u op %u: PMI #%u (cycle %" G_GUINT64_FORMAT ") cause 0x%" G_GINT64_MODIFIER
+                "x vs 0x%" G_GINT64_MODIFIER "x\n",
+                m->name, seed, op, i, i < na ? pa[i] : 0, i < na ? ca[i] : 0, i < nb ? cb[i] : 0);
+        return FALSE;
+    }
+    guint64 la[PMS_SIM_PMI_TAIL], lb[PMS_SIM_PMI_TAIL], lca[PMS_SIM_PMI_TAIL], lcb[PMS_SIM_PMI_TAIL];
+    guint nla = pms_sim_pmi_tail(a, la, lca), nlb = pms_sim_pmi_tail(b, lb, lcb);
+    if (nla != nlb || (nla && (memcmp(la, lb, nla * sizeof *la) || memcmp(lca, lcb, nla * sizeof *lca)))) {
+        guint i = 0;
+        while (i < MIN(nla, nlb) && la[i] == lb[i] && lca[i] == lcb[i])
+            i++;
+        fprintf(stderr,
+                "# %s seed %u op %u: last PMIs %u vs %u, first difference #%u: %" G_GUINT64_FORMAT
+                " (0x%" G_GINT64_MODIFIER "x) vs %" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x)\n",
+                m->name, seed, op, nla, nlb, i, i < nla ? la[i] : 0, i < nla ? lca[i] : 0, i < nlb ? lb[i] : 0,
+                i < nlb ? lcb[i] : 0);
+        return FALSE;
+    }
+    tail_pmis += nla;
     guint ra, rb;
     guint64 ta, tb;
     const PmsPebsRecord *qa = pms_sim_pebs_records(a, &ra, &ta), *qb = pms_sim_pebs_records(b, &rb, &tb);
@@ -193,7 +221,6 @@ static void both_preload(PmsSim *a, PmsSim *b, const PmsRegister *reg, guint64 v
                     pms_sim_set_counter_at(b, reg->space, reg->address, v, NULL));
 }
 
-static guint counted_cases, busy_runs, total_pmis, pebs_records;
 
 /* One case: program, then N_OPS steps (runs mostly; writes that restart the
  * counters between them). */
@@ -303,9 +330,19 @@ static void diff_closed_form(void)
         guint width; /* 0: as the model says */
         const char *key, *value;
     } models[] = {
-        { "nhm", 16, NULL, NULL },     { "wsm", 16, NULL, NULL },      { "glm", 16, NULL, NULL },
-        { "skl", 16, NULL, NULL },     { "nhm", 16, "pmi_skid", "2" }, { "tinyunc", 16, NULL, NULL },
-        { "tinyamd", 16, NULL, NULL }, { "toy", 0, NULL, NULL },
+        { "nhm", 16, NULL, NULL },
+        { "wsm", 16, NULL, NULL },
+        { "glm", 16, NULL, NULL },
+        { "skl", 16, NULL, NULL },
+        { "nhm", 16, "pmi_skid", "2" },
+        { "tinyunc", 16, NULL, NULL },
+        { "tinyamd", 16, NULL, NULL },
+        { "toy", 0, NULL, NULL },
+        /* 8 and 10 bits: runs of thousands of cycles span many periods of
+         * the union of rates that are not powers of two (folded) */
+        { "wsm", 8, NULL, NULL },
+        { "skl", 10, NULL, NULL },
+        { "tinyunc", 8, NULL, NULL },
     };
     guint failures = 0;
     for (guint i = 0; i < G_N_ELEMENTS(models); i++) {
@@ -323,11 +360,12 @@ static void diff_closed_form(void)
         }
         pms_model_free(m);
     }
-    printf("# closed form: %u cases, %u runs with 3 PMIs or more, %u PMIs, %u PEBS records compared\n", counted_cases,
-           busy_runs, total_pmis, pebs_records);
+    printf("# closed form: %u cases, %u runs with 3 PMIs or more, %u PMIs, %u PEBS records, %u last PMIs compared\n",
+           counted_cases, busy_runs, total_pmis, pebs_records, tail_pmis);
     /* the suite exercises many PMIs per run (steady states) and PEBS */
     CU_ASSERT_TRUE(busy_runs > counted_cases);
     CU_ASSERT_TRUE(pebs_records > counted_cases / 4);
+    CU_ASSERT_TRUE(tail_pmis > counted_cases);
 }
 
 /* Two interrupting counters over 2^62 cycles, no freeze, on wsm (48-bit
@@ -493,6 +531,125 @@ static void work_bound(void)
     CU_ASSERT_EQUAL(pms_sim_cycle(s), at + run.cycles);
 }
 
+/* Rates that are not powers of two, counted over one period of their union
+ * (issue 21): on wsm (M = 2^48), PMC0 at 3 a cycle from 2^48 - 3 and PMC1
+ * at 5 from 2^48 - 5 both carry in cycle 0 (cause 0x3), then each is at 0
+ * after it: PMC0 carries where 3j mod M < 3, j = ceil(kM/3) = (M+2)/3,
+ * (2M+1)/3, M (M = 1 mod 3); PMC1 where j = ceil(kM/5) = (M+4)/5,
+ * (2M+3)/5, (3M+2)/5, (4M+1)/5, M (M = 1 mod 5).  Both repeat every M
+ * cycles and meet only at multiples of M: 7 PMIs a period.  2^62 cycles
+ * are j = 0 .. 2^62 - 1 = (2^14 - 1) M + (M - 1): 1 + 7 (2^14 - 1) + 6 =
+ * 7 * 2^14 PMIs; the last period holds all but its M, the one before ends
+ * with M (both).  Walking them would take 2^17 steps: a bound of 100
+ * holds only when the union is folded. */
+static void long_mixed_rates(void)
+{
+    const PmsModel *m = fx_model("wsm");
+    g_autoptr(PmsSim) s = fx_sim(m, PMS_SIM_FAST);
+    guint64 M = (guint64)1 << 48;
+    fx_write(s, A_EVTSEL0, EVTSEL(0x10, 0x01, EV_USR | EV_INT | EV_EN));
+    fx_write(s, A_EVTSEL0 + 1, EVTSEL(0x11, 0x01, EV_USR | EV_INT | EV_EN));
+    fx_write(s, A_GCTRL, 0x3);
+    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0, M - 3, NULL));
+    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0 + 1, M - 5, NULL));
+    PmsSimCount c[2] = { { PMS_SIGNAL_KEY(0x10, 0x01), 0, 3, 0 }, { PMS_SIGNAL_KEY(0x11, 0x01), 0, 5, 0 } };
+    PmsSimRun run = { (guint64)1 << 62, { 3, 3 }, c, 2, NULL, 0, NULL, 0 };
+    pms_sim_set_max_steps(s, 100);
+    GError *e = NULL;
+    if (!pms_sim_run(s, &run, &e)) {
+        fprintf(stderr, "# %s\n", e->message);
+        g_error_free(e);
+        CU_FAIL_FATAL("the 2^62-cycle run at rates 3 and 5 failed");
+    }
+    CU_ASSERT_EQUAL(pms_sim_pmi_total(s), 7 * ((guint64)1 << 14));
+    CU_ASSERT_EQUAL(fx_read(s, A_PMC0), M - 3);
+    CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 1), M - 5);
+    guint n;
+    const guint64 *p = pms_sim_pmis(s, &n), *cause = pms_sim_pmi_causes(s, &n);
+    CU_ASSERT_EQUAL_FATAL(n, PMS_SIM_PMI_LISTED);
+    const guint64 first[] = {
+        0, (M + 4) / 5,    (M + 2) / 3, (2 * M + 3) / 5, (3 * M + 2) / 5, (2 * M + 1) / 3, (4 * M + 1) / 5,
+        M, M + (M + 4) / 5
+    };
+    const guint64 first_cause[] = { 0x3, 0x2, 0x1, 0x2, 0x2, 0x1, 0x2, 0x3, 0x2 };
+    for (guint i = 0; i < G_N_ELEMENTS(first); i++) {
+        CU_ASSERT_EQUAL(p[i], first[i]);
+        CU_ASSERT_EQUAL(cause[i], first_cause[i]);
+    }
+    guint64 tail[PMS_SIM_PMI_TAIL], tail_cause[PMS_SIM_PMI_TAIL];
+    guint nt = pms_sim_pmi_tail(s, tail, tail_cause);
+    CU_ASSERT_EQUAL_FATAL(nt, PMS_SIM_PMI_TAIL);
+    guint64 off = (((guint64)1 << 14) - 1) * M;
+    const guint64 last[] = { off,
+                             off + (M + 4) / 5,
+                             off + (M + 2) / 3,
+                             off + (2 * M + 3) / 5,
+                             off + (3 * M + 2) / 5,
+                             off + (2 * M + 1) / 3,
+                             off + (4 * M + 1) / 5 };
+    const guint64 last_cause[] = { 0x3, 0x2, 0x1, 0x2, 0x2, 0x1, 0x2 };
+    for (guint i = 0; i < G_N_ELEMENTS(last); i++) {
+        CU_ASSERT_EQUAL(tail[nt - G_N_ELEMENTS(last) + i], last[i]);
+        CU_ASSERT_EQUAL(tail_cause[nt - G_N_ELEMENTS(last) + i], last_cause[i]);
+    }
+    /* the causes name the counters */
+    const PmsRegister *r0 = pms_sim_pmi_cause_counter(s, 0), *r1 = pms_sim_pmi_cause_counter(s, 1);
+    CU_ASSERT_TRUE(r0 && r0->address == A_PMC0);
+    CU_ASSERT_TRUE(r1 && r1->address == A_PMC0 + 1);
+}
+
+/* The same fold on 8-bit counters, against the reference engine: two to
+ * four counters at rates that are not powers of two (with a power of two
+ * among them now and then), random preloads, runs of thousands of periods,
+ * and a bound the walk over the whole run would pass. */
+static void mixed_rates_folded(void)
+{
+    PmsModel *m = narrow_model("wsm", 8);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    g_autoptr(GRand) r = g_rand_new_with_seed(7300001);
+    static const guint64 odd[] = { 3, 5, 7, 9, 11, 13, 17, 25, 27, 100, 6, 12, 255, 4, 1, 2 };
+    guint bad = 0, n = fx_cases(60);
+    for (guint c = 0; c < n && bad < 3; c++) {
+        g_autoptr(PmsSim) a = fx_sim(m, PMS_SIM_REFERENCE);
+        g_autoptr(PmsSim) b = fx_sim(m, PMS_SIM_FAST);
+        guint nc = (guint)g_rand_int_range(r, 2, 5);
+        PmsSimCount cnt[4];
+        for (guint k = 0; k < nc; k++) {
+            PmsSim *both[2] = { a, b };
+            guint64 pre = (guint64)g_rand_int_range(r, 0, 256);
+            for (guint e = 0; e < 2; e++) {
+                fx_write(both[e], A_EVTSEL0 + k, EVTSEL(0x10 + k, 0x01, EV_USR | EV_INT | EV_EN));
+                CU_ASSERT_TRUE(pms_sim_set_counter(both[e], A_PMC0 + k, pre, NULL));
+            }
+            cnt[k] = (PmsSimCount){ PMS_SIGNAL_KEY(0x10 + k, 0x01), 0,
+                                    odd[g_rand_int_range(r, 0, k ? G_N_ELEMENTS(odd) : 10)], 0 };
+        }
+        fx_write(a, A_GCTRL, 0xf);
+        fx_write(b, A_GCTRL, 0xf);
+        PmsSimRun run = { 20000 + (guint64)g_rand_int_range(r, 0, 5000), { 3, 3 }, cnt, nc, NULL, 0, NULL, 0 };
+        /* one period of 256 cycles holds at most the sum of the rates' carries:
+         * a walk of the whole run, about 80 times that, passes this bound */
+        guint64 sum = 0;
+        for (guint k = 0; k < nc; k++)
+            sum += cnt[k].count;
+        pms_sim_set_max_steps(b, sum + 5);
+        GError *e = NULL;
+        CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
+        if (!pms_sim_run(b, &run, &e)) {
+            fprintf(stderr, "# case %u: %s\n", c, e->message);
+            g_clear_error(&e);
+            bad++;
+            CU_FAIL("the fast engine did not fold the union");
+            continue;
+        }
+        if (!same(m, a, b, 7300001, c)) {
+            bad++;
+            CU_FAIL("reference and fast engines differ");
+        }
+    }
+    pms_model_free(m);
+}
+
 void register_closed_form_tests(void)
 {
     CU_pSuite s = CU_add_suite("closed form", NULL, NULL);
@@ -500,4 +657,6 @@ void register_closed_form_tests(void)
     CU_add_test(s, "fast: two interrupting counters over 2^62 cycles, counts by hand", long_two_counters);
     CU_add_test(s, "fast: PEBS armed over 2^40 cycles, counts by hand", long_pebs);
     CU_add_test(s, "work bound: every engine, a clear error", work_bound);
+    CU_add_test(s, "fast: rates 3 and 5 over 2^62 cycles, folded, counts by hand", long_mixed_rates);
+    CU_add_test(s, "reference == fast: mixed rates on 8-bit counters, folded", mixed_rates_folded);
 }
