@@ -599,7 +599,7 @@ static gboolean write_expect(const char *path, const Tally *x, const char *backe
             entries++;
             continue;
         }
-        if (!pms_spool_copy(x->expect, s->idx, o, error)) {
+        if (!pms_spool_copy(x->expect, s->idx, o, path, error)) {
             pms_out_file_abort(of);
             return FALSE;
         }
@@ -668,7 +668,7 @@ static gboolean write_junit(const char *path, const PmsVectorReport *r, const Ta
                 "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" "
                 "time=\"%.6f\">\n",
                 pmu, sum->vectors, t->jn[J_FAIL], t->jn[J_ERROR], t->jn[J_SKIP], sum->seconds);
-        if (!pms_spool_copy(x->junit, t->idx, s, error)) {
+        if (!pms_spool_copy(x->junit, t->idx, s, path, error)) {
             pms_out_file_abort(of);
             return FALSE;
         }

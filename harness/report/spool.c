@@ -19,6 +19,12 @@ struct PmsSpool {
     int err;        /* the first write error's errno, 0 if none */
 };
 
+static void pieces_free(gpointer p)
+{
+    if (p) /* a key below the highest never written */
+        g_array_unref(p);
+}
+
 PmsSpool *pms_spool_new(const char *dir, GError **error)
 {
     g_autofree char *tmpl = g_build_filename(dir, ".pmusim-spool-XXXXXX", NULL);
@@ -39,7 +45,7 @@ PmsSpool *pms_spool_new(const char *dir, GError **error)
         g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", dir, g_strerror(e));
         return NULL;
     }
-    s->key = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+    s->key = g_ptr_array_new_with_free_func(pieces_free);
     s->last = G_MAXUINT;
     return s;
 }
@@ -106,7 +112,7 @@ guint64 pms_spool_size(const PmsSpool *s, guint key)
     return n;
 }
 
-gboolean pms_spool_copy(PmsSpool *s, guint key, FILE *out, GError **error)
+gboolean pms_spool_copy(PmsSpool *s, guint key, FILE *out, const char *out_name, GError **error)
 {
     if (!s->err && fflush(s->f) != 0)
         s->err = errno ? errno : EIO;
@@ -127,7 +133,7 @@ gboolean pms_spool_copy(PmsSpool *s, guint key, FILE *out, GError **error)
             }
             if (fwrite(buf, 1, (size_t)got, out) != (size_t)got) {
                 int e = errno ? errno : EIO;
-                g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s", g_strerror(e));
+                g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", out_name, g_strerror(e));
                 return FALSE;
             }
             p.off += (guint64)got;

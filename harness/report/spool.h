@@ -26,6 +26,7 @@ void pms_spool_append(PmsSpool *s, guint key, const char *text, gsize len);
 void pms_spool_printf(PmsSpool *s, guint key, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* Bytes stream key holds (0 for a key never written). */
 guint64 pms_spool_size(const PmsSpool *s, guint key);
-/* Stream key's text, in the order appended, written to out.  FALSE with an
- * error when an append or this copy failed. */
-gboolean pms_spool_copy(PmsSpool *s, guint key, FILE *out, GError **error);
+/* Stream key's text, in the order appended, written to out (named out_name
+ * in a write error's message).  FALSE with an error when an append or this
+ * copy failed. */
+gboolean pms_spool_copy(PmsSpool *s, guint key, FILE *out, const char *out_name, GError **error);
