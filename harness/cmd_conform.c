@@ -11,6 +11,8 @@
 #include "commands.h"
 #include "conform_sim.h"
 #include "field_diff.h"
+#include "out_file.h"
+#include "spool.h"
 #include "vectors.h"
 
 #include <stdio.h>
@@ -86,19 +88,19 @@ static char *failed_cell(gboolean colour, guint n)
 }
 
 /* What the reports need of one PMU, gathered as its vectors run (issue 21:
- * the vectors stream, nothing else of them is kept). */
+ * the vectors stream, nothing else of them is kept; the text of --junit and
+ * --write-expect goes to spools, under the PMU's index). */
 typedef struct {
     char *pmu;
+    guint idx;                       /* its place in Tally.pmus: its key in the spools */
     guint n[2], passed[2], known[2]; /* per kind: vectors, passed, expected failures */
     double secs[2];
     /* --write-expect: every vector failed -> a pmu entry, else one a vector */
     guint vectors, failed;
     const char *first_reason; /* the first failure's entry, if any (owned by the expectations) */
     char *first_cause;
-    GString *expect_lines;
-    /* --junit: outcomes per JUnit class, the testcases */
+    /* --junit: outcomes per JUnit class */
     guint jn[4];
-    GString *junit;
 } PmuTally;
 
 static void pmu_tally_free(gpointer p)
@@ -106,10 +108,6 @@ static void pmu_tally_free(gpointer p)
     PmuTally *t = p;
     g_free(t->pmu);
     g_free(t->first_cause);
-    if (t->expect_lines)
-        g_string_free(t->expect_lines, TRUE);
-    if (t->junit)
-        g_string_free(t->junit, TRUE);
     g_free(t);
 }
 
@@ -131,8 +129,10 @@ static void group_free(gpointer p)
 }
 
 /* The judged outcomes as the reports need them: counts, the failures by
- * cause, the failure lines printed (at most max), the stale ones, and the
- * text of --tap, --junit and --write-expect when asked for. */
+ * cause, the failure lines printed (at most max), the stale ones; --tap
+ * printed as the outcomes come, --junit's test cases and --write-expect's
+ * entries spooled (a temporary file beside the report, unlinked: memory does
+ * not grow with them) until the totals their heads need are known. */
 typedef struct Tally {
     PmsExpectJudge *judge;
     guint passed, failed, xfail, stale;
@@ -143,9 +143,9 @@ typedef struct Tally {
     guint max;
     GPtrArray *fail_lines;  /* char*: the first max failure messages */
     GPtrArray *stale_lines; /* char*: "file:line: \"event\" passes, but REASON" */
-    GString *tap;           /* --tap: the lines after the plan */
+    FILE *tap;              /* --tap: stdout */
     guint tap_n;
-    gboolean junit, expect;
+    PmsSpool *junit, *expect; /* NULL: not asked for */
     guint jtot[4];
 } Tally;
 
@@ -177,7 +177,7 @@ static gboolean stream_source(PmsVectorStream *st, const char *dir, GError **err
     return dir ? pms_vector_stream_dir(st, dir, error) : pms_vector_stream_builtin(st, ~0u, error);
 }
 
-static Tally *tally_new(const PmsExpectations *e, guint max, gboolean tap, gboolean junit, gboolean expect)
+static Tally *tally_new(const PmsExpectations *e, guint max)
 {
     Tally *t = g_new0(Tally, 1);
     t->judge = pms_expect_judge_new(e);
@@ -188,10 +188,21 @@ static Tally *tally_new(const PmsExpectations *e, guint max, gboolean tap, gbool
     t->max = max;
     t->fail_lines = g_ptr_array_new_with_free_func(g_free);
     t->stale_lines = g_ptr_array_new_with_free_func(g_free);
-    t->tap = tap ? g_string_new(NULL) : NULL;
-    t->junit = junit;
-    t->expect = expect;
     return t;
+}
+
+/* The reports' spools, beside the files they become (an unwritable place
+ * fails here, before anything runs, not after the whole run). */
+static gboolean tally_spool(PmsSpool **spool, const char *option, const char *path)
+{
+    if (!path)
+        return TRUE;
+    g_autofree char *dir = pms_out_file_scratch_dir(path);
+    g_autoptr(GError) err = NULL;
+    *spool = pms_spool_new(dir, &err);
+    if (!*spool)
+        fprintf(stderr, "pmusim: conform: %s %s: %s\n", option, path, err->message);
+    return *spool != NULL;
 }
 
 static void tally_free(Tally *t)
@@ -205,8 +216,8 @@ static void tally_free(Tally *t)
     g_hash_table_destroy(t->group_index);
     g_ptr_array_unref(t->fail_lines);
     g_ptr_array_unref(t->stale_lines);
-    if (t->tap)
-        g_string_free(t->tap, TRUE);
+    pms_spool_free(t->junit);
+    pms_spool_free(t->expect);
     g_free(t);
 }
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Tally, tally_free)
@@ -446,42 +457,54 @@ static char *yaml_scalar(const char *s)
     return g_string_free(out, FALSE);
 }
 
-/* Expected failures are TAP TODO tests ("not ok ... # TODO known difference:
+/* TAP as the vectors run, on stdout: the plan comes last (TAP allows it
+ * there), when the count is known, so that nothing is held until the end; a
+ * run that stops has no plan, and says why on a "Bail out!" line.  Expected
+ * failures are TAP TODO tests ("not ok ... # TODO known difference:
  * REASON"); a stale one is a plain failure, and so is each stale entry that
  * matched no vector (numbered after the vectors). */
 static void tap_add(Tally *t, const PmsVectorOutcome *o, PmsVerdict vd, const char *reason)
 {
-    GString *s = t->tap;
+    FILE *s = t->tap;
     g_autofree char *title = vector_title(o->vector);
     /* '#' starts a TAP directive: keep it out of the description. */
     g_strdelimit(title, "#", '_');
-    g_string_append_printf(s, "%s %u - %s %s", vd == PMS_VERDICT_PASS ? "ok" : "not ok", ++t->tap_n, o->vector->pmu,
-                           title);
+    fprintf(s, "%s %u - %s %s", vd == PMS_VERDICT_PASS ? "ok" : "not ok", ++t->tap_n, o->vector->pmu, title);
     if (vd == PMS_VERDICT_XFAIL) {
         g_autofree char *why = tap_text(reason);
-        g_string_append_printf(s, " # TODO known difference: %s\n", why);
+        fprintf(s, " # TODO known difference: %s\n", why);
     } else if (vd == PMS_VERDICT_STALE) {
         g_autofree char *text = g_strdup_printf(
             "passes, but the expectations list it as a known difference (stale entry, remove it): %s", reason);
         g_autofree char *msg = yaml_scalar(text);
-        g_string_append_printf(s, "\n  ---\n  message: %s\n  ...\n", msg);
+        fprintf(s, "\n  ---\n  message: %s\n  ...\n", msg);
     } else {
-        g_string_append(s, "\n");
+        fputs("\n", s);
     }
     if (vd == PMS_VERDICT_FAIL) {
         g_autofree char *msg = yaml_scalar(o->message);
-        g_string_append_printf(s, "  ---\n  message: %s\n  ...\n", msg);
+        fprintf(s, "  ---\n  message: %s\n  ...\n", msg);
     }
 }
 
-static void print_tap(const PmsVectorReport *r, const Tally *x, const GPtrArray *unmatched)
+/* The end of the TAP stream: the stale entries that matched no vector, then the plan. */
+static void tap_finish(const PmsVectorReport *r, const GPtrArray *unmatched)
 {
-    printf("TAP version 13\n1..%u\n", r->vectors + unmatched->len);
-    fwrite(x->tap->str, 1, x->tap->len, stdout);
     for (guint i = 0; i < unmatched->len; i++) {
         g_autofree char *msg = tap_text(g_ptr_array_index(unmatched, i));
         printf("not ok %u - stale expectation %s\n", r->vectors + i + 1, msg);
     }
+    printf("1..%u\n", r->vectors + unmatched->len);
+}
+
+/* A run stopped after its TAP began: why, for the TAP reader (the plan is
+ * missing too). */
+static void tap_bail_out(const Tally *t, const char *why)
+{
+    if (!t || !t->tap)
+        return;
+    g_autofree char *text = tap_text(why);
+    printf("Bail out! %s\n", text);
 }
 
 static char *xml(const char *text)
@@ -490,8 +513,9 @@ static char *xml(const char *text)
     return g_markup_escape_text(valid, -1);
 }
 
-/* JUnit XML, one testsuite per PMU.  g_file_set_contents writes a temporary
- * file and renames it, so a failed run never leaves half a report. */
+/* JUnit XML, one testsuite per PMU.  The test cases are spooled as they
+ * come; the file is written at the end through a temporary file renamed onto
+ * it (out_file.h), so a failed or interrupted run never leaves half a report. */
 /* An outcome's JUnit class: a crash unexpected is an <error>, an expected
  * failure (crash or not) <skipped> with its reason, a stale one a <failure>. */
 typedef enum { J_PASS, J_FAIL, J_ERROR, J_SKIP } JKind;
@@ -523,10 +547,10 @@ static const char *bare_reason(const char *r)
     return r;
 }
 
-/* --write-expect: a failing vector's entry, by file and string.  A known
- * difference keeps its reason; a new one gets a TODO with its first
- * failure, for the maintainer to replace with the evidence. */
-static void expect_add(PmuTally *p, const PmsVectorOutcome *oc, const char *reason)
+/* --write-expect: a failing vector's entry, by file and string, spooled
+ * under its PMU.  A known difference keeps its reason; a new one gets a TODO
+ * with its first failure, for the maintainer to replace with the evidence. */
+static void expect_add(PmsSpool *spool, PmuTally *p, const PmsVectorOutcome *oc, const char *reason)
 {
     p->vectors++;
     if (oc->passed)
@@ -546,9 +570,7 @@ static void expect_add(PmuTally *p, const PmsVectorOutcome *oc, const char *reas
         g_strdelimit(cause, "\n", ' ');
         todo = g_strdup_printf("TODO: why? (%s)", cause);
     }
-    if (!p->expect_lines)
-        p->expect_lines = g_string_new(NULL);
-    g_string_append_printf(p->expect_lines, "%s \"%s\" %s\n", file, key, reason ? bare_reason(reason) : todo);
+    pms_spool_printf(spool, p->idx, "%s \"%s\" %s\n", file, key, reason ? bare_reason(reason) : todo);
 }
 
 /* --write-expect: the run's failures as an expectations file
@@ -557,29 +579,35 @@ static void expect_add(PmuTally *p, const PmsVectorOutcome *oc, const char *reas
  * string.  Stale entries (vectors that pass now) are left out. */
 static gboolean write_expect(const char *path, const Tally *x, const char *backend, GError **error)
 {
-    g_autoptr(GString) o = g_string_new(NULL);
-    g_string_append_printf(o,
-                           "# Known differences of backend %s, written by `pmusim conform --write-expect` from a "
-                           "run:\n# every vector that failed.  Replace each TODO with the evidence (format: "
-                           "docs/vectors-format.md, 'Expectations').\n\n",
-                           backend);
+    PmsOutFile *of = pms_out_file_begin(path, error);
+    if (!of)
+        return FALSE;
+    FILE *o = pms_out_file_stream(of);
+    fprintf(o,
+            "# Known differences of backend %s, written by `pmusim conform --write-expect` from a "
+            "run:\n# every vector that failed.  Replace each TODO with the evidence (format: "
+            "docs/vectors-format.md, 'Expectations').\n\n",
+            backend);
     guint entries = 0;
     for (guint i = 0; i < x->pmus->len; i++) {
         const PmuTally *s = g_ptr_array_index(x->pmus, i);
         if (s->failed == 0)
             continue;
         if (s->failed == s->vectors && s->vectors > 1) {
-            g_string_append_printf(o, "pmu %s %s\n", s->pmu,
-                                   s->first_reason ? bare_reason(s->first_reason) : "TODO: every vector of it fails");
+            fprintf(o, "pmu %s %s\n", s->pmu,
+                    s->first_reason ? bare_reason(s->first_reason) : "TODO: every vector of it fails");
             entries++;
             continue;
         }
-        g_string_append_len(o, s->expect_lines->str, (gssize)s->expect_lines->len);
+        if (!pms_spool_copy(x->expect, s->idx, o, path, error)) {
+            pms_out_file_abort(of);
+            return FALSE;
+        }
         entries += s->failed;
     }
     if (entries == 0)
-        g_string_append(o, "# (nothing failed)\n");
-    return pms_cli_write_file(path, o->str, o->len, error);
+        fputs("# (nothing failed)\n", o);
+    return pms_out_file_commit(of, error);
 }
 
 /* --junit: one vector's testcase, in its PMU's suite. */
@@ -588,73 +616,80 @@ static void junit_add(Tally *t, PmuTally *p, const PmsVectorOutcome *o, PmsVerdi
     JKind jk = junit_kind(o->crashed, vd);
     p->jn[jk]++;
     t->jtot[jk]++;
-    if (!p->junit)
-        p->junit = g_string_new(NULL);
-    GString *s = p->junit;
+    PmsSpool *s = t->junit;
+    guint key = p->idx;
     g_autofree char *pmu = xml(p->pmu);
     g_autofree char *title = vector_title(o->vector);
     g_autofree char *name = xml(title);
     g_autofree char *kind = xml(pms_vector_kind_name(o->vector->kind));
-    g_string_append_printf(s, "    <testcase classname=\"conform.%s.%s\" name=\"%s\" time=\"%.6f\"", pmu, kind, name,
-                           o->seconds);
+    pms_spool_printf(s, key, "    <testcase classname=\"conform.%s.%s\" name=\"%s\" time=\"%.6f\"", pmu, kind, name,
+                     o->seconds);
     if (jk == J_PASS) {
-        g_string_append(s, "/>\n");
+        pms_spool_append(s, key, "/>\n", 3);
         return;
     }
     g_autofree char *msg = xml(o->message ? o->message : "");
     g_autofree char *why = xml(reason ? reason : "");
     if (jk == J_SKIP)
-        g_string_append_printf(s, ">\n      <skipped message=\"known difference: %s\">%s</skipped>\n", why, msg);
+        pms_spool_printf(s, key, ">\n      <skipped message=\"known difference: %s\">%s</skipped>\n", why, msg);
     else if (jk == J_ERROR)
-        g_string_append_printf(s, ">\n      <error type=\"BACKEND_CRASH\" message=\"%s\">%s</error>\n", msg, msg);
+        pms_spool_printf(s, key, ">\n      <error type=\"BACKEND_CRASH\" message=\"%s\">%s</error>\n", msg, msg);
     else if (vd == PMS_VERDICT_STALE)
-        g_string_append_printf(s,
-                               ">\n      <failure type=\"stale expectation\" message=\"passes, but the "
-                               "expectations list it: %s\"/>\n",
-                               why);
+        pms_spool_printf(s, key,
+                         ">\n      <failure type=\"stale expectation\" message=\"passes, but the "
+                         "expectations list it: %s\"/>\n",
+                         why);
     else
-        g_string_append_printf(s, ">\n      <failure message=\"%s\">%s</failure>\n", msg, msg);
-    g_string_append(s, "    </testcase>\n");
+        pms_spool_printf(s, key, ">\n      <failure message=\"%s\">%s</failure>\n", msg, msg);
+    pms_spool_printf(s, key, "    </testcase>\n");
 }
 
+/* The JUnit report: the head with the run's totals, then each PMU's suite,
+ * its head with the PMU's totals and its test cases copied from the spool. */
 static gboolean write_junit(const char *path, const PmsVectorReport *r, const Tally *x, const GPtrArray *unmatched,
                             const char *backend, GError **error)
 {
-    g_autoptr(GString) s = g_string_new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    PmsOutFile *of = pms_out_file_begin(path, error);
+    if (!of)
+        return FALSE;
+    FILE *s = pms_out_file_stream(of);
     g_autofree char *b = xml(backend);
-    g_string_append_printf(s,
-                           "<testsuites name=\"pmusim conform %s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
-                           "skipped=\"%u\" time=\"%.6f\">\n",
-                           b, r->vectors + unmatched->len, x->jtot[J_FAIL] + unmatched->len, x->jtot[J_ERROR],
-                           x->jtot[J_SKIP], r->seconds);
+    fprintf(s,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<testsuites name=\"pmusim conform %s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
+            "skipped=\"%u\" time=\"%.6f\">\n",
+            b, r->vectors + unmatched->len, x->jtot[J_FAIL] + unmatched->len, x->jtot[J_ERROR], x->jtot[J_SKIP],
+            r->seconds);
     for (guint p = 0; p < x->pmus->len; p++) {
         const PmuTally *t = g_ptr_array_index(x->pmus, p);
         const PmsVectorPmuSummary *sum = g_ptr_array_index(r->pmus, p);
         g_autofree char *pmu = xml(t->pmu);
-        g_string_append_printf(s,
-                               "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" "
-                               "time=\"%.6f\">\n",
-                               pmu, sum->vectors, t->jn[J_FAIL], t->jn[J_ERROR], t->jn[J_SKIP], sum->seconds);
-        if (t->junit)
-            g_string_append_len(s, t->junit->str, (gssize)t->junit->len);
-        g_string_append(s, "  </testsuite>\n");
+        fprintf(s,
+                "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" "
+                "time=\"%.6f\">\n",
+                pmu, sum->vectors, t->jn[J_FAIL], t->jn[J_ERROR], t->jn[J_SKIP], sum->seconds);
+        if (!pms_spool_copy(x->junit, t->idx, s, path, error)) {
+            pms_out_file_abort(of);
+            return FALSE;
+        }
+        fputs("  </testsuite>\n", s);
     }
     if (unmatched->len) {
-        g_string_append_printf(s,
-                               "  <testsuite name=\"expectations\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
-                               "skipped=\"0\" time=\"0\">\n",
-                               unmatched->len, unmatched->len);
+        fprintf(s,
+                "  <testsuite name=\"expectations\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
+                "skipped=\"0\" time=\"0\">\n",
+                unmatched->len, unmatched->len);
         for (guint i = 0; i < unmatched->len; i++) {
             g_autofree char *msg = xml(g_ptr_array_index(unmatched, i));
-            g_string_append_printf(s,
-                                   "    <testcase classname=\"conform.expectations\" name=\"%s\" time=\"0\">\n"
-                                   "      <failure type=\"stale expectation\" message=\"%s\"/>\n    </testcase>\n",
-                                   msg, msg);
+            fprintf(s,
+                    "    <testcase classname=\"conform.expectations\" name=\"%s\" time=\"0\">\n"
+                    "      <failure type=\"stale expectation\" message=\"%s\"/>\n    </testcase>\n",
+                    msg, msg);
         }
-        g_string_append(s, "  </testsuite>\n");
+        fputs("  </testsuite>\n", s);
     }
-    g_string_append(s, "</testsuites>\n");
-    return pms_cli_write_file(path, s->str, s->len, error);
+    fputs("</testsuites>\n", s);
+    return pms_out_file_commit(of, error);
 }
 
 /* One outcome judged and kept as the reports need it. */
@@ -667,6 +702,7 @@ static void tally_add(Tally *t, const PmsVectorOutcome *o)
     if (!p) {
         p = g_new0(PmuTally, 1);
         p->pmu = g_strdup(v->pmu);
+        p->idx = t->pmus->len;
         g_ptr_array_add(t->pmus, p);
         g_hash_table_insert(t->pmu_index, p->pmu, p);
     }
@@ -699,7 +735,7 @@ static void tally_add(Tally *t, const PmsVectorOutcome *o)
     if (t->junit)
         junit_add(t, p, o, vd, reason);
     if (t->expect)
-        expect_add(p, o, reason);
+        expect_add(t->expect, p, o, reason);
 }
 
 int pms_cmd_conform(int argc, char **argv)
@@ -732,7 +768,8 @@ int pms_cmd_conform(int argc, char **argv)
           "Milliseconds a backend process may spend on one line (default 10000)", "MS" },
         { "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit,
           "Also write a JUnit XML report to FILE (- for stdout: the table goes to stderr)", "FILE" },
-        { "tap", 0, 0, G_OPTION_ARG_NONE, &tap, "Print TAP on stdout (the table goes to stderr)", NULL },
+        { "tap", 0, 0, G_OPTION_ARG_NONE, &tap,
+          "Print TAP on stdout as the vectors run, the plan last (the table goes to stderr)", NULL },
         { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Run one kind of vector only: encode or sim", "KIND" },
         { "vectors", 0, 0, G_OPTION_ARG_FILENAME, &vectors_dir,
           "Read vectors from DIR (DIR/<pmu>/*.enc, *.sim) instead of the built-in set", "DIR" },
@@ -926,7 +963,12 @@ int pms_cmd_conform(int argc, char **argv)
         return 0;
     }
     guint max = verbose ? G_MAXUINT : max_failures >= 0 ? (guint)max_failures : DEFAULT_MAX_FAILURES;
-    g_autoptr(Tally) tally = tally_new(expect, max, tap, junit != NULL, write_expect_file != NULL);
+    g_autoptr(Tally) tally = tally_new(expect, max);
+    if (!tally_spool(&tally->junit, "--junit", junit) ||
+        !tally_spool(&tally->expect, "--write-expect", write_expect_file)) {
+        pms_backend_close(backend);
+        return 1;
+    }
     RunCtx run_ctx = { backend, sim, models, 0, FALSE, FALSE, tally, (kinds & (1u << PMS_VECTOR_SIM)) != 0 };
     /* a progress line on a terminal (stderr), redrawn at most ten times a
      * second, erased before the report; never in a pipe or a CI log */
@@ -941,6 +983,10 @@ int pms_cmd_conform(int argc, char **argv)
                          .release = release_vector };
     g_autoptr(PmsVectorStream) stream = pms_vector_stream_new(kinds, pmus, &ops);
     gboolean ok = TRUE;
+    if (tap) {
+        tally->tap = stdout;
+        fputs("TAP version 13\n", stdout);
+    }
     if (run_ctx.progress) {
         /* the progress line's total: the vectors counted (parsed, not run) first */
         g_autoptr(PmsVectorStream) count = pms_vector_stream_new(kinds, pmus, NULL);
@@ -953,20 +999,23 @@ int pms_cmd_conform(int argc, char **argv)
     if (run_ctx.shown)
         fputs("\r\033[K", stderr); /* erase the progress line */
     if (!ok) {
-        /* a malformed file, stimulus or event: nothing is reported */
+        /* a malformed file, stimulus or event: no report, no table */
         fprintf(stderr, "pmusim: conform: %s\n", err->message);
+        tap_bail_out(tally, err->message);
         return 1;
     }
     const char *const *seen = pms_vector_stream_pmus(stream);
     for (guint i = 0; pmus && pmus[i]; i++) {
         if (!g_strv_contains(seen, pmus[i])) {
             fprintf(stderr, "pmusim: conform: no vectors for PMU '%s'\n", pmus[i]);
+            tap_bail_out(tally, "no vectors for a PMU named");
             return PMS_EXIT_USAGE;
         }
     }
     /* an entry of a PMU without vectors (a typo) would expect nothing, silently */
     if (expect_file && !pms_expectations_check_pmu_names(expect, seen, &err)) {
         fprintf(stderr, "pmusim: conform: %s\n", err->message);
+        tap_bail_out(tally, err->message);
         return PMS_EXIT_USAGE;
     }
     g_autoptr(PmsVectorReport) report = pms_vector_stream_report(stream);
@@ -976,7 +1025,7 @@ int pms_cmd_conform(int argc, char **argv)
     gboolean expect_stdout = write_expect_file && strcmp(write_expect_file, "-") == 0;
     FILE *table_out = tap || junit_stdout || expect_stdout ? stderr : stdout;
     if (tap)
-        print_tap(report, tally, unmatched);
+        tap_finish(report, unmatched);
     print_table(table_out, report, tally, expect, spec, kinds_name);
     print_groups(table_out, tally);
     print_failures(table_out, tally, unmatched);

@@ -3,8 +3,10 @@
  * under 2 s); a synthetic corpus of 10^6 encoding vectors (every built-in
  * .enc file repeated until there are enough, each copy parsed as a file of
  * its own) streamed (goal: under 10 s, peak memory under 100 MB, measured in
- * a process of its own); and the mutants of every sim vector on one worker
- * and on one per core (goal: a speed-up of 3/4 of the workers, and the same
+ * a process of its own); the same corpus size on disk through `pmusim
+ * conform` with --tap, --junit and --write-expect (goal: the same bound: the
+ * reports are written as the vectors run; bench_conform_reports.c); and the
+ * mutants of every sim vector on one worker and on one per core (goal: a speed-up of 3/4 of the workers, and the same
  * report).  Prints figures and PASS/MISS; the exit status says only whether
  * the bench could run. */
 #include "backend.h"
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #define GOAL_SUITE_S 2.0
 #define GOAL_SYNTH_S 10.0
@@ -163,12 +166,11 @@ static int synth_child(Ctx *c, guint n)
         return synth_run(c, n, "this process, with the suite");
     g_autofree char *count = g_strdup_printf("%u", n);
     const char *argv[] = { self, "bench", "conform", "--synthetic-only", "--vectors", count, NULL };
-    fflush(stdout);
-    gint wait = 0;
-    g_autoptr(GError) e = NULL;
-    if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL, NULL, &wait, &e) ||
-        !g_spawn_check_wait_status(wait, &e)) {
-        fprintf(stderr, "pmusim: bench conform: the synthetic corpus's process: %s\n", e->message);
+    /* through the helper: a child of this process would start from its size */
+    double mb = 0, cpu = 0;
+    int wait = 0;
+    if (!pms_bench_run_measured(argv, NULL, NULL, &mb, &wait, &cpu) || !WIFEXITED(wait) || WEXITSTATUS(wait) != 0) {
+        fprintf(stderr, "pmusim: bench conform: the synthetic corpus's process failed\n");
         return 1;
     }
     return 0;
@@ -178,6 +180,8 @@ int pms_bench_conform(int argc, char **argv)
 {
     gint n_synth = 1000000;
     gboolean synth_only = FALSE;
+    g_autofree char *reports_dir = NULL;
+    g_autofree char *measured = NULL, *measured_out = NULL, *measured_err = NULL;
     gint runs = 3;
     g_auto(GStrv) model_files = NULL;
     const GOptionEntry entries[] = {
@@ -185,6 +189,12 @@ int pms_bench_conform(int argc, char **argv)
         { "runs", 0, 0, G_OPTION_ARG_INT, &runs,
           "Runs of the mutants on 1 worker and on one per core, alternated (default 3; medians; 0 leaves them out)",
           "N" },
+        { "reports-dir", 0, 0, G_OPTION_ARG_FILENAME, &reports_dir,
+          "Write the reports' corpus and its reports under DIR and keep them (default: a temporary folder)", "DIR" },
+        /* the helper that runs a command for its own peak memory (bench_conform_reports.c) */
+        { "measured-run", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &measured, NULL, NULL },
+        { "measured-stdout", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &measured_out, NULL, NULL },
+        { "measured-stderr", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &measured_err, NULL, NULL },
         /* the child that runs the corpus alone, for its own peak memory */
         { "synthetic-only", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &synth_only, NULL, NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -193,8 +203,10 @@ int pms_bench_conform(int argc, char **argv)
         pms_cli_context("",
                         "Vectors per second of the conformance runner: the built-in suite (goal < 2 s), a\n"
                         "synthetic corpus of encoding vectors streamed (the built-in .enc files repeated; goal: 10^6\n"
-                        "in < 10 s and under 100 MB, in a process of its own), and the mutants on 1 worker and on one\n"
-                        "per core (goal: a speed-up of 3/4 of the workers, the same report).",
+                        "in < 10 s and under 100 MB, in a process of its own), as many vectors on disk through\n"
+                        "`pmusim conform --tap --junit FILE --write-expect FILE` (goal: under 100 MB too), and the\n"
+                        "mutants on 1 worker and on one per core (goal: a speed-up of 3/4 of the workers, the same\n"
+                        "report).",
                         entries, &model_files);
     pms_cli_help(ctx,
                  "0 the benchmark ran (whatever PASS/MISS says); 1 it could not run; 2 usage error or a "
@@ -204,6 +216,13 @@ int pms_bench_conform(int argc, char **argv)
                  "  pmusim bench conform --runs 11\n");
     if (!pms_cli_parse(ctx, &argc, &argv))
         return PMS_EXIT_USAGE;
+    if (measured) {
+        /* before anything is loaded: the helper stays small */
+        int first = argc > 1 && strcmp(argv[1], "--") == 0 ? 2 : 1;
+        if (argc <= first)
+            return PMS_EXIT_USAGE;
+        return pms_bench_measured_helper(argv + first, measured, measured_out, measured_err);
+    }
     if (argc > 1 || n_synth < 1 || runs < 0) {
         fprintf(stderr, "pmusim: bench conform: %s\n",
                 argc > 1          ? "unexpected argument"
@@ -251,6 +270,9 @@ int pms_bench_conform(int argc, char **argv)
      * memory is its own (not the suite's) */
     if (!status)
         status = synth_child(&c, (guint)n_synth);
+    /* the same size through the CLI with its three reports */
+    if (!status)
+        status = pms_bench_conform_reports((guint)n_synth, reports_dir);
     /* --runs 0: not the mutants (valgrind-check: six full runs under memcheck) */
     if (!status && runs > 0)
         mutants_bench(&c, suite, (guint)runs);
