@@ -62,7 +62,19 @@ static gboolean program(PmsSim *s, GError **error)
         return FALSE;
     /* the enables of the counters programmed above: the bench measures counting */
     const PmsRegister *gc = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
-    return !gc || pms_sim_write(s, gc->address, pms_sim_enable_bits(m, MIN(m->n_gp, 2), fc != NULL), error);
+    if (!gc)
+        return TRUE;
+    guint64 g = pms_sim_enable_bits(m, MIN(m->n_gp, 2), fc != NULL);
+    /* a PMI reaches a core only through the routing field where the global
+     * control has one (the Nehalem uncore's pmi_core, the Xeon 7500 U-Box's
+     * pmi_core_sel): core 0 */
+    static const char *const route[] = { "pmi_core", "pmi_core_sel" };
+    for (guint i = 0; i < G_N_ELEMENTS(route); i++) {
+        const PmsField *f = pms_register_field(gc, route[i]);
+        if (f)
+            g = pms_field_set(f, g, 1);
+    }
+    return pms_sim_write(s, gc->address, g, error);
 }
 
 static double time_engine(PmsSim *s, const PmsSimRun *runs, double min_seconds, guint64 *cycles, guint64 *records,
