@@ -70,9 +70,9 @@ static gboolean program(PmsSim *s, GError **error)
      * pmi_core_sel): core 0 */
     static const char *const route[] = { "pmi_core", "pmi_core_sel" };
     for (guint i = 0; i < G_N_ELEMENTS(route); i++) {
-        const PmsField *f = pms_register_field(gc, route[i]);
-        if (f)
-            g = pms_field_set(f, g, 1);
+        const PmsField *rf = pms_register_field(gc, route[i]);
+        if (rf)
+            g = pms_field_set(rf, g, 1);
     }
     return pms_sim_write(s, gc->address, g, error);
 }
