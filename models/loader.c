@@ -388,11 +388,10 @@ static gboolean parse_layout(Ctx *c, const char *g, const char *name, PmsLayout 
 /* `alias = NAME`: the register is another name (and address) of an
  * earlier one; it takes that register's facts, so the file states them
  * once (model.h PmsRegister.alias). */
-static gboolean parse_alias(Ctx *c, const char *g, PmsRegister *r, GError **error)
+/* Where a register is: its address and address space, which an alias
+ * states as its own as much as a register does. */
+static gboolean parse_location(Ctx *c, const char *g, PmsRegister *r, GError **error)
 {
-    static const char *const allowed[] = { "address", "alias", "space", NULL };
-    if (!check_keys(c, g, allowed, NULL, error))
-        return FALSE;
     guint64 addr;
     if (!get_u64(c, g, "address", TRUE, 0, G_MAXUINT32, &addr, error))
         return FALSE;
@@ -400,6 +399,14 @@ static gboolean parse_alias(Ctx *c, const char *g, PmsRegister *r, GError **erro
     g_autofree char *space = get_raw(c, g, "space");
     if (space && !pms_reg_space_from_name(space, &r->space))
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, "space", "expected msr, pmc, pmd, ibr or dbr, got '%s'", space);
+    return TRUE;
+}
+
+static gboolean parse_alias(Ctx *c, const char *g, PmsRegister *r, GError **error)
+{
+    static const char *const allowed[] = { "address", "alias", "space", NULL };
+    if (!check_keys(c, g, allowed, NULL, error) || !parse_location(c, g, r, error))
+        return FALSE;
     g_autofree char *target = get_raw(c, g, "alias");
     const PmsRegister *t = target ? pms_model_reg_by_name(c->m, target) : NULL;
     if (!t)
@@ -431,12 +438,8 @@ static gboolean parse_register(Ctx *c, const char *g, const char *name, PmsRegis
     r->source_line = pms_keyscan_group_line(&c->scan, g);
     if (g_key_file_has_key(c->kf, g, "alias", NULL))
         return parse_alias(c, g, r, error);
-    if (!check_keys(c, g, allowed, NULL, error))
+    if (!check_keys(c, g, allowed, NULL, error) || !parse_location(c, g, r, error))
         return FALSE;
-    guint64 addr;
-    if (!get_u64(c, g, "address", TRUE, 0, G_MAXUINT32, &addr, error))
-        return FALSE;
-    r->address = (guint32)addr;
     g_autofree char *kind = get_raw(c, g, "kind");
     if (!kind)
         return fail(c, error, PMS_MODEL_ERROR_KEY, g, NULL, "missing key 'kind'");
@@ -476,9 +479,6 @@ static gboolean parse_register(Ctx *c, const char *g, const char *name, PmsRegis
     if (r->ignored & r->writable)
         return fail(c, error, PMS_MODEL_ERROR_CONFLICT, g, "ignored",
                     "bits 0x%" G_GINT64_MODIFIER "x are both writable and ignored", r->ignored & r->writable);
-    g_autofree char *space = get_raw(c, g, "space");
-    if (space && !pms_reg_space_from_name(space, &r->space))
-        return fail(c, error, PMS_MODEL_ERROR_KEY, g, "space", "expected msr, pmc, pmd, ibr or dbr, got '%s'", space);
     if (!get_text(c, g, "unit", FALSE, &r->unit, error) ||
         !get_uint(c, g, "instance", FALSE, 0, 1023, &r->instance, error))
         return FALSE;
