@@ -537,6 +537,187 @@ def offcore_vector(m, ev):
                        "transactions request 0x%x response 0x%x" % (R.value, S))
 
 
+def frontend_vector(m, ev):
+    """FRONTEND_RETIRED (0xC6/0x01) with MSR_PEBS_FRONTEND (SDM-2016 18.13.1.4,
+    Tables 18-58/18-59, semantics.md §8d) in the IDQ-bubble sub-event (EVTSEL
+    0x06), the mode in which every writable MSR bit decides: an instruction
+    counts when it was delivered after at least IDQ_Bubble_Length cycles with
+    at least IDQ_Bubble_Width of the 4 slots empty.  Own instructions sit
+    exactly at the length and width; the neighbours are one cycle shorter, one
+    slot narrower, or without a bubble (cache and TLB events only)."""
+    u = [x for x in ev.umasks if x.name == "IDQ_2_BUBBLES"][0]
+    L = 5
+    fe = m.layouts[m.regs[ev.extra]["layout"]]
+    W = (u.value >> fe["idq_bubble_width"][0]) & ((1 << fe["idq_bubble_width"][1]) - 1)
+    sel = u.value & ((1 << fe["evtsel"][1]) - 1)
+    assert sel == 0x06 and W == 2
+    msr = u.value | (L << fe["idq_bubble_length"][0])
+    estr = "%s::%s:%s:fe_thres=%d" % (m.name, ev.name, u.name, L)
+    counter = lowest_counter(m, ev, [u])
+    code, umask = ev.code, ev.base_umask
+    cfg = base_cfg()
+    own = "len%d:width%d" % (L, W)
+    neigh = ["len%d:width%d" % (L - 1, W), "len%d:width%d" % (L, W - 1),
+             "any_dsb_miss:dsb_miss:l1i_miss:l2_miss:itlb_miss:stlb_miss"]
+
+    def own_tokens(n0, n1):
+        return ["fe=%s:x%d" % (own, n0)] if n0 else []
+
+    def extra_tokens(i):
+        if i != NEIGH_RUN:
+            return []
+        return ["fe=%s:x16" % n for n in neigh] + \
+            ["%s=16" % tok_signal(code, 1 << b) for b in range(8) if not (umask >> b) & 1]
+    ntext = ("%s = 0x%x (%s: EVTSEL 0x06, the IDQ-bubble mode, width %d, fe_thres %d in IDQ_Bubble_Length; "
+             "SDM-2016 Table 18-59, semantics.md §8d): an instruction counts when delivered after at least %d "
+             "cycles each with at least %d of the 4 slots empty.  In %s, 16 instructions per cycle each of %s "
+             "(one cycle too short, one slot too narrow, no bubble: cache/TLB events only) and raw signals "
+             "0x%02x.<other umask bits> -> add 0.  The fe= instructions are thread 0's (semantics.md §8d: AnyThread "
+             "is ignored for this event, SDM-2016 18.13.1.4), so thread 1's n above has no instructions." % (
+                 ev.extra, msr, u.name, W, L, L, W, NEIGH_CYCLES, ", ".join(neigh), code))
+    return make_vector(m, "ev_" + ev.name.lower(), estr, counter, False, cfg, own_tokens, extra_tokens, ntext,
+                       "retired instructions fe=%s" % own)
+
+
+def topdown_m_vector(m, ev):
+    """TOPDOWN_M:SLOTS on fixed counter 3 (semantics.md §2, §8c: FIXED_CTR3
+    counts the signal 0x00.0x04, TOPDOWN.SLOTS, besides the stimulus's
+    slots=, which must add up to the slot width and so cannot give the
+    pattern's counts)."""
+    u = [x for x in ev.umasks if x.name == "SLOTS"][0]
+    fx = ev.fixed
+    counter = (fx & -fx).bit_length() - 1
+    own = tok_signal(ev.code, u.value | ev.base_umask)
+    cfg = base_cfg()
+    cfg["or"] = clock_or(m, None, None, counter)
+
+    def own_tokens(n0, n1):
+        if n0 == 0 and n1 == 0:
+            return []
+        return ["%s=%d,%d" % (own, n0, n1)] if m.smt else (["%s=%d" % (own, n0)] if n0 else [])
+    neigh = ["0x3c.0x00", "0xc0.0x00", "0x00.0x03"]
+
+    def extra_tokens(i):
+        return ["%s=16" % n for n in neigh] if i == NEIGH_RUN else []
+    ntext = ("FIXED_CTR%d counts only its own signal (semantics.md §2, §8c): %s (the other fixed counters' signals) "
+             "in %s add 0; codes[0]'s usr/os/int become its EN/PMI bits (SDM 18-7)." % (
+                 counter, ", ".join(neigh), NEIGH_CYCLES))
+    lines = make_vector(m, "ev_" + ev.name.lower(), "%s::%s:%s" % (m.name, ev.name, u.name), counter, True, cfg,
+                        own_tokens, extra_tokens, ntext, own + " (TOPDOWN.SLOTS)")
+    # A tail: one cycle of 5 retiring slots (T1's width) after the pattern.
+    # FIXED_CTR3 adds them; SLOTS is no metric, so GLOBAL_CTRL bit 48 stays
+    # clear and IA32_PERF_METRICS, frozen (T4) since RESET, reads 0 -- a
+    # metric unit mask (0x80..0x83) would have set bit 48 and read 0xff.
+    reg = "IA32_FIXED_CTR%d" % counter
+    k = max(i for i, l in enumerate(lines) if l.startswith("read %s " % reg))
+    final = int(lines[k].split()[2])
+    slots = int(m.options.get("slots_width", "5"))
+    tail = ["run 1 cpl=3 slots=retiring:%d" % slots, "read %s %d" % (reg, final + slots), "read IA32_PERF_METRICS 0"]
+    lines[k + 1:k + 1] = tail
+    src = [i for i, l in enumerate(lines) if l.startswith("src ")][-1]
+    lines.insert(src + 1, "src Tail: one more CPL 3 cycle of %d retiring slots (semantics.md §8c T1) adds %d to %s "
+                 "(%d+%d=%d); SLOTS is no metric, so GLOBAL_CTRL bit 48 stays clear and IA32_PERF_METRICS, frozen "
+                 "since RESET (T4), reads 0." % (slots, slots, reg, final, slots, final + slots))
+    return lines
+
+
+def split_n(n, k):
+    """n occurrences over k kinds, as evenly as possible, the first kinds
+    taking the remainder (zero parts stay out)."""
+    return [n // k + (1 if i < n % k else 0) for i in range(k)]
+
+
+def offcore_snb_vector(m, ev):
+    """skl/icl: MSR_OFFCORE_RSP_x with request (15:0), supplier (30:16) and
+    snoop (37:31) fields.  SDM 18.9.5 p.18-59 (the layout skl's 18.13.2
+    keeps, Tables 18-60..18-62): a valid response is ANY | (OR of supplier
+    bits & OR of snoop bits), ANY (bit 16) making the others ignored; so a
+    transaction counts when one of its request bits is set in the register
+    and either ANY is set or both its supplier bit and its snoop bit are.
+    skl's unit masks are the bits of the three groups; icl's are whole
+    register values (Intel's OCR MSRValues)."""
+    xreg = ev.extra
+    lay = m.layouts[m.regs[xreg]["layout"]]
+    wr = m.writable(xreg)
+
+    def field(name):
+        lo, w = lay[name]
+        return [b for b in range(lo, lo + w) if (wr >> b) & 1]
+    req_f, sup_f, snp_f = field("request"), field("supplier"), field("snoop")
+    any_bit = 16   # SDM Table 18-37 / 18-61: "Any", bit 16, inside the supplier field
+    assert any_bit in sup_f
+
+    def bits_of(v, f):
+        return [b for b in f if (v >> b) & 1]
+    if any(u.group == "request" for u in ev.umasks):
+        # skl: one unit mask of each group, each a single bit
+        def single(group, prefer=None):
+            c = [u for u in ev.umasks if u.group == group and bin(u.value).count("1") == 1 and not u.equiv
+                 and "ANY" not in u.name]
+            return ([u for u in c if u.name == prefer] or c)[0]
+        picked = [single("request"), single("supplier", "L3_MISS_LOCAL"), single("snoop")]
+        V = picked[0].value | picked[1].value | picked[2].value
+        estr = "%s::%s" % (m.name, ev.name) + "".join(":" + u.name for u in picked)
+        what = "unit masks %s = 0x%x | 0x%x | 0x%x" % ("+".join(u.name for u in picked), picked[0].value,
+                                                          picked[1].value, picked[2].value)
+    else:
+        # icl: a whole value; the one with a single request bit, no ANY and
+        # the fewest bits (every bit must be needed by some own transaction)
+        c = [u for u in ev.umasks if len(bits_of(u.value, req_f)) == 1 and not (u.value >> any_bit) & 1
+             and bits_of(u.value, sup_f) and bits_of(u.value, snp_f)]
+        u = min(c, key=lambda x: (bin(x.value).count("1"), x.value))
+        V = u.value
+        estr = "%s::%s:%s" % (m.name, ev.name, u.name)
+        what = "unit mask %s = 0x%x (the whole register value)" % (u.name, V)
+    R = 1 << bits_of(V, req_f)[0]
+    Ss, Ns = bits_of(V, sup_f), bits_of(V, snp_f)
+    assert len(bits_of(V, req_f)) == 1 and Ss and Ns and any_bit not in Ss
+    # own transaction kinds: every supplier and every snoop bit of V is the
+    # one matching bit of some kind, so clearing any of them loses counts
+    K = max(len(Ss), len(Ns))
+    kinds = [(1 << Ss[i % len(Ss)]) | (1 << Ns[i % len(Ns)]) for i in range(K)]
+    S0, N0 = 1 << Ss[0], 1 << Ns[0]
+    counter = lowest_counter(m, ev, [])
+    code, umask = ev.code, ev.base_umask
+    wrong_req = [1 << b for b in req_f if (1 << b) != R]
+    wrong_sup = [1 << b for b in sup_f if b not in Ss and b != any_bit]
+    wrong_snp = [1 << b for b in snp_f if b not in Ns]
+    cfg = base_cfg()
+
+    def own_tokens(n0, n1):
+        t = []
+        for part, k in zip(split_n(n0, K), kinds):
+            if part:
+                t.append("offcore=0x%x/0x%x*%d" % (R, k, part))
+        for part, k in zip(split_n(n1, K) if m.smt else [], kinds):
+            if part:
+                t.append("offcore=0x%x/0x%x*%d@1" % (R, k, part))
+        return t
+
+    def extra_tokens(i):
+        if i != NEIGH_RUN:
+            return []
+        t = ["offcore=0x%x/0x%x*16" % (r, S0 | N0) for r in wrong_req]
+        t += ["offcore=0x%x/0x%x*16" % (R, s | N0) for s in wrong_sup]
+        t += ["offcore=0x%x/0x%x*16" % (R, S0 | n) for n in wrong_snp]
+        t += ["%s=16" % tok_signal(code, 1 << b) for b in range(8) if not (umask >> b) & 1]
+        return t
+    ntext = ("%s = 0x%x (%s): request bit 0x%x, supplier bits %s, snoop bits %s, ANY (bit %d) clear. "
+             "SDM 18.9.5 p.18-59 (the supplier/snoop layout skl's 18.13.2 keeps), semantics.md §5: a transaction "
+             "counts when a request bit matches and ANY is set or both a supplier bit and a snoop bit match. "
+             "In %s, 16 transactions per cycle for every other writable request bit with response 0x%x (wrong "
+             "request), for every other writable supplier bit but ANY with snoop 0x%x (wrong supplier, right "
+             "snoop), for every other writable snoop bit with supplier 0x%x (right supplier, wrong snoop), and raw "
+             "signals 0x%02x.<other umask bits>: none matches -> add 0." % (
+                 xreg, V, what, R, ",".join(str(b) for b in Ss), ",".join(str(b) for b in Ns), any_bit,
+                 NEIGH_CYCLES, S0 | N0, N0, S0, code))
+    own = ("transactions request 0x%x with response %s (each cycle's n split over %s as evenly as possible, the "
+           "first taking the remainder)" % (R, " or ".join("0x%x" % k for k in kinds),
+                                            "these %d kinds" % K if K > 1 else "this one kind")
+           if K > 1 else "transactions request 0x%x response 0x%x" % (R, kinds[0]))
+    return make_vector(m, "ev_" + ev.name.lower(), estr, counter, False, cfg, own_tokens, extra_tokens, ntext, own)
+
+
 def ldlat_vector(m, ev):
     u = [x for x in ev.umasks if "ldlat" in x.flags][0]
     T = 32
@@ -1154,13 +1335,13 @@ def generate(m):
             lines = nx_plain_vector(m, ev)
         elif m.arch == "x86_uncore":
             lines = unc_fixed_vector(m, ev) if (ev.counters == 0 and ev.fixed) else unc_plain_vector(m, ev)
-        elif m.name in ("skl", "icl") and ("offcore" in ev.flags or "metrics" in ev.flags
-                                           or ev.extra == "MSR_PEBS_FRONTEND" or ev.name == "OCR"
-                                           # icl: the device gives FIXED_CTR2 CPU_CLK_UNHALTED's code as
-                                           # well (that event has no default unit mask): not yet right
-                                           or (m.name == "icl" and ev.counters == 0 and ev.fixed)):
-            # their extra registers' vectors are not written yet (skipped list)
-            lines = None
+        elif ev.extra == "MSR_PEBS_FRONTEND":
+            lines = frontend_vector(m, ev)
+        elif "metrics" in ev.flags:
+            lines = topdown_m_vector(m, ev)
+        elif "offcore" in ev.flags and "supplier" in m.layouts.get(m.regs[ev.extra].get("layout", ""), {}) \
+                and m.offcore_style != "glm":
+            lines = offcore_snb_vector(m, ev)
         elif "offcore" in ev.flags:
             lines = offcore_vector(m, ev)
         elif "ldlat" in ev.flags:

@@ -132,6 +132,10 @@ typedef struct {
      * special bits; which event code/umask drives which RSP register. */
     gboolean offcore_glm;
     guint64 oc_req_bits, oc_resp_bits, oc_any_req, oc_any_resp, oc_outstanding;
+    /* Sandy Bridge and later (skl, icl): a layout with supplier and snoop
+     * fields; ANY (bit 16 in the SDM) from the *ANY_RESPONSE unit masks. */
+    gboolean offcore_snb;
+    guint64 oc_sup_bits, oc_snp_bits, oc_snb_any;
     guint32 oc_sig[PMS_SIM_MAX_OFFCORE];     /* signal key of the event using RSP_i; 0 none */
     guint32 ldlat_sig;                       /* signal key of the load-latency event */
     guint32 fixed_sig[PMS_SIM_MAX_FIXED][4]; /* signals counted by fixed counter i (0 = none) */
@@ -226,6 +230,26 @@ static void resolve_event_signals(X86Core *s)
             s->fixed_sig[i][0] = fixed_default[i];
 }
 
+/* The ANY response bit of a supplier/snoop layout: what the offcore events'
+ * unit masks named ANY_RESPONSE (skl) or ending in _ANY_RESPONSE (icl: whole
+ * MSR values, request bits included) set outside the request field. */
+static guint64 snb_any_response(const PmsModel *m, guint64 req_field)
+{
+    guint64 any = 0;
+    for (guint e = 0; e < m->n_events; e++) {
+        const PmsEvent *ev = &m->events[e];
+        if (!(ev->flags & PMS_EVENT_OFFCORE))
+            continue;
+        for (guint u = 0; u < ev->n_umasks; u++) {
+            const char *n = ev->umasks[u].name;
+            gsize len = strlen(n), k = strlen("ANY_RESPONSE");
+            if (len >= k && g_ascii_strcasecmp(n + len - k, "ANY_RESPONSE") == 0 && (len == k || n[len - k - 1] == '_'))
+                any |= ev->umasks[u].value & ~req_field;
+        }
+    }
+    return any;
+}
+
 /* Offcore facts from the model's OFFCORE events: which code/umask drives which
  * RSP register, and which RSP bits are requests and which responses. */
 static void resolve_offcore(X86Core *s)
@@ -288,6 +312,16 @@ static void resolve_offcore(X86Core *s)
         f = sim_resolve(r, n_out, 0, 0);
         if (f.present)
             s->oc_outstanding = sim_fbit(f);
+        /* SDM 18.9.5 (skl's 18.13.2 keeps the layout): with supplier and
+         * snoop fields the response matches on ANY, or on a supplier bit and
+         * a snoop bit together (semantics.md §5). */
+        guint64 sup = sim_fbit(sim_resolve(r, n_sup, 0, 0)), snp = sim_fbit(sim_resolve(r, n_snp, 0, 0));
+        if (!s->offcore_glm && sup && snp) {
+            s->offcore_snb = TRUE;
+            s->oc_snb_any = snb_any_response(m, s->oc_req_bits) & sup;
+            s->oc_sup_bits = sup & ~s->oc_snb_any;
+            s->oc_snp_bits = snp;
+        }
     }
 }
 
@@ -812,6 +846,15 @@ static gboolean selects(const X86Core *s, guint64 E, guint64 U, guint32 sig)
 
 static gboolean oc_match(const X86Core *s, guint64 rsp, const PmsSimOffcore *t)
 {
+    if (s->offcore_snb) {
+        /* semantics.md §5 (SDM 18.9.5): a request bit, and ANY or both a
+         * supplier bit and a snoop bit. */
+        if (t->inflight || !(rsp & s->oc_req_bits & t->req))
+            return FALSE;
+        if (rsp & s->oc_snb_any)
+            return TRUE;
+        return (rsp & s->oc_sup_bits & t->resp) && (rsp & s->oc_snp_bits & t->resp);
+    }
     if (!s->offcore_glm) {
         /* semantics.md §4.2: a request bit and a response bit must both match. */
         return !t->inflight && (rsp & s->oc_req_bits & t->req) && (rsp & s->oc_resp_bits & t->resp);

@@ -21,6 +21,7 @@
  * retired instruction as counted. */
 #include "x86_frontend.h"
 #include "sim_input.h"
+#include "topdown.h"
 
 #include <string.h>
 
@@ -33,6 +34,16 @@ static const struct {
 };
 
 enum { FE_BUBBLE_CODE = 0x06, FE_SLOTS = 4 };
+
+/* The issue slots per cycle the IDQ-bubble width counts in: Skylake's 4
+ * (Table 18-59); on a perfmon v5 part (a model with IA32_PERF_METRICS) the
+ * top-down slot width (semantics.md §8c T1, 5 on icl), which Intel's icl
+ * LATENCY_GE_* values (width 5 = "the front-end delivered no uops")
+ * assume. */
+static guint fe_slots(const PmsModel *m)
+{
+    return pms_model_reg_by_kind(m, PMS_REG_PERF_METRICS, 0) ? sim_td_slots_width(m) : FE_SLOTS;
+}
 
 gboolean sim_fe_init(SimFe *f, PmsSim *sim, GError **error)
 {
@@ -96,11 +107,11 @@ static gboolean number(const char *t, const char *prefix, guint64 *v)
 }
 
 /* fe=ITEM[:ITEM...]: event names, lenN (a bubble of N cycles), widthW (at
- * least W empty slots in each, 1..4; default 4: nothing delivered), xN (N
- * such instructions per cycle, default 1) */
+ * least W empty slots in each, 1..the slots per cycle; default all of them:
+ * nothing delivered), xN (N such instructions per cycle, default 1) */
 gboolean sim_fe_key(const PmsModel *m, const char *value, gpointer field, GError **error)
 {
-    (void)m;
+    guint slots = fe_slots(m);
     SimFeInsn in = { 0, 0, 0, 1 };
     gboolean has_w = FALSE;
     g_auto(GStrv) it = g_strsplit(value, ":", -1);
@@ -113,20 +124,20 @@ gboolean sim_fe_key(const PmsModel *m, const char *value, gpointer field, GError
             in.events |= 1u << e;
         else if (number(it[i], "len", &v) && v >= 1 && v <= G_MAXUINT32)
             in.bubble_len = (guint32)v;
-        else if (number(it[i], "width", &v) && v >= 1 && v <= FE_SLOTS)
+        else if (number(it[i], "width", &v) && v >= 1 && v <= slots)
             in.bubble_width = (guint32)v, has_w = TRUE;
         else if (number(it[i], "x", &v) && v <= G_MAXUINT32)
             in.n = (guint32)v;
         else
             return sim_input_fail(error,
                                   "fe: '%s': expected any_dsb_miss, dsb_miss, l1i_miss, l2_miss, itlb_miss, "
-                                  "stlb_miss, lenN (N >= 1), widthW (1..4) or xN",
-                                  it[i]);
+                                  "stlb_miss, lenN (N >= 1), widthW (1..%u) or xN",
+                                  it[i], slots);
     }
     if (has_w && !in.bubble_len)
         return sim_input_fail(error, "fe: '%s': width without len (a bubble needs its length)", value);
     if (in.bubble_len && !has_w)
-        in.bubble_width = FE_SLOTS;
+        in.bubble_width = slots;
     sim_list_append(field, &in, sizeof in);
     return TRUE;
 }
