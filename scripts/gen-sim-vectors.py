@@ -443,10 +443,7 @@ def plain_vector(m, ev):
         neigh.append((ne[1], ne[2]))
     neigh_toks = ["%s=%d" % (tok_signal(c, u), neigh_n(cfg)) for c, u in neigh]
 
-    def own_tokens(n0, n1):
-        if n0 == 0 and n1 == 0:
-            return []
-        return ["%s=%d,%d" % (own, n0, n1)] if m.smt else (["%s=%d" % (own, n0)] if n0 else [])
+    own_tokens = fixed_own_tokens(m, own)
 
     def extra_tokens(i):
         return neigh_toks if i == NEIGH_RUN else []
@@ -460,6 +457,16 @@ def plain_vector(m, ev):
                        own + (" (code %s)" % hex(code)))
 
 
+def fixed_own_tokens(m, own):
+    """A fixed counter's own signal: thread 0's and thread 1's counts on one
+    token where the model has two threads, thread 0's alone otherwise."""
+    def own_tokens(n0, n1):
+        if n0 == 0 and n1 == 0:
+            return []
+        return ["%s=%d,%d" % (own, n0, n1)] if m.smt else (["%s=%d" % (own, n0)] if n0 else [])
+    return own_tokens
+
+
 def fixed_only_vector(m, ev):
     fx = ev.fixed
     counter = (fx & -fx).bit_length() - 1
@@ -467,10 +474,7 @@ def fixed_only_vector(m, ev):
     cfg = base_cfg()
     cfg["or"] = clock_or(m, None, None, counter)
 
-    def own_tokens(n0, n1):
-        if n0 == 0 and n1 == 0:
-            return []
-        return ["%s=%d,%d" % (own, n0, n1)] if m.smt else (["%s=%d" % (own, n0)] if n0 else [])
+    own_tokens = fixed_own_tokens(m, own)
 
     def extra_tokens(i):
         return ["0x3c.0x00=16", "0xc0.0x00=16"] if i == NEIGH_RUN else []
@@ -591,10 +595,7 @@ def topdown_m_vector(m, ev):
     cfg = base_cfg()
     cfg["or"] = clock_or(m, None, None, counter)
 
-    def own_tokens(n0, n1):
-        if n0 == 0 and n1 == 0:
-            return []
-        return ["%s=%d,%d" % (own, n0, n1)] if m.smt else (["%s=%d" % (own, n0)] if n0 else [])
+    own_tokens = fixed_own_tokens(m, own)
     neigh = ["0x3c.0x00", "0xc0.0x00", "0x00.0x03"]
 
     def extra_tokens(i):
