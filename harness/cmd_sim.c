@@ -32,8 +32,8 @@
 
 /* Per-cycle trace of more cycles than this is refused (it would be printed). */
 #define DEFAULT_MAX_CYCLES 1000000
-/* a few seconds of the slowest step (a reference-engine cycle, a PMI the
- * fast engine cannot count in closed form) */
+/* a few seconds of the slowest step (a reference-engine cycle, a wrap the
+ * fast engine walks: pms_sim_set_max_steps) */
 #define DEFAULT_MAX_STEPS 100000000
 
 typedef struct {
@@ -839,7 +839,8 @@ int pms_cmd_sim(int argc, char **argv)
           "N" },
         { "max-steps", 0, 0, G_OPTION_ARG_INT64, &o.max_steps,
           "Most steps one run may take, on every engine: a cycle stepped one by one (reference engine, per-cycle "
-          "trace, PEBS armed) or a PMI the fast engine cannot count in closed form; more is a failure (default "
+          "trace, PEBS armed) or a counter wrap the fast engine walks (over the run or one period of the interrupting "
+          "counters' wraps); more is a failure (default "
           "100000000)",
           "N" },
         { "explain", 0, 0, G_OPTION_ARG_NONE, &o.explain,
