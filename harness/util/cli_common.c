@@ -2,10 +2,9 @@
 #include "suggest.h"
 #include "cli_common.h"
 #include "cli_family.h"
+#include "out_file.h"
 #include <errno.h>
 #include <locale.h>
-#include <glib/gstdio.h>
-#include <sys/stat.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -189,31 +188,12 @@ gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GErro
         g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "an empty file name");
         return FALSE;
     }
-    if (strcmp(path, "-") == 0) {
-        /* "-" is standard output, as everywhere a file is named */
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-            int e = errno;
-            g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "standard output: %s", g_strerror(e));
-            return FALSE;
-        }
-        return TRUE;
-    }
-    GStatBuf st;
-    if (g_stat(path, &st) != 0 || S_ISREG(st.st_mode))
-        return g_file_set_contents(path, data, (gssize)len, error);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        int e = errno;
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path, g_strerror(e));
+    PmsOutFile *o = pms_out_file_begin(path, error);
+    if (!o)
         return FALSE;
-    }
-    gboolean ok = fwrite(data, 1, len, f) == len;
-    int e = errno;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok)
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e ? e : errno), "%s: %s", path,
-                    g_strerror(e ? e : errno));
-    return ok;
+    /* a short write leaves the stream's error set: commit reports it */
+    fwrite(data, 1, len, pms_out_file_stream(o));
+    return pms_out_file_commit(o, error);
 }
 
 gboolean pms_cli_parse_u64(const char *what, const char *text, guint64 *out)

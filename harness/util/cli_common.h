@@ -65,13 +65,14 @@ gboolean pms_cli_parse_ld_lat(const char *cmd, const char *text, gboolean pebs, 
  * encoder checks its range and that the event is the load-latency one;
  * frees `event`. */
 char *pms_cli_with_ld_lat(char *event, guint64 ld_lat);
-/* Write an output file whole: a regular file (or a new one) through a
- * temporary file renamed over it, so readers never see a partial one; a
- * device or a pipe (/dev/null, /dev/stdout, a FIFO) written in place, never
- * replaced -- renaming over /dev/null as root would destroy it. */
 /* `s` fit for one terminal line: control bytes, backslashes and bytes that
  * are not UTF-8 as \xHH (an event string is the user's bytes). */
 char *pms_cli_printable(const char *s);
+/* Write an output file whole (out_file.h): a regular file (or a new one)
+ * through a temporary file renamed over it, so readers never see a partial
+ * one; a device or a pipe (/dev/null, /dev/stdout, a FIFO) written in place,
+ * never replaced -- renaming over /dev/null as root would destroy it; "-"
+ * is standard output. */
 gboolean pms_cli_write_file(const char *path, const char *data, gsize len, GError **error);
 /* An output option's FILE (NULL: not given) names a file: FALSE, after one
  * stderr line "pmusim: OPTION: ...", for an empty name (a usage error, found

@@ -127,7 +127,7 @@ PmsOutFile *pms_out_file_begin(const char *path, GError **error)
     /* 0666 less the umask, as a file the shell would make */
     int fd = g_mkstemp_full(tmp, O_RDWR | O_CLOEXEC, 0666);
     if (fd < 0) {
-        set_errno_error(error, errno, tmp);
+        set_errno_error(error, errno, path); /* the user's name, not the random one */
         g_free(tmp);
         pms_out_file_abort(o);
         return NULL;

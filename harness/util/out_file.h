@@ -5,7 +5,7 @@
  * no partial report and no stray temporary file is ever left.  "-" is
  * standard output; a device or a pipe (/dev/null, /dev/full, a FIFO) is
  * written in place, never replaced (renaming over /dev/null as root would
- * destroy it), as pms_cli_write_file does. */
+ * destroy it).  pms_cli_write_file writes a whole buffer through it. */
 #pragma once
 
 #include <glib.h>
