@@ -107,7 +107,8 @@ static gboolean glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, PmsUma
     PmsUmaskSet sup = pms_uset_or(group_of_kind(pe, PMS_GRP_SUPPLIER), group_of_kind(pe, PMS_GRP_RESPONSE));
     PmsUmaskSet snp = group_of_kind(pe, PMS_GRP_SNOOP);
     PmsUmaskSet sup_snp = pms_uset_or(sup, snp);
-    PmsUmaskSet u_avg = pms_uset_and(u, group_of_kind(pe, PMS_GRP_AVG));
+    PmsUmaskSet avg = group_of_kind(pe, PMS_GRP_AVG);
+    PmsUmaskSet u_avg = pms_uset_and(u, avg);
     PmsUmaskSet ovr = pms_uset_and(u, pe->override_mask);
 
     if (!pms_uset_empty(u_avg)) {
@@ -127,7 +128,7 @@ static gboolean glm_offcore(const PmsResolved *r, const PmsPrepEvent *pe, PmsUma
         *skip = pms_uset_or(*skip, sup_snp);
         return TRUE;
     }
-    *skip = pms_uset_or(*skip, group_of_kind(pe, PMS_GRP_AVG));
+    *skip = pms_uset_or(*skip, avg);
     if (!pms_uset_empty(ovr)) {
         PmsUmaskSet bad = pms_uset_andnot(pms_uset_and(u, sup_snp), ovr);
         if (!pms_uset_empty(bad)) {
