@@ -229,12 +229,16 @@ void sim_pmi_record(PmsSim *s, guint64 cycle, guint64 cause);
 void sim_pmi_record_many(PmsSim *s, const guint64 *head, const guint64 *head_cause, guint n_head, const guint64 *tail,
                          const guint64 *tail_cause, guint n_tail, guint64 total);
 /* The units of a run that records a PMI: cause bit k names unit k's
- * counter (pms_sim_pmi_cause_counter).  Copied only when they changed. */
+ * counter (pms_sim_pmi_cause_counter).  Every unit is compared, since a
+ * device's unit list need not keep its first and last while the others
+ * change; it is copied only when one did. */
 static inline void sim_note_units(PmsSim *s, const SimUnit *u, guint nu)
 {
-    if (s->n_unit_ctr == nu && (nu == 0 || (s->unit_ctr[0] == u[0].ctr && s->unit_ctr[nu - 1] == u[nu - 1].ctr)))
-        return;
-    for (guint k = 0; k < nu; k++)
+    guint k = 0;
+    if (s->n_unit_ctr == nu)
+        while (k < nu && s->unit_ctr[k] == u[k].ctr)
+            k++;
+    for (; k < nu; k++)
         s->unit_ctr[k] = u[k].ctr;
     s->n_unit_ctr = nu;
 }
