@@ -230,24 +230,12 @@ static void resolve_event_signals(X86Core *s)
             s->fixed_sig[i][0] = fixed_default[i];
 }
 
-/* The ANY response bit of a supplier/snoop layout: what the offcore events'
- * unit masks named ANY_RESPONSE (skl) or ending in _ANY_RESPONSE (icl: whole
- * MSR values, request bits included) set outside the request field. */
-static guint64 snb_any_response(const PmsModel *m, guint64 req_field)
+/* Whether a unit mask is an ANY_RESPONSE one: named ANY_RESPONSE (skl) or
+ * ending in _ANY_RESPONSE (icl: whole MSR values, request bits included). */
+static gboolean any_response_name(const char *n)
 {
-    guint64 any = 0;
-    for (guint e = 0; e < m->n_events; e++) {
-        const PmsEvent *ev = &m->events[e];
-        if (!(ev->flags & PMS_EVENT_OFFCORE))
-            continue;
-        for (guint u = 0; u < ev->n_umasks; u++) {
-            const char *n = ev->umasks[u].name;
-            gsize len = strlen(n), k = strlen("ANY_RESPONSE");
-            if (len >= k && g_ascii_strcasecmp(n + len - k, "ANY_RESPONSE") == 0 && (len == k || n[len - k - 1] == '_'))
-                any |= ev->umasks[u].value & ~req_field;
-        }
-    }
-    return any;
+    gsize len = strlen(n), k = strlen("ANY_RESPONSE");
+    return len >= k && g_ascii_strcasecmp(n + len - k, "ANY_RESPONSE") == 0 && (len == k || n[len - k - 1] == '_');
 }
 
 /* Offcore facts from the model's OFFCORE events: which code/umask drives which
@@ -263,7 +251,7 @@ static void resolve_offcore(X86Core *s)
      * semantics.md §4.1, §4.3) until an offcore event names them. */
     s->oc_sig[0] = PMS_SIGNAL_KEY(0xb7, 0x01);
     s->oc_sig[1] = s->offcore_glm ? PMS_SIGNAL_KEY(0xb7, 0x02) : PMS_SIGNAL_KEY(0xbb, 0x01);
-    guint64 req = 0, resp = 0;
+    guint64 req = 0, resp = 0, any_named = 0; /* any_named: the ANY_RESPONSE unit masks' bits */
     guint seen = 0;
     for (guint e = 0; e < m->n_events; e++) {
         const PmsEvent *ev = &m->events[e];
@@ -283,6 +271,8 @@ static void resolve_offcore(X86Core *s)
                 req |= um->value;
             else
                 resp |= um->value;
+            if (any_response_name(um->name))
+                any_named |= um->value;
         }
         const PmsUmask *um;
         if ((um = pms_event_umask(ev, "ANY_REQUEST")))
@@ -318,7 +308,7 @@ static void resolve_offcore(X86Core *s)
         guint64 sup = sim_fbit(sim_resolve(r, n_sup, 0, 0)), snp = sim_fbit(sim_resolve(r, n_snp, 0, 0));
         if (!s->offcore_glm && sup && snp) {
             s->offcore_snb = TRUE;
-            s->oc_snb_any = snb_any_response(m, s->oc_req_bits) & sup;
+            s->oc_snb_any = any_named & ~s->oc_req_bits & sup;
             s->oc_sup_bits = sup & ~s->oc_snb_any;
             s->oc_snp_bits = snp;
         }
