@@ -11,7 +11,8 @@
  * never hit.  So it rests after PMS_MEMO_REST_AFTER lookups in a row missed:
  * a resting memo answers nothing and keeps nothing (its caller encodes each
  * line, with the same answer), and only samples the lines it is offered —
- * those whose hash falls in one sixteenth, so a line that comes back is
+ * one in sixteen, chosen by its length and first and last eight bytes (a
+ * hash of the whole line only for those), so a line that comes back is
  * sampled again — and wakes when PMS_MEMO_WAKE_REPEATS of a window of
  * PMS_MEMO_WAKE_WINDOW samples were seen before. */
 #pragma once

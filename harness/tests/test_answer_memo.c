@@ -163,6 +163,33 @@ static void test_rest_and_wake(void)
     pms_answer_memo_free(m);
 }
 
+/* Lines as long as event strings: the sample is chosen by their length and
+ * first and last eight bytes, not by the whole hash.  Lines that differ
+ * only in their middle would all share one choice: those are told apart
+ * here by their end, as event strings are (unit masks, modifier values). */
+static void test_wake_on_long_lines(void)
+{
+    PmsAnswerMemo *m = pms_answer_memo_new(100000, 128);
+    for (guint i = 0; i < 2 * PMS_MEMO_REST_AFTER; i++) {
+        g_autofree char *l = g_strdup_printf("wsm::INST_RETIRED:ANY_P:c=%u:u", i);
+        CU_ASSERT_FALSE(batch_line(m, l));
+    }
+    CU_ASSERT_TRUE(pms_answer_memo_resting(m));
+    /* 500 long lines, each coming back: a sixteenth of them sampled, so the
+     * second pass brings about 31 repeats, enough to wake it */
+    guint woke_at = 0;
+    for (guint pass = 0; pass < 20 && !woke_at; pass++)
+        for (guint i = 0; i < 500 && !woke_at; i++) {
+            g_autofree char *l = g_strdup_printf("skl::UOPS_ISSUED:ANY:c=%u:i:k", i);
+            batch_line(m, l);
+            if (!pms_answer_memo_resting(m))
+                woke_at = pass * 500 + i + 1;
+        }
+    CU_ASSERT_TRUE(woke_at > 500);
+    CU_ASSERT_TRUE(woke_at > 0 && woke_at <= 3 * 500);
+    pms_answer_memo_free(m);
+}
+
 static void test_hits_keep_awake(void)
 {
     PmsAnswerMemo *m = pms_answer_memo_new(100000, 64);
@@ -201,6 +228,7 @@ int main(void)
     CU_add_test(s, "hits, misses and exact bytes", test_hits_and_misses);
     CU_add_test(s, "bounds and growth", test_bounds_and_growth);
     CU_add_test(s, "rests after a run of misses, wakes when lines repeat", test_rest_and_wake);
+    CU_add_test(s, "long lines: sampled by their ends, woken when they repeat", test_wake_on_long_lines);
     CU_add_test(s, "hits keep it awake; distinct lines never wake it", test_hits_keep_awake);
     return pms_cu_tap_run();
 }
