@@ -292,7 +292,9 @@ static void segment_ext(PmsSim *s, const Unit *u, guint nu, const gboolean *ext,
  * after P), and a segment of F*P + R cycles holds F times the period's
  * carries and those of its first R cycles.  So the work is at most one
  * period's carries, whatever the segment's length (rates 3 and 5 on 48-bit
- * counters: 8 steps).  The first PMIs are found by merging the units'
+ * counters: 8 steps).  When those units all share one width and one rate
+ * (any values), no walk at all: count_same_rate counts them by floor sums
+ * (a rate of 2^32 - 1 carries 2^32 - 1 times a period).  The first PMIs are found by merging the units'
  * carries forward, the last ones by walking each unit's carries back from
  * the segment's end; a PMI's cause is every interrupting unit that carries
  * in its cycle. */
@@ -553,6 +555,104 @@ static guint64 walk_others(const PmiPlan *pl, guint64 L, guint64 R, guint64 *wit
     }
 }
 
+/* sum of floor((a*i + b) / m) for i = 0..n-1, mod 2^128: the callers take
+ * differences of these sums, which fit 64 bits.  Euclid's reduction on
+ * (m, a): O(log m) rounds.  n < 2^64, a, b < m <= 2^64 after the first
+ * reductions keep a*n + b below 2^128. */
+static U128 floor_sum(U128 n, U128 m, U128 a, U128 b)
+{
+    U128 sum = 0;
+    for (;;) {
+        if (a >= m) {
+            sum += (n * (n - 1) / 2) * (a / m);
+            a %= m;
+        }
+        if (b >= m) {
+            sum += n * (b / m);
+            b %= m;
+        }
+        U128 y = a * n + b;
+        if (y < m)
+            return sum;
+        n = y / m;
+        b = y % m;
+        U128 t = m;
+        m = a;
+        a = t;
+    }
+}
+
+/* How many i in [0, n) have (A + i*R) mod M in [lo, hi) (A, R < M; lo <=
+ * hi <= M).  y mod M < x exactly when floor(y/M) - floor((y + M - x)/M) + 1
+ * is 1 (it is 0 otherwise), so each bound is a difference of two floor sums. */
+static guint64 count_in(U128 A, U128 R, guint64 n, U128 M, U128 lo, U128 hi)
+{
+    U128 below_hi = floor_sum(n, M, R, A) - floor_sum(n, M, R, A + M - hi);
+    U128 below_lo = floor_sum(n, M, R, A) - floor_sum(n, M, R, A + M - lo);
+    return (guint64)(below_hi - below_lo);
+}
+
+/* The carries in 1..L of live sets that are not progressions, when they all
+ * share one counter width and one rate r (their values differ): set a
+ * carries in cycle j exactly when y = j*r mod M lies in the arc of r
+ * residues from (M - b_a) mod M (its value b_a + y is then below r).  The
+ * union of their carries is the j whose y lies in the union of the arcs:
+ * counted per merged arc with floor sums, then less the cycles a live
+ * progression holds (those it counts itself; its members j = first +
+ * i*step have y = first*r + i*step*r mod M).  No walk: the work is a few
+ * Euclid reductions however many carries there are.  FALSE when the sets
+ * do not share one width and rate (their coincidences are then not one
+ * arc's count). */
+static gboolean count_same_rate(const PmiPlan *pl, guint64 L, guint64 *count)
+{
+    const TailSet *one = NULL;
+    U128 lo[2 * SIM_MAX_UNITS], hi[2 * SIM_MAX_UNITS];
+    guint n = 0;
+    for (guint a = 0; a < pl->n; a++) {
+        const TailSet *t = &pl->set[a];
+        if (t->dead || t->ap)
+            continue;
+        if (one && (t->mask != one->mask || t->r != one->r))
+            return FALSE;
+        one = t;
+        U128 M = set_m(t), s = (M - t->b) % M;
+        lo[n] = s, hi[n++] = MIN(s + t->r, M);
+        if (s + t->r > M) /* around the circle: its rest from 0 */
+            lo[n] = 0, hi[n++] = s + t->r - M;
+    }
+    if (!one)
+        return FALSE;
+    /* sort by start (a few arcs), then merge those that touch */
+    for (guint i = 1; i < n; i++)
+        for (guint k = i; k > 0 && lo[k] < lo[k - 1]; k--) {
+            U128 x = lo[k], y = hi[k];
+            lo[k] = lo[k - 1], hi[k] = hi[k - 1];
+            lo[k - 1] = x, hi[k - 1] = y;
+        }
+    guint m = 0;
+    for (guint i = 0; i < n; i++) {
+        if (m && lo[i] <= hi[m - 1])
+            hi[m - 1] = MAX(hi[m - 1], hi[i]);
+        else
+            lo[m] = lo[i], hi[m++] = hi[i];
+    }
+    U128 M = set_m(one), r = one->r;
+    guint64 total = 0;
+    for (guint i = 0; i < m; i++)
+        total += count_in(r % M, r % M, L, M, lo[i], hi[i]); /* j = i + 1: y = r + i*r */
+    for (guint a = 0; a < pl->n; a++) {
+        const TailSet *t = &pl->set[a];
+        guint64 first = t->dead || !t->ap ? G_MAXUINT64 : ap_first(t, L);
+        if (first == G_MAXUINT64)
+            continue;
+        guint64 members = ap_count(t, L);
+        for (guint i = 0; i < m; i++)
+            total -= count_in((U128)first * r % M, (U128)t->step * r % M, members, M, lo[i], hi[i]);
+    }
+    *count = total;
+    return TRUE;
+}
+
 static guint64 sat_add(guint64 a, guint64 b)
 {
     return a > G_MAXUINT64 - b ? G_MAXUINT64 : a + b;
@@ -583,8 +683,11 @@ static gboolean pmi_count(const PmiPlan *pl, guint64 K, guint room, PmiCount *pc
         else
             P = MAX(P, (t->mask + 1) >> __builtin_ctzll(t->r));
     }
+    guint64 same_rate;
     if (others && live == 1) {
         total = direct; /* one set alone: from its sum */
+    } else if (others && count_same_rate(pl, L, &same_rate)) {
+        total += same_rate;
     } else if (others) {
         /* every non-progression set's period divides P: its carries per P */
         for (guint a = 0; periodic && a < pl->n; a++) {

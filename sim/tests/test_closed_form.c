@@ -650,6 +650,98 @@ static void mixed_rates_folded(void)
     pms_model_free(m);
 }
 
+/* Two counters at one rate that is far from a power of two, 2^32 - 1 (its
+ * carries repeat only every 2^48 cycles, 2^32 - 1 of them a period: no
+ * fold helps), with different preloads (issue 21).  On wsm (M = 2^48),
+ * PMC0 from 0 carries in cycle c when r(c+1) mod M < r: as M = 2^16 (r+1),
+ * c + 1 = ceil(kM/r) = k 2^16 + 1, so c = k 2^16 (k < 2^16).  PMC1 from
+ * M/2 carries when (M/2 + r(c+1)) mod M < r: c + 1 = ceil((2k-1) 2^47 / r)
+ * = (2k-1) 2^15 + 1.  So the PMIs are c = i 2^15, i = 1, 2, ..., PMC1 for
+ * odd i, PMC0 for even i; their arcs of values [0, r) and [M/2, M/2 + r)
+ * never meet.  Over 2^62 cycles each carries floor(r 2^62 / M) = 2^46 -
+ * 2^14 times (PMC1: floor(1/2 + that)): 2^47 - 2^15 PMIs, and the counters
+ * end where they began (r 2^62 is a multiple of M).  Walking them would
+ * take 2^47 steps; the bound is 100. */
+static void long_same_odd_rate(void)
+{
+    const PmsModel *m = fx_model("wsm");
+    g_autoptr(PmsSim) s = fx_sim(m, PMS_SIM_FAST);
+    guint64 M = (guint64)1 << 48, r = G_MAXUINT32;
+    fx_write(s, A_EVTSEL0, EVTSEL(0x10, 0x01, EV_USR | EV_INT | EV_EN));
+    fx_write(s, A_EVTSEL0 + 1, EVTSEL(0x11, 0x01, EV_USR | EV_INT | EV_EN));
+    fx_write(s, A_GCTRL, 0x3);
+    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0 + 1, M / 2, NULL));
+    PmsSimCount c[2] = { { PMS_SIGNAL_KEY(0x10, 0x01), 0, r, 0 }, { PMS_SIGNAL_KEY(0x11, 0x01), 0, r, 0 } };
+    PmsSimRun run = { (guint64)1 << 62, { 3, 3 }, c, 2, NULL, 0, NULL, 0 };
+    pms_sim_set_max_steps(s, 100);
+    GError *e = NULL;
+    if (!pms_sim_run(s, &run, &e)) {
+        fprintf(stderr, "# %s\n", e->message);
+        g_error_free(e);
+        CU_FAIL_FATAL("the 2^62-cycle run at one odd rate failed");
+    }
+    CU_ASSERT_EQUAL(pms_sim_pmi_total(s), ((guint64)1 << 47) - ((guint64)1 << 15));
+    CU_ASSERT_EQUAL(fx_read(s, A_PMC0), 0);
+    CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 1), M / 2);
+    guint n;
+    const guint64 *p = pms_sim_pmis(s, &n), *cause = pms_sim_pmi_causes(s, &n);
+    CU_ASSERT_EQUAL_FATAL(n, PMS_SIM_PMI_LISTED);
+    for (guint i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(p[i], (guint64)(i + 1) << 15);
+        CU_ASSERT_EQUAL(cause[i], (i + 1) % 2 ? 0x2 : 0x1);
+    }
+}
+
+/* One odd rate on several 8-bit counters with random preloads (their arcs
+ * overlap, so their carries meet), now and then with a counter at a power
+ * of two, against the reference engine, under a bound of 10 steps: the
+ * count takes no walk (rate 255 carries 255 times a period of 256 cycles). */
+static void same_rate_arcs(void)
+{
+    PmsModel *m = narrow_model("wsm", 8);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    g_autoptr(GRand) r = g_rand_new_with_seed(7300002);
+    static const guint64 odd[] = { 255, 253, 129, 127, 101, 77, 3, 6, 250 };
+    static const guint64 pow2[] = { 1, 2, 4, 32, 128 };
+    guint bad = 0, n = fx_cases(60);
+    for (guint c = 0; c < n && bad < 3; c++) {
+        g_autoptr(PmsSim) a = fx_sim(m, PMS_SIM_REFERENCE);
+        g_autoptr(PmsSim) b = fx_sim(m, PMS_SIM_FAST);
+        guint nc = (guint)g_rand_int_range(r, 2, 5);
+        guint64 rate = odd[g_rand_int_range(r, 0, G_N_ELEMENTS(odd))];
+        PmsSimCount cnt[4];
+        for (guint k = 0; k < nc; k++) {
+            PmsSim *both[2] = { a, b };
+            guint64 pre = (guint64)g_rand_int_range(r, 0, 256);
+            for (guint e = 0; e < 2; e++) {
+                fx_write(both[e], A_EVTSEL0 + k, EVTSEL(0x10 + k, 0x01, EV_USR | EV_INT | EV_EN));
+                CU_ASSERT_TRUE(pms_sim_set_counter(both[e], A_PMC0 + k, pre, NULL));
+            }
+            gboolean p2 = k == nc - 1 && g_rand_int_range(r, 0, 3) == 0;
+            cnt[k] = (PmsSimCount){ PMS_SIGNAL_KEY(0x10 + k, 0x01), 0,
+                                    p2 ? pow2[g_rand_int_range(r, 0, G_N_ELEMENTS(pow2))] : rate, 0 };
+        }
+        fx_write(a, A_GCTRL, 0xf);
+        fx_write(b, A_GCTRL, 0xf);
+        PmsSimRun run = { 20000 + (guint64)g_rand_int_range(r, 0, 5000), { 3, 3 }, cnt, nc, NULL, 0, NULL, 0 };
+        pms_sim_set_max_steps(b, 10);
+        GError *e = NULL;
+        CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
+        if (!pms_sim_run(b, &run, &e)) {
+            fprintf(stderr, "# case %u: %s\n", c, e->message);
+            g_clear_error(&e);
+            bad++;
+            CU_FAIL("the fast engine walked the carries of one rate");
+            continue;
+        }
+        if (!same(m, a, b, 7300002, c)) {
+            bad++;
+            CU_FAIL("reference and fast engines differ");
+        }
+    }
+    pms_model_free(m);
+}
+
 void register_closed_form_tests(void)
 {
     CU_pSuite s = CU_add_suite("closed form", NULL, NULL);
@@ -659,4 +751,6 @@ void register_closed_form_tests(void)
     CU_add_test(s, "work bound: every engine, a clear error", work_bound);
     CU_add_test(s, "fast: rates 3 and 5 over 2^62 cycles, folded, counts by hand", long_mixed_rates);
     CU_add_test(s, "reference == fast: mixed rates on 8-bit counters, folded", mixed_rates_folded);
+    CU_add_test(s, "fast: one odd rate 2^32-1, two preloads, over 2^62 cycles, counts by hand", long_same_odd_rate);
+    CU_add_test(s, "reference == fast: one odd rate on 8-bit counters, any preloads, no walk", same_rate_arcs);
 }
