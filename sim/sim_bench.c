@@ -60,8 +60,29 @@ static gboolean program(PmsSim *s, GError **error)
     }
     if (fc && !pms_sim_write(s, fc->address, f, error))
         return FALSE;
+    /* a box with its own counter enables (the Xeon 7500 C-Box's
+     * GLOBAL_CTL: a field ctr_en<k> per counter, or one ctr_en of a bit
+     * per counter): the two counters programmed above */
+    const PmsRegister *bc = pms_model_reg_by_kind(m, PMS_REG_BOX_CTRL, 0);
+    const PmsField *all_en = bc ? pms_register_field(bc, "ctr_en") : NULL;
+    guint64 b = 0;
+    for (guint i = 0; bc && i < MIN(m->n_gp, 2); i++) {
+        g_autofree char *en = g_strdup_printf("ctr_en%u", i);
+        const PmsField *bf = pms_register_field(bc, en);
+        if (bf)
+            b = pms_field_set(bf, b, 1);
+        else if (all_en && i < all_en->width)
+            b = pms_field_set(all_en, b, pms_field_get(all_en, b) | (G_GUINT64_CONSTANT(1) << i));
+    }
+    if (b && !pms_sim_write(s, bc->address, b, error))
+        return FALSE;
     /* the enables of the counters programmed above: the bench measures counting */
     const PmsRegister *gc = pms_model_reg_by_kind(m, PMS_REG_GLOBAL_CTRL, 0);
+    /* none of the box's own: another unit's that enables every box (the
+     * Xeon 7500 U-Box's, for a C-Box) */
+    for (guint i = 0; !gc && i < m->n_regs; i++)
+        if (m->regs[i].kind == PMS_REG_GLOBAL_CTRL)
+            gc = &m->regs[i];
     if (!gc)
         return TRUE;
     guint64 g = pms_sim_enable_bits(m, MIN(m->n_gp, 2), fc != NULL);
@@ -69,6 +90,9 @@ static gboolean program(PmsSim *s, GError **error)
      * control has one (the Nehalem uncore's pmi_core, the Xeon 7500 U-Box's
      * pmi_core_sel): core 0 */
     static const char *const route[] = { "pmi_core", "pmi_core_sel" };
+    const PmsField *all = pms_register_field(gc, "en_all"); /* the U-Box's enable of every box */
+    if (all)
+        g = pms_field_set(all, g, 1);
     for (guint i = 0; i < G_N_ELEMENTS(route); i++) {
         const PmsField *rf = pms_register_field(gc, route[i]);
         if (rf)
