@@ -19,11 +19,40 @@
 #define MEMO_LINE_MAX 256
 #define MEMO_ENTRIES 65536
 
+/* An error answer's fields after EVENT, "\tPFM_ERR_...\t0\t\t\n", made once
+ * per class (an error line is a copy of the line and one of these). */
+#define ERR_TAIL_MAX 32
+
 typedef struct {
     const PmsModelSet *models;
     guint plm;           /* default privilege mask (pms_encode_plm) */
     PmsAnswerMemo *memo; /* NULL: none */
+    char err_tail[PMS_ERR_TOOMANY + 1][ERR_TAIL_MAX];
+    guint8 err_tail_len[PMS_ERR_TOOMANY + 1];
 } Builtin;
+
+static void err_tails_init(Builtin *b)
+{
+    for (int code = 1; code <= PMS_ERR_TOOMANY; code++) {
+        int n = g_snprintf(b->err_tail[code], ERR_TAIL_MAX, "\t%s\t0\t\t\n", pms_encode_error_name(code));
+        g_assert(n > 0 && n < ERR_TAIL_MAX);
+        b->err_tail_len[code] = (guint8)n;
+    }
+}
+
+/* Room for n more bytes at the end of out; where they go.  out->len grows
+ * by n (g_string_set_size's work, inline when the room is there). */
+static inline char *out_grow(GString *out, gsize n)
+{
+    gsize at = out->len;
+    if (G_LIKELY(at + n < out->allocated_len)) {
+        out->len = at + n;
+        out->str[at + n] = '\0';
+    } else {
+        g_string_set_size(out, at + n);
+    }
+    return out->str + at;
+}
 
 /* Fill a protocol result from an encoding: codes, fstr and the REGS field
  * (each register write as NAME=0xVALUE). */
@@ -43,23 +72,14 @@ static void result_from_encoding(const PmsEncoding *enc, PmsBackendResult *out)
     }
 }
 
-/* The encoding of line; NULL with the RET name of the error. */
-static PmsEncoding *builtin_run(const Builtin *b, const char *line, const char **ret)
-{
-    /* the answer names the class only: no message is formatted */
-    int code;
-    PmsEncoding *enc = pms_encode_class(b->models, line, b->plm, &code, NULL);
-    if (enc == NULL)
-        *ret = pms_encode_error_name(code);
-    return enc;
-}
-
 static void builtin_encode(void *priv, const char *line, PmsBackendResult *out)
 {
-    const char *ret;
-    g_autoptr(PmsEncoding) enc = builtin_run(priv, line, &ret);
+    const Builtin *b = priv;
+    /* the answer names the class only: no message is formatted */
+    int code;
+    g_autoptr(PmsEncoding) enc = pms_encode_class(b->models, line, b->plm, &code, NULL);
     if (enc == NULL)
-        pms_result_set_ret(out, ret);
+        pms_result_set_ret(out, pms_encode_error_name(code));
     else
         result_from_encoding(enc, out);
 }
@@ -69,28 +89,32 @@ static void builtin_encode(void *priv, const char *line, PmsBackendResult *out)
  * (printf, and a PmsBackendResult with two allocations per line). */
 static void answer_from_encoder(const Builtin *b, const char *line, gsize len, GString *out)
 {
-    const char *ret;
-    PmsEncoding *enc = builtin_run(b, line, &ret);
+    int code;
+    PmsEncoding *enc = pms_encode_class(b->models, line, b->plm, &code, NULL);
     if (enc == NULL) {
-        /* one size change and copies: four GString appends cost half an
-         * error line's time */
-        gsize rl = strlen(ret), at = out->len;
-        g_string_set_size(out, at + len + 1 + rl + 5);
-        char *d = out->str + at;
+        /* the line and its class's fields, made once: two copies (four
+         * GString appends cost half an error line's time) */
+        if (G_UNLIKELY(code < 1 || code > PMS_ERR_TOOMANY)) {
+            PmsBackendResult r = { 0 };
+            pms_result_set_ret(&r, pms_encode_error_name(code));
+            pms_proto_format(out, line, len, &r);
+            pms_backend_result_clear(&r);
+            return;
+        }
+        gsize tl = b->err_tail_len[code];
+        char *d = out_grow(out, len + tl);
         memcpy(d, line, len);
-        d[len] = '\t';
-        memcpy(d + len + 1, ret, rl);
-        memcpy(d + len + 1 + rl, "\t0\t\t\n", 5);
+        memcpy(d + len, b->err_tail[code], tl);
         return;
     }
     guint nc = MIN(enc->n_codes, PMS_BACKEND_MAX_CODES);
     gsize flen = strlen(enc->fstr);
     gsize need = len + sizeof "\tPFM_SUCCESS\t0\t\t\t\n" + nc * (PMS_PROTO_HEX_MAX + 1) + flen;
-    for (guint i = 0; i < enc->n_writes; i++)
-        need += strlen(enc->writes[i].name) + 2 + PMS_PROTO_HEX_MAX;
-    gsize at = out->len;
-    g_string_set_size(out, at + need);
-    char *d = out->str + at;
+    gsize name_len[PMS_PROGRAM_MAX_WRITES];
+    guint nw = MIN(enc->n_writes, PMS_PROGRAM_MAX_WRITES);
+    for (guint i = 0; i < nw; i++)
+        need += (name_len[i] = strlen(enc->writes[i].name)) + 2 + PMS_PROTO_HEX_MAX;
+    char *d = out_grow(out, need);
     memcpy(d, line, len);
     d += len;
     memcpy(d, "\tPFM_SUCCESS\t", 13);
@@ -105,16 +129,17 @@ static void answer_from_encoder(const Builtin *b, const char *line, gsize len, G
     *d++ = '\t';
     memcpy(d, enc->fstr, flen);
     d += flen;
-    for (guint i = 0; i < enc->n_writes; i++) {
+    for (guint i = 0; i < nw; i++) {
         *d++ = i ? ',' : '\t';
-        gsize nl = strlen(enc->writes[i].name);
+        gsize nl = name_len[i];
         memcpy(d, enc->writes[i].name, nl);
         d += nl;
         *d++ = '=';
         d = pms_proto_put_hex(d, enc->writes[i].value);
     }
     *d++ = '\n';
-    g_string_truncate(out, (gsize)(d - out->str));
+    *d = '\0'; /* out's end: only what was written (need was an upper bound) */
+    out->len = (gsize)(d - out->str);
     pms_encoding_free(enc);
 }
 
@@ -160,6 +185,7 @@ void *pms_backend_builtin_new(const PmsModelSet *models, const PmsBackendOps **o
     Builtin *b = g_new0(Builtin, 1);
     b->models = models;
     b->plm = PMS_PLM_DEFAULT;
+    err_tails_init(b);
     if (pms_model_set_get_encoder_cache(models))
         b->memo = pms_answer_memo_new(MEMO_ENTRIES, MEMO_LINE_MAX);
     *ops = &builtin_ops;
