@@ -205,18 +205,26 @@ static void test_batch_framing(void)
     GString *big = g_string_new("glm::INST_RETIRED");
     for (int i = 0; i < 1700; i++)
         g_string_append(big, ":ANY_P");
+    /* want: 'S' PFM_SUCCESS, 'I' PFM_ERR_INVAL with no codes, 'N' an error */
     const struct {
         const char *text;
         gsize len;
+        char want;
     } in_lines[] = {
-        { "glm::INST_RETIRED:ANY_P", 23 },
-        { "", 0 },
-        { "glm::\xff\xfe\xc3(:u", 11 },
-        { "glm::INST\0RETIRED", 17 },
-        { "glm::INST_RETIRED:ANY_P\r", 24 },
-        { "a\tb", 3 },
-        { big->str, big->len },
-        { "nhm::INST_RETIRED:ANY_P", 23 },
+        { "glm::INST_RETIRED:ANY_P", 23, 'S' },
+        { "", 0, 'N' },
+        { "glm::\xff\xfe\xc3(:u", 11, 'N' },
+        { "glm::INST\0RETIRED", 17, 'I' },
+        { "glm::INST_RETIRED:ANY_P\r", 24, 'N' },
+        { "a\tb", 3, 'N' },
+        /* a NUL and the next line's '\n' in one 16-byte block: the NUL is
+         * this line's only; past the first block; in the last bytes */
+        { "x\0y", 3, 'I' },
+        { "glm::INST_RETIRED:ANY_P", 23, 'S' },
+        { "glm::INST_RETIRED:ANY_P:\0u", 26, 'I' },
+        { "glm::INST_RETIRED:ANY_P:u:k=1\0", 30, 'I' },
+        { big->str, big->len, 0 },
+        { "nhm::INST_RETIRED:ANY_P", 23, 'S' },
     };
     GString *in = g_string_new(NULL);
     for (gsize i = 0; i < G_N_ELEMENTS(in_lines); i++) {
@@ -245,17 +253,33 @@ static void test_batch_framing(void)
         g_auto(GStrv) f = g_strsplit(rest, "\t", -1);
         CU_ASSERT(g_strv_length(f) == 4 || g_strv_length(f) == 5);
         CU_ASSERT(g_str_has_prefix(f[0], "PFM_"));
-        if (i == 0 || i == G_N_ELEMENTS(in_lines) - 1)
+        if (in_lines[i].want == 'S')
             CU_ASSERT_STRING_EQUAL(f[0], "PFM_SUCCESS");
-        if (i == 3) /* an embedded NUL: not an event string */
+        if (in_lines[i].want == 'I') /* an embedded NUL: not an event string */
             CU_ASSERT_STRING_EQUAL(rest, "PFM_ERR_INVAL\t0\t\t");
-        if (i >= 1 && i <= 5)
+        if (in_lines[i].want == 'N')
             CU_ASSERT_STRING_NOT_EQUAL(f[0], "PFM_SUCCESS");
         p = nl + 1;
     }
     CU_ASSERT_PTR_EQUAL(p, end); /* nothing answered twice */
     g_string_free(in, TRUE);
     g_string_free(big, TRUE);
+    run_clear(&r);
+}
+
+/* The last line, without its '\n', holding a NUL: PFM_ERR_INVAL; the
+ * line before it is not touched by it. */
+static void test_batch_nul_last_line(void)
+{
+    static const char in[] = "glm::INST_RETIRED:ANY_P\nglm::INST_RETIRED:ANY_P\0";
+    Run r = run_cli(in, sizeof in - 1, "encode", "--batch", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    gsize n;
+    const char *out = g_bytes_get_data(r.out, &n);
+    static const char want_tail[] = "glm::INST_RETIRED:ANY_P\0\tPFM_ERR_INVAL\t0\t\t\n";
+    CU_ASSERT_FATAL(n > sizeof want_tail);
+    CU_ASSERT(g_str_has_prefix(out, "glm::INST_RETIRED:ANY_P\tPFM_SUCCESS\t"));
+    CU_ASSERT(memcmp(out + n - (sizeof want_tail - 1), want_tail, sizeof want_tail - 1) == 0);
     run_clear(&r);
 }
 
@@ -1299,6 +1323,7 @@ int main(int argc, char **argv)
     CU_add_test(proto, "parse foreign answers strictly", test_parse_answer);
     CU_pSuite cli = CU_add_suite("cli", NULL, NULL);
     CU_add_test(cli, "batch framing: empty, invalid UTF-8, NUL, 10 kB, no final newline", test_batch_framing);
+    CU_add_test(cli, "batch: a NUL in the last line, which has no newline", test_batch_nul_last_line);
     CU_add_test(cli, "batch known values", test_batch_known_values);
     CU_add_test(cli, "batch: a 256 MiB request line in flat memory, answered PFM_ERR_INVAL",
                 test_batch_long_line_memory);
