@@ -531,6 +531,27 @@ static void work_bound(void)
     CU_ASSERT_EQUAL(pms_sim_cycle(s), at + run.cycles);
 }
 
+/* PMC0 and PMC1 of wsm with INT, from these values at these rates, over
+ * 2^62 cycles of the fast engine under a bound of 100 steps. */
+static gboolean run_two_long(PmsSim *s, guint64 pre0, guint64 pre1, guint64 r0, guint64 r1)
+{
+    fx_write(s, A_EVTSEL0, EVTSEL(0x10, 0x01, EV_USR | EV_INT | EV_EN));
+    fx_write(s, A_EVTSEL0 + 1, EVTSEL(0x11, 0x01, EV_USR | EV_INT | EV_EN));
+    fx_write(s, A_GCTRL, 0x3);
+    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0, pre0, NULL));
+    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0 + 1, pre1, NULL));
+    PmsSimCount c[2] = { { PMS_SIGNAL_KEY(0x10, 0x01), 0, r0, 0 }, { PMS_SIGNAL_KEY(0x11, 0x01), 0, r1, 0 } };
+    PmsSimRun run = { (guint64)1 << 62, { 3, 3 }, c, 2, NULL, 0, NULL, 0 };
+    pms_sim_set_max_steps(s, 100);
+    GError *e = NULL;
+    if (!pms_sim_run(s, &run, &e)) {
+        fprintf(stderr, "# %s\n", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 /* Rates that are not powers of two, counted over one period of their union
  * (issue 21): on wsm (M = 2^48), PMC0 at 3 a cycle from 2^48 - 3 and PMC1
  * at 5 from 2^48 - 5 both carry in cycle 0 (cause 0x3), then each is at 0
@@ -547,20 +568,8 @@ static void long_mixed_rates(void)
     const PmsModel *m = fx_model("wsm");
     g_autoptr(PmsSim) s = fx_sim(m, PMS_SIM_FAST);
     guint64 M = (guint64)1 << 48;
-    fx_write(s, A_EVTSEL0, EVTSEL(0x10, 0x01, EV_USR | EV_INT | EV_EN));
-    fx_write(s, A_EVTSEL0 + 1, EVTSEL(0x11, 0x01, EV_USR | EV_INT | EV_EN));
-    fx_write(s, A_GCTRL, 0x3);
-    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0, M - 3, NULL));
-    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0 + 1, M - 5, NULL));
-    PmsSimCount c[2] = { { PMS_SIGNAL_KEY(0x10, 0x01), 0, 3, 0 }, { PMS_SIGNAL_KEY(0x11, 0x01), 0, 5, 0 } };
-    PmsSimRun run = { (guint64)1 << 62, { 3, 3 }, c, 2, NULL, 0, NULL, 0 };
-    pms_sim_set_max_steps(s, 100);
-    GError *e = NULL;
-    if (!pms_sim_run(s, &run, &e)) {
-        fprintf(stderr, "# %s\n", e->message);
-        g_error_free(e);
+    if (!run_two_long(s, M - 3, M - 5, 3, 5))
         CU_FAIL_FATAL("the 2^62-cycle run at rates 3 and 5 failed");
-    }
     CU_ASSERT_EQUAL(pms_sim_pmi_total(s), 7 * ((guint64)1 << 14));
     CU_ASSERT_EQUAL(fx_read(s, A_PMC0), M - 3);
     CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 1), M - 5);
@@ -598,10 +607,51 @@ static void long_mixed_rates(void)
     CU_ASSERT_TRUE(r1 && r1->address == A_PMC0 + 1);
 }
 
+/* One case on 8-bit counters: nc counters at these rates from random
+ * preloads, INT on, a run of 20000-25000 cycles on the reference engine
+ * and on the fast one under a bound of `bound` steps; FALSE (and a test
+ * failure saying `walked` or that they differ) when the fast engine passed
+ * the bound or the two differ. */
+static gboolean narrow_case(PmsModel *m, GRand *r, const guint64 *rates, guint nc, guint64 bound, guint seed, guint c,
+                            const char *walked)
+{
+    g_autoptr(PmsSim) a = fx_sim(m, PMS_SIM_REFERENCE);
+    g_autoptr(PmsSim) b = fx_sim(m, PMS_SIM_FAST);
+    PmsSimCount cnt[4];
+    for (guint k = 0; k < nc; k++) {
+        PmsSim *both[2] = { a, b };
+        guint64 pre = (guint64)g_rand_int_range(r, 0, 256);
+        for (guint e = 0; e < 2; e++) {
+            fx_write(both[e], A_EVTSEL0 + k, EVTSEL(0x10 + k, 0x01, EV_USR | EV_INT | EV_EN));
+            CU_ASSERT_TRUE(pms_sim_set_counter(both[e], A_PMC0 + k, pre, NULL));
+        }
+        cnt[k] = (PmsSimCount){ PMS_SIGNAL_KEY(0x10 + k, 0x01), 0, rates[k], 0 };
+    }
+    fx_write(a, A_GCTRL, 0xf);
+    fx_write(b, A_GCTRL, 0xf);
+    PmsSimRun run = { 20000 + (guint64)g_rand_int_range(r, 0, 5000), { 3, 3 }, cnt, nc, NULL, 0, NULL, 0 };
+    pms_sim_set_max_steps(b, bound);
+    GError *e = NULL;
+    CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
+    if (!pms_sim_run(b, &run, &e)) {
+        fprintf(stderr, "# case %u: %s\n", c, e->message);
+        g_clear_error(&e);
+        CU_FAIL(walked);
+        return FALSE;
+    }
+    if (!same(m, a, b, seed, c)) {
+        CU_FAIL("reference and fast engines differ");
+        return FALSE;
+    }
+    return TRUE;
+}
+
 /* The same fold on 8-bit counters, against the reference engine: two to
  * four counters at rates that are not powers of two (with a power of two
  * among them now and then), random preloads, runs of thousands of periods,
- * and a bound the walk over the whole run would pass. */
+ * and a bound the walk over the whole run would pass: one period of 256
+ * cycles holds at most the sum of the rates' carries, a walk of the whole
+ * run about 80 times that. */
 static void mixed_rates_folded(void)
 {
     PmsModel *m = narrow_model("wsm", 8);
@@ -610,42 +660,11 @@ static void mixed_rates_folded(void)
     static const guint64 odd[] = { 3, 5, 7, 9, 11, 13, 17, 25, 27, 100, 6, 12, 255, 4, 1, 2 };
     guint bad = 0, n = fx_cases(60);
     for (guint c = 0; c < n && bad < 3; c++) {
-        g_autoptr(PmsSim) a = fx_sim(m, PMS_SIM_REFERENCE);
-        g_autoptr(PmsSim) b = fx_sim(m, PMS_SIM_FAST);
         guint nc = (guint)g_rand_int_range(r, 2, 5);
-        PmsSimCount cnt[4];
-        for (guint k = 0; k < nc; k++) {
-            PmsSim *both[2] = { a, b };
-            guint64 pre = (guint64)g_rand_int_range(r, 0, 256);
-            for (guint e = 0; e < 2; e++) {
-                fx_write(both[e], A_EVTSEL0 + k, EVTSEL(0x10 + k, 0x01, EV_USR | EV_INT | EV_EN));
-                CU_ASSERT_TRUE(pms_sim_set_counter(both[e], A_PMC0 + k, pre, NULL));
-            }
-            cnt[k] = (PmsSimCount){ PMS_SIGNAL_KEY(0x10 + k, 0x01), 0,
-                                    odd[g_rand_int_range(r, 0, k ? G_N_ELEMENTS(odd) : 10)], 0 };
-        }
-        fx_write(a, A_GCTRL, 0xf);
-        fx_write(b, A_GCTRL, 0xf);
-        PmsSimRun run = { 20000 + (guint64)g_rand_int_range(r, 0, 5000), { 3, 3 }, cnt, nc, NULL, 0, NULL, 0 };
-        /* one period of 256 cycles holds at most the sum of the rates' carries:
-         * a walk of the whole run, about 80 times that, passes this bound */
-        guint64 sum = 0;
+        guint64 rates[4], sum = 0;
         for (guint k = 0; k < nc; k++)
-            sum += cnt[k].count;
-        pms_sim_set_max_steps(b, sum + 5);
-        GError *e = NULL;
-        CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
-        if (!pms_sim_run(b, &run, &e)) {
-            fprintf(stderr, "# case %u: %s\n", c, e->message);
-            g_clear_error(&e);
-            bad++;
-            CU_FAIL("the fast engine did not fold the union");
-            continue;
-        }
-        if (!same(m, a, b, 7300001, c)) {
-            bad++;
-            CU_FAIL("reference and fast engines differ");
-        }
+            sum += rates[k] = odd[g_rand_int_range(r, 0, k ? G_N_ELEMENTS(odd) : 10)];
+        bad += !narrow_case(m, r, rates, nc, sum + 5, 7300001, c, "the fast engine did not fold the union");
     }
     pms_model_free(m);
 }
@@ -667,19 +686,8 @@ static void long_same_odd_rate(void)
     const PmsModel *m = fx_model("wsm");
     g_autoptr(PmsSim) s = fx_sim(m, PMS_SIM_FAST);
     guint64 M = (guint64)1 << 48, r = G_MAXUINT32;
-    fx_write(s, A_EVTSEL0, EVTSEL(0x10, 0x01, EV_USR | EV_INT | EV_EN));
-    fx_write(s, A_EVTSEL0 + 1, EVTSEL(0x11, 0x01, EV_USR | EV_INT | EV_EN));
-    fx_write(s, A_GCTRL, 0x3);
-    CU_ASSERT_TRUE(pms_sim_set_counter(s, A_PMC0 + 1, M / 2, NULL));
-    PmsSimCount c[2] = { { PMS_SIGNAL_KEY(0x10, 0x01), 0, r, 0 }, { PMS_SIGNAL_KEY(0x11, 0x01), 0, r, 0 } };
-    PmsSimRun run = { (guint64)1 << 62, { 3, 3 }, c, 2, NULL, 0, NULL, 0 };
-    pms_sim_set_max_steps(s, 100);
-    GError *e = NULL;
-    if (!pms_sim_run(s, &run, &e)) {
-        fprintf(stderr, "# %s\n", e->message);
-        g_error_free(e);
+    if (!run_two_long(s, 0, M / 2, r, r))
         CU_FAIL_FATAL("the 2^62-cycle run at one odd rate failed");
-    }
     CU_ASSERT_EQUAL(pms_sim_pmi_total(s), ((guint64)1 << 47) - ((guint64)1 << 15));
     CU_ASSERT_EQUAL(fx_read(s, A_PMC0), 0);
     CU_ASSERT_EQUAL(fx_read(s, A_PMC0 + 1), M / 2);
@@ -705,39 +713,12 @@ static void same_rate_arcs(void)
     static const guint64 pow2[] = { 1, 2, 4, 32, 128 };
     guint bad = 0, n = fx_cases(60);
     for (guint c = 0; c < n && bad < 3; c++) {
-        g_autoptr(PmsSim) a = fx_sim(m, PMS_SIM_REFERENCE);
-        g_autoptr(PmsSim) b = fx_sim(m, PMS_SIM_FAST);
         guint nc = (guint)g_rand_int_range(r, 2, 5);
-        guint64 rate = odd[g_rand_int_range(r, 0, G_N_ELEMENTS(odd))];
-        PmsSimCount cnt[4];
-        for (guint k = 0; k < nc; k++) {
-            PmsSim *both[2] = { a, b };
-            guint64 pre = (guint64)g_rand_int_range(r, 0, 256);
-            for (guint e = 0; e < 2; e++) {
-                fx_write(both[e], A_EVTSEL0 + k, EVTSEL(0x10 + k, 0x01, EV_USR | EV_INT | EV_EN));
-                CU_ASSERT_TRUE(pms_sim_set_counter(both[e], A_PMC0 + k, pre, NULL));
-            }
-            gboolean p2 = k == nc - 1 && g_rand_int_range(r, 0, 3) == 0;
-            cnt[k] = (PmsSimCount){ PMS_SIGNAL_KEY(0x10 + k, 0x01), 0,
-                                    p2 ? pow2[g_rand_int_range(r, 0, G_N_ELEMENTS(pow2))] : rate, 0 };
-        }
-        fx_write(a, A_GCTRL, 0xf);
-        fx_write(b, A_GCTRL, 0xf);
-        PmsSimRun run = { 20000 + (guint64)g_rand_int_range(r, 0, 5000), { 3, 3 }, cnt, nc, NULL, 0, NULL, 0 };
-        pms_sim_set_max_steps(b, 10);
-        GError *e = NULL;
-        CU_ASSERT_TRUE(pms_sim_run(a, &run, NULL));
-        if (!pms_sim_run(b, &run, &e)) {
-            fprintf(stderr, "# case %u: %s\n", c, e->message);
-            g_clear_error(&e);
-            bad++;
-            CU_FAIL("the fast engine walked the carries of one rate");
-            continue;
-        }
-        if (!same(m, a, b, 7300002, c)) {
-            bad++;
-            CU_FAIL("reference and fast engines differ");
-        }
+        guint64 rates[4], rate = odd[g_rand_int_range(r, 0, G_N_ELEMENTS(odd))];
+        for (guint k = 0; k < nc; k++)
+            rates[k] =
+                k == nc - 1 && g_rand_int_range(r, 0, 3) == 0 ? pow2[g_rand_int_range(r, 0, G_N_ELEMENTS(pow2))] : rate;
+        bad += !narrow_case(m, r, rates, nc, 10, 7300002, c, "the fast engine walked the carries of one rate");
     }
     pms_model_free(m);
 }
