@@ -121,6 +121,28 @@ static guint64 counter_value(guint64 read, guint width)
     return width < 64 ? read & (((guint64)1 << width) - 1) : read;
 }
 
+/* The end of a one-counter run: the counter (its width's bits), the global
+ * status (gs: NULL none) and its overflow bit, the PMIs; FALSE after saying
+ * why a read failed. */
+static gboolean one_counter_summary(PmsSim *sim, const PmsRegister *ctr, const PmsRegister *gs, guint width,
+                                    const PmsPlacement *pl, PmsTraceSummary *sum, PmsTracePmis *list)
+{
+    g_autoptr(GError) err = NULL;
+    *sum = (PmsTraceSummary){ pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0, NULL, NULL };
+    if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum->count, &err) ||
+        (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum->status, &err))) {
+        fprintf(stderr, "pmusim: %s\n", err->message);
+        return FALSE;
+    }
+    sum->count = counter_value(sum->count, width);
+    sum->overflow = (sum->status & pms_program_status_bit(pl)) != 0;
+    sum->pmis = pms_sim_pmis(sim, &sum->n_pmis);
+    sum->pmi_total = pms_sim_pmi_total(sim);
+    pms_trace_pmis_get(list, sim);
+    sum->list = list;
+    return TRUE;
+}
+
 /* A metrics event (Icelake's TOPDOWN_M:RETIRING ...): its counter is the
  * slots counter (FIXED_CTR3), its value a field of IA32_PERF_METRICS, an
  * 8-bit fraction of those slots (0xff = 100 %); the line gives the field,
@@ -796,19 +818,10 @@ int pms_sim_worked_example(const PmsEncoding *enc, const char *occ_text, const c
         fprintf(stderr, "pmusim: %s\n", err->message);
         return 1;
     }
-    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0, NULL, NULL };
-    if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
-        (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
-        fprintf(stderr, "pmusim: %s\n", err->message);
-        return 1;
-    }
-    sum.count = counter_value(sum.count, width);
-    sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
-    sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
-    sum.pmi_total = pms_sim_pmi_total(sim);
+    PmsTraceSummary sum;
     PmsTracePmis list;
-    pms_trace_pmis_get(&list, sim);
-    sum.list = &list;
+    if (!one_counter_summary(sim, ctr, gs, width, &pl, &sum, &list))
+        return 1;
     pms_trace_end(rep, &sum);
     g_string_append(out, rep->out->str);
     return 0;
@@ -1058,19 +1071,10 @@ int pms_cmd_sim(int argc, char **argv)
     if (panel)
         pms_reg_panel_finish(panel, pms_sim_cycle(sim));
 
-    PmsTraceSummary sum = { pms_sim_cycle(sim), 0, FALSE, 0, NULL, 0, 0, NULL, NULL };
-    if (!pms_sim_read_at(sim, ctr->space, ctr->address, &sum.count, &err) ||
-        (gs && !pms_sim_read_at(sim, gs->space, gs->address, &sum.status, &err))) {
-        fprintf(stderr, "pmusim: %s\n", err->message);
-        return 1;
-    }
-    sum.count = counter_value(sum.count, width);
-    sum.overflow = (sum.status & pms_program_status_bit(&pl)) != 0;
-    sum.pmis = pms_sim_pmis(sim, &sum.n_pmis);
-    sum.pmi_total = pms_sim_pmi_total(sim);
+    PmsTraceSummary sum;
     PmsTracePmis list;
-    pms_trace_pmis_get(&list, sim);
-    sum.list = &list;
+    if (!one_counter_summary(sim, ctr, gs, width, &pl, &sum, &list))
+        return 1;
     /* a metric's line before the answer, which stays the last line */
     g_autoptr(GString) metric = g_string_new(NULL);
     if (!metric_line(metric, sim, &pl, enc->codes[0], sum.count, "# metric: "))
