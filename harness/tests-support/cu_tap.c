@@ -38,6 +38,15 @@ static void on_suite_init_failure(const CU_pSuite suite)
     printf("not ok %u - %s: suite initialisation failed\n", tap_index, suite->pName);
 }
 
+int pms_cu_start(int argc, char **argv, int need, const char *usage)
+{
+    if (argc < need + 1) {
+        fprintf(stderr, "usage: %s %s\n", argc ? argv[0] : "test", usage);
+        return 2;
+    }
+    return CU_initialize_registry() == CUE_SUCCESS ? 0 : 1;
+}
+
 int pms_cu_tap_run(void)
 {
     CU_pTestRegistry reg = CU_get_registry();

@@ -5,6 +5,11 @@
 #include <CUnit/CUnit.h>
 #include <glib.h>
 
+/* A CLI test program's start: at least `need` arguments (`usage` names
+ * them, e.g. "PMUSIM SRCDIR"), then an empty CUnit registry.  0 to go on,
+ * else the exit status to return (2 usage, 1 no registry). */
+int pms_cu_start(int argc, char **argv, int need, const char *usage);
+
 /* Run every registered suite; print TAP on stdout; return the exit status
  * (0 when every test passed, 1 otherwise).  Cleans up the registry. */
 int pms_cu_tap_run(void);

@@ -380,14 +380,11 @@ static void test_help(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s PMUSIM SRCDIR\n", argv[0]);
-        return 2;
-    }
+    int st = pms_cu_start(argc, argv, 2, "PMUSIM SRCDIR");
+    if (st)
+        return st;
     pmusim_path = argv[1];
     srcdir = argv[2];
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
     CU_pSuite s = CU_add_suite("lbr-cli", NULL, NULL);
     CU_add_test(s, "encode --lbr: LBR_SELECT and DEBUGCTL by the SDM", test_encode);
     CU_add_test(s, "encode --lbr: PLM1/PLM2, bad lists, no LBR", test_encode_errors);

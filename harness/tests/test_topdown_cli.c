@@ -115,14 +115,11 @@ static void test_stim_errors(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s PMUSIM SRCDIR\n", argv[0]);
-        return 2;
-    }
+    int st = pms_cu_start(argc, argv, 2, "PMUSIM SRCDIR");
+    if (st)
+        return st;
     pmusim_path = argv[1];
     srcdir = argv[2];
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
     CU_pSuite s = CU_add_suite("topdown-cli", NULL, NULL);
     CU_add_test(s, "encode TOPDOWN_M: FIXED_CTR3, GLOBAL_CTRL bits 35 and 48", test_encode);
     CU_add_test(s, "sim: the metric's line before the answer", test_sim);
