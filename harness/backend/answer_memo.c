@@ -223,8 +223,12 @@ static inline const Slot *find(const PmsAnswerMemo *m, const char *line, gsize l
 
 gboolean pms_answer_memo_append(PmsAnswerMemo *m, const char *line, gsize len, GString *out)
 {
-    if (m->resting)
+    if (m->resting) {
+        /* the lookup's line is the one that will be put: sampled here, one
+         * call a line instead of two */
+        sample(m, line, len);
         return FALSE;
+    }
     const Slot *s = len > m->max_line || m->used == 0 ? NULL : find(m, line, len, line_hash(line, len));
     if (s == NULL || s->tag == 0) {
         if (++m->miss_run >= PMS_MEMO_REST_AFTER)
@@ -266,10 +270,8 @@ static void grow(PmsAnswerMemo *m)
 
 void pms_answer_memo_put(PmsAnswerMemo *m, const char *line, gsize len, const char *answer, gsize answer_len)
 {
-    if (m->resting) {
-        sample(m, line, len);
-        return;
-    }
+    if (m->resting)
+        return; /* sampled when it was looked up */
     gsize at = m->arena->len, size = (sizeof(Entry) + answer_len + 7) / 8 * 8;
     /* offsets are 32 bits: the arena stays below 4 GB */
     if (len > m->max_line || m->used >= m->max_entries || answer_len < len || answer_len > G_MAXUINT32 - at ||

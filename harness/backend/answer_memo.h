@@ -32,11 +32,13 @@ void pms_answer_memo_free(PmsAnswerMemo *m);
 void pms_answer_memo_clear(PmsAnswerMemo *m);
 
 /* Append the remembered answer line of `line` to out; FALSE if there is
- * none or the memo rests.  Counts the misses in a row (see above). */
+ * none or the memo rests.  Counts the misses in a row; a resting memo
+ * samples the line here (see above). */
 gboolean pms_answer_memo_append(PmsAnswerMemo *m, const char *line, gsize len, GString *out);
 /* Remember `answer` (answer_len bytes, starting with the len bytes of line)
- * for line; nothing when the line is too long or the memo is full.  A
- * resting memo only samples the line (see above). */
+ * for line, after pms_answer_memo_append did not find it; nothing when the
+ * line is too long, the memo is full or it rests (the lookup sampled the
+ * line). */
 void pms_answer_memo_put(PmsAnswerMemo *m, const char *line, gsize len, const char *answer, gsize answer_len);
 guint pms_answer_memo_size(const PmsAnswerMemo *m);
 /* Whether the memo rests (see above). */
