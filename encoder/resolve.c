@@ -27,6 +27,17 @@ static gboolean parse_num(const char *p, gsize len, guint64 *out)
     if (i >= len)
         return FALSE;
     guint64 v = 0;
+    if (base == 10 && len - i <= 19) {
+        /* at most 19 decimal digits: below 10^19, no overflow to test */
+        for (; i < len; i++) {
+            guint d = (guint)(guchar)p[i] - '0';
+            if (d >= 10)
+                return FALSE;
+            v = v * 10 + d;
+        }
+        *out = neg ? (guint64)0 - v : v;
+        return TRUE;
+    }
     for (; i < len; i++) {
         /* the digit value without glib's call per byte */
         guchar c = (guchar)p[i];
@@ -334,11 +345,12 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
         return FALSE;
     }
 
-    /* modifier tokens seen in phase 1, checked for repeats in phase 2 */
-    guint64 vals[PMS_ENC_MAX_ATTRS];
-    guint8 mods[PMS_ENC_MAX_ATTRS];
-    const PmsTok *toks[PMS_ENC_MAX_ATTRS];
-    guint nm = 0;
+    /* A modifier given again must repeat its value (libpfm4 checks that
+     * after every attribute is known): the first one that does not is
+     * reported once the loop is done, unless an attribute fails first. */
+    const PmsTok *again = NULL;
+    guint again_mi = 0;
+    guint64 again_val = 0;
     for (guint i = 0; i < t->n_attrs; i++) {
         const PmsTok *a = &t->attrs[i];
         guint col = a->off + 1;
@@ -388,10 +400,21 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
             ? r->prep->mod_letter[letter + 1]
             : pms_tok_find(&r->prep->mod_idx, t, a->off, nlen);
         if (mi >= 0 && (guint)mi < r->prep->n_mods && (pe->allowed_mods & (1u << mi))) {
-            if (!parse_mod(r, a, mi, &vals[nm], error))
+            guint64 val;
+            if (!parse_mod(r, a, mi, &val, error))
                 return FALSE;
-            mods[nm] = (guint8)mi;
-            toks[nm++] = a;
+            if (r->mod_set & (1u << mi)) {
+                if (r->mod_val[mi] != val && !again) {
+                    again = a;
+                    again_mi = (guint)mi;
+                    again_val = val;
+                }
+                continue;
+            }
+            r->mod_set |= 1u << mi;
+            r->mod_val[mi] = val;
+            r->mod_col[mi] = col;
+            r->mod_vcol[mi] = a->eq < 0 ? col : col + (guint)a->eq + 1;
             continue;
         }
         if (mi >= 0 && (guint)mi < r->prep->n_mods) {
@@ -430,24 +453,13 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
         pms_enc_fail(error, PMS_ERR_ATTR, col, "%s", msg->str);
         return FALSE;
     }
-    /* phase 2: a modifier given again must repeat its value */
-    for (guint k = 0; k < nm; k++) {
-        guint mi = mods[k];
-        guint col = toks[k]->off + 1;
-        if (r->mod_set & (1u << mi)) {
-            if (r->mod_val[mi] != vals[k]) {
-                pms_enc_fail(error, PMS_ERR_ATTR_SET, col,
-                             "modifier '%s' given twice with different values (%" G_GUINT64_FORMAT
-                             " at column %u, %" G_GUINT64_FORMAT " here)",
-                             r->prep->mods[mi].mod->name, r->mod_val[mi], r->mod_col[mi], vals[k]);
-                return FALSE;
-            }
-            continue;
-        }
-        r->mod_set |= 1u << mi;
-        r->mod_val[mi] = vals[k];
-        r->mod_col[mi] = col;
-        r->mod_vcol[mi] = toks[k]->eq < 0 ? col : col + (guint)toks[k]->eq + 1;
+    if (G_UNLIKELY(again)) {
+        guint mi = again_mi;
+        pms_enc_fail(error, PMS_ERR_ATTR_SET, again->off + 1,
+                     "modifier '%s' given twice with different values (%" G_GUINT64_FORMAT
+                     " at column %u, %" G_GUINT64_FORMAT " here)",
+                     r->prep->mods[mi].mod->name, r->mod_val[mi], r->mod_col[mi], again_val);
+        return FALSE;
     }
     return TRUE;
 }
