@@ -23,10 +23,11 @@ static const guint8 byte_class[256] = {
     [':'] = C_COLON, ['.'] = C_DOT, ['='] = C_EQ, [' '] = C_BAD, ['\t'] = C_BAD, [','] = C_BAD, ['\0'] = C_END,
 };
 
-static gboolean fail_bad(const char *str, gsize at, GError **error)
+static gboolean fail_bad(const char *str, gsize at, gboolean short_str, GError **error)
 {
-    /* a string too long to index is reported as such, whatever it holds */
-    gsize len = at + strlen(str + at);
+    /* a string too long to index is reported as such, whatever it holds
+     * (short_str: the caller saw its end near the bad byte) */
+    gsize len = short_str ? 0 : at + strlen(str + at);
     if (len > G_MAXINT / 2) {
         pms_enc_fail(error, PMS_ERR_INVAL, 0, "event string too long (%" G_GSIZE_FORMAT " bytes)", len);
         return FALSE;
@@ -160,8 +161,9 @@ static inline __m128i load16(const guchar *p)
  * Returns the length when it is below PMS_ENC_FOLD_MAX (b's words up to
  * the one holding the end are set), PMS_ENC_FOLD_MAX when the string is
  * longer (the caller then scans it byte by byte from the start), or 0 with
- * *bad the offset of the first blank or ',' (G_MAXSIZE when none). */
-static gsize scan_bits(PmsTokens *t, Bits *b, const guchar *s, gsize *bad)
+ * *bad the offset of the first blank or ',' (G_MAXSIZE when none), and
+ * *bad_short TRUE when the string ends in the same block. */
+static gsize scan_bits(PmsTokens *t, Bits *b, const guchar *s, gsize *bad, gboolean *bad_short)
 {
     G_STATIC_ASSERT(PMS_ENC_FOLD_MAX % 64 == 0);
     /* c - 'a' + 0x80 wraps lower-case letters onto 0x80..0x99 (the
@@ -192,6 +194,7 @@ static gsize scan_bits(PmsTokens *t, Bits *b, const guchar *s, gsize *bad)
                     guint at = (guint)__builtin_ctz(nul | blank);
                     if (!((nul >> at) & 1)) {
                         *bad = i + at;
+                        *bad_short = nul != 0; /* its NUL in this block */
                         return 0;
                     }
                     /* the end: bytes after it do not count */
@@ -224,6 +227,39 @@ static inline gsize next_bit(const guint64 *words, guint last, gsize from)
         m = words[w];
     }
     return (gsize)w * 64 + (guint)__builtin_ctzll(m);
+}
+
+/* The tokens of a string shorter than 64 bytes from its one word of
+ * separators and of '=' (most strings): the bits stay in registers, and it
+ * has fewer than PMS_ENC_MAX_ATTRS separators, so no count to bound. */
+static inline void tokens_from_word(PmsTokens *t, guint64 sep, guint64 eq, const guchar *s, gsize len)
+{
+    G_STATIC_ASSERT(PMS_ENC_MAX_ATTRS >= 63);
+    guint start = 0;
+    /* the first "::" ends the PMU name; what comes before it is the PMU */
+    for (guint64 m = sep; m; m &= m - 1) {
+        guint p = (guint)__builtin_ctzll(m);
+        if (s[p] == ':' && s[p + 1] == ':') {
+            t->has_pmu = TRUE;
+            t->pmu_len = p;
+            start = p + 2; /* < 64: the second ':' lies before the end */
+            sep &= ~G_GUINT64_CONSTANT(0) << start;
+            break;
+        }
+    }
+    guint at = sep ? (guint)__builtin_ctzll(sep) : (guint)len;
+    t->ev_off = start;
+    t->ev_len = at - start;
+    guint n = 0;
+    while (sep) {
+        sep &= sep - 1;
+        eq &= ~G_GUINT64_CONSTANT(0) << at; /* '=' of tokens before this one */
+        start = at + 1;
+        at = sep ? (guint)__builtin_ctzll(sep) : (guint)len;
+        guint64 own = eq & ((G_GUINT64_CONSTANT(1) << at) - 1);
+        t->attrs[n++] = (PmsTok){ start, at - start, own ? (gint)((guint)__builtin_ctzll(own) - start) : -1 };
+    }
+    t->n_attrs = n;
 }
 
 /* The tokens of a string of len bytes (< PMS_ENC_FOLD_MAX) from its bits. */
@@ -283,11 +319,15 @@ gboolean pms_tokenize_internal(const char *str, PmsTokens *t, GError **error)
 #ifdef __SSE2__
     Bits b;
     gsize bad;
-    gsize len = scan_bits(t, &b, s, &bad);
+    gboolean bad_short;
+    gsize len = scan_bits(t, &b, s, &bad, &bad_short);
     if (G_UNLIKELY(bad != G_MAXSIZE))
-        return fail_bad(str, bad, error);
+        return fail_bad(str, bad, bad_short, error);
     if (G_LIKELY(len < PMS_ENC_FOLD_MAX)) {
-        tokens_from_bits(t, &b, s, len);
+        if (len < 64)
+            tokens_from_word(t, b.sep[0], b.eq[0], s, len);
+        else
+            tokens_from_bits(t, &b, s, len);
         t->len = len;
         /* lookups read a word past a name's end: keep those bytes defined */
         memset(t->up + len, 0, 8);
@@ -307,7 +347,7 @@ gboolean pms_tokenize_internal(const char *str, PmsTokens *t, GError **error)
         if (r == S_END)
             break;
         if (r == S_BAD)
-            return fail_bad(str, i, error);
+            return fail_bad(str, i, FALSE, error);
     }
     t->len = i;
     if (i > G_MAXINT / 2) {
