@@ -163,7 +163,11 @@ static inline __m128i load16(const guchar *p)
  * longer (the caller then scans it byte by byte from the start), or 0 with
  * *bad the offset of the first blank or ',' (G_MAXSIZE when none), and
  * *bad_short TRUE when the string ends in the same block. */
-static gsize scan_bits(PmsTokens *t, Bits *b, const guchar *s, gsize *bad, gboolean *bad_short)
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
+static inline gsize
+scan_bits_at(PmsTokens *t, Bits *b, const guchar *s, gsize *bad, gboolean *bad_short, gboolean one_page)
 {
     G_STATIC_ASSERT(PMS_ENC_FOLD_MAX % 64 == 0);
     /* c - 'a' + 0x80 wraps lower-case letters onto 0x80..0x99 (the
@@ -175,7 +179,7 @@ static gsize scan_bits(PmsTokens *t, Bits *b, const guchar *s, gsize *bad, gbool
         guint64 sep = 0, eq = 0;
         for (guint k = 0; k < 64; k += 16) {
             gsize i = (gsize)w * 64 + k;
-            __m128i v = load16(s + i);
+            __m128i v = one_page ? load_in_page(s + i) : load16(s + i);
             __m128i lower = _mm_cmplt_epi8(_mm_add_epi8(v, to_lower), lower_top);
             _mm_storeu_si128((__m128i *)(t->up + i), _mm_sub_epi8(v, _mm_and_si128(lower, case_bit)));
             /* bytes up to ' ' (NUL, blanks, and control bytes that are
@@ -212,6 +216,15 @@ static gsize scan_bits(PmsTokens *t, Bits *b, const guchar *s, gsize *bad, gbool
         b->eq[w] = eq;
     }
     return PMS_ENC_FOLD_MAX;
+}
+
+/* scan_bits_at, without a page test per block when the PMS_ENC_FOLD_MAX
+ * bytes from s lie in one page (most strings). */
+static gsize scan_bits(PmsTokens *t, Bits *b, const guchar *s, gsize *bad, gboolean *bad_short)
+{
+    if (((guintptr)s & 4095) <= 4096 - PMS_ENC_FOLD_MAX)
+        return scan_bits_at(t, b, s, bad, bad_short, TRUE);
+    return scan_bits_at(t, b, s, bad, bad_short, FALSE);
 }
 
 /* The first set bit at or after `from` in words 0 .. last, G_MAXSIZE if none. */
