@@ -283,6 +283,8 @@ static guint ref_tokenize(const char *s, PmsTokens *t)
     gboolean event = TRUE;
     t->has_pmu = FALSE;
     t->pmu_len = 0;
+    t->ev_off = t->ev_len = 0;
+    t->len = 0;
     t->n_attrs = 0;
     t->too_many = FALSE;
     for (gsize i = 0;; i++) {
