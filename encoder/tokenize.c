@@ -334,8 +334,13 @@ gboolean pms_tokenize_internal(const char *str, PmsTokens *t, GError **error)
     gsize bad;
     gboolean bad_short;
     gsize len = scan_bits(t, &b, s, &bad, &bad_short);
-    if (G_UNLIKELY(bad != G_MAXSIZE))
+    if (G_UNLIKELY(bad != G_MAXSIZE)) {
+        /* a short string's class and column, asked here: batches of
+         * malformed strings come this way line after line */
+        if (bad_short && pms_enc_no_message(error, PMS_ERR_INVAL, (guint)bad + 1))
+            return FALSE;
         return fail_bad(str, bad, bad_short, error);
+    }
     if (G_LIKELY(len < PMS_ENC_FOLD_MAX)) {
         if (len < 64)
             tokens_from_word(t, b.sep[0], b.eq[0], s, len);
