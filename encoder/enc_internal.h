@@ -601,14 +601,27 @@ static inline gboolean pms_enc_no_message(GError **error, PmsEncodeError code, g
 
 /* Set a PMS_ENCODE_ERROR with "column N: " in front (col 0: no column);
  * nothing is formatted when pms_enc_no_message says so.
- * Returns FALSE, for `return pms_enc_fail(...)` in a gboolean function. */
-G_GNUC_INTERNAL gboolean pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
+ * Returns FALSE, for `return pms_enc_fail(...)` in a gboolean function.
+ * The question is asked inline, before the message's arguments are
+ * computed and without a variadic call: batches of errors ask it per line
+ * (the arguments error, code and col may be read twice). */
+G_GNUC_INTERNAL gboolean pms_enc_fail_fmt(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
     G_GNUC_PRINTF(4, 5);
+#define pms_enc_fail(error, code, col, ...)                                                                            \
+    (pms_enc_no_message((error), (code), (col)) ? FALSE : pms_enc_fail_fmt((error), (code), (col), __VA_ARGS__))
 /* The error for modifier j's value outside mod's range: a value written
  * with a minus sign (which strtoull wraps, as libpfm4 reads it) is called
- * negative instead of quoted as its 64-bit wrap. */
-G_GNUC_INTERNAL void pms_enc_mod_range_fail(GError **error, PmsEncodeError code, const PmsResolved *r, guint j,
-                                            const PmsModifier *mod);
+ * negative instead of quoted as its 64-bit wrap.  The column is that of
+ * the value; whether a message is wanted is asked inline, as pms_enc_fail
+ * does. */
+G_GNUC_INTERNAL void pms_enc_mod_range_fail_fmt(GError **error, PmsEncodeError code, const PmsResolved *r, guint j,
+                                                const PmsModifier *mod);
+#define pms_enc_mod_range_fail(error, code, r, j, mod)                                                                 \
+    do {                                                                                                               \
+        if (!pms_enc_no_message((error), (code), (r)->mod_vcol[(j)]))                                                  \
+            pms_enc_mod_range_fail_fmt((error), (code), (r), (j), (mod));                                              \
+    } while (0)
+
 /* Append a user token for a message: at most 40 bytes, every byte outside
  * printable ASCII as \xNN (the input may hold control bytes or invalid UTF-8). */
 G_GNUC_INTERNAL void pms_enc_quote(GString *s, const char *p, gsize len);

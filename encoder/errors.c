@@ -38,7 +38,7 @@ const char *pms_encode_error_name(int code)
 
 _Thread_local PmsEncQuiet pms_enc_quiet;
 
-gboolean pms_enc_fail(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
+gboolean pms_enc_fail_fmt(GError **error, PmsEncodeError code, guint col, const char *fmt, ...)
 {
     if (pms_enc_no_message(error, code, col))
         return FALSE;
@@ -184,7 +184,8 @@ const char *pms_umask_at_col(const PmsResolved *r, PmsUmaskSet set, guint col)
     return "?";
 }
 
-void pms_enc_mod_range_fail(GError **error, PmsEncodeError code, const PmsResolved *r, guint j, const PmsModifier *mod)
+void pms_enc_mod_range_fail_fmt(GError **error, PmsEncodeError code, const PmsResolved *r, guint j,
+                                const PmsModifier *mod)
 {
     guint col = r->mod_vcol[j];
     if (pms_enc_no_message(error, code, col))

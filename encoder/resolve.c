@@ -27,6 +27,17 @@ static gboolean parse_num(const char *p, gsize len, guint64 *out)
     if (i >= len)
         return FALSE;
     guint64 v = 0;
+    if (base == 10 && len - i <= 19) {
+        /* at most 19 decimal digits: below 10^19, no overflow to test */
+        for (; i < len; i++) {
+            guint d = (guint)(guchar)p[i] - '0';
+            if (d >= 10)
+                return FALSE;
+            v = v * 10 + d;
+        }
+        *out = neg ? (guint64)0 - v : v;
+        return TRUE;
+    }
     for (; i < len; i++) {
         /* the digit value without glib's call per byte */
         guchar c = (guchar)p[i];
@@ -94,10 +105,8 @@ static void list_choices(GString *s, const PmsModel *m, const PmsEvent *ev)
     g_string_append(s, ")");
 }
 
-static gboolean fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
+static G_GNUC_NO_INLINE gboolean fail_pmu_msg(const PmsModelSet *set, const PmsTokens *t, GError **error)
 {
-    if (pms_enc_no_message(error, PMS_ERR_NOTFOUND, 1))
-        return FALSE;
     g_autoptr(GString) s = g_string_new(NULL);
     if (!t->has_pmu) {
         g_string_append(s, "no PMU given: write PMU::EVENT with PMU one of ");
@@ -112,6 +121,14 @@ static gboolean fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **er
         g_string_append_c(s, ')');
     pms_enc_fail(error, PMS_ERR_NOTFOUND, 1, "%s", s->str);
     return FALSE;
+}
+
+/* The error for a PMU that is not in the set; its message lists them all. */
+static inline gboolean fail_pmu(const PmsModelSet *set, const PmsTokens *t, GError **error)
+{
+    if (pms_enc_no_message(error, PMS_ERR_NOTFOUND, 1))
+        return FALSE;
+    return fail_pmu_msg(set, t, error);
 }
 
 /* Phase 1 for a modifier token: its value must be well-formed (libpfm4
@@ -232,59 +249,71 @@ static inline guint64 recent_hash(const PmsTokens *t)
     return (w0 ^ (w1 * 0x9e3779b97f4a7c15ull) ^ len) * 0xff51afd7ed558ccdull;
 }
 
-gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error)
+/* Batches name a few PMUs, line after line or in turn: pms_resolve
+ * remembers the last one seen in each of a few slots, chosen by the name's
+ * length and letters (looking a PMU up by name costs a fifth of an
+ * encoding).  An entry is trusted only if that model is still in this set
+ * at that place, with that prepared data, and has that name, so a freed
+ * set (or model) cannot fool it. */
+typedef struct {
+    const PmsModelSet *set;
+    const PmsModel *m;
+    const PmsPrepared *prep;
+    guint idx;
+} RecentPmu;
+static _Thread_local RecentPmu recent[RECENT_SLOTS]
+#ifdef __GNUC__
+    /* one small block in the static TLS area: no __tls_get_addr call per encoding */
+    __attribute__((tls_model("initial-exec")))
+#endif
+    ;
+
+static inline gboolean recent_holds(const RecentPmu *e, const PmsModelSet *set, const PmsTokens *t)
+{
+    return e->set == set && pms_model_set_nth(set, e->idx) == e->m &&
+        pms_model_cache_peek(e->m, PMS_MODEL_CACHE_ENCODER) == e->prep && same_name(e->prep, t);
+}
+
+/* The PMU by name, remembered in the pair of slots k, k + 1 (h: the name's
+ * hash); outside pms_resolve, whose path for a remembered PMU then keeps
+ * its few values in registers. */
+static G_GNUC_NO_INLINE gboolean resolve_by_name(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r,
+                                                 GError **error, guint64 h)
 {
     char buf[PMS_ENC_NAME_MAX];
-    const char *s = t->str;
+    guint k = (guint)(h >> 58) * 2u;
     const PmsModel *m = NULL;
-    if (t->has_pmu) {
-        /* Batches name a few PMUs, line after line or in turn: remember the
-         * last one seen in each of a few slots, chosen by the name's length
-         * and letters (looking a PMU up by name costs a fifth of an
-         * encoding).  The entry is trusted only if that model is still in
-         * this set at that place, with that prepared data, and has that
-         * name, so a freed set (or model) cannot fool it. */
-        static _Thread_local struct {
-            const PmsModelSet *set;
-            const PmsModel *m;
-            const PmsPrepared *prep;
-            guint idx;
-        } recent[RECENT_SLOTS]
-#ifdef __GNUC__
-            /* one small block in the static TLS area: no __tls_get_addr call per encoding */
-            __attribute__((tls_model("initial-exec")))
-#endif
-            ;
-        gsize len = t->pmu_len;
-        /* two slots per name (a pair chosen by its hash), so two names of
-         * one pair both stay */
-        guint64 h = recent_hash(t);
-        guint k = (guint)(h >> 58) * 2u; /* 64 pairs */
-        for (guint j = 0; j < 2; j++) {
-            __typeof__(&recent[0]) e = &recent[k + j];
-            if (e->set == set && pms_model_set_nth(set, e->idx) == e->m &&
-                pms_model_cache_peek(e->m, PMS_MODEL_CACHE_ENCODER) == e->prep && same_name(e->prep, t))
-                return resolve_prepared(e->m, e->prep, t, r, error);
-        }
-        if (pms_enc_name(buf, s, len) && (m = pms_model_set_get(set, buf))) {
-            /* the pair's slot of another set (or none) first, else the one the hash picks */
-            __typeof__(&recent[0]) last = recent[k].set != set ? &recent[k]
-                : recent[k + 1].set != set                     ? &recent[k + 1]
-                                                               : &recent[k + (guint)(h >> 57 & 1)];
-            /* by name: pms_model_set_nth would read every built-in model before it */
-            for (guint i = 0; i < pms_model_set_count(set); i++)
-                if (g_ascii_strcasecmp(pms_model_set_nth_name(set, i), m->name) == 0) {
-                    last->set = set;
-                    last->m = m;
-                    last->prep = pms_prepared_get(m);
-                    last->idx = i;
-                    break;
-                }
-        }
+    if (pms_enc_name(buf, t->str, t->pmu_len) && (m = pms_model_set_get(set, buf))) {
+        /* the pair's slot of another set (or none) first, else the one the hash picks */
+        RecentPmu *last = recent[k].set != set ? &recent[k]
+            : recent[k + 1].set != set         ? &recent[k + 1]
+                                               : &recent[k + (guint)(h >> 57 & 1)];
+        /* by name: pms_model_set_nth would read every built-in model before it */
+        for (guint i = 0; i < pms_model_set_count(set); i++)
+            if (g_ascii_strcasecmp(pms_model_set_nth_name(set, i), m->name) == 0) {
+                last->set = set;
+                last->m = m;
+                last->prep = pms_prepared_get(m);
+                last->idx = i;
+                break;
+            }
     }
     if (!m)
         return fail_pmu(set, t, error);
     return pms_resolve_model(m, t, r, error);
+}
+
+gboolean pms_resolve(const PmsModelSet *set, const PmsTokens *t, PmsResolved *r, GError **error)
+{
+    if (G_UNLIKELY(!t->has_pmu))
+        return fail_pmu(set, t, error);
+    /* two slots per name (a pair chosen by its hash), so two names of
+     * one pair both stay */
+    guint64 h = recent_hash(t);
+    const RecentPmu *e = &recent[(guint)(h >> 58) * 2u]; /* 64 pairs */
+    if (recent_holds(e, set, t) || recent_holds(++e, set, t))
+        return resolve_prepared(e->m, e->prep, t, r, error);
+    return resolve_by_name(set, t, r, error, h);
 }
 
 gboolean pms_resolve_model(const PmsModel *m, const PmsTokens *t, PmsResolved *r, GError **error)
@@ -334,11 +363,12 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
         return FALSE;
     }
 
-    /* modifier tokens seen in phase 1, checked for repeats in phase 2 */
-    guint64 vals[PMS_ENC_MAX_ATTRS];
-    guint8 mods[PMS_ENC_MAX_ATTRS];
-    const PmsTok *toks[PMS_ENC_MAX_ATTRS];
-    guint nm = 0;
+    /* A modifier given again must repeat its value (libpfm4 checks that
+     * after every attribute is known): the first one that does not is
+     * reported once the loop is done, unless an attribute fails first. */
+    const PmsTok *again = NULL;
+    guint again_mi = 0;
+    guint64 again_val = 0;
     for (guint i = 0; i < t->n_attrs; i++) {
         const PmsTok *a = &t->attrs[i];
         guint col = a->off + 1;
@@ -388,10 +418,21 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
             ? r->prep->mod_letter[letter + 1]
             : pms_tok_find(&r->prep->mod_idx, t, a->off, nlen);
         if (mi >= 0 && (guint)mi < r->prep->n_mods && (pe->allowed_mods & (1u << mi))) {
-            if (!parse_mod(r, a, mi, &vals[nm], error))
+            guint64 val;
+            if (!parse_mod(r, a, mi, &val, error))
                 return FALSE;
-            mods[nm] = (guint8)mi;
-            toks[nm++] = a;
+            if (r->mod_set & (1u << mi)) {
+                if (r->mod_val[mi] != val && !again) {
+                    again = a;
+                    again_mi = (guint)mi;
+                    again_val = val;
+                }
+                continue;
+            }
+            r->mod_set |= 1u << mi;
+            r->mod_val[mi] = val;
+            r->mod_col[mi] = col;
+            r->mod_vcol[mi] = a->eq < 0 ? col : col + (guint)a->eq + 1;
             continue;
         }
         if (mi >= 0 && (guint)mi < r->prep->n_mods) {
@@ -430,24 +471,13 @@ static gboolean resolve_prepared(const PmsModel *m, const PmsPrepared *prep, con
         pms_enc_fail(error, PMS_ERR_ATTR, col, "%s", msg->str);
         return FALSE;
     }
-    /* phase 2: a modifier given again must repeat its value */
-    for (guint k = 0; k < nm; k++) {
-        guint mi = mods[k];
-        guint col = toks[k]->off + 1;
-        if (r->mod_set & (1u << mi)) {
-            if (r->mod_val[mi] != vals[k]) {
-                pms_enc_fail(error, PMS_ERR_ATTR_SET, col,
-                             "modifier '%s' given twice with different values (%" G_GUINT64_FORMAT
-                             " at column %u, %" G_GUINT64_FORMAT " here)",
-                             r->prep->mods[mi].mod->name, r->mod_val[mi], r->mod_col[mi], vals[k]);
-                return FALSE;
-            }
-            continue;
-        }
-        r->mod_set |= 1u << mi;
-        r->mod_val[mi] = vals[k];
-        r->mod_col[mi] = col;
-        r->mod_vcol[mi] = toks[k]->eq < 0 ? col : col + (guint)toks[k]->eq + 1;
+    if (G_UNLIKELY(again)) {
+        guint mi = again_mi;
+        pms_enc_fail(error, PMS_ERR_ATTR_SET, again->off + 1,
+                     "modifier '%s' given twice with different values (%" G_GUINT64_FORMAT
+                     " at column %u, %" G_GUINT64_FORMAT " here)",
+                     r->prep->mods[mi].mod->name, r->mod_val[mi], r->mod_col[mi], again_val);
+        return FALSE;
     }
     return TRUE;
 }

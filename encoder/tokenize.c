@@ -23,10 +23,11 @@ static const guint8 byte_class[256] = {
     [':'] = C_COLON, ['.'] = C_DOT, ['='] = C_EQ, [' '] = C_BAD, ['\t'] = C_BAD, [','] = C_BAD, ['\0'] = C_END,
 };
 
-static gboolean fail_bad(const char *str, gsize at, GError **error)
+static gboolean fail_bad(const char *str, gsize at, gboolean short_str, GError **error)
 {
-    /* a string too long to index is reported as such, whatever it holds */
-    gsize len = at + strlen(str + at);
+    /* a string too long to index is reported as such, whatever it holds
+     * (short_str: the caller saw its end near the bad byte) */
+    gsize len = short_str ? 0 : at + strlen(str + at);
     if (len > G_MAXINT / 2) {
         pms_enc_fail(error, PMS_ERR_INVAL, 0, "event string too long (%" G_GSIZE_FORMAT " bytes)", len);
         return FALSE;
@@ -114,74 +115,14 @@ static inline char upper(guchar c)
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-/* The bytes of 16 that are not name bytes, a bit each by kind. */
+/* Where the separators and '=' lie in the first PMS_ENC_FOLD_MAX bytes of a
+ * string: a bit per byte (bit k of word w: byte 64 w + k), zero from the
+ * string's end on. */
+#define BIT_WORDS (PMS_ENC_FOLD_MAX / 64)
 typedef struct {
-    guint sep;   /* ':' and '.' */
-    guint colon; /* ':' */
-    guint eq;    /* '=' */
-    guint bad;   /* blanks and ',' */
-} Masks;
-
-/* 16 bytes: upper-cased into up, and their masks. */
-static inline Masks scan16(__m128i v, char *up)
-{
-    const __m128i lo = _mm_set1_epi8('a' - 1), hi = _mm_set1_epi8('z' + 1);
-    /* signed compares: bytes >= 0x80 are negative, so never lower case */
-    __m128i lower = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
-    _mm_storeu_si128((__m128i *)up, _mm_sub_epi8(v, _mm_and_si128(lower, _mm_set1_epi8(0x20))));
-    __m128i colon = _mm_cmpeq_epi8(v, _mm_set1_epi8(':'));
-    __m128i bad = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
-    bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
-    Masks k;
-    k.colon = (guint)_mm_movemask_epi8(colon);
-    k.sep = k.colon | (guint)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
-    k.eq = (guint)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('=')));
-    k.bad = (guint)_mm_movemask_epi8(bad);
-    return k;
-}
-
-/* The first '=' of the attribute being read, from the '=' bits of a block
- * (bit k = offset base + k) that lie before the separator at hand: those at
- * or after the token's start count.  The '=' bits are not walked one by one. */
-static inline void first_eq(Scan *sc, guint eqs, gsize base)
-{
-    if (sc->eq >= 0 || sc->event)
-        return;
-    if (sc->start > base)
-        eqs &= sc->start - base >= 16 ? 0 : ~((1u << (sc->start - base)) - 1);
-    if (eqs)
-        sc->eq = (gint)(base + (guint)__builtin_ctz(eqs) - sc->start);
-}
-
-/* One block's separators and '=' (bit k = offset base + k; only the bits in
- * keep).  S_BAD with *bad set at its first blank or ','. */
-static inline guint block(PmsTokens *t, Scan *sc, const guchar *s, gsize base, Masks k, guint keep, gsize *bad)
-{
-    if (k.bad & keep) {
-        *bad = base + (guint)__builtin_ctz(k.bad & keep);
-        return S_BAD;
-    }
-    guint eqs = k.eq & keep;
-    for (guint m = k.sep & keep; m; m &= m - 1) {
-        guint b = (guint)__builtin_ctz(m);
-        gsize at = base + b;
-        if (eqs)
-            first_eq(sc, eqs & ((1u << b) - 1), base);
-        if (!t->has_pmu && (k.colon & (1u << b)) && s[at + 1] == ':') {
-            end_pmu(t, sc, at);
-            continue;
-        }
-        if (at == sc->skip && at)
-            continue;
-        end_token(t, sc->event, sc->start, at, sc->eq);
-        sc->event = FALSE;
-        sc->start = at + 1;
-        sc->eq = -1;
-    }
-    if (eqs)
-        first_eq(sc, eqs, base);
-    return S_MORE;
-}
+    guint64 sep[BIT_WORDS]; /* ':' and '.' */
+    guint64 eq[BIT_WORDS];  /* '=' */
+} Bits;
 
 /* 16 bytes at p.  A plain load when they lie in one 4 kB page (the smallest
  * x86 page): bytes past the string's NUL may be read, never used (the
@@ -216,27 +157,165 @@ static inline __m128i load16(const guchar *p)
 }
 
 /* The string, 16 bytes at a time, finding its end on the way (no strlen
- * first); only the bytes that end or split tokens are looked at one by one.
- * Returns the length when it is below PMS_ENC_FOLD_MAX, the offset of a bad
- * byte in *bad (then the return value is 0), or PMS_ENC_FOLD_MAX when the
- * string is longer: the caller then scans it byte by byte from the start. */
-static gsize scan_short(PmsTokens *t, Scan *sc, const guchar *s, gsize *bad)
+ * first): each block upper-cased into t->up and its special bytes into b.
+ * Returns the length when it is below PMS_ENC_FOLD_MAX (b's words up to
+ * the one holding the end are set), PMS_ENC_FOLD_MAX when the string is
+ * longer (the caller then scans it byte by byte from the start), or 0 with
+ * *bad the offset of the first blank or ',' (G_MAXSIZE when none), and
+ * *bad_short TRUE when the string ends in the same block. */
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
+static inline gsize
+scan_bits_at(PmsTokens *t, Bits *b, const guchar *s, gsize *bad, gboolean *bad_short, gboolean one_page)
 {
-    G_STATIC_ASSERT(PMS_ENC_FOLD_MAX % 16 == 0);
+    G_STATIC_ASSERT(PMS_ENC_FOLD_MAX % 64 == 0);
+    /* c - 'a' + 0x80 wraps lower-case letters onto 0x80..0x99 (the
+     * lowest signed bytes), any other byte above them */
+    const __m128i to_lower = _mm_set1_epi8((char)(0x80 - 'a')), lower_top = _mm_set1_epi8((char)(0x80 + 26));
+    const __m128i case_bit = _mm_set1_epi8(0x20), blank_top = _mm_set1_epi8(' ' + 1);
     *bad = G_MAXSIZE;
-    for (gsize i = 0; i < PMS_ENC_FOLD_MAX; i += 16) {
-        __m128i v = load16(s + i);
-        guint nul = (guint)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
-        guint keep = nul ? (1u << __builtin_ctz(nul)) - 1 : 0xffffu;
-        if (block(t, sc, s, i, scan16(v, t->up + i), keep, bad))
-            return 0;
-        if (nul) {
-            gsize len = i + (guint)__builtin_ctz(nul);
-            special(t, sc, s, len, C_END);
-            return len;
+    for (guint w = 0; w < BIT_WORDS; w++) {
+        guint64 sep = 0, eq = 0;
+        for (guint k = 0; k < 64; k += 16) {
+            gsize i = (gsize)w * 64 + k;
+            __m128i v = one_page ? load_in_page(s + i) : load16(s + i);
+            __m128i lower = _mm_cmplt_epi8(_mm_add_epi8(v, to_lower), lower_top);
+            _mm_storeu_si128((__m128i *)(t->up + i), _mm_sub_epi8(v, _mm_and_si128(lower, case_bit)));
+            /* bytes up to ' ' (NUL, blanks, and control bytes that are
+             * names' bytes) and ',': where the scan may stop */
+            __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v, blank_top), v);
+            guint st = (guint)_mm_movemask_epi8(_mm_or_si128(low, _mm_cmpeq_epi8(v, _mm_set1_epi8(','))));
+            guint sp = (guint)_mm_movemask_epi8(
+                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')), _mm_cmpeq_epi8(v, _mm_set1_epi8('.'))));
+            guint e = (guint)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('=')));
+            if (G_UNLIKELY(st)) {
+                guint nul = (guint)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+                guint blank = (guint)_mm_movemask_epi8(_mm_or_si128(
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+                    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')))));
+                if (nul | blank) {
+                    guint at = (guint)__builtin_ctz(nul | blank);
+                    if (!((nul >> at) & 1)) {
+                        *bad = i + at;
+                        *bad_short = nul != 0; /* its NUL in this block */
+                        return 0;
+                    }
+                    /* the end: bytes after it do not count */
+                    guint keep = (1u << at) - 1;
+                    b->sep[w] = sep | (guint64)(sp & keep) << k;
+                    b->eq[w] = eq | (guint64)(e & keep) << k;
+                    return i + at;
+                }
+                /* only control bytes, which are names' bytes */
+            }
+            sep |= (guint64)sp << k;
+            eq |= (guint64)e << k;
         }
+        b->sep[w] = sep;
+        b->eq[w] = eq;
     }
     return PMS_ENC_FOLD_MAX;
+}
+
+/* scan_bits_at, without a page test per block when the PMS_ENC_FOLD_MAX
+ * bytes from s lie in one page (most strings). */
+static gsize scan_bits(PmsTokens *t, Bits *b, const guchar *s, gsize *bad, gboolean *bad_short)
+{
+    if (((guintptr)s & 4095) <= 4096 - PMS_ENC_FOLD_MAX)
+        return scan_bits_at(t, b, s, bad, bad_short, TRUE);
+    return scan_bits_at(t, b, s, bad, bad_short, FALSE);
+}
+
+/* The first set bit at or after `from` in words 0 .. last, G_MAXSIZE if none. */
+static inline gsize next_bit(const guint64 *words, guint last, gsize from)
+{
+    guint w = (guint)(from >> 6);
+    if (w > last)
+        return G_MAXSIZE;
+    guint64 m = words[w] & (~G_GUINT64_CONSTANT(0) << (from & 63));
+    while (!m) {
+        if (++w > last)
+            return G_MAXSIZE;
+        m = words[w];
+    }
+    return (gsize)w * 64 + (guint)__builtin_ctzll(m);
+}
+
+/* The tokens of a string shorter than 64 bytes from its one word of
+ * separators and of '=' (most strings): the bits stay in registers, and it
+ * has fewer than PMS_ENC_MAX_ATTRS separators, so no count to bound. */
+static inline void tokens_from_word(PmsTokens *t, guint64 sep, guint64 eq, const guchar *s, gsize len)
+{
+    G_STATIC_ASSERT(PMS_ENC_MAX_ATTRS >= 63);
+    guint start = 0;
+    /* the first "::" ends the PMU name; what comes before it is the PMU */
+    for (guint64 m = sep; m; m &= m - 1) {
+        guint p = (guint)__builtin_ctzll(m);
+        if (s[p] == ':' && s[p + 1] == ':') {
+            t->has_pmu = TRUE;
+            t->pmu_len = p;
+            start = p + 2; /* < 64: the second ':' lies before the end */
+            sep &= ~G_GUINT64_CONSTANT(0) << start;
+            break;
+        }
+    }
+    guint at = sep ? (guint)__builtin_ctzll(sep) : (guint)len;
+    t->ev_off = start;
+    t->ev_len = at - start;
+    guint n = 0;
+    while (sep) {
+        sep &= sep - 1;
+        eq &= ~G_GUINT64_CONSTANT(0) << at; /* '=' of tokens before this one */
+        start = at + 1;
+        at = sep ? (guint)__builtin_ctzll(sep) : (guint)len;
+        guint64 own = eq & ((G_GUINT64_CONSTANT(1) << at) - 1);
+        t->attrs[n++] = (PmsTok){ start, at - start, own ? (gint)((guint)__builtin_ctzll(own) - start) : -1 };
+    }
+    t->n_attrs = n;
+}
+
+/* The tokens of a string of len bytes (< PMS_ENC_FOLD_MAX) from its bits. */
+static void tokens_from_bits(PmsTokens *t, const Bits *b, const guchar *s, gsize len)
+{
+    guint last = (guint)(len >> 6); /* the word holding the end */
+    gsize start = 0;
+    /* the first "::" ends the PMU name; what comes before it is the PMU */
+    gsize at = next_bit(b->sep, last, 0);
+    for (gsize p = at; p != G_MAXSIZE; p = next_bit(b->sep, last, p + 1))
+        if (s[p] == ':' && s[p + 1] == ':') {
+            t->has_pmu = TRUE;
+            t->pmu_len = (guint)p;
+            start = p + 2;
+            at = next_bit(b->sep, last, start);
+            break;
+        }
+    gsize end = at == G_MAXSIZE ? len : at;
+    t->ev_off = (guint)start;
+    t->ev_len = (guint)(end - start);
+    /* the next '=' at or after the attribute being read */
+    guint64 any_eq = 0;
+    for (guint w = 0; w <= last; w++)
+        any_eq |= b->eq[w];
+    gsize next_eq = any_eq ? next_bit(b->eq, last, end + 1) : G_MAXSIZE;
+    guint n = 0;
+    while (at != G_MAXSIZE) {
+        start = at + 1;
+        at = next_bit(b->sep, last, start);
+        end = at == G_MAXSIZE ? len : at;
+        gint eq = -1;
+        if (next_eq < end) {
+            eq = (gint)(next_eq - start);
+            next_eq = next_bit(b->eq, last, end + 1);
+        }
+        /* past PMS_ENC_MAX_ATTRS + 1, counted, not stored: the resolver
+         * stops at the 65th */
+        if (n <= PMS_ENC_MAX_ATTRS)
+            t->attrs[n] = (PmsTok){ (guint)start, (guint)(end - start), eq };
+        n++;
+    }
+    t->n_attrs = MIN(n, PMS_ENC_MAX_ATTRS + 1);
+    t->too_many = n > PMS_ENC_MAX_ATTRS;
 }
 #endif
 
@@ -249,38 +328,45 @@ gboolean pms_tokenize_internal(const char *str, PmsTokens *t, GError **error)
     t->n_attrs = 0;
     t->too_many = FALSE;
 
-    Scan sc = { 0, 0, -1, TRUE };
     gsize i = 0;
 #ifdef __SSE2__
+    Bits b;
     gsize bad;
-    gsize len = scan_short(t, &sc, s, &bad);
-    if (bad != G_MAXSIZE)
-        return fail_bad(str, bad, error);
-    if (len < PMS_ENC_FOLD_MAX) {
-        i = len;
-    } else {
-        /* too long for the copy: start again, byte by byte */
-        t->has_pmu = FALSE;
-        t->pmu_len = 0;
-        t->n_attrs = 0;
-        t->too_many = FALSE;
-        sc = (Scan){ 0, 0, -1, TRUE };
+    gboolean bad_short;
+    gsize len = scan_bits(t, &b, s, &bad, &bad_short);
+    if (G_UNLIKELY(bad != G_MAXSIZE)) {
+        /* a short string's class and column, asked here: batches of
+         * malformed strings come this way line after line */
+        if (bad_short && pms_enc_no_message(error, PMS_ERR_INVAL, (guint)bad + 1))
+            return FALSE;
+        return fail_bad(str, bad, bad_short, error);
     }
-    if (len >= PMS_ENC_FOLD_MAX)
+    if (G_LIKELY(len < PMS_ENC_FOLD_MAX)) {
+        if (len < 64)
+            tokens_from_word(t, b.sep[0], b.eq[0], s, len);
+        else
+            tokens_from_bits(t, &b, s, len);
+        t->len = len;
+        /* lookups read a word past a name's end: keep those bytes defined */
+        memset(t->up + len, 0, 8);
+        return TRUE;
+    }
+    /* too long for the copy: byte by byte */
 #endif
-        for (;; i++) {
-            guchar c = s[i];
-            if (i < PMS_ENC_FOLD_MAX)
-                t->up[i] = upper(c);
-            guint k = byte_class[c];
-            if (G_LIKELY(k == C_NAME))
-                continue;
-            guint r = special(t, &sc, s, i, k);
-            if (r == S_END)
-                break;
-            if (r == S_BAD)
-                return fail_bad(str, i, error);
-        }
+    Scan sc = { 0, 0, -1, TRUE };
+    for (;; i++) {
+        guchar c = s[i];
+        if (i < PMS_ENC_FOLD_MAX)
+            t->up[i] = upper(c);
+        guint k = byte_class[c];
+        if (G_LIKELY(k == C_NAME))
+            continue;
+        guint r = special(t, &sc, s, i, k);
+        if (r == S_END)
+            break;
+        if (r == S_BAD)
+            return fail_bad(str, i, FALSE, error);
+    }
     t->len = i;
     if (i > G_MAXINT / 2) {
         pms_enc_fail(error, PMS_ERR_INVAL, 0, "event string too long (%" G_GSIZE_FORMAT " bytes)", i);

@@ -273,6 +273,112 @@ static void test_tokenize(void)
     CU_ASSERT_TRUE(g_str_has_prefix(err->message, "column 6: "));
 }
 
+/* The grammar of tokenize.c, byte by byte and nothing else: the reference
+ * the tokenizer's block scan must agree with.  Returns the column of the
+ * first blank or ',' (0: none). */
+static guint ref_tokenize(const char *s, PmsTokens *t)
+{
+    gsize start = 0, skip = 0;
+    gint eq = -1;
+    gboolean event = TRUE;
+    t->has_pmu = FALSE;
+    t->pmu_len = 0;
+    t->ev_off = t->ev_len = 0;
+    t->len = 0;
+    t->n_attrs = 0;
+    t->too_many = FALSE;
+    for (gsize i = 0;; i++) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == ',')
+            return (guint)i + 1;
+        if (c == '=') {
+            if (eq < 0 && !event)
+                eq = (gint)(i - start);
+            continue;
+        }
+        if (c == ':' && !t->has_pmu && s[i + 1] == ':') {
+            t->has_pmu = TRUE;
+            t->pmu_len = (guint)i;
+            t->n_attrs = 0;
+            t->too_many = FALSE;
+            skip = i + 1;
+            start = i + 2;
+            event = TRUE;
+            eq = -1;
+            continue;
+        }
+        if (c != ':' && c != '.' && c != '\0')
+            continue;
+        if (i == skip && i)
+            continue;
+        if (event) {
+            t->ev_off = (guint)start;
+            t->ev_len = (guint)(i - start);
+        } else if (t->n_attrs == PMS_ENC_MAX_ATTRS + 1) {
+            t->too_many = TRUE;
+        } else {
+            t->attrs[t->n_attrs++] = (PmsTok){ (guint)start, (guint)(i - start), eq };
+            t->too_many = t->n_attrs > PMS_ENC_MAX_ATTRS;
+        }
+        if (!c) {
+            t->len = i;
+            return 0;
+        }
+        event = FALSE;
+        start = i + 1;
+        eq = -1;
+    }
+}
+
+/* The tokenizer reads 16 bytes at a time and keeps separators as bits, a
+ * word per 64 bytes: strings whose "::", separators and '=' fall on every
+ * side of those boundaries (and past the 256 bytes it folds) must come out
+ * as the byte-by-byte grammar says. */
+static void test_tokenize_blocks(void)
+{
+    static const char pieces[] = "ab::..==:Z\x01\xc3";
+    GRand *rnd = g_rand_new_with_seed(21);
+    char buf[400];
+    guint checked = 0, differ = 0;
+    for (guint n = 0; n < 20000; n++) {
+        guint len = (guint)g_rand_int_range(rnd, 0, n % 8 ? 140 : 300);
+        gboolean blanks = n % 5 == 0;
+        for (guint i = 0; i < len; i++) {
+            gint32 r = g_rand_int_range(rnd, 0, 100);
+            buf[i] = r < 70 ? (char)('a' + r % 26) : pieces[r % (sizeof pieces - 1)];
+            if (blanks && r == 99)
+                buf[i] = " \t,"[i % 3];
+        }
+        buf[len] = '\0';
+        PmsTokens want, got;
+        guint bad = ref_tokenize(buf, &want);
+        g_autoptr(GError) err = NULL;
+        gboolean ok = pms_tokenize(buf, &got, &err);
+        gboolean same = ok == !bad;
+        if (same && bad) {
+            g_autofree char *col = g_strdup_printf("column %u: ", bad);
+            same = g_str_has_prefix(err->message, col);
+        } else if (same) {
+            same = want.has_pmu == got.has_pmu && want.pmu_len == got.pmu_len && want.ev_off == got.ev_off &&
+                want.ev_len == got.ev_len && want.n_attrs == got.n_attrs && want.too_many == got.too_many &&
+                want.len == got.len;
+            for (guint i = 0; same && i < want.n_attrs; i++)
+                same = want.attrs[i].off == got.attrs[i].off && want.attrs[i].len == got.attrs[i].len &&
+                    want.attrs[i].eq == got.attrs[i].eq;
+            for (guint i = 0; same && i < MIN(len, PMS_ENC_FOLD_MAX); i++)
+                same = got.up[i] == g_ascii_toupper(buf[i]);
+        }
+        if (!same && differ++ < 3) {
+            g_autofree char *esc = g_strescape(buf, NULL);
+            fprintf(stderr, "# tokenize differs from the grammar on '%s'\n", esc);
+        }
+        checked++;
+    }
+    g_rand_free(rnd);
+    CU_ASSERT_EQUAL(checked, 20000);
+    CU_ASSERT_EQUAL(differ, 0);
+}
+
 /* ---- plain events, privilege, case, defaults ---- */
 
 static void test_basic(void)
@@ -1466,6 +1572,7 @@ int main(int argc, char **argv)
     CU_pSuite s = CU_add_suite("encoder", suite_init, suite_clean);
     CU_add_test(s, "family table", test_family_table);
     CU_add_test(s, "tokenize", test_tokenize);
+    CU_add_test(s, "tokenize blocks", test_tokenize_blocks);
     CU_add_test(s, "basic", test_basic);
     CU_add_test(s, "numbers", test_numbers);
     CU_add_test(s, "duplicates", test_duplicates);
