@@ -492,6 +492,15 @@ typedef struct {
     guint32 tail_off;
     gboolean first_ok;
     PmsPlacement first; /* pointers: the PmsEncoding after it stays 8-byte aligned */
+    /* What the program step reads of the codes (pms_program_place_code_bits,
+     * pms_program_writes_src): codes whose bits place_bits of codes[0] are
+     * the kept codes' are placed as they are; where patch is set, the writes
+     * of other codes on that placement are the kept writes with the codes
+     * put in as src says. */
+    guint64 place_bits;
+    guint8 src[PMS_PROGRAM_MAX_WRITES];
+    gboolean patch;
+    guint32 pad;
 } PmsPlainImage;
 /* The slot of a string the rules refuse, and of one asked for once. */
 G_GNUC_INTERNAL extern const PmsPlainImage pms_plain_refused, pms_plain_seen;

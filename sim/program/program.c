@@ -2,6 +2,7 @@
  * of the model's family (program_<family>.c), found in the family table
  * (sim/program/families.c).  A family may have its program step before its
  * simulator device (sim/dev_<family>.c). */
+#include <string.h>
 #include "prog_internal.h"
 
 G_DEFINE_QUARK(pms - program - error - quark, pms_program_error)
@@ -103,8 +104,12 @@ gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint count
     return TRUE;
 }
 
-gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *writes,
-                            guint *n_writes, GError **error)
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
+static inline gboolean
+writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n_writes, guint8 *src,
+       GError **error)
 {
     const ProgOps *p = program_for(pl->model, error);
     *n_writes = 0;
@@ -115,7 +120,36 @@ gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint 
                     pl->model->name, pl->event->name);
         return FALSE;
     }
-    return p->writes(pl, codes, n_codes, writes, n_writes, error);
+    if (src && p->writes_src)
+        return p->writes_src(pl, codes, n_codes, w, n_writes, src, error);
+    if (!p->writes(pl, codes, n_codes, w, n_writes, error))
+        return FALSE;
+    if (src)
+        memset(src, PMS_PROGRAM_SRC_OTHER, *n_writes);
+    return TRUE;
+}
+
+gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w,
+                            guint *n_writes, GError **error)
+{
+    return writes(pl, codes, n_codes, w, n_writes, NULL, error);
+}
+
+gboolean pms_program_writes_src(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w,
+                                guint *n_writes, guint8 *src, GError **error)
+{
+    return writes(pl, codes, n_codes, w, n_writes, src, error);
+}
+
+guint64 pms_program_place_code_bits(const PmsModel *m)
+{
+    /* place_codes reads the codes through gp_allowed alone */
+    const ProgOps *p = prog_ops_for(m);
+    if (!p)
+        return G_MAXUINT64;
+    if (!p->gp_allowed)
+        return 0;
+    return p->gp_code_bits ? p->gp_code_bits(m) : G_MAXUINT64;
 }
 
 const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl)
