@@ -72,26 +72,25 @@ mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
     if (out->mod_print == pe->allowed_mods) {
+        /* the event's template, its digits set; a value of more digits
+         * moves the template's rest to the right (the digits are in
+         * modifier order), which the slack past the end allows */
         const char *t = pe->fstr_mods;
-        guint tlen = pe->mods_tlen;
-        if (!out->mod_big) {
-            /* one-digit values: the event's template with its digits set */
-            put(d, t, tlen);
-            for (guint32 m = out->mod_changed & out->mod_print; m; m &= m - 1) {
-                guint j = pms_lsb(m);
-                d[pe->mod_digit[j]] = (char)('0' + out->mod_val[j]);
-            }
-            return d + tlen;
-        }
-        /* the template in pieces, each value that may differ from its
-         * digit written in its place (the digits are in modifier order) */
-        guint at = 0;
+        guint tlen = pe->mods_tlen, shift = 0;
+        put(d, t, tlen);
         for (guint32 m = (out->mod_changed | out->mod_big) & out->mod_print; m; m &= m - 1) {
             guint j = pms_lsb(m), dp = pe->mod_digit[j];
-            d = put_dec(put(d, t + at, dp - at), out->mod_val[j]);
-            at = dp + 1;
+            guint64 v = out->mod_val[j];
+            if (v < 10) {
+                d[dp + shift] = (char)('0' + v);
+                continue;
+            }
+            guint n = pms_dec_digits(v);
+            put(d + dp + shift + n, t + dp + 1, tlen - dp - 1);
+            put_dec(d + dp + shift, v);
+            shift += n - 1;
         }
-        return put(d, t + at, tlen - at);
+        return d + tlen + shift;
     }
     for (guint32 m = out->mod_print; m; m &= m - 1) {
         guint j = pms_lsb(m);
