@@ -217,6 +217,7 @@ void pms_encoding_free(PmsEncoding *enc)
         free(blk);
         return;
     }
-    free(s->blk);
+    if (s->blk)
+        free(s->blk);
     s->blk = blk;
 }
