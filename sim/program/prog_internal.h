@@ -54,6 +54,8 @@ gboolean prog_table_check(GPtrArray *problems);
  * the event and its selected unit masks may use, else the lowest such fixed
  * counter; whether the event may use a given counter; one write appended. */
 gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl);
+/* The same choice among counters already known (general gp, fixed fx). */
+gboolean prog_place_lowest_of(const PmsModel *m, const PmsEvent *ev, guint64 gp, guint32 fx, PmsPlacement *pl);
 gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
 void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
 /* prog_put_write for a ProgOps.writes_src: src[write] = from (a code's

@@ -221,6 +221,11 @@ gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet um
     guint64 gp;
     guint32 fx;
     prog_place_allowed(m, ev, umask_mask, &gp, &fx);
+    return prog_place_lowest_of(m, ev, gp, fx, pl);
+}
+
+gboolean prog_place_lowest_of(const PmsModel *m, const PmsEvent *ev, guint64 gp, guint32 fx, PmsPlacement *pl)
+{
     if (gp) {
         *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctzll(gp), FALSE };
         return TRUE;

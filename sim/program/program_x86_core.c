@@ -197,17 +197,13 @@ static void x86_allowed(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask
     }
 }
 
+/* The lowest of those counters (a metric: its fixed counter, gp being none). */
 static gboolean x86_place(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl)
 {
     guint64 gp;
     guint32 fx;
     x86_allowed(m, ev, umask_mask, &gp, &fx);
-    if (!metric_selected(ev, umask_mask, NULL))
-        return prog_place_lowest(m, ev, umask_mask, pl);
-    if (!fx)
-        return FALSE;
-    *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctz(fx), TRUE };
-    return TRUE;
+    return prog_place_lowest_of(m, ev, gp, fx, pl);
 }
 
 /* The writes, and what each is made of (ProgOps.writes_src; src may be NULL). */
