@@ -57,7 +57,12 @@ gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet um
 /* The same choice among counters already known (general gp, fixed fx). */
 gboolean prog_place_lowest_of(const PmsModel *m, const PmsEvent *ev, guint64 gp, guint32 fx, PmsPlacement *pl);
 gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
-void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
+/* Inline: every encoding's writes are a few of these. */
+static inline void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
+{
+    w[*n] = (PmsRegWrite){ r->name, r->address, value & mask, mask, r };
+    (*n)++;
+}
 /* prog_put_write for a ProgOps.writes_src: src[write] = from (a code's
  * index or PMS_PROGRAM_SRC_*), unless src is NULL. */
 static inline void prog_put_write_src(PmsRegWrite *w, guint *n, guint8 *src, guint8 from, const PmsRegister *r,

@@ -249,12 +249,6 @@ gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint cou
     return ok;
 }
 
-void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
-{
-    w[*n] = (PmsRegWrite){ r->name, r->address, value & mask, mask, r };
-    (*n)++;
-}
-
 gboolean prog_writes_ctl_only(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
                               const char *no_extra, GError **error)
 {
