@@ -164,7 +164,6 @@ void pms_plain_clear(PmsPrepEvent *pe)
  * only for the message). */
 static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused)
 {
-    const PmsPlainImage h = *hp;
     const PmsEncoding *img = (const PmsEncoding *)(hp + 1);
     *refused = FALSE;
     if (!img->place.event)
@@ -180,26 +179,26 @@ static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *h
     }
     /* the modifiers may move the event (skl: intxcp to PERFEVTSEL2): the
      * rule path places it then.  Codes the placement reads alike are placed
-     * alike (h.place_bits) */
+     * alike (hp->place_bits) */
     PmsPlacement pl;
-    if (out.n_codes != img->n_codes || ((out.codes[0] ^ img->codes[0]) & h.place_bits)) {
+    if (out.n_codes != img->n_codes || ((out.codes[0] ^ img->codes[0]) & hp->place_bits)) {
         if (!pms_program_place_codes_from(&hp->first, hp->first_ok, r->model, img->place.event, out.selected, out.codes,
                                           out.n_codes, &pl, NULL) ||
             pl.counter != img->place.counter || pl.fixed != img->place.fixed)
             return NULL;
     }
-    gsize keep = h.fstr_off + h.tail_off; /* the struct, the writes, the fstr's head and unit masks */
+    gsize keep = hp->fstr_off + hp->tail_off; /* the struct, the writes, the fstr's head and unit masks */
     /* PMS_FSTR_SLACK: fstr.c copies pieces in blocks */
     PmsEncoding *enc = pms_enc_alloc(keep + pms_fstr_mods_len(r, &out) + 1 + PMS_FSTR_SLACK);
     memcpy(enc, img, keep);
     enc->writes = (PmsRegWrite *)((char *)enc + sizeof(PmsEncoding));
-    enc->fstr = (char *)enc + h.fstr_off;
+    enc->fstr = (char *)enc + hp->fstr_off;
     memcpy(enc->codes, out.codes, sizeof enc->codes);
-    if (h.patch && out.n_codes == img->n_codes) {
+    if (hp->patch && out.n_codes == img->n_codes) {
         /* the same placement and number of codes: the kept writes, the codes put in */
         for (guint j = 0; j < enc->n_writes; j++)
-            if (h.src[j] != PMS_PROGRAM_SRC_NONE)
-                enc->writes[j].value = out.codes[h.src[j]] & enc->writes[j].mask;
+            if (hp->src[j] != PMS_PROGRAM_SRC_NONE)
+                enc->writes[j].value = out.codes[hp->src[j]] & enc->writes[j].mask;
     } else {
         guint nw;
         if (!pms_program_writes(&enc->place, enc->codes, enc->n_codes, enc->writes, &nw, NULL) || nw != enc->n_writes) {
