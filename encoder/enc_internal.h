@@ -440,14 +440,37 @@ G_GNUC_INTERNAL char *pms_ia64_decode(const PmsModel *m, guint64 value, gboolean
 
 /* ---- encode.c ---- */
 
-/* malloc itself, not g_malloc's wrapper: this runs per encoding.  Out of
- * memory still ends in g_malloc's abort. */
+/* Results are allocated with their capacity in a header before them
+ * (PMS_ENC_HEAD bytes, which keep malloc's alignment), and the block a
+ * thread frees last is kept for the thread's next result (pms_encoding_free):
+ * a batch encodes, prints and frees one result a line, and reusing the block
+ * spares it malloc and free.  Thread-local, freed with its thread
+ * (encode.c); a result may still be freed by any thread, at any time. */
+#define PMS_ENC_HEAD 16
+typedef struct {
+    gsize *blk;     /* the kept block (its capacity at blk[0]), or NULL */
+    gboolean armed; /* the thread's exit frees blk */
+} PmsEncSpare;
+G_GNUC_INTERNAL extern _Thread_local PmsEncSpare pms_enc_spare
+#ifdef __GNUC__
+    /* in the static TLS block: no __tls_get_addr call per result */
+    __attribute__((tls_model("initial-exec")))
+#endif
+    ;
+/* A new block of at least size bytes (malloc; out of memory ends in
+ * g_malloc's abort). */
+G_GNUC_INTERNAL PmsEncoding *pms_enc_alloc_new(gsize size);
+
+/* Room for a result of size bytes: the thread's kept block when it is big
+ * enough.  Freed by pms_encoding_free only. */
 static inline PmsEncoding *pms_enc_alloc(gsize size)
 {
-    PmsEncoding *enc = malloc(size);
-    if (G_UNLIKELY(!enc))
-        enc = g_malloc(size);
-    return enc;
+    gsize *blk = pms_enc_spare.blk;
+    if (G_LIKELY(blk && blk[0] >= size)) {
+        pms_enc_spare.blk = NULL;
+        return (PmsEncoding *)(gpointer)((char *)blk + PMS_ENC_HEAD);
+    }
+    return pms_enc_alloc_new(size);
 }
 
 /* The result of a rule set's output, as pms_encode makes it: the program
@@ -469,6 +492,15 @@ typedef struct {
     guint32 tail_off;
     gboolean first_ok;
     PmsPlacement first; /* pointers: the PmsEncoding after it stays 8-byte aligned */
+    /* What the program step reads of the codes (pms_program_place_code_bits,
+     * pms_program_writes_src): codes whose bits place_bits of codes[0] are
+     * the kept codes' are placed as they are; where patch is set, the writes
+     * of other codes on that placement are the kept writes with the codes
+     * put in as src says. */
+    guint64 place_bits;
+    guint8 src[PMS_PROGRAM_MAX_WRITES];
+    gboolean patch;
+    guint32 pad;
 } PmsPlainImage;
 /* The slot of a string the rules refuse, and of one asked for once. */
 G_GNUC_INTERNAL extern const PmsPlainImage pms_plain_refused, pms_plain_seen;

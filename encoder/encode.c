@@ -172,7 +172,52 @@ PmsEncoding *pms_encode_class(const PmsModelSet *models, const char *str, guint 
     return enc;
 }
 
+/* The results' blocks (enc_internal.h).  Most results are a few hundred
+ * bytes: a block is at least ENC_MIN_CAP, so that the kept one serves the
+ * next result whatever its length. */
+#define ENC_MIN_CAP 512
+G_STATIC_ASSERT(PMS_ENC_HEAD >= sizeof(gsize) && PMS_ENC_HEAD % 16 == 0);
+
+_Thread_local PmsEncSpare pms_enc_spare;
+
+/* At the thread's exit: its kept block (a thread that never frees a
+ * result keeps none). */
+static void spare_release(gpointer unused)
+{
+    (void)unused;
+    free(pms_enc_spare.blk);
+    pms_enc_spare.blk = NULL;
+    pms_enc_spare.armed = FALSE; /* a result freed later in the exit arms it again */
+}
+
+static GPrivate spare_exit = G_PRIVATE_INIT(spare_release);
+
+PmsEncoding *pms_enc_alloc_new(gsize size)
+{
+    gsize cap = MAX(size, ENC_MIN_CAP);
+    gsize *blk = malloc(PMS_ENC_HEAD + cap);
+    if (G_UNLIKELY(!blk))
+        blk = g_malloc(PMS_ENC_HEAD + cap);
+    blk[0] = cap;
+    return (PmsEncoding *)(gpointer)((char *)blk + PMS_ENC_HEAD);
+}
+
 void pms_encoding_free(PmsEncoding *enc)
 {
-    free(enc); /* from malloc (g_malloc is malloc too) */
+    if (!enc)
+        return;
+    gsize *blk = (gsize *)(gpointer)((char *)enc - PMS_ENC_HEAD);
+    PmsEncSpare *s = &pms_enc_spare;
+    if (G_UNLIKELY(!s->armed)) {
+        g_private_set(&spare_exit, GINT_TO_POINTER(1));
+        s->armed = TRUE;
+    }
+    /* keep the bigger block */
+    if (s->blk && s->blk[0] >= blk[0]) {
+        free(blk);
+        return;
+    }
+    if (s->blk)
+        free(s->blk);
+    s->blk = blk;
 }

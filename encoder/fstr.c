@@ -39,6 +39,26 @@ static inline guint hex_digits(guint64 v)
     return v ? (pms_msb(v) >> 2) + 1 : 1;
 }
 
+/* v in decimal at d; returns the end.  Most values have one or two digits. */
+static inline char *put_dec(char *d, guint64 v)
+{
+    if (v < 10) {
+        *d = (char)('0' + v);
+        return d + 1;
+    }
+    if (v < 100) {
+        d[0] = (char)('0' + v / 10);
+        d[1] = (char)('0' + v % 10);
+        return d + 2;
+    }
+    guint n = pms_dec_digits(v);
+    for (guint k = n; k > 0; k--) {
+        d[k - 1] = (char)('0' + v % 10);
+        v /= 10;
+    }
+    return d + n;
+}
+
 /* The modifier tail ":k=1:u=1:e=0..." written at d (its length:
  * pms_fstr_mods_len, enc_internal.h).  Inlined into pms_fstr_write, which
  * every encoding on the rule path calls, as it was before it had a second
@@ -51,30 +71,30 @@ mods_write(char *d, const PmsResolved *r, const PmsRuleOut *out)
 {
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
-    if (out->mod_print == pe->allowed_mods && !out->mod_big) {
-        /* one-digit values: the event's template with its digits set */
-        guint tlen = pe->mods_tlen;
-        put(d, pe->fstr_mods, tlen);
-        for (guint32 m = out->mod_changed & out->mod_print; m; m &= m - 1) {
-            guint j = pms_lsb(m);
-            d[pe->mod_digit[j]] = (char)('0' + out->mod_val[j]);
+    if (out->mod_print == pe->allowed_mods) {
+        /* the event's template, its digits set; a value of more digits
+         * moves the template's rest to the right (the digits are in
+         * modifier order), which the slack past the end allows */
+        const char *t = pe->fstr_mods;
+        guint tlen = pe->mods_tlen, shift = 0;
+        put(d, t, tlen);
+        for (guint32 m = (out->mod_changed | out->mod_big) & out->mod_print; m; m &= m - 1) {
+            guint j = pms_lsb(m), dp = pe->mod_digit[j];
+            guint64 v = out->mod_val[j];
+            if (v < 10) {
+                d[dp + shift] = (char)('0' + v);
+                continue;
+            }
+            guint n = pms_dec_digits(v);
+            put(d + dp + shift + n, t + dp + 1, tlen - dp - 1);
+            put_dec(d + dp + shift, v);
+            shift += n - 1;
         }
-        return d + tlen;
+        return d + tlen + shift;
     }
     for (guint32 m = out->mod_print; m; m &= m - 1) {
         guint j = pms_lsb(m);
-        d = put(d, p->fstr_mod[j], p->fstr_mod_len[j]);
-        guint64 v = out->mod_val[j];
-        if (v < 10) {
-            *d++ = (char)('0' + v);
-            continue;
-        }
-        guint n = pms_dec_digits(v);
-        for (guint k = n; k > 0; k--) {
-            d[k - 1] = (char)('0' + v % 10);
-            v /= 10;
-        }
-        d += n;
+        d = put_dec(put(d, p->fstr_mod[j], p->fstr_mod_len[j]), out->mod_val[j]);
     }
     return d;
 }

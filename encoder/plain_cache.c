@@ -16,7 +16,11 @@
  * PmsModsFn (pms_x86_core_mods, pms_x86_uncore_mods: the family entry's mods),
  * which applies them as the rule set's own path does and says whether it
  * refuses the string or the case is not its (then the rules decide), and
- * fstr.c writes the modifier tail of the fstr (pms_fstr_mods_write).
+ * fstr.c writes the modifier tail of the fstr (pms_fstr_mods_write).  The
+ * program step said, when the result was kept, what its placement and
+ * writes read of the codes (pms_program_place_code_bits,
+ * pms_program_writes_src): codes it places alike keep the kept placement,
+ * and the writes are the kept ones with the new codes put in.
  *
  * So the cache holds rule results and restates no rule.  What a result is
  * kept under, and why that is enough:
@@ -45,7 +49,7 @@ G_STATIC_ASSERT(sizeof(PmsPlainImage) % 8 == 0);
 
 /* Two marks told apart by address; their contents differ too, so that no
  * identical-constant folding can give them one. */
-const PmsPlainImage pms_plain_refused = { 0, 0, 0, 0, { 0 } }, pms_plain_seen = { 0, 1, 0, 0, { 0 } };
+const PmsPlainImage pms_plain_refused = { .size = 0 }, pms_plain_seen = { .fstr_off = 1 };
 
 /* Column c's plain string (0: "EVENT", i + 1: "EVENT:UMASK_i"; with lat,
  * the same with ldlat=MIN) through the same rules and assembly as any other
@@ -86,6 +90,17 @@ static gpointer plain_build(const PmsResolved *from, guint c, gboolean lat)
     h->fstr_off = (guint32)fstr_off;
     h->tail_off = (guint32)(flen - pms_fstr_mods_len(&r, &out));
     h->first_ok = pms_program_place(r.model, r.event, enc->umask_mask, &h->first, NULL);
+    h->place_bits = pms_program_place_code_bits(r.model);
+    h->patch = FALSE;
+    h->pad = 0;
+    PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
+    guint nw;
+    if (enc->place.event && pms_program_writes_src(&enc->place, enc->codes, enc->n_codes, w, &nw, h->src, NULL) &&
+        nw == enc->n_writes) {
+        h->patch = TRUE;
+        for (guint j = 0; j < nw; j++)
+            h->patch &= h->src[j] == PMS_PROGRAM_SRC_NONE || h->src[j] < enc->n_codes;
+    }
     PmsEncoding *img = memcpy(h + 1, enc, h->size);
     img->writes = NULL; /* set in each copy */
     img->fstr = NULL;
@@ -149,7 +164,6 @@ void pms_plain_clear(PmsPrepEvent *pe)
  * only for the message). */
 static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused)
 {
-    const PmsPlainImage h = *hp;
     const PmsEncoding *img = (const PmsEncoding *)(hp + 1);
     *refused = FALSE;
     if (!img->place.event)
@@ -163,23 +177,34 @@ static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *h
         *refused = v == PMS_MODS_REFUSED;
         return NULL;
     }
-    /* the modifiers may move the event (skl: intxcp to PERFEVTSEL2): the rule path places it then */
+    /* the modifiers may move the event (skl: intxcp to PERFEVTSEL2): the
+     * rule path places it then.  Codes the placement reads alike are placed
+     * alike (hp->place_bits) */
     PmsPlacement pl;
-    if (!pms_program_place_codes_from(&hp->first, hp->first_ok, r->model, img->place.event, out.selected, out.codes,
-                                      out.n_codes, &pl, NULL) ||
-        pl.counter != img->place.counter || pl.fixed != img->place.fixed)
-        return NULL;
-    gsize keep = h.fstr_off + h.tail_off; /* the struct, the writes, the fstr's head and unit masks */
+    if (out.n_codes != img->n_codes || ((out.codes[0] ^ img->codes[0]) & hp->place_bits)) {
+        if (!pms_program_place_codes_from(&hp->first, hp->first_ok, r->model, img->place.event, out.selected, out.codes,
+                                          out.n_codes, &pl, NULL) ||
+            pl.counter != img->place.counter || pl.fixed != img->place.fixed)
+            return NULL;
+    }
+    gsize keep = hp->fstr_off + hp->tail_off; /* the struct, the writes, the fstr's head and unit masks */
     /* PMS_FSTR_SLACK: fstr.c copies pieces in blocks */
     PmsEncoding *enc = pms_enc_alloc(keep + pms_fstr_mods_len(r, &out) + 1 + PMS_FSTR_SLACK);
     memcpy(enc, img, keep);
     enc->writes = (PmsRegWrite *)((char *)enc + sizeof(PmsEncoding));
-    enc->fstr = (char *)enc + h.fstr_off;
+    enc->fstr = (char *)enc + hp->fstr_off;
     memcpy(enc->codes, out.codes, sizeof enc->codes);
-    guint nw;
-    if (!pms_program_writes(&enc->place, enc->codes, enc->n_codes, enc->writes, &nw, NULL) || nw != enc->n_writes) {
-        pms_encoding_free(enc);
-        return NULL; /* not what the kept writes were: the rule path decides */
+    if (hp->patch && out.n_codes == img->n_codes) {
+        /* the same placement and number of codes: the kept writes, the codes put in */
+        for (guint j = 0; j < enc->n_writes; j++)
+            if (hp->src[j] != PMS_PROGRAM_SRC_NONE)
+                enc->writes[j].value = out.codes[hp->src[j]] & enc->writes[j].mask;
+    } else {
+        guint nw;
+        if (!pms_program_writes(&enc->place, enc->codes, enc->n_codes, enc->writes, &nw, NULL) || nw != enc->n_writes) {
+            pms_encoding_free(enc);
+            return NULL; /* not what the kept writes were: the rule path decides */
+        }
     }
     *pms_fstr_mods_write((char *)enc + keep, r, &out) = '\0';
     return enc;

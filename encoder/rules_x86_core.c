@@ -372,12 +372,10 @@ static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *
     evtsel = (evtsel & ~(p->umask_fmask << p->umask.shift)) | ((umask & p->umask_fmask) << p->umask.shift);
     /* libpfm4 always sets EN and INT in the event-select value it returns */
     evtsel = (evtsel & ~p->en_int_clear) | p->en_int;
-    if (!given) {
-        /* nothing named or forced: the values are the defaults prepared.c set */
-        evtsel = (evtsel & ~p->mods_clear) | p->mods_default;
-    } else {
-        evtsel = pms_evtsel_put_mods(p, evtsel, p->evtsel_mods, out->mod_val);
-    }
+    /* the values of no modifier given, which prepared.c set, and those
+     * that may differ from them (changed_mods: what fstr prints as set) */
+    evtsel = (evtsel & ~p->mods_clear) | p->mods_default;
+    evtsel = pms_evtsel_put_mods(p, evtsel, changed_mods(r, given) & p->evtsel_mods, out->mod_val);
     /* forced values for modifiers the model does not expose (t on a model without it) */
     for (PmsUmaskSet u = tix < 0 ? sel : PMS_UMASK_SET_EMPTY; !pms_uset_empty(u);) {
         const PmsUmask *um = &ev->umasks[pms_uset_pop(&u)];

@@ -1483,6 +1483,82 @@ static void test_plain_slots_threads(void)
     CU_ASSERT_TRUE(slots_untouched(rules, "wsm"));
 }
 
+/* Result blocks (encode.c): the block a thread frees last serves its next
+ * result.  A result kept while others are made and freed stays intact and
+ * is never handed out again; a result too big for the kept block gets its
+ * own; results move between threads and outlive the thread that made them
+ * (its kept block is freed when it ends: the valgrind and ASan runs see a
+ * leak otherwise). */
+static const char *const reuse_str[] = {
+    "enct::INST_RETIRED:ANY_P:c=16:i:k",
+    "enct::CYC",
+};
+static const char *const reuse_fstr[] = {
+    "enct::INST_RETIRED:ANY_P:k=1:u=0:e=0:i=1:c=16:t=0",
+    "enct::CYC:k=1:u=1:e=0:i=0:c=0:t=0",
+};
+
+static gpointer reuse_thread(gpointer data)
+{
+    (void)data;
+    pms_encoding_free(pms_encode(set, reuse_str[1], NULL)); /* kept by this thread until it ends */
+    return pms_encode(set, reuse_str[0], NULL);             /* freed by the caller's thread */
+}
+
+static void test_result_blocks(void)
+{
+    PmsEncoding *a = pms_encode(set, reuse_str[0], NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    for (guint i = 0; i < 6; i++) {
+        PmsEncoding *b = pms_encode(set, reuse_str[i % 2], NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+        CU_ASSERT_PTR_NOT_EQUAL(a, b);
+        CU_ASSERT_STRING_EQUAL(b->fstr, reuse_fstr[i % 2]);
+        CU_ASSERT_PTR_EQUAL(b->writes, (PmsRegWrite *)(b + 1));
+        pms_encoding_free(b);
+        CU_ASSERT_STRING_EQUAL(a->fstr, reuse_fstr[0]);
+        CU_ASSERT_EQUAL(a->codes[0], 0x10d200c0);
+    }
+    /* a result longer than any block kept so far: an event whose 24 unit
+     * masks with long names are all named */
+    g_autofree char *text = NULL;
+    CU_ASSERT_TRUE_FATAL(g_file_get_contents(enct_path, &text, NULL, NULL));
+    g_autoptr(GString) t = g_string_new(text);
+    g_autoptr(GString) str = g_string_new("enct::LONG");
+    g_string_append(t, "\n[event LONG]\ncode = 0x9b\n");
+    for (guint i = 0; i < 24; i++) {
+        g_string_append_printf(t, "umask.A_UNIT_MASK_WITH_A_LONG_NAME_%02u = 0x%02x\n", i, i + 1);
+        g_string_append_printf(str, ":A_UNIT_MASK_WITH_A_LONG_NAME_%02u", i);
+    }
+    g_autofree char *path = NULL;
+    gint fd = g_file_open_tmp("long-XXXXXX.pmu", &path, NULL);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    close(fd);
+    CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, t->str, (gssize)t->len, NULL));
+    g_autoptr(GError) err = NULL;
+    g_autoptr(PmsModelSet) s = pms_model_set_new_builtin(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_TRUE_FATAL(pms_model_set_add_file(s, path, &err));
+    unlink(path);
+    for (guint i = 0; i < 2; i++) {
+        PmsEncoding *small = pms_encode(s, reuse_str[1], NULL), *c = pms_encode(s, str->str, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(small);
+        pms_encoding_free(small);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT_TRUE(strlen(c->fstr) > 800);
+        CU_ASSERT_TRUE(g_str_has_suffix(c->fstr, ":A_UNIT_MASK_WITH_A_LONG_NAME_23:k=1:u=1:e=0:i=0:c=0:t=0"));
+        CU_ASSERT_STRING_EQUAL(a->fstr, reuse_fstr[0]);
+        pms_encoding_free(c);
+    }
+    pms_encoding_free(NULL);
+    GThread *th = g_thread_new("encode", reuse_thread, NULL);
+    PmsEncoding *d = g_thread_join(th);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_STRING_EQUAL(d->fstr, reuse_fstr[0]);
+    pms_encoding_free(d);
+    pms_encoding_free(a);
+}
+
 /* "PMU::EVENT" and "PMU::EVENT:UMASK" are answered from results kept per
  * event and unit mask (from their second encoding on), and the same strings with the default privilege levels
  * named (":k=1:u=1") from those results with the modifiers patched on.  Both
@@ -1584,6 +1660,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "plain slots", test_plain_slots);
     CU_add_test(s, "plain slots, threads", test_plain_slots_threads);
     CU_add_test(s, "register writes", test_writes);
+    CU_add_test(s, "result blocks", test_result_blocks);
     CU_add_test(s, "offcore nhm", test_offcore_nhm);
     CU_add_test(s, "more unit masks than 64", test_wide_event);
     CU_add_test(s, "offcore glm", test_offcore_glm);

@@ -97,6 +97,8 @@ PMS_API PmsEncoding *pms_encode_plm(const PmsModelSet *models, const char *str, 
  * is printed: pms_encode_plm of the same string and mask gives it, with
  * the same class and column.  On success *code and *column are 0. */
 PMS_API PmsEncoding *pms_encode_class(const PmsModelSet *models, const char *str, guint plm, int *code, guint *column);
+/* Free a result (NULL is fine), from any thread.  Only this frees one: a
+ * result is not a block of its own that free() or g_free() could take. */
 PMS_API void pms_encoding_free(PmsEncoding *enc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(PmsEncoding, pms_encoding_free)
 

@@ -76,6 +76,26 @@ PMS_API gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, gui
 PMS_API gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *writes,
                                     guint *n_writes, GError **error);
 
+/* For a caller that programs one event with many codes (the encoder's
+ * kept results): what placement and writes read of the codes.
+ *
+ * pms_program_place_code_bits: the bits of codes[0] pms_program_place_codes
+ * reads (it reads no other code, and n_codes): codes that agree on them and
+ * in number are placed alike.  G_MAXUINT64 when the program step does not
+ * say (then every bit counts).
+ *
+ * pms_program_writes_src: pms_program_writes, and for each write j what its
+ * value is made of: src[j] = i < n_codes, codes[i] under the write's mask;
+ * PMS_PROGRAM_SRC_NONE, no code (the same for any codes, with the same
+ * placement and n_codes); PMS_PROGRAM_SRC_OTHER, the codes otherwise (a
+ * program step that does not say has every write so).  So the writes of
+ * other codes of that placement and number are these with the codes put in
+ * where no write is SRC_OTHER. */
+enum { PMS_PROGRAM_SRC_NONE = 0xfe, PMS_PROGRAM_SRC_OTHER = 0xff };
+PMS_API guint64 pms_program_place_code_bits(const PmsModel *m);
+PMS_API gboolean pms_program_writes_src(const PmsPlacement *pl, const guint64 *codes, guint n_codes,
+                                        PmsRegWrite *writes, guint *n_writes, guint8 *src, GError **error);
+
 /* The register that holds the placed counter's value, and its overflow bit
  * in the global status register (0 when there is none). */
 PMS_API const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl);

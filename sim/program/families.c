@@ -14,9 +14,25 @@ static const PmsFamilyEntry entries[] = {
 };
 static PmsFamilyTable table = PMS_FAMILY_TABLE("program", entries);
 
+/* The index of the entry found last, -1 before any: every placement and
+ * write asks, mostly for the family of the call before, and one compare
+ * is cheaper than the table's walk.  An index, set after the walk (which
+ * saw the table filled), so that a thread that reads it sees the entry it
+ * names filled. */
+static gint last = -1;
+
 const ProgOps *prog_ops_for(const PmsModel *m)
 {
-    return pms_family_table_get(&table, m->family);
+    gint i = g_atomic_int_get(&last);
+    if (G_LIKELY(i >= 0 && table.fam[i] == m->family))
+        return table.ops[i];
+    const ProgOps *p = pms_family_table_get(&table, m->family);
+    for (guint k = 0; p && k < table.n_entries && k < PMS_FAMILY_MAX; k++)
+        if (table.ops[k] == p && table.fam[k] == m->family) {
+            g_atomic_int_set(&last, (gint)k);
+            break;
+        }
+    return p;
 }
 
 gboolean prog_table_check(GPtrArray *problems)

@@ -28,6 +28,14 @@ typedef struct {
      * (codes NULL), or with these codes (skl: IN_TXCP only where
      * PERFEVTSEL takes it; option smt); NULL: every one. */
     guint64 (*gp_allowed)(const PmsModel *m, const guint64 *codes, guint n_codes);
+    /* Optional: the bits of codes[0] gp_allowed reads (it reads no other
+     * code); NULL with gp_allowed set: every bit (pms_program_place_code_bits) */
+    guint64 (*gp_code_bits)(const PmsModel *m);
+    /* Optional: writes, also saying what each write is made of (src[j],
+     * pms_program_writes_src; src may be NULL); NULL: every write is
+     * PMS_PROGRAM_SRC_OTHER */
+    gboolean (*writes_src)(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                           guint8 *src, GError **error);
     /* Without set_counters: where a user places a set instead, for the
      * message ("pmusim dispatch places Montecito's"); NULL: nowhere. */
     const char *sets_elsewhere;
@@ -46,8 +54,24 @@ gboolean prog_table_check(GPtrArray *problems);
  * the event and its selected unit masks may use, else the lowest such fixed
  * counter; whether the event may use a given counter; one write appended. */
 gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl);
+/* The same choice among counters already known (general gp, fixed fx). */
+gboolean prog_place_lowest_of(const PmsModel *m, const PmsEvent *ev, guint64 gp, guint32 fx, PmsPlacement *pl);
 gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error);
-void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask);
+/* Inline: every encoding's writes are a few of these. */
+static inline void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
+{
+    w[*n] = (PmsRegWrite){ r->name, r->address, value & mask, mask, r };
+    (*n)++;
+}
+/* prog_put_write for a ProgOps.writes_src: src[write] = from (a code's
+ * index or PMS_PROGRAM_SRC_*), unless src is NULL. */
+static inline void prog_put_write_src(PmsRegWrite *w, guint *n, guint8 *src, guint8 from, const PmsRegister *r,
+                                      guint64 value, guint64 mask)
+{
+    if (src)
+        src[*n] = from;
+    prog_put_write(w, n, r, value, mask);
+}
 /* ProgOps.writes of a family whose counter k takes codes[0] whole in its
  * event select (kind evtsel, index k) and that has no extra register
  * (amd64, toy): no_extra is the message for a second code. */

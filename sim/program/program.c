@@ -2,6 +2,7 @@
  * of the model's family (program_<family>.c), found in the family table
  * (sim/program/families.c).  A family may have its program step before its
  * simulator device (sim/dev_<family>.c). */
+#include <string.h>
 #include "prog_internal.h"
 
 G_DEFINE_QUARK(pms - program - error - quark, pms_program_error)
@@ -103,8 +104,12 @@ gboolean pms_program_place_on(const PmsModel *m, const PmsEvent *ev, guint count
     return TRUE;
 }
 
-gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *writes,
-                            guint *n_writes, GError **error)
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
+static inline gboolean
+writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n_writes, guint8 *src,
+       GError **error)
 {
     const ProgOps *p = program_for(pl->model, error);
     *n_writes = 0;
@@ -115,7 +120,36 @@ gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint 
                     pl->model->name, pl->event->name);
         return FALSE;
     }
-    return p->writes(pl, codes, n_codes, writes, n_writes, error);
+    if (src && p->writes_src)
+        return p->writes_src(pl, codes, n_codes, w, n_writes, src, error);
+    if (!p->writes(pl, codes, n_codes, w, n_writes, error))
+        return FALSE;
+    if (src)
+        memset(src, PMS_PROGRAM_SRC_OTHER, *n_writes);
+    return TRUE;
+}
+
+gboolean pms_program_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w,
+                            guint *n_writes, GError **error)
+{
+    return writes(pl, codes, n_codes, w, n_writes, NULL, error);
+}
+
+gboolean pms_program_writes_src(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w,
+                                guint *n_writes, guint8 *src, GError **error)
+{
+    return writes(pl, codes, n_codes, w, n_writes, src, error);
+}
+
+guint64 pms_program_place_code_bits(const PmsModel *m)
+{
+    /* place_codes reads the codes through gp_allowed alone */
+    const ProgOps *p = prog_ops_for(m);
+    if (!p)
+        return G_MAXUINT64;
+    if (!p->gp_allowed)
+        return 0;
+    return p->gp_code_bits ? p->gp_code_bits(m) : G_MAXUINT64;
 }
 
 const PmsRegister *pms_program_counter_reg(const PmsPlacement *pl)
@@ -187,6 +221,11 @@ gboolean prog_place_lowest(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet um
     guint64 gp;
     guint32 fx;
     prog_place_allowed(m, ev, umask_mask, &gp, &fx);
+    return prog_place_lowest_of(m, ev, gp, fx, pl);
+}
+
+gboolean prog_place_lowest_of(const PmsModel *m, const PmsEvent *ev, guint64 gp, guint32 fx, PmsPlacement *pl)
+{
     if (gp) {
         *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctzll(gp), FALSE };
         return TRUE;
@@ -208,12 +247,6 @@ gboolean prog_place_on_counters(const PmsModel *m, const PmsEvent *ev, guint cou
         g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: event %s may not use %s counter %u",
                     m->name, ev->name, fixed ? "fixed" : "general", counter);
     return ok;
-}
-
-void prog_put_write(PmsRegWrite *w, guint *n, const PmsRegister *r, guint64 value, guint64 mask)
-{
-    w[*n] = (PmsRegWrite){ r->name, r->address, value & mask, mask, r };
-    (*n)++;
 }
 
 gboolean prog_writes_ctl_only(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,

@@ -197,21 +197,22 @@ static void x86_allowed(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask
     }
 }
 
+/* The lowest of those counters (a metric: its fixed counter, gp being none). */
 static gboolean x86_place(const PmsModel *m, const PmsEvent *ev, PmsUmaskSet umask_mask, PmsPlacement *pl)
 {
     guint64 gp;
     guint32 fx;
     x86_allowed(m, ev, umask_mask, &gp, &fx);
-    if (!metric_selected(ev, umask_mask, NULL))
-        return prog_place_lowest(m, ev, umask_mask, pl);
-    if (!fx)
-        return FALSE;
-    *pl = (PmsPlacement){ m, ev, (guint)__builtin_ctz(fx), TRUE };
-    return TRUE;
+    return prog_place_lowest_of(m, ev, gp, fx, pl);
 }
 
-static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
-                           GError **error)
+/* The writes, and what each is made of (ProgOps.writes_src; src may be NULL). */
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
+static inline gboolean
+x86_writes_src(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n, guint8 *src,
+               GError **error)
 {
     const PmsModel *m = pl->model;
     const X86Prog *x = prog_get(m);
@@ -238,26 +239,33 @@ static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n
             set |= sim_fbit(x->fx_any[k]);
         if (sim_fget(x->ev_int, c))
             set |= sim_fbit(x->fx_pmi[k]);
-        prog_put_write(w, n, x->fixed_ctrl, set,
-                       sim_fbit(x->fx_en[k]) | sim_fbit(x->fx_any[k]) | sim_fbit(x->fx_pmi[k]));
+        prog_put_write_src(w, n, src, PMS_PROGRAM_SRC_OTHER, x->fixed_ctrl, set,
+                           sim_fbit(x->fx_en[k]) | sim_fbit(x->fx_any[k]) | sim_fbit(x->fx_pmi[k]));
     } else {
         if (k >= x->n_gp || !x->evtsel[k] || !(x->gp_sw & ((guint64)1 << k))) {
             g_set_error(error, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_COUNTER, "%s: no general counter %u to program",
                         m->name, k);
             return FALSE;
         }
-        prog_put_write(w, n, x->evtsel[k], codes[0], G_MAXUINT64);
+        prog_put_write_src(w, n, src, 0, x->evtsel[k], codes[0], G_MAXUINT64);
     }
     if (n_codes == 2)
-        prog_put_write(w, n, extra, codes[1], G_MAXUINT64);
+        prog_put_write_src(w, n, src, 1, extra, codes[1], G_MAXUINT64);
     if (x->global_ctrl) {
         guint64 b = pl->fixed ? x->gc_fixed[k] : x->gc_gp[k];
         /* a metric: PERF_METRICS counts only with EN_PERF_METRICS */
-        if (pl->fixed && (pl->event->flags & PMS_EVENT_METRICS) && (sim_fget(x->ev_umask, codes[0]) & 0x80))
+        gboolean metric = pl->fixed && (pl->event->flags & PMS_EVENT_METRICS);
+        if (metric && (sim_fget(x->ev_umask, codes[0]) & 0x80))
             b |= x->gc_metrics;
-        prog_put_write(w, n, x->global_ctrl, b, b);
+        prog_put_write_src(w, n, src, metric ? PMS_PROGRAM_SRC_OTHER : PMS_PROGRAM_SRC_NONE, x->global_ctrl, b, b);
     }
     return TRUE;
+}
+
+static gboolean x86_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                           GError **error)
+{
+    return x86_writes_src(pl, codes, n_codes, w, n, NULL, error);
 }
 
 static gboolean x86_metric(const PmsPlacement *pl, guint64 code0, const PmsRegister **reg, guint *shift, guint *width)
@@ -313,6 +321,12 @@ static guint64 x86_gp_allowed(const PmsModel *m, const guint64 *codes, guint n_c
     return gp;
 }
 
+/* What x86_gp_allowed reads of the codes: codes[0]'s IN_TXCP bit. */
+static guint64 x86_gp_code_bits(const PmsModel *m)
+{
+    return prog_get(m)->ev_in_txcp;
+}
+
 static gboolean x86_place_on(const PmsModel *m, const PmsEvent *ev, guint counter, gboolean fixed, GError **error)
 {
     const X86Prog *x = prog_get(m);
@@ -350,4 +364,6 @@ const ProgOps prog_x86_core_ops = {
     .status_reg = x86_status_reg,
     .metric = x86_metric,
     .gp_allowed = x86_gp_allowed,
+    .gp_code_bits = x86_gp_code_bits,
+    .writes_src = x86_writes_src,
 };

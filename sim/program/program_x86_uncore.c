@@ -96,8 +96,13 @@ static guint64 cached_bit(const UncProg *x, gboolean status, const PmsPlacement 
     return r ? counter_bit(r, pl) : 0;
 }
 
-static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
-                           GError **error)
+/* The writes, and what each is made of (ProgOps.writes_src; src may be NULL). */
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
+static inline gboolean
+unc_writes_src(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n, guint8 *src,
+               GError **error)
 {
     const PmsModel *m = pl->model;
     const UncProg *x = prog_get(m);
@@ -117,7 +122,8 @@ static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n
         }
         guint64 set = (sim_fget(x->ev_en, codes[0]) ? sim_fbit(x->fc_en) : 0) |
             (sim_fget(x->ev_int, codes[0]) ? sim_fbit(x->fc_pmi) : 0);
-        prog_put_write(w, n, x->fixed_ctrl, set, sim_fbit(x->fc_en) | sim_fbit(x->fc_pmi));
+        prog_put_write_src(w, n, src, PMS_PROGRAM_SRC_OTHER, x->fixed_ctrl, set,
+                           sim_fbit(x->fc_en) | sim_fbit(x->fc_pmi));
     } else {
         const PmsRegister *es = pl->counter < UNC_CACHED_COUNTERS
             ? x->evtsel[pl->counter]
@@ -127,13 +133,19 @@ static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n
                         m->name, pl->counter);
             return FALSE;
         }
-        prog_put_write(w, n, es, codes[0], G_MAXUINT64);
+        prog_put_write_src(w, n, src, 0, es, codes[0], G_MAXUINT64);
     }
     if (x->global_ctrl) {
         guint64 b = cached_bit(x, FALSE, pl);
-        prog_put_write(w, n, x->global_ctrl, b, b);
+        prog_put_write_src(w, n, src, PMS_PROGRAM_SRC_NONE, x->global_ctrl, b, b);
     }
     return TRUE;
+}
+
+static gboolean unc_writes(const PmsPlacement *pl, const guint64 *codes, guint n_codes, PmsRegWrite *w, guint *n,
+                           GError **error)
+{
+    return unc_writes_src(pl, codes, n_codes, w, n, NULL, error);
 }
 
 static const PmsRegister *unc_counter_reg(const PmsPlacement *pl)
@@ -159,6 +171,7 @@ const ProgOps prog_x86_uncore_ops = {
     .place_on = prog_place_on_counters,
     .place = prog_place_lowest,
     .writes = unc_writes,
+    .writes_src = unc_writes_src,
     .counter_reg = unc_counter_reg,
     .status_bit = unc_status_bit,
     .status_reg = unc_status_reg,

@@ -358,6 +358,92 @@ static void test_set_unsupported(void)
     CU_ASSERT(g_error_matches(err, PMS_PROGRAM_ERROR, PMS_PROGRAM_ERROR_CONFLICT));
 }
 
+/* What the writes and the placement read of the codes
+ * (pms_program_writes_src, pms_program_place_code_bits), on every event of
+ * the x86 models: other codes on the same placement give the writes src
+ * says (a code under the write's mask, or the same value), and codes that
+ * agree on the placement's bits are placed alike.  Codes drawn from a fixed
+ * seed. */
+static void test_writes_src(void)
+{
+    static const char *const models[] = { "nhm", "wsm", "glm", "skl", "icl", "nhm_unc", "wsm_unc", "montecito" };
+    GRand *rnd = g_rand_new_with_seed(21);
+    guint checked = 0, patched = 0;
+    for (guint mi = 0; mi < G_N_ELEMENTS(models); mi++) {
+        const PmsModel *m = fx_model(models[mi]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        guint64 bits = pms_program_place_code_bits(m);
+        for (guint e = 0; e < m->n_events; e++) {
+            const PmsEvent *ev = &m->events[e];
+            PmsUmaskSet um =
+                ev->n_umasks ? pms_uset_bit(g_rand_int_range(rnd, 0, (gint32)ev->n_umasks)) : PMS_UMASK_SET_EMPTY;
+            guint nc = ev->extra_reg ? 2 : 1;
+            guint64 a[2], b[2];
+            for (guint i = 0; i < 2; i++) {
+                a[i] = ((guint64)g_rand_int(rnd) << 32 | g_rand_int(rnd)) & ~bits;
+                b[i] = ((guint64)g_rand_int(rnd) << 32 | g_rand_int(rnd)) & ~bits;
+            }
+            PmsPlacement pa, pb;
+            if (!pms_program_place_codes(m, ev, um, a, nc, &pa, NULL))
+                continue;
+            CU_ASSERT_TRUE_FATAL(pms_program_place_codes(m, ev, um, b, nc, &pb, NULL));
+            CU_ASSERT_EQUAL(pa.counter, pb.counter);
+            CU_ASSERT_EQUAL(pa.fixed, pb.fixed);
+            PmsRegWrite wa[PMS_PROGRAM_MAX_WRITES], wb[PMS_PROGRAM_MAX_WRITES];
+            guint8 src[PMS_PROGRAM_MAX_WRITES];
+            guint na, nb;
+            gboolean ok = pms_program_writes_src(&pa, a, nc, wa, &na, src, NULL);
+            CU_ASSERT_EQUAL(ok, pms_program_writes(&pa, b, nc, wb, &nb, NULL));
+            if (!ok)
+                continue;
+            CU_ASSERT_EQUAL_FATAL(na, nb);
+            for (guint j = 0; j < na; j++) {
+                CU_ASSERT_PTR_EQUAL(wa[j].reg, wb[j].reg);
+                if (src[j] == PMS_PROGRAM_SRC_OTHER)
+                    continue;
+                CU_ASSERT_EQUAL(wa[j].mask, wb[j].mask);
+                patched++;
+                guint64 want = src[j] == PMS_PROGRAM_SRC_NONE ? wa[j].value : b[src[j]] & wb[j].mask;
+                CU_ASSERT_TRUE(src[j] == PMS_PROGRAM_SRC_NONE || src[j] < nc);
+                CU_ASSERT_EQUAL(wb[j].value, want);
+                if (wb[j].value != want)
+                    fprintf(stderr, "# %s::%s write %u (%s): src %u\n", m->name, ev->name, j, wb[j].name, src[j]);
+            }
+            checked++;
+        }
+    }
+    g_rand_free(rnd);
+    fprintf(stderr, "# %u placements, %u writes from the codes or none\n", checked, patched);
+    CU_ASSERT_TRUE(checked > 1000); /* montecito's included, all SRC_OTHER */
+    CU_ASSERT_TRUE(patched > 800);
+
+    /* by hand: nhm's offcore event on PMC2 is its PERFEVTSEL (codes[0]),
+     * its MSR_OFFCORE_RSP (codes[1]) and a GLOBAL_CTRL bit of its own; a
+     * fixed-only event's FIXED_CTR_CTRL bits are made from codes[0]'s */
+    const PmsModel *m = fx_model("nhm");
+    PmsPlacement pl;
+    CU_ASSERT_TRUE_FATAL(
+        pms_program_place(m, pms_model_event(m, "OFFCORE_RESPONSE_0"), PMS_UMASK_SET_EMPTY, &pl, NULL));
+    guint64 codes[2] = { EVTSEL(0xb7, 0x01, EV_USR | EV_EN), 0x4001 };
+    PmsRegWrite w[PMS_PROGRAM_MAX_WRITES];
+    guint8 src[PMS_PROGRAM_MAX_WRITES];
+    guint n;
+    CU_ASSERT_TRUE_FATAL(pms_program_writes_src(&pl, codes, 2, w, &n, src, NULL));
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(src[0], 0);
+    CU_ASSERT_EQUAL(src[1], 1);
+    CU_ASSERT_EQUAL(src[2], PMS_PROGRAM_SRC_NONE);
+    CU_ASSERT_TRUE_FATAL(
+        pms_program_place(m, pms_model_event(m, "UNHALTED_REFERENCE_CYCLES"), PMS_UMASK_SET_EMPTY, &pl, NULL));
+    CU_ASSERT_TRUE_FATAL(pms_program_writes_src(&pl, codes, 1, w, &n, src, NULL));
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(src[0], PMS_PROGRAM_SRC_OTHER);
+    CU_ASSERT_EQUAL(src[1], PMS_PROGRAM_SRC_NONE);
+    /* skl: IN_TXCP (bit 33) moves an event to PERFEVTSEL2; nhm has no bit that moves one */
+    CU_ASSERT_EQUAL(pms_program_place_code_bits(fx_model("skl")), G_GUINT64_CONSTANT(1) << 33);
+    CU_ASSERT_EQUAL(pms_program_place_code_bits(m), 0);
+}
+
 /* The program and simulator layers of the family registry list every
  * family once (family.h). */
 static void test_family_tables(void)
@@ -374,6 +460,7 @@ void register_program_tests(void)
     CU_pSuite s = CU_add_suite("program", NULL, NULL);
     CU_add_test(s, "family tables: program step and device", test_family_tables);
     CU_add_test(s, "general counter: evtsel, extra register, one GLOBAL_CTRL bit", test_general);
+    CU_add_test(s, "what the writes and the placement read of the codes", test_writes_src);
     CU_add_test(s, "fixed-only event: partial FIXED_CTR_CTRL write composes", test_fixed_partial);
     CU_add_test(s, "fixed-only unit mask placed on its fixed counter and counts there", test_fixed_umask);
     CU_add_test(s, "architecture without a device: typed errors", test_unsupported_arch);
