@@ -211,14 +211,16 @@ typedef struct {
  * modifiers to it as the rule set's own path would: their ranges and
  * combination rules, the final values (out->mod_val), the codes they
  * change and what fstr prints of them (mod_print, mod_big, mod_changed).
- * PMS_MODS_REFUSED: the rule set refuses the string (its own path words
- * the error); PMS_MODS_OTHER: the modifiers do not simply apply to that
- * result (a unit mask forces a value, a modifier lies outside the codes
- * the function patches, ...): the rule set's own path decides. */
-typedef enum { PMS_MODS_OK, PMS_MODS_REFUSED, PMS_MODS_OTHER } PmsModsVerdict;
+ * PMS_MODS_WORDED: the rule set refuses the string and has reported it to
+ * error as its own path reports it (the same reporting steps);
+ * PMS_MODS_REFUSED: it refuses the string (its own path words the error);
+ * PMS_MODS_OTHER: the modifiers do not simply apply to that result (a unit
+ * mask forces a value, a modifier lies outside the codes the function
+ * patches, ...): the rule set's own path decides. */
+typedef enum { PMS_MODS_OK, PMS_MODS_REFUSED, PMS_MODS_WORDED, PMS_MODS_OTHER } PmsModsVerdict;
 struct PmsResolved;
 struct PmsRuleOut;
-typedef PmsModsVerdict (*PmsModsFn)(const struct PmsResolved *r, struct PmsRuleOut *out);
+typedef PmsModsVerdict (*PmsModsFn)(const struct PmsResolved *r, struct PmsRuleOut *out, GError **error);
 typedef struct {
     /* event-select fields the rules write, by name in the model's layout;
      * width 0 (writes nothing) when the layout lacks one */
@@ -420,8 +422,8 @@ static inline void pms_rule_out_print(const PmsPrepEvent *pe, PmsRuleOut *out, g
 }
 
 /* The x86 rule sets' PmsModsFn (their family entries' mods). */
-G_GNUC_INTERNAL PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out);
-G_GNUC_INTERNAL PmsModsVerdict pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out);
+G_GNUC_INTERNAL PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out, GError **error);
+G_GNUC_INTERNAL PmsModsVerdict pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out, GError **error);
 G_GNUC_INTERNAL gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error);
 G_GNUC_INTERNAL gboolean pms_rules_x86_uncore(const PmsResolved *r, PmsRuleOut *out, GError **error);
 /* libpfm4's NCOMBO check of rules_x86_core.c, for the other x86 rule sets:
@@ -519,25 +521,26 @@ G_GNUC_INTERNAL void pms_plain_clear(PmsPrepEvent *pe);
  * where the rules refuse that string. */
 G_GNUC_INTERNAL const PmsPlainImage *pms_plain_image(const PmsResolved *r, guint c, gboolean lat);
 /* pms_plain_answer for a string with modifiers. */
-G_GNUC_INTERNAL gboolean pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **enc);
+G_GNUC_INTERNAL gboolean pms_plain_answer_mods(const PmsResolved *r, GError **error, PmsEncoding **enc);
 
 /* Answer r (resolved, r->pe->plain set) from the cache: TRUE with *enc the
- * result, or NULL where the rules refuse the string and no error message
- * is wanted; FALSE when the cache does not answer (the rules do).  Inline:
+ * result, or NULL where the rules refuse the string and no error is asked
+ * for (error NULL) or the refusal was reported to error as the rules
+ * report it; FALSE when the cache does not answer (the rules do).  Inline:
  * the copy of a kept plain result is most of what batches ask for, and
  * costs little more than a call. */
-static inline gboolean pms_plain_answer(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
+static inline gboolean pms_plain_answer(const PmsResolved *r, GError **error, PmsEncoding **enc)
 {
     PmsUmaskSet u = r->user_umasks;
     if (r->plm != PMS_PLM_DEFAULT || r->raw || !pms_uset_empty(r->thrice) || pms_uset_several(u))
         return FALSE; /* not a key of the cache (plain_cache.c) */
     if (r->mod_set)
-        return pms_plain_answer_mods(r, want_error, enc);
+        return pms_plain_answer_mods(r, error, enc);
     guint c = pms_uset_empty(u) ? 0 : pms_uset_lowest(u) + 1;
     const PmsPlainImage *h = g_atomic_pointer_get(&r->pe->plain[c]);
     if (G_UNLIKELY(!h || h == &pms_plain_seen))
         h = pms_plain_image(r, c, FALSE);
-    if (!h || (h == &pms_plain_refused && want_error))
+    if (!h || (h == &pms_plain_refused && error))
         return FALSE; /* the rules answer, or word the refusal */
     if (h == &pms_plain_refused) {
         *enc = NULL;

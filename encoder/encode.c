@@ -87,7 +87,7 @@ encode(const PmsModelSet *models, const char *str, guint plm, GError **error)
     r.plm = plm;
     if (r.pe->plain && pms_model_set_get_encoder_cache(models)) {
         PmsEncoding *enc;
-        if (pms_plain_answer(&r, error != NULL, &enc))
+        if (pms_plain_answer(&r, error, &enc))
             return enc;
     }
     if (!r.prep->fam) {

@@ -160,9 +160,11 @@ void pms_plain_clear(PmsPrepEvent *pe)
  * those codes by the same program step as the kept ones, its fstr up to
  * the modifier tail and fstr.c's tail.  NULL with *refused FALSE when the
  * rule set leaves the string to its own path, NULL with *refused TRUE when
- * it refuses the string (its own path would refuse it too, and is asked
- * only for the message). */
-static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused)
+ * it refuses the string (*worded TRUE: reported to error as its own path
+ * reports it; FALSE: its own path would refuse it too, and is asked only
+ * for the message). */
+static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused, gboolean *worded,
+                                    GError **error)
 {
     const PmsEncoding *img = (const PmsEncoding *)(hp + 1);
     *refused = FALSE;
@@ -172,9 +174,10 @@ static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *h
     out.selected = img->umask_mask;
     out.n_codes = img->n_codes;
     memcpy(out.codes, img->codes, sizeof out.codes);
-    PmsModsVerdict v = r->prep->plain_mods(r, &out);
+    PmsModsVerdict v = r->prep->plain_mods(r, &out, error);
     if (v != PMS_MODS_OK) {
-        *refused = v == PMS_MODS_REFUSED;
+        *refused = v == PMS_MODS_REFUSED || v == PMS_MODS_WORDED;
+        *worded = v == PMS_MODS_WORDED;
         return NULL;
     }
     /* the modifiers may move the event (skl: intxcp to PERFEVTSEL2): the
@@ -212,7 +215,7 @@ static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *h
 
 /* The keys (file comment) are checked by pms_plain_answer
  * (enc_internal.h), which copies a kept plain result out itself. */
-gboolean pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEncoding **enc)
+gboolean pms_plain_answer_mods(const PmsResolved *r, GError **error, PmsEncoding **enc)
 {
     PmsUmaskSet u = r->user_umasks;
     guint c = pms_uset_empty(u) ? 0 : pms_uset_lowest(u) + 1;
@@ -222,8 +225,9 @@ gboolean pms_plain_answer_mods(const PmsResolved *r, gboolean want_error, PmsEnc
     if (!h || h == &pms_plain_refused)
         return FALSE; /* with modifiers a refused plain string may still encode: the rules tell */
     gboolean refused;
-    *enc = plain_with_mods(r, h, &refused);
-    return *enc || (refused && !want_error);
+    gboolean worded = FALSE;
+    *enc = plain_with_mods(r, h, &refused, &worded, error);
+    return *enc || (refused && (worded || !error));
 }
 
 /* How many slots an event's plain strings take: one for the event alone,

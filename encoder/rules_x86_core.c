@@ -265,20 +265,60 @@ static inline PmsModRole combination_fault(const PmsResolved *r, const guint64 *
                                      tix >= 0 && mod_val[tix]);
 }
 
+/* Step 4's range rule: each given value (but modifier `skip`, -1 none) in
+ * its modifier's range, in string order; FALSE with the refusal reported. */
+static inline gboolean ranges_ok(const PmsResolved *r, gint skip, GError **error)
+{
+    for (guint32 given_set = r->mod_set; given_set; given_set &= given_set - 1) {
+        guint j = pms_lsb(given_set);
+        const PmsModifier *mod = r->prep->mods[j].mod;
+        if ((gint)j == skip)
+            continue;
+        if (!pms_mod_in_range(mod, r->mod_val[j])) {
+            pms_enc_mod_range_fail(error, PMS_ERR_ATTR_VAL, r, j, mod);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* The refusal of step 5's rule `fault`, at the modifier's column, or the
+ * event's when it was not given. */
+static G_GNUC_NO_INLINE gboolean combination_fail(const PmsResolved *r, PmsModRole fault, GError **error)
+{
+    gint ix = role_idx(r, fault == PMS_ROLE_E ? PMS_ROLE_E : PMS_ROLE_T);
+    guint col = (r->mod_set & (1u << ix)) ? r->mod_col[ix] : r->tok->ev_off + 1;
+    if (fault == PMS_ROLE_E)
+        pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 'e' (edge detect) needs a threshold c=N with N >= 1");
+    else
+        pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 't' needs hyper-threading, which %s does not have",
+                     r->model->name);
+    return FALSE;
+}
+
+/* Step 5, the combination rules (libpfm4 4.13 checks e without c on wsm/nhm
+ * only) on final values; FALSE with the refusal reported. */
+static inline gboolean combination_ok(const PmsResolved *r, const guint64 *mod_val, GError **error)
+{
+    PmsModRole fault = combination_fault(r, mod_val);
+    return G_LIKELY(fault == PMS_ROLE_OTHER) || combination_fail(r, fault, error);
+}
+
 /* Steps 4 and 5 where no unit mask forces a value: the given values (0
  * elsewhere) in their ranges, the privilege default, the combination
- * rules.  FALSE when one of them refuses the string. */
-static inline gboolean given_values(const PmsResolved *r, guint64 *mod_val)
+ * rules.  FALSE when one of them refuses the string, reported as the
+ * general path reports it (the same steps, in its order). */
+static inline gboolean given_values(const PmsResolved *r, guint64 *mod_val, GError **error)
 {
     pms_zero_mod_vals(mod_val);
     for (guint32 g = r->mod_set; g; g &= g - 1) {
         guint j = pms_lsb(g);
-        if (!pms_mod_in_range(r->prep->mods[j].mod, r->mod_val[j]))
-            return FALSE;
+        if (G_UNLIKELY(!pms_mod_in_range(r->prep->mods[j].mod, r->mod_val[j])))
+            return ranges_ok(r, -1, error); /* step 4 finds and reports it */
         mod_val[j] = r->mod_val[j];
     }
     privilege(r, r->mod_set, mod_val);
-    return combination_fault(r, mod_val) == PMS_ROLE_OTHER;
+    return combination_ok(r, mod_val, error);
 }
 
 /* Whether an extra-register modifier (fe_thres) writes its field into the
@@ -451,9 +491,8 @@ static gboolean rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRul
  * latency, every modifier in the event-select register.  The general path
  * below without its loops over groups and aliases.  1: done; 0: not such a
  * case (the general path decides); -1: a modifier rule refuses it (range, e
- * without c, t without SMT), as the general path would, which is then asked
- * only to word the error. */
-static gint rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
+ * without c, t without SMT), reported as the general path reports it. */
+static gint rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, GError **error)
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
@@ -479,7 +518,7 @@ static gint rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut 
             return 0;
     if (pms_uset_meets(sel, pms_uset_or(pe->forced_mask, pe->ldlat_mask)))
         return 0;
-    if (!given_values(r, out->mod_val))
+    if (!given_values(r, out->mod_val, error))
         return -1;
     out->selected = sel;
     out->printed = sel;
@@ -495,7 +534,7 @@ static gint rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut 
  * modifier in the event select or the threshold.  Then the threshold rule
  * of step 4, given_values, and registers()' modifier fields and threshold
  * code. */
-PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
+PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
@@ -515,8 +554,8 @@ PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
         /* missing: refused; given where it does not belong: refused, or
          * ldlat=0 meaning none (step 4 tells) */
         return wants_ldlat ? PMS_MODS_REFUSED : PMS_MODS_OTHER;
-    if (!given_values(r, out->mod_val))
-        return PMS_MODS_REFUSED;
+    if (!given_values(r, out->mod_val, error))
+        return PMS_MODS_WORDED;
     /* out's fields hold the values of no modifier given (registers()) */
     guint32 changed = changed_mods(r, ms);
     out->codes[0] = pms_evtsel_put_mods(p, out->codes[0], changed & p->evtsel_mods, out->mod_val);
@@ -532,7 +571,6 @@ PmsModsVerdict pms_x86_core_mods(const PmsResolved *r, PmsRuleOut *out)
 
 gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
-    const PmsModel *m = r->model;
     const PmsEvent *ev = r->event;
     const PmsPrepared *p = r->prep;
     const PmsPrepEvent *pe = r->pe;
@@ -547,8 +585,8 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
     if (G_LIKELY(r->plm == PMS_PLM_DEFAULT)) {
         if (rules_plain(r, pe, out))
             return TRUE;
-        gint mods = rules_mods(r, pe, out);
-        if (mods > 0 || (mods < 0 && !error))
+        gint mods = rules_mods(r, pe, out, error);
+        if (mods != 0)
             return mods > 0;
     }
 
@@ -696,16 +734,8 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
     /* 4. modifier ranges, and the raw unit mask's width in string order */
     if (r->raw && !pms_raw_umask_check(r, error))
         return FALSE;
-    for (guint32 given_set = r->mod_set; given_set; given_set &= given_set - 1) {
-        guint j = pms_lsb(given_set);
-        const PmsModifier *mod = p->mods[j].mod;
-        if (ldlat_none && (gint)j == li)
-            continue;
-        if (!pms_mod_in_range(mod, r->mod_val[j])) {
-            pms_enc_mod_range_fail(error, PMS_ERR_ATTR_VAL, r, j, mod);
-            return FALSE;
-        }
-    }
+    if (!ranges_ok(r, ldlat_none ? li : -1, error))
+        return FALSE;
     /* modifiers the other unit masks hard-wire (libpfm4 checks those while
      * encoding, after the combination checks) */
     PmsUmaskSet plain_sel = pms_uset_andnot(sel, aliases);
@@ -737,19 +767,10 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
         }
     }
 
-    /* 5. combination rules (libpfm4 4.13 checks e without c on wsm/nhm only) */
-    gint eix = role_idx(r, PMS_ROLE_E), tix = role_idx(r, PMS_ROLE_T);
-    PmsModRole fault = combination_fault(r, out->mod_val);
-    if (fault != PMS_ROLE_OTHER) {
-        gint ix = fault == PMS_ROLE_E ? eix : tix;
-        guint col = (r->mod_set & (1u << ix)) ? r->mod_col[ix] : evcol;
-        if (fault == PMS_ROLE_E)
-            pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 'e' (edge detect) needs a threshold c=N with N >= 1");
-        else
-            pms_enc_fail(error, PMS_ERR_ATTR, col, "modifier 't' needs hyper-threading, which %s does not have",
-                         m->name);
+    /* 5. combination rules */
+    gint tix = role_idx(r, PMS_ROLE_T);
+    if (!combination_ok(r, out->mod_val, error))
         return FALSE;
-    }
 
     /* 6. register values (the extra register's modifier fields first) */
     if (pe->extra_mods && !extra_mod_values(r, pe, out, sel, &given, error))

@@ -53,13 +53,14 @@ static inline guint64 put_mods(const PmsResolved *r, guint64 evtsel, const guint
 
 /* The plain-result cache's modifiers (PmsModsFn, enc_internal.h): out holds
  * the result of the string without them.  Unit masks force nothing here,
- * so only the ranges can refuse. */
-PmsModsVerdict pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out)
+ * so only the ranges can refuse, reported by the general path's step 2
+ * (its steps before it passed for the string without modifiers). */
+PmsModsVerdict pms_x86_uncore_mods(const PmsResolved *r, PmsRuleOut *out, GError **error)
 {
     if (r->raw || !pms_uset_empty(r->thrice) || r->plm != PMS_PLM_DEFAULT || (r->mod_set & ~r->prep->evtsel_mods))
         return PMS_MODS_OTHER;
-    if (!given_values(r, out->mod_val, NULL))
-        return PMS_MODS_REFUSED;
+    if (!given_values(r, out->mod_val, error))
+        return PMS_MODS_WORDED;
     out->codes[0] = put_mods(r, out->codes[0], out->mod_val);
     pms_rule_out_print(r->pe, out, r->mod_set, r->mod_set);
     return PMS_MODS_OK;

@@ -1378,6 +1378,53 @@ static void same_both_ways(const PmsModelSet *fast, const PmsModelSet *rules, co
     CU_ASSERT_STRING_EQUAL(e1 ? e1->message : "", e2 ? e2->message : "");
 }
 
+/* A modifier rule that refuses a string whose plain result is kept (a value
+ * out of range, e without c) is reported by the kept path itself, as the
+ * rule path reports it: the same class, column and message, and the same
+ * class and column where only those are asked for (pms_encode_class, the
+ * batch protocol), on the core and the uncore rule sets. */
+static void test_kept_refusals(void)
+{
+    g_autoptr(PmsModelSet) fast = load_cache_set(TRUE);
+    g_autoptr(PmsModelSet) rules = load_cache_set(FALSE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fast);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rules);
+    static const struct {
+        const char *plain, *mods;
+        int code;
+    } cases[] = {
+        { "wsm::INST_RETIRED:ANY_P", ":c=256", PMS_ERR_ATTR_VAL },
+        { "wsm::INST_RETIRED:ANY_P", ":u:c=300:k", PMS_ERR_ATTR_VAL },
+        { "wsm::INST_RETIRED:ANY_P", ":e", PMS_ERR_ATTR },
+        { "wsm::INST_RETIRED:ANY_P", ":e=1:i", PMS_ERR_ATTR },
+        { "nhm::UOPS_ISSUED:ANY", ":i:c=999", PMS_ERR_ATTR_VAL },
+        { "skl::UOPS_ISSUED:ANY", ":c=256", PMS_ERR_ATTR_VAL },
+        { "nhm_unc::UNC_LLC_MISS:ANY", ":c=256", PMS_ERR_INVAL },
+        { "wsm_unc::UNC_QMC_WRITES:FULL_ANY", ":e:c=1000", PMS_ERR_INVAL },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        /* twice plain: the result is kept (test_plain_slots) */
+        for (guint k = 0; k < 2; k++)
+            same_both_ways(fast, rules, cases[i].plain);
+        g_autofree char *str = g_strconcat(cases[i].plain, cases[i].mods, NULL);
+        same_both_ways(fast, rules, str);
+        g_autoptr(GError) err = NULL;
+        g_autoptr(PmsEncoding) e = pms_encode(fast, str, &err);
+        CU_ASSERT_PTR_NULL(e);
+        CU_ASSERT_TRUE(err && err->code == cases[i].code);
+        int c1, c2;
+        guint col1, col2;
+        g_autoptr(PmsEncoding) a = pms_encode_class(fast, str, PMS_PLM_DEFAULT, &c1, &col1);
+        g_autoptr(PmsEncoding) b = pms_encode_class(rules, str, PMS_PLM_DEFAULT, &c2, &col2);
+        CU_ASSERT_TRUE(!a && !b);
+        CU_ASSERT_EQUAL(c1, cases[i].code);
+        CU_ASSERT_EQUAL(c1, c2);
+        CU_ASSERT_EQUAL(col1, col2);
+        if (c1 != c2 || col1 != col2)
+            fprintf(stderr, "# %s: kept %d at %u, rules %d at %u\n", str, c1, col1, c2, col2);
+    }
+}
+
 /* A plain string's result is kept the second time its slot is asked for
  * (encode.c): after one encoding the slot is only marked, after the second
  * it holds the result (or says the rules refuse the string), and other
@@ -1675,6 +1722,7 @@ int main(int argc, char **argv)
     CU_add_test(s, "skl: IN_TXCP on counter 2, MSR_PEBS_FRONTEND", test_skl_extras);
     CU_add_test(s, "prepared plain results", test_prepared_plain);
     CU_add_test(s, "modifiers on prepared results", test_modifier_patch);
+    CU_add_test(s, "kept results: a modifier's refusal worded as the rules word it", test_kept_refusals);
     CU_add_test(s, "Xeon 7500 C-Box", test_nhmex_cbox);
     CU_add_test(s, "Xeon 7500 C-Box: every event and unit mask", test_nhmex_cbox_all);
     CU_add_test(s, "Xeon 7500 C-Box: error columns of the vectors", test_nhmex_vector_columns);
