@@ -22,9 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 
 /* The longest request line (without its '\n') that is handed to a backend:
@@ -40,7 +37,6 @@ typedef struct {
     GByteArray *buf;
     gsize start;   /* first unread byte of buf */
     gsize scanned; /* bytes from start known to hold no '\n' */
-    gboolean nul;  /* a NUL among those bytes */
     gboolean eof;
     int err;          /* errno of a failed read */
     GString *answers; /* answered, not yet handed to stdio: written before any wait */
@@ -89,42 +85,12 @@ static gboolean fill(LineReader *rd, int *status)
     return TRUE;
 }
 
-/* The first '\n' in [p, end) (NULL: none), setting *nul when a NUL comes
- * before it: one pass for both (a line with a NUL is no event string; a
- * second search of every line for it cost a twentieth of an error line). */
-static inline guint8 *find_newline(guint8 *p, guint8 *end, gboolean *nul)
-{
-#ifdef __SSE2__
-    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-    while (!*nul && end - p >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        guint mn = (guint)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
-        guint mz = (guint)_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero));
-        if (mn) {
-            guint k = (guint)__builtin_ctz(mn);
-            *nul = *nul || (mz & ((1u << k) - 1)) != 0;
-            return p + k;
-        }
-        *nul = mz != 0;
-        p += 16;
-    }
-#endif
-    for (; !*nul && p < end; p++) {
-        if (*p == '\n')
-            return p;
-        *nul = *p == '\0';
-    }
-    /* a NUL seen: the '\n' alone from here */
-    return p < end ? memchr(p, '\n', (gsize)(end - p)) : NULL;
-}
-
 /* The next line (without its '\n'; a last line without one is still a
  * line), NUL-terminated in place; FALSE at the end of input or on a read
  * error (*status = 2, rd->err set).  A line longer than BATCH_LINE_MAX is
  * not read whole: *too_long is set and the line's bytes are left unread for
  * answer_long_line. */
-static gboolean next_line(LineReader *rd, const char **line, gsize *len, gboolean *has_nul, gboolean *too_long,
-                          int *status)
+static gboolean next_line(LineReader *rd, const char **line, gsize *len, gboolean *too_long, int *status)
 {
     *too_long = FALSE;
     for (;;) {
@@ -134,11 +100,10 @@ static gboolean next_line(LineReader *rd, const char **line, gsize *len, gboolea
         guint8 *p = avail ? rd->buf->data + rd->start : NULL;
         /* only the bytes not searched yet: a long line arriving in 64 KiB
          * reads must not cost a search of all of it per read */
-        guint8 *nl = avail > rd->scanned ? find_newline(p + rd->scanned, p + avail, &rd->nul) : NULL;
+        guint8 *nl = avail > rd->scanned ? memchr(p + rd->scanned, '\n', avail - rd->scanned) : NULL;
         rd->scanned = nl ? 0 : avail;
         if ((nl ? (gsize)(nl - p) : avail) > BATCH_LINE_MAX) {
             rd->scanned = 0;
-            rd->nul = FALSE;
             *too_long = TRUE;
             return TRUE;
         }
@@ -151,8 +116,6 @@ static gboolean next_line(LineReader *rd, const char **line, gsize *len, gboolea
             p[n] = '\0';
             *line = (const char *)p;
             *len = n;
-            *has_nul = rd->nul;
-            rd->nul = FALSE;
             /* past the '\n', or past the NUL appended after the last line */
             rd->start += n + 1;
             return TRUE;
@@ -216,11 +179,11 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
         return PMS_EXIT_USAGE;
     }
     GString *out = g_string_sized_new(1 << 17);
-    LineReader rd = { g_byte_array_new(), 0, 0, FALSE, FALSE, 0, out };
+    LineReader rd = { g_byte_array_new(), 0, 0, FALSE, 0, out };
     int status = 0;
     const char *line;
     gsize len;
-    gboolean too_long, has_nul;
+    gboolean too_long;
     /* Answers are collected and written 64 KB at a time, and whatever is
      * pending when the input holds no further complete line, i.e. just
      * before pmusim would wait for more: a pipe of 100k lines costs a few
@@ -228,13 +191,13 @@ static int run_batch(const char *spec, const PmsModelSet *models, guint timeout_
      * still gets each answer before it sends the next line. */
     /* a line answered before: copied from the memo (no line in it holds a NUL) */
     PmsAnswerMemo *memo = pms_backend_memo(b);
-    while (status == 0 && next_line(&rd, &line, &len, &has_nul, &too_long, &status)) {
+    while (status == 0 && next_line(&rd, &line, &len, &too_long, &status)) {
         if (too_long) {
             if (!answer_long_line(&rd, &status))
                 break;
         } else if (memo && pms_answer_memo_append(memo, line, len, out)) {
             /* answered */
-        } else if (has_nul) {
+        } else if (memchr(line, '\0', len) != NULL) {
             /* A C-string encoder would only see the bytes before the NUL:
              * such a line cannot be an event string. */
             PmsBackendResult r = { 0 };
