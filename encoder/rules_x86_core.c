@@ -442,13 +442,31 @@ static void registers(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *
         out->codes[out->n_codes++] = out->mod_val[li];
 }
 
+/* Step 3's refusal: required group g holds no unit mask, named or
+ * default.  FALSE, reported at the event's column. */
+static G_GNUC_NO_INLINE gboolean required_fail(const PmsResolved *r, guint g, GError **error)
+{
+    const PmsEvent *ev = r->event;
+    const guint evcol = r->tok->ev_off + 1;
+    if (pms_enc_no_message(error, PMS_ERR_UMASK, evcol))
+        return FALSE;
+    g_autoptr(GString) s = g_string_new(NULL);
+    pms_append_umask_names(s, ev, r->pe->group_mask[g]);
+    if (ev->groups[g].name && *ev->groups[g].name)
+        pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a %s unit mask (one of %s)", ev->name,
+                     ev->groups[g].name, s->str);
+    else
+        pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a unit mask (one of %s)", ev->name, s->str);
+    return FALSE;
+}
+
 /* The usual string in a few ORs: at most one unit mask (named at most
  * twice), no alias, no modifier, no unit mask that forces one, no glm
  * offcore or overriding unit mask, no load-latency threshold to check.
  * What the general path below would compute for it, without its loops.
  * FALSE when the string is not such a case or breaks a rule: the general
  * path then decides and words the error. */
-static gboolean rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out)
+static gint rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, GError **error)
 {
     const PmsPrepared *p = r->prep;
     const PmsEvent *ev = r->event;
@@ -458,7 +476,7 @@ static gboolean rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRul
         pms_uset_meets(pe->grouped_default, pe->override_mask) ||
         (pe->equiv && !pms_uset_empty(u) && !pms_uset_empty(pe->equiv[pms_uset_lowest(u)])) ||
         (p->glm_offcore && (ev->flags & PMS_EVENT_OFFCORE)))
-        return FALSE;
+        return 0;
     /* defaults of every group but the named unit mask's (groups are disjoint) */
     PmsUmaskSet dflt = pe->grouped_default;
     if (!pms_uset_empty(u)) {
@@ -467,15 +485,18 @@ static gboolean rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRul
             dflt = pms_uset_andnot(dflt, pe->group_mask[g]);
     }
     PmsUmaskSet sel = pms_uset_or(u, dflt);
+    /* the general path's step 3 on the same set: its refusal, worded */
     for (guint32 gs = pe->required_groups; gs; gs &= gs - 1)
-        if (!pms_uset_meets(sel, pe->group_mask[pms_lsb(gs)]))
-            return FALSE;
+        if (!pms_uset_meets(sel, pe->group_mask[pms_lsb(gs)])) {
+            required_fail(r, pms_lsb(gs), error);
+            return -1;
+        }
     if (pms_uset_meets(sel, pe->forced_mask))
-        return FALSE;
+        return 0;
     gint li = role_idx(r, PMS_ROLE_LDLAT);
     gboolean wants_ldlat = wants_threshold(ev, pe, sel);
     if (wants_ldlat && li >= 0)
-        return FALSE; /* the threshold is missing */
+        return 0; /* the threshold is missing */
     /* no modifier given: both privilege levels, every other value 0; e and t
      * are 0, so their rules hold */
     pms_zero_mod_vals(out->mod_val);
@@ -483,7 +504,7 @@ static gboolean rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRul
     out->selected = sel;
     out->printed = sel;
     registers(r, pe, out, sel, 0, wants_ldlat, li, role_idx(r, PMS_ROLE_T));
-    return TRUE;
+    return 1;
 }
 
 /* Modifiers on unit masks that leave them alone: no alias, no unit mask
@@ -513,9 +534,12 @@ static gint rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut 
     if (pms_uset_several(u) && !check_exclusive(r, pe, NULL, NULL))
         return 0;
     PmsUmaskSet sel = pms_uset_or(u, pms_uset_andnot(pe->grouped_default, touched));
+    /* the general path's step 3 on the same set: its refusal, worded */
     for (guint32 gs = pe->required_groups; gs; gs &= gs - 1)
-        if (!pms_uset_meets(sel, pe->group_mask[pms_lsb(gs)]))
-            return 0;
+        if (!pms_uset_meets(sel, pe->group_mask[pms_lsb(gs)])) {
+            required_fail(r, pms_lsb(gs), error);
+            return -1;
+        }
     if (pms_uset_meets(sel, pms_uset_or(pe->forced_mask, pe->ldlat_mask)))
         return 0;
     if (!given_values(r, out->mod_val, error))
@@ -583,8 +607,9 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
     }
     /* the shortcuts apply the default privilege (k=1 u=1) */
     if (G_LIKELY(r->plm == PMS_PLM_DEFAULT)) {
-        if (rules_plain(r, pe, out))
-            return TRUE;
+        gint plain = rules_plain(r, pe, out, error);
+        if (plain != 0)
+            return plain > 0;
         gint mods = rules_mods(r, pe, out, error);
         if (mods != 0)
             return mods > 0;
@@ -709,16 +734,7 @@ gboolean pms_rules_x86_core(const PmsResolved *r, PmsRuleOut *out, GError **erro
         PmsUmaskSet gm = pe->group_mask[g];
         if (!ev->groups[g].required || pms_uset_meets(gm, skip) || pms_uset_meets(sel, gm) || pms_uset_empty(gm))
             continue;
-        if (pms_enc_no_message(error, PMS_ERR_UMASK, evcol))
-            return FALSE;
-        g_autoptr(GString) s = g_string_new(NULL);
-        pms_append_umask_names(s, ev, gm);
-        if (ev->groups[g].name && *ev->groups[g].name)
-            pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a %s unit mask (one of %s)", ev->name,
-                         ev->groups[g].name, s->str);
-        else
-            pms_enc_fail(error, PMS_ERR_UMASK, evcol, "event %s needs a unit mask (one of %s)", ev->name, s->str);
-        return FALSE;
+        return required_fail(r, g, error);
     }
     out->selected = sel;
     /* fstr lists an alias the user named by what it stands for, defaults by name */
