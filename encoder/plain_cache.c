@@ -158,26 +158,24 @@ void pms_plain_clear(PmsPrepEvent *pe)
 /* The kept result h of the string without its modifiers, with r's
  * modifiers applied by the rule set (PmsModsFn): its codes, the writes of
  * those codes by the same program step as the kept ones, its fstr up to
- * the modifier tail and fstr.c's tail.  NULL with *refused FALSE when the
- * rule set leaves the string to its own path, NULL with *refused TRUE when
- * it refuses the string (*worded TRUE: reported to error as its own path
- * reports it; FALSE: its own path would refuse it too, and is asked only
- * for the message). */
-static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, gboolean *refused, gboolean *worded,
-                                    GError **error)
+ * the modifier tail and fstr.c's tail.  NULL with *v the rule set's
+ * verdict when it refuses the string (PMS_MODS_WORDED: reported to error as
+ * its own path reports it; PMS_MODS_REFUSED: its own path would refuse it
+ * too, and is asked only for the message), NULL with PMS_MODS_OTHER when
+ * the string is left to the rule set's own path. */
+static PmsEncoding *plain_with_mods(const PmsResolved *r, const PmsPlainImage *hp, PmsModsVerdict *v, GError **error)
 {
     const PmsEncoding *img = (const PmsEncoding *)(hp + 1);
-    *refused = FALSE;
+    *v = PMS_MODS_OTHER;
     if (!img->place.event)
         return NULL; /* no counter, no writes: the rule path says what that gives */
     PmsRuleOut out;
     out.selected = img->umask_mask;
     out.n_codes = img->n_codes;
     memcpy(out.codes, img->codes, sizeof out.codes);
-    PmsModsVerdict v = r->prep->plain_mods(r, &out, error);
-    if (v != PMS_MODS_OK) {
-        *refused = v == PMS_MODS_REFUSED || v == PMS_MODS_WORDED;
-        *worded = v == PMS_MODS_WORDED;
+    PmsModsVerdict given = r->prep->plain_mods(r, &out, error);
+    if (given != PMS_MODS_OK) {
+        *v = given;
         return NULL;
     }
     /* the modifiers may move the event (skl: intxcp to PERFEVTSEL2): the
@@ -224,10 +222,9 @@ gboolean pms_plain_answer_mods(const PmsResolved *r, GError **error, PmsEncoding
     const PmsPlainImage *h = !lat || r->pe->plain_lat ? plain_image(r, c, lat) : &pms_plain_refused;
     if (!h || h == &pms_plain_refused)
         return FALSE; /* with modifiers a refused plain string may still encode: the rules tell */
-    gboolean refused;
-    gboolean worded = FALSE;
-    *enc = plain_with_mods(r, h, &refused, &worded, error);
-    return *enc || (refused && (worded || !error));
+    PmsModsVerdict v;
+    *enc = plain_with_mods(r, h, &v, error);
+    return *enc || v == PMS_MODS_WORDED || (v == PMS_MODS_REFUSED && !error);
 }
 
 /* How many slots an event's plain strings take: one for the event alone,

@@ -266,7 +266,8 @@ static inline PmsModRole combination_fault(const PmsResolved *r, const guint64 *
 }
 
 /* Step 4's range rule: each given value (but modifier `skip`, -1 none) in
- * its modifier's range, in string order; FALSE with the refusal reported. */
+ * its modifier's range, the modifiers in the order of their index (the
+ * general path's order); FALSE with the refusal reported. */
 static inline gboolean ranges_ok(const PmsResolved *r, gint skip, GError **error)
 {
     for (guint32 given_set = r->mod_set; given_set; given_set &= given_set - 1) {
@@ -460,12 +461,23 @@ static G_GNUC_NO_INLINE gboolean required_fail(const PmsResolved *r, guint g, GE
     return FALSE;
 }
 
+/* Step 3's requirement on the final set sel, for the shortcuts below
+ * (whose sel is the general path's): FALSE with the first required group
+ * left empty reported as the general path reports it. */
+static inline gboolean required_ok(const PmsResolved *r, PmsUmaskSet sel, GError **error)
+{
+    for (guint32 gs = r->pe->required_groups; gs; gs &= gs - 1)
+        if (!pms_uset_meets(sel, r->pe->group_mask[pms_lsb(gs)]))
+            return required_fail(r, pms_lsb(gs), error);
+    return TRUE;
+}
+
 /* The usual string in a few ORs: at most one unit mask (named at most
  * twice), no alias, no modifier, no unit mask that forces one, no glm
  * offcore or overriding unit mask, no load-latency threshold to check.
  * What the general path below would compute for it, without its loops.
- * FALSE when the string is not such a case or breaks a rule: the general
- * path then decides and words the error. */
+ * 1: done; 0: not such a case (the general path decides); -1: a required
+ * group left empty, reported as the general path reports it. */
 static gint rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, GError **error)
 {
     const PmsPrepared *p = r->prep;
@@ -485,12 +497,8 @@ static gint rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut
             dflt = pms_uset_andnot(dflt, pe->group_mask[g]);
     }
     PmsUmaskSet sel = pms_uset_or(u, dflt);
-    /* the general path's step 3 on the same set: its refusal, worded */
-    for (guint32 gs = pe->required_groups; gs; gs &= gs - 1)
-        if (!pms_uset_meets(sel, pe->group_mask[pms_lsb(gs)])) {
-            required_fail(r, pms_lsb(gs), error);
-            return -1;
-        }
+    if (!required_ok(r, sel, error))
+        return -1;
     if (pms_uset_meets(sel, pe->forced_mask))
         return 0;
     gint li = role_idx(r, PMS_ROLE_LDLAT);
@@ -511,8 +519,9 @@ static gint rules_plain(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut
  * forcing one, no overriding unit mask, no glm offcore rules, no load
  * latency, every modifier in the event-select register.  The general path
  * below without its loops over groups and aliases.  1: done; 0: not such a
- * case (the general path decides); -1: a modifier rule refuses it (range, e
- * without c, t without SMT), reported as the general path reports it. */
+ * case (the general path decides); -1: a required group left empty or a
+ * modifier rule (range, e without c, t without SMT) refuses it, reported as
+ * the general path reports it. */
 static gint rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut *out, GError **error)
 {
     const PmsPrepared *p = r->prep;
@@ -534,12 +543,8 @@ static gint rules_mods(const PmsResolved *r, const PmsPrepEvent *pe, PmsRuleOut 
     if (pms_uset_several(u) && !check_exclusive(r, pe, NULL, NULL))
         return 0;
     PmsUmaskSet sel = pms_uset_or(u, pms_uset_andnot(pe->grouped_default, touched));
-    /* the general path's step 3 on the same set: its refusal, worded */
-    for (guint32 gs = pe->required_groups; gs; gs &= gs - 1)
-        if (!pms_uset_meets(sel, pe->group_mask[pms_lsb(gs)])) {
-            required_fail(r, pms_lsb(gs), error);
-            return -1;
-        }
+    if (!required_ok(r, sel, error))
+        return -1;
     if (pms_uset_meets(sel, pms_uset_or(pe->forced_mask, pe->ldlat_mask)))
         return 0;
     if (!given_values(r, out->mod_val, error))
